@@ -1,0 +1,190 @@
+// Package kir reads .kir text, the printed form of gpuc's kernel IR, into an
+// ir.Module. It checks syntax and resolves names; ir.Verify checks the rest.
+package kir
+
+import (
+	"github.com/antlr4-go/antlr/v4"
+
+	"gpuc/frontends/kir/parser"
+	"gpuc/frontends/syntax"
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// Parse reads a module from src; file names it in diagnostics. The error,
+// if any, is a diag.List with every syntax and name-resolution error.
+func Parse(file string, src []byte) (m *ir.Module, err error) {
+	defer syntax.Recover(file, &err)
+	lexer := parser.NewKIRLexer(syntax.Input(string(src)))
+	p := parser.NewKIRParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	errs := syntax.Setup(file, lexer, p)
+	tree := p.Module_()
+	if len(errs.List) > 0 {
+		return nil, errs.List
+	}
+	b := &builder{file: file}
+	m = b.module(tree)
+	if len(b.errs) > 0 {
+		b.errs.Sort()
+		return nil, b.errs
+	}
+	return m, nil
+}
+
+type builder struct {
+	file   string
+	errs   diag.List
+	m      *ir.Module
+	scopes []map[string]ir.Type // locals, innermost last
+}
+
+func (b *builder) pos(ctx antlr.ParserRuleContext) ir.Pos { return syntax.CtxPos(b.file, ctx) }
+func (b *builder) tpos(t antlr.TerminalNode) ir.Pos     { return syntax.NodePos(b.file, t) }
+
+func (b *builder) errorf(pos ir.Pos, format string, args ...any) { b.errs.Add(pos, format, args...) }
+
+// typ reads a scalar type name.
+func (b *builder) typ(t antlr.TerminalNode) ir.Type {
+	ty, ok := ir.ParseType(t.GetText())
+	if !ok || ty == ir.Void {
+		b.errorf(b.tpos(t), "unknown type %s", t.GetText())
+		return ir.Invalid
+	}
+	return ty
+}
+
+// module builds in two passes: declarations first, so that any expression
+// may refer to any module-level name, then lengths and bodies.
+func (b *builder) module(ctx parser.IModule_Context) *ir.Module {
+	b.m = &ir.Module{Pos: b.pos(ctx), Name: ctx.IDENT().GetText()}
+	var later []func()
+	for _, d := range ctx.AllDecl() {
+		switch d := d.(type) {
+		case *parser.ParamDeclContext:
+			b.m.Params = append(b.m.Params, b.param(d))
+		case *parser.BufferDeclContext:
+			buf := b.buffer(d)
+			b.m.Buffers = append(b.m.Buffers, buf)
+			later = append(later, func() { buf.Len = b.expr(d.Expr()) })
+		case *parser.ArrayDeclContext:
+			arr := &ir.Array{Pos: b.pos(d), Name: d.IDENT(0).GetText(), Elem: b.typ(d.IDENT(1))}
+			b.m.Arrays = append(b.m.Arrays, arr)
+			later = append(later, func() { arr.Len = b.expr(d.Expr()) })
+		case *parser.FuncDeclContext:
+			f := b.funcHeader(d)
+			b.m.Funcs = append(b.m.Funcs, f)
+			later = append(later, func() { b.funcBody(f, d) })
+		}
+	}
+	for _, fn := range later {
+		fn()
+	}
+	return b.m
+}
+
+func (b *builder) param(d *parser.ParamDeclContext) *ir.Param {
+	p := &ir.Param{Pos: b.pos(d), Name: d.IDENT(0).GetText(), Type: b.typ(d.IDENT(1))}
+	if p.Type != ir.Invalid && !p.Type.IsInt() {
+		b.errorf(b.tpos(d.IDENT(1)), "parameter %s must have an integer type, not %s", p.Name, p.Type)
+		return p
+	}
+	if c := b.number(d.SignedNumber(), p.Type); c != nil {
+		p.Default = c.Int()
+	}
+	return p
+}
+
+func (b *builder) buffer(d *parser.BufferDeclContext) *ir.Buffer {
+	buf := &ir.Buffer{Pos: b.pos(d), Name: d.IDENT(0).GetText(), Elem: b.typ(d.IDENT(1))}
+	space, role := d.IDENT(2), d.IDENT(3)
+	switch space.GetText() {
+	case "global":
+		buf.Space = ir.Global
+	case "constant":
+		buf.Space = ir.Constant
+	case "shared":
+		buf.Space = ir.Shared
+	default:
+		b.errorf(b.tpos(space), "unknown memory space %s (want global, constant or shared)", space.GetText())
+	}
+	switch role.GetText() {
+	case "scratch":
+		buf.Role = ir.Scratch
+	case "input":
+		buf.Role = ir.Input
+	case "output":
+		buf.Role = ir.Output
+	case "static":
+		buf.Role = ir.Static
+	default:
+		b.errorf(b.tpos(role), "unknown buffer role %s (want scratch, input, output or static)", role.GetText())
+	}
+	if init := d.InitList(); init != nil {
+		buf.Init = []ir.Bits{}
+		for _, n := range init.AllSignedNumber() {
+			if c := b.number(n, buf.Elem); c != nil {
+				buf.Init = append(buf.Init, c.Bits)
+			}
+		}
+	}
+	return buf
+}
+
+func (b *builder) funcHeader(d *parser.FuncDeclContext) *ir.Func {
+	f := &ir.Func{Pos: b.pos(d), Name: d.IDENT(0).GetText(), Result: ir.Void}
+	switch d.GetKind().GetText() {
+	case "kernel":
+		f.Kind = ir.KernelFunc
+	case "func":
+		f.Kind = ir.DeviceFunc
+	case "host":
+		f.Kind = ir.HostFunc
+	}
+	if fs := d.Fields(); fs != nil {
+		for _, fc := range fs.AllField() {
+			f.Params = append(f.Params, &ir.Field{Pos: b.pos(fc), Name: fc.IDENT(0).GetText(), Type: b.typ(fc.IDENT(1))})
+		}
+	}
+	if len(d.AllIDENT()) > 1 {
+		f.Result = b.typ(d.IDENT(1))
+	}
+	return f
+}
+
+func (b *builder) funcBody(f *ir.Func, d *parser.FuncDeclContext) {
+	b.scopes = []map[string]ir.Type{{}}
+	for _, p := range f.Params {
+		b.declare(p.Name, p.Type)
+	}
+	f.Body = b.block(d.Block())
+	b.scopes = nil
+}
+
+// Scopes. The builder only needs names and types; duplicate and shadowing
+// checks belong to the verifier, which sees pass output as well.
+
+func (b *builder) push() { b.scopes = append(b.scopes, map[string]ir.Type{}) }
+func (b *builder) pop()  { b.scopes = b.scopes[:len(b.scopes)-1] }
+
+func (b *builder) declare(name string, t ir.Type) { b.scopes[len(b.scopes)-1][name] = t }
+
+func (b *builder) local(name string) (ir.Type, bool) {
+	for i := len(b.scopes) - 1; i >= 0; i-- {
+		if t, ok := b.scopes[i][name]; ok {
+			return t, true
+		}
+	}
+	return ir.Invalid, false
+}
+
+func (b *builder) block(ctx parser.IBlockContext) []ir.Stmt {
+	b.push()
+	defer b.pop()
+	out := []ir.Stmt{}
+	for _, s := range ctx.AllStmt() {
+		if st := b.stmt(s); st != nil {
+			out = append(out, st)
+		}
+	}
+	return out
+}

@@ -1,0 +1,98 @@
+// Package syntax holds what every ANTLR-based gpuc frontend needs around its
+// generated parser: positioned syntax errors and token positions.
+//
+// It is the one place outside the generated parsers that imports the ANTLR
+// runtime; lowering code works on parse-tree contexts and diag positions.
+package syntax
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/antlr4-go/antlr/v4"
+
+	"gpuc/internal/diag"
+)
+
+// Errors is an ANTLR error listener that collects syntax errors as
+// positioned diagnostics. Add it to both the lexer and the parser.
+type Errors struct {
+	*antlr.DefaultErrorListener
+	File string
+	List diag.List
+}
+
+// NewErrors returns a listener for the named file.
+func NewErrors(file string) *Errors {
+	return &Errors{DefaultErrorListener: antlr.NewDefaultErrorListener(), File: file}
+}
+
+// SyntaxError records one error; ANTLR's columns count from 0, ours from 1.
+func (e *Errors) SyntaxError(_ antlr.Recognizer, offending any, line, col int, msg string, _ antlr.RecognitionException) {
+	// Keep one error per position: ANTLR's recovery can report twice.
+	pos := diag.Pos{File: e.File, Line: line, Col: col + 1}
+	if n := len(e.List); n > 0 && e.List[n-1].Pos == pos {
+		return
+	}
+	e.List.Add(pos, "syntax error: %s", cleanMessage(msg, offending))
+}
+
+// cleanMessage rewrites ANTLR's wording into the compiler's.
+func cleanMessage(msg string, offending any) string {
+	msg = strings.ReplaceAll(msg, "<EOF>", "end of file")
+	if tok, ok := offending.(antlr.Token); ok && tok.GetTokenType() == antlr.TokenEOF {
+		msg = strings.ReplaceAll(msg, "'end of file'", "end of file")
+	}
+	return msg
+}
+
+// Setup attaches the listener to a lexer and parser, replacing ANTLR's
+// console listeners, and returns the listener.
+func Setup(file string, lexer antlr.Lexer, parser antlr.Parser) *Errors {
+	errs := NewErrors(file)
+	lexer.RemoveErrorListeners()
+	lexer.AddErrorListener(errs)
+	parser.RemoveErrorListeners()
+	parser.AddErrorListener(errs)
+	return errs
+}
+
+// Pos returns the position of a token in file.
+func Pos(file string, tok antlr.Token) diag.Pos {
+	if tok == nil {
+		return diag.Pos{File: file}
+	}
+	return diag.Pos{File: file, Line: tok.GetLine(), Col: tok.GetColumn() + 1}
+}
+
+// CtxPos returns the position where a parse-tree node starts.
+func CtxPos(file string, ctx antlr.ParserRuleContext) diag.Pos {
+	return Pos(file, ctx.GetStart())
+}
+
+// NodePos returns the position of a terminal node.
+func NodePos(file string, n antlr.TerminalNode) diag.Pos {
+	if n == nil {
+		return diag.Pos{File: file}
+	}
+	return Pos(file, n.GetSymbol())
+}
+
+// Input makes an ANTLR character stream of src.
+func Input(src string) antlr.CharStream { return antlr.NewInputStream(src) }
+
+// Recover turns a panic inside a parse into an internal-error diagnostic so
+// that no input ever crashes the compiler.
+func Recover(file string, err *error) {
+	if r := recover(); r != nil {
+		*err = diag.List{diag.Errorf(diag.Pos{File: file}, "internal error while parsing: %v", r)}
+	}
+}
+
+// Describe names a token for messages: 'x' for literals, "end of file" for EOF.
+func Describe(tok antlr.Token) string {
+	if tok == nil || tok.GetTokenType() == antlr.TokenEOF {
+		return "end of file"
+	}
+	return fmt.Sprintf("%q", tok.GetText())
+}

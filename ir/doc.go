@@ -1,0 +1,100 @@
+// Package ir is gpuc's kernel IR: the one representation that every
+// frontend lowers into, every pass transforms and every backend consumes.
+//
+// It is a structured, typed, statement-level IR, not SSA: programs keep
+// their loops, ifs and names, so that the printed form (.kir) reads like the
+// source and golden files stay stable. It is not meant for register
+// allocation or instruction selection; backends hand that to nvcc or LLVM.
+//
+// A module, printed:
+//
+//	module scan;
+//
+//	param N: i32 = 4096;
+//	param B: i32 = 256;
+//
+//	buffer data: i32[N] global output;
+//	buffer tmp: i32[B] shared scratch;
+//
+//	kernel scan() {
+//	  var t: i32 = tid();
+//	  var i: i32 = gid();
+//	  tmp[t] = i < N ? data[i] : 0;
+//	  barrier;
+//	  for var off: i32 = 1; off < bdim(); off = off * 2 {
+//	    var x: i32 = 0;
+//	    if t >= off {
+//	      x = tmp[t - off];
+//	    }
+//	    barrier;
+//	    tmp[t] = tmp[t] + x;
+//	    barrier;
+//	  }
+//	  if i < N {
+//	    data[i] = tmp[t];
+//	  }
+//	}
+//
+//	host main() {
+//	  launch scan() grid (N + B - 1) / B block B;
+//	}
+//
+// grammars/KIR.g4 is the grammar; Print writes it and frontends/kir parses
+// it, and print(parse(print(m))) == print(m). Verify checks a module; the
+// interpreter in ir/interp runs one and is the reference semantics.
+//
+// # Note [Levels]
+//
+// A module is at the launch level or at the SPMD level (Module.Level).
+//
+// The launch level is what backends consume. Kernels run one thread per
+// (block, thread) pair of a launch; they may use block barriers and shared
+// buffers, never grid barriers. A structured host program launches them,
+// loops, branches, reads back device scalars, copies and swaps buffers and
+// prints.
+//
+// The SPMD level adds Region, a host statement that runs its body on a group
+// of P virtual processors, where P may be in the millions. Region bodies may
+// hold grid barriers (Barrier.Grid), loops around them, the group constructs
+// Split and Fork, priority stores and multiprefix atomics, and the builtins
+// pid, group, groupsize and nprocs. Frontends produce this level; the passes
+// in package passes lower it to the launch level. Kernels and device
+// functions are launch-level code at both levels: SPMD constructs appear
+// only lexically inside regions.
+//
+// # Note [Semantics]
+//
+// Values are scalars of the types in Type. Integer arithmetic wraps; signed
+// division and remainder truncate toward zero (division by zero is a
+// run-time error in the interpreter and undefined on the GPU). Shifts use
+// the count modulo the operand's bit width. Comparisons and logical
+// operators yield bool; && and || short-circuit. Convert follows C.
+//
+// Memories: a buffer lives on the device, an array on the host. Scratch and
+// output buffers start zeroed, input buffers are read from files, static
+// buffers hold Init. Shared buffers have one instance per block, zeroed
+// before the block starts. Indexing out of range is an error in the
+// interpreter and undefined on the GPU.
+//
+// Between two barriers, threads of a kernel run in an unspecified
+// interleaving; conflicting non-atomic accesses to one address by two
+// threads are a data race, which `gpuc run --race` reports. Atomics are
+// linearizable. A block barrier must be reached by all threads of the block
+// or by none (the verifier rejects barriers under thread-dependent control
+// flow). Launches, copies and read-backs are ordered as the host program
+// orders them.
+//
+// In a region, a grid barrier synchronises all processors of the current
+// group. Split and Fork run their subgroups independently, as if
+// concurrently, and rejoin at the end of the statement. Multiprefix atomics
+// and priority stores are resolved in pid order within a group between two
+// barriers; see AtomicOp and Store.
+//
+// Raise ends the program with exit status 1 and prints "error: MSG" on
+// standard error; output already printed stays printed, and nothing the
+// host program would print after the raise is printed.
+//
+// When the host program returns, each output buffer is printed, in
+// declaration order, one element per line, as printf's %d, %u, %ld, %lu or
+// %f would print it (bool and i8 as %d, u8 as %u, f32 and f64 as %f).
+package ir

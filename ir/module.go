@@ -1,0 +1,152 @@
+package ir
+
+// Module is one compilation unit: parameters, memories, functions and the
+// host program that drives them. Declarations keep their source order, which
+// the printer preserves.
+type Module struct {
+	Pos     Pos
+	Name    string
+	Params  []*Param
+	Buffers []*Buffer
+	Arrays  []*Array
+	Funcs   []*Func
+}
+
+// Param is a named integer parameter with a default value. The command line
+// of `gpuc run` and of every generated program overrides it as NAME=VALUE.
+// Parameters are read-only everywhere.
+//
+//	param N: i32 = 1024
+type Param struct {
+	Pos     Pos
+	Name    string
+	Type    Type // an integer type
+	Default int64
+}
+
+// Buffer is a device memory: an array of Len elements of type Elem.
+//
+//	buffer data: i32[N] global output
+//	buffer sig: u8[4] constant static = {137, 80, 78, 71}
+type Buffer struct {
+	Pos   Pos
+	Name  string
+	Elem  Type
+	Len   Expr // over parameters and constants
+	Space Space
+	Role  Role
+	Init  []Bits // the contents of a static buffer, one per element
+}
+
+// Array is a host memory: a host-side array of Len elements.
+//
+//	array hist: u32[16]
+type Array struct {
+	Pos  Pos
+	Name string
+	Elem Type
+	Len  Expr // over parameters and constants
+}
+
+// FuncKind says where a function runs and how it is entered.
+type FuncKind uint8
+
+const (
+	KernelFunc FuncKind = iota // a kernel: launched by the host, returns nothing
+	DeviceFunc                 // called from kernels, regions and device functions
+	HostFunc                   // part of the host program; "main" is the entry
+)
+
+var funcKindNames = [...]string{KernelFunc: "kernel", DeviceFunc: "func", HostFunc: "host"}
+
+func (k FuncKind) String() string { return funcKindNames[k] }
+
+// Func is a kernel, a device function or a host function.
+//
+//	kernel add(n: i32) { ... }
+//	func gcd(a: i32, b: i32): i32 { ... }
+//	host main() { ... }
+type Func struct {
+	Pos    Pos
+	Kind   FuncKind
+	Name   string
+	Params []*Field
+	Result Type // Void for kernels and procedures
+	Body   []Stmt
+}
+
+// Field is a named, typed function parameter.
+type Field struct {
+	Pos  Pos
+	Name string
+	Type Type
+}
+
+// Param returns the parameter called name, or nil.
+func (m *Module) Param(name string) *Param {
+	for _, p := range m.Params {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Buffer returns the device buffer called name, or nil.
+func (m *Module) Buffer(name string) *Buffer {
+	for _, b := range m.Buffers {
+		if b.Name == name {
+			return b
+		}
+	}
+	return nil
+}
+
+// Array returns the host array called name, or nil.
+func (m *Module) Array(name string) *Array {
+	for _, a := range m.Arrays {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Func returns the function called name, or nil.
+func (m *Module) Func(name string) *Func {
+	for _, f := range m.Funcs {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Main returns the host entry function, or nil.
+func (m *Module) Main() *Func {
+	if f := m.Func("main"); f != nil && f.Kind == HostFunc {
+		return f
+	}
+	return nil
+}
+
+// Level is the lowest level at which m is legal: SPMD if any host function
+// holds a parallel region, Launch otherwise.
+func (m *Module) Level() Level {
+	for _, f := range m.Funcs {
+		if f.Kind != HostFunc {
+			continue
+		}
+		found := false
+		WalkStmts(f.Body, func(s Stmt) bool {
+			if _, ok := s.(*Region); ok {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return SPMDLevel
+		}
+	}
+	return LaunchLevel
+}

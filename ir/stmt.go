@@ -1,0 +1,338 @@
+package ir
+
+// Stmt is a statement. Device code (kernels, device functions, regions) and
+// host code (host functions) share the structured statements; each also has
+// statements of its own, and the verifier checks which may appear where.
+type Stmt interface {
+	At() Pos
+	isStmt()
+}
+
+// Decl declares a local variable, optionally initialised. Names are unique
+// within a function: no local shadows another or a module-level name.
+//
+//	var x: i32
+//	var x: i32 = 0
+type Decl struct {
+	Pos  Pos
+	Name string
+	T    Type
+	Init Expr // nil if absent
+}
+
+// Assign writes a local variable.
+//
+//	x = e
+type Assign struct {
+	Pos   Pos
+	Name  string
+	Value Expr
+}
+
+// Store writes one element of a buffer or host array. In host code a store
+// to a device buffer writes one device scalar. A priority store (SPMD only)
+// resolves concurrent writes to one address between two barriers of a group
+// by giving the lowest pid() the last word: Priority CRCW.
+//
+//	data[i] = e
+//	prio data[i] = e
+type Store struct {
+	Pos      Pos
+	Buf      string
+	Index    Expr
+	Value    Expr
+	Priority bool
+}
+
+// AtomicOp is a read-modify-write operation.
+type AtomicOp uint8
+
+const (
+	AtomicAdd  AtomicOp = iota // old + v
+	AtomicSub                  // old - v
+	AtomicMin                  // min(old, v), integers
+	AtomicMax                  // max(old, v), integers
+	AtomicAnd                  // old & v
+	AtomicOr                   // old | v
+	AtomicXor                  // old ^ v
+	AtomicExch                 // v
+	AtomicCAS                  // old == cmp ? v : old; operands cmp, v
+	AtomicInc                  // old >= lim ? 0 : old+1, u32 (CUDA's atomicInc)
+	// Multiprefix operations (SPMD only, the SB-PRAM's mpadd and friends):
+	// the processors of a group that apply them to one address between two
+	// barriers are served in pid() order, so each gets the prefix of the
+	// values of lower pids, and the memory ends with the total.
+	MultiAdd
+	MultiMax
+	MultiMin
+	MultiAnd
+	MultiOr
+)
+
+var atomicNames = [...]string{
+	AtomicAdd: "add", AtomicSub: "sub", AtomicMin: "min", AtomicMax: "max",
+	AtomicAnd: "and", AtomicOr: "or", AtomicXor: "xor", AtomicExch: "exch",
+	AtomicCAS: "cas", AtomicInc: "inc",
+	MultiAdd: "mpadd", MultiMax: "mpmax", MultiMin: "mpmin", MultiAnd: "mpand", MultiOr: "mpor",
+}
+
+func (o AtomicOp) String() string { return atomicNames[o] }
+
+// ParseAtomicOp looks up an atomic operation by name.
+func ParseAtomicOp(s string) (AtomicOp, bool) {
+	for o, n := range atomicNames {
+		if n == s {
+			return AtomicOp(o), true
+		}
+	}
+	return 0, false
+}
+
+// IsMultiprefix reports whether o is an SPMD multiprefix operation.
+func (o AtomicOp) IsMultiprefix() bool { return o >= MultiAdd }
+
+// Operands is the number of value operands o takes after the address.
+func (o AtomicOp) Operands() int {
+	if o == AtomicCAS {
+		return 2
+	}
+	return 1
+}
+
+// Atomic applies a read-modify-write to one element of a device buffer and
+// optionally stores the old value in a local.
+//
+//	old = atomic add hist[b], 1u
+//	atomic max best[0], x
+//	seen = atomic cas state[i], 0, 1
+type Atomic struct {
+	Pos   Pos
+	Dst   string // "" if the old value is dropped
+	Op    AtomicOp
+	Buf   string
+	Index Expr
+	Args  []Expr
+}
+
+// CallStmt calls a function for its effect, dropping any result.
+//
+//	emit(x)
+type CallStmt struct {
+	Pos  Pos
+	Call *Call
+}
+
+// If runs Then or Else. Else is nil when absent; an else-if chain is an Else
+// holding one If.
+//
+//	if c { ... } else { ... }
+type If struct {
+	Pos  Pos
+	Cond Expr
+	Then []Stmt
+	Else []Stmt
+}
+
+// While loops while Cond holds.
+//
+//	while c { ... }
+type While struct {
+	Pos  Pos
+	Cond Expr
+	Body []Stmt
+}
+
+// For is C's for loop. Init is a Decl or Assign (or nil); its variable is in
+// scope in the loop only. Post is an Assign or nil. continue runs Post.
+//
+//	for var i: i32 = 0; i < n; i = i + 1 { ... }
+type For struct {
+	Pos  Pos
+	Init Stmt
+	Cond Expr
+	Post Stmt
+	Body []Stmt
+}
+
+// Break leaves the innermost loop.
+//
+//	break
+type Break struct{ Pos Pos }
+
+// Continue starts the next iteration of the innermost loop.
+//
+//	continue
+type Continue struct{ Pos Pos }
+
+// Return leaves the function, with a value unless the result type is void.
+//
+//	return
+//	return e
+type Return struct {
+	Pos   Pos
+	Value Expr // nil for void
+}
+
+// Switch dispatches on an integer: the first case listing X's value runs,
+// otherwise Default. There is no fallthrough.
+//
+//	switch op { case 0, 1 { ... } case 2 { ... } default { ... } }
+type Switch struct {
+	Pos     Pos
+	X       Expr
+	Cases   []*Case
+	Default []Stmt // nil if absent
+}
+
+// Case is one arm of a Switch.
+type Case struct {
+	Pos    Pos
+	Values []int64
+	Body   []Stmt
+}
+
+// Barrier synchronises threads. A block barrier (kernels only) waits for
+// the block and must not sit under thread-dependent control flow. A grid
+// barrier (regions only, SPMD level) waits for every processor of the
+// current group, however many there are.
+//
+//	barrier
+//	barrier grid
+type Barrier struct {
+	Pos  Pos
+	Grid bool
+}
+
+// Raise stops the program with an error message and exit status 1. Device
+// code uses it for capacity overflow; the host reports it.
+//
+//	raise "term store full"
+type Raise struct {
+	Pos Pos
+	Msg string
+}
+
+// Split divides the current group of an SPMD region in two on a private
+// condition. Each subgroup keeps pid() and group(), sees its own
+// groupsize(), synchronises only its own members, and runs independently of
+// the other; the group rejoins after the statement.
+//
+//	split c { ... } else { ... }
+type Split struct {
+	Pos  Pos
+	Cond Expr
+	Then []Stmt
+	Else []Stmt // nil if absent
+}
+
+// Fork divides the current group into Count subgroups. Each processor joins
+// subgroup Group (in 0..Count-1) and takes Member as its new pid(); group()
+// is the subgroup's index. The group rejoins after the statement.
+//
+//	fork 2, group = pid() % 2, member = pid() / 2 { ... }
+type Fork struct {
+	Pos    Pos
+	Count  Expr
+	Group  Expr
+	Member Expr
+	Body   []Stmt
+}
+
+// Launch (host) runs a kernel on Grid blocks of Block threads and waits for
+// it to finish.
+//
+//	launch add(n) grid (N + 255) / 256 block 256
+type Launch struct {
+	Pos    Pos
+	Kernel string
+	Args   []Expr
+	Grid   Expr
+	Block  Expr
+}
+
+// Region (host, SPMD level) runs Body on a fresh group of Procs virtual
+// processors, with pid() = gid() = 0..Procs-1 and group() = 0, and waits for
+// all of them. Body may read the host variables in scope.
+//
+//	region N { ... }
+type Region struct {
+	Pos   Pos
+	Procs Expr
+	Body  []Stmt
+}
+
+// Copy (host) copies Count elements between device buffers and host arrays.
+// Ranges are checked at run time.
+//
+//	copy dst[0], src[k], n
+type Copy struct {
+	Pos    Pos
+	Dst    string
+	DstOff Expr
+	Src    string
+	SrcOff Expr
+	Count  Expr
+}
+
+// Swap (host) exchanges the contents of two device buffers of one type and
+// length, in constant time.
+//
+//	swap cur, next
+type Swap struct {
+	Pos  Pos
+	A, B string
+}
+
+// Printf (host) writes formatted output: %d %u %ld %lu %f %e %c %s %x and
+// %%, with flags, widths and precisions, as C's printf does.
+//
+//	printf "%5d %s\n", n, "ok"
+type Printf struct {
+	Pos    Pos
+	Format string
+	Args   []Expr
+}
+
+func (s *Decl) At() Pos     { return s.Pos }
+func (s *Assign) At() Pos   { return s.Pos }
+func (s *Store) At() Pos    { return s.Pos }
+func (s *Atomic) At() Pos   { return s.Pos }
+func (s *CallStmt) At() Pos { return s.Pos }
+func (s *If) At() Pos       { return s.Pos }
+func (s *While) At() Pos    { return s.Pos }
+func (s *For) At() Pos      { return s.Pos }
+func (s *Break) At() Pos    { return s.Pos }
+func (s *Continue) At() Pos { return s.Pos }
+func (s *Return) At() Pos   { return s.Pos }
+func (s *Switch) At() Pos   { return s.Pos }
+func (s *Barrier) At() Pos  { return s.Pos }
+func (s *Raise) At() Pos    { return s.Pos }
+func (s *Split) At() Pos    { return s.Pos }
+func (s *Fork) At() Pos     { return s.Pos }
+func (s *Launch) At() Pos   { return s.Pos }
+func (s *Region) At() Pos   { return s.Pos }
+func (s *Copy) At() Pos     { return s.Pos }
+func (s *Swap) At() Pos     { return s.Pos }
+func (s *Printf) At() Pos   { return s.Pos }
+
+func (*Decl) isStmt()     {}
+func (*Assign) isStmt()   {}
+func (*Store) isStmt()    {}
+func (*Atomic) isStmt()   {}
+func (*CallStmt) isStmt() {}
+func (*If) isStmt()       {}
+func (*While) isStmt()    {}
+func (*For) isStmt()      {}
+func (*Break) isStmt()    {}
+func (*Continue) isStmt() {}
+func (*Return) isStmt()   {}
+func (*Switch) isStmt()   {}
+func (*Barrier) isStmt()  {}
+func (*Raise) isStmt()    {}
+func (*Split) isStmt()    {}
+func (*Fork) isStmt()     {}
+func (*Launch) isStmt()   {}
+func (*Region) isStmt()   {}
+func (*Copy) isStmt()     {}
+func (*Swap) isStmt()     {}
+func (*Printf) isStmt()   {}
