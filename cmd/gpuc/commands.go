@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"gpuc/backends/cuda"
+	"gpuc/internal/driver"
+	"gpuc/ir"
+	"gpuc/ir/interp"
+	"gpuc/passes"
+)
+
+// passFlags are the pass options that compile, run and opt share.
+type passFlags struct {
+	passes     []string
+	verifyEach bool
+	dumpAfter  []string
+}
+
+func (p *passFlags) add(cmd *cobra.Command, def []string) {
+	cmd.Flags().StringSliceVar(&p.passes, "passes", def, "comma-separated passes and pipelines to run (see `gpuc passes`)")
+	cmd.Flags().BoolVar(&p.verifyEach, "verify-each", false, "verify the IR after every pass")
+	cmd.Flags().StringSliceVar(&p.dumpAfter, "dump-after", nil, "print the IR to stderr after these passes (\"all\" for every pass)")
+}
+
+func (p *passFlags) config(stderr io.Writer) *passes.Config {
+	return &passes.Config{VerifyEach: p.verifyEach, DumpAfter: p.dumpAfter, Dump: stderr}
+}
+
+func newCompile(stdout io.Writer) *cobra.Command {
+	var out, emit string
+	var pf passFlags
+	cmd := &cobra.Command{
+		Use:   "compile FILE [-o OUT]",
+		Short: "Compile a program to CUDA C, LLVM IR or lowered kernel IR",
+		Long: `compile lowers FILE to the launch level and emits it. The backend follows
+from OUT's extension (.cu: CUDA C, .ll: LLVM IR, .kir: kernel IR) or from
+--emit. Without -o the result goes to standard output.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			kind, err := emitKind(emit, out)
+			if err != nil {
+				return err
+			}
+			m, err := driver.Load(args[0])
+			if err != nil {
+				return err
+			}
+			if err := driver.Lower(m, pf.passes, pf.config(cmd.ErrOrStderr())); err != nil {
+				return err
+			}
+			var text []byte
+			switch kind {
+			case "ir":
+				text = []byte(ir.Print(m))
+			case "cuda":
+				if text, err = cuda.Emit(m, cuda.Options{}); err != nil {
+					return err
+				}
+			case "llvm":
+				return fmt.Errorf("the LLVM backend is not available yet; use --emit=cuda or --emit=ir")
+			}
+			if out == "" || out == "-" {
+				_, err = stdout.Write(text)
+				return err
+			}
+			return os.WriteFile(out, text, 0o644)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (default: standard output)")
+	cmd.Flags().StringVar(&emit, "emit", "", "what to emit: cuda, llvm or ir (default: from -o's extension, else cuda)")
+	pf.add(cmd, []string{"default"})
+	return cmd
+}
+
+// emitKind decides the backend from --emit and the output file name.
+func emitKind(emit, out string) (string, error) {
+	byExt := map[string]string{".cu": "cuda", ".ll": "llvm", ".kir": "ir"}
+	switch emit {
+	case "cuda", "llvm", "ir":
+		return emit, nil
+	case "":
+	default:
+		return "", fmt.Errorf("--emit=%s: want cuda, llvm or ir", emit)
+	}
+	if out == "" || out == "-" {
+		return "cuda", nil
+	}
+	if k, ok := byExt[filepath.Ext(out)]; ok {
+		return k, nil
+	}
+	return "", fmt.Errorf("cannot tell what to emit from %q: name it .cu, .ll or .kir, or pass --emit", out)
+}
+
+func newRun(stdout io.Writer) *cobra.Command {
+	var race bool
+	var workers int
+	var pf passFlags
+	cmd := &cobra.Command{
+		Use:   "run FILE [NAME=VALUE ...]",
+		Short: "Run a program in the reference interpreter",
+		Long: `run executes FILE on the CPU with GPU semantics. NAME=VALUE sets a
+parameter, or names the file of an input buffer (BUF=FILE for text values,
+BUF=@FILE for raw little-endian binary). With --race, two unsynchronised
+conflicting accesses to one address are reported with both positions.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := driver.Load(args[0])
+			if err != nil {
+				return err
+			}
+			if len(pf.passes) > 0 {
+				ps, err := passes.Expand(pf.passes)
+				if err != nil {
+					return err
+				}
+				if err := passes.Run(m, ps, pf.config(cmd.ErrOrStderr())); err != nil {
+					return err
+				}
+			}
+			b, err := driver.Bind(m, args[1:])
+			if err != nil {
+				return err
+			}
+			return interp.Run(m, interp.Config{
+				Stdout: stdout, Params: b.Params, Inputs: b.Inputs, Race: race, Workers: workers,
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&race, "race", false, "report data races between threads")
+	cmd.Flags().IntVar(&workers, "workers", 0, "goroutines that run blocks in parallel (default: all cores)")
+	pf.add(cmd, nil)
+	return cmd
+}
+
+func newOpt(stdout io.Writer) *cobra.Command {
+	var pf passFlags
+	cmd := &cobra.Command{
+		Use:   "opt --passes=a,b FILE",
+		Short: "Run passes on a program and print the resulting kernel IR",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := driver.Load(args[0])
+			if err != nil {
+				return err
+			}
+			ps, err := passes.Expand(pf.passes)
+			if err != nil {
+				return err
+			}
+			if err := passes.Run(m, ps, pf.config(cmd.ErrOrStderr())); err != nil {
+				return err
+			}
+			_, err = io.WriteString(stdout, ir.Print(m))
+			return err
+		},
+	}
+	pf.add(cmd, nil)
+	return cmd
+}
+
+func newPasses(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "passes",
+		Short: "List the passes and pipelines",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			passes.Describe(stdout)
+			return nil
+		},
+	}
+}
+

@@ -1,0 +1,92 @@
+// Command gpuc compiles term rewrite systems, Constraint Handling Rules,
+// Fork/PRAM programs and kernel IR to GPUs, and runs them in a reference
+// interpreter. See README.md.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"gpuc/internal/diag"
+	"gpuc/internal/version"
+	"gpuc/ir/interp"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run executes one gpuc command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) (status int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "gpuc: internal error: %v\n", r)
+			status = 2
+		}
+	}()
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		report(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// report prints an error the way compilers do: positioned diagnostics as
+// they are, a raise as "error: MSG", anything else prefixed with "gpuc:".
+func report(w io.Writer, err error) {
+	var list diag.List
+	var one *diag.Error
+	var raise *interp.RaiseError
+	var race *interp.RaceError
+	switch {
+	case errors.As(err, &list):
+		fmt.Fprintln(w, list.Error())
+	case errors.As(err, &one):
+		fmt.Fprintln(w, one.Error())
+	case errors.As(err, &raise):
+		fmt.Fprintf(w, "error: %s\n", raise.Msg)
+	case errors.As(err, &race):
+		fmt.Fprintln(w, race.Error())
+	default:
+		fmt.Fprintf(w, "gpuc: error: %v\n", err)
+	}
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gpuc",
+		Short: "Compile rule-based and parallel programs to GPUs",
+		Long: `gpuc compiles term rewrite systems (.trs), Constraint Handling Rules (.chr),
+Fork/PRAM programs (.fork) and kernel IR (.kir) to CUDA C or LLVM IR, and
+runs them in a reference interpreter with GPU semantics.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version.Version,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(
+		newCompile(stdout),
+		newRun(stdout),
+		newOpt(stdout),
+		newPasses(stdout),
+		newVersion(stdout),
+	)
+	return root
+}
+
+func newVersion(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print gpuc's version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			fmt.Fprintf(stdout, "gpuc %s\n", version.Version)
+			return nil
+		},
+	}
+}

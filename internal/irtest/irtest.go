@@ -1,0 +1,126 @@
+// Package irtest is the shared harness for tests written in .kir text:
+// parsing and verifying modules, running them in the interpreter, and
+// golden txtar files whose sections hold each stage's text (in the manner
+// of CUE's cuetxtar and TinyGo's transform tests).
+package irtest
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"gpuc/frontends/kir"
+	"gpuc/ir"
+	"gpuc/ir/interp"
+)
+
+// Update makes Golden rewrite the expected sections with actual output:
+// go test ./passes -update.
+var Update = flag.Bool("update", false, "rewrite golden files with actual output")
+
+// Parse parses .kir text and verifies it at its own level, failing the test
+// on any error.
+func Parse(t testing.TB, name string, src []byte) *ir.Module {
+	t.Helper()
+	m, err := kir.Parse(name, src)
+	if err != nil {
+		t.Fatalf("parse %s:\n%v", name, err)
+	}
+	if err := ir.Verify(m, m.Level()); err != nil {
+		t.Fatalf("verify %s:\n%v\n%s", name, err, ir.Print(m))
+	}
+	return m
+}
+
+// ParseFile reads and parses a .kir file.
+func ParseFile(t testing.TB, path string) *ir.Module {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Parse(t, path, src)
+}
+
+// Run runs m in the interpreter with the given parameter overrides and
+// returns what it printed, failing the test on any error.
+func Run(t testing.TB, m *ir.Module, params map[string]int64) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := interp.Run(m, interp.Config{Stdout: &out, Params: params}); err != nil {
+		t.Fatalf("run %s: %v\noutput so far:\n%s", m.Name, err, out.String())
+	}
+	return out.String()
+}
+
+// Golden runs check on every txtar archive matching pattern. check
+// receives the archive and returns, per section name, the actual text;
+// each must equal the archive's section of that name. With -update, the
+// archive is rewritten with the actual text instead.
+func Golden(t *testing.T, pattern string, check func(t *testing.T, a *txtar.Archive) map[string]string) {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files match %s", pattern)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			a, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := check(t, a)
+			if t.Failed() {
+				return
+			}
+			changed := false
+			for name, text := range got {
+				i := section(a, name)
+				if i < 0 {
+					a.Files = append(a.Files, txtar.File{Name: name})
+					i = len(a.Files) - 1
+				}
+				want := string(a.Files[i].Data)
+				if want == text {
+					continue
+				}
+				if *Update {
+					a.Files[i].Data = []byte(text)
+					changed = true
+					continue
+				}
+				t.Errorf("%s: section %s differs\n--- want\n%s--- got\n%s", file, name, want, text)
+			}
+			if changed {
+				if err := os.WriteFile(file, txtar.Format(a), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// Section returns the text of the archive's section called name, failing
+// the test if there is none.
+func Section(t testing.TB, a *txtar.Archive, name string) []byte {
+	t.Helper()
+	i := section(a, name)
+	if i < 0 {
+		t.Fatalf("archive has no section %s", name)
+	}
+	return a.Files[i].Data
+}
+
+func section(a *txtar.Archive, name string) int {
+	for i, f := range a.Files {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
+}

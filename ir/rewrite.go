@@ -1,0 +1,118 @@
+package ir
+
+// RewriteExpr rebuilds e bottom-up: operands first, then f on the node with
+// its rewritten operands. f returns the replacement (or the node itself).
+// Nodes are updated in place; the result replaces e.
+func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
+	if e == nil {
+		return nil
+	}
+	switch e := e.(type) {
+	case *Load:
+		e.Index = RewriteExpr(e.Index, f)
+	case *Unary:
+		e.X = RewriteExpr(e.X, f)
+	case *Binary:
+		e.X = RewriteExpr(e.X, f)
+		e.Y = RewriteExpr(e.Y, f)
+	case *Select:
+		e.Cond = RewriteExpr(e.Cond, f)
+		e.X = RewriteExpr(e.X, f)
+		e.Y = RewriteExpr(e.Y, f)
+	case *Convert:
+		e.X = RewriteExpr(e.X, f)
+	case *Call:
+		rewriteList(e.Args, f)
+	case *Builtin:
+		rewriteList(e.Args, f)
+	}
+	return f(e)
+}
+
+func rewriteList(es []Expr, f func(Expr) Expr) {
+	for i := range es {
+		es[i] = RewriteExpr(es[i], f)
+	}
+}
+
+// RewriteStmtExprs applies RewriteExpr with f to every expression held
+// directly by s (not by statements nested in it).
+func RewriteStmtExprs(s Stmt, f func(Expr) Expr) {
+	r := func(e *Expr) { *e = RewriteExpr(*e, f) }
+	switch s := s.(type) {
+	case *Decl:
+		r(&s.Init)
+	case *Assign:
+		r(&s.Value)
+	case *Store:
+		r(&s.Index)
+		r(&s.Value)
+	case *Atomic:
+		r(&s.Index)
+		rewriteList(s.Args, f)
+	case *CallStmt:
+		rewriteList(s.Call.Args, f)
+	case *If:
+		r(&s.Cond)
+	case *While:
+		r(&s.Cond)
+	case *For:
+		if s.Init != nil {
+			RewriteStmtExprs(s.Init, f)
+		}
+		r(&s.Cond)
+		if s.Post != nil {
+			RewriteStmtExprs(s.Post, f)
+		}
+	case *Return:
+		r(&s.Value)
+	case *Switch:
+		r(&s.X)
+	case *Split:
+		r(&s.Cond)
+	case *Fork:
+		r(&s.Count)
+		r(&s.Group)
+		r(&s.Member)
+	case *Launch:
+		rewriteList(s.Args, f)
+		r(&s.Grid)
+		r(&s.Block)
+	case *Region:
+		r(&s.Procs)
+	case *Copy:
+		r(&s.DstOff)
+		r(&s.SrcOff)
+		r(&s.Count)
+	case *Printf:
+		rewriteList(s.Args, f)
+	}
+}
+
+// RewriteAllExprs applies f, as RewriteExpr does, to every expression in
+// body, nested statements included.
+func RewriteAllExprs(body []Stmt, f func(Expr) Expr) {
+	WalkStmts(body, func(s Stmt) bool {
+		RewriteStmtExprs(s, f)
+		return true
+	})
+}
+
+// IsPure reports whether evaluating e has no effect besides its value and
+// cannot fail: it holds no call, load or division. Passes may drop or
+// duplicate pure expressions.
+func IsPure(e Expr) bool {
+	pure := true
+	WalkExpr(e, func(x Expr) bool {
+		switch x := x.(type) {
+		case *Call, *Load:
+			pure = false
+		case *Binary:
+			if x.Op == Div || x.Op == Rem {
+				pure = false
+			}
+		}
+		return pure
+	})
+	return pure
+}

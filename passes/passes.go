@@ -1,0 +1,202 @@
+// Package passes holds gpuc's IR-to-IR transformations and the machinery
+// that runs them: a registry of passes, named pipelines, verification after
+// each pass and dumps between them.
+//
+// A pass is data: a name, a one-line doc, the level it takes and the level
+// it produces, and a function. Nothing outside a pass's own file knows its
+// name, and nothing here knows about frontends or backends.
+package passes
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"gpuc/ir"
+)
+
+// Pass is one transformation of a module.
+type Pass struct {
+	Name string   // lowercase, hyphenated: "simplify", "split-barriers"
+	Doc  string   // one line for `gpuc passes`
+	From ir.Level // the highest level the pass accepts
+	To   ir.Level // the level of the result, for a module at From
+	Run  func(m *ir.Module, cfg *Config) error
+}
+
+// Config carries options to passes and to the runner.
+type Config struct {
+	// VerifyEach runs ir.Verify after every pass, at the level the pass
+	// produces. Tests always set it.
+	VerifyEach bool
+	// DumpAfter names passes after which the module is printed to Dump;
+	// "all" dumps after every pass.
+	DumpAfter []string
+	Dump      io.Writer
+}
+
+// Pipeline is a named sequence of passes.
+type Pipeline struct {
+	Name   string
+	Doc    string
+	Passes []string
+}
+
+// registry lists every pass, in the order `gpuc passes` prints them.
+var registry = []*Pass{
+	simplifyPass,
+}
+
+// pipelines lists the named pipelines.
+var pipelines = []*Pipeline{
+	{Name: "default", Doc: "clean up a launch-level module before a backend", Passes: []string{"simplify"}},
+}
+
+// passOrder holds pairs (a, b): when both run, a must come before b. Each
+// pair carries its reason, in the manner of Go's SSA compiler.
+var passOrder = []struct{ before, after, why string }{}
+
+func init() {
+	for _, p := range pipelines {
+		for _, name := range p.Passes {
+			if Lookup(name) == nil {
+				panic(fmt.Sprintf("passes: pipeline %s names unknown pass %s", p.Name, name))
+			}
+		}
+		if err := checkOrder(p.Passes); err != nil {
+			panic(fmt.Sprintf("passes: pipeline %s: %v", p.Name, err))
+		}
+	}
+}
+
+// All returns the registered passes.
+func All() []*Pass { return registry }
+
+// Pipelines returns the named pipelines.
+func Pipelines() []*Pipeline { return pipelines }
+
+// Lookup returns the pass called name, or nil.
+func Lookup(name string) *Pass {
+	for _, p := range registry {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// LookupPipeline returns the pipeline called name, or nil.
+func LookupPipeline(name string) *Pipeline {
+	for _, p := range pipelines {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Expand resolves a list of pass and pipeline names into passes.
+func Expand(names []string) ([]*Pass, error) {
+	var out []*Pass
+	for _, name := range names {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if pl := LookupPipeline(name); pl != nil {
+			for _, n := range pl.Passes {
+				out = append(out, Lookup(n))
+			}
+			continue
+		}
+		p := Lookup(name)
+		if p == nil {
+			return nil, fmt.Errorf("unknown pass %q (see `gpuc passes`)", name)
+		}
+		out = append(out, p)
+	}
+	var seq []string
+	for _, p := range out {
+		seq = append(seq, p.Name)
+	}
+	if err := checkOrder(seq); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func checkOrder(seq []string) error {
+	index := map[string]int{}
+	for i, n := range seq {
+		if _, ok := index[n]; !ok {
+			index[n] = i
+		}
+	}
+	for _, o := range passOrder {
+		a, okA := index[o.before]
+		b, okB := index[o.after]
+		if okA && okB && a > b {
+			return fmt.Errorf("pass %s must run before %s: %s", o.before, o.after, o.why)
+		}
+	}
+	return nil
+}
+
+// Run applies passes to m in order. A pass that meets a module above its
+// From level is an error; a panic inside a pass is reported as
+// "panic during <pass>" rather than crashing the compiler.
+func Run(m *ir.Module, ps []*Pass, cfg *Config) error {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	for _, p := range ps {
+		if lvl := m.Level(); lvl > p.From {
+			return fmt.Errorf("pass %s takes %s-level modules, but %s is at the %s level", p.Name, p.From, m.Name, lvl)
+		}
+		if err := runOne(m, p, cfg); err != nil {
+			return err
+		}
+		if cfg.VerifyEach {
+			if err := ir.Verify(m, p.To); err != nil {
+				return fmt.Errorf("invalid IR after pass %s:\n%v\n%s", p.Name, err, ir.Print(m))
+			}
+		}
+		if cfg.Dump != nil && dumps(cfg.DumpAfter, p.Name) {
+			fmt.Fprintf(cfg.Dump, "// after %s\n%s", p.Name, ir.Print(m))
+		}
+	}
+	return nil
+}
+
+func runOne(m *ir.Module, p *Pass, cfg *Config) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: panic during %s: %v", p.Name, r)
+		}
+	}()
+	return p.Run(m, cfg)
+}
+
+func dumps(after []string, name string) bool {
+	for _, a := range after {
+		if a == name || a == "all" {
+			return true
+		}
+	}
+	return false
+}
+
+// Describe writes the pass and pipeline list that `gpuc passes` prints.
+func Describe(w io.Writer) {
+	fmt.Fprintln(w, "Passes:")
+	ps := append([]*Pass(nil), registry...)
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+	for _, p := range ps {
+		fmt.Fprintf(w, "  %-16s %s (%s -> %s)\n", p.Name, p.Doc, p.From, p.To)
+	}
+	fmt.Fprintln(w, "Pipelines:")
+	for _, p := range pipelines {
+		fmt.Fprintf(w, "  %-16s %s: %s\n", p.Name, p.Doc, strings.Join(p.Passes, ","))
+	}
+}

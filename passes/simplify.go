@@ -1,0 +1,239 @@
+package passes
+
+import (
+	"gpuc/ir"
+)
+
+var simplifyPass = &Pass{
+	Name: "simplify",
+	Doc:  "fold constants, prune decided branches and drop unreachable statements",
+	From: ir.SPMDLevel,
+	To:   ir.SPMDLevel,
+	Run:  func(m *ir.Module, _ *Config) error { simplify(m); return nil },
+}
+
+// simplify folds constant expressions with the IR's own scalar semantics
+// (ir.EvalBinary and friends), replaces ifs, loops and switches whose
+// control is a constant by what they run, and removes statements after a
+// return, break, continue or raise. It never changes what a program
+// prints: folds that would hide a run-time error (division by zero) or
+// drop an impure operand are not made. The level is unchanged, so a
+// launch-level module stays launch-level.
+func simplify(m *ir.Module) {
+	for _, b := range m.Buffers {
+		b.Len = ir.RewriteExpr(b.Len, foldExpr)
+	}
+	for _, a := range m.Arrays {
+		a.Len = ir.RewriteExpr(a.Len, foldExpr)
+	}
+	for _, f := range m.Funcs {
+		ir.RewriteAllExprs(f.Body, foldExpr)
+		f.Body = simplifyBody(f.Body, declCounts(f))
+	}
+}
+
+// foldExpr folds one node whose operands are already folded.
+func foldExpr(e ir.Expr) ir.Expr {
+	switch e := e.(type) {
+	case *ir.Unary:
+		if x, ok := e.X.(*ir.Const); ok {
+			return &ir.Const{Pos: e.Pos, T: e.Type(), Bits: ir.EvalUnary(e.Op, x.T, x.Bits)}
+		}
+	case *ir.Binary:
+		return foldBinary(e)
+	case *ir.Convert:
+		if x, ok := e.X.(*ir.Const); ok {
+			return &ir.Const{Pos: e.Pos, T: e.T, Bits: ir.EvalConvert(e.T, x.T, x.Bits)}
+		}
+		if e.X.Type() == e.T {
+			return e.X
+		}
+	case *ir.Select:
+		if c, ok := e.Cond.(*ir.Const); ok {
+			keep, drop := e.X, e.Y
+			if c.Bits == 0 {
+				keep, drop = e.Y, e.X
+			}
+			if ir.IsPure(drop) {
+				return keep
+			}
+		}
+	case *ir.Builtin:
+		if e.Op.Arity() == 0 {
+			return e
+		}
+		args := make([]ir.Bits, len(e.Args))
+		for i, a := range e.Args {
+			c, ok := a.(*ir.Const)
+			if !ok {
+				return e
+			}
+			args[i] = c.Bits
+		}
+		return &ir.Const{Pos: e.Pos, T: e.Type(), Bits: ir.EvalBuiltin(e.Op, e.Type(), args...)}
+	}
+	return e
+}
+
+func foldBinary(e *ir.Binary) ir.Expr {
+	x, xc := e.X.(*ir.Const)
+	y, yc := e.Y.(*ir.Const)
+	if xc && yc {
+		v, err := ir.EvalBinary(e.Op, x.T, x.Bits, y.Bits)
+		if err != nil {
+			return e // keep the run-time error
+		}
+		return &ir.Const{Pos: e.Pos, T: e.Type(), Bits: v}
+	}
+	switch {
+	case e.Op == ir.LogAnd && xc:
+		if x.Bits == 0 {
+			return x
+		}
+		return e.Y
+	case e.Op == ir.LogOr && xc:
+		if x.Bits != 0 {
+			return x
+		}
+		return e.Y
+	case !e.X.Type().IsInt():
+		return e
+	}
+	// Integer identities. Floats are left alone: x + 0.0 is not x for -0.
+	switch {
+	case yc && y.Bits == 0 && (e.Op == ir.Add || e.Op == ir.Sub || e.Op == ir.Or || e.Op == ir.Xor || e.Op == ir.Shl || e.Op == ir.Shr):
+		return e.X
+	case xc && x.Bits == 0 && (e.Op == ir.Add || e.Op == ir.Or || e.Op == ir.Xor):
+		return e.Y
+	case yc && isOne(y) && (e.Op == ir.Mul || e.Op == ir.Div):
+		return e.X
+	case xc && isOne(x) && e.Op == ir.Mul:
+		return e.Y
+	case yc && y.Bits == 0 && (e.Op == ir.Mul || e.Op == ir.And) && ir.IsPure(e.X):
+		return y
+	}
+	return e
+}
+
+func isOne(c *ir.Const) bool { return c.Bits == ir.IntBits(c.T, 1) }
+
+// declCounts counts the declarations of each local name in f. A branch
+// may be inlined into its parent block only if the names it declares are
+// declared nowhere else, or the result could declare a name twice in one
+// scope.
+func declCounts(f *ir.Func) map[string]int {
+	n := map[string]int{}
+	for _, p := range f.Params {
+		n[p.Name]++
+	}
+	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Decl:
+			n[s.Name]++
+		case *ir.For:
+			if d, ok := s.Init.(*ir.Decl); ok {
+				n[d.Name]++
+			}
+		}
+		return true
+	})
+	return n
+}
+
+func simplifyBody(body []ir.Stmt, decls map[string]int) []ir.Stmt {
+	var out []ir.Stmt
+	for _, s := range body {
+		out = append(out, simplifyStmt(s, decls)...)
+		if len(out) > 0 && endsFlow(out[len(out)-1]) {
+			break
+		}
+	}
+	if out == nil && body != nil {
+		out = []ir.Stmt{} // keep "present but empty", as an else branch needs
+	}
+	return out
+}
+
+// endsFlow reports whether control never passes to the statement after s.
+func endsFlow(s ir.Stmt) bool {
+	switch s.(type) {
+	case *ir.Return, *ir.Break, *ir.Continue, *ir.Raise:
+		return true
+	}
+	return false
+}
+
+// simplifyStmt returns what s becomes: itself, simplified, or the
+// statements of the branch it always takes.
+func simplifyStmt(s ir.Stmt, decls map[string]int) []ir.Stmt {
+	switch s := s.(type) {
+	case *ir.If:
+		s.Then = simplifyBody(s.Then, decls)
+		if s.Else != nil {
+			s.Else = simplifyBody(s.Else, decls)
+		}
+		if c, ok := s.Cond.(*ir.Const); ok {
+			taken := s.Then
+			if c.Bits == 0 {
+				taken = s.Else
+			}
+			if inlinable(taken, decls) {
+				return taken
+			}
+		}
+	case *ir.While:
+		s.Body = simplifyBody(s.Body, decls)
+		if c, ok := s.Cond.(*ir.Const); ok && c.Bits == 0 {
+			return nil
+		}
+	case *ir.For:
+		s.Body = simplifyBody(s.Body, decls)
+		if c, ok := s.Cond.(*ir.Const); ok && c.Bits == 0 {
+			if a, ok := s.Init.(*ir.Assign); ok {
+				return []ir.Stmt{a}
+			}
+			return nil
+		}
+	case *ir.Switch:
+		for _, c := range s.Cases {
+			c.Body = simplifyBody(c.Body, decls)
+		}
+		if s.Default != nil {
+			s.Default = simplifyBody(s.Default, decls)
+		}
+		if x, ok := s.X.(*ir.Const); ok {
+			taken := s.Default
+			for _, c := range s.Cases {
+				for _, v := range c.Values {
+					if ir.IntBits(x.T, v) == x.Bits {
+						taken = c.Body
+					}
+				}
+			}
+			if inlinable(taken, decls) {
+				return taken
+			}
+		}
+	case *ir.Split:
+		s.Then = simplifyBody(s.Then, decls)
+		if s.Else != nil {
+			s.Else = simplifyBody(s.Else, decls)
+		}
+	case *ir.Fork:
+		s.Body = simplifyBody(s.Body, decls)
+	case *ir.Region:
+		s.Body = simplifyBody(s.Body, decls)
+	}
+	return []ir.Stmt{s}
+}
+
+// inlinable reports whether body may replace its enclosing statement: its
+// top-level declarations must not collide with any other declaration.
+func inlinable(body []ir.Stmt, decls map[string]int) bool {
+	for _, s := range body {
+		if d, ok := s.(*ir.Decl); ok && decls[d.Name] > 1 {
+			return false
+		}
+	}
+	return true
+}
