@@ -60,7 +60,9 @@
 // pid, group, groupsize and nprocs. Frontends produce this level; the passes
 // in package passes lower it to the launch level. Kernels and device
 // functions are launch-level code at both levels: SPMD constructs appear
-// only lexically inside regions.
+// only lexically inside regions. Control never jumps out of a region, split
+// or fork: break and continue stay inside them, and a region holds no
+// return.
 //
 // # Note [Semantics]
 //

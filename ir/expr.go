@@ -69,7 +69,7 @@ const (
 
 var unOpNames = [...]string{Neg: "-", Not: "!", BitNot: "~"}
 
-func (o UnOp) String() string { return unOpNames[o] }
+func (o UnOp) String() string { return enumName(unOpNames[:], int(o), "unop") }
 
 // Unary applies a unary operator.
 //
@@ -111,7 +111,7 @@ var binOpNames = [...]string{
 	Eq: "==", Ne: "!=", Lt: "<", Le: "<=", Gt: ">", Ge: ">=",
 }
 
-func (o BinOp) String() string { return binOpNames[o] }
+func (o BinOp) String() string { return enumName(binOpNames[:], int(o), "binop") }
 
 // IsCompare reports whether o is a comparison.
 func (o BinOp) IsCompare() bool { return o >= Eq }
@@ -218,7 +218,7 @@ var builtinNames = [...]string{
 	Min: "min", Max: "max", Abs: "abs", Sqrt: "sqrt",
 }
 
-func (o BuiltinOp) String() string { return builtinNames[o] }
+func (o BuiltinOp) String() string { return enumName(builtinNames[:], int(o), "builtin") }
 
 // ParseBuiltin looks up a builtin by name.
 func ParseBuiltin(s string) (BuiltinOp, bool) {

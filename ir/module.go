@@ -59,7 +59,7 @@ const (
 
 var funcKindNames = [...]string{KernelFunc: "kernel", DeviceFunc: "func", HostFunc: "host"}
 
-func (k FuncKind) String() string { return funcKindNames[k] }
+func (k FuncKind) String() string { return enumName(funcKindNames[:], int(k), "funckind") }
 
 // Func is a kernel, a device function or a host function.
 //
@@ -85,7 +85,7 @@ type Field struct {
 // Param returns the parameter called name, or nil.
 func (m *Module) Param(name string) *Param {
 	for _, p := range m.Params {
-		if p.Name == name {
+		if p != nil && p.Name == name {
 			return p
 		}
 	}
@@ -95,7 +95,7 @@ func (m *Module) Param(name string) *Param {
 // Buffer returns the device buffer called name, or nil.
 func (m *Module) Buffer(name string) *Buffer {
 	for _, b := range m.Buffers {
-		if b.Name == name {
+		if b != nil && b.Name == name {
 			return b
 		}
 	}
@@ -105,7 +105,7 @@ func (m *Module) Buffer(name string) *Buffer {
 // Array returns the host array called name, or nil.
 func (m *Module) Array(name string) *Array {
 	for _, a := range m.Arrays {
-		if a.Name == name {
+		if a != nil && a.Name == name {
 			return a
 		}
 	}
@@ -115,7 +115,7 @@ func (m *Module) Array(name string) *Array {
 // Func returns the function called name, or nil.
 func (m *Module) Func(name string) *Func {
 	for _, f := range m.Funcs {
-		if f.Name == name {
+		if f != nil && f.Name == name {
 			return f
 		}
 	}
@@ -134,7 +134,7 @@ func (m *Module) Main() *Func {
 // holds a parallel region, Launch otherwise.
 func (m *Module) Level() Level {
 	for _, f := range m.Funcs {
-		if f.Kind != HostFunc {
+		if f == nil || f.Kind != HostFunc {
 			continue
 		}
 		found := false

@@ -8,8 +8,9 @@ type Stmt interface {
 	isStmt()
 }
 
-// Decl declares a local variable, optionally initialised. Names are unique
-// within a function: no local shadows another or a module-level name.
+// Decl declares a local variable, optionally initialised. No local shadows
+// a visible local, a parameter or a module-level name; disjoint scopes may
+// reuse a name.
 //
 //	var x: i32
 //	var x: i32 = 0
@@ -76,7 +77,7 @@ var atomicNames = [...]string{
 	MultiAdd: "mpadd", MultiMax: "mpmax", MultiMin: "mpmin", MultiAnd: "mpand", MultiOr: "mpor",
 }
 
-func (o AtomicOp) String() string { return atomicNames[o] }
+func (o AtomicOp) String() string { return enumName(atomicNames[:], int(o), "atomic") }
 
 // ParseAtomicOp looks up an atomic operation by name.
 func ParseAtomicOp(s string) (AtomicOp, bool) {

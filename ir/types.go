@@ -36,10 +36,7 @@ var typeNames = [...]string{
 }
 
 func (t Type) String() string {
-	if int(t) < len(typeNames) {
-		return typeNames[t]
-	}
-	return fmt.Sprintf("type(%d)", uint8(t))
+	return enumName(typeNames[:], int(t), "type")
 }
 
 // ParseType looks up a type by its .kir name. Only storable types and void
@@ -148,7 +145,7 @@ const (
 
 var spaceNames = [...]string{Global: "global", Constant: "constant", Shared: "shared"}
 
-func (s Space) String() string { return spaceNames[s] }
+func (s Space) String() string { return enumName(spaceNames[:], int(s), "space") }
 
 // Role says where a buffer's contents come from and go to.
 type Role uint8
@@ -162,7 +159,7 @@ const (
 
 var roleNames = [...]string{Scratch: "scratch", Input: "input", Output: "output", Static: "static"}
 
-func (r Role) String() string { return roleNames[r] }
+func (r Role) String() string { return enumName(roleNames[:], int(r), "role") }
 
 // Level is the abstraction level of a module. See Note [Levels] in doc.go.
 type Level uint8
@@ -192,4 +189,13 @@ func ParseLevel(s string) (Level, bool) {
 		return LaunchLevel, true
 	}
 	return LaunchLevel, false
+}
+
+// enumName names value v of an enumeration, or says it is out of range, so
+// that printing malformed IR never panics.
+func enumName(names []string, v int, kind string) string {
+	if v >= 0 && v < len(names) && names[v] != "" {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", kind, v)
 }

@@ -1,0 +1,71 @@
+// Package interp is gpuc's reference interpreter. It runs a whole
+// ir.Module on the CPU with the GPU semantics of Note [Semantics] in
+// package ir, at either level (Note [Levels]), and it is the oracle that
+// every test compares against, since CI has no GPU.
+//
+// It is not a GPU simulator: it models no timing, warps or memory
+// hierarchy, and it picks one valid schedule (threads one after another,
+// blocks in parallel) rather than exploring schedules. Data races, which
+// make a program's output depend on the schedule, are found by the race
+// checker instead (Config.Race).
+//
+// Run compiles every function once into Go closures over a register file
+// (Note [Closures]) and then runs the host program. Scalar operators use
+// ir.EvalUnary, ir.EvalBinary, ir.EvalConvert and ir.EvalBuiltin, so the
+// interpreter and the constant folder agree by construction.
+//
+// # Note [Closures]
+//
+// Each expression compiles to a func(*frame) Bits and each statement to a
+// func(*frame) ctl, where a frame is one activation's register file (a
+// []Bits indexed by a slot fixed per local name at compile time) plus a
+// pointer to the running thread's geometry. Locals of one function never
+// shadow each other (the verifier checks it), so one slot per name is
+// enough; sibling scopes that reuse a name share its slot. A call allocates
+// a fresh frame, so device and host functions may recurse, up to
+// maxCallDepth.
+//
+// # Note [Segments]
+//
+// Threads are not goroutines. A statement list that holds no barrier runs
+// thread by thread to completion: a kernel without barriers runs each
+// thread of a block in turn in one reused frame, which is what makes a
+// million-thread launch take milliseconds.
+//
+// A statement that holds a barrier (a barrier itself, or an if, loop or
+// switch around one) runs "team-wide" instead: its condition is evaluated
+// for every running thread of the block, all must agree, and the chosen
+// body runs team-wide in turn; the barrier-free runs in between are
+// segments, run thread by thread. This is MCUDA's thread-loop fission,
+// done at run time. A thread that returns, or breaks or continues out of a
+// team-wide loop, stops running until the construct it left ends; a
+// barrier that some threads of the team reach while others have left is a
+// barrier divergence.
+//
+// SPMD regions use the same machinery with the processor group as the team
+// and grid barriers as its barriers; split and fork are team-wide too.
+// Processors run in increasing pid() order within each segment, which
+// resolves multiprefix operations in pid order. Priority stores remember,
+// per address, the pid and barrier interval of the store that won, so the
+// lowest pid wins within an interval whichever segment it ran in. Regions
+// run on one goroutine.
+//
+// # Note [Races]
+//
+// In race-check mode blocks run one after another on one goroutine, and
+// every non-atomic access to a buffer element is checked against shadow
+// memory holding the element's last write and up to two reads that may
+// still conflict with a later write. Two accesses conflict when at least
+// one writes, they come from different threads of one launch, and either
+// the threads are in different blocks or no barrier separates them (they
+// share a barrier interval). Each block start and each barrier opens a new
+// interval; intervals are numbered from one counter, so accesses of
+// earlier launches are recognised by their smaller numbers.
+//
+// In a region every processor is a thread of one team; grid barriers and
+// the start and end of each split or fork subgroup open new intervals, so
+// sibling subgroups, which run one after another, are treated as ordered.
+// Atomic operations, multiprefix operations and priority stores are
+// synchronised by definition and never race. Host accesses are ordered
+// with everything.
+package interp

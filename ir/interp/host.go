@@ -1,0 +1,193 @@
+package interp
+
+import (
+	"gpuc/ir"
+)
+
+// runMain runs the host program.
+func (x *machine) runMain() {
+	main := x.funcs["main"]
+	main.body(&frame{regs: make([]Bits, main.nslots), th: &x.host})
+}
+
+// hostStmt compiles the statements that only host code has.
+func (c *compiler) hostStmt(s ir.Stmt) stmtFn {
+	if c.mode != modeHost {
+		c.errorf(s.At(), "%s in %s; it is a host statement", stmtName(s), c.mode)
+		return nop
+	}
+	switch s := s.(type) {
+	case *ir.Launch:
+		return c.launch(s)
+	case *ir.Region:
+		return c.region(s)
+	case *ir.Copy:
+		return c.copyStmt(s)
+	case *ir.Swap:
+		return c.swap(s)
+	case *ir.Printf:
+		return c.printf(s)
+	}
+	return nop
+}
+
+func stmtName(s ir.Stmt) string {
+	switch s.(type) {
+	case *ir.Launch:
+		return "launch"
+	case *ir.Region:
+		return "region"
+	case *ir.Copy:
+		return "copy"
+	case *ir.Swap:
+		return "swap"
+	}
+	return "printf"
+}
+
+func (c *compiler) launch(s *ir.Launch) stmtFn {
+	k := c.x.funcs[s.Kernel]
+	switch {
+	case k == nil || k.fn.Kind != ir.KernelFunc:
+		c.errorf(s.Pos, "launch of %s, which is not a kernel", s.Kernel)
+		return nop
+	case len(s.Args) != len(k.fn.Params):
+		c.errorf(s.Pos, "kernel %s takes %d arguments, not %d", s.Kernel, len(k.fn.Params), len(s.Args))
+		return nop
+	}
+	args, grid, blockSize := c.exprs(s.Args), c.expr(s.Grid), c.expr(s.Block)
+	gt, bt, x, pos := typeOf(s.Grid), typeOf(s.Block), c.x, s.Pos
+	return func(f *frame) ctl {
+		vals := make([]Bits, len(args))
+		for i, a := range args {
+			vals[i] = a(f)
+		}
+		x.launch(k, vals, asInt(gt, grid(f)), asInt(bt, blockSize(f)), pos)
+		return ctlNext
+	}
+}
+
+// hostMemory resolves a memory that a copy or swap names.
+func (c *compiler) hostMemory(name string, pos ir.Pos) *memory {
+	m := c.x.mems[name]
+	switch {
+	case m == nil:
+		c.errorf(pos, "undeclared buffer or array %s", name)
+	case m.shared >= 0:
+		c.errorf(pos, "shared buffer %s in host code; shared memory belongs to the blocks of a kernel", name)
+	default:
+		return m
+	}
+	return nil
+}
+
+func (c *compiler) copyStmt(s *ir.Copy) stmtFn {
+	dst, src := c.hostMemory(s.Dst, s.Pos), c.hostMemory(s.Src, s.Pos)
+	dOff, sOff, count := c.expr(s.DstOff), c.expr(s.SrcOff), c.expr(s.Count)
+	dt, st, nt, pos := typeOf(s.DstOff), typeOf(s.SrcOff), typeOf(s.Count), s.Pos
+	switch {
+	case dst == nil || src == nil:
+		return nop
+	case dst.elem != src.elem:
+		c.errorf(pos, "copy from %s of %s to %s of %s; element types differ", src.name, src.elem, dst.name, dst.elem)
+		return nop
+	}
+	return func(f *frame) ctl {
+		do, so, n := asInt(dt, dOff(f)), asInt(st, sOff(f)), asInt(nt, count(f))
+		if n < 0 {
+			fault(pos, "copy of a negative count %d", n)
+		}
+		checkRange(pos, dst, do, n)
+		checkRange(pos, src, so, n)
+		copy(dst.data[do:do+n], src.data[so:so+n])
+		return ctlNext
+	}
+}
+
+// checkRange checks that m holds the n elements from off.
+func checkRange(pos ir.Pos, m *memory, off, n int64) {
+	size := int64(len(m.data))
+	if off < 0 || n > size || off > size-n {
+		fault(pos, "copy range [%d, %d+%d) is out of bounds for %s %s of length %d", off, off, n, m.kind, m.name, size)
+	}
+}
+
+func (c *compiler) swap(s *ir.Swap) stmtFn {
+	a, b, pos := c.hostMemory(s.A, s.Pos), c.hostMemory(s.B, s.Pos), s.Pos
+	switch {
+	case a == nil || b == nil:
+		return nop
+	case a.host || b.host:
+		c.errorf(pos, "swap of a host array; swap exchanges device buffers")
+		return nop
+	case a.elem != b.elem:
+		c.errorf(pos, "swap of %s (%s) and %s (%s), which differ in type", a.name, a.elem, b.name, b.elem)
+		return nop
+	}
+	return func(*frame) ctl {
+		if len(a.data) != len(b.data) {
+			fault(pos, "swap of %s (length %d) and %s (length %d), which differ in length", a.name, len(a.data), b.name, len(b.data))
+		}
+		a.data, b.data = b.data, a.data
+		return ctlNext
+	}
+}
+
+// printfArg is one compiled printf argument: a value or a string literal.
+type printfArg struct {
+	value evalFn
+	t     ir.Type
+	str   string
+}
+
+func (c *compiler) printf(s *ir.Printf) stmtFn {
+	pieces, err := ir.ParseFormat(s.Format)
+	if err != nil {
+		c.errorf(s.Pos, "%v", err)
+		return nop
+	}
+	var args []printfArg
+	for _, p := range pieces {
+		if p.Verb == 0 {
+			continue
+		}
+		if len(args) == len(s.Args) {
+			c.errorf(s.Pos, "printf format has more conversions than the %d arguments", len(s.Args))
+			return nop
+		}
+		e := s.Args[len(args)]
+		a := printfArg{t: typeOf(e)}
+		if str, ok := e.(*ir.Str); ok {
+			a.str = str.Value
+		} else {
+			a.value = c.expr(e)
+		}
+		if !p.Accepts(a.t) {
+			c.errorf(s.Pos, "printf argument %d for %s has type %s, want %s", len(args)+1, p.Spec(), a.t, p.Want())
+		}
+		args = append(args, a)
+	}
+	if len(args) != len(s.Args) {
+		c.errorf(s.Pos, "printf format has %d conversions but %d arguments", len(args), len(s.Args))
+		return nop
+	}
+	out := c.x.out
+	return func(f *frame) ctl {
+		vals := make([]Bits, len(args))
+		for i, a := range args {
+			if a.value != nil {
+				vals[i] = a.value(f)
+			}
+		}
+		i := 0
+		for _, p := range pieces {
+			if p.Verb == 0 {
+				out.WriteString(p.Lit)
+				continue
+			}
+			out.WriteString(p.FormatC(args[i].t, vals[i], args[i].str))
+			i++
+		}
+		return ctlNext
+	}
+}

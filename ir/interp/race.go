@@ -1,0 +1,161 @@
+package interp
+
+import (
+	"fmt"
+
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// access is one recorded access to a buffer element (Note [Races]).
+type access struct {
+	interval uint64
+	block    int32  // -1 in a region
+	thread   int32  // tid() in a kernel, the processor's index in a region
+	pos      uint32 // the access's position, indexing raceChecker.positions; 0 for none
+}
+
+func (a access) String() string {
+	if a.block < 0 {
+		return fmt.Sprintf("processor %d", a.thread)
+	}
+	return fmt.Sprintf("thread %d of block %d", a.thread, a.block)
+}
+
+// shadow is the race-check state of one element: its last write and up to
+// two reads that may conflict with a later write.
+type shadow struct{ w, r1, r2 access }
+
+// raceChecker finds data races in race-check mode, where everything runs
+// on one goroutine.
+type raceChecker struct {
+	positions []ir.Pos
+	posIndex  map[ir.Pos]uint32
+	launch    uint64 // the first interval of the current launch or region
+	races     diag.List
+	seen      map[raceKey]bool
+}
+
+// raceKey is a racy address: a global element, or an element of one
+// block's shared instance.
+type raceKey struct {
+	m     *memory
+	block int64
+	i     uint64
+}
+
+func newRaceChecker() *raceChecker {
+	return &raceChecker{positions: []ir.Pos{{}}, posIndex: map[ir.Pos]uint32{}, seen: map[raceKey]bool{}}
+}
+
+// pos numbers a source position for access records.
+func (r *raceChecker) pos(p ir.Pos) uint32 {
+	if n, ok := r.posIndex[p]; ok {
+		return n
+	}
+	n := uint32(len(r.positions))
+	r.positions = append(r.positions, p)
+	r.posIndex[p] = n
+	return n
+}
+
+// start begins a launch or region whose intervals are all at least first.
+func (r *raceChecker) start(first uint64) { r.launch = first }
+
+// check ends a launch or region: any race found stops the run.
+func (r *raceChecker) check() {
+	if len(r.races) > 0 {
+		panic(&RaceError{Races: r.races})
+	}
+}
+
+func (r *raceChecker) access(th *thread, pos uint32) access {
+	if th.blk.id < 0 {
+		return access{interval: th.blk.interval, block: -1, thread: int32(th.gid), pos: pos}
+	}
+	return access{interval: th.blk.interval, block: int32(th.blk.id), thread: int32(th.tid), pos: pos}
+}
+
+// shadowOf returns the shadow of element i of m as th sees it.
+func (r *raceChecker) shadowOf(th *thread, m *memory, i uint64) (*shadow, raceKey) {
+	if m.shared >= 0 {
+		return &th.blk.shadow[m.shared][i], raceKey{m, th.blk.id, i}
+	}
+	if m.shadow == nil {
+		m.shadow = make([]shadow, len(m.data))
+	}
+	return &m.shadow[i], raceKey{m, -1, i}
+}
+
+// current reports whether p is an access of the current launch.
+func (r *raceChecker) current(p access) bool { return p.pos != 0 && p.interval >= r.launch }
+
+// conflict reports whether the earlier access p and the access c are
+// unordered: different threads of one launch, in different blocks or in
+// one barrier interval.
+func (r *raceChecker) conflict(p, c access) bool {
+	return r.current(p) && (p.block != c.block || p.thread != c.thread && p.interval == c.interval)
+}
+
+// read checks and records a read of element i of m.
+func (r *raceChecker) read(th *thread, m *memory, i uint64, pos uint32) {
+	sh, key := r.shadowOf(th, m, i)
+	c := r.access(th, pos)
+	if r.conflict(sh.w, c) {
+		r.report(key, c, "read", sh.w, "write")
+	}
+	r.addReader(sh, c)
+}
+
+// write checks and records a write of element i of m.
+func (r *raceChecker) write(th *thread, m *memory, i uint64, pos uint32) {
+	sh, key := r.shadowOf(th, m, i)
+	c := r.access(th, pos)
+	switch {
+	case r.conflict(sh.w, c):
+		r.report(key, c, "write", sh.w, "write")
+	case r.conflict(sh.r1, c):
+		r.report(key, c, "write", sh.r1, "read")
+	case r.conflict(sh.r2, c):
+		r.report(key, c, "write", sh.r2, "read")
+	}
+	*sh = shadow{w: c}
+}
+
+// addReader keeps the reads that a later write may conflict with: those
+// that conflict with c, since c covers the others (they are of c's thread
+// or of an earlier interval of c's block), and c itself unless it is
+// covered: by a read of an earlier block, which conflicts with every later
+// access of the launch as blocks run in order, or by two reads of other
+// threads in c's interval, since any later writer differs from one of them.
+func (r *raceChecker) addReader(sh *shadow, c access) {
+	r1, r2 := sh.r1, sh.r2
+	if !r.conflict(r2, c) {
+		r2 = access{}
+	}
+	if !r.conflict(r1, c) {
+		r1, r2 = r2, access{}
+	}
+	switch {
+	case r1.pos == 0:
+		r1 = c
+	case r1.block != c.block || r2.pos != 0 && r2.block != c.block:
+	case r2.pos == 0:
+		r2 = c
+	}
+	sh.r1, sh.r2 = r1, r2
+}
+
+// report records a race between the access c and the earlier access p,
+// once per address; the tenth race stops the run at once.
+func (r *raceChecker) report(key raceKey, c access, cKind string, p access, pKind string) {
+	if r.seen[key] {
+		return
+	}
+	r.seen[key] = true
+	r.races.Add(r.positions[c.pos], "data race on %s[%d]: %s by %s conflicts with %s at %s by %s",
+		key.m.name, key.i, cKind, c, pKind, r.positions[p.pos], p)
+	if len(r.races) >= maxRaceErrors {
+		r.check()
+	}
+}
