@@ -95,8 +95,10 @@ func floatArith(op BinOp, t Type, a, b float64) float64 {
 			return float64(x - y)
 		case Mul:
 			return float64(float32(x * y))
+		case Div:
+			return float64(x / y)
 		}
-		return float64(x / y)
+		return math.NaN() // the verifier admits no other float operator
 	}
 	switch op {
 	case Add:
@@ -105,8 +107,10 @@ func floatArith(op BinOp, t Type, a, b float64) float64 {
 		return a - b
 	case Mul:
 		return float64(a * b)
+	case Div:
+		return a / b
 	}
-	return a / b
+	return math.NaN()
 }
 
 func compare(op BinOp, t Type, x, y Bits) Bits {
@@ -179,13 +183,17 @@ func EvalConvert(to, from Type, x Bits) Bits {
 	case from.IsFloat():
 		return floatToInt(to, AsFloat(from, x))
 	case to.IsFloat():
-		if from.IsSigned() || from == Bool {
-			return FloatBits(to, float64(int64(x)))
+		// Round once, straight to the target type, as C does.
+		signed := from.IsSigned() || from == Bool
+		switch {
+		case to == F32 && signed:
+			return uint64(math.Float32bits(float32(int64(x))))
+		case to == F32:
+			return uint64(math.Float32bits(float32(x)))
+		case signed:
+			return math.Float64bits(float64(int64(x)))
 		}
-		if to == F32 {
-			return FloatBits(to, float64(float32(x)))
-		}
-		return FloatBits(to, float64(x))
+		return math.Float64bits(float64(x))
 	}
 	return Normalize(to, x)
 }

@@ -163,7 +163,8 @@ type Binary struct {
 	X, Y Expr
 }
 
-// Select picks X if Cond holds and Y otherwise; both sides are evaluated.
+// Select evaluates X if Cond holds and Y otherwise, as C's ?: does: the
+// side not taken is not evaluated.
 //
 //	c ? x : y
 type Select struct {

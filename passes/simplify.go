@@ -50,13 +50,10 @@ func foldExpr(e ir.Expr) ir.Expr {
 		}
 	case *ir.Select:
 		if c, ok := e.Cond.(*ir.Const); ok {
-			keep, drop := e.X, e.Y
-			if c.Bits == 0 {
-				keep, drop = e.Y, e.X
+			if c.Bits != 0 {
+				return e.X
 			}
-			if ir.IsPure(drop) {
-				return keep
-			}
+			return e.Y
 		}
 	case *ir.Builtin:
 		if e.Op.Arity() == 0 {

@@ -48,7 +48,7 @@ func (c *compiler) atomic(s *ir.Atomic) stmtFn {
 		va := a(f)
 		vb := b(f)
 		p := &d[i]
-		var old Bits
+		var old ir.Bits
 		for {
 			old = atomic.LoadUint64(p)
 			if v := rmw(old, va, vb); v == old || atomic.CompareAndSwapUint64(p, old, v) {
@@ -65,23 +65,23 @@ func (c *compiler) atomic(s *ir.Atomic) stmtFn {
 // rmwOp returns the new value that op computes from the old value and its
 // operands a (and b for cas) on elements of type t, or nil if op does not
 // apply to t.
-func rmwOp(op ir.AtomicOp, t ir.Type) func(old, a, b Bits) Bits {
-	binary := func(o ir.BinOp) func(old, a, b Bits) Bits {
-		return func(old, a, _ Bits) Bits {
+func rmwOp(op ir.AtomicOp, t ir.Type) func(old, a, b ir.Bits) ir.Bits {
+	binary := func(o ir.BinOp) func(old, a, b ir.Bits) ir.Bits {
+		return func(old, a, _ ir.Bits) ir.Bits {
 			v, _ := ir.EvalBinary(o, t, old, a)
 			return v
 		}
 	}
-	builtin := func(o ir.BuiltinOp) func(old, a, b Bits) Bits {
-		return func(old, a, _ Bits) Bits { return ir.EvalBuiltin(o, t, old, a) }
+	builtin := func(o ir.BuiltinOp) func(old, a, b ir.Bits) ir.Bits {
+		return func(old, a, _ ir.Bits) ir.Bits { return ir.EvalBuiltin(o, t, old, a) }
 	}
 	switch {
 	case !t.IsScalar():
 		return nil
 	case op == ir.AtomicExch:
-		return func(_, a, _ Bits) Bits { return a }
+		return func(_, a, _ ir.Bits) ir.Bits { return a }
 	case op == ir.AtomicCAS:
-		return func(old, a, b Bits) Bits {
+		return func(old, a, b ir.Bits) ir.Bits {
 			if old == a {
 				return b
 			}
@@ -107,7 +107,7 @@ func rmwOp(op ir.AtomicOp, t ir.Type) func(old, a, b Bits) Bits {
 		return binary(ir.Xor)
 	case op == ir.AtomicInc:
 		ge := binary(ir.Ge)
-		return func(old, a, _ Bits) Bits {
+		return func(old, a, _ ir.Bits) ir.Bits {
 			if ge(old, a, 0) != 0 {
 				return 0
 			}

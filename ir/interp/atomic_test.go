@@ -59,15 +59,13 @@ host run_T() {
 `
 
 const atomicsFloat = `
-buffer f_T: T[5] global output;
+buffer f_T: T[3] global output;
 
 kernel k_T() {
   var i: i32 = gid();
   atomic add f_T[0], T(1);
   atomic sub f_T[1], T(i % 2);
-  atomic min f_T[2], T(i) - T(100);
-  atomic max f_T[3], T(i) * T(0.5);
-  atomic exch f_T[4], T(1.5);
+  atomic exch f_T[2], T(1.5);
 }
 
 host run_T() {
@@ -114,7 +112,7 @@ func TestAtomics(t *testing.T) {
 	}
 	want.WriteString(intAtomics[int32](n) + intAtomics[uint32](n) + intAtomics[int64](n) + intAtomics[uint64](n))
 	for range 2 {
-		fmt.Fprintf(&want, "%f\n%f\n%f\n%f\n%f\n", float64(n), -float64(n/2), -100.0, float64(n-1)*0.5, 1.5)
+		fmt.Fprintf(&want, "%f\n%f\n%f\n", float64(n), -float64(n/2), 1.5)
 	}
 	fmt.Fprintf(&want, "%d\n", n%100)
 	for v := range 100 {

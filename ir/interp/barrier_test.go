@@ -103,19 +103,22 @@ func loopsOutput(g, b, rounds int) string {
 	return out.String()
 }
 
+// The verifier rejects these kernels, whose barriers sit under
+// thread-dependent control flow; the interpreter checks the same property
+// at run time, for modules that did not pass through the verifier.
 func TestBarrierDivergence(t *testing.T) {
 	for _, tc := range []struct{ name, body, marker, want string }{
 		{"if", "if tid() < 16 { barrier; }", "if",
 			"barrier divergence: the condition of this if is true for thread 0 of block 1 but false for thread 16 of block 1"},
 		{"return", "if tid() == 5 { return; } barrier;", "barrier",
 			"barrier divergence: thread 0 of block 1 reached this barrier but thread 5 of block 1 returned before it"},
-		{"loop", "for var k: i32 = 0; k < tid() % 3; k = k + 1 { barrier; }", "for",
+		{"loop", "for var j: i32 = 0; j < tid() % 3; j = j + 1 { barrier; }", "for",
 			"barrier divergence: the condition of this loop is false for thread 0 of block 1 but true for thread 1 of block 1"},
 		{"switch", "switch tid() / 8 { case 0 { barrier; } default { barrier; } }", "switch",
 			"barrier divergence: the arm this switch takes is case 0 for thread 0 of block 1 but the default for thread 8 of block 1"},
 		{"break", "while true { if tid() == 7 { break; } barrier; }", "barrier",
 			"barrier divergence: thread 0 of block 1 reached this barrier but thread 7 of block 1 left the loop before it"},
-		{"continue", "for var k: i32 = 0; k < 2; k = k + 1 { if tid() == 2 { continue; } barrier; }", "barrier",
+		{"continue", "for var j: i32 = 0; j < 2; j = j + 1 { if tid() == 2 { continue; } barrier; }", "barrier",
 			"barrier divergence: thread 0 of block 1 reached this barrier but thread 2 of block 1 continued the loop before it"},
 		// Thread 0 leaves the outer loop; the others' inner loop must not
 		// bring it back when it ends.
@@ -135,7 +138,7 @@ func TestBarrierDivergence(t *testing.T) {
 }
 
 // Threads that return early are fine as long as no barrier is reached
-// afterwards, as on a GPU.
+// afterwards, as on a GPU (though the verifier rejects the kernel).
 func TestReturnBeforeUnreachedBarrier(t *testing.T) {
 	src := `module ok;
 buffer out: i32[64] global output;
@@ -144,7 +147,7 @@ kernel k(n: i32) {
   if t % 2 == 1 {
     return;
   }
-  for var k: i32 = 0; k < n; k = k + 1 {
+  for var j: i32 = 0; j < n; j = j + 1 {
     barrier;
   }
   out[t] = 1;

@@ -13,7 +13,8 @@ type thread struct {
 	tid, bid, bdim, gdim, gid int64 // gid is also a processor's index
 	pid, group, gsize, nprocs int64 // regions only
 	blk                       *block
-	depth                     int // calls in progress
+	depth                     int      // calls in progress
+	calls                     []*frame // frames of calls, by depth
 }
 
 func (th *thread) String() string {
@@ -27,16 +28,16 @@ func (th *thread) String() string {
 // whose shared instances are all empty.
 type block struct {
 	id       int64
-	shared   [][]Bits   // one instance per shared buffer
-	shadow   [][]shadow // race mode: the shadow of each instance
-	interval uint64     // the current barrier interval (Note [Races])
+	shared   [][]ir.Bits // one instance per shared buffer
+	shadow   [][]shadow  // race mode: the shadow of each instance
+	interval uint64      // the current barrier interval (Note [Races])
 }
 
 // frame is one activation: a register file and the running thread.
 type frame struct {
-	regs []Bits
+	regs []ir.Bits
 	th   *thread
-	ret  Bits // the value of the last return
+	ret  ir.Bits // the value of the last return
 }
 
 // ctl is how a statement ends.
@@ -50,7 +51,7 @@ const (
 )
 
 type (
-	evalFn func(f *frame) Bits
+	evalFn func(f *frame) ir.Bits
 	stmtFn func(f *frame) ctl
 )
 
@@ -172,7 +173,7 @@ func (x *machine) compileFunc(fc *funcCode, errs *diag.List) {
 	fc.nslots = c.nslots
 }
 
-func zero(*frame) Bits { return 0 }
+func zero(*frame) ir.Bits { return 0 }
 
 func typeOf(e ir.Expr) ir.Type {
 	if e == nil {
@@ -189,16 +190,16 @@ func (c *compiler) expr(e ir.Expr) evalFn {
 		c.errorf(ir.Pos{}, "missing expression")
 	case *ir.Const:
 		v := e.Bits
-		return func(*frame) Bits { return v }
+		return func(*frame) ir.Bits { return v }
 	case *ir.Var:
 		if c.mode == modeConst {
 			c.errorf(e.Pos, "length reads variable %s; lengths use parameters and constants only", e.Name)
 		} else if s, ok := c.lookup(e.Name, e.Pos); ok {
-			return func(f *frame) Bits { return f.regs[s] }
+			return func(f *frame) ir.Bits { return f.regs[s] }
 		}
 	case *ir.ParamRef:
 		if v, ok := c.x.params[e.Name]; ok {
-			return func(*frame) Bits { return v }
+			return func(*frame) ir.Bits { return v }
 		}
 		c.errorf(e.Pos, "undeclared parameter %s", e.Name)
 	case *ir.Load:
@@ -209,12 +210,11 @@ func (c *compiler) expr(e ir.Expr) evalFn {
 		return c.binary(e)
 	case *ir.Select:
 		cond, a, b := c.expr(e.Cond), c.expr(e.X), c.expr(e.Y)
-		return func(f *frame) Bits {
-			k, va, vb := cond(f), a(f), b(f)
-			if k != 0 {
-				return va
+		return func(f *frame) ir.Bits {
+			if cond(f) != 0 {
+				return a(f)
 			}
-			return vb
+			return b(f)
 		}
 	case *ir.Convert:
 		return c.convert(e)
@@ -245,7 +245,7 @@ func (c *compiler) unary(e *ir.Unary) evalFn {
 		c.errorf(e.Pos, "operator %s on %s", op, t)
 		return zero
 	}
-	return func(f *frame) Bits { return ir.EvalUnary(op, t, x(f)) }
+	return func(f *frame) ir.Bits { return ir.EvalUnary(op, t, x(f)) }
 }
 
 func (c *compiler) binary(e *ir.Binary) evalFn {
@@ -256,14 +256,14 @@ func (c *compiler) binary(e *ir.Binary) evalFn {
 	}
 	switch op {
 	case ir.LogAnd:
-		return func(f *frame) Bits {
+		return func(f *frame) ir.Bits {
 			if x(f) == 0 {
 				return 0
 			}
 			return y(f)
 		}
 	case ir.LogOr:
-		return func(f *frame) Bits {
+		return func(f *frame) ir.Bits {
 			if x(f) != 0 {
 				return 1
 			}
@@ -272,7 +272,7 @@ func (c *compiler) binary(e *ir.Binary) evalFn {
 	case ir.Div, ir.Rem:
 		if t.IsInt() {
 			pos := e.Pos
-			return func(f *frame) Bits {
+			return func(f *frame) ir.Bits {
 				v, err := ir.EvalBinary(op, t, x(f), y(f))
 				if err != nil {
 					fault(pos, "%v", err)
@@ -281,7 +281,7 @@ func (c *compiler) binary(e *ir.Binary) evalFn {
 			}
 		}
 	}
-	return func(f *frame) Bits {
+	return func(f *frame) ir.Bits {
 		v, _ := ir.EvalBinary(op, t, x(f), y(f))
 		return v
 	}
@@ -311,11 +311,12 @@ func (c *compiler) convert(e *ir.Convert) evalFn {
 	if from == to {
 		return x
 	}
-	return func(f *frame) Bits { return ir.EvalConvert(to, from, x(f)) }
+	return func(f *frame) ir.Bits { return ir.EvalConvert(to, from, x(f)) }
 }
 
 // call compiles a call of a device function from device code or of a host
-// function from host code. Each call gets a fresh frame.
+// function from host code. Each active call has a frame of its own
+// (thread.push).
 func (c *compiler) call(e *ir.Call) evalFn {
 	fc := c.x.funcs[e.Func]
 	want := ir.HostFunc
@@ -334,20 +335,35 @@ func (c *compiler) call(e *ir.Call) evalFn {
 		return zero
 	}
 	args, pos := c.exprs(e.Args), e.Pos
-	return func(f *frame) Bits {
+	return func(f *frame) ir.Bits {
 		th := f.th
 		if th.depth >= maxCallDepth {
 			fault(pos, "calls nested more than %d deep (unbounded recursion?)", maxCallDepth)
 		}
-		callee := &frame{regs: make([]Bits, fc.nslots), th: th}
+		callee := th.push(fc.nslots)
 		for i, a := range args {
 			callee.regs[i] = a(f)
 		}
-		th.depth++
 		fc.body(callee)
 		th.depth--
 		return callee.ret
 	}
+}
+
+// push enters a call: it returns a zeroed frame of n registers, reusing
+// the one that the last call at this depth used.
+func (th *thread) push(n int) *frame {
+	if th.depth == len(th.calls) {
+		th.calls = append(th.calls, &frame{th: th})
+	}
+	f := th.calls[th.depth]
+	th.depth++
+	if cap(f.regs) < n {
+		f.regs = make([]ir.Bits, n)
+	}
+	f.regs = f.regs[:n]
+	clear(f.regs)
+	return f
 }
 
 // builtin compiles thread geometry and the math builtins.
@@ -374,26 +390,26 @@ func (c *compiler) builtin(e *ir.Builtin) evalFn {
 func geometry(op ir.BuiltinOp) evalFn {
 	switch op {
 	case ir.ThreadID:
-		return func(f *frame) Bits { return i32(f.th.tid) }
+		return func(f *frame) ir.Bits { return i32(f.th.tid) }
 	case ir.BlockID:
-		return func(f *frame) Bits { return i32(f.th.bid) }
+		return func(f *frame) ir.Bits { return i32(f.th.bid) }
 	case ir.BlockDim:
-		return func(f *frame) Bits { return i32(f.th.bdim) }
+		return func(f *frame) ir.Bits { return i32(f.th.bdim) }
 	case ir.GridDim:
-		return func(f *frame) Bits { return i32(f.th.gdim) }
+		return func(f *frame) ir.Bits { return i32(f.th.gdim) }
 	case ir.GlobalID:
-		return func(f *frame) Bits { return i32(f.th.gid) }
+		return func(f *frame) ir.Bits { return i32(f.th.gid) }
 	case ir.ProcID:
-		return func(f *frame) Bits { return i32(f.th.pid) }
+		return func(f *frame) ir.Bits { return i32(f.th.pid) }
 	case ir.GroupID:
-		return func(f *frame) Bits { return i32(f.th.group) }
+		return func(f *frame) ir.Bits { return i32(f.th.group) }
 	case ir.GroupSize:
-		return func(f *frame) Bits { return i32(f.th.gsize) }
+		return func(f *frame) ir.Bits { return i32(f.th.gsize) }
 	}
-	return func(f *frame) Bits { return i32(f.th.nprocs) }
+	return func(f *frame) ir.Bits { return i32(f.th.nprocs) }
 }
 
-func i32(v int64) Bits { return uint64(int64(int32(v))) }
+func i32(v int64) ir.Bits { return uint64(int64(int32(v))) }
 
 func (c *compiler) mathBuiltin(e *ir.Builtin) evalFn {
 	op, t, args := e.Op, typeOf(e.Args[0]), c.exprs(e.Args)
@@ -410,10 +426,10 @@ func (c *compiler) mathBuiltin(e *ir.Builtin) evalFn {
 	}
 	if len(args) == 1 {
 		a := args[0]
-		return func(f *frame) Bits { return ir.EvalBuiltin(op, t, a(f)) }
+		return func(f *frame) ir.Bits { return ir.EvalBuiltin(op, t, a(f)) }
 	}
 	a, b := args[0], args[1]
-	return func(f *frame) Bits {
+	return func(f *frame) ir.Bits {
 		va := a(f)
 		return ir.EvalBuiltin(op, t, va, b(f))
 	}

@@ -12,18 +12,26 @@
 // Run compiles every function once into Go closures over a register file
 // (Note [Closures]) and then runs the host program. Scalar operators use
 // ir.EvalUnary, ir.EvalBinary, ir.EvalConvert and ir.EvalBuiltin, so the
-// interpreter and the constant folder agree by construction.
+// interpreter and the constant folder agree by construction; in particular
+// float-to-integer conversions saturate, NaN giving 0, as CUDA's do.
+//
+// Where the GPU leaves behaviour undefined, the interpreter stops with a
+// positioned error: an index out of range, integer division by zero, bad
+// launch geometry, a copy or swap out of bounds, a barrier divergence, a
+// fork group out of range. Both sides of a select are evaluated (Note
+// [Semantics] in package ir), so c ? a[i] : 0 checks i even where c is
+// false.
 //
 // # Note [Closures]
 //
-// Each expression compiles to a func(*frame) Bits and each statement to a
+// Each expression compiles to a func(*frame) ir.Bits and each statement to a
 // func(*frame) ctl, where a frame is one activation's register file (a
-// []Bits indexed by a slot fixed per local name at compile time) plus a
+// []ir.Bits indexed by a slot fixed per local name at compile time) plus a
 // pointer to the running thread's geometry. Locals of one function never
 // shadow each other (the verifier checks it), so one slot per name is
-// enough; sibling scopes that reuse a name share its slot. A call allocates
-// a fresh frame, so device and host functions may recurse, up to
-// maxCallDepth.
+// enough; sibling scopes that reuse a name share its slot. Each active
+// call has a frame of its own, kept per thread and call depth for reuse,
+// so device and host functions may recurse, up to maxCallDepth.
 //
 // # Note [Segments]
 //
@@ -44,8 +52,12 @@
 //
 // SPMD regions use the same machinery with the processor group as the team
 // and grid barriers as its barriers; split and fork are team-wide too.
-// Processors run in increasing pid() order within each segment, which
-// resolves multiprefix operations in pid order. Priority stores remember,
+// A split runs its then-subgroup to completion, then its else-subgroup; a
+// fork runs its subgroups in group order, each in increasing order of the
+// new pid(). Processors run in increasing pid() order within each segment,
+// which resolves multiprefix operations in pid order (within a segment: a
+// barrier interval that spans segments, as one that enters a team-wide if,
+// serves each segment in turn). Priority stores remember,
 // per address, the pid and barrier interval of the store that won, so the
 // lowest pid wins within an interval whichever segment it ran in. Regions
 // run on one goroutine.

@@ -7,7 +7,7 @@ import (
 // runMain runs the host program.
 func (x *machine) runMain() {
 	main := x.funcs["main"]
-	main.body(&frame{regs: make([]Bits, main.nslots), th: &x.host})
+	main.body(&frame{regs: make([]ir.Bits, main.nslots), th: &x.host})
 }
 
 // hostStmt compiles the statements that only host code has.
@@ -58,7 +58,7 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 	args, grid, blockSize := c.exprs(s.Args), c.expr(s.Grid), c.expr(s.Block)
 	gt, bt, x, pos := typeOf(s.Grid), typeOf(s.Block), c.x, s.Pos
 	return func(f *frame) ctl {
-		vals := make([]Bits, len(args))
+		vals := make([]ir.Bits, len(args))
 		for i, a := range args {
 			vals[i] = a(f)
 		}
@@ -173,7 +173,7 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 	}
 	out := c.x.out
 	return func(f *frame) ctl {
-		vals := make([]Bits, len(args))
+		vals := make([]ir.Bits, len(args))
 		for i, a := range args {
 			if a.value != nil {
 				vals[i] = a.value(f)

@@ -248,15 +248,20 @@ host main() {
 
 // Select evaluates both sides (Note [Semantics]), so a load on the side
 // not taken is still checked.
-func TestSelectEvaluatesBothSides(t *testing.T) {
+// TestSelectIsLazy checks C's ?: semantics: the side not taken is not
+// evaluated, so its out-of-range load is no error.
+func TestSelectIsLazy(t *testing.T) {
 	src := `module sel;
 buffer d: i32[4] global scratch;
 host main() {
   var i: i32 = 4;
-  printf "%d\n", i < 4 ? d[i] : 0;
+  printf "%d %d\n", i < 4 ? d[i] : 7, i >= 4 ? 8 : d[i];
 }
 `
-	mustFail(t, "sel.kir", src, interp.Config{}, "sel.kir:5:26: error: index 4 out of range for buffer d of length 4")
+	if got := mustRun(t, "sel.kir", src, interp.Config{}); got != "7 8\n" {
+		t.Errorf("got %q, want %q", got, "7 8\n")
+	}
+	mustFail(t, "sel.kir", strings.Replace(src, "i < 4 ?", "i > 3 ?", 1), interp.Config{}, "sel.kir:5:29: error: index 4 out of range for buffer d of length 4")
 }
 
 func TestRunTimeErrors(t *testing.T) {

@@ -82,7 +82,7 @@ func readText(path string, m *memory) error {
 
 // parseValue reads one text value of type t: an integer in decimal or 0x
 // hex, a float as strconv reads it, or true or false.
-func parseValue(tok string, t ir.Type) (Bits, error) {
+func parseValue(tok string, t ir.Type) (ir.Bits, error) {
 	switch {
 	case t == ir.Bool:
 		switch tok {
@@ -118,7 +118,7 @@ func parseValue(tok string, t ir.Type) (Bits, error) {
 
 // intValue encodes the integer with magnitude u as a value of type t, and
 // reports whether it is in t's range.
-func intValue(t ir.Type, neg bool, u uint64) (Bits, bool) {
+func intValue(t ir.Type, neg bool, u uint64) (ir.Bits, bool) {
 	if !t.IsSigned() {
 		return u, (!neg || u == 0) && (t == ir.U64 || ir.Normalize(t, u) == u)
 	}

@@ -13,9 +13,6 @@ import (
 	"gpuc/ir"
 )
 
-// Bits is a scalar in ir's canonical encoding.
-type Bits = ir.Bits
-
 // Config says how to run a module.
 type Config struct {
 	// Stdout receives the program's output: printf and the output buffers.
@@ -39,12 +36,14 @@ type Config struct {
 // RaiseError is returned when the program runs raise; Msg is its message.
 type RaiseError struct{ Msg string }
 
+// Error returns the raise message.
 func (e *RaiseError) Error() string { return e.Msg }
 
 // RaceError lists the data races that race-check mode found, one
 // positioned diagnostic per race.
 type RaceError struct{ Races diag.List }
 
+// Error prints one line per race.
 func (e *RaceError) Error() string { return e.Races.Error() }
 
 // Limits that keep a wild program from exhausting the machine: Go cannot
@@ -113,7 +112,7 @@ type machine struct {
 	cfg     Config
 	out     *bufio.Writer
 	workers int
-	params  map[string]Bits
+	params  map[string]ir.Bits
 	mems    map[string]*memory
 	shared  []int64 // per-block length of each shared buffer, by memory.shared
 	funcs   map[string]*funcCode
@@ -152,7 +151,7 @@ func (x *machine) setParams() error {
 		}
 	}
 	var errs diag.List
-	x.params = map[string]Bits{}
+	x.params = map[string]ir.Bits{}
 	for _, p := range x.mod.Params {
 		v, set := x.cfg.Params[p.Name]
 		switch {
@@ -199,7 +198,7 @@ func fitsInt(t ir.Type, v int64) bool {
 // asInt reads a value of type t as an int64 for sizes, counts and offsets;
 // unsigned values above MaxInt64 saturate, which every range check
 // rejects.
-func asInt(t ir.Type, b Bits) int64 {
+func asInt(t ir.Type, b ir.Bits) int64 {
 	switch {
 	case t == ir.U64 && b > math.MaxInt64:
 		return math.MaxInt64

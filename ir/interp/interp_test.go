@@ -89,3 +89,23 @@ func TestNoModule(t *testing.T) {
 		t.Fatal("Run(nil) succeeded")
 	}
 }
+
+// Malformed modules, which the verifier would reject, give errors rather
+// than panics.
+func TestMalformedModules(t *testing.T) {
+	main := func(body ...ir.Stmt) []*ir.Func {
+		return []*ir.Func{{Kind: ir.HostFunc, Name: "main", Body: body}}
+	}
+	for i, m := range []*ir.Module{
+		{},
+		{Funcs: []*ir.Func{nil}},
+		{Funcs: main(nil, &ir.Printf{Format: "%d\n"}, &ir.Store{Buf: "x"}, &ir.Launch{Kernel: "k"})},
+		{Funcs: main(&ir.Assign{Name: "q", Value: &ir.Binary{Op: ir.Add}})},
+		{Buffers: []*ir.Buffer{{Name: "b", Elem: ir.I32}}, Funcs: main()},
+		{Funcs: main(&ir.Region{Procs: ir.IntConst(ir.I32, 4), Body: []ir.Stmt{&ir.Fork{Body: []ir.Stmt{&ir.Barrier{Grid: true}}}}})},
+	} {
+		if err := interp.Run(m, interp.Config{}); err == nil {
+			t.Errorf("module %d: no error", i)
+		}
+	}
+}

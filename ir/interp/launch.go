@@ -11,7 +11,7 @@ import (
 // launch runs kernel k on grid blocks of bdim threads. Blocks are split
 // among the workers in chunks; if blocks fail, the error of the lowest
 // failing block is reported, so errors do not depend on scheduling.
-func (x *machine) launch(k *funcCode, args []Bits, grid, bdim int64, pos ir.Pos) {
+func (x *machine) launch(k *funcCode, args []ir.Bits, grid, bdim int64, pos ir.Pos) {
 	switch {
 	case bdim < 1 || bdim > maxBlockSize:
 		fault(pos, "block size %d is outside 1..%d", bdim, maxBlockSize)
@@ -39,7 +39,7 @@ func (x *machine) launch(k *funcCode, args []Bits, grid, bdim int64, pos ir.Pos)
 }
 
 // parallel runs the blocks of a launch on n goroutines.
-func (x *machine) parallel(k *funcCode, args []Bits, grid, bdim, n int64) {
+func (x *machine) parallel(k *funcCode, args []ir.Bits, grid, bdim, n int64) {
 	chunk := max(1, grid/(n*8))
 	var next atomic.Int64
 	var failAt atomic.Int64
@@ -83,19 +83,19 @@ func (x *machine) parallel(k *funcCode, args []Bits, grid, bdim, n int64) {
 type worker struct {
 	x          *machine
 	k          *funcCode
-	args       []Bits
+	args       []ir.Bits
 	grid, bdim int64
 	blk        block
 	one        frame // a kernel without barriers: the frame of every thread
 	team       team  // a kernel with barriers: one frame per thread
 }
 
-func (x *machine) newWorker(k *funcCode, args []Bits, grid, bdim int64) *worker {
+func (x *machine) newWorker(k *funcCode, args []ir.Bits, grid, bdim int64) *worker {
 	w := &worker{x: x, k: k, args: args, grid: grid, bdim: bdim}
-	w.blk.shared = make([][]Bits, len(x.shared))
+	w.blk.shared = make([][]ir.Bits, len(x.shared))
 	w.blk.shadow = make([][]shadow, len(x.shared))
 	for i, n := range x.shared {
-		w.blk.shared[i] = make([]Bits, n)
+		w.blk.shared[i] = make([]ir.Bits, n)
 		if x.race != nil {
 			w.blk.shadow[i] = make([]shadow, n)
 		}
@@ -103,12 +103,12 @@ func (x *machine) newWorker(k *funcCode, args []Bits, grid, bdim int64) *worker 
 	geometry := thread{bdim: bdim, gdim: grid, blk: &w.blk}
 	if k.wide == nil {
 		th := geometry
-		w.one = frame{regs: make([]Bits, k.nslots), th: &th}
+		w.one = frame{regs: make([]ir.Bits, k.nslots), th: &th}
 		return w
 	}
 	threads := make([]thread, bdim)
 	frames := make([]frame, bdim)
-	regs := make([]Bits, bdim*int64(k.nslots))
+	regs := make([]ir.Bits, bdim*int64(k.nslots))
 	w.team = team{frames: make([]*frame, bdim), st: make([]status, bdim), size: bdim, blk: &w.blk}
 	for t := range threads {
 		threads[t] = geometry

@@ -13,7 +13,7 @@ type memory struct {
 	elem   ir.Type
 	space  ir.Space
 	host   bool       // a host array
-	data   []Bits     // nil for shared buffers
+	data   []ir.Bits  // nil for shared buffers
 	shared int        // the index of a shared buffer's instances, else -1
 	shadow []shadow   // race mode: one per element, made on first access
 	prio   []prioMark // one per element if a priority store writes here
@@ -45,7 +45,7 @@ func (x *machine) allocate() error {
 			errs.Add(pos, "buffers and arrays up to %s hold %d elements, more than the interpreter's limit of %d", m.name, total, maxElements)
 			return 0
 		}
-		m.data = make([]Bits, n)
+		m.data = make([]ir.Bits, n)
 		return n
 	}
 	for _, b := range x.mod.Buffers {

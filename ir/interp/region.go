@@ -38,10 +38,10 @@ func (c *compiler) region(s *ir.Region) stmtFn {
 
 // runRegion runs a region on P processors; host holds the registers of
 // the host function it reads variables from.
-func (x *machine) runRegion(rc *regionCode, P int64, host []Bits, pos ir.Pos) {
+func (x *machine) runRegion(rc *regionCode, P int64, host []ir.Bits, pos ir.Pos) {
 	switch {
 	case P < 0:
-		fault(pos, "region of %d processors", P)
+		fault(pos, "negative region size %d", P)
 	case P > math.MaxInt32:
 		fault(pos, "region of %d processors is larger than 2^31-1", P)
 	case P > maxProcs && rc.wide != nil:
@@ -49,7 +49,7 @@ func (x *machine) runRegion(rc *regionCode, P int64, host []Bits, pos ir.Pos) {
 	case P == 0:
 		return
 	}
-	blk := &block{id: -1, shared: make([][]Bits, len(x.shared)), shadow: make([][]shadow, len(x.shared))}
+	blk := &block{id: -1, shared: make([][]ir.Bits, len(x.shared)), shadow: make([][]shadow, len(x.shared))}
 	if x.race != nil {
 		x.race.start(x.newInterval())
 	}
@@ -66,9 +66,9 @@ func (x *machine) runRegion(rc *regionCode, P int64, host []Bits, pos ir.Pos) {
 
 // regionFlat runs a body without barriers processor by processor, in one
 // reused frame.
-func (x *machine) regionFlat(rc *regionCode, P int64, host []Bits, blk *block) {
+func (x *machine) regionFlat(rc *regionCode, P int64, host []ir.Bits, blk *block) {
 	th := thread{gsize: P, nprocs: P, blk: blk}
-	f := frame{regs: make([]Bits, rc.nslots), th: &th}
+	f := frame{regs: make([]ir.Bits, rc.nslots), th: &th}
 	for p := int64(0); p < P; p++ {
 		th.gid, th.pid = p, p
 		for _, cp := range rc.captures {
@@ -79,10 +79,10 @@ func (x *machine) regionFlat(rc *regionCode, P int64, host []Bits, blk *block) {
 }
 
 // regionWide runs a body with barriers team-wide, one frame per processor.
-func (x *machine) regionWide(rc *regionCode, P int64, host []Bits, blk *block) {
+func (x *machine) regionWide(rc *regionCode, P int64, host []ir.Bits, blk *block) {
 	threads := make([]thread, P)
 	frames := make([]frame, P)
-	regs := make([]Bits, P*int64(rc.nslots))
+	regs := make([]ir.Bits, P*int64(rc.nslots))
 	tm := &team{frames: make([]*frame, P), st: make([]status, P), live: int(P), size: P, blk: blk}
 	for p := range threads {
 		threads[p] = thread{gid: int64(p), pid: int64(p), gsize: P, nprocs: P, blk: blk}
@@ -168,7 +168,7 @@ func (c *compiler) wideFork(s *ir.Fork) wideFn {
 	ct, gt, mt := typeOf(s.Count), typeOf(s.Group), typeOf(s.Member)
 	body := c.wideList(s.Body)
 	x, pos := c.x, s.Pos
-	showCount := func(b Bits) string { return fmt.Sprint(asInt(ct, b)) }
+	showCount := func(b ir.Bits) string { return fmt.Sprint(asInt(ct, b)) }
 	return func(tm *team) {
 		n := asInt(ct, tm.agree(count, pos, "the count of this fork", showCount))
 		var es []forkEntry

@@ -230,5 +230,5 @@ func TestRegionErrors(t *testing.T) {
 			mustFail(t, "r.kir", src, interp.Config{}, tc.want)
 		})
 	}
-	mustFail(t, "r.kir", "module r;\nhost main() {\n  region 0 - 1 {\n  }\n}\n", interp.Config{}, "r.kir:3:3: error: region of -1 processors")
+	mustFail(t, "r.kir", "module r;\nhost main() {\n  region 0 - 1 {\n  }\n}\n", interp.Config{}, "r.kir:3:3: error: negative region size -1")
 }

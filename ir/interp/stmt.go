@@ -212,7 +212,7 @@ func (c *compiler) switchStmt(s *ir.Switch) stmtFn {
 
 // addrFn computes the element a load, store or atomic accesses: the
 // memory's current contents and an index checked against them.
-type addrFn func(f *frame) ([]Bits, uint64)
+type addrFn func(f *frame) ([]ir.Bits, uint64)
 
 // address compiles the element name[index] for the current code, or
 // returns nil after an error.
@@ -234,7 +234,7 @@ func (c *compiler) address(name string, index ir.Expr, pos ir.Pos) (*memory, add
 			return nil, nil
 		}
 		if k := m.shared; k >= 0 {
-			return m, func(f *frame) ([]Bits, uint64) {
+			return m, func(f *frame) ([]ir.Bits, uint64) {
 				i, d := idx(f), f.th.blk.shared[k]
 				if i >= uint64(len(d)) {
 					outOfRange(pos, m, it, i, len(d))
@@ -242,7 +242,7 @@ func (c *compiler) address(name string, index ir.Expr, pos ir.Pos) (*memory, add
 				return d, i
 			}
 		}
-		return m, func(f *frame) ([]Bits, uint64) {
+		return m, func(f *frame) ([]ir.Bits, uint64) {
 			i, d := idx(f), m.data
 			if i >= uint64(len(d)) {
 				outOfRange(pos, m, it, i, len(d))
@@ -266,13 +266,13 @@ func (c *compiler) load(e *ir.Load) evalFn {
 		return zero
 	case c.x.race != nil && c.mode.device():
 		rc, pos := c.x.race, c.x.race.pos(e.Pos)
-		return func(f *frame) Bits {
+		return func(f *frame) ir.Bits {
 			d, i := addr(f)
 			rc.read(f.th, m, i, pos)
 			return d[i]
 		}
 	}
-	return func(f *frame) Bits {
+	return func(f *frame) ir.Bits {
 		d, i := addr(f)
 		return d[i]
 	}

@@ -60,9 +60,9 @@ func (tm *team) resume(s status) {
 // value, which agree returns. Disagreement is a barrier divergence: the
 // verifier only checks that barriers sit under uniform control flow where
 // it can prove it.
-func (tm *team) agree(key evalFn, pos ir.Pos, subject string, show func(Bits) string) Bits {
+func (tm *team) agree(key evalFn, pos ir.Pos, subject string, show func(ir.Bits) string) ir.Bits {
 	first := -1
-	var v Bits
+	var v ir.Bits
 	for k, f := range tm.frames {
 		if tm.st[k] != running {
 			continue
@@ -78,7 +78,7 @@ func (tm *team) agree(key evalFn, pos ir.Pos, subject string, show func(Bits) st
 	return v
 }
 
-func showBool(b Bits) string {
+func showBool(b ir.Bits) string {
 	if b != 0 {
 		return "true"
 	}
@@ -268,8 +268,8 @@ func (c *compiler) wideSwitch(s *ir.Switch) wideFn {
 		bodies[k] = c.wideList(cs.Body)
 	}
 	bodies[len(s.Cases)] = c.wideList(s.Default)
-	key := func(f *frame) Bits { return Bits(arm(f)) }
-	show := func(b Bits) string { return armName(s, int(b)) }
+	key := func(f *frame) ir.Bits { return ir.Bits(arm(f)) }
+	show := func(b ir.Bits) string { return armName(s, int(b)) }
 	pos := s.Pos
 	return func(tm *team) {
 		bodies[tm.agree(key, pos, "the arm this switch takes", show)](tm)
