@@ -175,4 +175,3 @@ func newPasses(stdout io.Writer) *cobra.Command {
 		},
 	}
 }
-

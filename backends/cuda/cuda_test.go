@@ -1,0 +1,400 @@
+package cuda
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"gpuc/frontends/kir"
+	"gpuc/ir"
+)
+
+// Tests check structural facts of the generated programs, in the manner of
+// Go's test/codegen, rather than whole golden files; a C++ compiler checks
+// that they are well-formed. Whether they print what the interpreter
+// prints needs a GPU: scripts/gpu-check.sh.
+
+// programs are the .kir files that must compile: the examples and the
+// programs in testdata that exercise every construct.
+func programs(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, pattern := range []string{"../../examples/kir/*.kir", "testdata/*.kir"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if filepath.Base(f) != "spmd.kir" {
+				out = append(out, f)
+			}
+		}
+	}
+	if len(out) < 8 {
+		t.Fatalf("found only %d programs", len(out))
+	}
+	return out
+}
+
+// load parses and verifies a .kir file.
+func load(t *testing.T, path string) *ir.Module {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := kir.Parse(path, src)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if err := ir.Verify(m, ir.LaunchLevel); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return m
+}
+
+// emit compiles a .kir file and returns the module's part of the program,
+// after the runtime and the prelude, which every program shares.
+func emit(t *testing.T, path string) (module, whole string) {
+	t.Helper()
+	out, err := Emit(load(t, path), Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	whole = string(out)
+	i := strings.Index(whole, "// ---- Module ")
+	if i < 0 {
+		t.Fatalf("%s: no module section in the output", path)
+	}
+	return whole[i:], whole
+}
+
+// fact is a regular expression and how many times it must match the
+// module's part of the program (-1: at least once).
+type fact struct {
+	re   string
+	want int
+}
+
+func TestExampleFacts(t *testing.T) {
+	tests := []struct {
+		file  string
+		facts []fact
+	}{
+		{"vecadd", []fact{
+			{`(?m)^__global__ .*\{$`, 3},
+			{`__syncthreads\(\)`, 0},
+			{`extern __shared__`, 0},
+			{`cudaMalloc\(`, 4},
+			{`atomicAdd\(&total\[0\], \(double\)c\[i\]\)`, 1},
+			{`__fmul_rn\(\(float\)\(i % 1000\), 0\.5f\)`, 1},
+			{`gpuc_div\(gpuc_sub\(gpuc_add\(N, B\), 1\), B\)`, 1},
+			{`printf\("sum = %\.1f\\n", total\.get\(0\)\)`, 1},
+			{`__global__ void add\(const float \*__restrict__ a, const float \*__restrict__ b, float \*__restrict__ c, int N\) \{`, 1},
+		}},
+		{"scan", []fact{
+			{`(?m)^__global__ .*\{$`, 2},
+			{`__syncthreads\(\)`, 3},
+			{`extern __shared__`, 1},
+			{`cudaMalloc\(`, 1},
+			{`int \*const tmp = gpuc_shared<int>\(gpuc_smem, &gpuc_off, B\);`, 1},
+			{`gpuc_zero_shared\(gpuc_smem, gpuc_off\);`, 1},
+			{`gpuc_smem_scan = gpuc_align16\(\(size_t\)gpuc_len_tmp \* sizeof\(int\)\);`, 1},
+			{`off = gpuc_mul\(off, 2\)`, 1},
+			{`tmp\[t\] = gpuc_add\(tmp\[t\], x\);`, 1},
+			{`data\.get\(k\)`, 2},
+		}},
+		{"histogram", []fact{
+			{`(?m)^__global__ .*\{$`, 1},
+			{`(?m)^__device__ unsigned hash\(unsigned x\) \{$`, 1},
+			{`extern __shared__`, 1},
+			{`cudaMalloc\(`, 1},
+			{`atomicAdd\(&local\[\(int\)gpuc_rem\(hash\(\(unsigned\)i\), \(unsigned\)K\)\], 1u\);`, 1},
+			{`atomicAdd\(&hist\[k\], local\[k\]\);`, 1},
+			{`unsigned h = x \* 2654435761u;`, 1},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			module, _ := emit(t, "../../examples/kir/"+tt.file+".kir")
+			for _, f := range tt.facts {
+				checkFact(t, module, f)
+			}
+			if strings.Contains(module, "gpuc_error") {
+				t.Errorf("no device code raises, but the program has an error word")
+			}
+		})
+	}
+}
+
+func checkFact(t *testing.T, text string, f fact) {
+	t.Helper()
+	n := len(regexp.MustCompile(f.re).FindAllStringIndex(text, -1))
+	if f.want < 0 && n == 0 || f.want >= 0 && n != f.want {
+		t.Errorf("%s: %d matches, want %d", f.re, n, f.want)
+	}
+}
+
+// TestTestdataFacts checks the programs that exercise every construct.
+func TestTestdataFacts(t *testing.T) {
+	tests := []struct {
+		file  string
+		facts []fact
+	}{
+		{"host", []fact{
+			{`int fib\(int n\);`, 1},
+			{`return gpuc_add\(fib\(gpuc_sub\(n, 1\)\), fib\(gpuc_sub\(n, 2\)\)\);`, 1},
+			// Calls with effects are evaluated left to right.
+			{`\(gpuc_t(\d+) = note\(1\), gpuc_t(\d+) = \(gpuc_t(\d+) = note\(2\), gpuc_t(\d+) = note\(3\), gpuc_mul\(gpuc_t\d+, gpuc_t\d+\)\), gpuc_sub\(gpuc_t\d+, gpuc_t\d+\)\)`, 1},
+			{`printf\("args %d %d\\n", note\(4\), note\(5\)\);`, 0},
+			// Both sides of a select that calls are evaluated.
+			{`int picked = \(gpuc_t\d+ = log_\.at\(0\) > 100, gpuc_t\d+ = note\(6\), gpuc_t\d+ = note\(7\), \(gpuc_t\d+ \? gpuc_t\d+ : gpuc_t\d+\)\);`, 1},
+			{`gpuc_copy\(`, 5},
+			{`gpuc_swap\(dev, other\);`, 2},
+			{`printf\("\[%5d\]\[%-5d\]\[%05d\]\[%x\]\[%08x\]\[%c%c\]\\n", 42, 42, -42, 255u, 48879u, 72, 105\);`, 1},
+			{`printf\("u64 %lu %lx %lu\\n", \(unsigned long\)ul, \(unsigned long\)\(ul >> \(SHIFT & 63ULL\)\)`, 1},
+			{`quote \\" back \\\\ tab\\t\?\\\? percent 100%%\\n`, 1},
+			{`gpuc_cvt_i32\(3\.9\)`, 1},
+			{`gpuc_div\(b, -1\)`, 1},
+			{`gpuc_shl\(1, \(33 & 31\)\)`, 1},
+			{`\(signed char\)\(c \+ \(signed char\)1\)`, 1},
+			{`gpuc_fmul\(f, 3\.0f\)`, 1},
+			{`if \(x == 0 \|\| x == 1\) \{`, 1},
+			{`\} else if \(x == 2147483647\) \{`, 1},
+			{`dev\.get\(gpuc_sub\(N, 1\)\)`, 2},
+			{`wide\.set\(0, 18446744073709551615ULL\);`, 1},
+			{`__fmul_rn|__dmul_rn`, 0},
+		}},
+		{"device", []fact{
+			{`__device__ int gcd\(int a, int b\) \{`, 1},
+			{`return gcd\(b, gpuc_rem\(a, b\)\);`, 1},
+			// Buffers, shared buffers and parameters reach device
+			// functions as arguments.
+			{`__device__ int weigh\(int x, const int \*__restrict__ weights, int N\) \{`, 1},
+			{`__device__ void deposit\(int t, long long v, long long \*sums, int S\) \{`, 1},
+			{`deposit\(t, .*, sums, S\);`, 1},
+			{`__constant__ unsigned char table\[`, 1},
+			{`__constant__ float scale\[`, 1},
+			{`cudaMemcpyToSymbol\(`, 2},
+			{`cudaMalloc\(`, 11},
+			{`gpuc_read_input\(&gpuc_buffers\[0\], GPUC_I32, in\.len\)`, 1},
+			{`static const int gpuc_init_weights\[\] = \{3, -1, 4, -1\};`, 1},
+			{`old = atomicAdd\(&acc32\[0\], 1\);`, 1},
+			{`atomicSub\(&acc32\[1\], 2\);`, 1},
+			{`atomicAnd\(&accu\[2\]`, 1},
+			{`atomicInc\(&accu\[4\], 9u\);`, 1},
+			{`atomicAdd\(\(unsigned long long \*\)&acc64\[1\], 0ULL - \(unsigned long long\)3LL\);`, 1},
+			{`atomicMin\(&acc64\[2\], gpuc_neg\(\(long long\)i\)\);`, 1},
+			{`atomicXor\(\(unsigned long long \*\)&acc64\[3\]`, 1},
+			{`seen = atomicCAS\(&accul\[3\], 0ULL, 7ULL\);`, 1},
+			{`atomicAdd\(&accf\[1\], -__fmul_rn\(0\.25f, scale\[1\]\)\);`, 1},
+			{`atomicExch\(\(unsigned long long \*\)&accd\[1\], \(unsigned long long\)__double_as_longlong\(\(double\)scale\[0\]\)\);`, 1},
+			{`__syncthreads\(\);`, 2},
+		}},
+		{"shared", []fact{
+			{`extern __shared__`, 1},
+			{`gpuc_shared<(unsigned char|double|int|bool)>`, 4},
+			{`__device__ void mark\(int t, unsigned char \*marks\) \{`, 1},
+		}},
+		{"raise_device", []fact{
+			{`__device__ int gpuc_error;`, 1},
+			{`gpuc_device_raise\(1\); // "store full"`, 1},
+			{`asm volatile\("exit;"\);`, 1},
+			{`gpuc_fail_hook = gpuc_report_device_error;`, 1},
+			{`gpuc_check_device_error\(\);\n\s*printf\("after\\n"\);`, 1},
+		}},
+		{"raise_host", []fact{
+			{`gpuc_raise\("too many ticks: \\"limit\\" reached"\);`, 1},
+			{`gpuc_error|gpuc_device_raise\(`, 0},
+		}},
+		{"names", []fact{
+			{`static int float_ = 4;`, 1},
+			{`static gpuc_dev<int> xgpuc_dev_ = \{nullptr, 0, "gpuc_dev"\};`, 1},
+			{`__device__ int exit_\(int class_, int new_, int INT_MAX_\) \{`, 1},
+			{`int errno_ = \(int\)threadIdx\.x;`, 1},
+			{`gpuc_use\(unused\);`, 2},
+			{`gpuc_use\(ignored\);`, 2},
+			{`void main_\(\);`, 1},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			module, _ := emit(t, "testdata/"+tt.file+".kir")
+			for _, f := range tt.facts {
+				checkFact(t, module, f)
+			}
+		})
+	}
+}
+
+// cudaCall matches a call of the CUDA runtime API.
+var cudaCall = regexp.MustCompile(`\bcuda[A-Z]\w*\(`)
+
+// TestEveryCUDACallChecked checks that every CUDA runtime call of every
+// program is wrapped in GPUC_CUDA, except the two that report errors, and
+// that every launch is followed by a check.
+func TestEveryCUDACallChecked(t *testing.T) {
+	unchecked := regexp.MustCompile(`cudaGetErrorString\(err\)|if \(cudaMemcpyFromSymbol\(&id, gpuc_error, sizeof id\) == cudaSuccess`)
+	for _, path := range programs(t) {
+		_, whole := emit(t, path)
+		lines := strings.Split(whole, "\n")
+		for i, line := range lines {
+			code := strings.TrimSpace(line)
+			if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "#define") || unchecked.MatchString(code) {
+				continue
+			}
+			for _, loc := range cudaCall.FindAllStringIndex(code, -1) {
+				if !strings.HasSuffix(code[:loc[0]], "GPUC_CUDA(") {
+					t.Errorf("%s:%d: unchecked CUDA call: %s", path, i+1, code)
+				}
+			}
+			if strings.HasPrefix(code, "GPUC_LAUNCH(") && strings.TrimSpace(lines[i+1]) != "GPUC_CUDA(cudaGetLastError());" {
+				t.Errorf("%s:%d: launch without a check: %s", path, i+1, code)
+			}
+		}
+	}
+}
+
+// TestCompilesAsCPlusPlus checks every program with g++ against a stub of
+// CUDA's declarations, once as the host side and once as the device side
+// (__CUDA_ARCH__ set) of the __host__ __device__ helpers. Warnings count,
+// as nvcc's do in scripts/gpu-check.sh.
+func TestCompilesAsCPlusPlus(t *testing.T) {
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("g++ not found")
+	}
+	stub, err := filepath.Abs("testdata/cuda_stub.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, path := range programs(t) {
+		name := strings.TrimSuffix(filepath.Base(path), ".kir")
+		_, whole := emit(t, path)
+		cu := filepath.Join(dir, name+".cu")
+		if err := os.WriteFile(cu, []byte(whole), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, side := range []string{"-U__CUDA_ARCH__", "-D__CUDA_ARCH__=900"} {
+				cmd := exec.Command(gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
+					side, "-x", "c++", "-include", stub, cu)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("g++ %s %s: %v\n%s", side, cu, err, out)
+				}
+			}
+		})
+	}
+}
+
+// TestRejects checks that Emit returns errors, and does not panic, for
+// modules it cannot compile: SPMD constructs, and code that the verifier
+// would reject.
+func TestRejects(t *testing.T) {
+	spmd, err := os.ReadFile("testdata/spmd.kir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"spmd", string(spmd), []string{
+			"spmd.kir:9:3: error: cuda: region is SPMD-level",
+			"spmd.kir:10:7: error: cuda: pid() is SPMD-level",
+			"spmd.kir:11:5: error: cuda: barrier grid is SPMD-level",
+		}},
+		{"printf in a kernel", `module m; kernel k() { printf "x"; } host main() { launch k() grid 1 block 1; }`,
+			[]string{"kernel k: host statement in a kernel"}},
+		{"tid in host code", `module m; host main() { printf "%d", tid(); }`,
+			[]string{"host main: builtin tid is not available in host code"}},
+		{"barrier in a device function", `module m; func f() { barrier; } host main() { }`,
+			[]string{"func f: barrier in a device function"}},
+		{"atomic on i8", `module m; buffer b: i8[1] global output; kernel k() { atomic add b[0], i8(1); } host main() { }`,
+			[]string{"kernel k: atomic add on i8 is not supported on the GPU"}},
+		{"no main", `module m; kernel k() { }`, []string{"module m has no host function main"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := kir.Parse(tt.name+".kir", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := Emit(m, Options{})
+			if err == nil {
+				t.Fatalf("Emit succeeded:\n%s", out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestRejectsNilModule checks the one input that has no position.
+func TestRejectsNilModule(t *testing.T) {
+	if _, err := Emit(nil, Options{}); err == nil {
+		t.Fatal("Emit(nil) succeeded")
+	}
+}
+
+func TestNames(t *testing.T) {
+	m := &ir.Module{Params: []*ir.Param{{Name: "int_"}, {Name: "gpuc_x"}, {Name: "xgpuc_x_"}}}
+	n := newNamer(m)
+	for in, want := range map[string]string{
+		"x": "x", "int": "int__", "int_": "int_", "printf": "printf_", "gpuc_x": "xgpuc_x__",
+		"GPUCy": "xGPUCy_", "EINTR": "EINTR_", "INT_MAX": "INT_MAX_", "size_t": "size_t_",
+		"uint4": "uint4_", "cudaFoo": "cudaFoo_", "atomicBar": "atomicBar_", "_x": "_x_", "a__b": "a__b_",
+	} {
+		if got := n.c(in); got != want {
+			t.Errorf("c(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCString(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":         `"plain"`,
+		"a\"b\\c\n\t":   `"a\"b\\c\n\t"`,
+		"??=":           `"?\?="`,
+		"\x00\x01\xff7": `"\000\001\3777"`,
+	} {
+		if got := cstring(in); got != want {
+			t.Errorf("cstring(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestConstants(t *testing.T) {
+	for _, tt := range []struct {
+		t    ir.Type
+		bits ir.Bits
+		want string
+	}{
+		{ir.I32, ir.IntBits(ir.I32, -2147483648), "(-2147483647 - 1)"},
+		{ir.I32, ir.IntBits(ir.I32, -5), "-5"},
+		{ir.I64, ir.IntBits(ir.I64, -9223372036854775808), "(-9223372036854775807LL - 1)"},
+		{ir.U64, ^uint64(0), "18446744073709551615ULL"},
+		{ir.U32, 7, "7u"},
+		{ir.I8, ir.IntBits(ir.I8, -3), "(signed char)(-3)"},
+		{ir.U8, 200, "(unsigned char)200"},
+		{ir.Bool, 1, "true"},
+		{ir.F32, ir.FloatBits(ir.F32, 0.1), "0.1f"},
+		{ir.F32, ir.FloatBits(ir.F32, 1e30), "1.0e+30f"},
+		{ir.F64, ir.FloatBits(ir.F64, -0.0), "0.0"},
+		{ir.F64, 0x8000000000000000, "-0.0"},
+		{ir.F32, 0x7fc00000, "gpuc_f32_from_bits(0x7fc00000u)"},
+		{ir.F64, 0xfff0000000000000, "gpuc_f64_from_bits(0xfff0000000000000ULL)"},
+	} {
+		if got := constant(tt.t, tt.bits).s; got != tt.want {
+			t.Errorf("constant(%s, %#x) = %s, want %s", tt.t, tt.bits, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,320 @@
+package cuda
+
+import (
+	"fmt"
+	"strings"
+
+	"gpuc/ir"
+)
+
+// hostStmt emits the statements that only host code has.
+func (f *fn) hostStmt(s ir.Stmt) {
+	if !f.host {
+		f.errorf(s.At(), "host statement in %s", f.where())
+		return
+	}
+	switch s := s.(type) {
+	case *ir.Launch:
+		f.launch(s)
+	case *ir.Copy:
+		pre, v := f.operands(s.DstOff, s.SrcOff, s.Count)
+		f.pre(pre)
+		f.line("gpuc_copy(%s, %s, %s, %s, %s);", f.memory(s.Dst, s.Pos), v[0].s, f.memory(s.Src, s.Pos), v[1].s, v[2].s)
+	case *ir.Swap:
+		f.line("gpuc_swap(%s, %s);", f.memory(s.A, s.Pos), f.memory(s.B, s.Pos))
+	case *ir.Printf:
+		f.printf(s)
+	}
+}
+
+// memory names the host's handle of a global or constant buffer or of a
+// host array.
+func (f *fn) memory(name string, pos ir.Pos) string {
+	if a := f.e.m.Array(name); a != nil {
+		return f.e.n.c(a.Name)
+	}
+	b := f.e.m.Buffer(name)
+	if b == nil || b.Space == ir.Shared {
+		f.errorf(pos, "%s is not a global or constant buffer or a host array", name)
+		return name
+	}
+	return f.e.hostBuf(b)
+}
+
+// launch checks the geometry on the host (grid 0 runs nothing), launches,
+// and checks the launch. Kernels receive their arguments, then the global
+// buffers and parameters they use (see signature).
+func (f *fn) launch(s *ir.Launch) {
+	k := f.e.m.Func(s.Kernel)
+	if k == nil || k.Kind != ir.KernelFunc {
+		f.errorf(s.Pos, "launch of %s, which is not a kernel", s.Kernel)
+		return
+	}
+	pre, v := f.operands(append(append([]ir.Expr{}, s.Args...), s.Grid, s.Block)...)
+	f.pre(pre)
+	args := append([]cx{}, v[:len(s.Args)]...)
+	for _, b := range f.e.extraBufs(k) {
+		args = append(args, primary(f.e.hostBuf(b)+".ptr"))
+	}
+	for _, p := range f.e.extraParams(k) {
+		args = append(args, primary(f.e.n.c(p.Name)))
+	}
+	name, smem := f.e.n.c(k.Name), "0"
+	if len(f.e.sharedBufs(k)) > 0 {
+		smem = smemVar(f.e, k)
+	}
+	f.line("{")
+	f.indent++
+	f.line("const long long gpuc_grid = %s, gpuc_block = %s;", v[len(s.Args)].s, v[len(s.Args)+1].s)
+	f.line("if (gpuc_launchable(%s, %s, gpuc_grid, gpuc_block, %s)) {", name, cstring(k.Name), smem)
+	f.line("  GPUC_LAUNCH(%s, gpuc_grid, gpuc_block, %s)%s;", name, smem, call("", args...).s)
+	f.line("  GPUC_CUDA(cudaGetLastError());")
+	f.line("}")
+	f.indent--
+	f.line("}")
+}
+
+// printf prints through C's printf with the conversions of ir.FormatPiece
+// and the casts that its type rules promise. The '0' flag is dropped from
+// %s and %c, where glibc ignores it anyway, since C leaves it undefined.
+func (f *fn) printf(s *ir.Printf) {
+	pieces, err := ir.ParseFormat(s.Format)
+	if err != nil {
+		f.errorf(s.Pos, "%v", err)
+		return
+	}
+	pre, v := f.operands(s.Args...)
+	f.pre(pre)
+	var format strings.Builder
+	args := []string{""}
+	n := 0
+	for _, p := range pieces {
+		if p.Verb == 's' || p.Verb == 'c' {
+			p.Zero = false
+		}
+		format.WriteString(p.Spec())
+		if p.Verb == 0 {
+			continue
+		}
+		if n >= len(v) {
+			f.errorf(s.Pos, "printf format %q wants more arguments", s.Format)
+			return
+		}
+		args = append(args, printfArg(p, s.Args[n].Type(), v[n]))
+		n++
+	}
+	if len(f.e.raiseMsgs) > 0 {
+		f.line("gpuc_check_device_error();")
+	}
+	f.line("printf(%s%s);", cstring(format.String()), strings.Join(args, ", "))
+}
+
+// printfArg casts a printf argument to the C type its conversion takes.
+func printfArg(p ir.FormatPiece, t ir.Type, x cx) string {
+	var c string
+	switch {
+	case p.Verb == 's':
+		return x.s
+	case p.Verb == 'f' || p.Verb == 'e':
+		c = "double"
+	case p.Verb == 'd' && p.Long:
+		c = "long"
+	case p.Verb == 'd' || p.Verb == 'c':
+		c = "int"
+	case p.Long:
+		c = "unsigned long"
+	default:
+		c = "unsigned"
+	}
+	if c == ctype(t) {
+		return x.s
+	}
+	return "(" + c + ")" + operand(x)
+}
+
+// hostMain writes C++'s main: it reads the command line, sizes every
+// memory from the parameters, reads the input files, sets up the device
+// buffers, runs the IR's main, and prints the output buffers. --time
+// measures from before the first device operation to after the last.
+func (e *emitter) hostMain() string {
+	f := &fn{e: e, f: &ir.Func{Name: "main", Kind: ir.HostFunc}, host: true, indent: 1}
+	for _, l := range e.argTables() {
+		f.line("%s", l)
+	}
+	f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
+	if len(e.m.Buffers)+len(e.m.Arrays) > 0 {
+		f.line("")
+		f.line("// Sizes, from the parameters.")
+		e.sizes(f)
+	}
+	if ins := e.inputs(); len(ins) > 0 {
+		f.line("")
+		f.line("// Input files.")
+		for _, l := range ins {
+			f.line("%s", l)
+		}
+	}
+	f.line("")
+	f.line("cudaEvent_t gpuc_start, gpuc_stop;")
+	f.line("GPUC_CUDA(cudaEventCreate(&gpuc_start));")
+	f.line("GPUC_CUDA(cudaEventCreate(&gpuc_stop));")
+	f.line("GPUC_CUDA(cudaEventRecord(gpuc_start));")
+	e.setup(f)
+	f.line("")
+	if len(e.raiseMsgs) > 0 {
+		f.line("gpuc_fail_hook = gpuc_report_device_error;")
+	}
+	if mf := e.m.Main(); mf != nil {
+		f.line("%s();", e.n.c(mf.Name))
+	} else {
+		e.errorf(e.m.Pos, "module %s has no host function main", e.m.Name)
+	}
+	f.line("")
+	e.finish(f)
+	f.line("return 0;")
+	return "int main(int argc, char **argv) {\n" + f.b.String() + "}\n"
+}
+
+// argTables spells the tables of parameters and buffers that
+// gpuc_parse_args reads the command line against.
+func (e *emitter) argTables() []string {
+	var lines []string
+	if len(e.m.Params) > 0 {
+		var ps []string
+		for _, p := range e.m.Params {
+			ps = append(ps, fmt.Sprintf("{%s, %s, &%s}", cstring(p.Name), typeTag(p.Type), e.n.c(p.Name)))
+		}
+		lines = append(lines, "const gpuc_param_arg gpuc_params[] = {"+strings.Join(ps, ", ")+"};")
+	}
+	if len(e.m.Buffers) > 0 {
+		var bs []string
+		for _, b := range e.m.Buffers {
+			bs = append(bs, fmt.Sprintf("{%s, %t, nullptr}", cstring(b.Name), b.Role == ir.Input))
+		}
+		lines = append(lines, "gpuc_buffer_arg gpuc_buffers[] = {"+strings.Join(bs, ", ")+"};")
+	}
+	return lines
+}
+
+func (e *emitter) argCounts() string {
+	params, bufs := "nullptr, 0", "nullptr, 0"
+	if n := len(e.m.Params); n > 0 {
+		params = fmt.Sprintf("gpuc_params, %d", n)
+	}
+	if n := len(e.m.Buffers); n > 0 {
+		bufs = fmt.Sprintf("gpuc_buffers, %d", n)
+	}
+	return fmt.Sprintf("%s, %s, %s", params, bufs, cstring(e.m.Name))
+}
+
+// sizes computes the length of every memory, allocates the host arrays
+// and sizes each kernel's dynamic shared memory.
+func (e *emitter) sizes(f *fn) {
+	length := func(what string, name string, n ir.Expr) string {
+		return fmt.Sprintf("gpuc_length(%q, %s, (long long)%s)", what, cstring(name), operand(f.expr(n)))
+	}
+	for _, b := range e.m.Buffers {
+		if b.Space == ir.Shared {
+			f.line("gpuc_len_%s = %s;", e.n.c(b.Name), length("buffer", b.Name, b.Len))
+		} else {
+			f.line("%s.len = %s;", e.hostBuf(b), length("buffer", b.Name, b.Len))
+		}
+	}
+	for _, a := range e.m.Arrays {
+		f.line("%s.alloc(%s);", e.n.c(a.Name), length("array", a.Name, a.Len))
+	}
+	for _, k := range e.m.Funcs {
+		if bufs := e.sharedBufs(k); k.Kind == ir.KernelFunc && len(bufs) > 0 {
+			var parts []string
+			for _, b := range bufs {
+				parts = append(parts, fmt.Sprintf("gpuc_align16((size_t)gpuc_len_%s * sizeof(%s))", e.n.c(b.Name), ctype(b.Elem)))
+			}
+			f.line("%s = %s;", smemVar(e, k), strings.Join(parts, " + "))
+		}
+	}
+}
+
+// inputs reads the input buffers' files into host memory, before the
+// device clock starts.
+func (e *emitter) inputs() []string {
+	var out []string
+	for i, b := range e.m.Buffers {
+		if b.Role == ir.Input && b.Space != ir.Shared {
+			out = append(out, fmt.Sprintf("void *const gpuc_in_%s = gpuc_read_input(&gpuc_buffers[%d], %s, %s.len);",
+				e.n.c(b.Name), i, typeTag(b.Elem), e.hostBuf(b)))
+		}
+	}
+	return out
+}
+
+// setup allocates each global buffer (one cudaMalloc each) and finds each
+// constant one, then fills it: zeroes, an input file or static contents.
+func (e *emitter) setup(f *fn) {
+	for i, b := range e.m.Buffers {
+		if i == 0 {
+			f.line("")
+			f.line("// Device buffers.")
+		}
+		h, name := e.hostBuf(b), e.n.c(b.Name)
+		switch b.Space {
+		case ir.Shared:
+			continue
+		case ir.Global:
+			f.line("GPUC_CUDA(cudaMalloc(&%s.ptr, gpuc_alloc_size(%s.bytes())));", h, h)
+		case ir.Constant:
+			f.line("GPUC_CUDA(cudaGetSymbolAddress((void **)&%s.ptr, %s));", h, name)
+		}
+		switch {
+		case b.Role == ir.Input && b.Space == ir.Constant:
+			f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_in_%s, %s.bytes()));", name, name, h)
+		case b.Role == ir.Input:
+			f.line("GPUC_CUDA(cudaMemcpy(%s.ptr, gpuc_in_%s, %s.bytes(), cudaMemcpyHostToDevice));", h, name, h)
+		case b.Role == ir.Static && len(b.Init) == 0:
+		case b.Role == ir.Static && b.Space == ir.Constant:
+			f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_init_%s, sizeof gpuc_init_%s));", name, name, name)
+		case b.Role == ir.Static:
+			f.line("GPUC_CUDA(cudaMemcpy(%s.ptr, gpuc_init_%s, sizeof gpuc_init_%s, cudaMemcpyHostToDevice));", h, name, name)
+		case b.Space == ir.Global:
+			f.line("GPUC_CUDA(cudaMemset(%s.ptr, 0, %s.bytes()));", h, h)
+		}
+		if b.Role == ir.Input {
+			f.line("free(gpuc_in_%s);", name)
+		}
+	}
+}
+
+// finish copies the output buffers back, stops the clock, reports any
+// device error, prints the outputs and releases everything.
+func (e *emitter) finish(f *fn) {
+	f.line("// Output buffers, copied back before the clock stops.")
+	f.line("GPUC_CUDA(cudaDeviceSynchronize());")
+	var outs []*ir.Buffer
+	for _, b := range e.m.Buffers {
+		if b.Role == ir.Output && b.Space != ir.Shared {
+			outs = append(outs, b)
+			f.line("%s *const gpuc_out_%s = gpuc_fetch(%s);", ctype(b.Elem), e.n.c(b.Name), e.hostBuf(b))
+		}
+	}
+	f.line("GPUC_CUDA(cudaEventRecord(gpuc_stop));")
+	f.line("GPUC_CUDA(cudaEventSynchronize(gpuc_stop));")
+	f.line("gpuc_check_device_error();")
+	for _, b := range outs {
+		f.line("gpuc_print_values(%s, gpuc_out_%s, %s.len);", typeTag(b.Elem), e.n.c(b.Name), e.hostBuf(b))
+		f.line("free(gpuc_out_%s);", e.n.c(b.Name))
+	}
+	f.line("if (gpuc_time) {")
+	f.line("  float ms = 0;")
+	f.line("  GPUC_CUDA(cudaEventElapsedTime(&ms, gpuc_start, gpuc_stop));")
+	f.line("  gpuc_report_time(ms);")
+	f.line("}")
+	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_start));")
+	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_stop));")
+	for _, b := range e.m.Buffers {
+		if b.Space == ir.Global {
+			f.line("GPUC_CUDA(cudaFree(%s.ptr));", e.hostBuf(b))
+		}
+	}
+	for _, a := range e.m.Arrays {
+		f.line("free(%s.ptr);", e.n.c(a.Name))
+	}
+}

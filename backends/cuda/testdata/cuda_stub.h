@@ -1,0 +1,98 @@
+// cuda_stub.h: just enough of CUDA's declarations for a plain C++
+// compiler to check the programs that the CUDA backend writes:
+//
+//	g++ -std=c++17 -fsyntax-only -include cuda_stub.h prog.cu
+//
+// Nothing here runs. Declarations follow cuda_runtime.h's signatures, so
+// that argument types are checked as nvcc would check them. Define
+// __CUDA_ARCH__ as well to check the device side of __host__ __device__
+// helpers.
+#include <stddef.h>
+
+#define __CUDACC__ 1
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __shared__
+#define __align__(n) __attribute__((aligned(n)))
+
+// g++ cannot parse kernel<<<grid, block, smem>>>(args): call the kernel.
+#define GPUC_LAUNCH(kernel, grid, block, smem) kernel
+
+struct uint3 {
+  unsigned x, y, z;
+};
+struct dim3 {
+  unsigned x, y, z;
+};
+struct uint4 {
+  unsigned x, y, z, w;
+};
+uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w);
+extern uint3 threadIdx, blockIdx;
+extern dim3 blockDim, gridDim;
+
+enum cudaError_t { cudaSuccess = 0 };
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost,
+  cudaMemcpyHostToDevice,
+  cudaMemcpyDeviceToHost,
+  cudaMemcpyDeviceToDevice,
+  cudaMemcpyDefault
+};
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUstream_st *cudaStream_t;
+
+const char *cudaGetErrorString(cudaError_t error);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+template <class T> cudaError_t cudaMalloc(T **devPtr, size_t size);
+cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+template <class T>
+cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+template <class T> cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol);
+template <class T> cudaError_t cudaFuncSetAttribute(T *entry, cudaFuncAttribute attr, int value);
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+void __syncthreads(void);
+float __fmul_rn(float x, float y);
+double __dmul_rn(double x, double y);
+long long __double_as_longlong(double x);
+double __longlong_as_double(long long x);
+
+#define GPUC_STUB_ATOMIC2(name, T) T name(T *address, T val);
+#define GPUC_STUB_ATOMIC_INTS(name)                                                                                    \
+  GPUC_STUB_ATOMIC2(name, int)                                                                                         \
+  GPUC_STUB_ATOMIC2(name, unsigned)                                                                                    \
+  GPUC_STUB_ATOMIC2(name, unsigned long long)
+GPUC_STUB_ATOMIC_INTS(atomicAdd)
+GPUC_STUB_ATOMIC2(atomicAdd, float)
+GPUC_STUB_ATOMIC2(atomicAdd, double)
+GPUC_STUB_ATOMIC2(atomicSub, int)
+GPUC_STUB_ATOMIC2(atomicSub, unsigned)
+GPUC_STUB_ATOMIC_INTS(atomicMin)
+GPUC_STUB_ATOMIC2(atomicMin, long long)
+GPUC_STUB_ATOMIC_INTS(atomicMax)
+GPUC_STUB_ATOMIC2(atomicMax, long long)
+GPUC_STUB_ATOMIC_INTS(atomicAnd)
+GPUC_STUB_ATOMIC_INTS(atomicOr)
+GPUC_STUB_ATOMIC_INTS(atomicXor)
+GPUC_STUB_ATOMIC_INTS(atomicExch)
+GPUC_STUB_ATOMIC2(atomicExch, float)
+unsigned atomicInc(unsigned *address, unsigned val);
+int atomicCAS(int *address, int compare, int val);
+unsigned atomicCAS(unsigned *address, unsigned compare, unsigned val);
+unsigned long long atomicCAS(unsigned long long *address, unsigned long long compare, unsigned long long val);

@@ -1,0 +1,15 @@
+// Package runtime holds the host runtime that gpuc's generated programs
+// share: gpuc_runtime.h, plain C++ for argument parsing, input files,
+// errors, the IR's scalar semantics in C++ and output formatting. Backends
+// paste Header into each program, so that no backend keeps its own copy of
+// the host logic.
+//
+// It is not a Go runtime: nothing here runs in the compiler.
+package runtime
+
+import _ "embed"
+
+// Header is the text of gpuc_runtime.h.
+//
+//go:embed gpuc_runtime.h
+var Header string
