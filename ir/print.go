@@ -309,12 +309,16 @@ func (p *printer) expr(e Expr, min int) {
 		p.printf("]")
 	case *Unary:
 		p.printf("%s", e.Op)
-		p.expr(e.X, precUnary)
+		min := precUnary
+		if exprPrec(e.X) == precUnary {
+			min++ // -(-x), not --x
+		}
+		p.expr(e.X, min)
 	case *Binary:
 		prec := e.Op.Prec()
-		p.expr(e.X, prec)
+		p.expr(e.X, operandPrec(e.Op, e.X, prec))
 		p.printf(" %s ", e.Op)
-		p.expr(e.Y, prec+1)
+		p.expr(e.Y, operandPrec(e.Op, e.Y, prec+1))
 	case *Select:
 		p.expr(e.Cond, precSelect+1)
 		p.printf(" ? ")
@@ -332,6 +336,21 @@ func (p *printer) expr(e Expr, min int) {
 	default:
 		p.printf("<unknown expression %T>", e)
 	}
+}
+
+// operandPrec is the binding an operand of op needs, min by precedence
+// alone. Like C compilers' warnings, it also asks for parentheses around a
+// comparison inside a comparison and around && inside ||, which readers
+// misread.
+func operandPrec(op BinOp, x Expr, min int) int {
+	b, ok := x.(*Binary)
+	if !ok {
+		return min
+	}
+	if (op.IsCompare() && b.Op.IsCompare()) || (op == LogOr && b.Op == LogAnd) {
+		return precPrimary
+	}
+	return min
 }
 
 func constIsNegative(c *Const) bool {
