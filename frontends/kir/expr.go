@@ -333,7 +333,7 @@ func (b *builder) intLitAs(pos ir.Pos, text string, neg bool, t ir.Type) *ir.Con
 	ok := true
 	var val int64
 	if neg {
-		ok = lo < 0 && v <= uint64(-(lo + 1))+1
+		ok = lo < 0 && v <= uint64(-(lo+1))+1
 		val = -int64(v)
 	} else {
 		ok = v <= hi

@@ -39,7 +39,7 @@ type builder struct {
 }
 
 func (b *builder) pos(ctx antlr.ParserRuleContext) ir.Pos { return syntax.CtxPos(b.file, ctx) }
-func (b *builder) tpos(t antlr.TerminalNode) ir.Pos     { return syntax.NodePos(b.file, t) }
+func (b *builder) tpos(t antlr.TerminalNode) ir.Pos       { return syntax.NodePos(b.file, t) }
 
 func (b *builder) errorf(pos ir.Pos, format string, args ...any) { b.errs.Add(pos, format, args...) }
 
