@@ -39,6 +39,7 @@ stmt
     | 'barrier' IDENT? ';'                                                  # barrierStmt
     | 'raise' STRING ';'                                                    # raiseStmt
     | 'split' expr block ('else' block)?                                    # splitStmt
+    | 'split' 'while' expr block                                            # splitWhileStmt
     | 'fork' expr ',' IDENT '=' expr ',' IDENT '=' expr block               # forkStmt
     | 'launch' IDENT '(' args? ')' IDENT expr IDENT expr ';'                # launchStmt
     | 'region' expr block                                                   # regionStmt

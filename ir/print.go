@@ -205,6 +205,10 @@ func (p *printer) stmt(s Stmt) {
 			p.body(s.Else)
 		}
 		p.line("}")
+	case *SplitWhile:
+		p.line("split while %s {", PrintExpr(s.Cond))
+		p.body(s.Body)
+		p.line("}")
 	case *Fork:
 		p.line("fork %s, group = %s, member = %s {", PrintExpr(s.Count), PrintExpr(s.Group), PrintExpr(s.Member))
 		p.body(s.Body)

@@ -70,6 +70,8 @@ func RewriteStmtExprs(s Stmt, f func(Expr) Expr) {
 		r(&s.X)
 	case *Split:
 		r(&s.Cond)
+	case *SplitWhile:
+		r(&s.Cond)
 	case *Fork:
 		r(&s.Count)
 		r(&s.Group)

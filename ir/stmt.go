@@ -226,6 +226,22 @@ type Split struct {
 	Else []Stmt // nil if absent
 }
 
+// SplitWhile is a loop whose condition is private to each processor of an
+// SPMD region (Fork's while loop in synchronous mode). Each iteration, the
+// processors of the current group whose condition holds form a subgroup
+// that runs Body, keeping pid() and group(), with groupsize() its size;
+// a processor whose condition fails, or that breaks, leaves the loop and
+// waits at its end. The loop ends when no processor is left in it, and the
+// group rejoins. Grid barriers in Body synchronise the processors still in
+// the loop.
+//
+//	split while c { ... }
+type SplitWhile struct {
+	Pos  Pos
+	Cond Expr
+	Body []Stmt
+}
+
 // Fork divides the current group into Count subgroups. Each processor joins
 // subgroup Group (in 0..Count-1) and takes Member as its new pid(); group()
 // is the subgroup's index. The group rejoins after the statement.
@@ -284,8 +300,11 @@ type Swap struct {
 	A, B string
 }
 
-// Printf (host) writes formatted output: %d %u %ld %lu %f %e %c %s %x and
-// %%, with flags, widths and precisions, as C's printf does.
+// Printf writes formatted output: %d %u %ld %lu %f %e %c %s %x and %%, with
+// flags, widths and precisions, as C's printf does. It stands in host code
+// and, at the SPMD level, in regions, where each processor that runs it
+// prints, in pid order between two barriers; frontends use it for output
+// from one processor (Fork's seq).
 //
 //	printf "%5d %s\n", n, "ok"
 type Printf struct {
@@ -310,6 +329,7 @@ func (s *Barrier) At() Pos  { return s.Pos }
 func (s *Raise) At() Pos    { return s.Pos }
 func (s *Split) At() Pos    { return s.Pos }
 func (s *Fork) At() Pos     { return s.Pos }
+func (s *SplitWhile) At() Pos { return s.Pos }
 func (s *Launch) At() Pos   { return s.Pos }
 func (s *Region) At() Pos   { return s.Pos }
 func (s *Copy) At() Pos     { return s.Pos }
@@ -332,6 +352,7 @@ func (*Barrier) isStmt()  {}
 func (*Raise) isStmt()    {}
 func (*Split) isStmt()    {}
 func (*Fork) isStmt()     {}
+func (*SplitWhile) isStmt() {}
 func (*Launch) isStmt()   {}
 func (*Region) isStmt()   {}
 func (*Copy) isStmt()     {}

@@ -86,6 +86,8 @@ func (a *assignment) stmt(s Stmt, st *flowState) *flowState {
 		return a.switchStmt(s, st)
 	case *While:
 		return a.loop(nil, s.Cond, nil, s.Body, st)
+	case *SplitWhile:
+		return a.loop(nil, s.Cond, nil, s.Body, st)
 	case *For:
 		return a.loop(s.Init, s.Cond, s.Post, s.Body, st)
 	case *Break, *Continue:

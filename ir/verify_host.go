@@ -76,7 +76,7 @@ func (v *verifier) swappable(name string, pos Pos) *Buffer {
 }
 
 func (v *verifier) printf(s *Printf) {
-	v.only(s.Pos, "printf", hostCode)
+	v.only(s.Pos, "printf", hostCode, regionCode)
 	pieces, err := ParseFormat(s.Format)
 	if err != nil {
 		v.errorf(s.Pos, "%v", err)

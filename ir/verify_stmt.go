@@ -177,6 +177,10 @@ func (v *verifier) stmt(s Stmt) {
 		v.split(s)
 	case *Fork:
 		v.fork(s)
+	case *SplitWhile:
+		v.only(s.Pos, "split while", regionCode)
+		v.cond(s.Cond, "split while condition")
+		v.nested(s.Body, true, "")
 	case *Launch:
 		v.launch(s)
 	case *Region:

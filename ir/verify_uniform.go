@@ -253,6 +253,13 @@ func (u *uniformity) stmt(s Stmt, cur *divergence) exits {
 	case *Fork:
 		d := first(u.branch(nil, s.Count, s.Pos), u.branch(nil, s.Group, s.Pos))
 		u.group(cur, d, s.Body)
+	case *SplitWhile:
+		// Each iteration's body runs on the subgroup that stays in the loop,
+		// as a split's does; the loop itself adds no divergence.
+		u.frames = append(u.frames, first(cur, u.branch(nil, s.Cond, s.Pos)))
+		x := u.loop(nil, nil, nil, s.Body, s.Pos, cur)
+		u.frames = u.frames[:len(u.frames)-1]
+		return x
 	}
 	return exits{}
 }

@@ -34,6 +34,8 @@ func SubBodies(s Stmt) [][]Stmt {
 		return [][]Stmt{s.Then, s.Else}
 	case *Fork:
 		return [][]Stmt{s.Body}
+	case *SplitWhile:
+		return [][]Stmt{s.Body}
 	case *Region:
 		return [][]Stmt{s.Body}
 	}
@@ -80,6 +82,8 @@ func StmtExprs(s Stmt) []Expr {
 	case *Switch:
 		add(s.X)
 	case *Split:
+		add(s.Cond)
+	case *SplitWhile:
 		add(s.Cond)
 	case *Fork:
 		add(s.Count, s.Group, s.Member)

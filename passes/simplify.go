@@ -218,6 +218,8 @@ func simplifyStmt(s ir.Stmt, decls map[string]int) []ir.Stmt {
 		}
 	case *ir.Fork:
 		s.Body = simplifyBody(s.Body, decls)
+	case *ir.SplitWhile:
+		s.Body = simplifyBody(s.Body, decls)
 	case *ir.Region:
 		s.Body = simplifyBody(s.Body, decls)
 	}

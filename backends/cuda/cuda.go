@@ -252,6 +252,8 @@ func spmdConstructs(m *ir.Module) diag.List {
 				report(s.Pos, "split")
 			case *ir.Fork:
 				report(s.Pos, "fork")
+			case *ir.SplitWhile:
+				report(s.Pos, "split while")
 			case *ir.Barrier:
 				if s.Grid {
 					report(s.Pos, "barrier grid")

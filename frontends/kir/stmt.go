@@ -104,6 +104,8 @@ func (b *builder) stmt(ctx parser.IStmtContext) ir.Stmt {
 			sp.Else = b.block(s.Block(1))
 		}
 		return sp
+	case *parser.SplitWhileStmtContext:
+		return &ir.SplitWhile{Pos: pos, Cond: b.expr(s.Expr()), Body: b.block(s.Block())}
 	case *parser.ForkStmtContext:
 		ids := s.AllIDENT()
 		if ids[0].GetText() != "group" {

@@ -12,6 +12,9 @@ func (x *machine) runMain() {
 
 // hostStmt compiles the statements that only host code has.
 func (c *compiler) hostStmt(s ir.Stmt) stmtFn {
+	if _, ok := s.(*ir.Printf); ok && c.mode == modeRegion {
+		return c.printf(s.(*ir.Printf))
+	}
 	if c.mode != modeHost {
 		c.errorf(s.At(), "%s in %s; it is a host statement", stmtName(s), c.mode)
 		return nop

@@ -156,6 +156,39 @@ func (c *compiler) wideSplit(s *ir.Split) wideFn {
 	}
 }
 
+// wideSplitWhile runs a loop with a private condition: each iteration the
+// members whose condition holds run the body as a subgroup; the others, and
+// those that break, have left the loop.
+func (c *compiler) wideSplitWhile(s *ir.SplitWhile) wideFn {
+	cond := c.expr(s.Cond)
+	c.loops++
+	body, depth := c.wideList(s.Body), c.loops
+	c.loops--
+	x := c.x
+	return func(tm *team) {
+		for {
+			var in subgroup
+			for k, f := range tm.frames {
+				if tm.st[k] != running {
+					continue
+				}
+				if cond(f) != 0 {
+					in.add(k, f)
+				} else {
+					tm.st[k] = breakAt(depth)
+				}
+			}
+			if len(in.frames) == 0 {
+				break
+			}
+			x.runSubgroup(tm, &in, body)
+			tm.resume(continueAt(depth))
+		}
+		tm.resume(breakAt(depth))
+		x.rejoin(tm)
+	}
+}
+
 // forkEntry is one processor's place in a fork.
 type forkEntry struct {
 	k                int   // its index in the team

@@ -232,3 +232,46 @@ func TestRegionErrors(t *testing.T) {
 	}
 	mustFail(t, "r.kir", "module r;\nhost main() {\n  region 0 - 1 {\n  }\n}\n", interp.Config{}, "r.kir:3:3: error: negative region size -1")
 }
+
+// TestSplitWhile runs Fork's private-condition loop: processor p iterates
+// p times, each iteration with the processors still in the loop, whose
+// number groupsize() reports; the grid barrier keeps every iteration's
+// reads of the previous iteration's writes exact.
+func TestSplitWhile(t *testing.T) {
+	src := `module sw;
+param P: i32 = 6;
+buffer acc: i32[P] global output;
+buffer seen: i32[P] global scratch;
+host main() {
+  region P {
+    var p: i32 = pid();
+    var i: i32 = 0;
+    split while i < p {
+      seen[p] = groupsize();
+      barrier grid;
+      acc[p] = acc[p] * 10 + seen[P - 1];
+      i = i + 1;
+    }
+    printf "%d done after %d with group of %d\n", p, i, groupsize();
+  }
+}
+`
+	// In iteration k (1-based) the processors p >= k remain: P-k of them.
+	// Processor p records the sizes of its iterations 1..p, as digits.
+	var want strings.Builder
+	for p := 0; p < 6; p++ {
+		fmt.Fprintf(&want, "%d done after %d with group of 6\n", p, p)
+	}
+	for p := 0; p < 6; p++ {
+		v := 0
+		for k := 1; k <= p; k++ {
+			v = v*10 + (6 - k)
+		}
+		fmt.Fprintf(&want, "%d\n", v)
+	}
+	for _, race := range []bool{false, true} {
+		if got := mustRun(t, "sw.kir", src, interp.Config{Race: race}); got != want.String() {
+			t.Errorf("race=%v: got\n%s\nwant\n%s", race, got, want.String())
+		}
+	}
+}

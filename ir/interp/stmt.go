@@ -74,6 +74,8 @@ func (c *compiler) stmt(s ir.Stmt) stmtFn {
 		c.errorf(s.Pos, "split in %s; it exists only in SPMD regions", c.mode)
 	case *ir.Fork:
 		c.errorf(s.Pos, "fork in %s; it exists only in SPMD regions", c.mode)
+	case *ir.SplitWhile:
+		c.errorf(s.Pos, "split while in %s; it exists only in SPMD regions", c.mode)
 	case *ir.Launch, *ir.Region, *ir.Copy, *ir.Swap, *ir.Printf:
 		return c.hostStmt(s)
 	default:

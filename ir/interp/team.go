@@ -93,7 +93,7 @@ func (c *compiler) collective(s ir.Stmt) bool {
 		switch s.(type) {
 		case *ir.Barrier:
 			found = true
-		case *ir.Split, *ir.Fork:
+		case *ir.Split, *ir.SplitWhile, *ir.Fork:
 			found = found || c.mode == modeRegion
 		}
 		return !found
@@ -179,6 +179,8 @@ func (c *compiler) wideStmt(s ir.Stmt) wideFn {
 		return c.wideSplit(s)
 	case *ir.Fork:
 		return c.wideFork(s)
+	case *ir.SplitWhile:
+		return c.wideSplitWhile(s)
 	}
 	c.errorf(s.At(), "barrier in a %T statement", s)
 	return func(*team) {}
