@@ -313,48 +313,48 @@ type Printf struct {
 	Args   []Expr
 }
 
-func (s *Decl) At() Pos     { return s.Pos }
-func (s *Assign) At() Pos   { return s.Pos }
-func (s *Store) At() Pos    { return s.Pos }
-func (s *Atomic) At() Pos   { return s.Pos }
-func (s *CallStmt) At() Pos { return s.Pos }
-func (s *If) At() Pos       { return s.Pos }
-func (s *While) At() Pos    { return s.Pos }
-func (s *For) At() Pos      { return s.Pos }
-func (s *Break) At() Pos    { return s.Pos }
-func (s *Continue) At() Pos { return s.Pos }
-func (s *Return) At() Pos   { return s.Pos }
-func (s *Switch) At() Pos   { return s.Pos }
-func (s *Barrier) At() Pos  { return s.Pos }
-func (s *Raise) At() Pos    { return s.Pos }
-func (s *Split) At() Pos    { return s.Pos }
-func (s *Fork) At() Pos     { return s.Pos }
+func (s *Decl) At() Pos       { return s.Pos }
+func (s *Assign) At() Pos     { return s.Pos }
+func (s *Store) At() Pos      { return s.Pos }
+func (s *Atomic) At() Pos     { return s.Pos }
+func (s *CallStmt) At() Pos   { return s.Pos }
+func (s *If) At() Pos         { return s.Pos }
+func (s *While) At() Pos      { return s.Pos }
+func (s *For) At() Pos        { return s.Pos }
+func (s *Break) At() Pos      { return s.Pos }
+func (s *Continue) At() Pos   { return s.Pos }
+func (s *Return) At() Pos     { return s.Pos }
+func (s *Switch) At() Pos     { return s.Pos }
+func (s *Barrier) At() Pos    { return s.Pos }
+func (s *Raise) At() Pos      { return s.Pos }
+func (s *Split) At() Pos      { return s.Pos }
+func (s *Fork) At() Pos       { return s.Pos }
 func (s *SplitWhile) At() Pos { return s.Pos }
-func (s *Launch) At() Pos   { return s.Pos }
-func (s *Region) At() Pos   { return s.Pos }
-func (s *Copy) At() Pos     { return s.Pos }
-func (s *Swap) At() Pos     { return s.Pos }
-func (s *Printf) At() Pos   { return s.Pos }
+func (s *Launch) At() Pos     { return s.Pos }
+func (s *Region) At() Pos     { return s.Pos }
+func (s *Copy) At() Pos       { return s.Pos }
+func (s *Swap) At() Pos       { return s.Pos }
+func (s *Printf) At() Pos     { return s.Pos }
 
-func (*Decl) isStmt()     {}
-func (*Assign) isStmt()   {}
-func (*Store) isStmt()    {}
-func (*Atomic) isStmt()   {}
-func (*CallStmt) isStmt() {}
-func (*If) isStmt()       {}
-func (*While) isStmt()    {}
-func (*For) isStmt()      {}
-func (*Break) isStmt()    {}
-func (*Continue) isStmt() {}
-func (*Return) isStmt()   {}
-func (*Switch) isStmt()   {}
-func (*Barrier) isStmt()  {}
-func (*Raise) isStmt()    {}
-func (*Split) isStmt()    {}
-func (*Fork) isStmt()     {}
+func (*Decl) isStmt()       {}
+func (*Assign) isStmt()     {}
+func (*Store) isStmt()      {}
+func (*Atomic) isStmt()     {}
+func (*CallStmt) isStmt()   {}
+func (*If) isStmt()         {}
+func (*While) isStmt()      {}
+func (*For) isStmt()        {}
+func (*Break) isStmt()      {}
+func (*Continue) isStmt()   {}
+func (*Return) isStmt()     {}
+func (*Switch) isStmt()     {}
+func (*Barrier) isStmt()    {}
+func (*Raise) isStmt()      {}
+func (*Split) isStmt()      {}
+func (*Fork) isStmt()       {}
 func (*SplitWhile) isStmt() {}
-func (*Launch) isStmt()   {}
-func (*Region) isStmt()   {}
-func (*Copy) isStmt()     {}
-func (*Swap) isStmt()     {}
-func (*Printf) isStmt()   {}
+func (*Launch) isStmt()     {}
+func (*Region) isStmt()     {}
+func (*Copy) isStmt()       {}
+func (*Swap) isStmt()       {}
+func (*Printf) isStmt()     {}
