@@ -15,6 +15,21 @@ import (
 	"gpuc/passes"
 )
 
+// frontendFlags are the frontend options that compile, run and opt share.
+type frontendFlags struct {
+	procs int64
+	crcw  string
+}
+
+func (f *frontendFlags) add(cmd *cobra.Command) {
+	cmd.Flags().Int64Var(&f.procs, "procs", 1024, "processors of a Fork `start` without a count")
+	cmd.Flags().StringVar(&f.crcw, "crcw", "priority", "Fork's concurrent-write rule: priority or arbitrary")
+}
+
+func (f *frontendFlags) options() driver.Options {
+	return driver.Options{Procs: f.procs, CRCW: f.crcw}
+}
+
 // passFlags are the pass options that compile, run and opt share.
 type passFlags struct {
 	passes     []string
@@ -35,6 +50,7 @@ func (p *passFlags) config(stderr io.Writer) *passes.Config {
 func newCompile(stdout io.Writer) *cobra.Command {
 	var out, emit string
 	var pf passFlags
+	var fo frontendFlags
 	cmd := &cobra.Command{
 		Use:   "compile FILE [-o OUT]",
 		Short: "Compile a program to CUDA C, LLVM IR or lowered kernel IR",
@@ -47,7 +63,7 @@ from OUT's extension (.cu: CUDA C, .ll: LLVM IR, .kir: kernel IR) or from
 			if err != nil {
 				return err
 			}
-			m, err := driver.Load(args[0])
+			m, err := driver.Load(args[0], fo.options())
 			if err != nil {
 				return err
 			}
@@ -75,6 +91,7 @@ from OUT's extension (.cu: CUDA C, .ll: LLVM IR, .kir: kernel IR) or from
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (default: standard output)")
 	cmd.Flags().StringVar(&emit, "emit", "", "what to emit: cuda, llvm or ir (default: from -o's extension, else cuda)")
 	pf.add(cmd, []string{"default"})
+	fo.add(cmd)
 	return cmd
 }
 
@@ -101,6 +118,7 @@ func newRun(stdout io.Writer) *cobra.Command {
 	var race bool
 	var workers int
 	var pf passFlags
+	var fo frontendFlags
 	cmd := &cobra.Command{
 		Use:   "run FILE [NAME=VALUE ...]",
 		Short: "Run a program in the reference interpreter",
@@ -110,7 +128,7 @@ BUF=@FILE for raw little-endian binary). With --race, two unsynchronised
 conflicting accesses to one address are reported with both positions.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := driver.Load(args[0])
+			m, err := driver.Load(args[0], fo.options())
 			if err != nil {
 				return err
 			}
@@ -135,17 +153,19 @@ conflicting accesses to one address are reported with both positions.`,
 	cmd.Flags().BoolVar(&race, "race", false, "report data races between threads")
 	cmd.Flags().IntVar(&workers, "workers", 0, "goroutines that run blocks in parallel (default: all cores)")
 	pf.add(cmd, nil)
+	fo.add(cmd)
 	return cmd
 }
 
 func newOpt(stdout io.Writer) *cobra.Command {
 	var pf passFlags
+	var fo frontendFlags
 	cmd := &cobra.Command{
 		Use:   "opt --passes=a,b FILE",
 		Short: "Run passes on a program and print the resulting kernel IR",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := driver.Load(args[0])
+			m, err := driver.Load(args[0], fo.options())
 			if err != nil {
 				return err
 			}
@@ -161,6 +181,7 @@ func newOpt(stdout io.Writer) *cobra.Command {
 		},
 	}
 	pf.add(cmd, nil)
+	fo.add(cmd)
 	return cmd
 }
 

@@ -16,20 +16,29 @@ import (
 	"gpuc/passes"
 )
 
+// Options are the frontend options of the command line.
+type Options struct {
+	// Procs is the number of processors of Fork's `start S` (--procs).
+	Procs int64
+	// CRCW is Fork's concurrent-write rule: "priority" (the default) or
+	// "arbitrary" (--crcw).
+	CRCW string
+}
+
 // Frontend turns a source file into a module at any level.
-type Frontend func(file string, src []byte) (*ir.Module, error)
+type Frontend func(file string, src []byte, opts Options) (*ir.Module, error)
 
 // frontends maps file extensions to frontends. An extension that gpuc
 // knows but cannot yet read maps to nil.
 var frontends = map[string]Frontend{
-	".kir":  kir.Parse,
+	".kir":  func(file string, src []byte, _ Options) (*ir.Module, error) { return kir.Parse(file, src) },
 	".fork": nil,
 	".trs":  nil,
 	".chr":  nil,
 }
 
 // Load reads, parses and verifies a source file.
-func Load(path string) (*ir.Module, error) {
+func Load(path string, opts Options) (*ir.Module, error) {
 	ext := filepath.Ext(path)
 	fe, known := frontends[ext]
 	switch {
@@ -42,7 +51,7 @@ func Load(path string) (*ir.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := fe(path, src)
+	m, err := fe(path, src, opts)
 	if err != nil {
 		return nil, err
 	}
