@@ -118,3 +118,43 @@ func IsPure(e Expr) bool {
 	})
 	return pure
 }
+
+// RewriteStmts rebuilds body bottom-up: the statements nested in each
+// statement first, then f on the statement, whose result (none, itself,
+// or several statements) takes its place. A nil f result removes the
+// statement. Present-but-empty bodies stay non-nil.
+func RewriteStmts(body []Stmt, f func(Stmt) []Stmt) []Stmt {
+	if body == nil {
+		return nil
+	}
+	out := []Stmt{}
+	for _, s := range body {
+		rewriteNested(s, f)
+		out = append(out, f(s)...)
+	}
+	return out
+}
+
+func rewriteNested(s Stmt, f func(Stmt) []Stmt) {
+	switch s := s.(type) {
+	case *If:
+		s.Then, s.Else = RewriteStmts(s.Then, f), RewriteStmts(s.Else, f)
+	case *While:
+		s.Body = RewriteStmts(s.Body, f)
+	case *For:
+		s.Body = RewriteStmts(s.Body, f)
+	case *Switch:
+		for _, c := range s.Cases {
+			c.Body = RewriteStmts(c.Body, f)
+		}
+		s.Default = RewriteStmts(s.Default, f)
+	case *Split:
+		s.Then, s.Else = RewriteStmts(s.Then, f), RewriteStmts(s.Else, f)
+	case *SplitWhile:
+		s.Body = RewriteStmts(s.Body, f)
+	case *Fork:
+		s.Body = RewriteStmts(s.Body, f)
+	case *Region:
+		s.Body = RewriteStmts(s.Body, f)
+	}
+}

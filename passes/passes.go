@@ -46,6 +46,7 @@ type Pipeline struct {
 // registry lists every pass, in the order `gpuc passes` prints them.
 var registry = []*Pass{
 	simplifyPass,
+	elidePass,
 }
 
 // pipelines lists the named pipelines.

@@ -7,6 +7,7 @@ package irtest
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,4 +124,40 @@ func section(a *txtar.Archive, name string) int {
 		}
 	}
 	return -1
+}
+
+// CountStmts summarises the synchronisation structure of m in one line,
+// for tests that assert structural facts rather than whole texts: the
+// number of grid barriers, block barriers, splits, split whiles, forks,
+// regions, kernels and launches.
+func CountStmts(m *ir.Module) string {
+	var grid, block, split, splitWhile, fork, region, launch, kernels int
+	for _, f := range m.Funcs {
+		if f.Kind == ir.KernelFunc {
+			kernels++
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			switch s := s.(type) {
+			case *ir.Barrier:
+				if s.Grid {
+					grid++
+				} else {
+					block++
+				}
+			case *ir.Split:
+				split++
+			case *ir.SplitWhile:
+				splitWhile++
+			case *ir.Fork:
+				fork++
+			case *ir.Region:
+				region++
+			case *ir.Launch:
+				launch++
+			}
+			return true
+		})
+	}
+	return fmt.Sprintf("grid barriers %d, block barriers %d, splits %d, split whiles %d, forks %d, regions %d, kernels %d, launches %d",
+		grid, block, split, splitWhile, fork, region, kernels, launch)
 }

@@ -1,0 +1,208 @@
+package passes
+
+import (
+	"gpuc/ir"
+)
+
+var elidePass = &Pass{
+	Name: "elide-barriers",
+	Doc:  "remove grid barriers that no cross-processor dependence needs; turn sync-free splits into ifs",
+	From: ir.SPMDLevel,
+	To:   ir.SPMDLevel,
+	Run:  func(m *ir.Module, _ *Config) error { elideBarriers(m); return nil },
+}
+
+// elideBarriers runs on every region. Frontends insert grid barriers
+// conservatively, after every step that touches shared memory (Fork's PRAM
+// semantics); this pass keeps only those that separate two accesses that
+// may conflict across processors (Note [Cross-processor conflicts]).
+//
+// A split or split while is a group construct only for what happens inside
+// it: its entry, exit and iteration ends synchronise the group. One whose
+// body holds no grid barrier, no groupsize() and no group construct needs
+// those syncs only where a dependence crosses them, so it becomes an if
+// (or a while), with explicit barriers where its syncs were needed.
+func elideBarriers(m *ir.Module) {
+	for _, f := range m.Funcs {
+		if f.Kind != ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			if r, ok := s.(*ir.Region); ok {
+				elideRegion(m, r)
+				return false
+			}
+			return true
+		})
+	}
+}
+
+func elideRegion(m *ir.Module, r *ir.Region) {
+	for {
+		e := newElider(m, r)
+		if b := e.unneededBarrier(); b != nil {
+			r.Body = removeStmt(r.Body, b)
+			continue
+		}
+		if !e.convertOne(r) {
+			return
+		}
+	}
+}
+
+// elider holds one analysis of a region body.
+type elider struct {
+	g       *cfg
+	info    *accessInfo
+	inFork  map[ir.Stmt]bool // statements lexically inside a fork body
+	virtual map[ir.Stmt]bool // group constructs that could become ifs
+}
+
+func newElider(m *ir.Module, r *ir.Region) *elider {
+	e := &elider{
+		g:       buildCFG(r.Body),
+		info:    newAccessInfo(m, r.Body),
+		inFork:  map[ir.Stmt]bool{},
+		virtual: map[ir.Stmt]bool{},
+	}
+	markForks(r.Body, false, e.inFork)
+	ir.WalkStmts(r.Body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Split:
+			e.virtual[s] = syncFree(s.Then) && syncFree(s.Else)
+		case *ir.SplitWhile:
+			e.virtual[s] = syncFree(s.Body)
+		}
+		return true
+	})
+	return e
+}
+
+func markForks(body []ir.Stmt, in bool, out map[ir.Stmt]bool) {
+	for _, s := range body {
+		out[s] = in
+		_, isFork := s.(*ir.Fork)
+		for _, sub := range ir.SubBodies(s) {
+			markForks(sub, in || isFork, out)
+		}
+	}
+}
+
+// syncFree reports whether body needs no synchronisation of its own: no
+// grid barrier, no group construct, no groupsize().
+func syncFree(body []ir.Stmt) bool {
+	free := true
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		switch s.(type) {
+		case *ir.Barrier, *ir.Split, *ir.SplitWhile, *ir.Fork:
+			free = false
+		}
+		return free
+	})
+	ir.WalkAllExprs(body, func(x ir.Expr) bool {
+		if b, ok := x.(*ir.Builtin); ok && b.Op == ir.GroupSize {
+			free = false
+		}
+		return free
+	})
+	return free
+}
+
+// stops reports whether a search for accesses stops at n while testing
+// whether the sync point at self is needed.
+func (e *elider) stops(self *node) func(*node) bool {
+	return func(n *node) bool { return n != self }
+}
+
+// needed reports whether the sync point n separates two accesses that may
+// conflict across processors.
+func (e *elider) needed(n *node) bool {
+	stop := e.stops(n)
+	before := e.accesses(reach(n, false, stop), stop)
+	after := e.accesses(reach(n, true, stop), stop)
+	inFork := e.inFork[n.stmt]
+	for _, x := range before {
+		for _, y := range after {
+			if e.info.conflict(x, y, inFork) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (e *elider) accesses(nodes []*node, stop func(*node) bool) []access {
+	var out []access
+	for _, n := range nodes {
+		if n.kind == atomNode || !stop(n) {
+			out = append(out, e.info.of(n)...)
+		}
+	}
+	return out
+}
+
+// unneededBarrier returns the first grid barrier that no dependence needs.
+func (e *elider) unneededBarrier() *ir.Barrier {
+	for _, n := range e.g.nodes {
+		if n.kind == barrierNode && !e.needed(n) {
+			return n.stmt.(*ir.Barrier)
+		}
+	}
+	return nil
+}
+
+// convertOne turns one sync-free split or split while into an if or a
+// while, with explicit barriers where its syncs are needed, and reports
+// whether it found one to turn.
+func (e *elider) convertOne(r *ir.Region) bool {
+	need := map[ir.Stmt]map[syncRole]bool{}
+	for _, n := range e.g.nodes {
+		if n.kind == syncNode && e.virtual[n.stmt] {
+			if need[n.stmt] == nil {
+				need[n.stmt] = map[syncRole]bool{}
+			}
+			need[n.stmt][n.role] = e.needed(n)
+		}
+	}
+	var target ir.Stmt
+	for _, n := range e.g.nodes { // in source order of the syncs
+		if roles, ok := need[n.stmt]; ok && !roles[syncIter] {
+			target = n.stmt
+			break
+		}
+	}
+	if target == nil {
+		return false
+	}
+	roles := need[target]
+	r.Body = ir.RewriteStmts(r.Body, func(s ir.Stmt) []ir.Stmt {
+		if s != target {
+			return []ir.Stmt{s}
+		}
+		var out []ir.Stmt
+		if roles[syncEntry] {
+			out = append(out, &ir.Barrier{Pos: s.At(), Grid: true})
+		}
+		switch s := s.(type) {
+		case *ir.Split:
+			out = append(out, &ir.If{Pos: s.Pos, Cond: s.Cond, Then: s.Then, Else: s.Else})
+		case *ir.SplitWhile:
+			out = append(out, &ir.While{Pos: s.Pos, Cond: s.Cond, Body: s.Body})
+		}
+		if roles[syncExit] {
+			out = append(out, &ir.Barrier{Pos: s.At(), Grid: true})
+		}
+		return out
+	})
+	return true
+}
+
+// removeStmt removes the statement s from body, wherever it is nested.
+func removeStmt(body []ir.Stmt, target ir.Stmt) []ir.Stmt {
+	return ir.RewriteStmts(body, func(s ir.Stmt) []ir.Stmt {
+		if s == target {
+			return nil
+		}
+		return []ir.Stmt{s}
+	})
+}
