@@ -29,8 +29,8 @@ type accessKind uint8
 const (
 	readAccess accessKind = iota
 	writeAccess
-	atomicAccess   // an ordinary atomic read-modify-write
-	orderedAccess  // a multiprefix atomic or a priority store
+	atomicAccess  // an ordinary atomic read-modify-write
+	orderedAccess // a multiprefix atomic or a priority store
 )
 
 // access is one read or write of a device buffer by one atom.
