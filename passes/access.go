@@ -10,8 +10,9 @@ import (
 //
 // Two accesses to device memory by different processors between the same
 // two synchronisation points conflict if they touch one buffer, at least
-// one writes, they are not both ordinary atomics (which commute), and
-// their addresses may be equal. Multiprefix atomics and priority stores
+// one writes, they are not both atomics of one commutative family (two
+// adds, two maxes; an exchange or compare-and-swap commutes with nothing),
+// and their addresses may be equal. Multiprefix atomics and priority stores
 // are resolved per barrier interval, so two of them on one buffer always
 // conflict, even from the same processor: merging their intervals would
 // change which processor wins.
@@ -38,6 +39,22 @@ type access struct {
 	buf   string
 	index ir.Expr // nil: unknown (inside a called function)
 	kind  accessKind
+	op    ir.AtomicOp // for atomicAccess
+}
+
+// commute reports whether two atomic operations may run in either order
+// and leave the same memory: operations of one commutative family.
+func commute(a, b ir.AtomicOp) bool {
+	family := func(op ir.AtomicOp) int {
+		switch op {
+		case ir.AtomicAdd, ir.AtomicSub:
+			return 1
+		case ir.AtomicMin, ir.AtomicMax, ir.AtomicAnd, ir.AtomicOr, ir.AtomicXor:
+			return 2 + int(op)
+		}
+		return 0 // exch, cas and inc depend on order
+	}
+	return family(a) != 0 && family(a) == family(b)
 }
 
 func (a access) writes() bool { return a.kind != readAccess }
@@ -76,7 +93,7 @@ func (a *accessInfo) of(n *node) []access {
 		if s.Op.IsMultiprefix() {
 			k = orderedAccess
 		}
-		out = append(out, access{buf: s.Buf, index: s.Index, kind: k})
+		out = append(out, access{buf: s.Buf, index: s.Index, kind: k, op: s.Op})
 	}
 	return out
 }
@@ -167,7 +184,7 @@ func (a *accessInfo) conflict(x, y access, inFork bool) bool {
 		return true
 	case !x.writes() && !y.writes():
 		return false
-	case x.kind == atomicAccess && y.kind == atomicAccess:
+	case x.kind == atomicAccess && y.kind == atomicAccess && commute(x.op, y.op):
 		return false
 	}
 	return a.mayMeet(x.index, y.index, inFork)

@@ -34,6 +34,9 @@ type Config struct {
 	// "all" dumps after every pass.
 	DumpAfter []string
 	Dump      io.Writer
+	// BlockSize is the threads per block of the kernels that regions
+	// become (default 256).
+	BlockSize int
 }
 
 // Pipeline is a named sequence of passes.
@@ -46,7 +49,10 @@ type Pipeline struct {
 // registry lists every pass, in the order `gpuc passes` prints them.
 var registry = []*Pass{
 	simplifyPass,
+	lowerPriorityPass,
 	elidePass,
+	hostLoopsPass,
+	splitBarriersPass,
 }
 
 // pipelines lists the named pipelines.
@@ -56,7 +62,12 @@ var pipelines = []*Pipeline{
 
 // passOrder holds pairs (a, b): when both run, a must come before b. Each
 // pair carries its reason, in the manner of Go's SSA compiler.
-var passOrder = []struct{ before, after, why string }{}
+var passOrder = []struct{ before, after, why string }{
+	{"lower-priority", "elide-barriers", "the claims of priority stores add barriers that elision then judges"},
+	{"lower-priority", "split-barriers", "regions with priority stores cannot become kernels"},
+	{"host-loops", "split-barriers", "split-barriers needs grid barriers at the top level of regions"},
+	{"elide-barriers", "host-loops", "every barrier that goes saves a launch, and some a lifted loop"},
+}
 
 func init() {
 	for _, p := range pipelines {

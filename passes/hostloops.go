@@ -1,0 +1,563 @@
+package passes
+
+import (
+	"gpuc/ir"
+)
+
+var hostLoopsPass = &Pass{
+	Name: "host-loops",
+	Doc:  "run barrier-holding loops, ifs and switches, and printing seq code, on the host",
+	From: ir.SPMDLevel,
+	To:   ir.SPMDLevel,
+	Run:  hostLoops,
+}
+
+// Note [Host loops]
+//
+// A loop, if or switch of a region whose body holds a grid barrier has a
+// condition that is the same on every processor (the verifier sees to
+// that), so the host can run it: the region is cut around the statement,
+// which becomes host control flow whose bodies are regions again. The
+// paper applied this rule by hand; here it is general.
+//
+// Conditions are evaluated where they are cheapest. A region local whose
+// every assignment sits at this lifted level and computes a value from
+// parameters, constants and host-side values (a loop counter such as
+// Fork's `for (d = 1; d < N; d *= 2)`) becomes a host variable: the host
+// runs the loop itself, and kernels receive the counter as an argument,
+// with no read-back per iteration. Any other condition is reduced on the
+// device: a one-processor region stores it in a condition buffer, and the
+// host reads it back.
+//
+// A seq section that prints (`if pid() == 0 { ... printf ... }`, what
+// Fork's seq becomes) runs on the host too, for processor 0: its
+// privates come from processor 0's spill slots, its shared accesses are
+// read-backs and writes of device memory.
+//
+// Locals used in more than one of the resulting pieces are spilled (Note
+// [Spilling]). Grid barriers at the top level of the new regions stay for
+// split-barriers.
+
+func hostLoops(m *ir.Module, cfg *Config) error {
+	names := newNamer(m)
+	var errs []error
+	for _, f := range m.Funcs {
+		if f.Kind != ir.HostFunc {
+			continue
+		}
+		o := newOutliner(m, names, f, cfg.blockSize())
+		f.Body = ir.RewriteStmts(f.Body, func(s ir.Stmt) []ir.Stmt {
+			r, ok := s.(*ir.Region)
+			if !ok || !needsHost(r.Body) {
+				return []ir.Stmt{s}
+			}
+			out, err := o.hoistRegion(r)
+			if err != nil {
+				errs = append(errs, err)
+				return []ir.Stmt{s}
+			}
+			return out
+		})
+	}
+	return joinErrors(errs)
+}
+
+// needsHost reports whether a region body holds a grid barrier below its
+// top level, or a printf.
+func needsHost(body []ir.Stmt) bool {
+	for _, s := range body {
+		if holdsHostWork(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsHostWork reports whether s must be lifted: it holds a grid barrier
+// nested inside it, or a printf anywhere.
+func holdsHostWork(s ir.Stmt) bool {
+	if _, ok := s.(*ir.Printf); ok {
+		return true
+	}
+	found := false
+	for _, sub := range ir.SubBodies(s) {
+		ir.WalkStmts(sub, func(x ir.Stmt) bool {
+			switch x := x.(type) {
+			case *ir.Barrier:
+				found = found || x.Grid
+			case *ir.Printf:
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// hoister lowers one region.
+type hoister struct {
+	o        *outliner
+	r        *ir.Region
+	lifted   map[ir.Stmt]bool
+	host     map[string]bool // region locals that become host variables
+	types    map[string]ir.Type
+	pieces   []piece
+	seqs     map[*ir.If]*[]ir.Stmt // placeholders of host-run seq bodies
+	seqList  []*[]ir.Stmt
+	procsVar string
+	cond     string // the condition buffer
+	err      error
+}
+
+func (o *outliner) hoistRegion(r *ir.Region) ([]ir.Stmt, error) {
+	if err := checkNoGroups(r); err != nil {
+		return nil, err
+	}
+	uniquifyLocals(r.Body, o.names)
+	h := &hoister{o: o, r: r, lifted: map[ir.Stmt]bool{}, seqs: map[*ir.If]*[]ir.Stmt{}}
+	h.markLifted(r.Body, nil)
+	h.types = regionLocals(r.Body)
+	h.findHostLocals()
+	h.procsVar = o.names.fresh("procs")
+	out := []ir.Stmt{&ir.Decl{Pos: r.Pos, Name: h.procsVar, T: ir.I64, Init: toI64(r.Procs)}}
+	out = append(out, h.list(r.Body)...)
+	if h.err != nil {
+		return nil, h.err
+	}
+	device := map[string]ir.Type{}
+	for name, t := range h.types {
+		if !h.host[name] {
+			device[name] = t
+		}
+	}
+	if _, err := o.spillAcross(h.pieces, h.seqList, r.Procs, device, r.Pos); err != nil {
+		return nil, err
+	}
+	out = ir.RewriteStmts(out, func(s ir.Stmt) []ir.Stmt {
+		if i, ok := s.(*ir.If); ok && h.seqs[i] != nil {
+			return *h.seqs[i]
+		}
+		return []ir.Stmt{s}
+	})
+	if !readIn(h.procsVar, out) {
+		out = out[1:]
+	}
+	return out, nil
+}
+
+// checkNoGroups reports a region that still holds group constructs.
+func checkNoGroups(r *ir.Region) error {
+	var err error
+	ir.WalkStmts(r.Body, func(s ir.Stmt) bool {
+		switch s.(type) {
+		case *ir.Split, *ir.SplitWhile, *ir.Fork:
+			if err == nil {
+				err = errorf(s.At(), "host-loops: group construct in a region; run group-split first")
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
+// markLifted marks the statements of a lifted-level list that run on the
+// host, and the break and continue statements that leave lifted loops.
+// loops holds, innermost last, whether each enclosing loop is lifted.
+func (h *hoister) markLifted(body []ir.Stmt, loops []bool) bool {
+	any := false
+	for _, s := range body {
+		if h.markStmt(s, loops) {
+			h.lifted[s] = true
+			any = true
+		}
+	}
+	return any
+}
+
+func (h *hoister) markStmt(s ir.Stmt, loops []bool) bool {
+	switch s := s.(type) {
+	case *ir.Break, *ir.Continue:
+		return len(loops) > 0 && loops[len(loops)-1]
+	case *ir.While:
+		lift := holdsHostWork(s)
+		h.markLifted(s.Body, append(loops, lift))
+		return lift
+	case *ir.For:
+		lift := holdsHostWork(s)
+		h.markLifted(s.Body, append(loops, lift))
+		return lift
+	case *ir.If:
+		a := h.markLifted(s.Then, loops)
+		b := h.markLifted(s.Else, loops)
+		return a || b || holdsHostWork(s)
+	case *ir.Switch:
+		lift := holdsHostWork(s)
+		for _, c := range s.Cases {
+			lift = h.markLifted(c.Body, loops) || lift
+		}
+		return h.markLifted(s.Default, loops) || lift
+	}
+	return false
+}
+
+// findHostLocals finds the locals that can live on the host: every
+// assignment at the lifted level, from host-computable values.
+func (h *hoister) findHostLocals() {
+	h.host = map[string]bool{}
+	type def struct {
+		value ir.Expr
+		ok    bool // at the lifted level, a plain declaration or assignment
+	}
+	defs := map[string][]def{}
+	var device func(ir.Stmt)
+	device = func(s ir.Stmt) {
+		ir.WalkStmts([]ir.Stmt{s}, func(x ir.Stmt) bool {
+			for _, name := range assigned(x) {
+				defs[name] = append(defs[name], def{})
+			}
+			return true
+		})
+	}
+	var lifted func([]ir.Stmt)
+	simple := func(s ir.Stmt) {
+		switch s := s.(type) {
+		case *ir.Decl:
+			defs[s.Name] = append(defs[s.Name], def{value: s.Init, ok: true})
+		case *ir.Assign:
+			defs[s.Name] = append(defs[s.Name], def{value: s.Value, ok: true})
+		case nil:
+		default:
+			device(s)
+		}
+	}
+	lifted = func(body []ir.Stmt) {
+		for _, s := range body {
+			if !h.lifted[s] {
+				if _, ok := s.(*ir.Decl); ok {
+					simple(s)
+				} else if a, ok := s.(*ir.Assign); ok {
+					simple(a)
+				} else {
+					device(s)
+				}
+				continue
+			}
+			if f, ok := s.(*ir.For); ok {
+				simple(f.Init)
+				simple(f.Post)
+			}
+			if isSeq(s) {
+				device(s)
+				continue
+			}
+			for _, sub := range ir.SubBodies(s) {
+				lifted(sub)
+			}
+		}
+	}
+	lifted(h.r.Body)
+	for name := range h.types {
+		h.host[name] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for name := range h.host {
+			for _, d := range defs[name] {
+				if !d.ok || (d.value != nil && !h.hostComputable(d.value)) {
+					delete(h.host, name)
+					changed = true
+					break
+				}
+			}
+		}
+	}
+}
+
+// assigned lists the locals a statement itself assigns.
+func assigned(s ir.Stmt) []string {
+	switch s := s.(type) {
+	case *ir.Decl:
+		return []string{s.Name}
+	case *ir.Assign:
+		return []string{s.Name}
+	case *ir.Atomic:
+		if s.Dst != "" {
+			return []string{s.Dst}
+		}
+	case *ir.For:
+		return append(assigned(s.Init), assigned(s.Post)...)
+	}
+	return nil
+}
+
+// hostComputable reports whether the host can evaluate e: it reads only
+// constants, parameters, host variables and host locals.
+func (h *hoister) hostComputable(e ir.Expr) bool {
+	ok := true
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		switch x := x.(type) {
+		case *ir.Var:
+			if _, isLocal := h.types[x.Name]; isLocal && !h.host[x.Name] {
+				ok = false
+			}
+		case *ir.Builtin:
+			ok = ok && (x.Op.Arity() > 0 || x.Op == ir.GroupID || x.Op == ir.GroupSize || x.Op == ir.NumProcs)
+		case *ir.Load, *ir.Call:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// toHost rewrites a host-computable expression for the host.
+func (h *hoister) toHost(e ir.Expr) ir.Expr {
+	return mapRegionBuiltinsExpr(e, h.procsI32())
+}
+
+func (h *hoister) procsI32() ir.Expr {
+	return &ir.Convert{T: ir.I32, X: &ir.Var{Name: h.procsVar, T: ir.I64}}
+}
+
+func mapRegionBuiltinsExpr(e ir.Expr, procs ir.Expr) ir.Expr {
+	body := mapRegionBuiltins([]ir.Stmt{&ir.Return{Value: e}}, procs)
+	return body[0].(*ir.Return).Value
+}
+
+// list lowers a lifted-level statement list to host statements.
+func (h *hoister) list(body []ir.Stmt) []ir.Stmt {
+	var out, dev []ir.Stmt
+	flush := func() {
+		if len(dev) > 0 {
+			out = append(out, h.region(dev, h.procsExpr()))
+			dev = nil
+		}
+	}
+	for _, s := range body {
+		switch {
+		case h.isHostSimple(s):
+			flush()
+			out = append(out, h.hostSimple(s))
+		case h.lifted[s]:
+			flush()
+			out = append(out, h.lift(s)...)
+		default:
+			dev = append(dev, s)
+		}
+	}
+	flush()
+	if out == nil && body != nil {
+		out = []ir.Stmt{}
+	}
+	return out
+}
+
+func (h *hoister) procsExpr() ir.Expr {
+	if paramOnly(h.r.Procs) {
+		return ir.CloneExpr(h.r.Procs)
+	}
+	return &ir.Var{Name: h.procsVar, T: ir.I64}
+}
+
+// region makes a region of device statements and records it as a piece.
+func (h *hoister) region(body []ir.Stmt, procs ir.Expr) *ir.Region {
+	r := &ir.Region{Pos: h.r.Pos, Procs: procs, Body: body}
+	h.pieces = append(h.pieces, piece{body: &r.Body})
+	return r
+}
+
+func (h *hoister) isHostSimple(s ir.Stmt) bool {
+	switch s := s.(type) {
+	case *ir.Decl:
+		return h.host[s.Name]
+	case *ir.Assign:
+		return h.host[s.Name]
+	}
+	return false
+}
+
+func (h *hoister) hostSimple(s ir.Stmt) ir.Stmt {
+	switch s := s.(type) {
+	case *ir.Decl:
+		if s.Init != nil {
+			s.Init = h.toHost(s.Init)
+		}
+	case *ir.Assign:
+		s.Value = h.toHost(s.Value)
+	}
+	return s
+}
+
+// lift lowers one lifted statement.
+func (h *hoister) lift(s ir.Stmt) []ir.Stmt {
+	switch s := s.(type) {
+	case *ir.Break, *ir.Continue:
+		return []ir.Stmt{s}
+	case *ir.If:
+		if isSeq(s) {
+			return h.seq(s)
+		}
+		pre, cond := h.condition(s.Cond)
+		return append(pre, &ir.If{Pos: s.Pos, Cond: cond, Then: h.list(s.Then), Else: h.list(s.Else)})
+	case *ir.Switch:
+		pre, x := h.value(s.X)
+		sw := &ir.Switch{Pos: s.Pos, X: x, Default: h.list(s.Default)}
+		for _, c := range s.Cases {
+			sw.Cases = append(sw.Cases, &ir.Case{Pos: c.Pos, Values: c.Values, Body: h.list(c.Body)})
+		}
+		return append(pre, sw)
+	case *ir.While:
+		return h.loop(s.Pos, nil, s.Cond, nil, s.Body)
+	case *ir.For:
+		return h.loop(s.Pos, s.Init, s.Cond, s.Post, s.Body)
+	case *ir.Printf:
+		h.fail(errorf(s.Pos, "host-loops: printf in parallel code outside a seq section (if pid() == 0)"))
+	default:
+		h.fail(errorf(s.At(), "host-loops: cannot run this statement on the host"))
+	}
+	return nil
+}
+
+func (h *hoister) fail(err error) {
+	if h.err == nil {
+		h.err = err
+	}
+}
+
+// loop lowers a lifted while or for loop. With a host-side init, condition
+// and post it stays a for loop on the host; otherwise it becomes
+// `while true { condition; if !c break; body; post }`.
+func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, body []ir.Stmt) []ir.Stmt {
+	var out []ir.Stmt
+	hostInit := init == nil || h.isHostSimple(init)
+	hostPost := post == nil || h.isHostSimple(post)
+	if hostInit && hostPost && h.hostComputable(cond) {
+		f := &ir.For{Pos: pos, Cond: h.toHost(cond), Body: h.list(body)}
+		if init != nil {
+			f.Init = h.hostSimple(init)
+		}
+		if post != nil {
+			f.Post = h.hostSimple(post)
+		}
+		return []ir.Stmt{f}
+	}
+	if init != nil {
+		out = append(out, h.list([]ir.Stmt{init})...)
+	}
+	if post != nil && !hostPost && jumpsTo(body, true) {
+		h.fail(errorf(pos, "host-loops: a continue in this loop would skip its device-side increment; write the loop as a while"))
+	}
+	pre, c := h.condition(cond)
+	w := &ir.While{Pos: pos, Cond: ir.BoolConst(true)}
+	w.Body = append(w.Body, pre...)
+	w.Body = append(w.Body, &ir.If{Pos: pos, Cond: &ir.Unary{Pos: pos, Op: ir.Not, X: c}, Then: []ir.Stmt{&ir.Break{Pos: pos}}})
+	w.Body = append(w.Body, h.list(body)...)
+	if post != nil {
+		w.Body = append(w.Body, h.list([]ir.Stmt{post})...)
+	}
+	return append(out, w)
+}
+
+// jumpsTo reports whether body holds a continue (cont) or break for the
+// loop it is the body of.
+func jumpsTo(body []ir.Stmt, cont bool) bool {
+	found := false
+	var visit func([]ir.Stmt)
+	visit = func(list []ir.Stmt) {
+		for _, s := range list {
+			switch s.(type) {
+			case *ir.Continue:
+				found = found || cont
+			case *ir.Break:
+				found = found || !cont
+			case *ir.While, *ir.For, *ir.SplitWhile:
+				continue
+			}
+			for _, sub := range ir.SubBodies(s) {
+				visit(sub)
+			}
+		}
+	}
+	visit(body)
+	return found
+}
+
+// condition returns host statements to run first and a host expression
+// for a bool condition.
+func (h *hoister) condition(e ir.Expr) ([]ir.Stmt, ir.Expr) {
+	if h.hostComputable(e) {
+		return nil, h.toHost(e)
+	}
+	pre, v := h.reduce(e)
+	return pre, &ir.Binary{Op: ir.Ne, X: v, Y: ir.IntConst(ir.I64, 0)}
+}
+
+// value is condition for a switch's integer.
+func (h *hoister) value(e ir.Expr) ([]ir.Stmt, ir.Expr) {
+	if h.hostComputable(e) {
+		return nil, h.toHost(e)
+	}
+	return h.reduce(e)
+}
+
+// reduce evaluates a uniform expression on the device, as processor 0,
+// and returns the region that does it and the host's read-back, an i64.
+func (h *hoister) reduce(e ir.Expr) ([]ir.Stmt, ir.Expr) {
+	if h.cond == "" {
+		h.cond = h.o.names.fresh("hostcond")
+		h.o.m.Buffers = append(h.o.m.Buffers, &ir.Buffer{Pos: h.r.Pos, Name: h.cond, Elem: ir.I64, Len: ir.IntConst(ir.I32, 1), Space: ir.Global, Role: ir.Scratch})
+	}
+	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
+	store := &ir.Store{Pos: e.At(), Buf: h.cond, Index: zero(), Value: &ir.Convert{T: ir.I64, X: e}}
+	r := h.region([]ir.Stmt{store}, ir.IntConst(ir.I32, 1))
+	return []ir.Stmt{r}, &ir.Load{Buf: h.cond, Index: zero(), T: ir.I64}
+}
+
+// isSeq reports whether s is a seq section: `if pid() == 0 { ... }` with
+// no else.
+func isSeq(s ir.Stmt) bool {
+	i, ok := s.(*ir.If)
+	if !ok || len(i.Else) > 0 {
+		return false
+	}
+	b, ok := i.Cond.(*ir.Binary)
+	if !ok || b.Op != ir.Eq {
+		return false
+	}
+	isPid := func(e ir.Expr) bool { x, ok := e.(*ir.Builtin); return ok && x.Op == ir.ProcID }
+	isZero := func(e ir.Expr) bool { c, ok := e.(*ir.Const); return ok && c.Bits == 0 }
+	return (isPid(b.X) && isZero(b.Y)) || (isZero(b.X) && isPid(b.Y))
+}
+
+// seq runs a seq section on the host, as processor 0.
+func (h *hoister) seq(s *ir.If) []ir.Stmt {
+	body := s.Then
+	ir.RewriteAllExprs(body, func(e ir.Expr) ir.Expr {
+		switch x := e.(type) {
+		case *ir.Builtin:
+			switch x.Op {
+			case ir.ProcID, ir.GlobalID, ir.GroupID:
+				return &ir.Const{Pos: x.Pos, T: ir.I32}
+			case ir.GroupSize, ir.NumProcs:
+				return h.procsI32()
+			}
+		case *ir.Call:
+			h.fail(errorf(x.Pos, "host-loops: this seq section calls device function %s, which the host cannot run", x.Func))
+		}
+		return e
+	})
+	ir.WalkStmts(body, func(x ir.Stmt) bool {
+		switch x := x.(type) {
+		case *ir.Atomic:
+			h.fail(errorf(x.Pos, "host-loops: an atomic in a seq section that prints; the host cannot run it"))
+		case *ir.CallStmt:
+			h.fail(errorf(x.Pos, "host-loops: this seq section calls device function %s, which the host cannot run", x.Call.Func))
+		}
+		return true
+	})
+	holder := &ir.If{Pos: s.Pos, Cond: ir.BoolConst(true), Then: body}
+	h.seqs[holder] = &holder.Then
+	h.seqList = append(h.seqList, &holder.Then)
+	return []ir.Stmt{holder}
+}
+

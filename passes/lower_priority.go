@@ -1,0 +1,136 @@
+package passes
+
+import (
+	"gpuc/ir"
+)
+
+var lowerPriorityPass = &Pass{
+	Name: "lower-priority",
+	Doc:  "implement Priority CRCW stores with plain stores, exchanges or claims",
+	From: ir.SPMDLevel,
+	To:   ir.SPMDLevel,
+	Run:  func(m *ir.Module, _ *Config) error { lowerPriority(m); return nil },
+}
+
+// Note [Priority stores]
+//
+// A priority store lets the lowest pid() among the processors that store
+// to one address between two barriers win. lowerPriority implements each
+// one in the cheapest way that keeps that meaning:
+//
+//   - If every priority store to a buffer in the region writes the
+//     processor's own element (its index is in owner form, Note
+//     [Cross-processor conflicts]), no two processors meet: a plain store.
+//   - If the value is the same on every processor, any winner will do: an
+//     atomic exchange, for element types the atomics support.
+//   - Otherwise processors claim the address first. Each does an atomic
+//     max of (2^31-1 - pid) on a claim buffer of the target's length
+//     (zero means unclaimed); after a grid barrier the processor whose
+//     claim is still there wins, takes the claim back with a
+//     compare-and-swap, and stores. The claim barrier sits where the store
+//     was, so the store must stand where a barrier may: in synchronous code
+//     at group-uniform control flow, which is where frontends put priority
+//     stores.
+//
+// It runs before elide-barriers, whose analysis sees that the claim and
+// the compare-and-swap do not commute and keeps the claim barrier.
+
+func lowerPriority(m *ir.Module) {
+	names := newNamer(m)
+	claims := map[string]string{}
+	for _, f := range m.Funcs {
+		if f.Kind != ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			r, ok := s.(*ir.Region)
+			if !ok {
+				return true
+			}
+			lowerRegionPriority(m, r, names, claims)
+			return false
+		})
+	}
+}
+
+func lowerRegionPriority(m *ir.Module, r *ir.Region, names *namer, claims map[string]string) {
+	info := newAccessInfo(m, r.Body)
+	exclusive := exclusiveBuffers(info, r.Body)
+	inFork := map[ir.Stmt]bool{}
+	markForks(r.Body, false, inFork)
+	r.Body = ir.RewriteStmts(r.Body, func(s ir.Stmt) []ir.Stmt {
+		st, ok := s.(*ir.Store)
+		if !ok || !st.Priority {
+			return []ir.Stmt{s}
+		}
+		buf := m.Buffer(st.Buf)
+		switch {
+		case exclusive[st.Buf] && !inFork[st]:
+			st.Priority = false
+			return []ir.Stmt{st}
+		case info.inv.expr(st.Value) && atomicExchangeable(buf.Elem):
+			return []ir.Stmt{&ir.Atomic{Pos: st.Pos, Op: ir.AtomicExch, Buf: st.Buf, Index: st.Index, Args: []ir.Expr{st.Value}}}
+		}
+		return claimStore(m, st, names, claims)
+	})
+}
+
+// exclusiveBuffers finds the buffers whose priority stores all write the
+// storing processor's own element.
+func exclusiveBuffers(info *accessInfo, body []ir.Stmt) map[string]bool {
+	forms := map[string]*owner{}
+	out := map[string]bool{}
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		st, ok := s.(*ir.Store)
+		if !ok || !st.Priority {
+			return true
+		}
+		o, ok := info.ownerForm(st.Index, false)
+		prev, seen := forms[st.Buf]
+		switch {
+		case !seen:
+			forms[st.Buf] = &o
+			out[st.Buf] = ok
+		case !ok || *prev != o:
+			out[st.Buf] = false
+		}
+		return true
+	})
+	return out
+}
+
+func atomicExchangeable(t ir.Type) bool {
+	switch t {
+	case ir.I32, ir.U32, ir.I64, ir.U64, ir.F32, ir.F64:
+		return true
+	}
+	return false
+}
+
+// claimStore replaces a priority store by a claim, a grid barrier, and a
+// store by the winner.
+func claimStore(m *ir.Module, st *ir.Store, names *namer, claims map[string]string) []ir.Stmt {
+	pos := st.Pos
+	buf := m.Buffer(st.Buf)
+	claim, ok := claims[st.Buf]
+	if !ok {
+		claim = names.fresh(st.Buf + "_claim")
+		claims[st.Buf] = claim
+		m.Buffers = append(m.Buffers, &ir.Buffer{Pos: pos, Name: claim, Elem: ir.I32, Len: ir.CloneExpr(buf.Len), Space: ir.Global, Role: ir.Scratch})
+	}
+	idx, val, old := names.fresh("prio_index"), names.fresh("prio_value"), names.fresh("prio_claim")
+	mine := func() ir.Expr {
+		return &ir.Binary{Pos: pos, Op: ir.Sub, X: ir.IntConst(ir.I32, 2147483647), Y: &ir.Builtin{Pos: pos, Op: ir.ProcID}}
+	}
+	it := st.Index.Type()
+	return []ir.Stmt{
+		&ir.Decl{Pos: pos, Name: idx, T: it, Init: st.Index},
+		&ir.Decl{Pos: pos, Name: val, T: buf.Elem, Init: st.Value},
+		&ir.Atomic{Pos: pos, Op: ir.AtomicMax, Buf: claim, Index: &ir.Var{Pos: pos, Name: idx, T: it}, Args: []ir.Expr{mine()}},
+		&ir.Barrier{Pos: pos, Grid: true},
+		&ir.Decl{Pos: pos, Name: old, T: ir.I32},
+		&ir.Atomic{Pos: pos, Dst: old, Op: ir.AtomicCAS, Buf: claim, Index: &ir.Var{Pos: pos, Name: idx, T: it}, Args: []ir.Expr{mine(), ir.IntConst(ir.I32, 0)}},
+		&ir.If{Pos: pos, Cond: &ir.Binary{Pos: pos, Op: ir.Eq, X: &ir.Var{Pos: pos, Name: old, T: ir.I32}, Y: mine()},
+			Then: []ir.Stmt{&ir.Store{Pos: pos, Buf: st.Buf, Index: &ir.Var{Pos: pos, Name: idx, T: it}, Value: &ir.Var{Pos: pos, Name: val, T: buf.Elem}}}},
+	}
+}

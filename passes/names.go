@@ -1,0 +1,140 @@
+package passes
+
+import (
+	"fmt"
+
+	"gpuc/ir"
+)
+
+// namer hands out names that collide with nothing in a module: no
+// module-level name, no local of any function, no builtin or type name.
+type namer struct {
+	taken map[string]bool
+}
+
+func newNamer(m *ir.Module) *namer {
+	n := &namer{taken: map[string]bool{}}
+	for _, p := range m.Params {
+		n.taken[p.Name] = true
+	}
+	for _, b := range m.Buffers {
+		n.taken[b.Name] = true
+	}
+	for _, a := range m.Arrays {
+		n.taken[a.Name] = true
+	}
+	for _, f := range m.Funcs {
+		n.taken[f.Name] = true
+		for _, p := range f.Params {
+			n.taken[p.Name] = true
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			if d := declOf(s); d != nil {
+				n.taken[d.Name] = true
+			}
+			return true
+		})
+	}
+	return n
+}
+
+// fresh returns base if it is free, else base_2, base_3, ..., and takes it.
+func (n *namer) fresh(base string) string {
+	name := base
+	for i := 2; n.taken[name] || isReserved(name); i++ {
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	n.taken[name] = true
+	return name
+}
+
+func isReserved(name string) bool {
+	if _, ok := ir.ParseBuiltin(name); ok {
+		return true
+	}
+	_, ok := ir.ParseType(name)
+	return ok
+}
+
+// declOf returns the declaration a statement makes: a Decl, or a For's
+// declaring init.
+func declOf(s ir.Stmt) *ir.Decl {
+	switch s := s.(type) {
+	case *ir.Decl:
+		return s
+	case *ir.For:
+		d, _ := s.Init.(*ir.Decl)
+		return d
+	}
+	return nil
+}
+
+// uniquifyLocals renames the locals declared in body so that no two
+// declarations share a name, using n for fresh names; afterwards a local
+// is known by its name alone. Uses are renamed with their declarations,
+// by scope.
+func uniquifyLocals(body []ir.Stmt, n *namer) {
+	seen := map[string]bool{}
+	var scopes []map[string]string
+	lookup := func(name string) string {
+		for i := len(scopes) - 1; i >= 0; i-- {
+			if to, ok := scopes[i][name]; ok {
+				return to
+			}
+		}
+		return name
+	}
+	rename := func(e ir.Expr) ir.Expr {
+		if v, ok := e.(*ir.Var); ok {
+			v.Name = lookup(v.Name)
+		}
+		return e
+	}
+	declare := func(d *ir.Decl) {
+		to := d.Name
+		if seen[d.Name] {
+			to = n.fresh(d.Name)
+		}
+		seen[d.Name], seen[to] = true, true
+		scopes[len(scopes)-1][d.Name] = to
+		d.Name = to
+	}
+	var list func([]ir.Stmt)
+	simple := func(s ir.Stmt) {
+		ir.RewriteStmtExprs(s, rename)
+		switch s := s.(type) {
+		case *ir.Decl:
+			declare(s)
+		case *ir.Assign:
+			s.Name = lookup(s.Name)
+		case *ir.Atomic:
+			if s.Dst != "" {
+				s.Dst = lookup(s.Dst)
+			}
+		}
+	}
+	list = func(body []ir.Stmt) {
+		scopes = append(scopes, map[string]string{})
+		defer func() { scopes = scopes[:len(scopes)-1] }()
+		for _, s := range body {
+			if f, ok := s.(*ir.For); ok {
+				scopes = append(scopes, map[string]string{})
+				if f.Init != nil {
+					simple(f.Init)
+				}
+				f.Cond = ir.RewriteExpr(f.Cond, rename)
+				if f.Post != nil {
+					simple(f.Post)
+				}
+				list(f.Body)
+				scopes = scopes[:len(scopes)-1]
+				continue
+			}
+			simple(s)
+			for _, sub := range ir.SubBodies(s) {
+				list(sub)
+			}
+		}
+	}
+	list(body)
+}

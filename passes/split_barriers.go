@@ -1,0 +1,128 @@
+package passes
+
+import (
+	"fmt"
+
+	"gpuc/ir"
+)
+
+var splitBarriersPass = &Pass{
+	Name: "split-barriers",
+	Doc:  "cut regions at their grid barriers and outline every region as kernels and launches",
+	From: ir.SPMDLevel,
+	To:   ir.LaunchLevel,
+	Run:  splitBarriers,
+}
+
+// splitBarriers lowers every region to launch-level code (Note [Outlining
+// regions]). A region may hold grid barriers only at the top level of its
+// body: host-loops lifts barrier-holding control flow, and group-split
+// removes group constructs, before this pass runs. Each grid barrier
+// becomes a kernel boundary.
+func splitBarriers(m *ir.Module, cfg *Config) error {
+	names := newNamer(m)
+	var errs []error
+	for _, f := range m.Funcs {
+		if f.Kind != ir.HostFunc {
+			continue
+		}
+		o := newOutliner(m, names, f, cfg.blockSize())
+		n := 0
+		f.Body = ir.RewriteStmts(f.Body, func(s ir.Stmt) []ir.Stmt {
+			r, ok := s.(*ir.Region)
+			if !ok {
+				return []ir.Stmt{s}
+			}
+			n++
+			out, err := o.lowerRegion(r, fmt.Sprintf("%s_r%d", f.Name, n))
+			if err != nil {
+				errs = append(errs, err)
+				return []ir.Stmt{s}
+			}
+			return out
+		})
+	}
+	return joinErrors(errs)
+}
+
+// lowerRegion returns the host statements that replace r.
+func (o *outliner) lowerRegion(r *ir.Region, base string) ([]ir.Stmt, error) {
+	if err := checkFlat(r); err != nil {
+		return nil, err
+	}
+	uniquifyLocals(r.Body, o.names)
+	cut := cutAtBarriers(r.Body)
+	pieces := make([]piece, len(cut))
+	for i := range cut {
+		pieces[i] = piece{body: &cut[i]}
+	}
+	if _, err := o.spillAcross(pieces, nil, r.Procs, regionLocals(r.Body), r.Pos); err != nil {
+		return nil, err
+	}
+	procsVar := o.names.fresh("procs")
+	out := []ir.Stmt{&ir.Decl{Pos: r.Pos, Name: procsVar, T: ir.I64, Init: toI64(r.Procs)}}
+	for i, body := range cut {
+		rk := o.outline(body, procsVar, fmt.Sprintf("%s_k%d", base, i+1), r.Pos)
+		out = append(out, rk.launch)
+	}
+	return out, nil
+}
+
+// checkFlat reports a region that still holds group constructs, priority
+// stores, multiprefix atomics or barriers below its top level.
+func checkFlat(r *ir.Region) error {
+	var err error
+	for _, s := range r.Body {
+		for _, sub := range ir.SubBodies(s) {
+			ir.WalkStmts(sub, func(s ir.Stmt) bool {
+				if b, ok := s.(*ir.Barrier); ok && b.Grid && err == nil {
+					err = errorf(b.Pos, "split-barriers: grid barrier inside control flow; run host-loops first")
+				}
+				return err == nil
+			})
+		}
+	}
+	ir.WalkStmts(r.Body, func(s ir.Stmt) bool {
+		if err != nil {
+			return false
+		}
+		switch s := s.(type) {
+		case *ir.Split, *ir.SplitWhile, *ir.Fork:
+			err = errorf(s.At(), "split-barriers: group construct in a region; run group-split first")
+		case *ir.Store:
+			if s.Priority {
+				err = errorf(s.Pos, "split-barriers: priority store in a region; run lower-priority first")
+			}
+		case *ir.Atomic:
+			if s.Op.IsMultiprefix() {
+				err = errorf(s.Pos, "split-barriers: multiprefix atomic in a region; run lower-multiprefix first")
+			}
+		case *ir.Printf:
+			err = errorf(s.Pos, "split-barriers: printf in a region; run host-loops first, which moves it to the host")
+		}
+		return err == nil
+	})
+	return err
+}
+
+// cutAtBarriers splits a body at its top-level grid barriers. Empty
+// pieces (a barrier first or last in the region, or two in a row) are
+// dropped: the ends of a region already synchronise.
+func cutAtBarriers(body []ir.Stmt) [][]ir.Stmt {
+	var pieces [][]ir.Stmt
+	var cur []ir.Stmt
+	for _, s := range body {
+		if b, ok := s.(*ir.Barrier); ok && b.Grid {
+			if len(cur) > 0 {
+				pieces = append(pieces, cur)
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, s)
+	}
+	if len(cur) > 0 {
+		pieces = append(pieces, cur)
+	}
+	return pieces
+}

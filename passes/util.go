@@ -1,0 +1,72 @@
+package passes
+
+import (
+	"errors"
+	"sort"
+
+	"gpuc/ir"
+)
+
+// readIn reports whether body reads the local name.
+func readIn(name string, body []ir.Stmt) bool {
+	found := false
+	ir.WalkAllExprs(body, func(e ir.Expr) bool {
+		if v, ok := e.(*ir.Var); ok && v.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// assignedIn reports whether body assigns the local name (a declaration
+// with a value counts).
+func assignedIn(name string, body []ir.Stmt) bool {
+	found := false
+	visit := func(s ir.Stmt) {
+		switch s := s.(type) {
+		case *ir.Assign:
+			found = found || s.Name == name
+		case *ir.Decl:
+			found = found || (s.Name == name && s.Init != nil)
+		case *ir.Atomic:
+			found = found || s.Dst == name
+		}
+	}
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		visit(s)
+		if f, ok := s.(*ir.For); ok {
+			visit(f.Init)
+			visit(f.Post)
+		}
+		return !found
+	})
+	return found
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// toI64 converts an integer expression to i64.
+func toI64(e ir.Expr) ir.Expr {
+	if e.Type() == ir.I64 {
+		return ir.CloneExpr(e)
+	}
+	return &ir.Convert{Pos: e.At(), T: ir.I64, X: ir.CloneExpr(e)}
+}
+
+func joinErrors(errs []error) error { return errors.Join(errs...) }
+
+// blockSize is the threads per block of outlined kernels.
+func (c *Config) blockSize() int64 {
+	if c != nil && c.BlockSize > 0 {
+		return int64(c.BlockSize)
+	}
+	return 256
+}
