@@ -51,13 +51,17 @@ var registry = []*Pass{
 	simplifyPass,
 	lowerPriorityPass,
 	elidePass,
+	groupSplitPass,
 	hostLoopsPass,
 	splitBarriersPass,
 }
 
 // pipelines lists the named pipelines.
 var pipelines = []*Pipeline{
-	{Name: "default", Doc: "clean up a launch-level module before a backend", Passes: []string{"simplify"}},
+	{Name: "lower", Doc: "lower SPMD regions to kernels and host code",
+		Passes: []string{"lower-priority", "elide-barriers", "group-split", "elide-barriers", "host-loops", "split-barriers"}},
+	{Name: "default", Doc: "lower to the launch level and simplify, as compile does",
+		Passes: []string{"lower", "simplify"}},
 }
 
 // passOrder holds pairs (a, b): when both run, a must come before b. Each
@@ -66,17 +70,13 @@ var passOrder = []struct{ before, after, why string }{
 	{"lower-priority", "elide-barriers", "the claims of priority stores add barriers that elision then judges"},
 	{"lower-priority", "split-barriers", "regions with priority stores cannot become kernels"},
 	{"host-loops", "split-barriers", "split-barriers needs grid barriers at the top level of regions"},
+	{"group-split", "host-loops", "host-loops cannot cut regions inside group constructs"},
 	{"elide-barriers", "host-loops", "every barrier that goes saves a launch, and some a lifted loop"},
 }
 
 func init() {
 	for _, p := range pipelines {
-		for _, name := range p.Passes {
-			if Lookup(name) == nil {
-				panic(fmt.Sprintf("passes: pipeline %s names unknown pass %s", p.Name, name))
-			}
-		}
-		if err := checkOrder(p.Passes); err != nil {
+		if _, err := Expand(p.Passes); err != nil {
 			panic(fmt.Sprintf("passes: pipeline %s: %v", p.Name, err))
 		}
 	}
@@ -117,9 +117,11 @@ func Expand(names []string) ([]*Pass, error) {
 			continue
 		}
 		if pl := LookupPipeline(name); pl != nil {
-			for _, n := range pl.Passes {
-				out = append(out, Lookup(n))
+			sub, err := Expand(pl.Passes)
+			if err != nil {
+				return nil, err
 			}
+			out = append(out, sub...)
 			continue
 		}
 		p := Lookup(name)

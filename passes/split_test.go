@@ -12,7 +12,7 @@ import (
 // elide-barriers and split-barriers.
 func TestSplitBarriers(t *testing.T) {
 	irtest.Golden(t, "testdata/split/*.txtar", func(t *testing.T, a *txtar.Archive) map[string]string {
-		out := runPass(t, a, "lower-priority", "elide-barriers", "host-loops", "split-barriers")
+		out := runPass(t, a, "lower")
 		m := irtest.Parse(t, "out.kir", []byte(out["out.kir"]))
 		out["structure"] = irtest.CountStmts(m) + "\n"
 		return out

@@ -1,0 +1,474 @@
+package passes
+
+import (
+	"gpuc/ir"
+)
+
+var groupSplitPass = &Pass{
+	Name: "group-split",
+	Doc:  "run splits, split whiles and forks on the whole group, predicated, with subgroup sizes counted on the device",
+	From: ir.SPMDLevel,
+	To:   ir.SPMDLevel,
+	Run:  groupSplit,
+}
+
+// Note [Group split]
+//
+// Subgroups run independently, so running them on the whole group is a
+// valid schedule as long as each processor does only its own subgroup's
+// work and every processor passes the same barriers. group-split makes
+// that explicit:
+//
+//   - Membership is a private bool computed on the device: a split's
+//     condition, a fork's group index compared with the subgroup being
+//     run, a split while's "still in the loop".
+//   - Statements with effects (stores, atomics, assignments to varying
+//     locals, output) run under `if member`; statements that only compute
+//     uniform locals, and control flow with uniform conditions, run on
+//     every processor, so all of them take the same path through the
+//     barriers, which now synchronise the whole group: a stronger
+//     synchronisation than the subgroup's, hence still correct.
+//   - A split runs its then-part, then its else-part; a fork runs its
+//     subgroups one after another, with group() the loop counter, so
+//     control flow that depends on group() stays uniform; a split while
+//     keeps going while any processor is still in it.
+//   - groupsize() inside is counted with an atomic add on a monotonic
+//     counter: read a base, barrier, members add one, barrier, read again.
+//     The same trick, with an atomic max of the iteration number, tells a
+//     split while's processors whether anyone is still in it, with no
+//     counter to clear and no race.
+//
+// Barriers go in generously: at entry (the condition must see earlier
+// writes), between evaluating it and running the bodies, between parts and
+// at exit. elide-barriers, run again afterwards, removes those that no
+// dependence needs.
+
+func groupSplit(m *ir.Module, _ *Config) error {
+	names := newNamer(m)
+	var errs []error
+	for _, f := range m.Funcs {
+		if f.Kind != ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			r, ok := s.(*ir.Region)
+			if !ok {
+				return true
+			}
+			if hasGroupConstructs(r.Body) {
+				uniquifyLocals(r.Body, names)
+				g := &grouper{m: m, names: names, u: newUniformity(m, r.Body, false)}
+				r.Body = g.emit(r.Body, "", nil)
+				if g.err != nil {
+					errs = append(errs, g.err)
+				}
+			}
+			return false
+		})
+	}
+	return joinErrors(errs)
+}
+
+func hasGroupConstructs(body []ir.Stmt) bool {
+	found := false
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		switch s.(type) {
+		case *ir.Split, *ir.SplitWhile, *ir.Fork:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+type grouper struct {
+	m     *ir.Module
+	names *namer
+	u     *uniformity
+	err   error
+}
+
+func (g *grouper) fail(err error) {
+	if g.err == nil {
+		g.err = err
+	}
+}
+
+// emit lowers body run by the processors for which the private bool
+// member holds ("" for all of them); gs, if not nil, replaces groupsize().
+func (g *grouper) emit(body []ir.Stmt, member string, gs ir.Expr) []ir.Stmt {
+	var out, run []ir.Stmt
+	flush := func() {
+		if len(run) > 0 {
+			out = append(out, g.guard(run, member)...)
+			run = nil
+		}
+	}
+	for _, s := range body {
+		if gs != nil {
+			replaceGroupSize(s, gs)
+		}
+		switch s := s.(type) {
+		case *ir.Split:
+			flush()
+			out = append(out, g.split(s, member)...)
+		case *ir.SplitWhile:
+			flush()
+			out = append(out, g.splitWhile(s, member)...)
+		case *ir.Fork:
+			flush()
+			out = append(out, g.fork(s, member)...)
+		case *ir.Barrier:
+			flush()
+			out = append(out, s)
+		default:
+			switch {
+			case member == "" && !hasGroupConstructs([]ir.Stmt{s}):
+				flush()
+				out = append(out, s)
+			case g.uniformSafe(s):
+				flush()
+				out = append(out, s)
+			case g.structural(s):
+				flush()
+				out = append(out, g.restructure(s, member, gs))
+			case hasGroupConstructs([]ir.Stmt{s}):
+				g.fail(errorf(s.At(), "group-split: a split, split while or fork under processor-dependent control flow"))
+			default:
+				run = append(run, s)
+			}
+		}
+	}
+	flush()
+	if out == nil && body != nil {
+		out = []ir.Stmt{}
+	}
+	return out
+}
+
+// uniformSafe reports whether every processor may run s: it only sets a
+// uniform local to a value without effects.
+func (g *grouper) uniformSafe(s ir.Stmt) bool {
+	var name string
+	var value ir.Expr
+	switch s := s.(type) {
+	case *ir.Decl:
+		name, value = s.Name, s.Init
+	case *ir.Assign:
+		name, value = s.Name, s.Value
+	default:
+		return false
+	}
+	return !g.u.varying[name] && (value == nil || g.effectFree(value))
+}
+
+func (g *grouper) effectFree(e ir.Expr) bool {
+	ok := true
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if c, isCall := x.(*ir.Call); isCall {
+			ok = ok && pureCall(g.m, c.Func, map[string]bool{})
+		}
+		return ok
+	})
+	return ok
+}
+
+// structural reports whether s is control flow with a uniform condition
+// that must keep its shape: it holds a barrier, a group construct or a
+// uniform assignment that later control flow may read.
+func (g *grouper) structural(s ir.Stmt) bool {
+	var cond ir.Expr
+	switch s := s.(type) {
+	case *ir.If:
+		cond = s.Cond
+	case *ir.While:
+		cond = s.Cond
+	case *ir.For:
+		cond = s.Cond
+		if (s.Init != nil && !g.uniformSafe(s.Init)) || (s.Post != nil && !g.uniformSafe(s.Post)) {
+			return false
+		}
+	case *ir.Switch:
+		cond = s.X
+	default:
+		return false
+	}
+	if g.u.varies(cond) {
+		return false
+	}
+	keep := false
+	for _, sub := range ir.SubBodies(s) {
+		ir.WalkStmts(sub, func(x ir.Stmt) bool {
+			switch x.(type) {
+			case *ir.Barrier, *ir.Split, *ir.SplitWhile, *ir.Fork:
+				keep = true
+			}
+			keep = keep || g.uniformSafe(x)
+			return !keep
+		})
+	}
+	return keep
+}
+
+// restructure keeps the shape of uniform control flow and lowers its bodies.
+func (g *grouper) restructure(s ir.Stmt, member string, gs ir.Expr) ir.Stmt {
+	switch s := s.(type) {
+	case *ir.If:
+		s.Then, s.Else = g.emit(s.Then, member, gs), g.emit(s.Else, member, gs)
+	case *ir.While:
+		s.Body = g.emit(s.Body, member, gs)
+	case *ir.For:
+		s.Body = g.emit(s.Body, member, gs)
+	case *ir.Switch:
+		for _, c := range s.Cases {
+			c.Body = g.emit(c.Body, member, gs)
+		}
+		s.Default = g.emit(s.Default, member, gs)
+	}
+	return s
+}
+
+// guard runs statements under `if member`. Their top-level declarations
+// move out, with zero values, so that later guarded statements see them.
+func (g *grouper) guard(run []ir.Stmt, member string) []ir.Stmt {
+	if member == "" {
+		return run
+	}
+	var out, inner []ir.Stmt
+	for _, s := range run {
+		if hasJumps(s) {
+			g.fail(errorf(s.At(), "group-split: break or continue in code that only some processors run; leave the loop through its condition"))
+		}
+		d, ok := s.(*ir.Decl)
+		if !ok {
+			inner = append(inner, s)
+			continue
+		}
+		out = append(out, &ir.Decl{Pos: d.Pos, Name: d.Name, T: d.T, Init: &ir.Const{Pos: d.Pos, T: d.T}})
+		if d.Init != nil {
+			inner = append(inner, &ir.Assign{Pos: d.Pos, Name: d.Name, Value: d.Init})
+		}
+	}
+	if len(inner) > 0 {
+		out = append(out, &ir.If{Pos: inner[0].At(), Cond: boolVar(member), Then: inner})
+	}
+	return out
+}
+
+// hasJumps reports whether s holds a break or continue that leaves s.
+func hasJumps(s ir.Stmt) bool {
+	switch s.(type) {
+	case *ir.Break, *ir.Continue:
+		return true
+	case *ir.While, *ir.For:
+		return false
+	}
+	for _, sub := range ir.SubBodies(s) {
+		for _, x := range sub {
+			if hasJumps(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func boolVar(name string) ir.Expr { return &ir.Var{Name: name, T: ir.Bool} }
+
+func gridBarrier(pos ir.Pos) ir.Stmt { return &ir.Barrier{Pos: pos, Grid: true} }
+
+// and returns `member && x`, or x for the whole group.
+func and(member string, x ir.Expr) ir.Expr {
+	if member == "" {
+		return x
+	}
+	return &ir.Binary{Op: ir.LogAnd, X: boolVar(member), Y: x}
+}
+
+// split runs the then-part, then the else-part, each predicated.
+func (g *grouper) split(s *ir.Split, member string) []ir.Stmt {
+	pos := s.Pos
+	in, out := g.names.fresh("split_then"), g.names.fresh("split_else")
+	stmts := []ir.Stmt{
+		gridBarrier(pos),
+		&ir.Decl{Pos: pos, Name: in, T: ir.Bool, Init: and(member, s.Cond)},
+		&ir.Decl{Pos: pos, Name: out, T: ir.Bool, Init: and(member, &ir.Unary{Op: ir.Not, X: boolVar(in)})},
+		gridBarrier(pos),
+	}
+	stmts = append(stmts, g.part(s.Then, in, pos)...)
+	if len(s.Else) > 0 {
+		stmts = append(stmts, gridBarrier(pos))
+		stmts = append(stmts, g.part(s.Else, out, pos)...)
+	}
+	return append(stmts, gridBarrier(pos))
+}
+
+// part lowers the body of one subgroup, counting its size first if the
+// body asks for groupsize().
+func (g *grouper) part(body []ir.Stmt, member string, pos ir.Pos) []ir.Stmt {
+	var pre []ir.Stmt
+	var gs ir.Expr
+	if usesGroupSize(body) {
+		pre, gs = g.count(member, pos)
+	}
+	return append(pre, g.emit(body, member, gs)...)
+}
+
+// usesGroupSize reports whether body reads groupsize() outside nested
+// group constructs, which count their own.
+func usesGroupSize(body []ir.Stmt) bool {
+	found := false
+	var visit func([]ir.Stmt)
+	visit = func(list []ir.Stmt) {
+		for _, s := range list {
+			for _, e := range ir.StmtExprs(s) {
+				ir.WalkExpr(e, func(x ir.Expr) bool {
+					if b, ok := x.(*ir.Builtin); ok && b.Op == ir.GroupSize {
+						found = true
+					}
+					return !found
+				})
+			}
+			switch s.(type) {
+			case *ir.Split, *ir.SplitWhile, *ir.Fork:
+				continue
+			}
+			for _, sub := range ir.SubBodies(s) {
+				visit(sub)
+			}
+		}
+	}
+	visit(body)
+	return found
+}
+
+// replaceGroupSize replaces groupsize() in s, but not inside the group
+// constructs nested in s, which have sizes of their own.
+func replaceGroupSize(s ir.Stmt, gs ir.Expr) {
+	ir.RewriteStmtExprs(s, func(e ir.Expr) ir.Expr {
+		if b, ok := e.(*ir.Builtin); ok && b.Op == ir.GroupSize {
+			return ir.CloneExpr(gs)
+		}
+		return e
+	})
+	switch s.(type) {
+	case *ir.Split, *ir.SplitWhile, *ir.Fork:
+		return
+	}
+	for _, sub := range ir.SubBodies(s) {
+		for _, x := range sub {
+			replaceGroupSize(x, gs)
+		}
+	}
+}
+
+// count counts the processors for which member holds, on a monotonic
+// counter, and returns the statements and the i32 local with the count.
+func (g *grouper) count(member string, pos ir.Pos) ([]ir.Stmt, ir.Expr) {
+	buf := g.buffer("group_count", ir.I64, pos)
+	base, n := g.names.fresh("count_base"), g.names.fresh("groupsize")
+	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
+	return []ir.Stmt{
+		&ir.Decl{Pos: pos, Name: base, T: ir.I64, Init: &ir.Load{Buf: buf, Index: zero(), T: ir.I64}},
+		gridBarrier(pos),
+		&ir.If{Pos: pos, Cond: boolVar(member), Then: []ir.Stmt{
+			&ir.Atomic{Pos: pos, Op: ir.AtomicAdd, Buf: buf, Index: zero(), Args: []ir.Expr{ir.IntConst(ir.I64, 1)}}}},
+		gridBarrier(pos),
+		&ir.Decl{Pos: pos, Name: n, T: ir.I32, Init: &ir.Convert{T: ir.I32, X: &ir.Binary{Op: ir.Sub,
+			X: &ir.Load{Buf: buf, Index: zero(), T: ir.I64}, Y: &ir.Var{Name: base, T: ir.I64}}}},
+	}, &ir.Var{Name: n, T: ir.I32}
+}
+
+// buffer makes a one-element scratch buffer for the pass's bookkeeping.
+func (g *grouper) buffer(base string, t ir.Type, pos ir.Pos) string {
+	name := g.names.fresh(base)
+	g.m.Buffers = append(g.m.Buffers, &ir.Buffer{Pos: pos, Name: name, Elem: t, Len: ir.IntConst(ir.I32, 1), Space: ir.Global, Role: ir.Scratch})
+	return name
+}
+
+// splitWhile runs the loop while any processor is still in it.
+func (g *grouper) splitWhile(s *ir.SplitWhile, member string) []ir.Stmt {
+	pos := s.Pos
+	if jumpsTo(s.Body, true) || jumpsTo(s.Body, false) {
+		g.fail(errorf(pos, "group-split: break or continue in a split while; leave the loop through its condition"))
+	}
+	flag := g.buffer("loop_epoch", ir.I32, pos)
+	it, in := g.names.fresh("loop_epoch"), g.names.fresh("in_loop")
+	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
+	next := func() ir.Expr { return &ir.Binary{Op: ir.Add, X: &ir.Var{Name: it, T: ir.I32}, Y: ir.IntConst(ir.I32, 1)} }
+	announce := func() ir.Stmt {
+		return &ir.If{Pos: pos, Cond: boolVar(in), Then: []ir.Stmt{
+			&ir.Atomic{Pos: pos, Op: ir.AtomicMax, Buf: flag, Index: zero(), Args: []ir.Expr{next()}}}}
+	}
+	body := []ir.Stmt{&ir.Assign{Pos: pos, Name: it, Value: next()}}
+	body = append(body, g.part(s.Body, in, pos)...)
+	body = append(body,
+		gridBarrier(pos),
+		&ir.If{Pos: pos, Cond: boolVar(in), Then: []ir.Stmt{&ir.Assign{Pos: pos, Name: in, Value: s.Cond}}},
+		announce(),
+		gridBarrier(pos),
+	)
+	return []ir.Stmt{
+		gridBarrier(pos),
+		&ir.Decl{Pos: pos, Name: it, T: ir.I32, Init: &ir.Load{Buf: flag, Index: zero(), T: ir.I32}},
+		&ir.Decl{Pos: pos, Name: in, T: ir.Bool, Init: and(member, ir.CloneExpr(s.Cond))},
+		gridBarrier(pos),
+		announce(),
+		gridBarrier(pos),
+		&ir.While{Pos: pos, Cond: &ir.Binary{Op: ir.Gt, X: &ir.Load{Buf: flag, Index: zero(), T: ir.I32}, Y: &ir.Var{Name: it, T: ir.I32}}, Body: body},
+	}
+}
+
+// fork runs the subgroups one after another, group() the loop counter and
+// pid() each processor's new member index.
+func (g *grouper) fork(s *ir.Fork, member string) []ir.Stmt {
+	pos := s.Pos
+	if g.u.varies(s.Count) {
+		g.fail(errorf(pos, "group-split: the count of this fork differs between processors"))
+	}
+	k, grp, mem, i := g.names.fresh("fork_count"), g.names.fresh("fork_group"), g.names.fresh("fork_member"), g.names.fresh("fork_index")
+	in := g.names.fresh("in_fork")
+	i32 := func(name string) ir.Expr { return &ir.Var{Name: name, T: ir.I32} }
+	renameBuiltins(s.Body, ir.GroupID, i32(i))
+	renameBuiltins(s.Body, ir.ProcID, i32(mem))
+	outOfRange := &ir.Binary{Op: ir.LogOr,
+		X: &ir.Binary{Op: ir.Lt, X: i32(grp), Y: ir.IntConst(ir.I32, 0)},
+		Y: &ir.Binary{Op: ir.Ge, X: i32(grp), Y: i32(k)}}
+	body := []ir.Stmt{&ir.Decl{Pos: pos, Name: in, T: ir.Bool, Init: and(member, &ir.Binary{Op: ir.Eq, X: i32(grp), Y: i32(i)})}}
+	body = append(body, g.part(s.Body, in, pos)...)
+	body = append(body, gridBarrier(pos))
+	return []ir.Stmt{
+		gridBarrier(pos),
+		&ir.Decl{Pos: pos, Name: k, T: ir.I32, Init: s.Count},
+		&ir.Decl{Pos: pos, Name: grp, T: ir.I32, Init: s.Group},
+		&ir.Decl{Pos: pos, Name: mem, T: ir.I32, Init: s.Member},
+		&ir.If{Pos: pos, Cond: and(member, outOfRange), Then: []ir.Stmt{&ir.Raise{Pos: pos, Msg: "fork: a processor's group index is out of range"}}},
+		gridBarrier(pos),
+		&ir.For{Pos: pos,
+			Init: &ir.Decl{Pos: pos, Name: i, T: ir.I32, Init: ir.IntConst(ir.I32, 0)},
+			Cond: &ir.Binary{Op: ir.Lt, X: i32(i), Y: i32(k)},
+			Post: &ir.Assign{Pos: pos, Name: i, Value: &ir.Binary{Op: ir.Add, X: i32(i), Y: ir.IntConst(ir.I32, 1)}},
+			Body: body},
+	}
+}
+
+// renameBuiltins replaces a builtin in body, but not inside nested forks,
+// which renumber for themselves; their count, group and member are
+// evaluated outside them, so those are renamed.
+func renameBuiltins(body []ir.Stmt, op ir.BuiltinOp, to ir.Expr) {
+	f := func(e ir.Expr) ir.Expr {
+		if b, ok := e.(*ir.Builtin); ok && b.Op == op {
+			return ir.CloneExpr(to)
+		}
+		return e
+	}
+	for _, s := range body {
+		ir.RewriteStmtExprs(s, f)
+		if _, ok := s.(*ir.Fork); ok {
+			continue
+		}
+		for _, sub := range ir.SubBodies(s) {
+			renameBuiltins(sub, op, to)
+		}
+	}
+}
