@@ -138,3 +138,53 @@ func uniquifyLocals(body []ir.Stmt, n *namer) {
 	}
 	list(body)
 }
+
+// freshenLocals renames the parameters and locals of a function that a
+// pass wrote, whose names are unique within it, to names free in the
+// module.
+func freshenLocals(f *ir.Func, n *namer) {
+	to := map[string]string{}
+	for _, p := range f.Params {
+		to[p.Name] = n.fresh(p.Name)
+		p.Name = to[p.Name]
+	}
+	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+		if d := declOf(s); d != nil {
+			if _, ok := to[d.Name]; !ok {
+				to[d.Name] = n.fresh(d.Name)
+			}
+		}
+		return true
+	})
+	rename := func(name string) string {
+		if r, ok := to[name]; ok {
+			return r
+		}
+		return name
+	}
+	var visit func(s ir.Stmt)
+	visit = func(s ir.Stmt) {
+		switch s := s.(type) {
+		case *ir.Decl:
+			s.Name = rename(s.Name)
+		case *ir.Assign:
+			s.Name = rename(s.Name)
+		case *ir.Atomic:
+			s.Dst = rename(s.Dst)
+		case *ir.For:
+			if s.Init != nil {
+				visit(s.Init)
+			}
+			if s.Post != nil {
+				visit(s.Post)
+			}
+		}
+	}
+	ir.WalkStmts(f.Body, func(s ir.Stmt) bool { visit(s); return true })
+	ir.RewriteAllExprs(f.Body, func(e ir.Expr) ir.Expr {
+		if v, ok := e.(*ir.Var); ok {
+			v.Name = rename(v.Name)
+		}
+		return e
+	})
+}

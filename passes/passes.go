@@ -53,13 +53,14 @@ var registry = []*Pass{
 	elidePass,
 	groupSplitPass,
 	hostLoopsPass,
+	lowerMultiprefixPass,
 	splitBarriersPass,
 }
 
 // pipelines lists the named pipelines.
 var pipelines = []*Pipeline{
 	{Name: "lower", Doc: "lower SPMD regions to kernels and host code",
-		Passes: []string{"lower-priority", "elide-barriers", "group-split", "elide-barriers", "host-loops", "split-barriers"}},
+		Passes: []string{"lower-priority", "elide-barriers", "group-split", "elide-barriers", "host-loops", "lower-multiprefix", "split-barriers"}},
 	{Name: "default", Doc: "lower to the launch level and simplify, as compile does",
 		Passes: []string{"lower", "simplify"}},
 }
@@ -71,6 +72,8 @@ var passOrder = []struct{ before, after, why string }{
 	{"lower-priority", "split-barriers", "regions with priority stores cannot become kernels"},
 	{"host-loops", "split-barriers", "split-barriers needs grid barriers at the top level of regions"},
 	{"group-split", "host-loops", "host-loops cannot cut regions inside group constructs"},
+	{"host-loops", "lower-multiprefix", "multiprefix cuts need regions without lifted control flow"},
+	{"lower-multiprefix", "split-barriers", "regions with multiprefix atomics cannot become kernels"},
 	{"elide-barriers", "host-loops", "every barrier that goes saves a launch, and some a lifted loop"},
 }
 

@@ -51,7 +51,7 @@ func (o *outliner) lowerRegion(r *ir.Region, base string) ([]ir.Stmt, error) {
 		return nil, err
 	}
 	uniquifyLocals(r.Body, o.names)
-	cut := cutAtBarriers(r.Body)
+	cut := cutAtBarriers(trimBarriers(r.Body))
 	pieces := make([]piece, len(cut))
 	for i := range cut {
 		pieces[i] = piece{body: &cut[i]}
@@ -103,6 +103,19 @@ func checkFlat(r *ir.Region) error {
 		return err == nil
 	})
 	return err
+}
+
+// trimBarriers drops the grid barriers at the start and the end of a
+// region body: a region's launch already synchronises there.
+func trimBarriers(body []ir.Stmt) []ir.Stmt {
+	isBarrier := func(s ir.Stmt) bool { b, ok := s.(*ir.Barrier); return ok && b.Grid }
+	for len(body) > 0 && isBarrier(body[0]) {
+		body = body[1:]
+	}
+	for len(body) > 0 && isBarrier(body[len(body)-1]) {
+		body = body[:len(body)-1]
+	}
+	return body
 }
 
 // cutAtBarriers splits a body at its top-level grid barriers. Empty
