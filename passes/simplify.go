@@ -29,6 +29,51 @@ func simplify(m *ir.Module) {
 	for _, f := range m.Funcs {
 		ir.RewriteAllExprs(f.Body, foldExpr)
 		f.Body = simplifyBody(f.Body, declCounts(f))
+		f.Body = dropDeadLocals(f.Body)
+	}
+}
+
+// dropDeadLocals removes the locals that nothing reads: their
+// declarations and assignments go, where the values have no effect. Names
+// are per function here, so a name read anywhere keeps every local of
+// that name. Removing one assignment can make another local dead, so it
+// repeats until nothing changes.
+func dropDeadLocals(body []ir.Stmt) []ir.Stmt {
+	for {
+		read := map[string]bool{}
+		ir.WalkAllExprs(body, func(e ir.Expr) bool {
+			if v, ok := e.(*ir.Var); ok {
+				read[v.Name] = true
+			}
+			return true
+		})
+		ir.WalkStmts(body, func(s ir.Stmt) bool {
+			if a, ok := s.(*ir.Atomic); ok && a.Dst != "" {
+				read[a.Dst] = true // the atomic needs its target declared
+			}
+			return true
+		})
+		removed := false
+		body = ir.RewriteStmts(body, func(s ir.Stmt) []ir.Stmt {
+			var name string
+			var value ir.Expr
+			switch s := s.(type) {
+			case *ir.Decl:
+				name, value = s.Name, s.Init
+			case *ir.Assign:
+				name, value = s.Name, s.Value
+			default:
+				return []ir.Stmt{s}
+			}
+			if read[name] || (value != nil && !ir.IsPure(value)) {
+				return []ir.Stmt{s}
+			}
+			removed = true
+			return nil
+		})
+		if !removed {
+			return body
+		}
 	}
 }
 
