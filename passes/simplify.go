@@ -214,6 +214,9 @@ func simplifyStmt(s ir.Stmt, decls map[string]int) []ir.Stmt {
 		if s.Else != nil {
 			s.Else = simplifyBody(s.Else, decls)
 		}
+		if len(s.Then) == 0 && len(s.Else) == 0 && ir.IsPure(s.Cond) {
+			return nil
+		}
 		if c, ok := s.Cond.(*ir.Const); ok {
 			taken := s.Then
 			if c.Bits == 0 {
