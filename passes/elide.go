@@ -9,7 +9,7 @@ var elidePass = &Pass{
 	Doc:  "remove grid barriers that no cross-processor dependence needs; turn sync-free splits into ifs",
 	From: ir.SPMDLevel,
 	To:   ir.SPMDLevel,
-	Run:  func(m *ir.Module, _ *Config) error { elideBarriers(m); return nil },
+	Run:  func(m *ir.Module, cfg *Config) error { elideBarriers(m, cfg.report()); return nil },
 }
 
 // elideBarriers runs on every region. Frontends insert grid barriers
@@ -22,14 +22,14 @@ var elidePass = &Pass{
 // body holds no grid barrier, no groupsize() and no group construct needs
 // those syncs only where a dependence crosses them, so it becomes an if
 // (or a while), with explicit barriers where its syncs were needed.
-func elideBarriers(m *ir.Module) {
+func elideBarriers(m *ir.Module, rep *Report) {
 	for _, f := range m.Funcs {
 		if f.Kind != ir.HostFunc {
 			continue
 		}
 		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
 			if r, ok := s.(*ir.Region); ok {
-				elideRegion(m, r)
+				elideRegion(m, r, rep)
 				return false
 			}
 			return true
@@ -37,14 +37,15 @@ func elideBarriers(m *ir.Module) {
 	}
 }
 
-func elideRegion(m *ir.Module, r *ir.Region) {
+func elideRegion(m *ir.Module, r *ir.Region, rep *Report) {
 	for {
 		e := newElider(m, r)
 		if b := e.unneededBarrier(); b != nil {
+			rep.note(b.Pos, "elide-barriers", "barrier removed: no cross-processor dependence crosses it")
 			r.Body = removeStmt(r.Body, b)
 			continue
 		}
-		if !e.convertOne(r) {
+		if !e.convertOne(r, rep) {
 			return
 		}
 	}
@@ -154,7 +155,7 @@ func (e *elider) unneededBarrier() *ir.Barrier {
 // convertOne turns one sync-free split or split while into an if or a
 // while, with explicit barriers where its syncs are needed, and reports
 // whether it found one to turn.
-func (e *elider) convertOne(r *ir.Region) bool {
+func (e *elider) convertOne(r *ir.Region, rep *Report) bool {
 	need := map[ir.Stmt]map[syncRole]bool{}
 	for _, n := range e.g.nodes {
 		if n.kind == syncNode && e.virtual[n.stmt] {
@@ -175,6 +176,7 @@ func (e *elider) convertOne(r *ir.Region) bool {
 		return false
 	}
 	roles := need[target]
+	rep.note(target.At(), "elide-barriers", "%s needs no synchronisation of its own: runs as %s", stmtKind(target), map[bool]string{true: "a while", false: "an if"}[isSplitWhile(target)])
 	r.Body = ir.RewriteStmts(r.Body, func(s ir.Stmt) []ir.Stmt {
 		if s != target {
 			return []ir.Stmt{s}
@@ -205,4 +207,29 @@ func removeStmt(body []ir.Stmt, target ir.Stmt) []ir.Stmt {
 		}
 		return []ir.Stmt{s}
 	})
+}
+
+func isSplitWhile(s ir.Stmt) bool { _, ok := s.(*ir.SplitWhile); return ok }
+
+// stmtKind names a statement for reports.
+func stmtKind(s ir.Stmt) string {
+	switch s.(type) {
+	case *ir.Split:
+		return "split"
+	case *ir.SplitWhile:
+		return "split while"
+	case *ir.Fork:
+		return "fork"
+	case *ir.While:
+		return "while loop"
+	case *ir.For:
+		return "for loop"
+	case *ir.If:
+		return "if"
+	case *ir.Switch:
+		return "switch"
+	case *ir.Region:
+		return "region"
+	}
+	return "statement"
 }

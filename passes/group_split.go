@@ -43,7 +43,7 @@ var groupSplitPass = &Pass{
 // at exit. elide-barriers, run again afterwards, removes those that no
 // dependence needs.
 
-func groupSplit(m *ir.Module, _ *Config) error {
+func groupSplit(m *ir.Module, cfg *Config) error {
 	names := newNamer(m)
 	var errs []error
 	for _, f := range m.Funcs {
@@ -57,7 +57,7 @@ func groupSplit(m *ir.Module, _ *Config) error {
 			}
 			if hasGroupConstructs(r.Body) {
 				uniquifyLocals(r.Body, names)
-				g := &grouper{m: m, names: names, u: newUniformity(m, r.Body, false)}
+				g := &grouper{m: m, names: names, u: newUniformity(m, r.Body, false), rep: cfg.report()}
 				r.Body = g.emit(r.Body, "", nil)
 				if g.err != nil {
 					errs = append(errs, g.err)
@@ -85,6 +85,7 @@ type grouper struct {
 	m     *ir.Module
 	names *namer
 	u     *uniformity
+	rep   *Report
 	err   error
 }
 
@@ -288,6 +289,11 @@ func and(member string, x ir.Expr) ir.Expr {
 // split runs the then-part, then the else-part, each predicated.
 func (g *grouper) split(s *ir.Split, member string) []ir.Stmt {
 	pos := s.Pos
+	if len(s.Else) > 0 {
+		g.rep.note(pos, "group-split", "split: the then-part, then the else-part, run on the whole group under membership flags")
+	} else {
+		g.rep.note(pos, "group-split", "split: runs on the whole group under a membership flag")
+	}
 	in, out := g.names.fresh("split_then"), g.names.fresh("split_else")
 	stmts := []ir.Stmt{
 		gridBarrier(pos),
@@ -309,6 +315,7 @@ func (g *grouper) part(body []ir.Stmt, member string, pos ir.Pos) []ir.Stmt {
 	var pre []ir.Stmt
 	var gs ir.Expr
 	if usesGroupSize(body) {
+		g.rep.note(pos, "group-split", "groupsize() counted on the device with an atomic add")
 		pre, gs = g.count(member, pos)
 	}
 	return append(pre, g.emit(body, member, gs)...)
@@ -392,6 +399,7 @@ func (g *grouper) splitWhile(s *ir.SplitWhile, member string) []ir.Stmt {
 	if jumpsTo(s.Body, true) || jumpsTo(s.Body, false) {
 		g.fail(errorf(pos, "group-split: break or continue in a split while; leave the loop through its condition"))
 	}
+	g.rep.note(pos, "group-split", "split while: runs on the whole group while any processor is in the loop, told by an atomic max on an epoch counter")
 	flag := g.buffer("loop_epoch", ir.I32, pos)
 	it, in := g.names.fresh("loop_epoch"), g.names.fresh("in_loop")
 	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
@@ -426,6 +434,7 @@ func (g *grouper) fork(s *ir.Fork, member string) []ir.Stmt {
 	if g.u.varies(s.Count) {
 		g.fail(errorf(pos, "group-split: the count of this fork differs between processors"))
 	}
+	g.rep.note(pos, "group-split", "fork: the subgroups run one after another on the whole group, group() the loop counter")
 	k, grp, mem, i := g.names.fresh("fork_count"), g.names.fresh("fork_group"), g.names.fresh("fork_member"), g.names.fresh("fork_index")
 	in := g.names.fresh("in_fork")
 	i32 := func(name string) ir.Expr { return &ir.Var{Name: name, T: ir.I32} }

@@ -46,6 +46,7 @@ func hostLoops(m *ir.Module, cfg *Config) error {
 			continue
 		}
 		o := newOutliner(m, names, f, cfg.blockSize())
+		o.rep = cfg.report()
 		f.Body = ir.RewriteStmts(f.Body, func(s ir.Stmt) []ir.Stmt {
 			r, ok := s.(*ir.Region)
 			if !ok || !needsHost(r.Body) {
@@ -395,8 +396,10 @@ func (h *hoister) lift(s ir.Stmt) []ir.Stmt {
 		return []ir.Stmt{s}
 	case *ir.If:
 		if isSeq(s) {
+			h.o.rep.note(s.Pos, "host-loops", "seq section runs on the host, for processor 0")
 			return h.seq(s)
 		}
+		h.o.rep.note(s.Pos, "host-loops", "if runs on the host")
 		pre, cond := h.condition(s.Cond)
 		return append(pre, &ir.If{Pos: s.Pos, Cond: cond, Then: h.list(s.Then), Else: h.list(s.Else)})
 	case *ir.Switch:
@@ -432,6 +435,7 @@ func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, bod
 	hostInit := init == nil || h.isHostSimple(init)
 	hostPost := post == nil || h.isHostSimple(post)
 	if hostInit && hostPost && h.hostComputable(cond) {
+		h.o.rep.note(pos, "host-loops", "loop runs on the host, its counter a host variable: no read-back per iteration")
 		f := &ir.For{Pos: pos, Cond: h.toHost(cond), Body: h.list(body)}
 		if init != nil {
 			f.Init = h.hostSimple(init)
@@ -447,6 +451,7 @@ func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, bod
 	if post != nil && !hostPost && jumpsTo(body, true) {
 		h.fail(errorf(pos, "host-loops: a continue in this loop would skip its device-side increment; write the loop as a while"))
 	}
+	h.o.rep.note(pos, "host-loops", "loop runs on the host; its condition is reduced on the device and read back each iteration")
 	pre, c := h.condition(cond)
 	w := &ir.While{Pos: pos, Cond: ir.BoolConst(true)}
 	w.Body = append(w.Body, pre...)

@@ -42,6 +42,7 @@ func lowerMultiprefix(m *ir.Module, cfg *Config) error {
 			continue
 		}
 		o := newOutliner(m, names, f, cfg.blockSize())
+		o.rep = cfg.report()
 		for {
 			var target *ir.Region
 			ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
@@ -132,6 +133,7 @@ func (o *outliner) cutMultiprefix(r *ir.Region) ([]ir.Stmt, error) {
 	}
 	uniquifyLocals(r.Body, o.names)
 	pos := op.Pos
+	o.rep.note(pos, "lower-multiprefix", "%s on %s: an exclusive scan in three kernels and an update kernel; the region is cut here", op.Op, op.Buf)
 	mp := o.newScan(elem, op.Op, r.Procs, pos)
 
 	// The piece before: stores every processor's value, or the identity.

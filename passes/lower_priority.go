@@ -9,7 +9,7 @@ var lowerPriorityPass = &Pass{
 	Doc:  "implement Priority CRCW stores with plain stores, exchanges or claims",
 	From: ir.SPMDLevel,
 	To:   ir.SPMDLevel,
-	Run:  func(m *ir.Module, _ *Config) error { lowerPriority(m); return nil },
+	Run:  func(m *ir.Module, cfg *Config) error { lowerPriority(m, cfg.report()); return nil },
 }
 
 // Note [Priority stores]
@@ -35,7 +35,7 @@ var lowerPriorityPass = &Pass{
 // It runs before elide-barriers, whose analysis sees that the claim and
 // the compare-and-swap do not commute and keeps the claim barrier.
 
-func lowerPriority(m *ir.Module) {
+func lowerPriority(m *ir.Module, rep *Report) {
 	names := newNamer(m)
 	claims := map[string]string{}
 	for _, f := range m.Funcs {
@@ -47,13 +47,13 @@ func lowerPriority(m *ir.Module) {
 			if !ok {
 				return true
 			}
-			lowerRegionPriority(m, r, names, claims)
+			lowerRegionPriority(m, r, names, claims, rep)
 			return false
 		})
 	}
 }
 
-func lowerRegionPriority(m *ir.Module, r *ir.Region, names *namer, claims map[string]string) {
+func lowerRegionPriority(m *ir.Module, r *ir.Region, names *namer, claims map[string]string, rep *Report) {
 	info := newAccessInfo(m, r.Body)
 	exclusive := exclusiveBuffers(info, r.Body)
 	inFork := map[ir.Stmt]bool{}
@@ -66,11 +66,14 @@ func lowerRegionPriority(m *ir.Module, r *ir.Region, names *namer, claims map[st
 		buf := m.Buffer(st.Buf)
 		switch {
 		case exclusive[st.Buf] && !inFork[st]:
+			rep.note(st.Pos, "lower-priority", "priority store to %s: a plain store, since each processor writes its own element", st.Buf)
 			st.Priority = false
 			return []ir.Stmt{st}
 		case info.inv.expr(st.Value) && atomicExchangeable(buf.Elem):
+			rep.note(st.Pos, "lower-priority", "priority store to %s: an atomic exchange, since every processor stores the same value", st.Buf)
 			return []ir.Stmt{&ir.Atomic{Pos: st.Pos, Op: ir.AtomicExch, Buf: st.Buf, Index: st.Index, Args: []ir.Expr{st.Value}}}
 		}
+		rep.note(st.Pos, "lower-priority", "priority store to %s: processors claim the address (atomic max on a claim buffer), then the lowest pid stores after a grid barrier", st.Buf)
 		return claimStore(m, st, names, claims)
 	})
 }

@@ -32,6 +32,7 @@ type outliner struct {
 	// hostVars are the host function's locals (and parameters) by name,
 	// with their types: what a region may capture.
 	hostVars map[string]ir.Type
+	rep      *Report
 }
 
 func newOutliner(m *ir.Module, names *namer, host *ir.Func, block int64) *outliner {

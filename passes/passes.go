@@ -37,6 +37,8 @@ type Config struct {
 	// BlockSize is the threads per block of the kernels that regions
 	// become (default 256).
 	BlockSize int
+	// Report, if not nil, collects what the lowering passes did.
+	Report *Report
 }
 
 // Pipeline is a named sequence of passes.

@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"strings"
 
 	"gpuc/ir"
 )
@@ -27,6 +28,7 @@ func splitBarriers(m *ir.Module, cfg *Config) error {
 			continue
 		}
 		o := newOutliner(m, names, f, cfg.blockSize())
+		o.rep = cfg.report()
 		n := 0
 		f.Body = ir.RewriteStmts(f.Body, func(s ir.Stmt) []ir.Stmt {
 			r, ok := s.(*ir.Region)
@@ -61,9 +63,17 @@ func (o *outliner) lowerRegion(r *ir.Region, base string) ([]ir.Stmt, error) {
 	}
 	procsVar := o.names.fresh("procs")
 	out := []ir.Stmt{&ir.Decl{Pos: r.Pos, Name: procsVar, T: ir.I64, Init: toI64(r.Procs)}}
+	var kernels []string
 	for i, body := range cut {
 		rk := o.outline(body, procsVar, fmt.Sprintf("%s_k%d", base, i+1), r.Pos)
 		out = append(out, rk.launch)
+		kernels = append(kernels, rk.kernel.Name)
+	}
+	o.rep.note(r.Pos, "split-barriers", "region of %s processors: %s", ir.PrintExpr(r.Procs), plural(len(kernels), "kernel")+": "+strings.Join(kernels, ", "))
+	for _, s := range r.Body {
+		if b, ok := s.(*ir.Barrier); ok && b.Grid {
+			o.rep.note(b.Pos, "split-barriers", "grid barrier: a kernel boundary")
+		}
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuc/backends/cuda"
+	"gpuc/backends/llvm"
 	"gpuc/internal/driver"
 	"gpuc/ir"
 	"gpuc/ir/interp"
@@ -48,38 +49,54 @@ func (p *passFlags) config(stderr io.Writer) *passes.Config {
 }
 
 func newCompile(stdout io.Writer) *cobra.Command {
-	var out, emit string
+	var out, emit, target string
+	var report bool
 	var pf passFlags
 	var fo frontendFlags
 	cmd := &cobra.Command{
 		Use:   "compile FILE [-o OUT]",
-		Short: "Compile a program to CUDA C, LLVM IR or lowered kernel IR",
+		Short: "Compile a program to CUDA C, LLVM IR, PTX or lowered kernel IR",
 		Long: `compile lowers FILE to the launch level and emits it. The backend follows
-from OUT's extension (.cu: CUDA C, .ll: LLVM IR, .kir: kernel IR) or from
---emit. Without -o the result goes to standard output.`,
+from OUT's extension (.cu: CUDA C, .ll: LLVM IR, .ptx: PTX, .kir: kernel
+IR) or from --emit:
+
+  cuda       a self-contained CUDA C program
+  llvm       an LLVM module: NVPTX kernels, or with --target=host kernels
+             that run on the CPU
+  ptx        the NVPTX module compiled by llc (llc-16 or llc on PATH)
+  llvm-host  the C++ host program that runs the LLVM module's kernels:
+             through the CUDA driver API with the PTX embedded (runs llc),
+             or with --target=host, calling the kernels compiled by clang
+  ir         the lowered kernel IR
+
+Without -o the result goes to standard output.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			kind, err := emitKind(emit, out)
 			if err != nil {
 				return err
 			}
+			tgt, ok := llvm.ParseTarget(target)
+			if !ok {
+				return fmt.Errorf("--target=%s: want nvptx or host", target)
+			}
 			m, err := driver.Load(args[0], fo.options())
 			if err != nil {
 				return err
 			}
-			if err := driver.Lower(m, pf.passes, pf.config(cmd.ErrOrStderr())); err != nil {
+			cfg := pf.config(cmd.ErrOrStderr())
+			if report {
+				cfg.Report = &passes.Report{}
+			}
+			if err := driver.Lower(m, pf.passes, cfg); err != nil {
 				return err
 			}
-			var text []byte
-			switch kind {
-			case "ir":
-				text = []byte(ir.Print(m))
-			case "cuda":
-				if text, err = cuda.Emit(m, cuda.Options{}); err != nil {
-					return err
-				}
-			case "llvm":
-				return fmt.Errorf("the LLVM backend is not available yet; use --emit=cuda or --emit=ir")
+			if report {
+				cfg.Report.Write(cmd.ErrOrStderr())
+			}
+			text, err := emitModule(m, kind, tgt)
+			if err != nil {
+				return err
 			}
 			if out == "" || out == "-" {
 				_, err = stdout.Write(text)
@@ -89,21 +106,49 @@ from OUT's extension (.cu: CUDA C, .ll: LLVM IR, .kir: kernel IR) or from
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (default: standard output)")
-	cmd.Flags().StringVar(&emit, "emit", "", "what to emit: cuda, llvm or ir (default: from -o's extension, else cuda)")
+	cmd.Flags().StringVar(&emit, "emit", "", "what to emit: cuda, llvm, ptx, llvm-host or ir (default: from -o's extension, else cuda)")
+	cmd.Flags().StringVar(&target, "target", "nvptx", "target of --emit=llvm and llvm-host: nvptx or host (the CPU)")
+	cmd.Flags().BoolVar(&report, "report", false, "print, per source construct, what the lowering passes made of it (on standard error)")
 	pf.add(cmd, []string{"default"})
 	fo.add(cmd)
 	return cmd
 }
 
+// emitModule runs the backend that kind names on a lowered module.
+func emitModule(m *ir.Module, kind string, tgt llvm.Target) ([]byte, error) {
+	switch kind {
+	case "ir":
+		return []byte(ir.Print(m)), nil
+	case "cuda":
+		return cuda.Emit(m, cuda.Options{})
+	case "ptx":
+		if tgt != llvm.NVPTX {
+			return nil, fmt.Errorf("--emit=ptx needs --target=nvptx")
+		}
+	}
+	ll, err := llvm.Emit(m, llvm.Options{Target: tgt})
+	switch {
+	case err != nil || kind == "llvm":
+		return ll, err
+	case tgt == llvm.Host:
+		return llvm.HostProgram(m, tgt, nil)
+	}
+	ptx, err := llvm.PTX(ll)
+	if err != nil || kind == "ptx" {
+		return ptx, err
+	}
+	return llvm.HostProgram(m, tgt, ptx)
+}
+
 // emitKind decides the backend from --emit and the output file name.
 func emitKind(emit, out string) (string, error) {
-	byExt := map[string]string{".cu": "cuda", ".ll": "llvm", ".kir": "ir"}
+	byExt := map[string]string{".cu": "cuda", ".ll": "llvm", ".ptx": "ptx", ".kir": "ir"}
 	switch emit {
-	case "cuda", "llvm", "ir":
+	case "cuda", "llvm", "ptx", "llvm-host", "ir":
 		return emit, nil
 	case "":
 	default:
-		return "", fmt.Errorf("--emit=%s: want cuda, llvm or ir", emit)
+		return "", fmt.Errorf("--emit=%s: want cuda, llvm, ptx, llvm-host or ir", emit)
 	}
 	if out == "" || out == "-" {
 		return "cuda", nil
@@ -111,7 +156,7 @@ func emitKind(emit, out string) (string, error) {
 	if k, ok := byExt[filepath.Ext(out)]; ok {
 		return k, nil
 	}
-	return "", fmt.Errorf("cannot tell what to emit from %q: name it .cu, .ll or .kir, or pass --emit", out)
+	return "", fmt.Errorf("cannot tell what to emit from %q: name it .cu, .ll, .ptx or .kir, or pass --emit", out)
 }
 
 func newRun(stdout io.Writer) *cobra.Command {
