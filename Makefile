@@ -6,7 +6,7 @@ ANTLR    := npx -y antlr-ng@1.0.10
 GPU_DIR  ?= gpu-artifacts
 
 # Grammars and the Go package each one generates.
-GRAMMARS := KIR:kir
+GRAMMARS := KIR:kir Fork:fork
 
 .PHONY: all build test lint generate demo gpu-artifacts gpu-test clean
 

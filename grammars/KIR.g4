@@ -41,7 +41,7 @@ stmt
     | 'split' expr block ('else' block)?                                    # splitStmt
     | 'split' 'while' expr block                                            # splitWhileStmt
     | 'fork' expr ',' IDENT '=' expr ',' IDENT '=' expr block               # forkStmt
-    | 'launch' IDENT '(' args? ')' IDENT expr IDENT expr ';'                # launchStmt
+    | 'launch' IDENT '(' args? ')' IDENT expr IDENT expr (coop=IDENT ('else' block | ';') | ';') # launchStmt
     | 'region' expr block                                                   # regionStmt
     | 'copy' IDENT '[' expr ']' ',' IDENT '[' expr ']' ',' expr ';'         # copyStmt
     | 'swap' IDENT ',' IDENT ';'                                            # swapStmt

@@ -151,6 +151,7 @@ func CloneStmt(s Stmt) Stmt {
 	case *Launch:
 		c := *s
 		c.Args, c.Grid, c.Block = cloneExprs(s.Args), CloneExpr(s.Grid), CloneExpr(s.Block)
+		c.Fallback = CloneStmts(s.Fallback)
 		return &c
 	case *Region:
 		c := *s

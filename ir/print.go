@@ -214,7 +214,17 @@ func (p *printer) stmt(s Stmt) {
 		p.body(s.Body)
 		p.line("}")
 	case *Launch:
-		p.line("launch %s(%s) grid %s block %s;", s.Kernel, exprList("", s.Args), PrintExpr(s.Grid), PrintExpr(s.Block))
+		head := fmt.Sprintf("launch %s(%s) grid %s block %s", s.Kernel, exprList("", s.Args), PrintExpr(s.Grid), PrintExpr(s.Block))
+		switch {
+		case s.Coop && s.Fallback != nil:
+			p.line("%s coop else {", head)
+			p.body(s.Fallback)
+			p.line("}")
+		case s.Coop:
+			p.line("%s coop;", head)
+		default:
+			p.line("%s;", head)
+		}
 	case *Region:
 		p.line("region %s {", PrintExpr(s.Procs))
 		p.body(s.Body)

@@ -156,5 +156,7 @@ func rewriteNested(s Stmt, f func(Stmt) []Stmt) {
 		s.Body = RewriteStmts(s.Body, f)
 	case *Region:
 		s.Body = RewriteStmts(s.Body, f)
+	case *Launch:
+		s.Fallback = RewriteStmts(s.Fallback, f)
 	}
 }

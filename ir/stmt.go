@@ -256,15 +256,22 @@ type Fork struct {
 }
 
 // Launch (host) runs a kernel on Grid blocks of Block threads and waits for
-// it to finish.
+// it to finish. A cooperative launch runs all blocks at once, so that the
+// kernel may hold grid barriers; if the device cannot hold them all, the
+// Fallback statements run instead, or, without a fallback, the program
+// fails with an error.
 //
-//	launch add(n) grid (N + 255) / 256 block 256
+//	launch add(n) grid (N + 255) / 256 block 256;
+//	launch steps(n) grid G block 256 coop;
+//	launch steps(n) grid G block 256 coop else { ... }
 type Launch struct {
-	Pos    Pos
-	Kernel string
-	Args   []Expr
-	Grid   Expr
-	Block  Expr
+	Pos      Pos
+	Kernel   string
+	Args     []Expr
+	Grid     Expr
+	Block    Expr
+	Coop     bool
+	Fallback []Stmt // nil: none
 }
 
 // Region (host, SPMD level) runs Body on a fresh group of Procs virtual

@@ -38,6 +38,10 @@ func SubBodies(s Stmt) [][]Stmt {
 		return [][]Stmt{s.Body}
 	case *Region:
 		return [][]Stmt{s.Body}
+	case *Launch:
+		if s.Fallback != nil {
+			return [][]Stmt{s.Fallback}
+		}
 	}
 	return nil
 }

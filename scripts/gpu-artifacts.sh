@@ -1,33 +1,57 @@
 #!/usr/bin/env bash
 # First half of the GPU check (needs Go, not a GPU): compile every example
-# to CUDA C and record the interpreter's output as the expected output.
+# to CUDA C and, through the LLVM backend, to PTX with a driver-API host
+# program, and record the interpreter's output as the expected output.
 #
-#   scripts/gpu-artifacts.sh DIR
+#   scripts/gpu-artifacts.sh DIR [EXTRA.kir ...]
 #
-# For examples/<family>/<name>.<ext> it writes DIR/<family>-<name>.cu,
-# DIR/<family>-<name>.expected and, when examples/<family>/<name>.args
-# exists, DIR/<family>-<name>.args (the program's command-line arguments).
+# For examples/<family>/<name>.<ext> it writes into DIR:
+#   <family>-<name>.cu        the CUDA backend's program
+#   <family>-<name>.ptx       the LLVM backend's kernels, compiled by llc
+#   <family>-<name>.llvm.cpp  the host program that runs that PTX
+#   <family>-<name>.expected  what `gpuc run` prints
+#   <family>-<name>.status    gpuc run's exit status, where it is not 0
+#   <family>-<name>.args      the program's arguments, from
+#                             examples/<family>/<name>.args if it exists
+# Further .kir files named on the command line (test programs without
+# input files) are added as <dir>-<dir>-<name>. The PTX needs llc-16 or
+# llc; without it the LLVM path is left out, with a warning.
 # scripts/gpu-check.sh DIR then needs only nvcc and a GPU.
 set -euo pipefail
-dir=${1:?usage: gpu-artifacts.sh DIR}
+dir=${1:?usage: gpu-artifacts.sh DIR [EXTRA.kir ...]}
+shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 gpuc=$root/bin/gpuc
 [ -x "$gpuc" ] || { echo "gpu-artifacts: $gpuc missing; run make first" >&2; exit 1; }
+llvm=yes
+if ! command -v llc-16 >/dev/null && ! command -v llc >/dev/null; then
+  echo "gpu-artifacts: warning: no llc-16 or llc on PATH; writing the CUDA path only" >&2
+  llvm=no
+fi
+extras=()
+for src in "$@"; do extras+=("$(cd "$(dirname "$src")" && pwd)/$(basename "$src")"); done
 rm -rf "$dir" && mkdir -p "$dir"
 n=0
-for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*/*.trs "$root"/examples/*/*.chr; do
+for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*/*.trs "$root"/examples/*/*.chr "${extras[@]}"; do
   [ -e "$src" ] || continue
-  family=$(basename "$(dirname "$src")")
   base=$(basename "${src%.*}")
-  name=$family-$base
+  parent=$(dirname "$src")
+  name=$(basename "$parent")-$base
+  case "$src" in "$root"/examples/*) ;; *) name=$(basename "$(dirname "$parent")")-$name ;; esac
   args=()
   if [ -f "${src%.*}.args" ]; then
     read -r -a args < "${src%.*}.args"
     cp "${src%.*}.args" "$dir/$name.args"
   fi
   "$gpuc" compile "$src" -o "$dir/$name.cu"
-  (cd "$(dirname "$src")" && "$gpuc" run "$src" "${args[@]}") > "$dir/$name.expected"
+  if [ "$llvm" = yes ]; then
+    "$gpuc" compile "$src" --emit=ptx -o "$dir/$name.ptx"
+    "$gpuc" compile "$src" --emit=llvm-host -o "$dir/$name.llvm.cpp"
+  fi
+  status=0
+  (cd "$parent" && "$gpuc" run "$src" "${args[@]}") > "$dir/$name.expected" || status=$?
+  [ "$status" = 0 ] || echo "$status" > "$dir/$name.status"
   n=$((n + 1))
 done
 cp "$root/scripts/gpu-check.sh" "$dir/"
-echo "gpu-artifacts: $n programs in $dir"
+echo "gpu-artifacts: $n programs in $dir (LLVM path: $llvm)"

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Second half of the GPU check (needs nvcc and a GPU, not Go): build every
-# DIR/*.cu with nvcc, run it, and diff its output against DIR/*.expected,
-# which `gpuc run` wrote. Warnings from nvcc count as failures.
+# program in DIR, run it, and diff its output and exit status against
+# DIR/*.expected and DIR/*.status, which `gpuc run` wrote. Each program
+# comes by two paths:
+#   NAME.cu        the CUDA backend's program, built with nvcc; warnings
+#                  from nvcc count as failures;
+#   NAME.llvm.cpp  the LLVM backend's host program, which loads its PTX
+#                  through the CUDA driver API, built with nvcc -lcuda
+#                  (or g++ -lcuda where nvcc is missing); NAME.ptx, the
+#                  same PTX, is first checked with ptxas where present.
 #
 #   scripts/gpu-check.sh DIR
 #
 # GPUC_SANITIZE=1 also runs each program under compute-sanitizer
-# (memcheck and racecheck).
+# (memcheck and racecheck). GPUC_ARCH sets the GPU architecture (sm_90).
 set -uo pipefail
 dir=${1:?usage: gpu-check.sh DIR}
 cd "$dir" || exit 1
@@ -14,32 +21,64 @@ arch=${GPUC_ARCH:-sm_90}
 command -v nvcc >/dev/null || { echo "gpu-check: nvcc not found" >&2; exit 1; }
 echo "gpu-check: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), $(nvcc --version | tail -1)"
 pass=0 fail=0
-for cu in *.cu; do
-  name=${cu%.cu}
-  args=()
+
+# check NAME EXE PROGRAM: runs EXE with NAME's arguments and compares its
+# output and exit status with the expected ones.
+check() {
+  local name=$1 exe=$2 prog=$3 args=() want=0 got=0
   [ -f "$name.args" ] && read -r -a args < "$name.args"
+  [ -f "$name.status" ] && want=$(cat "$name.status")
+  ./"$exe" "${args[@]}" > "$exe.out" 2> "$exe.err" || got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL $prog: exit status $got, want $want"; cat "$exe.err"; fail=$((fail + 1)); return
+  fi
+  if ! diff -q "$name.expected" "$exe.out" > /dev/null; then
+    echo "FAIL $prog: output differs from gpuc run"; diff "$name.expected" "$exe.out" | head -20
+    fail=$((fail + 1)); return
+  fi
+  if [ "${GPUC_SANITIZE:-0}" = 1 ]; then
+    for tool in memcheck racecheck; do
+      if ! compute-sanitizer --tool "$tool" --error-exitcode 3 ./"$exe" "${args[@]}" > "$exe.$tool" 2>&1; then
+        if [ "$want" = 0 ] || grep -q "ERROR SUMMARY: [1-9]" "$exe.$tool"; then
+          echo "FAIL $prog: compute-sanitizer $tool"; tail -20 "$exe.$tool"; fail=$((fail + 1)); return
+        fi
+      fi
+    done
+  fi
+  echo "ok   $prog ($(wc -l < "$exe.out") lines, exit $got)"
+  pass=$((pass + 1))
+}
+
+for cu in *.cu; do
+  [ -e "$cu" ] || continue
+  name=${cu%.cu}
   if ! nvcc -O3 -arch="$arch" -o "$name" "$cu" 2> "$name.nvcc"; then
     echo "FAIL $name: nvcc failed"; cat "$name.nvcc"; fail=$((fail + 1)); continue
   fi
   if [ -s "$name.nvcc" ]; then
     echo "FAIL $name: nvcc warnings"; cat "$name.nvcc"; fail=$((fail + 1)); continue
   fi
-  if ! ./"$name" "${args[@]}" > "$name.out" 2> "$name.err"; then
-    echo "FAIL $name: exit status $?"; cat "$name.err"; fail=$((fail + 1)); continue
-  fi
-  if ! diff -q "$name.expected" "$name.out" > /dev/null; then
-    echo "FAIL $name: output differs from gpuc run"; diff "$name.expected" "$name.out" | head -20
-    fail=$((fail + 1)); continue
-  fi
-  if [ "${GPUC_SANITIZE:-0}" = 1 ]; then
-    for tool in memcheck racecheck; do
-      if ! compute-sanitizer --tool "$tool" --error-exitcode 3 ./"$name" "${args[@]}" > "$name.$tool" 2>&1; then
-        echo "FAIL $name: compute-sanitizer $tool"; tail -20 "$name.$tool"; fail=$((fail + 1)); continue 2
-      fi
-    done
-  fi
-  echo "ok   $name ($(wc -l < "$name.out") lines)"
-  pass=$((pass + 1))
+  check "$name" "$name" "$name"
 done
+
+for cpp in *.llvm.cpp; do
+  [ -e "$cpp" ] || continue
+  name=${cpp%.llvm.cpp}
+  exe=$name.llvm
+  if [ -f "$name.ptx" ] && command -v ptxas >/dev/null && ! ptxas -arch="$arch" -o /dev/null "$name.ptx" 2> "$exe.ptxas"; then
+    echo "FAIL $exe: ptxas rejects $name.ptx"; cat "$exe.ptxas"; fail=$((fail + 1)); continue
+  fi
+  if command -v nvcc >/dev/null; then
+    build=(nvcc -O3 -o "$exe" "$cpp" -lcuda)
+  else
+    build=(g++ -O2 -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$exe" "$cpp" -lcuda)
+  fi
+  if ! "${build[@]}" 2> "$exe.build"; then
+    echo "FAIL $exe: ${build[0]} failed"; cat "$exe.build"; fail=$((fail + 1)); continue
+  fi
+  [ -s "$exe.build" ] && { echo "note $exe: ${build[0]} said:"; cat "$exe.build"; }
+  check "$name" "$exe" "$exe"
+done
+
 echo "gpu-check: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]

@@ -310,25 +310,10 @@ func (f *fn) floatArith(e *ir.Binary, t ir.Type, x, y cx) cx {
 	return primary("0")
 }
 
-// selectExpr spells c ? x : y. The IR evaluates both sides, so where one
-// side calls a function with effects (or, in host code, reads memory,
-// which may fail) all three are evaluated into temporaries first.
+// selectExpr spells c ? x : y, which is lazy in C++ as in the IR: only
+// the side taken is evaluated, after the condition.
 func (f *fn) selectExpr(e *ir.Select) cx {
-	both := f.hasEffect(e.X) || f.hasEffect(e.Y) || f.host && (impure(e.X) || impure(e.Y))
-	if !both {
-		return ternary(f.expr(e.Cond), f.expr(e.X), f.expr(e.Y))
-	}
-	var pre []string
-	v := make([]cx, 3)
-	for i, x := range []ir.Expr{e.Cond, e.X, e.Y} {
-		v[i] = f.expr(x)
-		if impure(x) {
-			t := f.temp(x.Type())
-			pre = append(pre, t+" = "+v[i].s)
-			v[i] = primary(t)
-		}
-	}
-	return seq(pre, ternary(v[0], v[1], v[2]))
+	return ternary(f.expr(e.Cond), f.expr(e.X), f.expr(e.Y))
 }
 
 func ternary(c, x, y cx) cx {

@@ -94,101 +94,39 @@ func (e *emitter) function(g *ir.Func) string {
 }
 
 // signature spells g's C++ declaration: kernels and device functions take
-// their IR parameters and then the buffers and module parameters they use
-// (see usage).
+// their IR parameters and then the buffers and module parameters they use,
+// as package abi says.
 func (e *emitter) signature(g *ir.Func) string {
 	var params []string
 	for _, p := range g.Params {
 		params = append(params, ctype(p.Type)+" "+e.n.c(p.Name))
 	}
-	u := e.use[g]
-	for _, b := range e.extraBufs(g) {
+	for _, b := range e.conv.Buffers(g) {
 		switch {
 		case b.Space == ir.Shared:
 			params = append(params, ctype(b.Elem)+" *"+e.n.c(b.Name))
-		case u.written[b]:
+		case e.conv.Writes(g, b):
 			params = append(params, ctype(b.Elem)+" *__restrict__ "+e.n.c(b.Name))
 		default:
 			params = append(params, "const "+ctype(b.Elem)+" *__restrict__ "+e.n.c(b.Name))
 		}
 	}
-	for _, p := range e.extraParams(g) {
+	for _, p := range e.conv.Params(g) {
 		params = append(params, ctype(p.Type)+" "+e.n.c(p.Name))
 	}
 	prefix := map[ir.FuncKind]string{ir.KernelFunc: "__global__ ", ir.DeviceFunc: "__device__ "}[g.Kind]
 	return fmt.Sprintf("%s%s %s(%s)", prefix, ctype(g.Result), e.n.c(g.Name), strings.Join(params, ", "))
 }
 
-// extraBufs lists, in declaration order, the buffers that a kernel or
-// device function receives as pointers: the global buffers it uses and,
-// for device functions, the shared ones, which kernels carve out of their
-// dynamic shared memory themselves.
-func (e *emitter) extraBufs(g *ir.Func) []*ir.Buffer {
-	u := e.use[g]
-	if u == nil {
-		return nil
-	}
-	var out []*ir.Buffer
-	for _, b := range e.m.Buffers {
-		if u.bufs[b] && (b.Space == ir.Global || g.Kind == ir.DeviceFunc) {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-// extraParams lists, in declaration order, the module parameters that a
-// kernel or device function receives: those it uses, and for kernels those
-// that size its shared buffers.
-func (e *emitter) extraParams(g *ir.Func) []*ir.Param {
-	u := e.use[g]
-	if u == nil {
-		return nil
-	}
-	need := map[*ir.Param]bool{}
-	for p := range u.params {
-		need[p] = true
-	}
-	if g.Kind == ir.KernelFunc {
-		for _, b := range e.sharedBufs(g) {
-			ir.WalkExpr(b.Len, func(x ir.Expr) bool {
-				if r, ok := x.(*ir.ParamRef); ok && e.m.Param(r.Name) != nil {
-					need[e.m.Param(r.Name)] = true
-				}
-				return true
-			})
-		}
-	}
-	var out []*ir.Param
-	for _, p := range e.m.Params {
-		if need[p] {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // extraArgs spells the extra arguments of a call of the device function g:
 // in device code, buffers and parameters go by their own names.
 func (e *emitter) extraArgs(g *ir.Func) []string {
 	var out []string
-	for _, b := range e.extraBufs(g) {
+	for _, b := range e.conv.Buffers(g) {
 		out = append(out, e.n.c(b.Name))
 	}
-	for _, p := range e.extraParams(g) {
+	for _, p := range e.conv.Params(g) {
 		out = append(out, e.n.c(p.Name))
-	}
-	return out
-}
-
-// sharedBufs lists the shared buffers that kernel k uses, itself or
-// through device functions, in declaration order.
-func (e *emitter) sharedBufs(k *ir.Func) []*ir.Buffer {
-	var out []*ir.Buffer
-	for _, b := range e.m.Buffers {
-		if b.Space == ir.Shared && e.use[k] != nil && e.use[k].bufs[b] {
-			out = append(out, b)
-		}
 	}
 	return out
 }
@@ -196,7 +134,7 @@ func (e *emitter) sharedBufs(k *ir.Func) []*ir.Buffer {
 // sharedPrologue carves the kernel's shared buffers out of its dynamic
 // shared memory and zeroes it, as the host sized it (see hostSharedSize).
 func (f *fn) sharedPrologue() []string {
-	bufs := f.e.sharedBufs(f.f)
+	bufs := f.e.conv.Shared(f.f)
 	if len(bufs) == 0 {
 		return nil
 	}

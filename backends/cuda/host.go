@@ -41,9 +41,9 @@ func (f *fn) memory(name string, pos ir.Pos) string {
 	return f.e.hostBuf(b)
 }
 
-// launch checks the geometry on the host (grid 0 runs nothing), launches,
-// and checks the launch. Kernels receive their arguments, then the global
-// buffers and parameters they use (see signature).
+// launch evaluates the geometry and the arguments, and has the device
+// launch. Kernels receive their arguments, then the global buffers and
+// parameters they use, as package abi says.
 func (f *fn) launch(s *ir.Launch) {
 	k := f.e.m.Func(s.Kernel)
 	if k == nil || k.Kind != ir.KernelFunc {
@@ -52,26 +52,29 @@ func (f *fn) launch(s *ir.Launch) {
 	}
 	pre, v := f.operands(append(append([]ir.Expr{}, s.Args...), s.Grid, s.Block)...)
 	f.pre(pre)
-	args := append([]cx{}, v[:len(s.Args)]...)
-	for _, b := range f.e.extraBufs(k) {
-		args = append(args, primary(f.e.hostBuf(b)+".ptr"))
-	}
-	for _, p := range f.e.extraParams(k) {
-		args = append(args, primary(f.e.n.c(p.Name)))
-	}
-	name, smem := f.e.n.c(k.Name), "0"
-	if len(f.e.sharedBufs(k)) > 0 {
+	smem := "0"
+	if len(f.e.conv.Shared(k)) > 0 {
 		smem = smemVar(f.e, k)
 	}
 	f.line("{")
 	f.indent++
 	f.line("const long long gpuc_grid = %s, gpuc_block = %s;", v[len(s.Args)].s, v[len(s.Args)+1].s)
-	f.line("if (gpuc_launchable(%s, %s, gpuc_grid, gpuc_block, %s)) {", name, cstring(k.Name), smem)
-	f.line("  GPUC_LAUNCH(%s, gpuc_grid, gpuc_block, %s)%s;", name, smem, call("", args...).s)
-	f.line("  GPUC_CUDA(cudaGetLastError());")
-	f.line("}")
+	f.e.dev.launch(f, k, v[:len(s.Args)], smem)
 	f.indent--
 	f.line("}")
+}
+
+// launchArgs lists the arguments of a launch of k after its own: the
+// buffers and parameters it receives, as the host names them.
+func (e *emitter) launchArgs(k *ir.Func) []string {
+	var args []string
+	for _, b := range e.conv.Buffers(k) {
+		args = append(args, e.hostBuf(b)+".ptr")
+	}
+	for _, p := range e.conv.Params(k) {
+		args = append(args, e.n.c(p.Name))
+	}
+	return args
 }
 
 // printf prints through C's printf with the conversions of ir.FormatPiece
@@ -155,10 +158,7 @@ func (e *emitter) hostMain() string {
 		}
 	}
 	f.line("")
-	f.line("cudaEvent_t gpuc_start, gpuc_stop;")
-	f.line("GPUC_CUDA(cudaEventCreate(&gpuc_start));")
-	f.line("GPUC_CUDA(cudaEventCreate(&gpuc_stop));")
-	f.line("GPUC_CUDA(cudaEventRecord(gpuc_start));")
+	e.dev.start(f)
 	e.setup(f)
 	f.line("")
 	if len(e.raiseMsgs) > 0 {
@@ -224,7 +224,7 @@ func (e *emitter) sizes(f *fn) {
 		f.line("%s.alloc(%s);", e.n.c(a.Name), length("array", a.Name, a.Len))
 	}
 	for _, k := range e.m.Funcs {
-		if bufs := e.sharedBufs(k); k.Kind == ir.KernelFunc && len(bufs) > 0 {
+		if bufs := e.conv.Shared(k); k.Kind == ir.KernelFunc && len(bufs) > 0 {
 			var parts []string
 			for _, b := range bufs {
 				parts = append(parts, fmt.Sprintf("gpuc_align16((size_t)gpuc_len_%s * sizeof(%s))", e.n.c(b.Name), ctype(b.Elem)))
@@ -247,38 +247,20 @@ func (e *emitter) inputs() []string {
 	return out
 }
 
-// setup allocates each global buffer (one cudaMalloc each) and finds each
-// constant one, then fills it: zeroes, an input file or static contents.
+// setup has the device allocate or find each global and constant buffer
+// and fill it: zeroes, an input file or static contents.
 func (e *emitter) setup(f *fn) {
 	for i, b := range e.m.Buffers {
 		if i == 0 {
 			f.line("")
 			f.line("// Device buffers.")
 		}
-		h, name := e.hostBuf(b), e.n.c(b.Name)
-		switch b.Space {
-		case ir.Shared:
+		if b.Space == ir.Shared {
 			continue
-		case ir.Global:
-			f.line("GPUC_CUDA(cudaMalloc(&%s.ptr, gpuc_alloc_size(%s.bytes())));", h, h)
-		case ir.Constant:
-			f.line("GPUC_CUDA(cudaGetSymbolAddress((void **)&%s.ptr, %s));", h, name)
 		}
-		switch {
-		case b.Role == ir.Input && b.Space == ir.Constant:
-			f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_in_%s, %s.bytes()));", name, name, h)
-		case b.Role == ir.Input:
-			f.line("GPUC_CUDA(cudaMemcpy(%s.ptr, gpuc_in_%s, %s.bytes(), cudaMemcpyHostToDevice));", h, name, h)
-		case b.Role == ir.Static && len(b.Init) == 0:
-		case b.Role == ir.Static && b.Space == ir.Constant:
-			f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_init_%s, sizeof gpuc_init_%s));", name, name, name)
-		case b.Role == ir.Static:
-			f.line("GPUC_CUDA(cudaMemcpy(%s.ptr, gpuc_init_%s, sizeof gpuc_init_%s, cudaMemcpyHostToDevice));", h, name, name)
-		case b.Space == ir.Global:
-			f.line("GPUC_CUDA(cudaMemset(%s.ptr, 0, %s.bytes()));", h, h)
-		}
+		e.dev.setup(f, b)
 		if b.Role == ir.Input {
-			f.line("free(gpuc_in_%s);", name)
+			f.line("free(gpuc_in_%s);", e.n.c(b.Name))
 		}
 	}
 }
@@ -287,7 +269,7 @@ func (e *emitter) setup(f *fn) {
 // device error, prints the outputs and releases everything.
 func (e *emitter) finish(f *fn) {
 	f.line("// Output buffers, copied back before the clock stops.")
-	f.line("GPUC_CUDA(cudaDeviceSynchronize());")
+	e.dev.sync(f)
 	var outs []*ir.Buffer
 	for _, b := range e.m.Buffers {
 		if b.Role == ir.Output && b.Space != ir.Shared {
@@ -295,25 +277,13 @@ func (e *emitter) finish(f *fn) {
 			f.line("%s *const gpuc_out_%s = gpuc_fetch(%s);", ctype(b.Elem), e.n.c(b.Name), e.hostBuf(b))
 		}
 	}
-	f.line("GPUC_CUDA(cudaEventRecord(gpuc_stop));")
-	f.line("GPUC_CUDA(cudaEventSynchronize(gpuc_stop));")
+	e.dev.stop(f)
 	f.line("gpuc_check_device_error();")
 	for _, b := range outs {
 		f.line("gpuc_print_values(%s, gpuc_out_%s, %s.len);", typeTag(b.Elem), e.n.c(b.Name), e.hostBuf(b))
 		f.line("free(gpuc_out_%s);", e.n.c(b.Name))
 	}
-	f.line("if (gpuc_time) {")
-	f.line("  float ms = 0;")
-	f.line("  GPUC_CUDA(cudaEventElapsedTime(&ms, gpuc_start, gpuc_stop));")
-	f.line("  gpuc_report_time(ms);")
-	f.line("}")
-	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_start));")
-	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_stop));")
-	for _, b := range e.m.Buffers {
-		if b.Space == ir.Global {
-			f.line("GPUC_CUDA(cudaFree(%s.ptr));", e.hostBuf(b))
-		}
-	}
+	e.dev.release(f)
 	for _, a := range e.m.Arrays {
 		f.line("free(%s.ptr);", e.n.c(a.Name))
 	}

@@ -7,7 +7,7 @@
 //   - the scalar helpers that give C++ the IR's semantics (ir/doc.go Note
 //     [Semantics] and ir/eval.go): wrapping signed arithmetic, checked
 //     division, saturating float-to-integer conversion, min and max;
-//   - host arrays with checked indexing;
+//   - host arrays with checked indexing, and launch geometry checks;
 //   - the command line (NAME=VALUE, BUF=FILE, BUF=@FILE, --time), input
 //     files, and the printing of output buffers.
 //
@@ -234,6 +234,21 @@ inline long long gpuc_length(const char *kind, const char *name, long long n) {
   if (n < 0) gpuc_fail("%s %s has negative length %lld", kind, name, n);
   return n;
 }
+
+// ---- Launches ----
+
+// gpuc_check_geometry checks a launch's geometry and reports whether there
+// is anything to run (grid 0 launches nothing).
+inline bool gpuc_check_geometry(const char *name, long long grid, long long block) {
+  if (block < 1 || block > 1024) gpuc_fail("launch %s: block size %lld is outside 1..1024", name, block);
+  if (grid < 0) gpuc_fail("launch %s: negative grid size %lld", name, grid);
+  if (grid > INT_MAX) gpuc_fail("launch %s: grid size %lld is larger than 2^31-1", name, grid);
+  return grid > 0;
+}
+
+// gpuc_align16 rounds the size of a kernel's shared buffer up to the
+// 16-byte alignment of the next one (see backends/abi).
+GPUC_HD constexpr size_t gpuc_align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
 // ---- Types of values on the command line, in files and in output ----
 

@@ -131,6 +131,15 @@ func (b *builder) stmt(ctx parser.IStmtContext) ir.Stmt {
 		l.Args = b.args(s.Args())
 		l.Grid = b.expr(s.Expr(0))
 		l.Block = b.expr(s.Expr(1))
+		if c := s.GetCoop(); c != nil {
+			if c.GetText() != "coop" {
+				b.errorf(b.tokPos(c), "launch: expected coop, found %s", c.GetText())
+			}
+			l.Coop = true
+			if s.Block() != nil {
+				l.Fallback = b.block(s.Block())
+			}
+		}
 		return l
 	case *parser.RegionStmtContext:
 		return &ir.Region{Pos: pos, Procs: b.expr(s.Expr()), Body: b.block(s.Block())}

@@ -1,0 +1,184 @@
+// Package abi is the calling convention between the host programs that
+// gpuc generates and their kernels. The CUDA backend, which writes both
+// halves in one .cu file, and the LLVM backend, whose kernels a generated
+// C++ host program launches, follow it, so that one host emitter serves
+// kernels from either.
+//
+// The convention:
+//   - A kernel or device function receives its IR parameters, then a
+//     pointer to each buffer it uses (Buffers), then the value of each
+//     module parameter it uses (Params), each list in declaration order.
+//     Uses count through the device functions it calls.
+//   - Constant buffers are module globals, never arguments.
+//   - A kernel carves its shared buffers (Shared) out of one dynamic
+//     shared area, in declaration order, each at a 16-byte aligned offset
+//     (SharedBytes), and zeroes the area when a block starts.
+//   - Device code raises by storing the number of its message (Raises)
+//     into a module-global int, the error word, unless another is there.
+//
+// It is not a backend: it writes no code.
+package abi
+
+import (
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// Symbols that the LLVM backend's modules define and the host programs
+// look up: kernels, constant buffers and the error word. IR names are
+// prefixed so that they cannot meet the C library's names.
+const (
+	KernelPrefix   = "gpuc_kernel_"
+	ConstantPrefix = "gpuc_const_"
+	ErrorWord      = "gpuc_error"
+)
+
+// Conv is the calling convention of one module: what each kernel and
+// device function touches, in its own body or through its callees.
+type Conv struct {
+	m   *ir.Module
+	use map[*ir.Func]*usage
+}
+
+// New analyses m, which must have passed ir.Verify.
+func New(m *ir.Module) *Conv {
+	return &Conv{m: m, use: analyzeUsage(m)}
+}
+
+// Buffers lists the buffers that kernel or device function f receives as
+// pointers: the global buffers it uses and, for device functions, the
+// shared ones, which kernels carve out of their shared area themselves.
+func (c *Conv) Buffers(f *ir.Func) []*ir.Buffer {
+	u := c.use[f]
+	if u == nil {
+		return nil
+	}
+	var out []*ir.Buffer
+	for _, b := range c.m.Buffers {
+		if u.bufs[b] && (b.Space == ir.Global || f.Kind == ir.DeviceFunc) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Params lists the module parameters that kernel or device function f
+// receives: those it uses, and for kernels those that size its shared
+// buffers.
+func (c *Conv) Params(f *ir.Func) []*ir.Param {
+	u := c.use[f]
+	if u == nil {
+		return nil
+	}
+	need := map[*ir.Param]bool{}
+	for p := range u.params {
+		need[p] = true
+	}
+	if f.Kind == ir.KernelFunc {
+		for _, b := range c.Shared(f) {
+			ir.WalkExpr(b.Len, func(x ir.Expr) bool {
+				if r, ok := x.(*ir.ParamRef); ok && c.m.Param(r.Name) != nil {
+					need[c.m.Param(r.Name)] = true
+				}
+				return true
+			})
+		}
+	}
+	var out []*ir.Param
+	for _, p := range c.m.Params {
+		if need[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Shared lists the shared buffers that kernel k uses, itself or through
+// device functions, in declaration order: the layout of its shared area.
+func (c *Conv) Shared(k *ir.Func) []*ir.Buffer {
+	var out []*ir.Buffer
+	for _, b := range c.m.Buffers {
+		if b.Space == ir.Shared && c.use[k] != nil && c.use[k].bufs[b] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Writes reports whether f stores to b or updates it atomically, itself
+// or through its callees.
+func (c *Conv) Writes(f *ir.Func, b *ir.Buffer) bool {
+	return c.use[f] != nil && c.use[f].written[b]
+}
+
+// Align is the alignment of each shared buffer in a kernel's shared area.
+const Align = 16
+
+// Raises numbers the distinct messages raised in kernels and device
+// functions from 1, in module order; the device records the number of the
+// first raise in the error word, and the host prints its message.
+func Raises(m *ir.Module) (ids map[string]int, msgs []string) {
+	ids = map[string]int{}
+	for _, f := range m.Funcs {
+		if f.Kind == ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			if r, ok := s.(*ir.Raise); ok && ids[r.Msg] == 0 {
+				msgs = append(msgs, r.Msg)
+				ids[r.Msg] = len(msgs)
+			}
+			return true
+		})
+	}
+	return ids, msgs
+}
+
+// SPMDConstructs lists the SPMD-level constructs in m, which the passes
+// must lower before a backend can run; backend names the backend in the
+// messages.
+func SPMDConstructs(m *ir.Module, backend string) diag.List {
+	var errs diag.List
+	report := func(pos ir.Pos, what string) {
+		errs.Add(pos, "%s: %s is SPMD-level; lower the module to the launch level first", backend, what)
+	}
+	for _, f := range m.Funcs {
+		if f == nil {
+			errs.Add(m.Pos, "%s: nil function in module %s", backend, m.Name)
+			continue
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			switch s := s.(type) {
+			case *ir.Region:
+				report(s.Pos, "region")
+			case *ir.Split:
+				report(s.Pos, "split")
+			case *ir.Fork:
+				report(s.Pos, "fork")
+			case *ir.SplitWhile:
+				report(s.Pos, "split while")
+			case *ir.Barrier:
+				if s.Grid {
+					report(s.Pos, "barrier grid")
+				}
+			case *ir.Store:
+				if s.Priority {
+					report(s.Pos, "prio store")
+				}
+			case *ir.Atomic:
+				if s.Op.IsMultiprefix() {
+					report(s.Pos, "atomic "+s.Op.String())
+				}
+			}
+			return true
+		})
+		ir.WalkAllExprs(f.Body, func(x ir.Expr) bool {
+			if b, ok := x.(*ir.Builtin); ok && b.Op.IsRegionOnly() {
+				report(b.Pos, b.Op.String()+"()")
+			}
+			return true
+		})
+	}
+	errs.Sort()
+	return errs
+}

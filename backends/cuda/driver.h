@@ -1,0 +1,93 @@
+// driver.h: the device side of a host program that runs the LLVM backend's
+// PTX kernels through the CUDA driver API, pasted after gpuc_runtime.h and
+// before gpuc_device.h. It holds the checked driver calls, the context and
+// module, the device memory primitives, launches and the clock.
+
+// GPUC_CU checks a CUDA driver call; a failure is "error: CALL: WHY".
+#define GPUC_CU(call) gpuc_cu_check((call), #call)
+
+inline void gpuc_cu_check(CUresult err, const char *call) {
+  if (err == CUDA_SUCCESS) return;
+  const char *why = nullptr;
+  if (cuGetErrorString(err, &why) != CUDA_SUCCESS || why == nullptr) why = "unknown CUDA error";
+  gpuc_fail("%.*s: %s", (int)strcspn(call, "("), call, why);
+}
+
+// gpuc_module holds the kernels; gpuc_clock times the device's work.
+static CUmodule gpuc_module;
+static CUevent gpuc_clock[2];
+
+// gpuc_device_start makes the first GPU's primary context current and
+// loads the PTX, which the driver compiles for the GPU; a failure shows
+// the compiler's log.
+inline void gpuc_device_start(const char *ptx) {
+  CUdevice dev;
+  CUcontext ctx;
+  GPUC_CU(cuInit(0));
+  GPUC_CU(cuDeviceGet(&dev, 0));
+  GPUC_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  GPUC_CU(cuCtxSetCurrent(ctx));
+  static char log[16384];
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[] = {log, (void *)(uintptr_t)sizeof log};
+  CUresult err = cuModuleLoadDataEx(&gpuc_module, ptx, 2, opts, vals);
+  if (err != CUDA_SUCCESS) {
+    fprintf(stderr, "%s", log);
+    GPUC_CU(err);
+  }
+  GPUC_CU(cuEventCreate(&gpuc_clock[0], CU_EVENT_DEFAULT));
+  GPUC_CU(cuEventCreate(&gpuc_clock[1], CU_EVENT_DEFAULT));
+}
+
+inline void gpuc_clock_start(void) { GPUC_CU(cuEventRecord(gpuc_clock[0], nullptr)); }
+
+// gpuc_clock_stop returns the milliseconds since gpuc_clock_start.
+inline double gpuc_clock_stop(void) {
+  float ms = 0;
+  GPUC_CU(cuEventRecord(gpuc_clock[1], nullptr));
+  GPUC_CU(cuEventSynchronize(gpuc_clock[1]));
+  GPUC_CU(cuEventElapsedTime(&ms, gpuc_clock[0], gpuc_clock[1]));
+  return ms;
+}
+
+// Device memory primitives, for gpuc_device.h. The host holds device
+// addresses as pointers.
+inline CUdeviceptr gpuc_cu_ptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
+inline void *gpuc_device_alloc(size_t n) {
+  CUdeviceptr p = 0;
+  GPUC_CU(cuMemAlloc(&p, n));
+  return (void *)(uintptr_t)p;
+}
+inline void gpuc_device_free(void *p) { GPUC_CU(cuMemFree(gpuc_cu_ptr(p))); }
+inline void gpuc_device_zero(void *p, size_t n) {
+  if (n > 0) GPUC_CU(cuMemsetD8(gpuc_cu_ptr(p), 0, n));
+}
+inline void gpuc_to_host(void *dst, const void *src, size_t n) {
+  if (n > 0) GPUC_CU(cuMemcpyDtoH(dst, gpuc_cu_ptr(src), n));
+}
+inline void gpuc_to_device(void *dst, const void *src, size_t n) {
+  if (n > 0) GPUC_CU(cuMemcpyHtoD(gpuc_cu_ptr(dst), src, n));
+}
+inline void gpuc_on_device(void *dst, const void *src, size_t n) {
+  if (n > 0) GPUC_CU(cuMemcpyDtoD(gpuc_cu_ptr(dst), gpuc_cu_ptr(src), n));
+}
+
+// gpuc_device_global finds a module global of at least n bytes: a
+// constant buffer or the error word.
+inline void *gpuc_device_global(const char *name, size_t n) {
+  CUdeviceptr p = 0;
+  size_t size = 0;
+  GPUC_CU(cuModuleGetGlobal(&p, &size, gpuc_module, name));
+  if (size < n) gpuc_fail("module global %s has %zu bytes, want %zu", name, size, n);
+  return (void *)(uintptr_t)p;
+}
+
+// gpuc_launchable checks a launch's geometry and reports whether there is
+// anything to run (grid 0 launches nothing). It raises the kernel's limit
+// of dynamic shared memory where the launch needs more than 48 KiB.
+inline bool gpuc_launchable(CUfunction kernel, const char *name, long long grid, long long block, size_t smem) {
+  if (!gpuc_check_geometry(name, grid, block)) return false;
+  if (smem > 48 * 1024)
+    GPUC_CU(cuFuncSetAttribute(kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));
+  return true;
+}

@@ -1,0 +1,241 @@
+package cuda
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"gpuc/backends/abi"
+	"gpuc/backends/runtime"
+	"gpuc/ir"
+)
+
+// The LLVM backend's devices: the CUDA driver API and the CPU. Their
+// programs hold only the host side; the kernels are the LLVM backend's,
+// reached by the symbols of package abi. Both reach device memory
+// through the primitives of gpuc_device.h and share what follows.
+
+//go:embed driver.h
+var driverPrelude string
+
+//go:embed cpu.h
+var cpuPrelude string
+
+// portable holds what the driver API and CPU devices share.
+type portable struct{}
+
+// setup allocates a global buffer or finds a constant one, the LLVM
+// module's global, and fills it. Module globals start zeroed.
+func (portable) setup(f *fn, b *ir.Buffer, find string) {
+	h, name, t := f.e.hostBuf(b), f.e.n.c(b.Name), ctype(b.Elem)
+	if b.Space == ir.Constant {
+		f.line("%s.ptr = %s;", h, find)
+	} else {
+		f.line("%s.ptr = (%s *)gpuc_device_alloc(gpuc_alloc_size(%s.bytes()));", h, t, h)
+	}
+	switch {
+	case b.Role == ir.Input:
+		f.line("gpuc_to_device(%s.ptr, gpuc_in_%s, %s.bytes());", h, name, h)
+	case b.Role == ir.Static && len(b.Init) > 0:
+		f.line("gpuc_to_device(%s.ptr, gpuc_init_%s, sizeof gpuc_init_%s);", h, name, name)
+	case b.Role != ir.Static && b.Space == ir.Global:
+		f.line("gpuc_device_zero(%s.ptr, %s.bytes());", h, h)
+	}
+}
+
+// raiseSupport defines the check of the error word, which read reads into
+// the int id.
+func (portable) raiseSupport(e *emitter, b *strings.Builder, decl, read string) {
+	if len(e.raiseMsgs) == 0 {
+		b.WriteString("\n// No device code raises.\nstatic void gpuc_check_device_error(void) {}\n")
+		return
+	}
+	msgs, n := raiseMessages(e)
+	fmt.Fprintf(b, `
+// Errors raised in device code: the kernels' error word holds the number
+// of the first one; the messages by number.
+%s
+static const char *const gpuc_raise_msgs[] = {%s};
+
+static void gpuc_check_device_error(void) {
+  int id = 0;
+  %s;
+  if (id > 0 && id < %d) gpuc_fail("%%s", gpuc_raise_msgs[id]);
+}
+
+// gpuc_report_device_error is the fail hook: an error raised on the device
+// came first.
+static void gpuc_report_device_error(void) { gpuc_check_device_error(); }
+`, decl, msgs, read, n)
+}
+
+func (portable) stop(f *fn) { f.line("const double gpuc_ms = gpuc_clock_stop();") }
+
+func (portable) release(f *fn) {
+	f.line("if (gpuc_time) gpuc_report_time(gpuc_ms);")
+	for _, b := range f.e.m.Buffers {
+		if b.Space == ir.Global {
+			f.line("gpuc_device_free(%s.ptr);", f.e.hostBuf(b))
+		}
+	}
+}
+
+// driverAPI runs the LLVM backend's PTX, embedded in the program, through
+// the CUDA driver API.
+type driverAPI struct {
+	portable
+	ptx []byte
+}
+
+func (d driverAPI) head(e *emitter) string {
+	name := e.m.Name
+	return banner(e.m, fmt.Sprintf("nvcc -O3 -o %s %s.cpp -lcuda", name, name),
+		fmt.Sprintf("(or g++ -O2 -I$CUDA_HOME/include -o %s %s.cpp -lcuda)", name, name)) +
+		"#include <cuda.h>\n\n" + runtime.Header + "\n" + driverPrelude + "\n" + runtime.Device
+}
+
+func (driverAPI) constant(*emitter, *ir.Buffer) string { return "" }
+
+func (d driverAPI) raiseSupport(e *emitter, b *strings.Builder) {
+	d.portable.raiseSupport(e, b, "static void *gpuc_error_word;",
+		"if (gpuc_error_word != nullptr) gpuc_to_host(&id, gpuc_error_word, sizeof id)")
+}
+
+// code embeds the PTX and declares a handle for each kernel.
+func (d driverAPI) code(e *emitter, b *strings.Builder) []*ir.Func {
+	b.WriteString("\n// The kernels: PTX from the LLVM backend, and their handles.\n")
+	b.WriteString("static const char gpuc_ptx[] =")
+	for _, l := range strings.SplitAfter(string(d.ptx), "\n") {
+		if l != "" {
+			b.WriteString("\n    " + cstring(l))
+		}
+	}
+	b.WriteString(";\n")
+	for _, k := range kernels(e.m) {
+		fmt.Fprintf(b, "static CUfunction %s;\n", abi.KernelPrefix+k.Name)
+	}
+	return hostFuncs(e.m)
+}
+
+func (driverAPI) start(f *fn) {
+	f.line("gpuc_device_start(gpuc_ptx);")
+	for _, k := range kernels(f.e.m) {
+		sym := abi.KernelPrefix + k.Name
+		f.line("GPUC_CU(cuModuleGetFunction(&%s, gpuc_module, %s));", sym, cstring(sym))
+	}
+	if len(f.e.raiseMsgs) > 0 {
+		f.line("gpuc_error_word = gpuc_device_global(%s, sizeof(int));", cstring(abi.ErrorWord))
+	}
+	f.line("gpuc_clock_start();")
+}
+
+func (d driverAPI) setup(f *fn, b *ir.Buffer) {
+	d.portable.setup(f, b, fmt.Sprintf("(%s *)gpuc_device_global(%s, %s.bytes())",
+		ctype(b.Elem), cstring(abi.ConstantPrefix+b.Name), f.e.hostBuf(b)))
+}
+
+// launch passes the arguments by address, as cuLaunchKernel wants: the
+// kernel's own through typed locals, then the buffers' device addresses
+// and the parameters.
+func (driverAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
+	sym := abi.KernelPrefix + k.Name
+	f.line("if (gpuc_launchable(%s, %s, gpuc_grid, gpuc_block, %s)) {", sym, cstring(k.Name), smem)
+	f.indent++
+	var ptrs []string
+	for i, a := range args {
+		f.line("%s gpuc_a%d = %s;", ctype(k.Params[i].Type), i, a.s)
+		ptrs = append(ptrs, fmt.Sprintf("&gpuc_a%d", i))
+	}
+	for _, a := range f.e.launchArgs(k) {
+		ptrs = append(ptrs, "&"+a)
+	}
+	argv := "nullptr"
+	if len(ptrs) > 0 {
+		f.line("void *gpuc_args[] = {%s};", strings.Join(ptrs, ", "))
+		argv = "gpuc_args"
+	}
+	f.line("GPUC_CU(cuLaunchKernel(%s, (unsigned)gpuc_grid, 1, 1, (unsigned)gpuc_block, 1, 1, (unsigned)%s, nullptr, %s, nullptr));",
+		sym, smem, argv)
+	f.indent--
+	f.line("}")
+}
+
+func (driverAPI) sync(f *fn) { f.line("GPUC_CU(cuCtxSynchronize());") }
+
+// cpu calls the LLVM backend's --target=host kernels, each a C function
+// that runs every block and thread of a launch.
+type cpu struct{ portable }
+
+func (cpu) head(e *emitter) string {
+	name := e.m.Name
+	return banner(e.m, fmt.Sprintf("clang-16 -O2 -c %s.ll -o %s.o   (gpuc compile --emit=llvm --target=host)", name, name),
+		fmt.Sprintf("clang++-16 -O2 -o %s %s.cpp %s.o   (or g++)", name, name, name)) +
+		runtime.Header + "\n" + cpuPrelude + "\n" + runtime.Device
+}
+
+// constant declares the LLVM module's global that holds a constant buffer.
+func (cpu) constant(e *emitter, b *ir.Buffer) string {
+	return fmt.Sprintf("extern \"C\" %s %s[];\n", ctype(b.Elem), abi.ConstantPrefix+b.Name)
+}
+
+func (c cpu) raiseSupport(e *emitter, b *strings.Builder) {
+	c.portable.raiseSupport(e, b, fmt.Sprintf("extern \"C\" int %s;", abi.ErrorWord), "id = "+abi.ErrorWord)
+}
+
+// code declares each kernel's function: the launch geometry and the
+// block's shared area, then the arguments that package abi lists.
+func (cpu) code(e *emitter, b *strings.Builder) []*ir.Func {
+	ks := kernels(e.m)
+	if len(ks) > 0 {
+		b.WriteString("\n// The kernels, compiled from the LLVM backend's --target=host module.\n")
+	}
+	for _, k := range ks {
+		params := []string{"int gpuc_grid", "int gpuc_block", "unsigned char *gpuc_shared"}
+		for _, p := range k.Params {
+			params = append(params, ctype(p.Type)+" "+e.n.c(p.Name))
+		}
+		for _, buf := range e.conv.Buffers(k) {
+			params = append(params, ctype(buf.Elem)+" *"+e.n.c(buf.Name))
+		}
+		for _, p := range e.conv.Params(k) {
+			params = append(params, ctype(p.Type)+" "+e.n.c(p.Name))
+		}
+		fmt.Fprintf(b, "extern \"C\" void %s(%s);\n", abi.KernelPrefix+k.Name, strings.Join(params, ", "))
+	}
+	return hostFuncs(e.m)
+}
+
+func (cpu) start(f *fn) { f.line("gpuc_clock_start();") }
+
+func (c cpu) setup(f *fn, b *ir.Buffer) {
+	c.portable.setup(f, b, abi.ConstantPrefix+b.Name)
+}
+
+// launch calls the kernel's function; an error raised in it ends the
+// program at once, as in the interpreter.
+func (cpu) launch(f *fn, k *ir.Func, args []cx, smem string) {
+	all := []string{"(int)gpuc_grid", "(int)gpuc_block", "gpuc_shared_area(" + smem + ")"}
+	for _, a := range args {
+		all = append(all, a.s)
+	}
+	all = append(all, f.e.launchArgs(k)...)
+	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(k.Name))
+	f.line("  %s(%s);", abi.KernelPrefix+k.Name, strings.Join(all, ", "))
+	if len(f.e.raiseMsgs) > 0 {
+		f.line("  gpuc_check_device_error();")
+	}
+	f.line("}")
+}
+
+func (cpu) sync(*fn) {}
+
+// kernels lists the module's kernels.
+func kernels(m *ir.Module) []*ir.Func {
+	var out []*ir.Func
+	for _, f := range m.Funcs {
+		if f.Kind == ir.KernelFunc {
+			out = append(out, f)
+		}
+	}
+	return out
+}

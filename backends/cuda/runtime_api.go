@@ -1,0 +1,140 @@
+package cuda
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"gpuc/backends/runtime"
+	"gpuc/ir"
+)
+
+//go:embed prelude.cuh
+var prelude string
+
+// runtimeAPI is the CUDA backend's own device: kernels and device
+// functions in CUDA C in the same .cu file, launched with <<<...>>>, and
+// device memory through the CUDA runtime API.
+type runtimeAPI struct{}
+
+func (runtimeAPI) head(e *emitter) string {
+	name := e.m.Name
+	return banner(e.m, fmt.Sprintf("nvcc -O3 -arch=sm_90 -o %s %s.cu", name, name)) +
+		runtime.Header + "\n" + prelude + "\n" + runtime.Device
+}
+
+// constant declares a constant buffer's __constant__ symbol, which device
+// code reads directly. Its length is constant (see constLength).
+func (runtimeAPI) constant(e *emitter, b *ir.Buffer) string {
+	return fmt.Sprintf("__constant__ %s %s[%s];\n", ctype(b.Elem), e.n.c(b.Name), e.constLength(b))
+}
+
+// raiseSupport writes the device's error word and the host's check of it,
+// where device code raises. A raising thread records the number of its
+// message unless another was first, and exits; the host reports the
+// message at its next look: after each copy from the device, before each
+// printf, before printing the outputs, and before any other error.
+func (runtimeAPI) raiseSupport(e *emitter, b *strings.Builder) {
+	if len(e.raiseMsgs) == 0 {
+		b.WriteString("\n// No device code raises.\nstatic void gpuc_check_device_error(void) {}\n")
+		return
+	}
+	msgs, n := raiseMessages(e)
+	fmt.Fprintf(b, `
+// Errors raised in device code: the number of the first one, and the
+// messages by number.
+__device__ int gpuc_error;
+static const char *const gpuc_raise_msgs[] = {%s};
+
+// gpuc_device_raise records a raise in device code and ends the thread.
+[[noreturn]] __device__ inline void gpuc_device_raise(int id) {
+  atomicCAS(&gpuc_error, 0, id);
+  asm volatile("exit;");
+  __builtin_unreachable();
+}
+
+static void gpuc_check_device_error(void) {
+  int id = 0;
+  GPUC_CUDA(cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id));
+  if (id > 0 && id < %d) gpuc_fail("%%s", gpuc_raise_msgs[id]);
+}
+
+// gpuc_report_device_error is the fail hook: an error raised on the device
+// came first. It stays quiet if the device cannot be asked.
+static void gpuc_report_device_error(void) {
+  int id = 0;
+  if (cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id) == cudaSuccess && id > 0 && id < %d)
+    gpuc_fail("%%s", gpuc_raise_msgs[id]);
+}
+`, msgs, n, n)
+}
+
+// code: the program defines every function, kernels and device functions
+// in CUDA C.
+func (runtimeAPI) code(e *emitter, _ *strings.Builder) []*ir.Func { return e.m.Funcs }
+
+func (runtimeAPI) start(f *fn) {
+	f.line("cudaEvent_t gpuc_start, gpuc_stop;")
+	f.line("GPUC_CUDA(cudaEventCreate(&gpuc_start));")
+	f.line("GPUC_CUDA(cudaEventCreate(&gpuc_stop));")
+	f.line("GPUC_CUDA(cudaEventRecord(gpuc_start));")
+}
+
+// setup allocates a global buffer (one cudaMalloc each) or finds a
+// constant one, then fills it.
+func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
+	h, name := f.e.hostBuf(b), f.e.n.c(b.Name)
+	if b.Space == ir.Constant {
+		f.line("GPUC_CUDA(cudaGetSymbolAddress((void **)&%s.ptr, %s));", h, name)
+	} else {
+		f.line("GPUC_CUDA(cudaMalloc(&%s.ptr, gpuc_alloc_size(%s.bytes())));", h, h)
+	}
+	switch {
+	case b.Role == ir.Input && b.Space == ir.Constant:
+		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_in_%s, %s.bytes()));", name, name, h)
+	case b.Role == ir.Input:
+		f.line("GPUC_CUDA(cudaMemcpy(%s.ptr, gpuc_in_%s, %s.bytes(), cudaMemcpyHostToDevice));", h, name, h)
+	case b.Role == ir.Static && len(b.Init) == 0:
+	case b.Role == ir.Static && b.Space == ir.Constant:
+		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_init_%s, sizeof gpuc_init_%s));", name, name, name)
+	case b.Role == ir.Static:
+		f.line("GPUC_CUDA(cudaMemcpy(%s.ptr, gpuc_init_%s, sizeof gpuc_init_%s, cudaMemcpyHostToDevice));", h, name, name)
+	case b.Space == ir.Global:
+		f.line("GPUC_CUDA(cudaMemset(%s.ptr, 0, %s.bytes()));", h, h)
+	}
+}
+
+// launch checks the geometry on the host, launches with <<<...>>> and
+// checks the launch.
+func (runtimeAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
+	for _, a := range f.e.launchArgs(k) {
+		args = append(args, primary(a))
+	}
+	name := f.e.n.c(k.Name)
+	f.line("if (gpuc_launchable(%s, %s, gpuc_grid, gpuc_block, %s)) {", name, cstring(k.Name), smem)
+	f.line("  GPUC_LAUNCH(%s, gpuc_grid, gpuc_block, %s)%s;", name, smem, call("", args...).s)
+	f.line("  GPUC_CUDA(cudaGetLastError());")
+	f.line("}")
+}
+
+func (runtimeAPI) sync(f *fn) { f.line("GPUC_CUDA(cudaDeviceSynchronize());") }
+
+func (runtimeAPI) stop(f *fn) {
+	f.line("GPUC_CUDA(cudaEventRecord(gpuc_stop));")
+	f.line("GPUC_CUDA(cudaEventSynchronize(gpuc_stop));")
+}
+
+func (runtimeAPI) release(f *fn) {
+	f.line("if (gpuc_time) {")
+	f.line("  float ms = 0;")
+	f.line("  GPUC_CUDA(cudaEventElapsedTime(&ms, gpuc_start, gpuc_stop));")
+	f.line("  gpuc_report_time(ms);")
+	f.line("}")
+	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_start));")
+	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_stop));")
+	for _, b := range f.e.m.Buffers {
+		if b.Space == ir.Global {
+			f.line("GPUC_CUDA(cudaFree(%s.ptr));", f.e.hostBuf(b))
+		}
+	}
+}

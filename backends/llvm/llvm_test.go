@@ -1,0 +1,336 @@
+package llvm
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"gpuc/frontends/kir"
+	"gpuc/internal/driver"
+	"gpuc/ir"
+	"gpuc/ir/interp"
+	"gpuc/passes"
+)
+
+// Tests build every example and every test program of the backends with
+// both targets. NVPTX modules must pass opt-16's verifier and compile
+// with llc-16; host-target programs must print what the interpreter
+// prints, with the same exit status. Where LLVM 16 or a C++ compiler is
+// missing, as in a user's clone, those tests skip and say why; CI
+// installs them (.ci/run).
+
+// program is a source file and the command lines to run it with.
+type program struct {
+	path string
+	runs [][]string // NAME=VALUE arguments, relative files resolved
+}
+
+func (p program) name() string {
+	return strings.TrimSuffix(filepath.Base(p.path), filepath.Ext(p.path))
+}
+
+// programs lists the examples (with their .args files) and the programs
+// in the backends' testdata.
+func programs(t *testing.T) []program {
+	t.Helper()
+	var out []program
+	glob := func(pattern string) []string {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	for _, ext := range []string{"kir", "fork", "trs", "chr"} {
+		for _, f := range glob("../../examples/*/*." + ext) {
+			args := []string{}
+			if b, err := os.ReadFile(strings.TrimSuffix(f, "."+ext) + ".args"); err == nil {
+				args = strings.Fields(string(b))
+			}
+			out = append(out, program{path: f, runs: [][]string{args}})
+		}
+	}
+	cudaData := "../cuda/testdata/"
+	special := map[string][][]string{
+		"device": {{"in=" + cudaData + "device.in", "scale=" + cudaData + "device.scale"}},
+		"spmd":   nil,
+		"faults": nil,
+	}
+	for c := range 10 {
+		special["faults"] = append(special["faults"], []string{"CASE=" + string(rune('0'+c))})
+	}
+	for _, f := range append(glob(cudaData+"*.kir"), glob("testdata/*.kir")...) {
+		p := program{path: f, runs: [][]string{{}}}
+		if runs, ok := special[p.name()]; ok {
+			p.runs = runs
+		}
+		if len(p.runs) > 0 {
+			out = append(out, p)
+		}
+	}
+	if len(out) < 12 {
+		t.Fatalf("found only %d programs", len(out))
+	}
+	return out
+}
+
+// load reads a program and lowers it to the launch level, as `gpuc
+// compile` does. A frontend that is not there yet skips the program.
+func load(t *testing.T, path string) *ir.Module {
+	t.Helper()
+	m, err := driver.Load(path, driver.Options{})
+	if err != nil && strings.Contains(err.Error(), "not available yet") {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := driver.Lower(m, []string{"default"}, &passes.Config{VerifyEach: true}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// tool finds the first of names on PATH or skips the test.
+func tool(t *testing.T, names ...string) string {
+	t.Helper()
+	p := FindTool(names...)
+	if p == "" {
+		t.Skipf("%s not found; install llvm-16 and clang-16", strings.Join(names, " or "))
+	}
+	return p
+}
+
+func run(t *testing.T, name string, args ...string) {
+	t.Helper()
+	if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+	}
+}
+
+// TestNVPTX checks every program's NVPTX module with LLVM's verifier and
+// compiles it for sm_90.
+func TestNVPTX(t *testing.T) {
+	opt, llc := tool(t, "opt-16"), tool(t, "llc-16")
+	dir := t.TempDir()
+	for _, p := range programs(t) {
+		t.Run(p.name(), func(t *testing.T) {
+			t.Parallel()
+			out, err := Emit(load(t, p.path), Options{Target: NVPTX})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ll := filepath.Join(dir, p.name()+".ll")
+			if err := os.WriteFile(ll, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run(t, opt, "-passes=verify", "-disable-output", ll)
+			run(t, llc, "-march=nvptx64", "-mcpu=sm_90", ll, "-o", filepath.Join(dir, p.name()+".ptx"))
+		})
+	}
+}
+
+// TestHostTarget builds every program for the CPU, runs it and compares
+// its output and exit status with the interpreter's.
+func TestHostTarget(t *testing.T) {
+	clang := tool(t, "clang-16")
+	cxx := tool(t, "clang++-16", "g++")
+	dir := t.TempDir()
+	for _, p := range programs(t) {
+		t.Run(p.name(), func(t *testing.T) {
+			t.Parallel()
+			m := load(t, p.path)
+			exe := buildHost(t, clang, cxx, filepath.Join(dir, p.name()), m)
+			for _, args := range p.runs {
+				want, wantStatus := interpret(t, p.path, args)
+				cmd := exec.Command(exe, args...)
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				status := 0
+				var exit *exec.ExitError
+				if err := cmd.Run(); errors.As(err, &exit) {
+					status = exit.ExitCode()
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if stdout.String() != want || status != wantStatus {
+					t.Errorf("%v: exit %d, want %d; stderr %q\ngot:\n%s\nwant:\n%s", args, status, wantStatus, stderr.String(), stdout.String(), want)
+				}
+			}
+		})
+	}
+}
+
+// buildHost writes m's host-target module and host program under base
+// and builds them into an executable.
+func buildHost(t *testing.T, clang, cxx, base string, m *ir.Module) string {
+	t.Helper()
+	ll, err := Emit(m, Options{Target: Host})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpp, err := HostProgram(m, Host, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(base+".ll", ll, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(base+".cpp", cpp, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, clang, "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o")
+	run(t, cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", base+".cpp", base+".o", "-o", base)
+	return base
+}
+
+// interpret runs the program in the interpreter, as `gpuc run` does.
+func interpret(t *testing.T, path string, args []string) (string, int) {
+	t.Helper()
+	m, err := driver.Load(path, driver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := driver.Bind(m, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := interp.Run(m, interp.Config{Stdout: &out, Params: b.Params, Inputs: b.Inputs}); err != nil {
+		return out.String(), 1
+	}
+	return out.String(), 0
+}
+
+// fact is a regular expression and how many times it must match a
+// module (-1: at least once).
+type fact struct {
+	re   string
+	want int
+}
+
+func checkFacts(t *testing.T, text string, facts []fact) {
+	t.Helper()
+	for _, f := range facts {
+		n := len(regexp.MustCompile(f.re).FindAllStringIndex(text, -1))
+		if f.want < 0 && n == 0 || f.want >= 0 && n != f.want {
+			t.Errorf("%s: %d matches, want %d", f.re, n, f.want)
+		}
+	}
+}
+
+func emitFile(t *testing.T, path string, target Target) string {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := kir.Parse(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ir.Verify(m, ir.LaunchLevel); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Emit(m, Options{Target: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// TestNVPTXFacts checks the structure of NVPTX modules: entries, address
+// spaces, intrinsics and atomics, and no fast-math flags anywhere.
+func TestNVPTXFacts(t *testing.T) {
+	tests := []struct {
+		file  string
+		facts []fact
+	}{
+		{"../../examples/kir/scan.kir", []fact{
+			{`target triple = "nvptx64-nvidia-cuda"`, 1},
+			{`(?m)^!nvvm.annotations = !\{!0, !1\}$`, 1},
+			{`!\{void \(i32 addrspace\(1\)\*, i32\)\* @gpuc_kernel_init, !"kernel", i32 1\}`, 1},
+			{`@gpuc_smem = external addrspace\(3\) global \[0 x i8\], align 16`, 1},
+			{`bitcast i8 addrspace\(3\)\* %\d+ to i32 addrspace\(3\)\*`, 2}, // tmp, and words to zero
+			{`call void @llvm\.nvvm\.barrier0\(\)`, 4},                      // three barriers and the zeroing of shared memory
+			{`@llvm\.nvvm\.read\.ptx\.sreg\.tid\.x\(\)`, -1},
+		}},
+		{"../../examples/kir/histogram.kir", []fact{
+			{`atomicrmw add i32 addrspace\(3\)\* %\d+, i32 1 monotonic`, 1},
+			{`atomicrmw add i32 addrspace\(1\)\* %\d+, i32 %\d+ monotonic`, 1},
+			{`define internal i32 @gpuc_func_hash\(i32 %x\)`, 1},
+		}},
+		{"../cuda/testdata/device.kir", []fact{
+			{`@gpuc_const_table = addrspace\(4\) global \[4 x i8\] zeroinitializer`, 1},
+			{`getelementptr \[4 x i8\], \[4 x i8\] addrspace\(4\)\* @gpuc_const_table`, -1},
+			{`atomicrmw fadd float addrspace\(1\)\*`, 2}, // add and sub
+			{`atomicrmw (sub|min|max|umax|and|or|xor|xchg) `, 13},
+			{`cmpxchg i64 addrspace\(1\)\*`, 1},
+			{`cmpxchg i32 addrspace\(1\)\* %\d+, i32 %\d+, i32 %\d+ monotonic monotonic`, 1}, // atomic inc
+			{`call i32 @gpuc_func_gcd\(`, 2},
+		}},
+		{"../cuda/testdata/raise_device.kir", []fact{
+			{`cmpxchg i32 addrspace\(1\)\* @gpuc_error, i32 0, i32 1 monotonic monotonic`, 1},
+			{`call void asm sideeffect "exit;", ""\(\)`, 1},
+		}},
+		{"testdata/scalars.kir", []fact{
+			{`@llvm\.fptosi\.sat\.i32\.f64\(`, -1},
+			{`@llvm\.fptoui\.sat\.i8\.f64\(`, -1},
+			{`\b(fast|contract|reassoc|nnan|ninf|nsw|nuw)\b`, 0},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.file), func(t *testing.T) {
+			checkFacts(t, emitFile(t, tt.file, NVPTX), tt.facts)
+		})
+	}
+}
+
+// TestHostFacts checks the host target's kernels: functions that loop
+// over blocks and threads, split at barriers, with no GPU intrinsics.
+func TestHostFacts(t *testing.T) {
+	scan := emitFile(t, "../../examples/kir/scan.kir", Host)
+	checkFacts(t, scan, []fact{
+		{`target triple`, 0},
+		{`define void @gpuc_kernel_scan\(i32 %gpuc_grid, i32 %gpuc_block, i8\* %gpuc_shared, i32\* %data, i32 %N, i32 %B\)`, 1},
+		{`nvvm|addrspace`, 0},
+		{`alloca i32, i32 %gpuc_block`, -1}, // locals live across barriers
+		{`alloca i8, i32 %gpuc_block`, 1},   // the threads' statuses
+		{`call void @llvm\.memset\.p0i8\.i64\(i8\* %gpuc_shared, i8 0, i64 %\d+, i1 false\)`, 1},
+	})
+	vecadd := emitFile(t, "../../examples/kir/vecadd.kir", Host)
+	checkFacts(t, vecadd, []fact{
+		{`alloca i8, i32 %gpuc_block`, 0}, // no barriers: one loop over the threads
+		{`atomicrmw fadd double\* %\d+, double %\d+ monotonic`, 1},
+	})
+}
+
+// TestRejects checks that Emit returns positioned errors, and does not
+// panic, for modules it cannot compile.
+func TestRejects(t *testing.T) {
+	src, err := os.ReadFile("../cuda/testdata/spmd.kir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := kir.Parse("spmd.kir", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []Target{NVPTX, Host} {
+		_, err := Emit(m, Options{Target: target})
+		if err == nil || !strings.Contains(err.Error(), "spmd.kir:9:3: error: llvm: region is SPMD-level") {
+			t.Errorf("%s: error %v, want the region reported", target, err)
+		}
+	}
+	if _, err := Emit(nil, Options{}); err == nil {
+		t.Error("Emit(nil) succeeded")
+	}
+	if _, err := HostProgram(m, NVPTX, nil); err == nil {
+		t.Error("HostProgram without PTX succeeded")
+	}
+}

@@ -1,0 +1,103 @@
+// gpuc_device.h: device buffers as the host program sees them, for every
+// kind of device: the CUDA runtime API, the CUDA driver API and the CPU.
+// It is pasted after the device's prelude, which defines the primitives
+// it builds on:
+//
+//   void *gpuc_device_alloc(size_t n);                       at least one byte
+//   void gpuc_device_free(void *p);
+//   void gpuc_to_host(void *dst, const void *src, size_t n);    device to host
+//   void gpuc_to_device(void *dst, const void *src, size_t n);  host to device
+//   void gpuc_on_device(void *dst, const void *src, size_t n);  device to device, not overlapping
+//
+// Device addresses are held as T *, which the host never dereferences.
+#ifndef GPUC_DEVICE_H
+#define GPUC_DEVICE_H
+
+// gpuc_check_device_error reports an error raised on the device, if any.
+// Each program defines it; it is empty where no device code raises.
+static void gpuc_check_device_error(void);
+
+// gpuc_alloc_size is the size to allocate for n bytes: devices need at
+// least one.
+inline size_t gpuc_alloc_size(size_t n) { return n > 0 ? n : 1; }
+
+// gpuc_dev is a global or constant buffer as the host sees it: its device
+// address, its length in elements and its name. Host code reads and writes
+// single elements with get and set, checking the index.
+template <typename T> struct gpuc_dev {
+  T *ptr;
+  long long len;
+  const char *name;
+
+  size_t bytes() const { return (size_t)len * sizeof(T); }
+  void check(long long i) const {
+    if (i < 0 || i >= len) gpuc_fail("index %lld out of range for buffer %s of length %lld", i, name, len);
+  }
+  T get(long long i) const {
+    check(i);
+    T v{};
+    gpuc_to_host(&v, ptr + i, sizeof(T));
+    gpuc_check_device_error();
+    return v;
+  }
+  void set(long long i, T v) const {
+    check(i);
+    gpuc_to_device(ptr + i, &v, sizeof(T));
+  }
+};
+
+// gpuc_copy copies n elements between device buffers and host arrays, with
+// the range checks of the IR's copy statement.
+template <typename T>
+inline void gpuc_copy(gpuc_dev<T> &dst, long long doff, gpuc_dev<T> &src, long long soff, long long n) {
+  gpuc_copy_count(n);
+  gpuc_copy_range("buffer", dst.name, dst.len, doff, n);
+  gpuc_copy_range("buffer", src.name, src.len, soff, n);
+  if (n == 0) return;
+  size_t bytes = (size_t)n * sizeof(T);
+  if (dst.ptr == src.ptr && doff != soff && (doff < soff ? soff - doff : doff - soff) < n) {
+    // Overlapping ranges of one buffer: device copies leave them undefined.
+    void *tmp = gpuc_device_alloc(bytes);
+    gpuc_on_device(tmp, src.ptr + soff, bytes);
+    gpuc_on_device(dst.ptr + doff, tmp, bytes);
+    gpuc_device_free(tmp);
+    return;
+  }
+  gpuc_on_device(dst.ptr + doff, src.ptr + soff, bytes);
+}
+
+template <typename T>
+inline void gpuc_copy(gpuc_array<T> &dst, long long doff, gpuc_dev<T> &src, long long soff, long long n) {
+  gpuc_copy_count(n);
+  gpuc_copy_range("array", dst.name, dst.len, doff, n);
+  gpuc_copy_range("buffer", src.name, src.len, soff, n);
+  if (n == 0) return;
+  gpuc_to_host(dst.ptr + doff, src.ptr + soff, (size_t)n * sizeof(T));
+  gpuc_check_device_error();
+}
+
+template <typename T>
+inline void gpuc_copy(gpuc_dev<T> &dst, long long doff, gpuc_array<T> &src, long long soff, long long n) {
+  gpuc_copy_count(n);
+  gpuc_copy_range("buffer", dst.name, dst.len, doff, n);
+  gpuc_copy_range("array", src.name, src.len, soff, n);
+  if (n == 0) return;
+  gpuc_to_device(dst.ptr + doff, src.ptr + soff, (size_t)n * sizeof(T));
+}
+
+// gpuc_fetch copies a buffer back into a calloc'd host array.
+template <typename T> inline T *gpuc_fetch(const gpuc_dev<T> &b) {
+  T *host = (T *)calloc(gpuc_alloc_size(b.bytes()), 1);
+  if (host == nullptr) gpuc_fail("buffer %s: out of host memory (%lld elements)", b.name, b.len);
+  gpuc_to_host(host, b.ptr, b.bytes());
+  return host;
+}
+
+// gpuc_swap exchanges two device buffers of one type and length.
+template <typename T> inline void gpuc_swap(gpuc_dev<T> &a, gpuc_dev<T> &b) {
+  T *p = a.ptr;
+  a.ptr = b.ptr;
+  b.ptr = p;
+}
+
+#endif // GPUC_DEVICE_H
