@@ -37,6 +37,8 @@ func Verify(m *Module, level Level) error {
 		defs:     map[Stmt]*local{},
 		facts:    map[*Func]*funcFacts{},
 		broken:   map[*Func]bool{},
+
+		gridKernels: map[*Func]bool{},
 	}
 	v.index()
 	v.decls()
@@ -79,6 +81,9 @@ type verifier struct {
 	broken  map[*Func]bool // functions holding nil or unknown nodes
 	regions []regionSite
 	calls   []regionCall // device functions called in regions
+	// Kernels holding grid barriers, and the launches of kernels.
+	gridKernels map[*Func]bool
+	launches    []*Launch
 }
 
 // global is a module-level name.
@@ -188,6 +193,15 @@ func (v *verifier) crossChecks() {
 		if f != nil && f.Kind == KernelFunc && !v.broken[f] {
 			v.fn, v.at = f, f.Pos
 			v.checkUniform(f.Body, false)
+			if v.gridKernels[f] {
+				v.checkGridUniform(f.Body)
+			}
+		}
+	}
+	for _, l := range v.launches {
+		if k := v.funcs[l.Kernel]; k != nil && v.gridKernels[k] && !l.Coop {
+			v.fn, v.at = nil, l.Pos
+			v.errorf(l.Pos, "kernel %s holds grid barriers; launch it with coop", l.Kernel)
 		}
 	}
 	for _, r := range v.regions {

@@ -15,6 +15,13 @@ func (v *verifier) launch(s *Launch) {
 	v.args(s.Pos, k, s.Kernel, s.Args)
 	v.integer(s.Grid, "grid size")
 	v.integer(s.Block, "block size")
+	v.launches = append(v.launches, s)
+	if s.Fallback != nil {
+		if !s.Coop {
+			v.errorf(s.Pos, "only a cooperative launch has a fallback")
+		}
+		v.nested(s.Fallback, false, "")
+	}
 }
 
 func (v *verifier) region(s *Region) {

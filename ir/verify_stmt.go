@@ -414,6 +414,8 @@ func fits(x int64, t Type) bool {
 
 func (v *verifier) barrier(s *Barrier) {
 	switch {
+	case s.Grid && v.cx.code == kernelCode:
+		v.gridKernels[v.fn] = true // its launches must be cooperative
 	case s.Grid:
 		v.only(s.Pos, "grid barrier", regionCode)
 	case v.cx.code == regionCode:

@@ -176,6 +176,7 @@ func (x exits) join(y exits) exits {
 type uniformity struct {
 	v       *verifier
 	region  bool
+	grid    bool // a cooperative kernel's grid barriers: bid() varies too
 	varying map[*local]cause
 	// frames has one entry for each enclosing loop (nil) and split or fork
 	// (the divergence its condition or group adds); declAt is the depth
@@ -192,7 +193,17 @@ type uniformity struct {
 // checkUniform reports the barriers in body under thread-dependent (in a
 // kernel) or processor-dependent (in a region) control flow.
 func (v *verifier) checkUniform(body []Stmt, region bool) {
-	u := &uniformity{v: v, region: region, varying: map[*local]cause{}, declAt: map[*local]int{}}
+	v.uniform(&uniformity{v: v, region: region}, body)
+}
+
+// checkGridUniform reports the grid barriers of a cooperative kernel under
+// control flow that differs between threads anywhere in the grid.
+func (v *verifier) checkGridUniform(body []Stmt) {
+	v.uniform(&uniformity{v: v, grid: true}, body)
+}
+
+func (v *verifier) uniform(u *uniformity, body []Stmt) {
+	u.varying, u.declAt = map[*local]cause{}, map[*local]int{}
 	for {
 		u.changed, u.flagged, u.order = false, map[*Barrier]string{}, nil
 		u.block(body, nil)
@@ -351,7 +362,7 @@ func (u *uniformity) cause(e Expr) *cause {
 			return &cause{root: c.root, via: e.Name}
 		}
 	case *Builtin:
-		if e.Op == ThreadID || e.Op == GlobalID || e.Op == ProcID {
+		if e.Op == ThreadID || e.Op == GlobalID || e.Op == ProcID || (u.grid && e.Op == BlockID) {
 			return &cause{root: e.Op.String() + "()"}
 		}
 	case *Call:
@@ -370,13 +381,15 @@ func (u *uniformity) cause(e Expr) *cause {
 }
 
 func (u *uniformity) barrier(b *Barrier, d *divergence) {
-	if d == nil || b.Grid != u.region {
+	if d == nil || b.Grid != (u.region || u.grid) {
 		return
 	}
 	if _, ok := u.flagged[b]; !ok {
 		u.order = append(u.order, b)
 	}
-	if u.region {
+	if u.grid {
+		u.flagged[b] = fmt.Sprintf("grid barrier under control flow that differs across the grid (the condition at %s depends on %s)", d.at, d.why)
+	} else if u.region {
 		u.flagged[b] = fmt.Sprintf("grid barrier under processor-dependent control flow (the condition at %s depends on %s); use split", d.at, d.why)
 	} else {
 		u.flagged[b] = fmt.Sprintf("barrier under thread-dependent control flow (the condition at %s depends on %s)", d.at, d.why)

@@ -35,6 +35,7 @@ var lowerMultiprefixPass = &Pass{
 // sequential order that defines the result.
 
 func lowerMultiprefix(m *ir.Module, cfg *Config) error {
+	dropUnusedPrefixes(m, cfg.report())
 	names := newNamer(m)
 	var errs []error
 	for _, f := range m.Funcs {
@@ -68,6 +69,23 @@ func lowerMultiprefix(m *ir.Module, cfg *Config) error {
 		}
 	}
 	return joinErrors(errs)
+}
+
+// dropUnusedPrefixes turns the multiprefix atomics whose result nobody
+// takes (Fork's syncadd and friends) into ordinary atomics: the memory
+// ends with the same total in any order.
+func dropUnusedPrefixes(m *ir.Module, rep *Report) {
+	plain := map[ir.AtomicOp]ir.AtomicOp{ir.MultiAdd: ir.AtomicAdd, ir.MultiMax: ir.AtomicMax,
+		ir.MultiMin: ir.AtomicMin, ir.MultiAnd: ir.AtomicAnd, ir.MultiOr: ir.AtomicOr}
+	for _, f := range m.Funcs {
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			if a, ok := s.(*ir.Atomic); ok && a.Op.IsMultiprefix() && a.Dst == "" {
+				rep.note(a.Pos, "lower-multiprefix", "%s without a result: an atomic %s", a.Op, plain[a.Op])
+				a.Op = plain[a.Op]
+			}
+			return true
+		})
+	}
 }
 
 func hasMultiprefix(body []ir.Stmt) bool {

@@ -6,7 +6,7 @@ import (
 
 var lowerPriorityPass = &Pass{
 	Name: "lower-priority",
-	Doc:  "implement Priority CRCW stores with plain stores, exchanges or claims",
+	Doc:  "implement Priority CRCW stores with plain stores, exchanges or claims; unused multiprefixes become atomics",
 	From: ir.SPMDLevel,
 	To:   ir.SPMDLevel,
 	Run:  func(m *ir.Module, cfg *Config) error { lowerPriority(m, cfg.report()); return nil },
@@ -36,6 +36,9 @@ var lowerPriorityPass = &Pass{
 // the compare-and-swap do not commute and keeps the claim barrier.
 
 func lowerPriority(m *ir.Module, rep *Report) {
+	// Multiprefix atomics without a result impose no order either; relaxing
+	// them here lets elide-barriers drop the barriers around them.
+	dropUnusedPrefixes(m, rep)
 	names := newNamer(m)
 	claims := map[string]string{}
 	for _, f := range m.Funcs {

@@ -39,6 +39,10 @@ type Config struct {
 	BlockSize int
 	// Report, if not nil, collects what the lowering passes did.
 	Report *Report
+	// GridSync chooses how regions with grid barriers run: "auto" (the
+	// default) launches them cooperatively where the device holds them,
+	// "always" only so, "never" with kernel relaunches (Note [Grid sync]).
+	GridSync string
 }
 
 // Pipeline is a named sequence of passes.
@@ -54,6 +58,7 @@ var registry = []*Pass{
 	lowerPriorityPass,
 	elidePass,
 	groupSplitPass,
+	gridSyncPass,
 	hostLoopsPass,
 	lowerMultiprefixPass,
 	splitBarriersPass,
@@ -62,7 +67,7 @@ var registry = []*Pass{
 // pipelines lists the named pipelines.
 var pipelines = []*Pipeline{
 	{Name: "lower", Doc: "lower SPMD regions to kernels and host code",
-		Passes: []string{"lower-priority", "elide-barriers", "group-split", "elide-barriers", "host-loops", "lower-multiprefix", "split-barriers"}},
+		Passes: []string{"lower-priority", "elide-barriers", "group-split", "elide-barriers", "grid-sync", "host-loops", "lower-multiprefix", "split-barriers"}},
 	{Name: "default", Doc: "lower to the launch level and simplify, as compile does",
 		Passes: []string{"lower", "simplify"}},
 }
@@ -74,6 +79,8 @@ var passOrder = []struct{ before, after, why string }{
 	{"lower-priority", "split-barriers", "regions with priority stores cannot become kernels"},
 	{"host-loops", "split-barriers", "split-barriers needs grid barriers at the top level of regions"},
 	{"group-split", "host-loops", "host-loops cannot cut regions inside group constructs"},
+	{"group-split", "grid-sync", "cooperative kernels are made of flat regions"},
+	{"grid-sync", "host-loops", "the cooperative kernel keeps the loops that host-loops would lift"},
 	{"host-loops", "lower-multiprefix", "multiprefix cuts need regions without lifted control flow"},
 	{"lower-multiprefix", "split-barriers", "regions with multiprefix atomics cannot become kernels"},
 	{"elide-barriers", "host-loops", "every barrier that goes saves a launch, and some a lifted loop"},

@@ -8,6 +8,7 @@ import (
 
 	"gpuc/internal/irtest"
 	"gpuc/ir"
+	"gpuc/ir/interp"
 	"gpuc/passes"
 )
 
@@ -33,8 +34,12 @@ func runPass(t *testing.T, a *txtar.Archive, names ...string) map[string]string 
 	if err := passes.Run(m, ps, &passes.Config{VerifyEach: true}); err != nil {
 		t.Fatal(err)
 	}
-	if after := irtest.Run(t, m, nil); after != before {
-		t.Errorf("output changed by %v:\nbefore:\n%s\nafter:\n%s", names, before, after)
+	// After lowering, every path must print the same: cooperative launches
+	// where they fit, their fallbacks where they do not, and both race-free.
+	for _, cfg := range []interp.Config{{}, {CoopThreads: 1}, {Race: true}, {Race: true, CoopThreads: 1}} {
+		if after := irtest.RunWith(t, m, cfg); after != before {
+			t.Errorf("output changed by %v (%+v):\nbefore:\n%s\nafter:\n%s", names, cfg, before, after)
+		}
 	}
 	return map[string]string{"out.kir": ir.Print(m)}
 }

@@ -136,7 +136,8 @@ func Raises(m *ir.Module) (ids map[string]int, msgs []string) {
 
 // SPMDConstructs lists the SPMD-level constructs in m, which the passes
 // must lower before a backend can run; backend names the backend in the
-// messages.
+// messages. Grid barriers in kernels are launch-level: cooperative
+// launches run those kernels.
 func SPMDConstructs(m *ir.Module, backend string) diag.List {
 	var errs diag.List
 	report := func(pos ir.Pos, what string) {
@@ -158,7 +159,7 @@ func SPMDConstructs(m *ir.Module, backend string) diag.List {
 			case *ir.SplitWhile:
 				report(s.Pos, "split while")
 			case *ir.Barrier:
-				if s.Grid {
+				if s.Grid && f.Kind != ir.KernelFunc {
 					report(s.Pos, "barrier grid")
 				}
 			case *ir.Store:

@@ -59,7 +59,41 @@ func (f *fn) launch(s *ir.Launch) {
 	f.line("{")
 	f.indent++
 	f.line("const long long gpuc_grid = %s, gpuc_block = %s;", v[len(s.Args)].s, v[len(s.Args)+1].s)
-	f.e.dev.launch(f, k, v[:len(s.Args)], smem)
+	if s.Coop {
+		f.coopLaunch(s, k, v[:len(s.Args)], smem)
+	} else {
+		f.e.dev.launch(f, k, v[:len(s.Args)], smem)
+	}
+	f.indent--
+	f.line("}")
+}
+
+// coopLaunch launches cooperatively when the device holds the whole grid
+// at once, and otherwise runs the fallback, or fails without one. Only the
+// runtime API's programs launch cooperatively.
+func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
+	if _, ok := f.e.dev.(runtimeAPI); !ok {
+		f.errorf(s.Pos, "cooperative launch of %s: only the CUDA C backend's programs launch cooperatively; lower with --grid-sync=never", s.Kernel)
+		return
+	}
+	for _, a := range f.e.launchArgs(k) {
+		args = append(args, primary(a))
+	}
+	name := f.e.n.c(k.Name)
+	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(k.Name))
+	f.indent++
+	f.line("if (gpuc_coop_fits(%s, gpuc_grid, gpuc_block, %s)) {", name, smem)
+	f.line("  gpuc_launch_coop%s;", call("", append([]cx{primary(name), primary("gpuc_grid"), primary("gpuc_block"), primary(smem)}, args...)...).s)
+	f.line("  GPUC_CUDA(cudaGetLastError());")
+	f.line("} else {")
+	f.indent++
+	if s.Fallback != nil {
+		f.block(s.Fallback)
+	} else {
+		f.line("gpuc_fail(\"cooperative launch of %%lld blocks of %%lld threads does not fit on this device\", gpuc_grid, gpuc_block);")
+	}
+	f.indent--
+	f.line("}")
 	f.indent--
 	f.line("}")
 }

@@ -3,6 +3,12 @@
 // checked CUDA calls, the device memory primitives, launches and shared
 // memory.
 
+// GPUC_CUDA_STUB marks the stand-in for CUDA's headers that gpuc's tests
+// check the generated C++ against.
+#ifndef GPUC_CUDA_STUB
+#include <cooperative_groups.h>
+#endif
+
 // GPUC_CUDA checks a CUDA runtime call; a failure is "error: CALL: WHY".
 #define GPUC_CUDA(call) gpuc_cuda_check((call), #call)
 
@@ -43,6 +49,45 @@ inline bool gpuc_launchable(K *kernel, const char *name, long long grid, long lo
     GPUC_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   return true;
 }
+
+// Cooperative launches run every block of a grid at once, so that kernels
+// may hold grid barriers (gpuc_grid_sync). gpuc_coop_fits tells whether the
+// device can hold all blocks of a launch at once: its multiprocessors times
+// the blocks of this kernel each can host.
+template <typename K>
+inline bool gpuc_coop_fits(K *kernel, long long grid, long long block, size_t smem) {
+  static int sms = -1;
+  if (sms < 0) {
+    int dev = 0, coop = 0;
+    GPUC_CUDA(cudaGetDevice(&dev));
+    GPUC_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    GPUC_CUDA(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    if (!coop) sms = 0;
+  }
+  if (smem > 48 * 1024)
+    GPUC_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  int per = 0;
+  GPUC_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, (int)block, smem));
+  return grid <= (long long)per * sms;
+}
+
+// gpuc_launch_coop launches kernel cooperatively with args.
+template <typename... P, typename... A>
+inline void gpuc_launch_coop(void (*kernel)(P...), long long grid, long long block, size_t smem, A... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3((unsigned)grid);
+  config.blockDim = dim3((unsigned)block);
+  config.dynamicSmemBytes = smem;
+  cudaLaunchAttribute attr;
+  attr.id = cudaLaunchAttributeCooperative;
+  attr.val.cooperative = 1;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  GPUC_CUDA(cudaLaunchKernelEx(&config, kernel, args...));
+}
+
+// gpuc_grid_sync waits for every thread of a cooperative launch.
+__device__ inline void gpuc_grid_sync() { cooperative_groups::this_grid().sync(); }
 
 // Shared memory: each kernel carves its shared buffers out of one dynamic
 // area, each at a 16-byte aligned offset, and zeroes the area at entry.

@@ -85,10 +85,14 @@ func (f *fn) stmt(s ir.Stmt) {
 	case *ir.Switch:
 		f.switchStmt(s)
 	case *ir.Barrier:
-		if s.Grid || f.host || f.f.Kind != ir.KernelFunc {
+		switch {
+		case f.host || f.f.Kind != ir.KernelFunc:
 			f.errorf(s.Pos, "barrier in %s", f.where())
+		case s.Grid:
+			f.line("gpuc_grid_sync();")
+		default:
+			f.line("__syncthreads();")
 		}
-		f.line("__syncthreads();")
 	case *ir.Raise:
 		f.raise(s)
 	case *ir.Launch, *ir.Copy, *ir.Swap, *ir.Printf:

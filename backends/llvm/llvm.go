@@ -92,6 +92,9 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 	if errs := abi.SPMDConstructs(m, "llvm"); len(errs) > 0 {
 		return nil, errs
 	}
+	if errs := cooperative(m); len(errs) > 0 {
+		return nil, errs
+	}
 	g := newGen(m, opts)
 	g.module()
 	if len(g.errs) > 0 {
@@ -319,4 +322,28 @@ func raisers(m *ir.Module) map[string]bool {
 		}
 	}
 	return may
+}
+
+// cooperative reports cooperative launches and the grid barriers of their
+// kernels, which this backend does not implement: the passes lower grid
+// barriers to kernel boundaries instead with --grid-sync=never.
+func cooperative(m *ir.Module) diag.List {
+	var errs diag.List
+	for _, f := range m.Funcs {
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			switch s := s.(type) {
+			case *ir.Launch:
+				if s.Coop {
+					errs.Add(s.Pos, "llvm: cooperative launch of %s; the LLVM backend needs modules lowered with --grid-sync=never", s.Kernel)
+				}
+			case *ir.Barrier:
+				if s.Grid {
+					errs.Add(s.Pos, "llvm: grid barrier in kernel %s; the LLVM backend needs modules lowered with --grid-sync=never", f.Name)
+				}
+			}
+			return true
+		})
+	}
+	errs.Sort()
+	return errs
 }

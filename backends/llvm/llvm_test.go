@@ -90,7 +90,7 @@ func load(t *testing.T, path string) *ir.Module {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := driver.Lower(m, []string{"default"}, &passes.Config{VerifyEach: true}); err != nil {
+	if err := driver.Lower(m, []string{"default"}, &passes.Config{VerifyEach: true, GridSync: "never"}); err != nil {
 		t.Fatal(err)
 	}
 	return m

@@ -36,16 +36,18 @@ type passFlags struct {
 	passes     []string
 	verifyEach bool
 	dumpAfter  []string
+	gridSync   string
 }
 
 func (p *passFlags) add(cmd *cobra.Command, def []string) {
 	cmd.Flags().StringSliceVar(&p.passes, "passes", def, "comma-separated passes and pipelines to run (see `gpuc passes`)")
 	cmd.Flags().BoolVar(&p.verifyEach, "verify-each", false, "verify the IR after every pass")
 	cmd.Flags().StringSliceVar(&p.dumpAfter, "dump-after", nil, "print the IR to stderr after these passes (\"all\" for every pass)")
+	cmd.Flags().StringVar(&p.gridSync, "grid-sync", "auto", "grid barriers as cooperative grid-wide syncs where the device holds the whole region (auto), always, or never (kernel relaunches)")
 }
 
 func (p *passFlags) config(stderr io.Writer) *passes.Config {
-	return &passes.Config{VerifyEach: p.verifyEach, DumpAfter: p.dumpAfter, Dump: stderr}
+	return &passes.Config{VerifyEach: p.verifyEach, DumpAfter: p.dumpAfter, Dump: stderr, GridSync: p.gridSync}
 }
 
 func newCompile(stdout io.Writer) *cobra.Command {
@@ -85,6 +87,13 @@ Without -o the result goes to standard output.`,
 				return err
 			}
 			cfg := pf.config(cmd.ErrOrStderr())
+			if kind != "cuda" && kind != "ir" {
+				// Only CUDA C programs launch cooperatively.
+				if cfg.GridSync == "always" {
+					return fmt.Errorf("--grid-sync=always needs the CUDA C backend")
+				}
+				cfg.GridSync = "never"
+			}
 			if report {
 				cfg.Report = &passes.Report{}
 			}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuc/frontends/fork"
 	"gpuc/frontends/kir"
 	"gpuc/ir"
 	"gpuc/passes"
@@ -32,7 +33,9 @@ type Frontend func(file string, src []byte, opts Options) (*ir.Module, error)
 // knows but cannot yet read maps to nil.
 var frontends = map[string]Frontend{
 	".kir":  func(file string, src []byte, _ Options) (*ir.Module, error) { return kir.Parse(file, src) },
-	".fork": nil,
+	".fork": func(file string, src []byte, o Options) (*ir.Module, error) {
+		return fork.Parse(file, src, fork.Options{Procs: o.Procs, CRCW: o.CRCW})
+	},
 	".trs":  nil,
 	".chr":  nil,
 }

@@ -52,8 +52,16 @@ func ParseFile(t testing.TB, path string) *ir.Module {
 // returns what it printed, failing the test on any error.
 func Run(t testing.TB, m *ir.Module, params map[string]int64) string {
 	t.Helper()
+	return RunWith(t, m, interp.Config{Params: params})
+}
+
+// RunWith is Run with a whole interpreter configuration; its Stdout is
+// replaced.
+func RunWith(t testing.TB, m *ir.Module, cfg interp.Config) string {
+	t.Helper()
 	var out bytes.Buffer
-	if err := interp.Run(m, interp.Config{Stdout: &out, Params: params}); err != nil {
+	cfg.Stdout = &out
+	if err := interp.Run(m, cfg); err != nil {
 		t.Fatalf("run %s: %v\noutput so far:\n%s", m.Name, err, out.String())
 	}
 	return out.String()

@@ -59,14 +59,29 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 		return nop
 	}
 	args, grid, blockSize := c.exprs(s.Args), c.expr(s.Grid), c.expr(s.Block)
-	gt, bt, x, pos := typeOf(s.Grid), typeOf(s.Block), c.x, s.Pos
+	gt, bt, x, pos, coop := typeOf(s.Grid), typeOf(s.Block), c.x, s.Pos, s.Coop
+	var fallback stmtFn
+	if s.Fallback != nil {
+		fallback = c.stmts(s.Fallback)
+	}
 	return func(f *frame) ctl {
 		vals := make([]ir.Bits, len(args))
 		for i, a := range args {
 			vals[i] = a(f)
 		}
-		x.launch(k, vals, asInt(gt, grid(f)), asInt(bt, blockSize(f)), pos)
-		return ctlNext
+		g, b := asInt(gt, grid(f)), asInt(bt, blockSize(f))
+		if !coop {
+			x.launch(k, vals, g, b, pos)
+			return ctlNext
+		}
+		if x.coopFits(g, b) {
+			x.coopLaunch(k, vals, g, b, pos)
+			return ctlNext
+		}
+		if fallback == nil {
+			fault(pos, "cooperative launch of %d blocks of %d threads does not fit: at most %d threads run at once", g, b, x.coopThreads())
+		}
+		return fallback(f)
 	}
 }
 

@@ -392,7 +392,7 @@ func TestCompileErrors(t *testing.T) {
 			"e.kir:3:3: error: launch in a kernel; it is a host statement"},
 		{"no main", "module e;\nhost start() {\n}\n", "module has no host function main()"},
 		{"printf", "module e;\nhost main() {\n  printf \"%d %d\\n\", 1;\n}\n", "printf format has more conversions than the 1 arguments"},
-		{"grid barrier", "module e;\nkernel k() {\n  barrier grid;\n}\nhost main() {\n}\n", "e.kir:3:3: error: grid barrier in a kernel"},
+		{"grid barrier", "module e;\nkernel k() {\n  barrier grid;\n}\nhost main() {\n  launch k() grid 1 block 1;\n}\n", "e.kir:3:3: error: grid barrier in a kernel launched without coop"},
 		{"tid in host", "module e;\nhost main() {\n  printf \"%d\\n\", tid();\n}\n", "e.kir:3:18: error: tid() in host code"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -31,7 +31,15 @@ type Config struct {
 	// Workers is the number of goroutines that run the blocks of a launch;
 	// 0 means runtime.GOMAXPROCS(0).
 	Workers int
+	// CoopThreads is how many threads a cooperative launch may have, as a
+	// device's co-resident capacity: larger ones run their fallback, or
+	// fail without one. 0 means DefaultCoopThreads.
+	CoopThreads int64
 }
+
+// DefaultCoopThreads is the cooperative capacity the interpreter assumes:
+// an H100's 132 multiprocessors with 2048 threads each.
+const DefaultCoopThreads = 132 * 2048
 
 // RaiseError is returned when the program runs raise; Msg is its message.
 type RaiseError struct{ Msg string }

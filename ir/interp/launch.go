@@ -159,3 +159,65 @@ func (w *worker) run(b int64) {
 	tm.live = len(tm.frames)
 	w.k.wide(tm)
 }
+
+func (x *machine) coopThreads() int64 {
+	if x.cfg.CoopThreads > 0 {
+		return x.cfg.CoopThreads
+	}
+	return DefaultCoopThreads
+}
+
+// coopFits reports whether a cooperative launch fits the capacity.
+func (x *machine) coopFits(grid, bdim int64) bool {
+	return grid >= 0 && bdim >= 1 && grid*bdim <= x.coopThreads()
+}
+
+// coopLaunch runs a cooperative launch: all threads of the grid form one
+// team, so that a grid barrier waits for every one of them. A block
+// barrier waits for them all too, which synchronises more than it must and
+// so stays correct; each block keeps its own shared memory.
+func (x *machine) coopLaunch(k *funcCode, args []ir.Bits, grid, bdim int64, pos ir.Pos) {
+	switch {
+	case bdim < 1 || bdim > maxBlockSize:
+		fault(pos, "block size %d is outside 1..%d", bdim, maxBlockSize)
+	case grid < 0:
+		fault(pos, "negative grid size %d", grid)
+	case grid == 0:
+		return
+	}
+	if k.wide == nil {
+		x.launch(k, args, grid, bdim, pos) // no barriers: an ordinary launch
+		return
+	}
+	gridBlk := &block{id: -1, interval: x.newInterval()}
+	if x.race != nil {
+		x.race.start(gridBlk.interval)
+	}
+	n := grid * bdim
+	blocks := make([]block, grid)
+	threads := make([]thread, n)
+	frames := make([]frame, n)
+	regs := make([]ir.Bits, n*int64(k.nslots))
+	tm := &team{frames: make([]*frame, n), st: make([]status, n), live: int(n), size: n, blk: gridBlk}
+	for b := range blocks {
+		blocks[b] = block{id: int64(b), shared: make([][]ir.Bits, len(x.shared)), shadow: make([][]shadow, len(x.shared))}
+		for i, size := range x.shared {
+			blocks[b].shared[i] = make([]ir.Bits, size)
+			if x.race != nil {
+				blocks[b].shadow[i] = make([]shadow, size)
+			}
+		}
+	}
+	for i := range threads {
+		b := int64(i) / bdim
+		threads[i] = thread{tid: int64(i) % bdim, bid: b, bdim: bdim, gdim: grid, gid: int64(i), blk: &blocks[b], grid: gridBlk}
+		r := regs[int64(i)*int64(k.nslots) : int64(i+1)*int64(k.nslots)]
+		copy(r, args)
+		frames[i] = frame{regs: r, th: &threads[i]}
+		tm.frames[i] = &frames[i]
+	}
+	k.wide(tm)
+	if x.race != nil {
+		x.race.check()
+	}
+}

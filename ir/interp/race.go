@@ -15,7 +15,14 @@ type access struct {
 	pos      uint32 // the access's position, indexing raceChecker.positions; 0 for none
 }
 
+// coopBlock is the block of every access of a cooperative launch, whose
+// grid barriers order all threads; their thread numbers are gid().
+const coopBlock = -2
+
 func (a access) String() string {
+	if a.block == coopBlock {
+		return fmt.Sprintf("thread %d", a.thread)
+	}
 	if a.block < 0 {
 		return fmt.Sprintf("processor %d", a.thread)
 	}
@@ -70,6 +77,10 @@ func (r *raceChecker) check() {
 }
 
 func (r *raceChecker) access(th *thread, pos uint32) access {
+	if th.grid != nil {
+		// Grid barriers order the blocks of a cooperative launch.
+		return access{interval: th.grid.interval, block: coopBlock, thread: int32(th.gid), pos: pos}
+	}
 	if th.blk.id < 0 {
 		return access{interval: th.blk.interval, block: -1, thread: int32(th.gid), pos: pos}
 	}

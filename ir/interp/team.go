@@ -187,14 +187,14 @@ func (c *compiler) wideStmt(s ir.Stmt) wideFn {
 }
 
 func (c *compiler) wideBarrier(s *ir.Barrier) wideFn {
-	switch {
-	case c.mode == modeKernel && s.Grid:
-		c.errorf(s.Pos, "grid barrier in a kernel")
-	case c.mode == modeRegion && !s.Grid:
+	if c.mode == modeRegion && !s.Grid {
 		c.errorf(s.Pos, "block barrier in a region; use barrier grid")
 	}
-	x, pos := c.x, s.Pos
+	x, pos, kernelGrid := c.x, s.Pos, c.mode == modeKernel && s.Grid
 	return func(tm *team) {
+		if kernelGrid && tm.frames[0].th.grid == nil {
+			fault(pos, "grid barrier in a kernel launched without coop")
+		}
 		if tm.live < len(tm.frames) {
 			divergent(tm, pos)
 		}

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #define __CUDACC__ 1
+#define GPUC_CUDA_STUB 1
 #define __global__
 #define __device__
 #define __host__
@@ -68,6 +69,34 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 
 void __syncthreads(void);
+
+// Cooperative launches.
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount, cudaDevAttrCooperativeLaunch };
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
+template <class T> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, T func, int block, size_t smem);
+enum cudaLaunchAttributeID { cudaLaunchAttributeCooperative };
+union cudaLaunchAttributeValue {
+  int cooperative;
+};
+struct cudaLaunchAttribute {
+  cudaLaunchAttributeID id;
+  cudaLaunchAttributeValue val;
+};
+struct cudaLaunchConfig_t {
+  dim3 gridDim, blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+template <typename... P, typename... A> cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(P...), A &&...args);
+namespace cooperative_groups {
+struct grid_group {
+  void sync();
+};
+grid_group this_grid();
+}
 float __fmul_rn(float x, float y);
 double __dmul_rn(double x, double y);
 long long __double_as_longlong(double x);
