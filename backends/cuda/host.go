@@ -83,8 +83,11 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(k.Name))
 	f.indent++
 	f.line("if (gpuc_coop_fits(%s, gpuc_grid, gpuc_block, %s)) {", name, smem)
+	f.line("  gpuc_profile_mark();")
 	f.line("  gpuc_launch_coop%s;", call("", append([]cx{primary(name), primary("gpuc_grid"), primary("gpuc_block"), primary(smem)}, args...)...).s)
 	f.line("  GPUC_CUDA(cudaGetLastError());")
+	f.line("  gpuc_profile_mark();")
+	f.line("  gpuc_profile_launch(true);")
 	f.line("} else {")
 	f.indent++
 	if s.Fallback != nil {

@@ -89,6 +89,49 @@ inline void gpuc_launch_coop(void (*kernel)(P...), long long grid, long long blo
 // gpuc_grid_sync waits for every thread of a cooperative launch.
 __device__ inline void gpuc_grid_sync() { cooperative_groups::this_grid().sync(); }
 
+// The launch profile that --time reports: each launch is bracketed by two
+// events, so that the time kernels run can be told from the rest of the
+// device time (launch gaps, copies, read-backs: synchronisation).
+struct gpuc_profile_t {
+  bool on = false;
+  long long launches = 0, coop = 0;
+  cudaEvent_t *events = nullptr;
+  long long cap = 0, used = 0;
+};
+static gpuc_profile_t gpuc_profile;
+
+inline void gpuc_profile_mark(void) {
+  if (!gpuc_profile.on) return;
+  if (gpuc_profile.used == gpuc_profile.cap) {
+    gpuc_profile.cap = gpuc_profile.cap ? 2 * gpuc_profile.cap : 256;
+    gpuc_profile.events = (cudaEvent_t *)realloc(gpuc_profile.events, (size_t)gpuc_profile.cap * sizeof(cudaEvent_t));
+    if (!gpuc_profile.events) gpuc_fail("out of host memory");
+  }
+  cudaEvent_t *ev = &gpuc_profile.events[gpuc_profile.used++];
+  GPUC_CUDA(cudaEventCreate(ev));
+  GPUC_CUDA(cudaEventRecord(*ev));
+}
+
+// gpuc_profile_launch counts a launch that gpuc_profile_mark brackets.
+inline void gpuc_profile_launch(bool coop) {
+  gpuc_profile.launches++;
+  gpuc_profile.coop += coop;
+}
+
+// gpuc_profile_report prints the profile after the device time, total_ms.
+inline void gpuc_profile_report(float total_ms) {
+  double busy = 0;
+  for (long long i = 0; i + 1 < gpuc_profile.used; i += 2) {
+    float ms = 0;
+    GPUC_CUDA(cudaEventElapsedTime(&ms, gpuc_profile.events[i], gpuc_profile.events[i + 1]));
+    busy += ms;
+  }
+  for (long long i = 0; i < gpuc_profile.used; i++) GPUC_CUDA(cudaEventDestroy(gpuc_profile.events[i]));
+  free(gpuc_profile.events);
+  fprintf(stderr, "gpuc: %lld launches (%lld cooperative), kernels %.3f ms, the rest %.3f ms (%.1f%%)\n", gpuc_profile.launches,
+          gpuc_profile.coop, busy, total_ms - busy, total_ms > 0 ? 100.0 * (total_ms - busy) / total_ms : 0.0);
+}
+
 // Shared memory: each kernel carves its shared buffers out of one dynamic
 // area, each at a 16-byte aligned offset, and zeroes the area at entry.
 

@@ -74,6 +74,7 @@ static void gpuc_report_device_error(void) {
 func (runtimeAPI) code(e *emitter, _ *strings.Builder) []*ir.Func { return e.m.Funcs }
 
 func (runtimeAPI) start(f *fn) {
+	f.line("gpuc_profile.on = gpuc_time;")
 	f.line("cudaEvent_t gpuc_start, gpuc_stop;")
 	f.line("GPUC_CUDA(cudaEventCreate(&gpuc_start));")
 	f.line("GPUC_CUDA(cudaEventCreate(&gpuc_stop));")
@@ -112,8 +113,11 @@ func (runtimeAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
 	}
 	name := f.e.n.c(k.Name)
 	f.line("if (gpuc_launchable(%s, %s, gpuc_grid, gpuc_block, %s)) {", name, cstring(k.Name), smem)
+	f.line("  gpuc_profile_mark();")
 	f.line("  GPUC_LAUNCH(%s, gpuc_grid, gpuc_block, %s)%s;", name, smem, call("", args...).s)
 	f.line("  GPUC_CUDA(cudaGetLastError());")
+	f.line("  gpuc_profile_mark();")
+	f.line("  gpuc_profile_launch(false);")
 	f.line("}")
 }
 
@@ -129,6 +133,7 @@ func (runtimeAPI) release(f *fn) {
 	f.line("  float ms = 0;")
 	f.line("  GPUC_CUDA(cudaEventElapsedTime(&ms, gpuc_start, gpuc_stop));")
 	f.line("  gpuc_report_time(ms);")
+	f.line("  gpuc_profile_report(ms);")
 	f.line("}")
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_start));")
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_stop));")
