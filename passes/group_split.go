@@ -403,7 +403,9 @@ func (g *grouper) splitWhile(s *ir.SplitWhile, member string) []ir.Stmt {
 	flag := g.buffer("loop_epoch", ir.I32, pos)
 	it, in := g.names.fresh("loop_epoch"), g.names.fresh("in_loop")
 	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
-	next := func() ir.Expr { return &ir.Binary{Op: ir.Add, X: &ir.Var{Name: it, T: ir.I32}, Y: ir.IntConst(ir.I32, 1)} }
+	next := func() ir.Expr {
+		return &ir.Binary{Op: ir.Add, X: &ir.Var{Name: it, T: ir.I32}, Y: ir.IntConst(ir.I32, 1)}
+	}
 	announce := func() ir.Stmt {
 		return &ir.If{Pos: pos, Cond: boolVar(in), Then: []ir.Stmt{
 			&ir.Atomic{Pos: pos, Op: ir.AtomicMax, Buf: flag, Index: zero(), Args: []ir.Expr{next()}}}}

@@ -565,4 +565,3 @@ func (h *hoister) seq(s *ir.If) []ir.Stmt {
 	h.seqList = append(h.seqList, &holder.Then)
 	return []ir.Stmt{holder}
 }
-

@@ -333,10 +333,12 @@ type kbuild struct {
 	body []ir.Stmt
 }
 
-func (k *kbuild) v(name string, t ir.Type) ir.Expr  { return &ir.Var{Name: name, T: t} }
-func (k *kbuild) i(v int64) ir.Expr                  { return ir.IntConst(ir.I32, v) }
-func (k *kbuild) load(buf string, i ir.Expr) ir.Expr { return &ir.Load{Buf: buf, Index: i, T: k.mp.elem} }
-func bin(op ir.BinOp, x, y ir.Expr) ir.Expr          { return &ir.Binary{Op: op, X: x, Y: y} }
+func (k *kbuild) v(name string, t ir.Type) ir.Expr { return &ir.Var{Name: name, T: t} }
+func (k *kbuild) i(v int64) ir.Expr                { return ir.IntConst(ir.I32, v) }
+func (k *kbuild) load(buf string, i ir.Expr) ir.Expr {
+	return &ir.Load{Buf: buf, Index: i, T: k.mp.elem}
+}
+func bin(op ir.BinOp, x, y ir.Expr) ir.Expr { return &ir.Binary{Op: op, X: x, Y: y} }
 
 // koggeStone scans the shared block buffer in place (inclusive), as
 // examples/kir/scan.kir does.

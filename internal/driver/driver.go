@@ -33,11 +33,14 @@ type Frontend func(file string, src []byte, opts Options) (*ir.Module, error)
 // knows but cannot yet read maps to nil.
 var frontends = map[string]Frontend{
 	".kir":  func(file string, src []byte, _ Options) (*ir.Module, error) { return kir.Parse(file, src) },
-	".fork": func(file string, src []byte, o Options) (*ir.Module, error) {
-		return fork.Parse(file, src, fork.Options{Procs: o.Procs, CRCW: o.CRCW})
-	},
+	".fork": parseFork,
 	".trs":  nil,
 	".chr":  nil,
+}
+
+// parseFork adapts the Fork frontend, which cannot import this package.
+func parseFork(file string, src []byte, o Options) (*ir.Module, error) {
+	return fork.Parse(file, src, fork.Options{Procs: o.Procs, CRCW: o.CRCW})
 }
 
 // Load reads, parses and verifies a source file.

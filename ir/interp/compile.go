@@ -13,7 +13,7 @@ type thread struct {
 	tid, bid, bdim, gdim, gid int64 // gid is also a processor's index
 	pid, group, gsize, nprocs int64 // regions only
 	blk                       *block
-	grid                      *block // a cooperative launch's grid-wide intervals, else nil
+	grid                      *block   // a cooperative launch's grid-wide intervals, else nil
 	depth                     int      // calls in progress
 	calls                     []*frame // frames of calls, by depth
 }

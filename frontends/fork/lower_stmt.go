@@ -1,0 +1,301 @@
+package fork
+
+import (
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// stmts lowers a statement list. In synchronous code the statements after
+// one that may break, continue or return run only on the processors that
+// did not (Note [Jumps]).
+func (b *body) stmts(items []stmt) {
+	for i, s := range items {
+		b.stmt(s)
+		if b.mode != syncMode || i == len(items)-1 {
+			continue
+		}
+		if g := b.jumpGuard(s); g != nil {
+			rest := b.nest(func() { b.stmts(items[i+1:]) })
+			if len(rest) > 0 {
+				b.emit(&ir.Split{Pos: items[i+1].stmtPos(), Cond: g, Then: rest})
+			}
+			return
+		}
+	}
+}
+
+func (b *body) stmt(s stmt) {
+	switch s := s.(type) {
+	case *block:
+		b.stmts(s.items)
+	case *declStmt:
+		for _, v := range s.vars {
+			b.declare(v)
+		}
+	case *exprStmt:
+		if s.x != nil {
+			b.exprStmt(s.x)
+		}
+	case *ifStmt:
+		b.ifStmt(s)
+	case *whileStmt:
+		b.loopStmt(s.pos, nil, s.cond, nil, s.body, false)
+	case *doStmt:
+		b.loopStmt(s.pos, nil, s.cond, nil, s.body, true)
+	case *forStmt:
+		b.loopStmt(s.pos, s.init, s.cond, s.post, s.body, false)
+	case *breakStmt:
+		b.jump(s.pos, true)
+	case *continueStmt:
+		b.jump(s.pos, false)
+	case *returnStmt:
+		b.returnStmt(s)
+	case *startStmt:
+		b.start(s)
+	case *seqStmt:
+		b.seq(s)
+	case *farmStmt:
+		b.farm(s)
+	case *forkStmt:
+		b.fork(s)
+	case *barrierStmt:
+		b.barrierStmt(s)
+	}
+}
+
+// exprStmt lowers an expression statement: a step in synchronous code.
+func (b *body) exprStmt(x expr) {
+	if b.mode == syncMode {
+		b.stepped(x.exprPos(), func() { b.effect(x) })
+		return
+	}
+	b.effect(x)
+}
+
+// declare lowers a local declaration: a scalar becomes an IR local, an
+// array or a sh variable a buffer.
+func (b *body) declare(v *variable) {
+	if v.isArray() || v.shared {
+		b.sharedLocal(v)
+		return
+	}
+	bd := &binding{v: v, region: b.inRegion}
+	var init ir.Expr
+	lowerInit := func() {
+		if len(v.inits) > 0 {
+			init = convert(b.expr(v.inits[0].x), v.t)
+		}
+		bd.local = b.local(v.pos, v.name, v.t, init)
+	}
+	if b.mode == syncMode && len(v.inits) > 0 {
+		b.stepped(v.pos, lowerInit)
+	} else {
+		lowerInit()
+	}
+	b.vars[v] = bd
+}
+
+// sharedLocal lowers the declaration of a local array or sh variable: a
+// buffer of its own, with one instance, which is why a declaration that
+// several instances of a group may run at once is refused.
+func (b *body) sharedLocal(v *variable) {
+	fn := b.inst.key.fn
+	switch {
+	case b.mode == deviceMode:
+		b.errorf(v.pos, "array or sh variable %s in function %s, which runs asynchronously on each processor, is not supported", v.name, fn.name)
+		return
+	case b.inRegion && !v.shared:
+		b.errorf(v.pos, "private arrays are not supported yet; declare %s sh and index it by $", v.name)
+		return
+	case b.forks > 0:
+		b.errorf(v.pos, "sh variable %s inside fork is not supported yet: each subgroup would need its own instance", v.name)
+		return
+	case b.mode == hostMode && b.l.isRecursive(fn):
+		b.errorf(v.pos, "array or sh variable %s in recursive function %s is not supported", v.name, fn.name)
+		return
+	}
+	name := b.l.newPlaceholder(v.name)
+	b.l.buffer(v, name)
+	bd := &binding{v: v, buf: name}
+	b.vars[v] = bd
+	if len(v.inits) == 0 {
+		return
+	}
+	store := func() {
+		for _, el := range v.inits {
+			p := &place{pos: el.x.exprPos(), buf: name, index: indexConst(el.x.exprPos(), el.index), t: v.t}
+			b.storeTo(p, convert(b.expr(el.x), v.t), false)
+		}
+	}
+	if b.mode == syncMode {
+		b.stepped(v.pos, store)
+	} else {
+		store()
+	}
+}
+
+func (b *body) ifStmt(s *ifStmt) {
+	var c ir.Expr
+	if b.mode == syncMode {
+		b.stepped(s.pos, func() { c = b.hold(b.cond(s.cond)) })
+	} else {
+		c = b.cond(s.cond)
+	}
+	then := b.nest(func() { b.stmt(s.then) })
+	var els []ir.Stmt
+	if s.orElse != nil {
+		els = b.nest(func() { b.stmt(s.orElse) })
+	}
+	if b.mode == syncMode && b.isPrivate(s.cond) {
+		b.emit(&ir.Split{Pos: s.pos, Cond: c, Then: then, Else: els})
+		return
+	}
+	b.emit(&ir.If{Pos: s.pos, Cond: c, Then: then, Else: els})
+}
+
+func (b *body) loopStmt(pos diag.Pos, init stmt, cond expr, post []expr, body stmt, isDo bool) {
+	if b.mode == syncMode {
+		b.syncLoop(pos, init, cond, post, body, isDo)
+		return
+	}
+	b.plainLoop(pos, init, cond, post, body, isDo)
+}
+
+// plainLoop lowers a loop of sequential or asynchronous code: a for loop
+// where the IR's for fits, a while loop otherwise.
+func (b *body) plainLoop(pos diag.Pos, init stmt, cond expr, post []expr, body stmt, isDo bool) {
+	var c ir.Expr
+	initStmts := b.nest(func() {
+		if init != nil {
+			b.stmt(init)
+		}
+	})
+	condPre := b.nest(func() { c = b.condOrTrue(pos, cond) })
+	postStmts := b.nest(func() { b.effects(post) })
+	if !isDo && len(condPre) == 0 && simpleFor(initStmts, postStmts) {
+		f := &ir.For{Pos: pos, Cond: c, Body: b.loopBody(&loopFrame{native: true}, body)}
+		if len(initStmts) > 0 {
+			f.Init = initStmts[0]
+		}
+		if len(postStmts) > 0 {
+			f.Post = postStmts[0]
+		}
+		b.emit(f)
+		return
+	}
+	b.emit(initStmts...)
+	exit := func(c ir.Expr) ir.Stmt {
+		return &ir.If{Pos: pos, Cond: unaryOp(pos, "!", c, ir.Bool), Then: []ir.Stmt{&ir.Break{Pos: pos}}}
+	}
+	frame := &loopFrame{native: true, cont: func() { b.effects(post) }}
+	if isDo {
+		frame.cont = func() { b.emit(exit(b.condOrTrue(pos, cond))) }
+		loop := b.loopBody(frame, body)
+		loop = append(append(loop, condPre...), exit(c))
+		b.emit(&ir.While{Pos: pos, Cond: ir.BoolConst(true), Body: loop})
+		return
+	}
+	loop := append(b.loopBody(frame, body), postStmts...)
+	if len(condPre) > 0 {
+		loop = append(append(condPre, exit(c)), loop...)
+		c = ir.BoolConst(true)
+	}
+	b.emit(&ir.While{Pos: pos, Cond: c, Body: loop})
+}
+
+// simpleFor reports whether a loop's lowered init and increment fit the
+// IR's for: at most one declaration or assignment, and one assignment.
+func simpleFor(init, post []ir.Stmt) bool {
+	if len(init) > 1 || len(post) > 1 {
+		return false
+	}
+	if len(init) == 1 {
+		switch init[0].(type) {
+		case *ir.Decl, *ir.Assign:
+		default:
+			return false
+		}
+	}
+	if len(post) == 1 {
+		if _, ok := post[0].(*ir.Assign); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// loopBody lowers a loop's body with frame as the innermost loop.
+func (b *body) loopBody(frame *loopFrame, s stmt) []ir.Stmt {
+	saved := b.loop
+	b.loop = frame
+	out := b.nest(func() { b.stmt(s) })
+	b.loop = saved
+	return out
+}
+
+// condOrTrue lowers a loop condition; a missing one is true.
+func (b *body) condOrTrue(pos diag.Pos, cond expr) ir.Expr {
+	if cond == nil {
+		c := ir.BoolConst(true)
+		c.Pos = pos
+		return c
+	}
+	return b.cond(cond)
+}
+
+// effects lowers a for loop's increment expressions.
+func (b *body) effects(post []expr) {
+	for _, e := range post {
+		b.exprStmt(e)
+	}
+}
+
+// jump lowers break and continue: native, or setting a flag in
+// synchronous code (Note [Jumps]).
+func (b *body) jump(pos diag.Pos, isBreak bool) {
+	f := b.loop
+	if f == nil {
+		return // the checker reported it
+	}
+	switch {
+	case f.native && isBreak:
+		b.emit(&ir.Break{Pos: pos})
+	case f.native:
+		if f.cont != nil {
+			f.cont()
+		}
+		b.emit(&ir.Continue{Pos: pos})
+	case isBreak:
+		b.emit(setFlag(pos, f.brk, true))
+	default:
+		b.emit(setFlag(pos, f.cnt, true))
+	}
+}
+
+func (b *body) returnStmt(s *returnStmt) {
+	if b.inline != nil {
+		b.inlineReturn(s)
+		return
+	}
+	r := &ir.Return{Pos: s.pos}
+	if s.x != nil {
+		v := convert(b.expr(s.x), b.inst.key.fn.result)
+		if b.inst.f.Result == ir.Void {
+			b.drop(v) // int main's status
+		} else {
+			r.Value = v
+		}
+	}
+	b.emit(r)
+}
+
+// hasCall reports whether e calls a function.
+func hasCall(e ir.Expr) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		_, isCall := x.(*ir.Call)
+		found = found || isCall
+		return !found
+	})
+	return found
+}
