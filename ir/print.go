@@ -157,7 +157,7 @@ func (p *printer) stmt(s Stmt) {
 		p.body(s.Body)
 		p.line("}")
 	case *For:
-		p.line("for %s; %s; %s {", p.simple(s.Init), PrintExpr(s.Cond), p.simple(s.Post))
+		p.line("%s {", strings.TrimRight(fmt.Sprintf("for %s; %s; %s", p.simple(s.Init), PrintExpr(s.Cond), p.simple(s.Post)), " "))
 		p.body(s.Body)
 		p.line("}")
 	case *Break:

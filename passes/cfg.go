@@ -28,6 +28,7 @@ type node struct {
 	stmt  ir.Stmt   // the statement, the barrier, or the group construct
 	exprs []ir.Expr // what this atom evaluates
 	role  syncRole  // for sync nodes
+	depth int       // loops around the atom: how often it runs, roughly
 	succ  []*node
 	pred  []*node
 }
@@ -51,6 +52,7 @@ type cfg struct {
 type cfgBuilder struct {
 	g     *cfg
 	loops []loopTargets
+	depth int
 }
 
 type loopTargets struct{ brk, cont *node }
@@ -66,7 +68,7 @@ func buildCFG(body []ir.Stmt) *cfg {
 }
 
 func (b *cfgBuilder) add(kind nodeKind, s ir.Stmt, exprs ...ir.Expr) *node {
-	n := &node{kind: kind, stmt: s, exprs: exprs}
+	n := &node{kind: kind, stmt: s, exprs: exprs, depth: b.depth}
 	b.g.nodes = append(b.g.nodes, n)
 	return n
 }
@@ -143,7 +145,9 @@ func (b *cfgBuilder) stmt(s ir.Stmt, from []*node) []*node {
 		b.connect([]*node{iter}, entry)
 		b.connect([]*node{entry}, exit)
 		b.loops = append(b.loops, loopTargets{brk: exit, cont: iter})
+		b.depth++
 		b.connect(b.list(s.Body, []*node{entry}), iter)
+		b.depth--
 		b.loops = b.loops[:len(b.loops)-1]
 		return []*node{exit}
 	}
@@ -174,7 +178,9 @@ func (b *cfgBuilder) loop(s ir.Stmt, init ir.Stmt, cond ir.Expr, post ir.Stmt, b
 	}
 	b.connect([]*node{c}, exit)
 	b.loops = append(b.loops, loopTargets{brk: exit, cont: cont})
+	b.depth++
 	b.connect(b.list(body, []*node{c}), cont)
+	b.depth--
 	b.loops = b.loops[:len(b.loops)-1]
 	return []*node{exit}
 }

@@ -38,6 +38,7 @@ func elideBarriers(m *ir.Module, rep *Report) {
 }
 
 func elideRegion(m *ir.Module, r *ir.Region, rep *Report) {
+	r.Body = fenceLoops(r.Body)
 	for {
 		e := newElider(m, r)
 		if b := e.unneededBarrier(); b != nil {
@@ -49,6 +50,34 @@ func elideRegion(m *ir.Module, r *ir.Region, rep *Report) {
 			return
 		}
 	}
+}
+
+// fenceLoops puts a grid barrier before and after every loop that holds
+// one. A barrier inside the loop may be needed only for the way in or the
+// way out; with the fences there, elision (which tries the barriers in
+// loops first) removes it, and it costs once instead of every iteration.
+// Fences that nothing needs go too.
+func fenceLoops(body []ir.Stmt) []ir.Stmt {
+	return ir.RewriteStmts(body, func(s ir.Stmt) []ir.Stmt {
+		switch s.(type) {
+		case *ir.While, *ir.For:
+			if holdsGridBarrier(s) {
+				return []ir.Stmt{gridBarrier(s.At()), s, gridBarrier(s.At())}
+			}
+		}
+		return []ir.Stmt{s}
+	})
+}
+
+func holdsGridBarrier(s ir.Stmt) bool {
+	found := false
+	ir.WalkStmts(ir.SubBodies(s)[0], func(x ir.Stmt) bool {
+		if b, ok := x.(*ir.Barrier); ok && b.Grid {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // elider holds one analysis of a region body.
@@ -142,14 +171,21 @@ func (e *elider) accesses(nodes []*node, stop func(*node) bool) []access {
 	return out
 }
 
-// unneededBarrier returns the first grid barrier that no dependence needs.
+// unneededBarrier returns a grid barrier that no dependence needs: the
+// first of the most deeply nested ones, which run most often. Removing one
+// barrier can make another needed (they may cover the same dependence),
+// so those inside loops get the first chance to go.
 func (e *elider) unneededBarrier() *ir.Barrier {
+	var best *node
 	for _, n := range e.g.nodes {
-		if n.kind == barrierNode && !e.needed(n) {
-			return n.stmt.(*ir.Barrier)
+		if n.kind == barrierNode && (best == nil || n.depth > best.depth) && !e.needed(n) {
+			best = n
 		}
 	}
-	return nil
+	if best == nil {
+		return nil
+	}
+	return best.stmt.(*ir.Barrier)
 }
 
 // convertOne turns one sync-free split or split while into an if or a

@@ -57,6 +57,7 @@ func groupSplit(m *ir.Module, cfg *Config) error {
 			}
 			if hasGroupConstructs(r.Body) {
 				uniquifyLocals(r.Body, names)
+				r.Body = uniformSplits(m, r.Body, cfg.report())
 				g := &grouper{m: m, names: names, u: newUniformity(m, r.Body, false), rep: cfg.report()}
 				r.Body = g.emit(r.Body, "", nil)
 				if g.err != nil {
@@ -67,6 +68,33 @@ func groupSplit(m *ir.Module, cfg *Config) error {
 		})
 	}
 	return joinErrors(errs)
+}
+
+// uniformSplits turns the splits and split whiles whose condition is the
+// same on every processor into ifs and whiles: the whole group takes the
+// same side, so no subgroup forms. Frontends split on every private
+// condition, and a private variable often holds a uniform value (Fork's
+// `pr int d` loop counter). The analysis is optimistic: it reads every
+// split as an if and every split while as a while, and a condition that
+// stays uniform under that reading is uniform.
+func uniformSplits(m *ir.Module, body []ir.Stmt, rep *Report) []ir.Stmt {
+	u := &uniformity{m: m, varying: map[string]bool{}, splitsAsIfs: true}
+	u.run(body)
+	return ir.RewriteStmts(body, func(s ir.Stmt) []ir.Stmt {
+		switch s := s.(type) {
+		case *ir.Split:
+			if !u.varies(s.Cond) {
+				rep.note(s.Pos, "group-split", "split on a condition every processor agrees on: an if")
+				return []ir.Stmt{&ir.If{Pos: s.Pos, Cond: s.Cond, Then: s.Then, Else: s.Else}}
+			}
+		case *ir.SplitWhile:
+			if !u.varies(s.Cond) {
+				rep.note(s.Pos, "group-split", "split while on a condition every processor agrees on: a while")
+				return []ir.Stmt{&ir.While{Pos: s.Pos, Cond: s.Cond, Body: s.Body}}
+			}
+		}
+		return []ir.Stmt{s}
+	})
 }
 
 func hasGroupConstructs(body []ir.Stmt) bool {

@@ -14,16 +14,24 @@ type uniformity struct {
 	m       *ir.Module
 	varying map[string]bool
 	group   bool // group() varies (inside a fork lowered concurrently)
-	changed bool
+	// splitsAsIfs reads splits as ifs and split whiles as whiles: the
+	// optimistic assumption under which a split whose condition turns out
+	// uniform is one (see uniformSplits).
+	splitsAsIfs bool
+	changed     bool
 }
 
 func newUniformity(m *ir.Module, body []ir.Stmt, groupVaries bool) *uniformity {
 	u := &uniformity{m: m, varying: map[string]bool{}, group: groupVaries}
+	u.run(body)
+	return u
+}
+
+func (u *uniformity) run(body []ir.Stmt) {
 	for u.changed = true; u.changed; {
 		u.changed = false
 		u.list(body, false)
 	}
-	return u
 }
 
 func (u *uniformity) mark(name string) {
@@ -73,8 +81,18 @@ func (u *uniformity) stmt(s ir.Stmt, div bool) {
 		}
 		u.list(s.Default, d)
 	case *ir.Split:
+		if u.splitsAsIfs {
+			d := div || u.varies(s.Cond)
+			u.list(s.Then, d)
+			u.list(s.Else, d)
+			return
+		}
 		u.groupBodies(s, div, s.Then, s.Else)
 	case *ir.SplitWhile:
+		if u.splitsAsIfs {
+			u.list(s.Body, div || u.varies(s.Cond))
+			return
+		}
 		u.groupBodies(s, div, s.Body)
 	case *ir.Fork:
 		u.groupBodies(s, div, s.Body)
