@@ -13,6 +13,9 @@
 #   <family>-<name>.status    gpuc run's exit status, where it is not 0
 #   <family>-<name>.args      the program's arguments, from
 #                             examples/<family>/<name>.args if it exists
+#   <family>-<name>-relaunch.*  for SPMD programs (.fork): the CUDA program
+#                             lowered with --grid-sync=never, so that both
+#                             ways of running grid barriers are checked
 # Further .kir files named on the command line (test programs without
 # input files) are added as <dir>-<dir>-<name>. The PTX needs llc-16 or
 # llc; without it the LLVM path is left out, with a warning.
@@ -52,6 +55,15 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
   (cd "$parent" && "$gpuc" run "$src" "${args[@]}") > "$dir/$name.expected" || status=$?
   [ "$status" = 0 ] || echo "$status" > "$dir/$name.status"
   n=$((n + 1))
+  case "$src" in
+  *.fork)
+    "$gpuc" compile "$src" --grid-sync=never -o "$dir/$name-relaunch.cu"
+    for ext in expected args status; do
+      [ -f "$dir/$name.$ext" ] && cp "$dir/$name.$ext" "$dir/$name-relaunch.$ext"
+    done
+    n=$((n + 1))
+    ;;
+  esac
 done
 cp "$root/scripts/gpu-check.sh" "$dir/"
 echo "gpu-artifacts: $n programs in $dir (LLVM path: $llvm)"

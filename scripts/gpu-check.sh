@@ -28,7 +28,7 @@ check() {
   local name=$1 exe=$2 prog=$3 args=() want=0 got=0
   [ -f "$name.args" ] && read -r -a args < "$name.args"
   [ -f "$name.status" ] && want=$(cat "$name.status")
-  ./"$exe" "${args[@]}" > "$exe.out" 2> "$exe.err" || got=$?
+  timeout "${GPUC_TIMEOUT:-120}" ./"$exe" "${args[@]}" > "$exe.out" 2> "$exe.err" || got=$?
   if [ "$got" != "$want" ]; then
     echo "FAIL $prog: exit status $got, want $want"; cat "$exe.err"; fail=$((fail + 1)); return
   fi
@@ -49,14 +49,41 @@ check() {
   pass=$((pass + 1))
 }
 
+# Build everything first, in parallel: nvcc takes seconds a program.
+build() {
+  local src=$1
+  case "$src" in
+  *.llvm.cpp)
+    local name=${src%.llvm.cpp}
+    if [ -f "$name.ptx" ] && command -v ptxas >/dev/null && ! ptxas -arch="$arch" -o /dev/null "$name.ptx" 2> "$name.llvm.ptxas"; then
+      echo "ptxas rejects $name.ptx" > "$name.llvm.failed"; return
+    fi
+    if command -v nvcc >/dev/null; then
+      nvcc -O3 -o "$name.llvm" "$src" -lcuda 2> "$name.llvm.build" || echo "nvcc failed" > "$name.llvm.failed"
+    else
+      g++ -O2 -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$name.llvm" "$src" -lcuda 2> "$name.llvm.build" || echo "g++ failed" > "$name.llvm.failed"
+    fi
+    ;;
+  *.cu)
+    local name=${src%.cu}
+    if ! nvcc -O3 -arch="$arch" -o "$name" "$src" 2> "$name.nvcc"; then
+      echo "nvcc failed" > "$name.failed"
+    elif [ -s "$name.nvcc" ]; then
+      echo "nvcc warnings" > "$name.failed"
+    fi
+    ;;
+  esac
+}
+export -f build
+export arch
+rm -f ./*.failed
+ls ./*.cu ./*.llvm.cpp 2>/dev/null | xargs -P "$(nproc)" -I{} bash -c 'build "$1"' _ {}
+
 for cu in *.cu; do
   [ -e "$cu" ] || continue
   name=${cu%.cu}
-  if ! nvcc -O3 -arch="$arch" -o "$name" "$cu" 2> "$name.nvcc"; then
-    echo "FAIL $name: nvcc failed"; cat "$name.nvcc"; fail=$((fail + 1)); continue
-  fi
-  if [ -s "$name.nvcc" ]; then
-    echo "FAIL $name: nvcc warnings"; cat "$name.nvcc"; fail=$((fail + 1)); continue
+  if [ -f "$name.failed" ]; then
+    echo "FAIL $name: $(cat "$name.failed")"; cat "$name.nvcc"; fail=$((fail + 1)); continue
   fi
   check "$name" "$name" "$name"
 done
@@ -65,18 +92,10 @@ for cpp in *.llvm.cpp; do
   [ -e "$cpp" ] || continue
   name=${cpp%.llvm.cpp}
   exe=$name.llvm
-  if [ -f "$name.ptx" ] && command -v ptxas >/dev/null && ! ptxas -arch="$arch" -o /dev/null "$name.ptx" 2> "$exe.ptxas"; then
-    echo "FAIL $exe: ptxas rejects $name.ptx"; cat "$exe.ptxas"; fail=$((fail + 1)); continue
+  if [ -f "$exe.failed" ]; then
+    echo "FAIL $exe: $(cat "$exe.failed")"; cat "$exe.ptxas" "$exe.build" 2>/dev/null; fail=$((fail + 1)); continue
   fi
-  if command -v nvcc >/dev/null; then
-    build=(nvcc -O3 -o "$exe" "$cpp" -lcuda)
-  else
-    build=(g++ -O2 -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$exe" "$cpp" -lcuda)
-  fi
-  if ! "${build[@]}" 2> "$exe.build"; then
-    echo "FAIL $exe: ${build[0]} failed"; cat "$exe.build"; fail=$((fail + 1)); continue
-  fi
-  [ -s "$exe.build" ] && { echo "note $exe: ${build[0]} said:"; cat "$exe.build"; }
+  [ -s "$exe.build" ] && { echo "note $exe: the host compiler said:"; cat "$exe.build"; }
   check "$name" "$exe" "$exe"
 done
 

@@ -96,7 +96,18 @@ func (e *emitter) function(g *ir.Func) string {
 // signature spells g's C++ declaration: kernels and device functions take
 // their IR parameters and then the buffers and module parameters they use,
 // as package abi says.
+//
+// Buffers g only reads are const __restrict__: nothing writes them while
+// it runs, so nvcc may use the read-only cache. Buffers g writes are
+// __restrict__ too, unless g holds a barrier: then threads talk through
+// them, and __restrict__ (LLVM's noalias) would let nvcc keep a value
+// loaded before the barrier in a register after it, never seeing another
+// thread's store.
 func (e *emitter) signature(g *ir.Func) string {
+	restrict := " *__restrict__ "
+	if holdsBarrier(g) {
+		restrict = " *"
+	}
 	var params []string
 	for _, p := range g.Params {
 		params = append(params, ctype(p.Type)+" "+e.n.c(p.Name))
@@ -106,7 +117,7 @@ func (e *emitter) signature(g *ir.Func) string {
 		case b.Space == ir.Shared:
 			params = append(params, ctype(b.Elem)+" *"+e.n.c(b.Name))
 		case e.conv.Writes(g, b):
-			params = append(params, ctype(b.Elem)+" *__restrict__ "+e.n.c(b.Name))
+			params = append(params, ctype(b.Elem)+restrict+e.n.c(b.Name))
 		default:
 			params = append(params, "const "+ctype(b.Elem)+" *__restrict__ "+e.n.c(b.Name))
 		}
@@ -148,4 +159,16 @@ func (f *fn) sharedPrologue() []string {
 			t, f.e.n.c(b.Name), t, f.expr(b.Len).s))
 	}
 	return append(out, "gpuc_zero_shared(gpuc_smem, gpuc_off);")
+}
+
+// holdsBarrier reports whether g holds a block or grid barrier.
+func holdsBarrier(g *ir.Func) bool {
+	found := false
+	ir.WalkStmts(g.Body, func(s ir.Stmt) bool {
+		if _, ok := s.(*ir.Barrier); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

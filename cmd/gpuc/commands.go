@@ -171,6 +171,7 @@ func emitKind(emit, out string) (string, error) {
 func newRun(stdout io.Writer) *cobra.Command {
 	var race bool
 	var workers int
+	var coop int64
 	var pf passFlags
 	var fo frontendFlags
 	cmd := &cobra.Command{
@@ -200,12 +201,13 @@ conflicting accesses to one address are reported with both positions.`,
 				return err
 			}
 			return interp.Run(m, interp.Config{
-				Stdout: stdout, Params: b.Params, Inputs: b.Inputs, Race: race, Workers: workers,
+				Stdout: stdout, Params: b.Params, Inputs: b.Inputs, Race: race, Workers: workers, CoopThreads: coop,
 			})
 		},
 	}
 	cmd.Flags().BoolVar(&race, "race", false, "report data races between threads")
 	cmd.Flags().IntVar(&workers, "workers", 0, "goroutines that run blocks in parallel (default: all cores)")
+	cmd.Flags().Int64Var(&coop, "coop-threads", 0, "threads a cooperative launch may have before its fallback runs (default: an H100's 270336)")
 	pf.add(cmd, nil)
 	fo.add(cmd)
 	return cmd
