@@ -8,7 +8,7 @@ GPU_DIR  ?= gpu-artifacts
 # Grammars and the Go package each one generates.
 GRAMMARS := KIR:kir Fork:fork
 
-.PHONY: all build test lint generate demo gpu-artifacts gpu-test clean
+.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts clean
 
 all: build
 
@@ -50,5 +50,17 @@ gpu-artifacts: build
 gpu-test: gpu-artifacts
 	scripts/gpu-check.sh $(GPU_DIR)
 
+# Benchmark programs and sources for scripts/bench-*.sh on the GPU
+# machine, with a static gpuc for the interpreter's figures.
+BENCH_DIR ?= bench-artifacts
+bench-artifacts:
+	rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
+	CGO_ENABLED=0 $(GO) build -o $(BENCH_DIR)/gpuc ./cmd/gpuc
+	for p in sieve matmul; do \
+	  $(BENCH_DIR)/gpuc compile examples/fork/$$p.fork -o $(BENCH_DIR)/fork-$$p.cu || exit 1; \
+	  cp examples/fork/$$p.fork $(BENCH_DIR)/; \
+	done
+	cp scripts/bench/* scripts/bench-*.sh $(BENCH_DIR)/
+
 clean:
-	rm -rf bin $(GPU_DIR)
+	rm -rf bin $(GPU_DIR) $(BENCH_DIR)

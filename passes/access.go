@@ -219,6 +219,7 @@ type owner struct {
 // ownerForm decomposes e as coef*K + rest, with K pid() (outside forks) or
 // gid() and rest invariant.
 func (a *accessInfo) ownerForm(e ir.Expr, inFork bool) (owner, bool) {
+	e = foldRowMajor(a.inv.expand(e, 4))
 	var terms []term
 	if !linearTerms(e, 1, &terms) {
 		return owner{}, false

@@ -14,12 +14,13 @@ import (
 // declare at all (host variables it captures).
 type invariants struct {
 	declared map[string]bool
-	invalid  map[string]bool
+	invalid  map[string]bool // not invariant
+	assigned map[string]bool // set after its declaration, or declared without a value
 	inits    map[string][]ir.Expr
 }
 
 func findInvariants(body []ir.Stmt) invariants {
-	inv := invariants{declared: map[string]bool{}, invalid: map[string]bool{}, inits: map[string][]ir.Expr{}}
+	inv := invariants{declared: map[string]bool{}, invalid: map[string]bool{}, assigned: map[string]bool{}, inits: map[string][]ir.Expr{}}
 	declare := func(d *ir.Decl) {
 		inv.declared[d.Name] = true
 		if d.Init == nil {
@@ -51,6 +52,9 @@ func findInvariants(body []ir.Stmt) invariants {
 		}
 		return true
 	})
+	for name := range inv.invalid {
+		inv.assigned[name] = true
+	}
 	// An initialiser must itself be invariant; iterate to a fixpoint.
 	for changed := true; changed; {
 		changed = false
@@ -96,4 +100,59 @@ func printTerm(t term) string {
 func joinSorted(parts []string) string {
 	sort.Strings(parts)
 	return strings.Join(parts, " + ")
+}
+
+// expand replaces locals that are defined once and never assigned by
+// their definitions, depth levels deep, so that an index written through
+// helpers (i = pid() / N; j = pid() % N; a[i * N + j]) shows its shape.
+func (inv invariants) expand(e ir.Expr, depth int) ir.Expr {
+	if depth == 0 {
+		return e
+	}
+	return ir.RewriteExpr(ir.CloneExpr(e), func(x ir.Expr) ir.Expr {
+		v, ok := x.(*ir.Var)
+		if !ok || inv.assigned[v.Name] || len(inv.inits[v.Name]) != 1 {
+			return x
+		}
+		return inv.expand(inv.inits[v.Name][0], depth-1)
+	})
+}
+
+// foldRowMajor rewrites (p / K) * K + p % K, with p pid() or gid(), to p:
+// the row-major index of a processor's own element of a K-column array,
+// as frontends flatten two-dimensional arrays.
+func foldRowMajor(e ir.Expr) ir.Expr {
+	return ir.RewriteExpr(e, func(x ir.Expr) ir.Expr {
+		b, ok := x.(*ir.Binary)
+		if !ok || b.Op != ir.Add {
+			return x
+		}
+		for _, pair := range [][2]ir.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			if p, ok := rowMajor(pair[0], pair[1]); ok {
+				return p
+			}
+		}
+		return x
+	})
+}
+
+// rowMajor matches mul = (p / K) * K (either factor order) and rem = p % K.
+func rowMajor(mul, rem ir.Expr) (ir.Expr, bool) {
+	m, ok1 := mul.(*ir.Binary)
+	r, ok2 := rem.(*ir.Binary)
+	if !ok1 || !ok2 || m.Op != ir.Mul || r.Op != ir.Rem {
+		return nil, false
+	}
+	b, ok := r.X.(*ir.Builtin)
+	if !ok || (b.Op != ir.ProcID && b.Op != ir.GlobalID) {
+		return nil, false
+	}
+	k := ir.PrintExpr(r.Y)
+	for _, f := range [][2]ir.Expr{{m.X, m.Y}, {m.Y, m.X}} {
+		d, ok := f[0].(*ir.Binary)
+		if ok && d.Op == ir.Div && ir.PrintExpr(d.X) == ir.PrintExpr(r.X) && ir.PrintExpr(d.Y) == k && ir.PrintExpr(f[1]) == k {
+			return r.X, true
+		}
+	}
+	return nil, false
 }

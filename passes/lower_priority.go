@@ -21,8 +21,12 @@ var lowerPriorityPass = &Pass{
 //   - If every priority store to a buffer in the region writes the
 //     processor's own element (its index is in owner form, Note
 //     [Cross-processor conflicts]), no two processors meet: a plain store.
-//   - If the value is the same on every processor, any winner will do: an
-//     atomic exchange, for element types the atomics support.
+//   - If the value is the same on every processor, any winner will do. If
+//     the address is the same too, and the whole group runs the store
+//     (no split, fork or processor-dependent condition around it),
+//     processor 0 alone stores: a shared counter's update costs one store,
+//     not one contended atomic per processor. Otherwise an atomic
+//     exchange, for element types the atomics support.
 //   - Otherwise processors claim the address first. Each does an atomic
 //     max of (2^31-1 - pid) on a claim buffer of the target's length
 //     (zero means unclaimed); after a grid barrier the processor whose
@@ -61,6 +65,8 @@ func lowerRegionPriority(m *ir.Module, r *ir.Region, names *namer, claims map[st
 	exclusive := exclusiveBuffers(info, r.Body)
 	inFork := map[ir.Stmt]bool{}
 	markForks(r.Body, false, inFork)
+	u := newUniformity(m, r.Body, false)
+	whole := wholeGroupStmts(r.Body, u)
 	r.Body = ir.RewriteStmts(r.Body, func(s ir.Stmt) []ir.Stmt {
 		st, ok := s.(*ir.Store)
 		if !ok || !st.Priority {
@@ -72,13 +78,55 @@ func lowerRegionPriority(m *ir.Module, r *ir.Region, names *namer, claims map[st
 			rep.note(st.Pos, "lower-priority", "priority store to %s: a plain store, since each processor writes its own element", st.Buf)
 			st.Priority = false
 			return []ir.Stmt{st}
-		case info.inv.expr(st.Value) && atomicExchangeable(buf.Elem):
+		case whole[st] && !u.varies(st.Value) && !u.varies(st.Index):
+			rep.note(st.Pos, "lower-priority", "priority store to %s: processor 0 stores, since every processor stores the same value to the same address", st.Buf)
+			st.Priority = false
+			return []ir.Stmt{&ir.If{Pos: st.Pos, Cond: &ir.Binary{Pos: st.Pos, Op: ir.Eq,
+				X: &ir.Builtin{Pos: st.Pos, Op: ir.ProcID}, Y: ir.IntConst(ir.I32, 0)}, Then: []ir.Stmt{st}}}
+		case !u.varies(st.Value) && atomicExchangeable(buf.Elem):
 			rep.note(st.Pos, "lower-priority", "priority store to %s: an atomic exchange, since every processor stores the same value", st.Buf)
 			return []ir.Stmt{&ir.Atomic{Pos: st.Pos, Op: ir.AtomicExch, Buf: st.Buf, Index: st.Index, Args: []ir.Expr{st.Value}}}
 		}
 		rep.note(st.Pos, "lower-priority", "priority store to %s: processors claim the address (atomic max on a claim buffer), then the lowest pid stores after a grid barrier", st.Buf)
 		return claimStore(m, st, names, claims)
 	})
+}
+
+// wholeGroupStmts finds the statements that every processor of the region
+// runs: those under no group construct and no processor-dependent
+// condition.
+func wholeGroupStmts(body []ir.Stmt, u *uniformity) map[ir.Stmt]bool {
+	out := map[ir.Stmt]bool{}
+	var visit func([]ir.Stmt)
+	visit = func(list []ir.Stmt) {
+		for _, s := range list {
+			out[s] = true
+			switch s := s.(type) {
+			case *ir.If:
+				if !u.varies(s.Cond) {
+					visit(s.Then)
+					visit(s.Else)
+				}
+			case *ir.While:
+				if !u.varies(s.Cond) {
+					visit(s.Body)
+				}
+			case *ir.For:
+				if !u.varies(s.Cond) {
+					visit(s.Body)
+				}
+			case *ir.Switch:
+				if !u.varies(s.X) {
+					for _, c := range s.Cases {
+						visit(c.Body)
+					}
+					visit(s.Default)
+				}
+			}
+		}
+	}
+	visit(body)
+	return out
 }
 
 // exclusiveBuffers finds the buffers whose priority stores all write the

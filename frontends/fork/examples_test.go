@@ -31,7 +31,7 @@ var examples = []example{
 	{"prefix", map[string]int64{"N": 1024}, prefixWant, map[string]int64{"N": 100}},
 	{"prefix_mpadd", map[string]int64{"N": 1024}, prefixMpaddWant, map[string]int64{"N": 77}},
 	{"sieve", map[string]int64{"N": 100000}, sieveWant, map[string]int64{"N": 1000, "PROCS": 37}},
-	{"matmul", map[string]int64{"N": 64}, matmulWant, map[string]int64{"N": 10, "PROCS": 3}},
+	{"matmul", map[string]int64{"N": 64}, matmulWant, map[string]int64{"N": 10}},
 	{"listrank", map[string]int64{"N": 1000, "S": 37}, listrankWant, map[string]int64{"N": 100}},
 	{"oddeven", map[string]int64{"N": 1000}, oddevenWant, map[string]int64{"N": 60}},
 	{"crcw", nil, crcwWant, map[string]int64{}},
