@@ -51,41 +51,26 @@ func gridSync(m *ir.Module, cfg *Config) error {
 	default:
 		return fmt.Errorf("grid-sync: mode %q; want auto, always or never", mode)
 	}
-	names := newNamer(m)
-	var errs []error
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
+	coop := 0
+	return rewriteRegions(m, cfg, func(o *outliner, f *ir.Func, r *ir.Region, _ int) ([]ir.Stmt, error) {
+		var out []ir.Stmt
+		for _, part := range o.cutAtOutput(r) {
+			if !coopEligible(part) {
+				out = append(out, part)
+				continue
+			}
+			coop++
+			l, err := o.coopKernel(part, fmt.Sprintf("%s_coop%d", f.Name, coop))
+			if err != nil {
+				return nil, err
+			}
+			if mode == "auto" {
+				l.Fallback = []ir.Stmt{part}
+			}
+			out = append(out, l)
 		}
-		o := newOutliner(m, names, f, cfg.blockSize())
-		o.rep = cfg.report()
-		n := 0
-		f.Body = ir.RewriteStmts(f.Body, func(s ir.Stmt) []ir.Stmt {
-			r, ok := s.(*ir.Region)
-			if !ok {
-				return []ir.Stmt{s}
-			}
-			var out []ir.Stmt
-			for _, part := range o.cutAtOutput(r) {
-				if !coopEligible(part) {
-					out = append(out, part)
-					continue
-				}
-				n++
-				l, err := o.coopKernel(part, fmt.Sprintf("%s_coop%d", f.Name, n))
-				if err != nil {
-					errs = append(errs, err)
-					return []ir.Stmt{s}
-				}
-				if mode == "auto" {
-					l.Fallback = []ir.Stmt{part}
-				}
-				out = append(out, l)
-			}
-			return out
-		})
-	}
-	return joinErrors(errs)
+		return out, nil
+	})
 }
 
 // cutAtOutput cuts a region before each top-level statement that prints

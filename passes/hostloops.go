@@ -39,28 +39,12 @@ var hostLoopsPass = &Pass{
 // split-barriers.
 
 func hostLoops(m *ir.Module, cfg *Config) error {
-	names := newNamer(m)
-	var errs []error
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
+	return rewriteRegions(m, cfg, func(o *outliner, _ *ir.Func, r *ir.Region, _ int) ([]ir.Stmt, error) {
+		if !needsHost(r.Body) {
+			return []ir.Stmt{r}, nil
 		}
-		o := newOutliner(m, names, f, cfg.blockSize())
-		o.rep = cfg.report()
-		f.Body = ir.RewriteStmts(f.Body, func(s ir.Stmt) []ir.Stmt {
-			r, ok := s.(*ir.Region)
-			if !ok || !needsHost(r.Body) {
-				return []ir.Stmt{s}
-			}
-			out, err := o.hoistRegion(r)
-			if err != nil {
-				errs = append(errs, err)
-				return []ir.Stmt{s}
-			}
-			return out
-		})
-	}
-	return joinErrors(errs)
+		return o.hoistRegion(r)
+	})
 }
 
 // needsHost reports whether a region body holds a grid barrier below its

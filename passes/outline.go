@@ -17,6 +17,36 @@ import (
 // loop out of it) are kept in spill buffers, one element per processor,
 // which is why such regions need a processor count made of parameters.
 
+// rewriteRegions replaces every region of the module's host functions with
+// what lower returns for it; n counts the regions of one function from 1.
+// On an error the region stays, and the errors are joined.
+func rewriteRegions(m *ir.Module, cfg *Config, lower func(o *outliner, f *ir.Func, r *ir.Region, n int) ([]ir.Stmt, error)) error {
+	names := newNamer(m)
+	var errs []error
+	for _, f := range m.Funcs {
+		if f.Kind != ir.HostFunc {
+			continue
+		}
+		o := newOutliner(m, names, f, cfg.blockSize())
+		o.rep = cfg.report()
+		n := 0
+		f.Body = ir.RewriteStmts(f.Body, func(s ir.Stmt) []ir.Stmt {
+			r, ok := s.(*ir.Region)
+			if !ok {
+				return []ir.Stmt{s}
+			}
+			n++
+			out, err := lower(o, f, r, n)
+			if err != nil {
+				errs = append(errs, err)
+				return []ir.Stmt{s}
+			}
+			return out
+		})
+	}
+	return joinErrors(errs)
+}
+
 // regionKernel is what outlining one region piece produces.
 type regionKernel struct {
 	kernel *ir.Func

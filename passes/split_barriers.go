@@ -21,30 +21,9 @@ var splitBarriersPass = &Pass{
 // removes group constructs, before this pass runs. Each grid barrier
 // becomes a kernel boundary.
 func splitBarriers(m *ir.Module, cfg *Config) error {
-	names := newNamer(m)
-	var errs []error
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
-		}
-		o := newOutliner(m, names, f, cfg.blockSize())
-		o.rep = cfg.report()
-		n := 0
-		f.Body = ir.RewriteStmts(f.Body, func(s ir.Stmt) []ir.Stmt {
-			r, ok := s.(*ir.Region)
-			if !ok {
-				return []ir.Stmt{s}
-			}
-			n++
-			out, err := o.lowerRegion(r, fmt.Sprintf("%s_r%d", f.Name, n))
-			if err != nil {
-				errs = append(errs, err)
-				return []ir.Stmt{s}
-			}
-			return out
-		})
-	}
-	return joinErrors(errs)
+	return rewriteRegions(m, cfg, func(o *outliner, f *ir.Func, r *ir.Region, n int) ([]ir.Stmt, error) {
+		return o.lowerRegion(r, fmt.Sprintf("%s_r%d", f.Name, n))
+	})
 }
 
 // lowerRegion returns the host statements that replace r.
