@@ -1,11 +1,15 @@
 package passes_test
 
 import (
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"gpuc/internal/driver"
 	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
@@ -69,5 +73,45 @@ func TestPipelinesKeepExamples(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestPipelinesKeepForkExamples lowers every Fork example with the default
+// pipeline and checks that the interpreter prints what the SPMD program
+// prints: with cooperative launches, with their relaunch fallbacks, and
+// race-free under the race checker.
+func TestPipelinesKeepForkExamples(t *testing.T) {
+	files, _ := filepath.Glob("../examples/fork/*.fork")
+	if len(files) == 0 {
+		t.Fatal("no Fork examples found")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			m, err := driver.Load(file, driver.Options{Procs: 64, CRCW: "priority"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			params := map[string]int64{}
+			if args, err := os.ReadFile(strings.TrimSuffix(file, ".fork") + ".args"); err == nil {
+				for _, a := range strings.Fields(string(args)) {
+					name, val, _ := strings.Cut(a, "=")
+					v, err := strconv.ParseInt(val, 0, 64)
+					if err != nil {
+						t.Fatalf("%s: bad argument %s", file, a)
+					}
+					params[name] = v
+				}
+			}
+			before := irtest.Run(t, m, params)
+			ps, _ := passes.Expand([]string{"default"})
+			if err := passes.Run(m, ps, &passes.Config{VerifyEach: true}); err != nil {
+				t.Fatal(err)
+			}
+			for _, cfg := range []interp.Config{{Params: params}, {Params: params, CoopThreads: 1}, {Params: params, Race: true}} {
+				if after := irtest.RunWith(t, m, cfg); after != before {
+					t.Errorf("output changed (coop threads %d, race %v):\nbefore:\n%s\nafter:\n%s", cfg.CoopThreads, cfg.Race, before, after)
+				}
+			}
+		})
 	}
 }
