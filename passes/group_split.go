@@ -76,21 +76,30 @@ func groupSplit(m *ir.Module, cfg *Config) error {
 // condition, and a private variable often holds a uniform value (Fork's
 // `pr int d` loop counter). The analysis is optimistic: it reads every
 // split as an if and every split while as a while, and a condition that
-// stays uniform under that reading is uniform.
+// stays uniform under that reading is uniform. The split's own
+// synchronisation (before its condition, between the condition and the
+// body, at its end and at each iteration's end) becomes grid barriers,
+// which elide-barriers, running after, removes where nothing needs them.
 func uniformSplits(m *ir.Module, body []ir.Stmt, rep *Report) []ir.Stmt {
 	u := &uniformity{m: m, varying: map[string]bool{}, splitsAsIfs: true}
 	u.run(body)
 	return ir.RewriteStmts(body, func(s ir.Stmt) []ir.Stmt {
+		sync := func(body []ir.Stmt) []ir.Stmt { return append([]ir.Stmt{gridBarrier(s.At())}, body...) }
 		switch s := s.(type) {
 		case *ir.Split:
 			if !u.varies(s.Cond) {
 				rep.note(s.Pos, "group-split", "split on a condition every processor agrees on: an if")
-				return []ir.Stmt{&ir.If{Pos: s.Pos, Cond: s.Cond, Then: s.Then, Else: s.Else}}
+				i := &ir.If{Pos: s.Pos, Cond: s.Cond, Then: sync(s.Then)}
+				if s.Else != nil {
+					i.Else = sync(s.Else)
+				}
+				return []ir.Stmt{gridBarrier(s.Pos), i, gridBarrier(s.Pos)}
 			}
 		case *ir.SplitWhile:
 			if !u.varies(s.Cond) {
 				rep.note(s.Pos, "group-split", "split while on a condition every processor agrees on: a while")
-				return []ir.Stmt{&ir.While{Pos: s.Pos, Cond: s.Cond, Body: s.Body}}
+				body := append(sync(s.Body), gridBarrier(s.Pos))
+				return []ir.Stmt{gridBarrier(s.Pos), &ir.While{Pos: s.Pos, Cond: s.Cond, Body: body}, gridBarrier(s.Pos)}
 			}
 		}
 		return []ir.Stmt{s}

@@ -34,38 +34,43 @@ func simplify(m *ir.Module) {
 }
 
 // dropDeadLocals removes the locals that nothing reads: their
-// declarations and assignments go, where the values have no effect. Names
-// are per function here, so a name read anywhere keeps every local of
-// that name. Removing one assignment can make another local dead, so it
-// repeats until nothing changes.
+// declarations and assignments go, unless one of them has a value with an
+// effect (a call, a load that may fault), which keeps the local whole.
+// Names are per function here, so a name read anywhere keeps every local
+// of that name. Removing one local can make another dead, so it repeats
+// until nothing changes.
 func dropDeadLocals(body []ir.Stmt) []ir.Stmt {
 	for {
-		read := map[string]bool{}
+		keep := map[string]bool{}
 		ir.WalkAllExprs(body, func(e ir.Expr) bool {
 			if v, ok := e.(*ir.Var); ok {
-				read[v.Name] = true
+				keep[v.Name] = true
 			}
 			return true
 		})
 		ir.WalkStmts(body, func(s ir.Stmt) bool {
-			if a, ok := s.(*ir.Atomic); ok && a.Dst != "" {
-				read[a.Dst] = true // the atomic needs its target declared
+			switch s := s.(type) {
+			case *ir.Atomic:
+				keep[s.Dst] = true // the atomic needs its target declared
+			case *ir.Decl:
+				keep[s.Name] = keep[s.Name] || (s.Init != nil && !ir.IsPure(s.Init))
+			case *ir.Assign:
+				keep[s.Name] = keep[s.Name] || !ir.IsPure(s.Value)
 			}
 			return true
 		})
 		removed := false
 		body = ir.RewriteStmts(body, func(s ir.Stmt) []ir.Stmt {
 			var name string
-			var value ir.Expr
 			switch s := s.(type) {
 			case *ir.Decl:
-				name, value = s.Name, s.Init
+				name = s.Name
 			case *ir.Assign:
-				name, value = s.Name, s.Value
+				name = s.Name
 			default:
 				return []ir.Stmt{s}
 			}
-			if read[name] || (value != nil && !ir.IsPure(value)) {
+			if keep[name] {
 				return []ir.Stmt{s}
 			}
 			removed = true

@@ -9,16 +9,17 @@
 # (a static gpuc binary) at a smaller size, and for matmul a hand-written
 # naive CUDA kernel; it checks that all print the same, and prints the
 # times and ratios, with the launch count and the share of device time
-# outside kernels (synchronisation) from the program's --time.
+# outside kernels (synchronisation) from the program's --time. The
+# quicksort's baseline is a sequential quicksort of the same numbers
+# (QSORT_N and QSORT_PROCS set its size and processors).
 set -uo pipefail
 dir=${1:?usage: bench-fork.sh DIR}
 cd "$dir" || exit 1
 arch=${GPUC_ARCH:-sm_90}
 echo "bench-fork: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), CPU $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-for p in sieve matmul; do nvcc -O3 -arch="$arch" -o "fork-$p" "fork-$p.cu" & done
+for p in sieve matmul quicksort; do nvcc -O3 -arch="$arch" -o "fork-$p" "fork-$p.cu" & done
 nvcc -O3 -arch="$arch" -o matmul_naive matmul_naive.cu &
-gcc -O2 -o sieve_seq sieve.c &
-gcc -O2 -o matmul_seq matmul.c &
+for p in sieve matmul quicksort; do gcc -O2 -o "${p}_seq" "$p.c" & done
 wait
 
 # ms FILE: the first "X ms" figure in FILE.
@@ -59,3 +60,4 @@ bench() {
 
 bench sieve "N=100000000 PROCS=${SIEVE_PROCS:-131072}" "N=1000000 PROCS=4096"
 bench matmul "N=2048" "N=128"
+bench quicksort "N=${QSORT_N:-16777216} P=${QSORT_PROCS:-65536}" "N=262144 P=1024"

@@ -25,6 +25,9 @@ type body struct {
 	cur   *[]ir.Stmt // where statements go
 	step  *step      // the synchronous step being lowered, if any
 	group [3]string  // a device version's parameters for $, @ and groupsize()
+	// privFlags holds the jump flags set where the processors of a group
+	// may disagree (Note [Jumps]).
+	privFlags map[string]bool
 	context
 }
 
@@ -37,6 +40,19 @@ type context struct {
 	forks    int          // fork bodies around the code
 	loop     *loopFrame   // the innermost loop
 	inline   *inlineFrame // the innermost inlined sync function
+	// whole says that the group running the code is a contiguous range
+	// of gid() with $ = gid() - start: all of a region, or a group of a
+	// group-recursive function outside conditions that differ between
+	// its processors (Note [Group recursion]).
+	whole bool
+	// procs is the region's processor count if it is an expression over
+	// parameters, else nil.
+	procs ir.Expr
+	// rec is the innermost group-recursive function being lowered, and
+	// ids the locals that hold $, @ and groupsize() in its groups; ids is
+	// nil where those are the IR's builtins.
+	rec *recFrame
+	ids *[3]string
 }
 
 // loopFrame is a loop being lowered. In synchronous code break and
@@ -160,7 +176,7 @@ func (l *lowerer) lowerInstance(inst *instance) {
 	if inst.key.kind == ir.DeviceFunc {
 		m = deviceMode
 	}
-	b := &body{l: l, inst: inst, names: map[string]bool{}, vars: map[*variable]*binding{}, context: context{mode: m}}
+	b := &body{l: l, inst: inst, names: map[string]bool{}, vars: map[*variable]*binding{}, privFlags: map[string]bool{}, context: context{mode: m}}
 	out := []ir.Stmt{}
 	b.cur = &out
 	arrays := inst.arrays

@@ -116,8 +116,8 @@ func (c *checker) function(f *function) {
 }
 
 func (c *checker) param(p *variable) {
-	if p.shared {
-		c.errorf(p.pos, "sh parameters are not supported; parameters are private")
+	if p.shared && c.fn.mode != syncFunc && !p.isArray() {
+		c.errorf(p.pos, "sh parameter %s of function %s, which is not sync: only a sync function's group shares its parameters", p.name, c.fn.name)
 	}
 	if p.cols != nil && c.dimension(p, p.cols, "second dimension") != nil {
 		p.rowLen = rowLen(p)

@@ -270,6 +270,8 @@ func (c *checker) lvalue(e expr) ir.Type {
 			c.errorf(x.pos, "cannot assign to array %s", x.name)
 		case x.v != nil && x.v.isConst:
 			c.errorf(x.pos, "cannot assign to const %s", x.name)
+		case x.v != nil && x.v.kind == paramVar && x.v.shared:
+			c.errorf(x.pos, "cannot assign to sh parameter %s: each processor of the group holds a copy; copy it into a local", x.name)
 		default:
 			return t
 		}

@@ -95,6 +95,21 @@ func usesParams(e ir.Expr) bool {
 	return found
 }
 
+// overParams reports whether e is an expression over parameters and
+// constants only, as a buffer's length must be.
+func overParams(e ir.Expr) bool {
+	ok := true
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		switch x.(type) {
+		case *ir.Const, *ir.ParamRef, *ir.Unary, *ir.Binary, *ir.Convert, *ir.Select:
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
 // constInt returns the value of e if it folded to an integer constant.
 func constInt(e ir.Expr) (int64, bool) {
 	c, ok := e.(*ir.Const)

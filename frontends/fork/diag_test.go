@@ -123,23 +123,88 @@ void main() {
 			"t.fork:5:5: error: cannot assign h inside start: it is a local of the sequential code, which start only reads; declare it sh at global scope",
 			"t.fork:6:5: error: cannot assign h inside start: it is a local of the sequential code, which start only reads; declare it sh at global scope",
 		}},
-		{"unsupported recursion and sh instances", `
-sync int depth(int n) {
-  if (n == 0) return 0;
-  return depth(n - 1) + 1;
-}
+		{"unsupported sh instances", `
 void main() {
   start(4) {
-    pr int d = depth(3);
     fork(2; @ = $ % 2; $ = $ / 2) {
       sh int mine;
     }
     pr int row[3];
   }
 }`, []string{
-			"t.fork:4:10: error: recursive sync function depth is not supported yet",
-			"t.fork:10:14: error: sh variable mine inside fork is not supported yet: each subgroup would need its own instance",
-			"t.fork:12:12: error: private arrays are not supported yet; declare row sh and index it by $",
+			"t.fork:5:14: error: sh variable mine inside fork is not supported yet: each subgroup would need its own instance",
+			"t.fork:7:12: error: private arrays are not supported yet; declare row sh and index it by $",
+		}},
+		{"shapes of recursion", `
+sync void ping(sh int n) { if (n > 0) pong(n - 1); }
+sync void pong(sh int n) { ping(n); }
+sync int depth(int n) {
+  if (n == 0) return 0;
+  return depth(n - 1) + 1;
+}
+sync void late(sh int n) {
+  late(n - 1);
+  fork(2; @ = $ % 2) { late(n - 1); n; }
+}
+sync void loop(sh int n) {
+  fork(2; @ = $ % 2) if (n > 0) loop(n - 1); else while (n > 0) loop(n - 1);
+}
+void main() { }`, []string{
+			"t.fork:2:39: error: sync functions ping and pong call each other: mutual recursion is not supported, only a sync function that calls itself at the end of a fork",
+			"t.fork:3:28: error: sync functions pong and ping call each other: mutual recursion is not supported, only a sync function that calls itself at the end of a fork",
+			"t.fork:4:10: error: recursive sync function depth returns int: a sync function that calls itself must return void",
+			"t.fork:9:3: error: recursive call of late is not supported here: a sync function may call itself only at the end of the body of a fork that is its last statement",
+			"t.fork:10:24: error: recursive call of late must end its path through the body of the fork: only blocks and ifs may lead to it, and nothing may follow it",
+			"t.fork:13:65: error: recursive call of loop must end its path through the body of the fork: only blocks and ifs may lead to it, and nothing may follow it",
+		}},
+		{"recursion needs whole groups", `
+sh int s, arr[4];
+sync void rec(sh int lo, int a[]) {
+  sh int mine[2];
+  pr int x;
+  if (lo < 0) return;
+  if ($ > 2) return;
+  if ($ > 1) x = groupsize();
+  x = mpadd(&s, 1);
+  syncadd(&s, 1);
+  farm x = mpadd(&s, 1);
+  fork(2; @ = $ % 2; $ = $ / 2) {
+    x = groupsize();
+    fork(1; @ = 0) x = groupsize();
+    show(mine);
+    seq printf("%d\n", lo);
+    rec(lo - 1, arr);
+  }
+}
+void show(int a[]) { }
+void main() {
+  int n = 4;
+  start(8) {
+    if ($ < 4) rec(1, arr);
+    fork(2; @ = $ % 2; $ = $ / 2) rec(2, arr);
+    rec(3, arr);
+  }
+  start(n) rec(4, arr);
+}`, []string{
+			"t.fork:7:14: error: return in recursive sync function rec where the processors of its group may disagree is not supported: return from the whole group",
+			"t.fork:8:18: error: groupsize() in recursive sync function rec under a condition that differs between the processors of its group, or in a fork body, is not supported",
+			"t.fork:9:7: error: mpadd with a result in the synchronous code of recursive sync function rec is not supported: the groups would need one multiprefix scan each; use it in farm, where it is an atomic fetch-and-add",
+			"t.fork:14:24: error: groupsize() in recursive sync function rec under a condition that differs between the processors of its group, or in a fork body, is not supported",
+			"t.fork:15:5: error: array mine, which each group of recursive sync function rec has its own instance of, cannot be passed to function show",
+			"t.fork:16:9: error: printf in recursive sync function rec is not supported: the groups of a level run together on the device, which does not print; record the values in arrays and print them after start",
+			"t.fork:17:17: error: recursive call of rec must pass its array parameter a unchanged",
+			"t.fork:24:16: error: recursive sync function rec must be called by a whole group: not under a condition that differs between its processors, nor in a fork body",
+			"t.fork:25:35: error: recursive sync function rec must be called by a whole group: not under a condition that differs between its processors, nor in a fork body",
+			"t.fork:28:12: error: recursive sync function rec needs the processor count of start to be a constant or parameter expression: its groups keep their variables in buffers with one element per processor",
+		}},
+		{"sh parameters", `
+void plain(sh int x) { }
+sync void set(sh int x, sh int a[]) { x = 2; x++; mpadd(&x, 1); a[0] = x; }
+void main() { }`, []string{
+			"t.fork:2:12: error: sh parameter x of function plain, which is not sync: only a sync function's group shares its parameters",
+			"t.fork:3:39: error: cannot assign to sh parameter x: each processor of the group holds a copy; copy it into a local",
+			"t.fork:3:46: error: cannot assign to sh parameter x: each processor of the group holds a copy; copy it into a local",
+			"t.fork:3:58: error: cannot assign to sh parameter x: each processor of the group holds a copy; copy it into a local",
 		}},
 		{"constructs out of place", `
 sh int s;

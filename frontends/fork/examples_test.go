@@ -28,6 +28,7 @@ type example struct {
 }
 
 var examples = []example{
+	{"carve", map[string]int64{"N": 65536, "PROCS": 1024, "SLOTS": 4, "GAP": 1000}, carveWant, map[string]int64{"N": 3000, "PROCS": 37, "GAP": 97}},
 	{"prefix", map[string]int64{"N": 1024}, prefixWant, map[string]int64{"N": 100}},
 	{"prefix_mpadd", map[string]int64{"N": 1024}, prefixMpaddWant, map[string]int64{"N": 77}},
 	{"sieve", map[string]int64{"N": 100000}, sieveWant, map[string]int64{"N": 1000, "PROCS": 37}},
@@ -39,6 +40,7 @@ var examples = []example{
 	{"paper_fig1", map[string]int64{"N": 16}, fig1Want, map[string]int64{"N": 16}},
 	{"paper_fig3", map[string]int64{"N": 1000}, fig3Want, map[string]int64{"N": 50}},
 	{"paper_fig5", map[string]int64{"N": 100}, fig5Want, map[string]int64{"N": 30}},
+	{"quicksort", map[string]int64{"N": 100000}, quicksortWant, map[string]int64{"N": 3000, "P": 24}},
 }
 
 func TestExamples(t *testing.T) {
@@ -322,4 +324,22 @@ func fig5Want(p map[string]int64) string {
 	}
 	return fmt.Sprintf("a[0..11]: %d %d %d %d %d %d %d %d %d %d %d %d\na[%d] = %d, checksum %d\n",
 		a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], n+8, a[n+8], check)
+}
+
+// quicksortWant sorts the LCG's numbers with Go's sort.
+func quicksortWant(p map[string]int64) string {
+	n := int(p["N"])
+	a := make([]int, n)
+	x := uint32(12345)
+	for i := range a {
+		x = x*1664525 + 1013904223
+		a[i] = int(x >> 1)
+	}
+	sort.Ints(a)
+	var check uint64
+	for i, v := range a {
+		check += uint64(v) * uint64(i+1)
+	}
+	return fmt.Sprintf("sorted %d ints\nchecksum %d\na[0] = %d, a[%d] = %d, a[%d] = %d\n",
+		n, check, a[0], n/2, a[n/2], n-1, a[n-1])
 }

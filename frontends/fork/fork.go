@@ -9,12 +9,59 @@
 // virtual processors; synchronous code is lowered step by step with
 // conservative grid barriers, so that it behaves as on a PRAM (Note
 // [Steps]); private conditions split the group; sync functions are
-// inlined; other functions called in parallel code become device
-// functions.
+// inlined, and a sync function that calls itself becomes a loop over its
+// recursion levels (Note [Group recursion]); other functions called in
+// parallel code become device functions.
+//
+// Multiprefix operations (mpadd and friends) follow the SB-PRAM in
+// synchronous code: the processors of one step are served in the order of
+// $. In farm and seq bodies, which have no steps, they are atomic
+// fetch-and-adds (fetch-and-max, ...) that serve the processors in any
+// order (Note [Asynchronous multiprefix]).
+//
+// # Recursive sync functions
+//
+// A sync function may call itself in the divide-and-conquer shape of
+// parallel quicksort: the last statement of its body is a fork, and every
+// recursive call ends a path through the fork's body (early returns before
+// the fork are allowed, where the whole group returns):
+//
+//	sync void qsort(sh int lo, sh int hi) {
+//	  sh int nless;
+//	  if (hi - lo < 2) return;
+//	  ... partition ...
+//	  fork(2; @ = $ < p ? 0 : 1; $ = $ < p ? $ : $ - p)
+//	    if (@ == 0) qsort(lo, lo + nless); else qsort(lo + nless + 1, hi);
+//	}
+//
+// All groups of one recursion level run together, in one kernel (Note
+// [Group recursion]). This asks of the program:
+//
+//   - The fork's subgroups are contiguous runs of $, numbered by
+//     increasing @, each with $ from 0: for consecutive processors of the
+//     dividing group, either @ stays and $ grows by one, or @ grows and $
+//     is 0, and the first has $ == 0. Proportional splits such as the one
+//     above do that; other forks stop the program with an error at run
+//     time.
+//   - The function returns void, and no other sync function calls it
+//     back (no mutual recursion).
+//   - It is called by a whole group: from start or from another recursive
+//     sync function, not under a condition that differs between the
+//     group's processors (a private condition), nor in a fork body; and
+//     start's processor count is a constant or parameter expression.
+//   - Inside it, return and groupsize() stand outside private conditions
+//     and ordinary fork bodies, multiprefix operations with a result stand
+//     in farm, where they are atomic fetch-and-adds (Note [Asynchronous
+//     multiprefix]), arrays of its own are not passed to other functions,
+//     and nothing is printed.
+//
+// A sh parameter of a sync function holds the group's argument; each
+// processor keeps a copy, so the group must pass the same value and may
+// not assign it.
 //
 // It is not a C compiler: pointers, structs, strings other than printf
-// formats, private arrays, recursive sync functions and sh variables in
-// fork bodies are refused with a diagnostic.
+// formats, private arrays, and sh variables in the bodies of forks other
+// than a recursive function's last are refused with a diagnostic.
 package fork
 
 import (

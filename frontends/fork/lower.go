@@ -29,6 +29,11 @@ type lowerer struct {
 	constBytes   int64              // constant memory taken by static buffers
 	needsGroup   map[*function]bool // see groupUsers
 	recursive    map[*function]bool
+	// tails maps each group-recursive sync function to its tail fork
+	// (Note [Group recursion]); badRec holds the sync functions whose
+	// recursion was refused.
+	tails  map[*function]*forkStmt
+	badRec map[*function]bool
 }
 
 func (l *lowerer) errorf(pos diag.Pos, format string, args ...any) { l.errs.Add(pos, format, args...) }
@@ -42,6 +47,15 @@ type binding struct {
 	// region marks a local declared in a region; a region may only read
 	// the host's locals.
 	region bool
+	// uniform marks a local that holds the same value on every processor
+	// of its group: a sh parameter of a sync function.
+	uniform bool
+	// start, for a buffer with one instance per group (Note [Group
+	// recursion]), names the local that holds the first gid() of the group
+	// whose instance the code uses; the instances are stride elements
+	// apart (nil: one).
+	start  string
+	stride ir.Expr
 }
 
 // instKey identifies one IR version of a function: host or device, with
@@ -67,11 +81,13 @@ func lower(file string, prog *program, opts Options, errs *diag.List) *ir.Module
 		moduleNames: map[string]bool{}, constNames: map[*constant]string{}, funcNames: map[*function]string{},
 		globals: map[*variable]*binding{}, instances: map[instKey]*instance{},
 		needsGroup: map[*function]bool{}, recursive: map[*function]bool{},
+		tails: map[*function]*forkStmt{}, badRec: map[*function]bool{},
 	}
 	l.m = &ir.Module{Pos: diag.Pos{File: file, Line: 1, Col: 1}, Name: moduleName(file)}
 	l.options()
 	l.reserveNames()
 	l.groupUsers()
+	l.groupRecursion()
 	l.params()
 	l.globalBuffers()
 	main := prog.byName["main"].(*function)

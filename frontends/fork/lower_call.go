@@ -1,6 +1,8 @@
 package fork
 
 import (
+	"slices"
+
 	"gpuc/ir"
 )
 
@@ -20,7 +22,11 @@ func (b *body) callExpr(e *call, needValue bool) ir.Expr {
 	}
 	f := e.fn
 	if f.mode == syncFunc {
-		if b.mode == syncMode {
+		switch {
+		case b.mode == syncMode && b.l.tails[f] != nil:
+			b.groupCall(e)
+			return nil
+		case b.mode == syncMode:
 			return b.inlineCall(e)
 		}
 		if b.mode == hostMode {
@@ -39,10 +45,17 @@ func (b *body) callExpr(e *call, needValue bool) ir.Expr {
 		}
 		args = append(args, convert(b.expr(e.args[i]), p.t))
 	}
-	for _, a := range arrays {
-		if a == nil {
+	for i, a := range arrays {
+		switch {
+		case a == nil:
 			return b.zeroOf(e) // an error was reported at the array's declaration
+		case a.start != "":
+			b.errorf(e.pos, "array %s, which each group of recursive sync function %s has its own instance of, cannot be passed to function %s", a.v.name, b.rec.fn.name, f.name)
+			arrays[i] = nil
 		}
+	}
+	if slices.Contains(arrays, nil) {
+		return b.zeroOf(e)
 	}
 	kind := ir.DeviceFunc
 	if b.mode == hostMode {
@@ -79,8 +92,12 @@ func isCall(v ir.Expr) bool {
 // printf lowers printf, which only sequential code and seq bodies may
 // run: every processor that runs it prints.
 func (b *body) printf(e *call) {
-	if b.mode != hostMode && !b.inSeq {
+	switch {
+	case b.mode != hostMode && !b.inSeq:
 		b.errorf(e.pos, "printf in parallel code; wrap it in seq")
+		return
+	case b.rec != nil:
+		b.errorf(e.pos, "printf in recursive sync function %s is not supported: the groups of a level run together on the device, which does not print; record the values in arrays and print them after start", b.rec.fn.name)
 		return
 	}
 	format := e.args[0].(*strLit)
@@ -102,8 +119,29 @@ func (b *body) printf(e *call) {
 	b.emit(out)
 }
 
-// multiprefix lowers mpadd(&x, v) and friends to a multiprefix atomic:
-// in synchronous code a step of its own (Note [Steps]).
+// Note [Asynchronous multiprefix]
+//
+// The SB-PRAM serves the processors that apply mpadd to one cell in one
+// step in the order of $. Asynchronous code (farm and seq bodies) has no
+// steps: its processors run at their own pace, so Fork's mpadd there is an
+// atomic fetch-and-add that serves them in some order, each getting the
+// value before its own contribution and the cell ending with the total.
+// So in asynchronous code the multiprefix operations lower to the IR's
+// plain atomics (add, max, min, and, or), which need no scan and work at
+// any address, such as the per-group cells of a recursive sync function
+// (Note [Group recursion]). Programs that need the order of $ use them in
+// synchronous code.
+
+// plainAtomics maps the multiprefix operations to the atomics that
+// asynchronous code runs.
+var plainAtomics = map[ir.AtomicOp]ir.AtomicOp{
+	ir.MultiAdd: ir.AtomicAdd, ir.MultiMax: ir.AtomicMax, ir.MultiMin: ir.AtomicMin,
+	ir.MultiAnd: ir.AtomicAnd, ir.MultiOr: ir.AtomicOr,
+}
+
+// multiprefix lowers mpadd(&x, v) and friends: in synchronous code to a
+// multiprefix atomic, a step of its own (Note [Steps]); in asynchronous
+// code to a plain atomic (Note [Asynchronous multiprefix]).
 func (b *body) multiprefix(e *call, needValue bool) ir.Expr {
 	switch b.mode {
 	case hostMode:
@@ -124,13 +162,21 @@ func (b *body) multiprefix(e *call, needValue bool) ir.Expr {
 	}
 	v := convert(b.expr(e.args[1]), p.t)
 	sync := b.step != nil
+	op := builtinOps[e.name]
+	switch {
+	case !sync:
+		op = plainAtomics[op] // Note [Asynchronous multiprefix]
+	case b.rec != nil && e.builtin == mpBuiltin && needValue:
+		b.errorf(e.pos, "%s with a result in the synchronous code of recursive sync function %s is not supported: the groups would need one multiprefix scan each; use it in farm, where it is an atomic fetch-and-add", e.name, b.rec.fn.name)
+		return b.zeroOf(e)
+	}
 	if sync {
 		v = b.hold(v)
 		if b.step.reads {
 			b.barrier(e.pos)
 		}
 	}
-	at := &ir.Atomic{Pos: e.pos, Op: builtinOps[e.name], Buf: p.buf, Index: p.index, Args: []ir.Expr{v}}
+	at := &ir.Atomic{Pos: e.pos, Op: op, Buf: p.buf, Index: p.index, Args: []ir.Expr{v}}
 	var result ir.Expr
 	if e.builtin == mpBuiltin && needValue {
 		at.Dst = b.stepLocal(e.pos, "prefix", p.t)

@@ -81,7 +81,8 @@ func (b *body) zeroOf(e expr) ir.Expr {
 }
 
 // groupValue lowers $ (i = 0), @ (1) and groupsize() (2): builtins in a
-// region, parameters in a device function.
+// region, parameters in a device function, locals in a group-recursive
+// function (Note [Group recursion]).
 func (b *body) groupValue(pos diag.Pos, what string, i int) ir.Expr {
 	switch {
 	case b.mode == hostMode:
@@ -89,6 +90,11 @@ func (b *body) groupValue(pos diag.Pos, what string, i int) ir.Expr {
 		return zero(pos, ir.I32)
 	case b.mode == deviceMode:
 		return &ir.Var{Pos: pos, Name: b.group[i], T: ir.I32}
+	case i == 2 && b.rec != nil && !b.whole:
+		b.errorf(pos, "groupsize() in recursive sync function %s under a condition that differs between the processors of its group, or in a fork body, is not supported", b.rec.fn.name)
+		return zero(pos, ir.I32)
+	case b.ids != nil:
+		return &ir.Var{Pos: pos, Name: b.ids[i], T: ir.I32}
 	}
 	ops := [3]ir.BuiltinOp{ir.ProcID, ir.GroupID, ir.GroupSize}
 	return &ir.Builtin{Pos: pos, Op: ops[i]}
@@ -114,7 +120,7 @@ func (b *body) identValue(e *ident) ir.Expr {
 	case bd.local != "":
 		return &ir.Var{Pos: e.pos, Name: bd.local, T: e.v.t}
 	}
-	return b.load(&place{pos: e.pos, bd: bd, buf: bd.buf, index: intConst(e.pos, ir.I32, 0), t: e.v.t})
+	return b.load(&place{pos: e.pos, bd: bd, buf: bd.buf, index: b.instanceIndex(bd, intConst(e.pos, ir.I32, 0)), t: e.v.t})
 }
 
 // place is an lvalue: a local, or an element of a buffer.
@@ -138,7 +144,7 @@ func (b *body) place(e expr) *place {
 		case bd.local != "":
 			return &place{pos: x.pos, bd: bd, local: bd.local, t: x.v.t}
 		}
-		return &place{pos: x.pos, bd: bd, buf: bd.buf, index: intConst(x.pos, ir.I32, 0), t: x.v.t}
+		return &place{pos: x.pos, bd: bd, buf: bd.buf, index: b.instanceIndex(bd, intConst(x.pos, ir.I32, 0)), t: x.v.t}
 	case *index:
 		base, idx := subscripts(x)
 		v := arrayOf(base)
@@ -150,7 +156,7 @@ func (b *body) place(e expr) *place {
 		for _, i := range idx {
 			ix = append(ix, b.expr(i))
 		}
-		return &place{pos: x.pos, bd: bd, buf: bd.buf, index: flatIndex(x.pos, ix, rowLen(v)), t: v.t}
+		return &place{pos: x.pos, bd: bd, buf: bd.buf, index: b.instanceIndex(bd, flatIndex(x.pos, ix, rowLen(v))), t: v.t}
 	}
 	return nil
 }

@@ -14,8 +14,11 @@ func (b *body) stmts(items []stmt) {
 		if b.mode != syncMode || i == len(items)-1 {
 			continue
 		}
-		if g := b.jumpGuard(s); g != nil {
+		if g, private := b.jumpGuard(s); g != nil {
+			whole := b.whole
+			b.whole = whole && !private
 			rest := b.nest(func() { b.stmts(items[i+1:]) })
+			b.whole = whole
 			if len(rest) > 0 {
 				b.emit(&ir.Split{Pos: items[i+1].stmtPos(), Cond: g, Then: rest})
 			}
@@ -57,7 +60,11 @@ func (b *body) stmt(s stmt) {
 	case *farmStmt:
 		b.farm(s)
 	case *forkStmt:
-		b.fork(s)
+		if b.rec != nil && s == b.rec.tail {
+			b.tailFork(s)
+		} else {
+			b.fork(s)
+		}
 	case *barrierStmt:
 		b.barrierStmt(s)
 	}
@@ -114,16 +121,23 @@ func (b *body) sharedLocal(v *variable) {
 		b.errorf(v.pos, "array or sh variable %s in recursive function %s is not supported", v.name, fn.name)
 		return
 	}
-	name := b.l.newPlaceholder(v.name)
-	b.l.buffer(v, name)
-	bd := &binding{v: v, buf: name}
+	bd := &binding{v: v, buf: b.l.newPlaceholder(v.name)}
+	if b.rec != nil {
+		bd = b.perGroupLocal(v, bd.buf)
+		if bd == nil {
+			return
+		}
+	} else {
+		b.l.buffer(v, bd.buf)
+	}
 	b.vars[v] = bd
 	if len(v.inits) == 0 {
 		return
 	}
 	store := func() {
 		for _, el := range v.inits {
-			p := &place{pos: el.x.exprPos(), buf: name, index: indexConst(el.x.exprPos(), el.index), t: v.t}
+			pos := el.x.exprPos()
+			p := &place{pos: pos, bd: bd, buf: bd.buf, index: b.instanceIndex(bd, indexConst(pos, el.index)), t: v.t}
 			b.storeTo(p, convert(b.expr(el.x), v.t), false)
 		}
 	}
@@ -141,11 +155,13 @@ func (b *body) ifStmt(s *ifStmt) {
 	} else {
 		c = b.cond(s.cond)
 	}
-	then := b.nest(func() { b.stmt(s.then) })
-	var els []ir.Stmt
-	if s.orElse != nil {
-		els = b.nest(func() { b.stmt(s.orElse) })
-	}
+	var then, els []ir.Stmt
+	b.within(s.cond, func() {
+		then = b.nest(func() { b.stmt(s.then) })
+		if s.orElse != nil {
+			els = b.nest(func() { b.stmt(s.orElse) })
+		}
+	})
 	if b.mode == syncMode && b.isPrivate(s.cond) {
 		b.emit(&ir.Split{Pos: s.pos, Cond: c, Then: then, Else: els})
 		return
@@ -266,14 +282,18 @@ func (b *body) jump(pos diag.Pos, isBreak bool) {
 		}
 		b.emit(&ir.Continue{Pos: pos})
 	case isBreak:
-		b.emit(setFlag(pos, f.brk, true))
+		b.setJumpFlag(pos, f.brk)
 	default:
-		b.emit(setFlag(pos, f.cnt, true))
+		b.setJumpFlag(pos, f.cnt)
 	}
 }
 
 func (b *body) returnStmt(s *returnStmt) {
 	if b.inline != nil {
+		if b.rec != nil && b.inline == b.rec.inline && !b.whole {
+			b.errorf(s.pos, "return in recursive sync function %s where the processors of its group may disagree is not supported: return from the whole group", b.rec.fn.name)
+			return
+		}
 		b.inlineReturn(s)
 		return
 	}

@@ -83,40 +83,73 @@ func (b *body) hold(v ir.Expr) ir.Expr {
 }
 
 // isPrivate reports whether e may differ between the processors of a
-// group in synchronous code, so that a condition on it splits the group.
-// It reads $, a private variable, private elements, or calls a function;
-// constants, @, groupsize(), the host's locals and shared variables at
-// uniform indices are the same for the whole group.
-func (b *body) isPrivate(e expr) bool {
+// group in synchronous code, so that a condition on it splits the IR's
+// group. It reads $, a private variable, private elements, or calls a
+// function; constants, @, groupsize(), the host's locals and shared
+// variables at uniform indices are the same for the whole group, except
+// in a group-recursive function, where the IR's group holds all sibling
+// groups (Note [Group recursion]).
+func (b *body) isPrivate(e expr) bool { return b.varies(e, false) }
+
+// differsInGroup reports whether e may differ between the processors of
+// one Fork group. Inside a group-recursive function @, groupsize(), sh
+// parameters and sh locals are the same within a group, though not across
+// its siblings.
+func (b *body) differsInGroup(e expr) bool { return b.varies(e, true) }
+
+// varies is isPrivate (inGroup false) or differsInGroup (true).
+func (b *body) varies(e expr, inGroup bool) bool {
 	switch e := e.(type) {
-	case *lit, *strLit, *groupID:
+	case *lit, *strLit:
 		return false
+	case *groupID:
+		return !inGroup && b.ids != nil
 	case *ident:
 		if e.c != nil {
 			return false
 		}
 		bd := b.binding(e.v)
-		return bd != nil && bd.local != "" && bd.region
+		switch {
+		case bd == nil:
+			return false
+		case bd.local != "":
+			return bd.region && !(inGroup && bd.uniform)
+		}
+		return !inGroup && bd.start != ""
 	case *index:
-		_, idx := subscripts(e)
+		base, idx := subscripts(e)
 		for _, i := range idx {
-			if b.isPrivate(i) {
+			if b.varies(i, inGroup) {
 				return true
 			}
 		}
-		return false
+		return b.varies(base, inGroup)
 	case *call:
-		return e.builtin != groupsizeBuiltin
+		if e.builtin == groupsizeBuiltin {
+			return !inGroup && b.ids != nil
+		}
+		return true
 	case *unary:
-		return b.isPrivate(e.x)
+		return b.varies(e.x, inGroup)
 	case *cast:
-		return b.isPrivate(e.x)
+		return b.varies(e.x, inGroup)
 	case *binary:
-		return b.isPrivate(e.x) || b.isPrivate(e.y)
+		return b.varies(e.x, inGroup) || b.varies(e.y, inGroup)
 	case *condExpr:
-		return b.isPrivate(e.cond) || b.isPrivate(e.x) || b.isPrivate(e.y)
+		return b.varies(e.cond, inGroup) || b.varies(e.x, inGroup) || b.varies(e.y, inGroup)
 	}
 	return true // $, assignments, ++ and --
+}
+
+// within lowers fn with whole cleared if cond (nil: none) differs
+// between the processors of the group, which then splits.
+func (b *body) within(cond expr, fn func()) {
+	saved := b.whole
+	if cond != nil && b.differsInGroup(cond) {
+		b.whole = false
+	}
+	fn()
+	b.whole = saved
 }
 
 // branch makes a conditional for code inside a step: a split if it
@@ -146,8 +179,9 @@ func synchronises(body []ir.Stmt) bool {
 }
 
 // jumpGuard returns the condition under which the statements after s run
-// in synchronous code (Note [Jumps]), or nil if s sets no flag.
-func (b *body) jumpGuard(s stmt) ir.Expr {
+// in synchronous code (Note [Jumps]), or nil if s sets no flag, and
+// whether a flag was set where the group's processors may disagree.
+func (b *body) jumpGuard(s stmt) (ir.Expr, bool) {
 	var brk, cnt, ret string
 	if f := b.loop; f != nil && !f.native {
 		if hasJump(s, true) {
@@ -160,7 +194,15 @@ func (b *body) jumpGuard(s stmt) ir.Expr {
 	if b.inline != nil && hasReturn(s) {
 		ret = b.inline.ret
 	}
-	return none(s.stmtPos(), brk, cnt, ret)
+	return none(s.stmtPos(), brk, cnt, ret), b.privFlags[brk] || b.privFlags[cnt] || b.privFlags[ret]
+}
+
+// setJumpFlag sets a jump flag, noting whether the group may disagree.
+func (b *body) setJumpFlag(pos diag.Pos, flag string) {
+	if !b.whole {
+		b.privFlags[flag] = true
+	}
+	b.emit(setFlag(pos, flag, true))
 }
 
 // syncLoop lowers a loop of synchronous code: a while loop if its
@@ -173,11 +215,14 @@ func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body st
 	brk, cnt := hasJump(body, true), hasJump(body, false)
 	ret := b.inline != nil && b.inline.ret != "" && hasReturn(body)
 	private := cond != nil && b.isPrivate(cond) || brk || ret
+	saved := b.whole
+	defer func() { b.whole = saved }()
 	frame := &loopFrame{}
 	if !isDo && !brk && !ret {
 		var c ir.Expr
 		pre := b.nest(func() { b.stepped(pos, func() { c = b.condOrTrue(pos, cond) }) })
 		if len(pre) == 0 {
+			b.whole = saved && (cond == nil || !b.differsInGroup(cond))
 			loop := b.nest(func() {
 				b.loopFlags(pos, frame, false, cnt)
 				b.emit(b.loopBody(frame, body)...)
@@ -195,6 +240,7 @@ func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body st
 	if ret {
 		retFlag = b.inline.ret
 	}
+	b.whole = saved && !brk && (cond == nil || !b.differsInGroup(cond))
 	loop := b.nest(func() {
 		b.loopFlags(pos, frame, brk, cnt)
 		b.emit(b.loopBody(frame, body)...)
@@ -250,7 +296,10 @@ func (b *body) start(s *startStmt) {
 		procs = b.expr(s.procs)
 	}
 	saved := b.context
-	b.context = context{mode: syncMode, inRegion: true}
+	b.context = context{mode: syncMode, inRegion: true, whole: true}
+	if overParams(procs) {
+		b.procs = procs
+	}
 	body := b.nest(func() { b.stmt(s.body) })
 	b.context = saved
 	b.emit(&ir.Region{Pos: s.pos, Procs: procs, Body: body})
@@ -269,7 +318,7 @@ func (b *body) seq(s *seqStmt) {
 	b.mode, b.inSeq, b.loop = asyncMode, true, nil
 	body := b.nest(func() { b.stmt(s.body) })
 	b.context = saved
-	first := &ir.Binary{Pos: s.pos, Op: ir.Eq, X: &ir.Builtin{Pos: s.pos, Op: ir.ProcID}, Y: intConst(s.pos, ir.I32, 0)}
+	first := &ir.Binary{Pos: s.pos, Op: ir.Eq, X: b.groupValue(s.pos, "$", 0), Y: intConst(s.pos, ir.I32, 0)}
 	b.emit(&ir.If{Pos: s.pos, Cond: first, Then: body})
 	b.barrier(s.pos)
 }
@@ -309,7 +358,7 @@ func (b *body) fork(s *forkStmt) {
 	})
 	saved := b.context
 	b.forks++
-	b.loop = nil
+	b.loop, b.whole, b.ids = nil, false, nil
 	f.Body = b.nest(func() { b.stmt(s.body) })
 	b.context = saved
 	b.emit(f)
@@ -342,17 +391,14 @@ func (b *body) inlineCall(e *call) ir.Expr {
 	f := e.fn
 	for fr := b.inline; fr != nil; fr = fr.outer {
 		if fr.fn == f {
-			b.errorf(e.pos, "recursive sync function %s is not supported yet", f.name)
+			if !b.l.badRec[f] { // else reported by groupRecursion
+				b.errorf(e.pos, "recursive call of sync function %s is not supported here", f.name)
+			}
 			return b.zeroOf(e)
 		}
 	}
-	for i, p := range f.params {
-		if p.isArray() {
-			b.vars[p] = &binding{v: p, buf: b.binding(arrayOf(e.args[i])).buf}
-			continue
-		}
-		v := convert(b.expr(e.args[i]), p.t)
-		b.vars[p] = &binding{v: p, local: b.local(p.pos, p.name, p.t, v), region: true}
+	if !b.bindParams(f, e.args) {
+		return b.zeroOf(e)
 	}
 	fr := &inlineFrame{fn: f, outer: b.inline}
 	if f.result != ir.Void {
@@ -374,6 +420,27 @@ func (b *body) inlineCall(e *call) ir.Expr {
 	return &ir.Var{Pos: e.pos, Name: fr.result, T: f.result}
 }
 
+// bindParams binds the parameters of an inlined sync function: an array
+// parameter to the argument's buffer, any other to a local holding the
+// argument's value; false if an argument's binding is missing.
+func (b *body) bindParams(f *function, args []expr) bool {
+	for i, p := range f.params {
+		if p.isArray() {
+			a := b.binding(arrayOf(args[i]))
+			if a == nil {
+				return false // an error was reported at the array's declaration
+			}
+			bd := *a
+			bd.v = p
+			b.vars[p] = &bd
+			continue
+		}
+		v := convert(b.expr(args[i]), p.t)
+		b.vars[p] = &binding{v: p, local: b.local(p.pos, p.name, p.t, v), region: true, uniform: p.shared}
+	}
+	return true
+}
+
 // inlineReturn lowers return in an inlined sync function, as a step.
 func (b *body) inlineReturn(s *returnStmt) {
 	fr := b.inline
@@ -382,7 +449,7 @@ func (b *body) inlineReturn(s *returnStmt) {
 			b.emit(&ir.Assign{Pos: s.pos, Name: fr.result, Value: convert(b.expr(s.x), fr.fn.result)})
 		}
 		if fr.ret != "" {
-			b.emit(setFlag(s.pos, fr.ret, true))
+			b.setJumpFlag(s.pos, fr.ret)
 		}
 	})
 }
