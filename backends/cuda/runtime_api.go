@@ -74,6 +74,11 @@ static void gpuc_report_device_error(void) {
 func (runtimeAPI) code(e *emitter, _ *strings.Builder) []*ir.Func { return e.m.Funcs }
 
 func (runtimeAPI) start(f *fn) {
+	if recursive(f.e.m) {
+		// Recursive device functions need more than the default 1 KiB of
+		// stack per thread.
+		f.line("GPUC_CUDA(cudaDeviceSetLimit(cudaLimitStackSize, 16 * 1024));")
+	}
 	f.line("gpuc_profile.on = gpuc_time;")
 	f.line("cudaEvent_t gpuc_start, gpuc_stop;")
 	f.line("GPUC_CUDA(cudaEventCreate(&gpuc_start));")
@@ -142,4 +147,45 @@ func (runtimeAPI) release(f *fn) {
 			f.line("GPUC_CUDA(cudaFree(%s.ptr));", f.e.hostBuf(b))
 		}
 	}
+}
+
+// recursive reports whether some device function of m calls itself,
+// directly or through others.
+func recursive(m *ir.Module) bool {
+	calls := map[string][]string{}
+	for _, g := range m.Funcs {
+		if g.Kind != ir.DeviceFunc {
+			continue
+		}
+		ir.WalkAllExprs(g.Body, func(x ir.Expr) bool {
+			if c, ok := x.(*ir.Call); ok {
+				calls[g.Name] = append(calls[g.Name], c.Func)
+			}
+			return true
+		})
+	}
+	state := map[string]int{} // 1: on the path, 2: done
+	var cyclic func(string) bool
+	cyclic = func(name string) bool {
+		switch state[name] {
+		case 1:
+			return true
+		case 2:
+			return false
+		}
+		state[name] = 1
+		for _, c := range calls[name] {
+			if cyclic(c) {
+				return true
+			}
+		}
+		state[name] = 2
+		return false
+	}
+	for name := range calls {
+		if cyclic(name) {
+			return true
+		}
+	}
+	return false
 }

@@ -70,6 +70,9 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 
 void __syncthreads(void);
 
+enum cudaLimit { cudaLimitStackSize };
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+
 // Cooperative launches.
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount, cudaDevAttrCooperativeLaunch };
 cudaError_t cudaGetDevice(int *device);
