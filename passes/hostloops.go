@@ -313,10 +313,10 @@ func mapRegionBuiltinsExpr(e ir.Expr, procs ir.Expr) ir.Expr {
 func (h *hoister) list(body []ir.Stmt) []ir.Stmt {
 	var out, dev []ir.Stmt
 	flush := func() {
-		if len(dev) > 0 {
+		if len(trimBarriers(dev)) > 0 {
 			out = append(out, h.region(dev, h.procsExpr()))
-			dev = nil
 		}
+		dev = nil
 	}
 	for _, s := range body {
 		switch {
