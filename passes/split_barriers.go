@@ -33,6 +33,9 @@ func (o *outliner) lowerRegion(r *ir.Region, base string) ([]ir.Stmt, error) {
 	}
 	uniquifyLocals(r.Body, o.names)
 	cut := cutAtBarriers(trimBarriers(r.Body))
+	if len(cut) == 0 {
+		return nil, nil // nothing to run
+	}
 	pieces := make([]piece, len(cut))
 	for i := range cut {
 		pieces[i] = piece{body: &cut[i]}
