@@ -6,9 +6,9 @@ ANTLR    := npx -y antlr-ng@1.0.10
 GPU_DIR  ?= gpu-artifacts
 
 # Grammars and the Go package each one generates.
-GRAMMARS := KIR:kir Fork:fork
+GRAMMARS := KIR:kir Fork:fork CHR:chr TRS:trs
 
-.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts clean
+.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts clean
 
 all: build
 
@@ -56,11 +56,25 @@ BENCH_DIR ?= bench-artifacts
 bench-artifacts:
 	rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
 	CGO_ENABLED=0 $(GO) build -o $(BENCH_DIR)/gpuc ./cmd/gpuc
-	for p in sieve matmul; do \
+	for p in sieve matmul quicksort; do \
 	  $(BENCH_DIR)/gpuc compile examples/fork/$$p.fork -o $(BENCH_DIR)/fork-$$p.cu || exit 1; \
 	  cp examples/fork/$$p.fork $(BENCH_DIR)/; \
 	done
 	cp scripts/bench/* scripts/bench-*.sh $(BENCH_DIR)/
+	$(MAKE) carve-artifacts BENCH_DIR=$(BENCH_DIR)
+
+# What scripts/bench-pe.sh needs besides gpuc: carve.fork, the image
+# generator and the header table, from shared/corpus/carving where the
+# checkout has it.
+CORPUS_SIGS ?= ../shared/corpus/carving/signatures.tsv
+carve-artifacts:
+	CGO_ENABLED=0 $(GO) build -o $(BENCH_DIR)/carve-data ./scripts/carve-data
+	cp examples/fork/carve.fork $(BENCH_DIR)/
+	if [ -f $(CORPUS_SIGS) ]; then \
+	  $(BENCH_DIR)/carve-data sigs -tsv $(CORPUS_SIGS) -o $(BENCH_DIR)/carve.sigs && echo "shared/corpus/carving" > $(BENCH_DIR)/carve.sigs.from; \
+	else \
+	  $(BENCH_DIR)/carve-data sigs -o $(BENCH_DIR)/carve.sigs && echo "carve.fork's own table" > $(BENCH_DIR)/carve.sigs.from; \
+	fi
 
 clean:
 	rm -rf bin $(GPU_DIR) $(BENCH_DIR)

@@ -156,6 +156,12 @@ func freshenLocals(f *ir.Func, n *namer) {
 		}
 		return true
 	})
+	renameLocals(f.Body, to)
+}
+
+// renameLocals renames the locals of body that to maps, at their
+// declarations, assignments and uses.
+func renameLocals(body []ir.Stmt, to map[string]string) {
 	rename := func(name string) string {
 		if r, ok := to[name]; ok {
 			return r
@@ -180,8 +186,8 @@ func freshenLocals(f *ir.Func, n *namer) {
 			}
 		}
 	}
-	ir.WalkStmts(f.Body, func(s ir.Stmt) bool { visit(s); return true })
-	ir.RewriteAllExprs(f.Body, func(e ir.Expr) ir.Expr {
+	ir.WalkStmts(body, func(s ir.Stmt) bool { visit(s); return true })
+	ir.RewriteAllExprs(body, func(e ir.Expr) ir.Expr {
 		if v, ok := e.(*ir.Var); ok {
 			v.Name = rename(v.Name)
 		}

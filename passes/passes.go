@@ -43,6 +43,13 @@ type Config struct {
 	// default) launches them cooperatively where the device holds them,
 	// "always" only so, "never" with kernel relaunches (Note [Grid sync]).
 	GridSync string
+	// PEBudget bounds the statements that partial-eval's unrolled loops
+	// emit in one function (--pe-budget; 0: DefaultPEBudget).
+	PEBudget int
+	// PEPlacement says where partial-eval holds static data: "auto" (or
+	// ""), "code", "constant" or "global" (--pe-placement; Note
+	// [Placement of static data]).
+	PEPlacement string
 }
 
 // Pipeline is a named sequence of passes.
@@ -62,14 +69,15 @@ var registry = []*Pass{
 	hostLoopsPass,
 	lowerMultiprefixPass,
 	splitBarriersPass,
+	partialEvalPass,
 }
 
 // pipelines lists the named pipelines.
 var pipelines = []*Pipeline{
 	{Name: "lower", Doc: "lower SPMD regions to kernels and host code",
 		Passes: []string{"lower-priority", "elide-barriers", "group-split", "elide-barriers", "grid-sync", "host-loops", "lower-multiprefix", "split-barriers"}},
-	{Name: "default", Doc: "lower to the launch level and simplify, as compile does",
-		Passes: []string{"lower", "simplify"}},
+	{Name: "default", Doc: "lower to the launch level, specialize on static data and simplify, as compile does",
+		Passes: []string{"lower", "partial-eval", "simplify"}},
 }
 
 // passOrder holds pairs (a, b): when both run, a must come before b. Each

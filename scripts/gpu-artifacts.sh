@@ -13,7 +13,7 @@
 #   <family>-<name>.status    gpuc run's exit status, where it is not 0
 #   <family>-<name>.args      the program's arguments, from
 #                             examples/<family>/<name>.args if it exists
-#   <family>-<name>-relaunch.*  for SPMD programs (.fork): the CUDA program
+#   <family>-<name>-relaunch.*  for SPMD programs (.fork, .chr): the CUDA program
 #                             lowered with --grid-sync=never, so that both
 #                             ways of running grid barriers are checked
 # Further .kir files named on the command line (test programs without
@@ -56,7 +56,7 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
   [ "$status" = 0 ] || echo "$status" > "$dir/$name.status"
   n=$((n + 1))
   case "$src" in
-  *.fork)
+  *.fork | *.chr)
     "$gpuc" compile "$src" --grid-sync=never -o "$dir/$name-relaunch.cu"
     for ext in expected args status; do
       [ -f "$dir/$name.$ext" ] && cp "$dir/$name.$ext" "$dir/$name-relaunch.$ext"

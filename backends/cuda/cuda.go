@@ -41,6 +41,10 @@ type Options struct {
 	Device Device
 	// PTX is the text of the kernels, which a DriverAPI program embeds.
 	PTX []byte
+	// Respec, if set, has a RuntimeAPI program specialize the kernels
+	// that read static data again at run time (Note [Run-time
+	// specialization]).
+	Respec *Respec
 }
 
 // Device is where a program's kernels run, as its host side sees them.
@@ -77,6 +81,15 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 		return nil, err
 	}
 	e := newEmitter(m, dev)
+	if opts.Respec != nil {
+		if opts.Device != RuntimeAPI {
+			return nil, fmt.Errorf("cuda: run-time specialization needs the CUDA backend's own program")
+		}
+		if e.rt, err = newRespecPlan(opts.Respec, m); err != nil {
+			return nil, err
+		}
+		e.raiseIDs, e.raiseMsgs = abi.Raises(opts.Respec.Before)
+	}
 	text := e.module()
 	if len(e.errs) > 0 {
 		e.errs.Sort()
@@ -95,6 +108,8 @@ type emitter struct {
 	raiseMsgs []string
 	effectful map[string]bool // functions whose calls have effects
 	errs      diag.List
+	rt        *respecPlan           // run-time specialization, if asked for
+	kernelSig func(*ir.Func) string // kernels' declarations, if not signature's
 }
 
 func newEmitter(m *ir.Module, dev device) *emitter {
@@ -116,6 +131,7 @@ func (e *emitter) module() string {
 	fmt.Fprintf(&b, "\n// ---- Module %s ----\n", e.m.Name)
 	e.globals(&b)
 	e.dev.raiseSupport(e, &b)
+	e.respecGlobals(&b)
 	funcs := e.dev.code(e, &b)
 	b.WriteString("\n// Functions.\n")
 	for _, f := range funcs {

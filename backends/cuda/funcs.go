@@ -84,7 +84,7 @@ func (e *emitter) function(g *ir.Func) string {
 	}
 	f.block(g.Body)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s {\n", e.signature(g))
+	fmt.Fprintf(&b, "%s {\n", e.signatureOf(g))
 	for _, l := range append(f.temps, prologue...) {
 		fmt.Fprintf(&b, "  %s\n", l)
 	}
@@ -127,6 +127,15 @@ func (e *emitter) signature(g *ir.Func) string {
 	}
 	prefix := map[ir.FuncKind]string{ir.KernelFunc: "__global__ ", ir.DeviceFunc: "__device__ "}[g.Kind]
 	return fmt.Sprintf("%s%s %s(%s)", prefix, ctype(g.Result), e.n.c(g.Name), strings.Join(params, ", "))
+}
+
+// signatureOf is g's declaration: signature's, or kernelSig's for a
+// kernel where it is set.
+func (e *emitter) signatureOf(g *ir.Func) string {
+	if e.kernelSig != nil && g.Kind == ir.KernelFunc {
+		return e.kernelSig(g)
+	}
+	return e.signature(g)
 }
 
 // extraArgs spells the extra arguments of a call of the device function g:

@@ -181,6 +181,7 @@ func (e *emitter) hostMain() string {
 	for _, l := range e.argTables() {
 		f.line("%s", l)
 	}
+	e.respecArgs(f)
 	f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
 	if len(e.m.Buffers)+len(e.m.Arrays) > 0 {
 		f.line("")
@@ -195,6 +196,7 @@ func (e *emitter) hostMain() string {
 		}
 	}
 	f.line("")
+	e.respecStart(f)
 	e.dev.start(f)
 	e.setup(f)
 	f.line("")

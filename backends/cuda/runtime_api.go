@@ -19,6 +19,11 @@ type runtimeAPI struct{}
 
 func (runtimeAPI) head(e *emitter) string {
 	name := e.m.Name
+	if e.rt != nil {
+		return banner(e.m, fmt.Sprintf("nvcc -O3 -arch=sm_90 -o %s %s.cu -lnvrtc -lcuda", name, name),
+			"(run-time specialization: ./"+name+" --static NAME=FILE runs gpuc, from $GPUC, beside the program or on PATH)") +
+			"#include <cuda.h>\n#include <nvrtc.h>\n\n" + runtime.Header + "\n" + prelude + "\n" + runtime.Device + "\n" + respecRuntime
+	}
 	return banner(e.m, fmt.Sprintf("nvcc -O3 -arch=sm_90 -o %s %s.cu", name, name)) +
 		runtime.Header + "\n" + prelude + "\n" + runtime.Device
 }
@@ -113,14 +118,24 @@ func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 // launch checks the geometry on the host, launches with <<<...>>> and
 // checks the launch.
 func (runtimeAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
+	own := args
 	for _, a := range f.e.launchArgs(k) {
 		args = append(args, primary(a))
 	}
 	name := f.e.n.c(k.Name)
 	f.line("if (gpuc_launchable(%s, %s, gpuc_grid, gpuc_block, %s)) {", name, cstring(k.Name), smem)
 	f.line("  gpuc_profile_mark();")
-	f.line("  GPUC_LAUNCH(%s, gpuc_grid, gpuc_block, %s)%s;", name, smem, call("", args...).s)
-	f.line("  GPUC_CUDA(cudaGetLastError());")
+	plain := func() {
+		f.line("GPUC_LAUNCH(%s, gpuc_grid, gpuc_block, %s)%s;", name, smem, call("", args...).s)
+		f.line("GPUC_CUDA(cudaGetLastError());")
+	}
+	f.indent++
+	if f.e.rt != nil && f.e.rt.kernels[k.Name] {
+		f.e.respecLaunch(f, k, own, plain)
+	} else {
+		plain()
+	}
+	f.indent--
 	f.line("  gpuc_profile_mark();")
 	f.line("  gpuc_profile_launch(false);")
 	f.line("}")

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -18,25 +19,35 @@ import (
 
 // frontendFlags are the frontend options that compile, run and opt share.
 type frontendFlags struct {
-	procs int64
-	crcw  string
+	procs  int64
+	crcw   string
+	static []string
+	inputs []string
+	query  string
+	stats  bool
 }
 
 func (f *frontendFlags) add(cmd *cobra.Command) {
 	cmd.Flags().Int64Var(&f.procs, "procs", 1024, "processors of a Fork `start` without a count")
 	cmd.Flags().StringVar(&f.crcw, "crcw", "priority", "Fork's concurrent-write rule: priority or arbitrary")
+	cmd.Flags().StringArrayVar(&f.static, "static", nil, "make a buffer static, NAME=FILE: its contents (text values, or raw binary with NAME=@FILE) are known at compile time")
+	cmd.Flags().StringArrayVar(&f.inputs, "input", nil, "make a global scratch buffer an input buffer, read from the file that NAME=FILE names when the program runs")
+	cmd.Flags().StringVar(&f.query, "query", "", "CHR: a file of constraints, one per line, that replaces the program's query")
+	cmd.Flags().BoolVar(&f.stats, "stats", false, "CHR: print rule firings and fixpoint steps after the store")
 }
 
 func (f *frontendFlags) options() driver.Options {
-	return driver.Options{Procs: f.procs, CRCW: f.crcw}
+	return driver.Options{Procs: f.procs, CRCW: f.crcw, Static: f.static, Inputs: f.inputs, Query: f.query, Stats: f.stats}
 }
 
 // passFlags are the pass options that compile, run and opt share.
 type passFlags struct {
-	passes     []string
-	verifyEach bool
-	dumpAfter  []string
-	gridSync   string
+	passes      []string
+	verifyEach  bool
+	dumpAfter   []string
+	gridSync    string
+	peBudget    int
+	pePlacement string
 }
 
 func (p *passFlags) add(cmd *cobra.Command, def []string) {
@@ -44,15 +55,24 @@ func (p *passFlags) add(cmd *cobra.Command, def []string) {
 	cmd.Flags().BoolVar(&p.verifyEach, "verify-each", false, "verify the IR after every pass")
 	cmd.Flags().StringSliceVar(&p.dumpAfter, "dump-after", nil, "print the IR to stderr after these passes (\"all\" for every pass)")
 	cmd.Flags().StringVar(&p.gridSync, "grid-sync", "auto", "grid barriers as cooperative grid-wide syncs where the device holds the whole region (auto), always, or never (kernel relaunches)")
+	cmd.Flags().IntVar(&p.peBudget, "pe-budget", passes.DefaultPEBudget, "the most statements that partial-eval's unrolled loops may emit in one function")
+	cmd.Flags().StringVar(&p.pePlacement, "pe-placement", "auto", "where partial-eval holds static data: auto, code (folded, or an error), constant or global (not specialized)")
+}
+
+// respecArgs are the gpuc arguments with which a --pe-runtime program
+// runs the passes from partial-eval on again.
+func (p *passFlags) respecArgs(rest []string) []string {
+	return []string{"--passes=" + strings.Join(rest, ","), fmt.Sprintf("--pe-budget=%d", p.peBudget), "--pe-placement=" + p.pePlacement}
 }
 
 func (p *passFlags) config(stderr io.Writer) *passes.Config {
-	return &passes.Config{VerifyEach: p.verifyEach, DumpAfter: p.dumpAfter, Dump: stderr, GridSync: p.gridSync}
+	return &passes.Config{VerifyEach: p.verifyEach, DumpAfter: p.dumpAfter, Dump: stderr, GridSync: p.gridSync,
+		PEBudget: p.peBudget, PEPlacement: p.pePlacement}
 }
 
 func newCompile(stdout io.Writer) *cobra.Command {
 	var out, emit, target string
-	var report bool
+	var report, peRuntime bool
 	var pf passFlags
 	var fo frontendFlags
 	cmd := &cobra.Command{
@@ -70,6 +90,8 @@ IR) or from --emit:
              through the CUDA driver API with the PTX embedded (runs llc),
              or with --target=host, calling the kernels compiled by clang
   ir         the lowered kernel IR
+  nvrtc      the kernels that read static data, as CUDA C for NVRTC, for
+             a --pe-runtime program that specializes them again
 
 Without -o the result goes to standard output.`,
 		Args: cobra.ExactArgs(1),
@@ -97,13 +119,19 @@ Without -o the result goes to standard output.`,
 			if report {
 				cfg.Report = &passes.Report{}
 			}
-			if err := driver.Lower(m, pf.passes, cfg); err != nil {
+			opts, before, err := lowerFor(m, kind, peRuntime, &pf, cfg)
+			if err != nil {
 				return err
 			}
 			if report {
 				cfg.Report.Write(cmd.ErrOrStderr())
 			}
-			text, err := emitModule(m, kind, tgt)
+			var text []byte
+			if kind == "nvrtc" {
+				text, err = cuda.EmitNVRTC(m, before)
+			} else {
+				text, err = emitModule(m, kind, tgt, opts)
+			}
 			if err != nil {
 				return err
 			}
@@ -115,21 +143,43 @@ Without -o the result goes to standard output.`,
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (default: standard output)")
-	cmd.Flags().StringVar(&emit, "emit", "", "what to emit: cuda, llvm, ptx, llvm-host or ir (default: from -o's extension, else cuda)")
+	cmd.Flags().StringVar(&emit, "emit", "", "what to emit: cuda, llvm, ptx, llvm-host, ir or nvrtc (default: from -o's extension, else cuda)")
 	cmd.Flags().StringVar(&target, "target", "nvptx", "target of --emit=llvm and llvm-host: nvptx or host (the CPU)")
+	cmd.Flags().BoolVar(&peRuntime, "pe-runtime", false, "let the CUDA program specialize its kernels again on --static data given when it runs (NVRTC; link with -lnvrtc -lcuda)")
 	cmd.Flags().BoolVar(&report, "report", false, "print, per source construct, what the lowering passes made of it (on standard error)")
 	pf.add(cmd, []string{"default"})
 	fo.add(cmd)
 	return cmd
 }
 
+// lowerFor lowers m for the backend that kind names. For a program that
+// specializes again at run time (--pe-runtime), and for the kernels that
+// such a program asks for (--emit=nvrtc), it also returns the module as
+// partial-eval received it, or as it was read.
+func lowerFor(m *ir.Module, kind string, peRuntime bool, pf *passFlags, cfg *passes.Config) (cuda.Options, *ir.Module, error) {
+	switch {
+	case peRuntime && kind != "cuda":
+		return cuda.Options{}, nil, fmt.Errorf("--pe-runtime needs the CUDA backend (-o X.cu or --emit=cuda)")
+	case peRuntime:
+		before, rest, err := driver.LowerAround(m, pf.passes, cfg, "partial-eval")
+		return cuda.Options{Respec: &cuda.Respec{Before: before, Args: pf.respecArgs(rest)}}, before, err
+	case kind == "nvrtc":
+		before, err := driver.Snapshot(m)
+		if err == nil {
+			err = driver.Lower(m, pf.passes, cfg)
+		}
+		return cuda.Options{}, before, err
+	}
+	return cuda.Options{}, nil, driver.Lower(m, pf.passes, cfg)
+}
+
 // emitModule runs the backend that kind names on a lowered module.
-func emitModule(m *ir.Module, kind string, tgt llvm.Target) ([]byte, error) {
+func emitModule(m *ir.Module, kind string, tgt llvm.Target, opts cuda.Options) ([]byte, error) {
 	switch kind {
 	case "ir":
 		return []byte(ir.Print(m)), nil
 	case "cuda":
-		return cuda.Emit(m, cuda.Options{})
+		return cuda.Emit(m, opts)
 	case "ptx":
 		if tgt != llvm.NVPTX {
 			return nil, fmt.Errorf("--emit=ptx needs --target=nvptx")
@@ -153,11 +203,11 @@ func emitModule(m *ir.Module, kind string, tgt llvm.Target) ([]byte, error) {
 func emitKind(emit, out string) (string, error) {
 	byExt := map[string]string{".cu": "cuda", ".ll": "llvm", ".ptx": "ptx", ".kir": "ir"}
 	switch emit {
-	case "cuda", "llvm", "ptx", "llvm-host", "ir":
+	case "cuda", "llvm", "ptx", "llvm-host", "ir", "nvrtc":
 		return emit, nil
 	case "":
 	default:
-		return "", fmt.Errorf("--emit=%s: want cuda, llvm, ptx, llvm-host or ir", emit)
+		return "", fmt.Errorf("--emit=%s: want cuda, llvm, ptx, llvm-host, ir or nvrtc", emit)
 	}
 	if out == "" || out == "-" {
 		return "cuda", nil

@@ -6,14 +6,18 @@ package driver
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
+	"gpuc/frontends/chr"
 	"gpuc/frontends/fork"
 	"gpuc/frontends/kir"
 	"gpuc/ir"
+	"gpuc/ir/interp"
 	"gpuc/passes"
 )
 
@@ -24,6 +28,17 @@ type Options struct {
 	// CRCW is Fork's concurrent-write rule: "priority" (the default) or
 	// "arbitrary" (--crcw).
 	CRCW string
+	// Query is a file of constraints that replaces a CHR program's query
+	// (--query).
+	Query string
+	// Stats makes a CHR program print rule firings and steps (--stats).
+	Stats bool
+	// Static makes buffers static, NAME=FILE (--static): the file's values
+	// become the contents and the length (see SetRoles).
+	Static []string
+	// Inputs makes global scratch buffers input buffers (--input NAME),
+	// whose files are named when the program runs.
+	Inputs []string
 }
 
 // Frontend turns a source file into a module at any level.
@@ -35,12 +50,17 @@ var frontends = map[string]Frontend{
 	".kir":  func(file string, src []byte, _ Options) (*ir.Module, error) { return kir.Parse(file, src) },
 	".fork": parseFork,
 	".trs":  nil,
-	".chr":  nil,
+	".chr":  parseCHR,
 }
 
 // parseFork adapts the Fork frontend, which cannot import this package.
 func parseFork(file string, src []byte, o Options) (*ir.Module, error) {
 	return fork.Parse(file, src, fork.Options{Procs: o.Procs, CRCW: o.CRCW})
+}
+
+// parseCHR adapts the CHR frontend.
+func parseCHR(file string, src []byte, o Options) (*ir.Module, error) {
+	return chr.Parse(file, src, chr.Options{Query: o.Query, Stats: o.Stats})
 }
 
 // Load reads, parses and verifies a source file.
@@ -61,10 +81,60 @@ func Load(path string, opts Options) (*ir.Module, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := SetRoles(m, opts); err != nil {
+		return nil, err
+	}
 	if err := ir.Verify(m, m.Level()); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// SetRoles applies --static and --input to m, before the verifier and
+// the passes see it. A static buffer takes the values of its file (see
+// interp.ReadValues: text values, or raw binary with @FILE) as contents
+// and length; one that no longer fits in constant memory moves to global
+// memory.
+func SetRoles(m *ir.Module, opts Options) error {
+	for _, arg := range opts.Static {
+		name, file, ok := strings.Cut(arg, "=")
+		b := m.Buffer(name)
+		switch {
+		case !ok || name == "" || file == "":
+			return fmt.Errorf("--static %s: want NAME=FILE or NAME=@FILE", arg)
+		case b == nil:
+			return fmt.Errorf("--static %s: %s has no buffer %s", arg, m.Name, name)
+		case b.Space == ir.Shared:
+			return fmt.Errorf("--static %s: %s is a shared buffer; static buffers are global or constant", arg, name)
+		}
+		vals, err := interp.ReadValues(file, b.Elem)
+		if err != nil {
+			return fmt.Errorf("--static %s: %w", arg, err)
+		}
+		b.Role, b.Init, b.Len = ir.Static, vals, ir.IntConst(lengthType(len(vals)), int64(len(vals)))
+		if b.Space == ir.Constant && len(vals)*b.Elem.Size() > 64<<10 {
+			b.Space = ir.Global
+		}
+	}
+	for _, name := range opts.Inputs {
+		b := m.Buffer(name)
+		switch {
+		case b == nil:
+			return fmt.Errorf("--input %s: %s has no buffer %s", name, m.Name, name)
+		case b.Space != ir.Global || b.Role != ir.Scratch:
+			return fmt.Errorf("--input %s: only a global scratch buffer can become an input buffer; %s is %s %s", name, name, b.Space, b.Role)
+		}
+		b.Role = ir.Input
+	}
+	return nil
+}
+
+// lengthType is the type of a buffer length n: i32 where it fits.
+func lengthType(n int) ir.Type {
+	if n > math.MaxInt32 {
+		return ir.I64
+	}
+	return ir.I32
 }
 
 // Lower runs the named passes and pipelines on m, verifying after each
@@ -78,6 +148,46 @@ func Lower(m *ir.Module, names []string, cfg *passes.Config) error {
 	if err := passes.Run(m, ps, cfg); err != nil {
 		return err
 	}
+	return checkLowered(m, names)
+}
+
+// LowerAround is Lower, and also returns the module as the pass named at
+// received it and the names of the passes from at on, which can lower
+// that module again: run-time specialization starts from there. The pass
+// must be among those that run.
+func LowerAround(m *ir.Module, names []string, cfg *passes.Config, at string) (*ir.Module, []string, error) {
+	ps, err := passes.Expand(names)
+	if err != nil {
+		return nil, nil, err
+	}
+	i := slices.IndexFunc(ps, func(p *passes.Pass) bool { return p.Name == at })
+	if i < 0 {
+		return nil, nil, fmt.Errorf("pass %s does not run in %s", at, strings.Join(names, ","))
+	}
+	if err := passes.Run(m, ps[:i], cfg); err != nil {
+		return nil, nil, err
+	}
+	before, err := Snapshot(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := passes.Run(m, ps[i:], cfg); err != nil {
+		return nil, nil, err
+	}
+	var rest []string
+	for _, p := range ps[i:] {
+		rest = append(rest, p.Name)
+	}
+	return before, rest, checkLowered(m, names)
+}
+
+// Snapshot returns a copy of m, made by printing and parsing it.
+func Snapshot(m *ir.Module) (*ir.Module, error) {
+	return kir.Parse(m.Name+".kir", []byte(ir.Print(m)))
+}
+
+// checkLowered checks that m is at the launch level, as backends need.
+func checkLowered(m *ir.Module, names []string) error {
 	if m.Level() != ir.LaunchLevel {
 		return fmt.Errorf("%s is at the SPMD level after passes %s; backends need the launch level", m.Name, strings.Join(names, ","))
 	}

@@ -45,7 +45,32 @@ func readText(path string, m *memory) error {
 	if err != nil {
 		return fmt.Errorf("input buffer %s: %w", m.name, err)
 	}
-	n, line, col := 0, 1, 1
+	n := 0
+	err = eachToken(path, src, func(tok string, pos diag.Pos) error {
+		if n == len(m.data) {
+			return diag.Errorf(pos, "more than %d values for buffer %s of length %d", n, m.name, n)
+		}
+		v, err := parseValue(tok, m.elem)
+		if err != nil {
+			return diag.Errorf(pos, "%v in input for buffer %s", err, m.name)
+		}
+		m.data[n] = v
+		n++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if n < len(m.data) {
+		return diag.Errorf(diag.Pos{File: path}, "%d values for buffer %s of length %d", n, m.name, len(m.data))
+	}
+	return nil
+}
+
+// eachToken calls f on each whitespace-separated token of src with its
+// position, stopping at the first error.
+func eachToken(path string, src []byte, f func(tok string, pos diag.Pos) error) error {
+	line, col := 1, 1
 	for i := 0; i < len(src); {
 		switch src[i] {
 		case '\n':
@@ -61,23 +86,43 @@ func readText(path string, m *memory) error {
 		for j < len(src) && !strings.ContainsRune(" \t\r\v\f\n", rune(src[j])) {
 			j++
 		}
-		pos := diag.Pos{File: path, Line: line, Col: col}
-		if n == len(m.data) {
-			return diag.Errorf(pos, "more than %d values for buffer %s of length %d", n, m.name, n)
+		if err := f(string(src[i:j]), diag.Pos{File: path, Line: line, Col: col}); err != nil {
+			return err
 		}
-		v, err := parseValue(string(src[i:j]), m.elem)
-		if err != nil {
-			return diag.Errorf(pos, "%v in input for buffer %s", err, m.name)
-		}
-		m.data[n] = v
-		n++
 		col += j - i
 		i = j
 	}
-	if n < len(m.data) {
-		return diag.Errorf(diag.Pos{File: path}, "%d values for buffer %s of length %d", n, m.name, len(m.data))
-	}
 	return nil
+}
+
+// ReadValues reads all the values of type t in a file, in the formats of
+// input files (Config.Inputs): "@PATH" holds raw little-endian binary,
+// any other path whitespace-separated text values. Static buffers given
+// on the command line are read with it.
+func ReadValues(path string, t ir.Type) ([]ir.Bits, error) {
+	raw, binary := strings.CutPrefix(path, "@")
+	src, err := os.ReadFile(raw)
+	if err != nil {
+		return nil, err
+	}
+	if binary {
+		size := t.Size()
+		if size == 0 || len(src)%size != 0 {
+			return nil, diag.Errorf(diag.Pos{File: raw}, "%d bytes are not a whole number of %s values", len(src), t)
+		}
+		m := &memory{name: raw, elem: t, data: make([]ir.Bits, len(src)/size)}
+		return m.data, decodeRaw(raw, src, m)
+	}
+	var out []ir.Bits
+	err = eachToken(path, src, func(tok string, pos diag.Pos) error {
+		v, err := parseValue(tok, t)
+		if err != nil {
+			return diag.Errorf(pos, "%v", err)
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
 }
 
 // parseValue reads one text value of type t: an integer in decimal or 0x
@@ -143,6 +188,12 @@ func readRaw(path string, m *memory) error {
 		return diag.Errorf(diag.Pos{File: path}, "%d bytes for buffer %s of %d %s values (%d bytes)",
 			len(src), m.name, len(m.data), m.elem, len(m.data)*size)
 	}
+	return decodeRaw(path, src, m)
+}
+
+// decodeRaw decodes little-endian values, as many as m holds, from src.
+func decodeRaw(path string, src []byte, m *memory) error {
+	size := m.elem.Size()
 	for i := range m.data {
 		var u uint64
 		for k := size - 1; k >= 0; k-- {

@@ -74,7 +74,12 @@ enum cudaLimit { cudaLimitStackSize };
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 
 // Cooperative launches.
-enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount, cudaDevAttrCooperativeLaunch };
+enum cudaDeviceAttr {
+  cudaDevAttrMultiProcessorCount,
+  cudaDevAttrCooperativeLaunch,
+  cudaDevAttrComputeCapabilityMajor,
+  cudaDevAttrComputeCapabilityMinor
+};
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 template <class T> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, T func, int block, size_t smem);

@@ -1,0 +1,247 @@
+// respec.h: run-time specialization, pasted last into the head of a
+// program that `gpuc compile --pe-runtime` wrote (Note [Run-time
+// specialization] in backends/cuda/respec.go). Given --static NAME=FILE,
+// the program has gpuc specialize its kernels that read static data on
+// the file's values, compiles them with NVRTC, caches the cubin on disk
+// and launches it through the CUDA driver API. POSIX only.
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+// GPUC_CU checks a CUDA driver call, GPUC_NVRTC an NVRTC call; a failure
+// is "error: CALL: WHY".
+#define GPUC_CU(call) gpuc_cu_check((call), #call)
+#define GPUC_NVRTC(call) gpuc_nvrtc_check((call), #call)
+
+inline void gpuc_cu_check(CUresult err, const char *call) {
+  if (err == CUDA_SUCCESS) return;
+  const char *why = nullptr;
+  if (cuGetErrorString(err, &why) != CUDA_SUCCESS || why == nullptr) why = "unknown CUDA error";
+  gpuc_fail("%.*s: %s", (int)strcspn(call, "("), call, why);
+}
+
+inline void gpuc_nvrtc_check(nvrtcResult err, const char *call) {
+  if (err != NVRTC_SUCCESS) gpuc_fail("%.*s: %s", (int)strcspn(call, "("), call, nvrtcGetErrorString(err));
+}
+
+// The --static arguments, NAME=FILE each, as given.
+static const char *gpuc_rt_given[64];
+static int gpuc_rt_ngiven;
+
+// gpuc_rt_take_args removes --static NAME=FILE (or --static=NAME=FILE)
+// from the command line, checking NAME against the static buffers.
+inline void gpuc_rt_take_args(int *argc, char **argv, const char *const *statics, int nstatics, const char *module) {
+  int out = 1;
+  for (int i = 1; i < *argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--static") == 0) {
+      if (i + 1 == *argc) gpuc_fail("--static needs NAME=FILE");
+      a = argv[++i];
+    } else if (strncmp(a, "--static=", 9) == 0) {
+      a += 9;
+    } else {
+      argv[out++] = argv[i];
+      continue;
+    }
+    const char *eq = strchr(a, '=');
+    if (eq == nullptr || eq == a || eq[1] == '\0') gpuc_fail("--static %s: want NAME=FILE or NAME=@FILE", a);
+    bool known = false;
+    for (int j = 0; j < nstatics; j++)
+      known = known || (strlen(statics[j]) == (size_t)(eq - a) && strncmp(statics[j], a, (size_t)(eq - a)) == 0);
+    if (!known) gpuc_fail("--static %s: %.*s is not a static buffer of %s", a, (int)(eq - a), a, module);
+    if (gpuc_rt_ngiven == 64) gpuc_fail("more than 64 --static arguments");
+    gpuc_rt_given[gpuc_rt_ngiven++] = a;
+  }
+  *argc = out;
+  argv[out] = nullptr;
+}
+
+inline double gpuc_rt_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+// gpuc_rt_hash is FNV-1a over n bytes, continuing from h.
+inline unsigned long long gpuc_rt_hash(unsigned long long h, const void *p, size_t n) {
+  for (size_t i = 0; i < n; i++) h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ull;
+  return h;
+}
+
+// gpuc_rt_cache_dir makes and returns the cache directory: $GPUC_CACHE,
+// else $XDG_CACHE_HOME/gpuc, else $HOME/.cache/gpuc, else /tmp/gpuc-cache.
+inline void gpuc_rt_cache_dir(char *dir, size_t n) {
+  const char *env;
+  if ((env = getenv("GPUC_CACHE")) != nullptr && *env) {
+    snprintf(dir, n, "%s", env);
+  } else if ((env = getenv("XDG_CACHE_HOME")) != nullptr && *env) {
+    snprintf(dir, n, "%s/gpuc", env);
+  } else if ((env = getenv("HOME")) != nullptr && *env) {
+    snprintf(dir, n, "%s/.cache/gpuc", env);
+  } else {
+    snprintf(dir, n, "/tmp/gpuc-cache");
+  }
+  for (char *p = dir + 1;; p++) {
+    char c = *p;
+    if (c != '/' && c != '\0') continue;
+    *p = '\0';
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) gpuc_fail("run-time specialization: mkdir %s: %s", dir, strerror(errno));
+    *p = c;
+    if (c == '\0') break;
+  }
+}
+
+// gpuc_rt_write writes n bytes to path, through a temporary file, so that
+// a cached file is whole or absent.
+inline void gpuc_rt_write(const char *path, const void *data, size_t n) {
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (f == nullptr || fwrite(data, 1, n, f) != n || fclose(f) != 0 || rename(tmp, path) != 0)
+    gpuc_fail("run-time specialization: write %s: %s", path, strerror(errno));
+}
+
+// gpuc_rt_gpuc finds the gpuc binary: $GPUC, else gpuc beside the
+// program, else gpuc on PATH.
+inline const char *gpuc_rt_gpuc(char *buf, size_t n) {
+  const char *env = getenv("GPUC");
+  if (env != nullptr && *env) return env;
+  ssize_t len = readlink("/proc/self/exe", buf, n - 8);
+  if (len > 0) {
+    buf[len] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (slash != nullptr) {
+      strcpy(slash + 1, "gpuc");
+      if (access(buf, X_OK) == 0) return buf;
+    }
+  }
+  return "gpuc";
+}
+
+// gpuc_rt_run_gpuc has gpuc write the specialized kernels of the module
+// in kir to cu.
+inline void gpuc_rt_run_gpuc(const char *kir, const char *cu, const char *const *args, int nargs) {
+  char path[4096];
+  const char *gpuc = gpuc_rt_gpuc(path, sizeof path);
+  const char *argv[256];
+  int n = 0;
+  argv[n++] = gpuc;
+  argv[n++] = "compile";
+  argv[n++] = kir;
+  argv[n++] = "--emit=nvrtc";
+  for (int i = 0; i < nargs && n < 240; i++) argv[n++] = args[i];
+  for (int i = 0; i < gpuc_rt_ngiven && n < 250; i++) {
+    argv[n++] = "--static";
+    argv[n++] = gpuc_rt_given[i];
+  }
+  argv[n++] = "-o";
+  argv[n++] = cu;
+  argv[n] = nullptr;
+  pid_t pid;
+  int err = posix_spawnp(&pid, gpuc, nullptr, nullptr, (char *const *)argv, environ), status = 0;
+  if (err != 0) gpuc_fail("run-time specialization: cannot run %s: %s (set GPUC to the gpuc binary)", gpuc, strerror(err));
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    gpuc_fail("run-time specialization: %s compile %s failed", gpuc, kir);
+}
+
+// gpuc_rt_nvrtc compiles the CUDA C in cu for the device's architecture
+// and returns the cubin, malloc'd.
+inline char *gpuc_rt_nvrtc(const char *cu, const char *arch, size_t *size) {
+  size_t len;
+  char *src = gpuc_read_file("run-time specialization", cu, &len);
+  nvrtcProgram prog;
+  GPUC_NVRTC(nvrtcCreateProgram(&prog, src, cu, 0, nullptr, nullptr));
+  const char *opts[] = {arch, "-std=c++17"};
+  nvrtcResult res = nvrtcCompileProgram(prog, 2, opts);
+  if (res != NVRTC_SUCCESS) {
+    size_t n = 0;
+    GPUC_NVRTC(nvrtcGetProgramLogSize(prog, &n));
+    char *log = (char *)malloc(n + 1);
+    if (log != nullptr && nvrtcGetProgramLog(prog, log) == NVRTC_SUCCESS) fprintf(stderr, "%s\n", log);
+    GPUC_NVRTC(res);
+  }
+  GPUC_NVRTC(nvrtcGetCUBINSize(prog, size));
+  char *cubin = (char *)malloc(*size);
+  if (cubin == nullptr) gpuc_fail("run-time specialization: out of host memory");
+  GPUC_NVRTC(nvrtcGetCUBIN(prog, cubin));
+  GPUC_NVRTC(nvrtcDestroyProgram(&prog));
+  free(src);
+  return cubin;
+}
+
+// gpuc_rt_specialize specializes the module again on the --static data,
+// if any was given: it loads the cubin of the kernels from the cache, or
+// makes it with gpuc and NVRTC, and finds the kernels. error_word is the
+// program's, if its device code raises. It reports the time on stderr.
+inline void gpuc_rt_specialize(const char *module, const char *ir, const char *const *args, int nargs,
+                               const char *const *names, CUfunction *kernels, int nkernels, void *error_word) {
+  if (gpuc_rt_ngiven == 0) return;
+  const double t0 = gpuc_rt_now();
+  GPUC_CUDA(cudaFree(nullptr));
+  GPUC_CU(cuInit(0));
+  int dev = 0, major = 0, minor = 0;
+  GPUC_CUDA(cudaGetDevice(&dev));
+  GPUC_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  GPUC_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+  char arch[64];
+  snprintf(arch, sizeof arch, "--gpu-arch=sm_%d%d", major, minor);
+  unsigned long long h = gpuc_rt_hash(14695981039346656037ull, ir, strlen(ir) + 1);
+  h = gpuc_rt_hash(h, arch, strlen(arch) + 1);
+  for (int i = 0; i < nargs; i++) h = gpuc_rt_hash(h, args[i], strlen(args[i]) + 1);
+  for (int i = 0; i < gpuc_rt_ngiven; i++) {
+    const char *eq = strchr(gpuc_rt_given[i], '=');
+    size_t len;
+    char *data = gpuc_read_file(gpuc_rt_given[i], eq[1] == '@' ? eq + 2 : eq + 1, &len);
+    const bool raw = eq[1] == '@';
+    h = gpuc_rt_hash(h, gpuc_rt_given[i], (size_t)(eq - gpuc_rt_given[i]) + 1); // NAME=
+    h = gpuc_rt_hash(h, &raw, 1);
+    h = gpuc_rt_hash(h, data, len);
+    free(data);
+  }
+  char dir[4096], base[4200], path[4300];
+  gpuc_rt_cache_dir(dir, sizeof dir);
+  snprintf(base, sizeof base, "%s/%s-%016llx", dir, module, h);
+  snprintf(path, sizeof path, "%s.cubin", base);
+  double tg = 0, tn = 0;
+  size_t size = 0;
+  char *cubin = nullptr;
+  if (access(path, R_OK) == 0) {
+    cubin = gpuc_read_file("run-time specialization", path, &size);
+  } else {
+    char kir[4300], cu[4300];
+    snprintf(kir, sizeof kir, "%s.kir", base);
+    snprintf(cu, sizeof cu, "%s.cu", base);
+    gpuc_rt_write(kir, ir, strlen(ir));
+    gpuc_rt_run_gpuc(kir, cu, args, nargs);
+    tg = gpuc_rt_now();
+    cubin = gpuc_rt_nvrtc(cu, arch, &size);
+    gpuc_rt_write(path, cubin, size);
+    tn = gpuc_rt_now();
+  }
+  CUmodule mod;
+  GPUC_CU(cuModuleLoadData(&mod, cubin));
+  free(cubin);
+  for (int i = 0; i < nkernels; i++) GPUC_CU(cuModuleGetFunction(&kernels[i], mod, names[i]));
+  if (error_word != nullptr) {
+    CUdeviceptr at = 0;
+    size_t n = 0;
+    GPUC_CU(cuModuleGetGlobal(&at, &n, mod, "gpuc_error_at"));
+    GPUC_CU(cuMemcpyHtoD(at, &error_word, sizeof error_word));
+  }
+  const double t1 = gpuc_rt_now();
+  if (tg > 0)
+    fprintf(stderr, "gpuc: run-time specialization: %.1f ms (gpuc %.1f ms, NVRTC %.1f ms, load %.1f ms), cached as %s\n",
+            t1 - t0, tg - t0, tn - tg, t1 - tn, path);
+  else
+    fprintf(stderr, "gpuc: run-time specialization: %.1f ms (from the cache: %s)\n", t1 - t0, path);
+}
+
+// gpuc_rt_launch launches a run-time kernel with args and checks it.
+inline void gpuc_rt_launch(CUfunction k, long long grid, long long block, size_t smem, void **args) {
+  if (smem > 48 * 1024) GPUC_CU(cuFuncSetAttribute(k, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));
+  GPUC_CU(cuLaunchKernel(k, (unsigned)grid, 1, 1, (unsigned)block, 1, 1, (unsigned)smem, nullptr, args, nullptr));
+}

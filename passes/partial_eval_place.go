@@ -1,0 +1,124 @@
+package passes
+
+import (
+	"fmt"
+
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// This file places static data after partial-eval's specialization (Note
+// [Placement of static data]).
+
+// staticUse is one read of a static buffer left in the module.
+type staticUse struct {
+	pos    ir.Pos
+	varies bool // in device code, at an index that may differ between threads
+}
+
+// placeStatics decides where each static buffer of m lives, dropping the
+// ones that nothing reads any more.
+func placeStatics(m *ir.Module, statics map[string]*ir.Buffer, placement string, rep *Report) error {
+	uses := staticUses(m, statics)
+	constBytes := int64(0)
+	for _, b := range m.Buffers {
+		if b.Space == ir.Constant && b.Role != ir.Static {
+			constBytes += constSize(b)
+		}
+	}
+	var errs diag.List
+	var kept []*ir.Buffer
+	for _, b := range m.Buffers {
+		if b.Role != ir.Static {
+			kept = append(kept, b)
+			continue
+		}
+		size := int64(len(b.Init) * b.Elem.Size())
+		space, why := placeStatic(b, uses[b.Name], placement, size, constBytes)
+		switch {
+		case space == "error":
+			errs.Add(why.pos, "partial-eval: %s", why.msg)
+			continue
+		case space == "code":
+			rep.note(b.Pos, "partial-eval", "static buffer %s (%d bytes): folded into code; %s", b.Name, size, why.msg)
+			continue
+		case space == "constant":
+			b.Space = ir.Constant
+			constBytes += size
+		default:
+			b.Space = ir.Global
+		}
+		rep.note(b.Pos, "partial-eval", "static buffer %s (%d bytes): in %s memory: %s", b.Name, size, space, why.msg)
+		kept = append(kept, b)
+	}
+	m.Buffers = kept
+	return errs.Err()
+}
+
+// placeStatic decides where b lives: "code", "constant", "global" or,
+// with the reason's position, "error".
+func placeStatic(b *ir.Buffer, uses []staticUse, placement string, size, constBytes int64) (string, peNote) {
+	fits := constBytes+size <= constantMemory
+	switch {
+	case placement == "global":
+		return "global", peNote{b.Pos, "--pe-placement=global"}
+	case placement == "constant" && !fits:
+		return "error", peNote{b.Pos, fmt.Sprintf("--pe-placement=constant: static buffer %s (%d bytes) does not fit in the 64 KiB of constant memory with the %d bytes before it", b.Name, size, constBytes)}
+	case placement == "constant":
+		return "constant", peNote{b.Pos, "--pe-placement=constant"}
+	case len(uses) == 0:
+		return "code", peNote{b.Pos, "nothing reads it any more"}
+	case placement == "code":
+		return "error", peNote{uses[0].pos, fmt.Sprintf("--pe-placement=code, but static buffer %s is still read here, at an index not known at compile time", b.Name)}
+	}
+	reads := plural(len(uses), "read") + " left, the first at " + uses[0].pos.String()
+	for _, u := range uses {
+		if u.varies {
+			return "global", peNote{b.Pos, fmt.Sprintf("%s; the one at %s may differ between threads", reads, u.pos)}
+		}
+	}
+	if !fits {
+		return "global", peNote{b.Pos, reads + "; it does not fit in the 64 KiB of constant memory"}
+	}
+	return "constant", peNote{b.Pos, reads + ", all the same for every thread"}
+}
+
+// staticUses lists, per static buffer, the reads of it that m still
+// holds: loads anywhere, and host copies out of it.
+func staticUses(m *ir.Module, statics map[string]*ir.Buffer) map[string][]staticUse {
+	out := map[string][]staticUse{}
+	for _, f := range m.Funcs {
+		var u *uniformity
+		if f.Kind != ir.HostFunc {
+			u = &uniformity{m: m, varying: map[string]bool{}}
+			if f.Kind == ir.DeviceFunc {
+				for _, p := range f.Params {
+					u.varying[p.Name] = true // callers may pass anything
+				}
+			}
+			u.run(f.Body)
+		}
+		ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
+			if l, ok := e.(*ir.Load); ok && statics[l.Buf] != nil {
+				out[l.Buf] = append(out[l.Buf], staticUse{pos: l.Pos, varies: u != nil && u.varies(l.Index)})
+			}
+			return true
+		})
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			if c, ok := s.(*ir.Copy); ok && statics[c.Src] != nil {
+				out[c.Src] = append(out[c.Src], staticUse{pos: c.Pos})
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// constSize is the size of a constant buffer, whose length the verifier
+// keeps constant.
+func constSize(b *ir.Buffer) int64 {
+	if c, ok := b.Len.(*ir.Const); ok {
+		return c.Int() * int64(b.Elem.Size())
+	}
+	return 0
+}

@@ -1,0 +1,162 @@
+package passes_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"gpuc/internal/irtest"
+	"gpuc/ir"
+	"gpuc/ir/interp"
+	"gpuc/passes"
+)
+
+// TestPartialEval runs partial-eval on testdata/partial_eval/*.txtar:
+// in.kir must become out.kir and print what it printed before, in every
+// interpreter mode, and the report must read as the section report says.
+func TestPartialEval(t *testing.T) {
+	irtest.Golden(t, "testdata/partial_eval/*.txtar", func(t *testing.T, a *txtar.Archive) map[string]string {
+		m, rep := specialize(t, string(irtest.Section(t, a, "in.kir")), &passes.Config{})
+		return map[string]string{"out.kir": ir.Print(m), "report": rep}
+	})
+}
+
+// specialize runs partial-eval on src with cfg, checks that the program
+// prints the same before and after, and returns the module and report.
+func specialize(t *testing.T, src string, cfg *passes.Config) (*ir.Module, string) {
+	t.Helper()
+	m := irtest.Parse(t, "in.kir", []byte(src))
+	before := irtest.Run(t, m, nil)
+	cfg.VerifyEach, cfg.Report = true, &passes.Report{}
+	if err := passes.Run(m, []*passes.Pass{passes.Lookup("partial-eval")}, cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, icfg := range []interp.Config{{}, {Race: true}} {
+		if after := irtest.RunWith(t, m, icfg); after != before {
+			t.Errorf("output changed (%+v):\nbefore:\n%s\nafter:\n%s", icfg, before, after)
+		}
+	}
+	var rep strings.Builder
+	cfg.Report.Write(&rep)
+	return m, rep.String()
+}
+
+// runaway is a kernel whose loop over a static table runs a million
+// times: only the budget stops its unrolling.
+const runaway = `module runaway;
+
+buffer tbl: i32[4] constant static = {1, 2, 3, 4};
+buffer out: i32[1] global output;
+
+kernel k() {
+  var s: i32 = 0;
+  for var j: i32 = 0; j < 1000000; j = j + 1 {
+    s = s + tbl[j % 4];
+  }
+  out[0] = s;
+}
+
+host main() {
+  launch k() grid 1 block 1;
+}
+`
+
+// TestPartialEvalBudget checks that the budget stops runaway unrolling:
+// the loop is kept, the report says where and why, and the specialized
+// kernel stays within the budget.
+func TestPartialEvalBudget(t *testing.T) {
+	for _, budget := range []int{100, 5000} {
+		t.Run(fmt.Sprint(budget), func(t *testing.T) {
+			m, rep := specialize(t, runaway, &passes.Config{PEBudget: budget})
+			want := fmt.Sprintf("in.kir:8:3: partial-eval: loop kept: unrolling it passed the budget of %d statements (--pe-budget)", budget)
+			if !strings.Contains(rep, want) {
+				t.Errorf("report lacks %q:\n%s", want, rep)
+			}
+			loops := 0
+			ir.WalkStmts(m.Func("k").Body, func(s ir.Stmt) bool {
+				if _, ok := s.(*ir.For); ok {
+					loops++
+				}
+				return true
+			})
+			if loops != 1 {
+				t.Errorf("%d loops left, want the one kept:\n%s", loops, ir.Print(m))
+			}
+			if m.Buffer("tbl") == nil || m.Buffer("tbl").Space != ir.Constant {
+				t.Errorf("tbl is not kept in constant memory:\n%s", ir.Print(m))
+			}
+		})
+	}
+	// With room for every iteration, the loop goes.
+	small := strings.Replace(runaway, "1000000", "40", 1)
+	m, _ := specialize(t, small, &passes.Config{PEBudget: 1000})
+	if m.Buffer("tbl") != nil {
+		t.Errorf("tbl is still read after unrolling 40 iterations:\n%s", ir.Print(m))
+	}
+}
+
+// TestPartialEvalPlacement checks that --pe-placement forces where static
+// data lives, and that the forced choices that cannot be met are errors
+// at the right place.
+func TestPartialEvalPlacement(t *testing.T) {
+	src := string(irtest.Section(t, mustArchive(t, "testdata/partial_eval/placement.txtar"), "in.kir"))
+	for _, tt := range []struct {
+		placement string
+		want      map[string]string // buffer -> space, "" for gone
+	}{
+		{"global", map[string]string{"lut": "global", "pick": "global", "coef": "global"}},
+		{"constant", map[string]string{"lut": "constant", "pick": "constant", "coef": "constant"}},
+		{"auto", map[string]string{"lut": "global", "pick": "constant", "coef": ""}},
+	} {
+		m, _ := specialize(t, src, &passes.Config{PEPlacement: tt.placement})
+		for name, space := range tt.want {
+			b := m.Buffer(name)
+			got := ""
+			if b != nil {
+				got = b.Space.String()
+			}
+			if got != space {
+				t.Errorf("--pe-placement=%s: %s in %q, want %q", tt.placement, name, got, space)
+			}
+		}
+	}
+	for placement, want := range map[string]string{
+		"code":  "in.kir:14:14: error: partial-eval: --pe-placement=code, but static buffer lut is still read here, at an index not known at compile time",
+		"stack": "--pe-placement=stack: want auto, code, constant or global",
+	} {
+		m := irtest.Parse(t, "in.kir", []byte(src))
+		err := passes.Run(m, []*passes.Pass{passes.Lookup("partial-eval")}, &passes.Config{PEPlacement: placement})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--pe-placement=%s: error %v, want %q", placement, err, want)
+		}
+	}
+}
+
+// TestPartialEvalConstantOverflow checks that forcing static data into
+// constant memory fails, at the buffer, where it does not fit.
+func TestPartialEvalConstantOverflow(t *testing.T) {
+	src := `module big;
+buffer a: i32[10000] global static = {` + strings.Repeat("1, ", 9999) + `1};
+buffer b: i32[10000] global static = {` + strings.Repeat("2, ", 9999) + `2};
+buffer out: i32[1] global output;
+kernel k(i: i32) { out[0] = a[i] + b[i]; }
+host main() { launch k(3) grid 1 block 1; }
+`
+	m := irtest.Parse(t, "big.kir", []byte(src))
+	err := passes.Run(m, []*passes.Pass{passes.Lookup("partial-eval")}, &passes.Config{PEPlacement: "constant"})
+	want := "big.kir:3:1: error: partial-eval: --pe-placement=constant: static buffer b (40000 bytes) does not fit in the 64 KiB of constant memory with the 40000 bytes before it"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+func mustArchive(t *testing.T, path string) *txtar.Archive {
+	t.Helper()
+	a, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
