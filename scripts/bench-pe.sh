@@ -53,7 +53,7 @@ for v in global constant; do
   ./gpuc compile carve.fork "${flags[@]}" --pe-placement=$v -o carve-$v.cu || exit 1
 done
 spec_ms=$(wall ./gpuc compile carve.fork "${flags[@]}" --report -o carve-spec.cu 2> carve-spec.report) || exit 1
-plain_ms=$(wall ./gpuc compile carve.fork "${flags[@]}" --pe-placement=global -o /dev/null) || exit 1
+plain_ms=$(wall ./gpuc compile carve.fork "${flags[@]}" --pe-placement=global --emit=cuda -o /dev/null) || exit 1
 ./gpuc compile carve.fork "${flags[@]}" --pe-runtime -o carve-rt.cu || exit 1
 for v in global constant spec; do nvcc -O3 -arch="$arch" -o carve-$v carve-$v.cu & done
 nvcc -O3 -arch="$arch" -o carve-rt carve-rt.cu -lnvrtc -lcuda &
