@@ -98,7 +98,7 @@ inline void gpuc_rt_cache_dir(char *dir, size_t n) {
 // gpuc_rt_write writes n bytes to path, through a temporary file, so that
 // a cached file is whole or absent.
 inline void gpuc_rt_write(const char *path, const void *data, size_t n) {
-  char tmp[4200];
+  char tmp[4400]; // room for the longest path (4300) and the suffix
   snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
   FILE *f = fopen(tmp, "wb");
   if (f == nullptr || fwrite(data, 1, n, f) != n || fclose(f) != 0 || rename(tmp, path) != 0)
@@ -188,7 +188,7 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
   GPUC_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
   GPUC_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
   char arch[64];
-  snprintf(arch, sizeof arch, "--gpu-arch=sm_%d%d", major, minor);
+  snprintf(arch, sizeof arch, "-arch=sm_%d%d", major, minor); // NVRTC makes a cubin for that SM
   unsigned long long h = gpuc_rt_hash(14695981039346656037ull, ir, strlen(ir) + 1);
   h = gpuc_rt_hash(h, arch, strlen(arch) + 1);
   for (int i = 0; i < nargs; i++) h = gpuc_rt_hash(h, args[i], strlen(args[i]) + 1);
