@@ -186,8 +186,11 @@ template <typename T> GPUC_HD inline T gpuc_opaque(T x) { return x; }
 
 // Host float products stay out of line so that the host compiler cannot
 // contract a*b+c into a fused multiply-add (device code uses __fmul_rn).
+// NVRTC, which compiles device code only, leaves them out.
+#ifndef __CUDACC_RTC__
 __attribute__((noinline)) inline float gpuc_fmul(float a, float b) { return a * b; }
 __attribute__((noinline)) inline double gpuc_dmul(double a, double b) { return a * b; }
+#endif
 
 // ---- Host arrays ----
 
