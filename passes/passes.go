@@ -227,10 +227,10 @@ func Describe(w io.Writer) {
 	ps := append([]*Pass(nil), registry...)
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
 	for _, p := range ps {
-		fmt.Fprintf(w, "  %-16s %s (%s -> %s)\n", p.Name, p.Doc, p.From, p.To)
+		fmt.Fprintf(w, "  %-18s %s (%s -> %s)\n", p.Name, p.Doc, p.From, p.To)
 	}
 	fmt.Fprintln(w, "Pipelines:")
 	for _, p := range pipelines {
-		fmt.Fprintf(w, "  %-16s %s: %s\n", p.Name, p.Doc, strings.Join(p.Passes, ","))
+		fmt.Fprintf(w, "  %-18s %s: %s\n", p.Name, p.Doc, strings.Join(p.Passes, ","))
 	}
 }
