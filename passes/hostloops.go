@@ -325,7 +325,11 @@ func (h *hoister) list(body []ir.Stmt) []ir.Stmt {
 			out = append(out, h.hostSimple(s))
 		case h.lifted[s]:
 			flush()
-			out = append(out, h.lift(s)...)
+			var prev *ir.Region
+			if n := len(out); n > 0 {
+				prev, _ = out[n-1].(*ir.Region)
+			}
+			out = append(out, h.lift(s, prev)...)
 		default:
 			dev = append(dev, s)
 		}
@@ -373,8 +377,9 @@ func (h *hoister) hostSimple(s ir.Stmt) ir.Stmt {
 	return s
 }
 
-// lift lowers one lifted statement.
-func (h *hoister) lift(s ir.Stmt) []ir.Stmt {
+// lift lowers one lifted statement; prev is the device piece that runs
+// just before it, if there is one.
+func (h *hoister) lift(s ir.Stmt, prev *ir.Region) []ir.Stmt {
 	switch s := s.(type) {
 	case *ir.Break, *ir.Continue:
 		return []ir.Stmt{s}
@@ -394,9 +399,9 @@ func (h *hoister) lift(s ir.Stmt) []ir.Stmt {
 		}
 		return append(pre, sw)
 	case *ir.While:
-		return h.loop(s.Pos, nil, s.Cond, nil, s.Body)
+		return h.loop(s.Pos, nil, s.Cond, nil, s.Body, prev)
 	case *ir.For:
-		return h.loop(s.Pos, s.Init, s.Cond, s.Post, s.Body)
+		return h.loop(s.Pos, s.Init, s.Cond, s.Post, s.Body, prev)
 	case *ir.Printf:
 		h.fail(errorf(s.Pos, "host-loops: printf in parallel code outside a seq section (if pid() == 0)"))
 	default:
@@ -414,7 +419,7 @@ func (h *hoister) fail(err error) {
 // loop lowers a lifted while or for loop. With a host-side init, condition
 // and post it stays a for loop on the host; otherwise it becomes
 // `while true { condition; if !c break; body; post }`.
-func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, body []ir.Stmt) []ir.Stmt {
+func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, body []ir.Stmt, prev *ir.Region) []ir.Stmt {
 	var out []ir.Stmt
 	hostInit := init == nil || h.isHostSimple(init)
 	hostPost := post == nil || h.isHostSimple(post)
@@ -431,20 +436,71 @@ func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, bod
 	}
 	if init != nil {
 		out = append(out, h.list([]ir.Stmt{init})...)
+		prev = lastRegion(out)
 	}
 	if post != nil && !hostPost && jumpsTo(body, true) {
 		h.fail(errorf(pos, "host-loops: a continue in this loop would skip its device-side increment; write the loop as a while"))
 	}
+	rest := h.list(body)
+	if post != nil {
+		rest = append(rest, h.list([]ir.Stmt{post})...)
+	}
+	w := &ir.While{Pos: pos, Cond: ir.BoolConst(true)}
+	breakUnless := func(c ir.Expr) ir.Stmt {
+		return &ir.If{Pos: pos, Cond: &ir.Unary{Pos: pos, Op: ir.Not, X: c}, Then: []ir.Stmt{&ir.Break{Pos: pos}}}
+	}
+	if last := lastRegion(rest); h.foldable(cond) && prev != nil && last != nil && !jumpsTo(body, true) {
+		// The pieces that run just before each evaluation of the condition
+		// compute it: no launch of its own per iteration.
+		h.o.rep.note(pos, "host-loops", "loop runs on the host; its condition is computed by the kernel before it and read back each iteration")
+		c := h.computeAtEnd(cond, prev, last)
+		w.Body = append([]ir.Stmt{breakUnless(c)}, rest...)
+		return append(out, w)
+	}
 	h.o.rep.note(pos, "host-loops", "loop runs on the host; its condition is reduced on the device and read back each iteration")
 	pre, c := h.condition(cond)
-	w := &ir.While{Pos: pos, Cond: ir.BoolConst(true)}
 	w.Body = append(w.Body, pre...)
-	w.Body = append(w.Body, &ir.If{Pos: pos, Cond: &ir.Unary{Pos: pos, Op: ir.Not, X: c}, Then: []ir.Stmt{&ir.Break{Pos: pos}}})
-	w.Body = append(w.Body, h.list(body)...)
-	if post != nil {
-		w.Body = append(w.Body, h.list([]ir.Stmt{post})...)
-	}
+	w.Body = append(w.Body, breakUnless(c))
+	w.Body = append(w.Body, rest...)
 	return append(out, w)
+}
+
+// lastRegion returns the last statement of list if it is a region.
+func lastRegion(list []ir.Stmt) *ir.Region {
+	if n := len(list); n > 0 {
+		r, _ := list[n-1].(*ir.Region)
+		return r
+	}
+	return nil
+}
+
+// foldable reports whether a loop condition may be computed at the end of
+// the device piece before it: it reads locals and constants only, not
+// memory, which other processors of that piece may still be writing.
+func (h *hoister) foldable(cond ir.Expr) bool {
+	ok := true
+	ir.WalkExpr(cond, func(x ir.Expr) bool {
+		switch x.(type) {
+		case *ir.Load, *ir.Call:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// computeAtEnd has processor 0 store the uniform cond, at the end of each
+// of the pieces, in the condition buffer, and returns the host's test.
+func (h *hoister) computeAtEnd(cond ir.Expr, pieces ...*ir.Region) ir.Expr {
+	buf := h.condBuffer()
+	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
+	for _, r := range pieces {
+		r.Body = append(r.Body, &ir.If{
+			Cond: &ir.Binary{Op: ir.Eq, X: &ir.Builtin{Op: ir.ProcID}, Y: ir.IntConst(ir.I32, 0)},
+			Then: []ir.Stmt{&ir.Store{Buf: buf, Index: zero(), Value: &ir.Convert{T: ir.I64, X: ir.CloneExpr(cond)}}},
+		})
+	}
+	return &ir.Binary{Op: ir.Ne, X: &ir.Load{Buf: buf, Index: zero(), T: ir.I64}, Y: ir.IntConst(ir.I64, 0)}
 }
 
 // jumpsTo reports whether body holds a continue (cont) or break for the
@@ -492,14 +548,20 @@ func (h *hoister) value(e ir.Expr) ([]ir.Stmt, ir.Expr) {
 // reduce evaluates a uniform expression on the device, as processor 0,
 // and returns the region that does it and the host's read-back, an i64.
 func (h *hoister) reduce(e ir.Expr) ([]ir.Stmt, ir.Expr) {
+	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
+	store := &ir.Store{Pos: e.At(), Buf: h.condBuffer(), Index: zero(), Value: &ir.Convert{T: ir.I64, X: e}}
+	r := h.region([]ir.Stmt{store}, ir.IntConst(ir.I32, 1))
+	return []ir.Stmt{r}, &ir.Load{Buf: h.cond, Index: zero(), T: ir.I64}
+}
+
+// condBuffer returns the one-element buffer through which the device tells
+// the host a condition, making it the first time.
+func (h *hoister) condBuffer() string {
 	if h.cond == "" {
 		h.cond = h.o.names.fresh("hostcond")
 		h.o.m.Buffers = append(h.o.m.Buffers, &ir.Buffer{Pos: h.r.Pos, Name: h.cond, Elem: ir.I64, Len: ir.IntConst(ir.I32, 1), Space: ir.Global, Role: ir.Scratch})
 	}
-	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
-	store := &ir.Store{Pos: e.At(), Buf: h.cond, Index: zero(), Value: &ir.Convert{T: ir.I64, X: e}}
-	r := h.region([]ir.Stmt{store}, ir.IntConst(ir.I32, 1))
-	return []ir.Stmt{r}, &ir.Load{Buf: h.cond, Index: zero(), T: ir.I64}
+	return h.cond
 }
 
 // isSeq reports whether s is a seq section: `if pid() == 0 { ... }` with
