@@ -8,7 +8,7 @@ GPU_DIR  ?= gpu-artifacts
 # Grammars and the Go package each one generates.
 GRAMMARS := KIR:kir Fork:fork CHR:chr TRS:trs
 
-.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts clean
+.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts clean
 
 all: build
 
@@ -62,6 +62,21 @@ bench-artifacts:
 	done
 	cp scripts/bench/* scripts/bench-*.sh $(BENCH_DIR)/
 	$(MAKE) carve-artifacts BENCH_DIR=$(BENCH_DIR)
+	$(MAKE) chr-artifacts BENCH_DIR=$(BENCH_DIR)
+
+# What scripts/bench-chr.sh needs besides gpuc: fw, min and gcd compiled
+# to read their initial stores from files (--input on the store's
+# buffers; chr_gen writes them there), primes with the query
+# range(2, 10^6, 10^6), and fw.chr for the interpreter.
+chr_store = --input $(1)_st --input $(1)_born --input $(1)_top $(foreach a,$(2),--input $(1)_a$(a))
+chr-artifacts:
+	printf 'true.\n' > $(BENCH_DIR)/none.pl
+	printf 'range(2, 1000000, 1000000).\n' > $(BENCH_DIR)/primes6.pl
+	$(BENCH_DIR)/gpuc compile examples/chr/fw.chr --query $(BENCH_DIR)/none.pl $(call chr_store,edge3,0 1 2) -o $(BENCH_DIR)/chr-fw.cu
+	$(BENCH_DIR)/gpuc compile examples/chr/min.chr --query $(BENCH_DIR)/none.pl $(call chr_store,min1,0) -o $(BENCH_DIR)/chr-min.cu
+	$(BENCH_DIR)/gpuc compile examples/chr/gcd.chr --query $(BENCH_DIR)/none.pl $(call chr_store,gcd1,0) -o $(BENCH_DIR)/chr-gcd.cu
+	$(BENCH_DIR)/gpuc compile examples/chr/primes.chr --query $(BENCH_DIR)/primes6.pl -o $(BENCH_DIR)/chr-primes.cu
+	cp examples/chr/fw.chr $(BENCH_DIR)/
 
 # What scripts/bench-pe.sh needs besides gpuc: carve.fork, the image
 # generator and the header table, from shared/corpus/carving where the

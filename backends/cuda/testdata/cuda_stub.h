@@ -26,6 +26,7 @@ struct uint3 {
 };
 struct dim3 {
   unsigned x, y, z;
+  dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
 };
 struct uint4 {
   unsigned x, y, z, w;

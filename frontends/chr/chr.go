@@ -1,0 +1,111 @@
+// Package chr is gpuc's frontend for Constraint Handling Rules in the
+// syntax of SWI-Prolog's library(chr) (grammars/CHR.g4). It reads a .chr
+// file, checks that it lies in the subset gpuc compiles (ground
+// constraints over integers and floats; simplification, simpagation and
+// propagation rules with arithmetic guards; bodies of constraints and
+// is/2), and lowers it to a module at the SPMD level of gpuc's IR, which
+// `gpuc run` executes and the passes lower for the GPU.
+//
+// The lowering follows the CHR-on-GPU paper (papers/002) and goes beyond
+// it: one structure-of-arrays store per constraint type, rules fired in
+// parallel steps of a fixpoint loop, partners found through hash indices
+// on shared variables, claims that keep every step equivalent to a
+// sequential execution, and bodies that allocate new constraints with
+// capacity checks (Note [Parallel firing], Note [Indices]).
+//
+// It is not a Prolog system: non-ground constraints, unification, cuts,
+// disjunction, Prolog predicates other than a main/0 that posts
+// constraints, and pragmas are refused with a diagnostic.
+package chr
+
+import (
+	"os"
+
+	"github.com/antlr4-go/antlr/v4"
+
+	"gpuc/frontends/chr/parser"
+	"gpuc/frontends/syntax"
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// Options are the command-line options of the CHR frontend.
+type Options struct {
+	// Query names a file of constraints, one per line (`edge(1,2,5).`),
+	// that replaces the program's own query.
+	Query string
+	// Stats makes the program print, after the store, how often each rule
+	// fired and how many steps the fixpoint loop took, as Prolog comments.
+	Stats bool
+}
+
+// Parse reads a CHR program and lowers it to an SPMD-level module. file
+// names it in diagnostics. The error, if any, is a diag.List holding every
+// error found, sorted by position.
+func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
+	defer syntax.Recover(file, &err)
+	var errs diag.List
+	clauses := parseClauses(file, src, &errs)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	r := &reader{errs: &errs, prog: newProgram()}
+	for _, c := range clauses {
+		r.clause(c)
+	}
+	facts := readQuery(r.prog, opts, &errs)
+	(&checker{errs: &errs, prog: r.prog}).check(facts)
+	if len(errs) == 0 {
+		m = lower(file, r.prog, facts, opts, &errs)
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	return m, nil
+}
+
+// parseClauses parses a file of clauses into terms.
+func parseClauses(file string, src []byte, errs *diag.List) []term {
+	text := string(src)
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		text += "\n" // a final full stop needs layout after it
+	}
+	lexer := parser.NewCHRLexer(syntax.Input(text))
+	p := parser.NewCHRParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	syntaxErrs := syntax.Setup(file, lexer, p)
+	tree := p.Program()
+	if len(syntaxErrs.List) > 0 {
+		*errs = append(*errs, syntaxErrs.List...)
+		return nil
+	}
+	b := &termBuilder{file: file, errs: errs}
+	var out []term
+	for _, c := range tree.AllClause() {
+		out = append(out, b.clause(c))
+	}
+	return out
+}
+
+// readQuery evaluates the query: the --query file if there is one, else
+// the program's `?-` goals or main/0.
+func readQuery(prog *program, opts Options, errs *diag.List) []fact {
+	q := &queryReader{errs: errs, prog: prog}
+	if opts.Query == "" {
+		q.goals(prog.query)
+		return q.facts
+	}
+	src, err := os.ReadFile(opts.Query)
+	if err != nil {
+		errs.Add(diag.Pos{File: opts.Query}, "%v", err)
+		return nil
+	}
+	for _, c := range parseClauses(opts.Query, src, errs) {
+		if is(c, "?-", 1) || is(c, ":-", 1) {
+			q.goals(conjuncts(c.(*compound).args[0]))
+			continue
+		}
+		q.goals([]term{c})
+	}
+	return q.facts
+}

@@ -1,0 +1,323 @@
+package chr
+
+import (
+	"fmt"
+	"math"
+
+	"gpuc/ir"
+)
+
+// matchRemoval emits phase C for a simplification or simpagation rule:
+// each owner searches one firing, records it and claims its removed heads.
+func (l *lowerer) matchRemoval(b *block, p *rulePlan, step ir.Expr) {
+	l.ownerLoop(b, p, step, func(b *block, m *matcher, s ir.Expr, known map[*ruleVar]bool) {
+		fresh := l.locals.fresh
+		nf := b.decl(fresh("nf"), ir.I32, i32c(0))
+		first, last := map[*head]*ir.Var{}, map[*head]*ir.Var{}
+		for _, st := range p.steps {
+			first[st.h] = b.decl(fresh("f"), ir.I32, i32c(0))
+			last[st.h] = b.decl(fresh("l"), ir.I32, i32c(0))
+		}
+		if p.chain == nil {
+			m.stop = fresh("found")
+			b.decl(m.stop, ir.Bool, boolc(false))
+		}
+		m.search(b, 0, known, func(b *block) {
+			rec := b.sub()
+			for _, st := range p.steps {
+				rec.set(first[st.h].Name, m.slots[st.h])
+			}
+			b.ifThen(binop(ir.Eq, nf, i32c(0)), rec.stmts)
+			for _, st := range p.steps {
+				b.set(last[st.h].Name, m.slots[st.h])
+			}
+			b.set(nf.Name, binop(ir.Add, nf, i32c(1)))
+			if m.stop != "" {
+				b.set(m.stop, boolc(true))
+			}
+			if p.chain != nil {
+				m.advanceOwner(b)
+			}
+		})
+		found := b.sub()
+		l.propose(found, m, s, step, first, last, nf)
+		b.ifThen(binop(ir.Gt, nf, i32c(0)), found.stmts)
+	})
+}
+
+// advanceOwner makes the chained body constraint the owner: the body's
+// is/2 goals run, and the owner's variables take the new arguments.
+func (m *matcher) advanceOwner(b *block) {
+	vals := m.bodyValues(b, true)
+	for i, a := range m.p.owner.args {
+		v := m.p.r.vars[a.(*variable).name]
+		b.set(m.vn[v], vals[m.p.chain][i])
+	}
+}
+
+// bodyValues runs the body's is/2 goals and returns the argument values
+// of each posted constraint (as fresh locals, so that later assignments
+// to the head variables leave them alone). A speculative evaluation (a
+// chained owner, Note [Indices]) divides by 1 where the divisor is 0; a
+// real one raises the error SWI-Prolog would raise.
+func (m *matcher) bodyValues(b *block, speculative bool) map[*post][]ir.Expr {
+	vn := m.vn
+	eval := vn.expr
+	if speculative {
+		eval = vn.speculative
+	}
+	out := map[*post][]ir.Expr{}
+	for _, g := range m.p.r.goals {
+		switch g := g.(type) {
+		case *bind:
+			if !speculative {
+				checkDivisors(b, vn, g.e)
+			}
+			b.set(m.vn[g.v], eval(g.e))
+		case *post:
+			for i, a := range g.args {
+				t := g.ct.args[i]
+				v := b.decl(m.l.locals.fresh("b"), t, conv(t, eval(a)))
+				out[g] = append(out[g], v)
+			}
+		}
+	}
+	return out
+}
+
+// checkDivisors raises an error before an integer division by zero.
+func checkDivisors(b *block, vn varNames, a arith) {
+	op, ok := a.(*aOp)
+	if !ok {
+		return
+	}
+	for _, x := range op.args {
+		checkDivisors(b, vn, x)
+	}
+	if intOnly[op.op] {
+		b.ifThen(binop(ir.Eq, vn.expr(op.args[1]), i64c(0)), []ir.Stmt{&ir.Raise{Pos: op.pos, Msg: "arithmetic: evaluation error: zero_divisor"}})
+	}
+}
+
+// propose chooses the firing to propose (Note [Indices]), records it and
+// claims its removed heads.
+func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map[*head]*ir.Var, nf *ir.Var) {
+	p := m.p
+	sel := map[*head]ir.Expr{}
+	for _, st := range p.steps {
+		sel[st.h] = b.decl(l.locals.fresh("p"), ir.I32, first[st.h])
+	}
+	if p.chain != nil {
+		// Re-validate the last firing with the original owner.
+		check := b.sub()
+		m.bindAll(check, s, last)
+		ok := check.decl(l.locals.fresh("ok"), ir.Bool, orTrue(m.vn.tests(p.r.guards)))
+		use := check.sub()
+		for _, st := range p.steps {
+			use.set(sel[st.h].(*ir.Var).Name, last[st.h])
+		}
+		check.ifThen(ok, use.stmts)
+		b.ifThen(binop(ir.Gt, nf, i32c(1)), check.stmts)
+	}
+	selVars := map[*head]*ir.Var{}
+	for h, e := range sel {
+		selVars[h] = e.(*ir.Var)
+	}
+	m.bindAll(b, s, selVars)
+	b.store(p.on, s, step)
+	for _, st := range p.steps {
+		b.store(p.slots[st.h], s, sel[st.h])
+	}
+	for _, v := range bodyInputs(p.r) {
+		b.store(p.inputs[v], s, local(m.vn[v], v.cell.find().t))
+	}
+	owner := l.stores[p.owner.ct]
+	claim := b.decl(l.locals.fresh("claim"), ir.U64, claimValue(p.r.index, demotion(p, s), load(owner.born, s, ir.I32), s))
+	b.store(p.claim, s, claim)
+	for _, h := range p.r.removed {
+		slot := s
+		if h != p.owner {
+			slot = sel[h]
+		}
+		b.atomic("", ir.AtomicMax, l.stores[h.ct].claim, slot, claim)
+	}
+}
+
+// claimValue is the claim word of a firing: higher for higher priority,
+// which goes to earlier rules, then to firings not demoted, then to newer
+// owners, then to lower slots. Any total order keeps steps sequential
+// (Note [Parallel firing]); demotion only steers which firings win.
+func claimValue(rule int, demote, born, slot ir.Expr) ir.Expr {
+	prio := binop(ir.Or, binop(ir.Or, binop(ir.Or,
+		u64c(uint64(rule)<<57),
+		binop(ir.Shl, conv(ir.U64, demote), u64c(56))),
+		binop(ir.Shl, conv(ir.U64, binop(ir.Sub, i32c(1<<24-1), born)), u64c(32))),
+		conv(ir.U64, slot))
+	return binop(ir.Sub, u64c(math.MaxUint64), prio)
+}
+
+// demotion is true for an owner that is itself the extremum that other
+// owners of the rule keep (min(A) \ min(B) with duplicates of the least
+// value): its firing would remove what all the others keep, so it
+// yields to them.
+func demotion(p *rulePlan, s ir.Expr) ir.Expr {
+	var d ir.Expr
+	for _, st := range p.steps {
+		if st.ext != nil && st.h.ct == p.owner.ct {
+			d = and(d, binop(ir.Eq, conv(ir.I64, s), load(st.ext.buf, i32c(1), ir.I64)))
+		}
+	}
+	if d == nil {
+		return boolc(false)
+	}
+	return d
+}
+
+// bindAll assigns every head variable from the owner slot and the given
+// partner slots.
+func (m *matcher) bindAll(b *block, s ir.Expr, slots map[*head]*ir.Var) {
+	known := map[*ruleVar]bool{}
+	m.bindHead(b, m.p.owner, s, known, false)
+	for _, st := range m.p.steps {
+		m.bindHead(b, st.h, slots[st.h], known, false)
+	}
+}
+
+// commit emits phase D for a removal rule.
+func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
+	owner := l.stores[p.owner.ct]
+	b.pos = p.r.pos
+	l.forSlots(b, owner.nRef(), func(b *block, s ir.Expr) {
+		in := b.sub()
+		my := in.decl(l.locals.fresh("my"), ir.U64, load(p.claim, s, ir.U64))
+		slotOf := map[*head]ir.Expr{p.owner: s}
+		for _, st := range p.steps {
+			slotOf[st.h] = in.decl(l.locals.fresh("q"), ir.I32, load(p.slots[st.h], s, ir.I32))
+		}
+		var ok ir.Expr
+		for _, h := range p.r.heads() {
+			hs := l.stores[h.ct]
+			switch {
+			case h.removed:
+				ok = and(ok, binop(ir.Eq, load(hs.claim, slotOf[h], ir.U64), my))
+			case hs.claim != "":
+				ok = and(ok, binop(ir.Lt, load(hs.claim, slotOf[h], ir.U64), my))
+			}
+		}
+		fire := in.sub()
+		l.countFiring(fire, p.r)
+		m := l.newMatcher(fire, p, step)
+		for _, v := range bodyInputs(p.r) {
+			fire.set(m.vn[v], load(p.inputs[v], s, v.cell.find().t))
+		}
+		l.writeBody(fire, p, slotOf, m.bodyValues(fire, false), step)
+		in.ifThen(ok, fire.stmts)
+		b.ifThen(binop(ir.Eq, load(p.on, s, ir.I32), step), in.stmts)
+	})
+}
+
+// bodyInputs lists the head variables that a rule's body reads, in a
+// fixed order.
+func bodyInputs(r *rule) []*ruleVar {
+	used := map[*ruleVar]bool{}
+	for _, g := range r.goals {
+		switch g := g.(type) {
+		case *bind:
+			markVars(g.e, used)
+		case *post:
+			for _, a := range g.args {
+				markVars(a, used)
+			}
+		}
+	}
+	var out []*ruleVar
+	for _, name := range sortedVars(r) {
+		if v := r.vars[name]; used[v] && v.is == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func markVars(a arith, used map[*ruleVar]bool) {
+	switch a := a.(type) {
+	case *aVar:
+		used[a.v] = true
+	case *aOp:
+		for _, x := range a.args {
+			markVars(x, used)
+		}
+	}
+}
+
+// countFiring adds one firing to the rule's count and the total.
+func (l *lowerer) countFiring(b *block, r *rule) {
+	b.atomic("", ir.AtomicAdd, l.fired, i32c(int64(r.index)), i64c(1))
+	b.atomic("", ir.AtomicAdd, l.fired, i32c(int64(len(l.prog.rules))), i64c(1))
+}
+
+// writeBody adds a committed firing's constraints, refilling removed
+// heads' slots of the same type in place, and frees the other removed
+// heads.
+func (l *lowerer) writeBody(b *block, p *rulePlan, slotOf map[*head]ir.Expr, vals map[*post][]ir.Expr, step ir.Expr) {
+	free := append([]*head(nil), p.r.removed...)
+	for _, g := range p.r.goals {
+		pg, ok := g.(*post)
+		if !ok {
+			continue
+		}
+		reused := false
+		for i, h := range free {
+			if h.ct == pg.ct {
+				l.writeConstraint(b, pg.ct, slotOf[h], vals[pg], step)
+				free = append(free[:i], free[i+1:]...)
+				reused = true
+				break
+			}
+		}
+		if !reused {
+			l.allocate(b, pg.ct, vals[pg], step)
+		}
+	}
+	for _, h := range free {
+		b.store(l.stores[h.ct].state, slotOf[h], i32c(0))
+	}
+}
+
+// writeConstraint fills a slot with a constraint visible from the next
+// step.
+func (l *lowerer) writeConstraint(b *block, ct *ctype, slot ir.Expr, vals []ir.Expr, step ir.Expr) {
+	s := l.stores[ct]
+	for i, v := range vals {
+		b.store(s.args[i], slot, v)
+	}
+	b.store(s.born, slot, binop(ir.Add, step, i32c(1)))
+	b.store(s.state, slot, i32c(1))
+}
+
+// allocate takes a new slot from the store's top, raising an error when
+// the store is full, and fills it.
+func (l *lowerer) allocate(b *block, ct *ctype, vals []ir.Expr, step ir.Expr) {
+	s := l.stores[ct]
+	slot := b.decl(l.locals.fresh("a"), ir.I32, i32c(0))
+	b.atomic(slot.Name, ir.AtomicAdd, s.top, i32c(0), i32c(1))
+	b.ifThen(binop(ir.Ge, slot, s.capRef()), []ir.Stmt{&ir.Raise{Pos: b.pos,
+		Msg: fmt.Sprintf("constraint store full: more than %s %s constraints (set %s=N for a larger store)", s.cap, ct, s.cap)}})
+	l.writeConstraint(b, ct, slot, vals, step)
+}
+
+// matchPropagation emits phase E for one semi-naive plan of a
+// propagation rule: every combination fires.
+func (l *lowerer) matchPropagation(b *block, p *rulePlan, step ir.Expr) {
+	l.ownerLoop(b, p, step, func(b *block, m *matcher, _ ir.Expr, known map[*ruleVar]bool) {
+		m.search(b, 0, known, func(b *block) {
+			l.countFiring(b, p.r)
+			vals := m.bodyValues(b, false)
+			for _, g := range p.r.goals {
+				if pg, ok := g.(*post); ok {
+					l.allocate(b, pg.ct, vals[pg], step)
+				}
+			}
+		})
+	})
+}

@@ -1,0 +1,99 @@
+package chr
+
+import (
+	"fmt"
+
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// Small constructors for the IR the lowering builds. Every node carries
+// the position of the CHR construct it implements, so that the race
+// checker and the verifier point into the .chr file.
+
+func i32c(v int64) *ir.Const { return ir.IntConst(ir.I32, v) }
+func i64c(v int64) *ir.Const { return ir.IntConst(ir.I64, v) }
+func u64c(v uint64) *ir.Const {
+	return &ir.Const{T: ir.U64, Bits: v}
+}
+func f64c(v float64) *ir.Const { return &ir.Const{T: ir.F64, Bits: ir.FloatBits(ir.F64, v)} }
+func boolc(v bool) *ir.Const   { return ir.BoolConst(v) }
+
+func local(name string, t ir.Type) *ir.Var { return &ir.Var{Name: name, T: t} }
+
+func load(buf string, idx ir.Expr, t ir.Type) *ir.Load {
+	return &ir.Load{Buf: buf, Index: idx, T: t}
+}
+
+func binop(op ir.BinOp, x, y ir.Expr) *ir.Binary { return &ir.Binary{Op: op, X: x, Y: y} }
+func and(x, y ir.Expr) ir.Expr {
+	switch {
+	case x == nil:
+		return y
+	case y == nil:
+		return x
+	}
+	return binop(ir.LogAnd, x, y)
+}
+func not(x ir.Expr) *ir.Unary { return &ir.Unary{Op: ir.Not, X: x} }
+func conv(t ir.Type, x ir.Expr) ir.Expr {
+	if x.Type() == t {
+		return x
+	}
+	return &ir.Convert{T: t, X: x}
+}
+func builtin(op ir.BuiltinOp, args ...ir.Expr) *ir.Builtin { return &ir.Builtin{Op: op, Args: args} }
+
+// block collects statements at one source position.
+type block struct {
+	pos   diag.Pos
+	stmts []ir.Stmt
+}
+
+func (b *block) add(s ...ir.Stmt) { b.stmts = append(b.stmts, s...) }
+
+func (b *block) decl(name string, t ir.Type, init ir.Expr) *ir.Var {
+	b.add(&ir.Decl{Pos: b.pos, Name: name, T: t, Init: init})
+	return local(name, t)
+}
+
+func (b *block) set(name string, v ir.Expr) { b.add(&ir.Assign{Pos: b.pos, Name: name, Value: v}) }
+
+func (b *block) store(buf string, idx, v ir.Expr) {
+	b.add(&ir.Store{Pos: b.pos, Buf: buf, Index: idx, Value: v})
+}
+
+func (b *block) atomic(dst string, op ir.AtomicOp, buf string, idx ir.Expr, args ...ir.Expr) {
+	b.add(&ir.Atomic{Pos: b.pos, Dst: dst, Op: op, Buf: buf, Index: idx, Args: args})
+}
+
+func (b *block) ifThen(cond ir.Expr, then []ir.Stmt) {
+	b.add(&ir.If{Pos: b.pos, Cond: cond, Then: then})
+}
+
+func (b *block) while(cond ir.Expr, body []ir.Stmt) {
+	b.add(&ir.While{Pos: b.pos, Cond: cond, Body: body})
+}
+
+func (b *block) barrier() { b.add(&ir.Barrier{Pos: b.pos, Grid: true}) }
+
+// sub starts a nested block at the same position.
+func (b *block) sub() *block { return &block{pos: b.pos} }
+
+// names hands out fresh local names in a region, where no local may
+// shadow another.
+type names struct {
+	used map[string]bool
+}
+
+func (n *names) fresh(base string) string {
+	if n.used == nil {
+		n.used = map[string]bool{}
+	}
+	name := base
+	for i := 1; n.used[name]; i++ {
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	n.used[name] = true
+	return name
+}

@@ -1,0 +1,174 @@
+package chr
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// Note [Parallel firing]
+//
+// The program runs as one SPMD region whose processors loop over the
+// slots of the stores (grid-stride), in steps of a fixpoint loop:
+//
+//	A  snapshot each store's top; clear claim words and index heads
+//	B  build the indices of the step (Note [Indices])
+//	C  match: for every simplification and simpagation rule, the thread
+//	   of each live candidate for its first removed head (the owner)
+//	   searches partners, guards first, and proposes one firing; it
+//	   claims every removed head by an atomic max of its claim word
+//	D  commit: a proposal commits if it holds the claim of each of its
+//	   removed heads and no kept head is claimed by a firing of higher
+//	   priority; committed firings remove their heads and add their
+//	   bodies' constraints
+//	E  propagate: each propagation rule fires on every combination of
+//	   live constraints that is new in this step (semi-naive
+//	   evaluation), which is its propagation history
+//
+// with a grid barrier after each phase, until a step fires nothing. The
+// host-loops, grid-sync and split-barriers passes turn the loop into a
+// cooperative kernel or host-driven launches.
+//
+// Why each step is a sequential execution. A claim word per slot holds
+// the best claim of the step; priorities order firings by rule (textual
+// order), then by demotion (an owner that is the extremum its rule's
+// other owners keep yields to them, Note [Indices]), then newer owners
+// first, then slot. The proposals that commit
+// remove disjoint sets of constraints (each removed head has one
+// winner), and a committed firing F keeps no constraint that a committed
+// firing of higher priority removes. So running the committed firings one
+// after another, highest priority first, is a sequential execution:
+// whenever F keeps what G removes, F has the higher priority and runs
+// first, and every firing finds its heads alive and its guard, evaluated
+// on immutable ground values, true. Propagation firings follow in phase E,
+// on the constraints still alive, which is again a valid order. The
+// proposal of the highest priority always commits, so every step with a
+// proposal fires, and the loop ends exactly when no rule applies: the
+// final store is one that the theoretical operational semantics reaches.
+//
+// Slots are never reused within a step: a removal marks the slot dead in
+// phase D and only a body of the same firing may refill it there
+// (in place, as the paper does), while phase C, which reads stores, is
+// over. New constraints get slots from an atomic bump of the store's top;
+// a top past the capacity raises an error instead of losing constraints.
+// Constraints made in a step become visible in the next one, with their
+// birth step recorded for semi-naive propagation.
+
+// lowerer builds the module.
+type lowerer struct {
+	errs   *diag.List
+	prog   *program
+	facts  []fact
+	opts   Options
+	m      *ir.Module
+	stores map[*ctype]*store
+	plans  []*rulePlan
+	taken  map[string]bool // module-level names
+	locals names           // region locals
+	pos    diag.Pos
+	// Module-level names of the statistics buffers and parameters.
+	fired, steps, procs string
+}
+
+// lower builds the SPMD-level module of a checked program.
+func lower(file string, prog *program, facts []fact, opts Options, errs *diag.List) *ir.Module {
+	l := &lowerer{errs: errs, prog: prog, facts: facts, opts: opts, stores: map[*ctype]*store{}, taken: map[string]bool{}}
+	l.pos = diag.Pos{File: file, Line: 1, Col: 1}
+	l.m = &ir.Module{Pos: l.pos, Name: moduleName(file)}
+	l.declareStores()
+	for _, r := range prog.rules {
+		l.plans = append(l.plans, l.planRule(r)...)
+	}
+	l.declareRuleBuffers()
+	l.fired = l.name("chr_fired")
+	l.steps = l.name("chr_steps")
+	l.buffer(l.fired, ir.I64, i64c(int64(len(prog.rules)+1)), ir.Scratch)
+	l.buffer(l.steps, ir.I64, i64c(1), ir.Scratch)
+	main := &ir.Func{Pos: l.pos, Kind: ir.HostFunc, Name: "main", Result: ir.Void}
+	l.m.Funcs = append(l.m.Funcs, main)
+	main.Body = append(main.Body, l.hostInit()...)
+	main.Body = append(main.Body, &ir.Region{Pos: l.pos, Procs: &ir.ParamRef{Name: l.procs, T: ir.I32}, Body: l.regionBody()})
+	main.Body = append(main.Body, l.printStores()...)
+	return l.m
+}
+
+// name reserves a module-level name, made unique.
+func (l *lowerer) name(base string) string {
+	n := base
+	for i := 1; l.taken[n] || irWords[n]; i++ {
+		n = fmt.Sprintf("%s_%d", base, i)
+	}
+	l.taken[n] = true
+	return n
+}
+
+// irWords are the keywords and builtins of .kir, which names avoid so
+// that the printed module parses back.
+var irWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`module param buffer array kernel func host var if else while for break continue
+		return switch case default barrier grid raise launch block coop region copy swap printf atomic split fork group
+		member prio true false inf nan global constant shared scratch input output static main
+		i8 u8 i32 u32 i64 u64 f32 f64 bool void tid bid bdim gdim gid pid groupsize nprocs min max abs sqrt
+		add sub and or xor exch cas inc mpadd mpmax mpmin mpand mpor`) {
+		irWords[w] = true
+	}
+}
+
+func (l *lowerer) buffer(name string, t ir.Type, n ir.Expr, role ir.Role) *ir.Buffer {
+	b := &ir.Buffer{Pos: l.pos, Name: name, Elem: t, Len: n, Space: ir.Global, Role: role}
+	l.m.Buffers = append(l.m.Buffers, b)
+	return b
+}
+
+func (l *lowerer) param(name string, def int64) string {
+	n := l.name(name)
+	l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: n, Type: ir.I32, Default: def})
+	return n
+}
+
+// moduleName derives the module's name from the file name.
+func moduleName(file string) string {
+	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	return identifier(base, "chr")
+}
+
+// identifier turns text into an IR identifier, or fallback if nothing is
+// left of it.
+func identifier(text, fallback string) string {
+	var b strings.Builder
+	for _, c := range text {
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			b.WriteRune(c)
+		case c >= '0' && c <= '9':
+			if b.Len() == 0 {
+				b.WriteString("c")
+			}
+			b.WriteRune(c)
+		}
+	}
+	if b.Len() == 0 {
+		return fallback
+	}
+	return b.String()
+}
+
+// hostInit sets the tops of the stores that the query fills.
+func (l *lowerer) hostInit() []ir.Stmt {
+	b := &block{pos: l.pos}
+	for _, ct := range l.prog.types {
+		s := l.stores[ct]
+		if s.query == 0 {
+			continue
+		}
+		b.ifThen(binop(ir.Gt, i32c(int64(s.query)), s.capRef()), []ir.Stmt{&ir.Raise{Pos: l.pos,
+			Msg: fmt.Sprintf("the query posts %d %s constraints, more than %s", s.query, ct, s.cap)}})
+		b.store(s.top, i32c(0), i32c(int64(s.query)))
+	}
+	return b.stmts
+}

@@ -1,0 +1,280 @@
+package chr
+
+import (
+	"gpuc/ir"
+)
+
+// matcher emits the search of one plan in one owner iteration.
+type matcher struct {
+	l     *lowerer
+	p     *rulePlan
+	vn    varNames
+	step  ir.Expr
+	slots map[*head]ir.Expr // slots of the heads matched so far
+	// stop, when set, ends every loop once true: a removal rule's search
+	// without chaining stops at its first firing.
+	stop string
+	prop bool
+}
+
+// newMatcher declares the plan's variables in b, zeroed.
+func (l *lowerer) newMatcher(b *block, p *rulePlan, step ir.Expr) *matcher {
+	m := &matcher{l: l, p: p, vn: varNames{}, step: step, slots: map[*head]ir.Expr{}, prop: p.delta >= 0}
+	for _, name := range sortedVars(p.r) {
+		v := p.r.vars[name]
+		t := v.cell.find().t
+		m.vn[v] = b.decl(l.locals.fresh("v_"+identifier(name, "v")), t, zero(t)).Name
+	}
+	return m
+}
+
+func zero(t ir.Type) ir.Expr {
+	if t == ir.F64 {
+		return f64c(0)
+	}
+	return i64c(0)
+}
+
+// bindHead assigns the head's fresh variables from slot, and returns the
+// tests its arguments need: constants, and variables bound before or
+// earlier in the head. known holds the variables bound so far.
+func (m *matcher) bindHead(b *block, h *head, slot ir.Expr, known map[*ruleVar]bool, test bool) ir.Expr {
+	s := m.l.stores[h.ct]
+	var cond ir.Expr
+	for i, a := range h.args {
+		switch a := a.(type) {
+		case *integer:
+			cond = and(cond, binop(ir.Eq, s.arg(i, slot), i64c(a.val)))
+		case *float:
+			cond = and(cond, binop(ir.Eq, s.arg(i, slot), f64c(a.val)))
+		case *variable:
+			if a.name == "_" {
+				continue
+			}
+			v := m.p.r.vars[a.name]
+			if known[v] {
+				cond = and(cond, binop(ir.Eq, s.arg(i, slot), local(m.vn[v], s.ct.args[i])))
+				continue
+			}
+			known[v] = true
+			b.set(m.vn[v], s.arg(i, slot))
+		}
+	}
+	if !test {
+		return nil
+	}
+	return cond
+}
+
+// alive is the liveness test of a partner slot: in phase C a live slot of
+// the snapshot, in phase E one that is also old enough for the plan's
+// semi-naive order.
+func (m *matcher) alive(h *head, slot ir.Expr) ir.Expr {
+	s := m.l.stores[h.ct]
+	live := binop(ir.Eq, load(s.state, slot, ir.I32), i32c(1))
+	if !m.prop {
+		return live
+	}
+	born := load(s.born, slot, ir.I32)
+	switch {
+	case h.index == m.p.delta:
+		return and(live, binop(ir.Eq, born, m.step))
+	case h.index < m.p.delta:
+		return and(live, binop(ir.Lt, born, m.step))
+	}
+	return and(live, binop(ir.Le, born, m.step))
+}
+
+// distinct tests that slot differs from the slots of the heads of the
+// same type matched so far.
+func (m *matcher) distinct(h *head, slot ir.Expr) ir.Expr {
+	var c ir.Expr
+	for other, os := range m.slots {
+		if other.ct == h.ct {
+			c = and(c, binop(ir.Ne, slot, os))
+		}
+	}
+	return c
+}
+
+// loopCond adds the stop flag to a loop condition.
+func (m *matcher) loopCond(c ir.Expr) ir.Expr {
+	if m.stop == "" {
+		return c
+	}
+	return and(c, not(local(m.stop, ir.Bool)))
+}
+
+// search emits the loops that match steps[k:] and then act.
+func (m *matcher) search(b *block, k int, known map[*ruleVar]bool, act func(b *block)) {
+	if k == len(m.p.steps) {
+		act(b)
+		return
+	}
+	st := m.p.steps[k]
+	switch {
+	case st.ix != nil:
+		m.keyed(b, k, known, act)
+	case st.ext != nil:
+		m.extremum(b, k, known, act)
+	default:
+		m.scan(b, k, known, act)
+	}
+}
+
+// candidate emits the tests and bindings of one candidate slot of step k
+// and the search of the rest. checkAlive says whether liveness needs a
+// test (index chains hold only live slots in phase C).
+func (m *matcher) candidate(b *block, k int, slot ir.Expr, known map[*ruleVar]bool, checkAlive bool, act func(b *block)) {
+	st := m.p.steps[k]
+	var pre ir.Expr
+	if checkAlive || m.prop {
+		pre = m.alive(st.h, slot)
+	}
+	pre = and(pre, m.distinct(st.h, slot))
+	inner := b.sub()
+	kn := copyKnown(known)
+	argTest := m.bindHead(inner, st.h, slot, kn, true)
+	rest := inner.sub()
+	m.slots[st.h] = slot
+	m.search(rest, k+1, kn, act)
+	delete(m.slots, st.h)
+	guard := and(argTest, m.vn.tests(st.guards))
+	if guard != nil {
+		inner.ifThen(guard, rest.stmts)
+	} else {
+		inner.add(rest.stmts...)
+	}
+	if pre != nil {
+		b.ifThen(pre, inner.stmts)
+	} else {
+		b.add(inner.stmts...)
+	}
+}
+
+func copyKnown(k map[*ruleVar]bool) map[*ruleVar]bool {
+	out := make(map[*ruleVar]bool, len(k))
+	for v := range k {
+		out[v] = true
+	}
+	return out
+}
+
+// keyed walks the hash chain of the step's key values.
+func (m *matcher) keyed(b *block, k int, known map[*ruleVar]bool, act func(b *block)) {
+	st := m.p.steps[k]
+	s := m.l.stores[st.h.ct]
+	var keys []ir.Expr
+	for _, e := range st.keys {
+		keys = append(keys, conv(s.ct.args[st.keyPos[len(keys)]], m.vn.expr(e)))
+	}
+	cur := b.decl(m.l.locals.fresh("c"), ir.I32, load(st.ix.head, s.bucket(hash(keys)), ir.I32))
+	body := b.sub()
+	slot := body.decl(m.l.locals.fresh("s"), ir.I32, cur)
+	body.set(cur.Name, load(st.ix.next, slot, ir.I32))
+	m.candidate(body, k, slot, known, false, act)
+	b.while(m.loopCond(binop(ir.Ge, cur, i32c(0))), body.stmts)
+}
+
+// scan tries every slot of the store.
+func (m *matcher) scan(b *block, k int, known map[*ruleVar]bool, act func(b *block)) {
+	st := m.p.steps[k]
+	s := m.l.stores[st.h.ct]
+	slot := b.decl(m.l.locals.fresh("s"), ir.I32, i32c(0))
+	body := b.sub()
+	m.candidate(body, k, slot, known, true, act)
+	body.set(slot.Name, binop(ir.Add, slot, i32c(1)))
+	b.while(m.loopCond(binop(ir.Lt, slot, s.nRef())), body.stmts)
+}
+
+// extremum tries the best candidate for the range conjunct first and
+// scans only when it fails for another reason (Note [Indices]).
+func (m *matcher) extremum(b *block, k int, known map[*ruleVar]bool, act func(b *block)) {
+	st := m.p.steps[k]
+	x := st.ext
+	fresh := m.l.locals.fresh
+	c1 := conv(ir.I32, load(x.buf, i32c(1), ir.I64))
+	c2 := conv(ir.I32, load(x.buf, i32c(2), ir.I64))
+	least := load(x.buf, i32c(0), ir.I64)
+	next := load(x.buf, i32c(3), ir.I64)
+	cand := b.decl(fresh("e"), ir.I32, i32c(-1))
+	scan := b.decl(fresh("escan"), ir.Bool, boolc(false))
+	// holds tests the range conjunct with X given by its key, declaring
+	// X's value in into.
+	holds := func(into *block, key ir.Expr) ir.Expr {
+		val := key
+		if x.max {
+			val = &ir.Unary{Op: ir.Neg, X: key}
+		}
+		vn := varNames{}
+		for rv, n := range m.vn {
+			vn[rv] = n
+		}
+		xv := into.decl(fresh("xk"), ir.I64, val)
+		vn[m.p.r.vars[st.h.args[x.pos].(*variable).name]] = xv.Name
+		return vn.test(st.extCmp)
+	}
+	notUsed := func(c ir.Expr) ir.Expr { return m.distinct(st.h, c) }
+	pick := b.sub()
+	nextHolds := holds(pick, next)
+	pick.add(&ir.If{Pos: b.pos, Cond: orTrue(notUsed(c1)), Then: []ir.Stmt{&ir.Assign{Pos: b.pos, Name: cand.Name, Value: c1}},
+		Else: []ir.Stmt{&ir.If{Pos: b.pos, Cond: and(binop(ir.Ne, c2, c1), notUsed(c2)), Then: []ir.Stmt{&ir.Assign{Pos: b.pos, Name: cand.Name, Value: c2}},
+			Else: []ir.Stmt{&ir.If{Pos: b.pos, Cond: and(binop(ir.Ne, next, i64c(1<<63-1)), nextHolds), Then: []ir.Stmt{&ir.Assign{Pos: b.pos, Name: scan.Name, Value: boolc(true)}}}}}}})
+	b.ifThen(binop(ir.Ne, least, i64c(1<<63-1)), pick.stmts)
+	try := b.sub()
+	tryBody := try.sub()
+	m.candidate(tryBody, k, cand, known, false, act)
+	if m.stop != "" {
+		tryBody.ifThen(not(local(m.stop, ir.Bool)), []ir.Stmt{&ir.Assign{Pos: b.pos, Name: scan.Name, Value: boolc(true)}})
+	}
+	try.ifThen(holds(try, x.keyOf(m.l.stores[st.h.ct].arg(x.pos, cand))), tryBody.stmts)
+	b.ifThen(binop(ir.Ge, cand, i32c(0)), try.stmts)
+	full := b.sub()
+	m.scan(full, k, known, act)
+	b.ifThen(local(scan.Name, ir.Bool), full.stmts)
+}
+
+// orTrue makes a missing condition true.
+func orTrue(c ir.Expr) ir.Expr {
+	if c == nil {
+		return boolc(true)
+	}
+	return c
+}
+
+// sortedVars lists a rule's variable names in a fixed order.
+func sortedVars(r *rule) []string {
+	var names []string
+	for n := range r.vars {
+		names = append(names, n)
+	}
+	sortStrings(names)
+	return names
+}
+
+// ownerLoop emits the loop over the owner's slots with the owner's tests,
+// calling inner for each live owner that passes them.
+func (l *lowerer) ownerLoop(b *block, p *rulePlan, step ir.Expr, inner func(b *block, m *matcher, s ir.Expr, known map[*ruleVar]bool)) {
+	s := l.stores[p.owner.ct]
+	b.pos = p.r.pos
+	l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) {
+		body := b.sub()
+		m := l.newMatcher(body, p, step)
+		m.slots[p.owner] = i
+		known := map[*ruleVar]bool{}
+		test := m.bindHead(body, p.owner, i, known, true)
+		rest := body.sub()
+		inner(rest, m, i, known)
+		cond := and(test, m.vn.tests(p.early))
+		if cond != nil {
+			body.ifThen(cond, rest.stmts)
+		} else {
+			body.add(rest.stmts...)
+		}
+		var live ir.Expr = binop(ir.Eq, load(s.state, i, ir.I32), i32c(1))
+		if m.prop {
+			live = m.alive(p.owner, i)
+		}
+		b.ifThen(live, body.stmts)
+	})
+}

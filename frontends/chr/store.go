@@ -1,0 +1,192 @@
+package chr
+
+import (
+	"fmt"
+	"slices"
+
+	"gpuc/ir"
+)
+
+// store is the structure-of-arrays store of one constraint type.
+type store struct {
+	ct    *ctype
+	base  string   // the name stem of its buffers
+	args  []string // one buffer per argument
+	state string   // i32: 1 alive, 0 free or removed
+	born  string   // i32: the step from which the constraint is visible
+	claim string   // u64 claim words (Note [Parallel firing]); "" if nothing removes this type
+	top   string   // i32[1]: slots handed out so far
+	cap   string   // the capacity parameter
+	query int      // constraints the query posts
+	qargs []string // static buffers holding them
+	// Per step: the snapshot of top and the size of the hash tables (the
+	// least power of two not below it), region locals.
+	n, hs   string
+	indices []*index
+	exts    []*extremum
+}
+
+func (s *store) capRef() ir.Expr { return &ir.ParamRef{Name: s.cap, T: ir.I32} }
+func (s *store) nRef() ir.Expr   { return local(s.n, ir.I32) }
+
+// arg reads argument i of slot.
+func (s *store) arg(i int, slot ir.Expr) ir.Expr { return load(s.args[i], slot, s.ct.args[i]) }
+
+// Default capacities: at least this many slots, or this many times the
+// query's constraints of the type.
+const (
+	minCapacity    = 4096
+	queryCapFactor = 4
+)
+
+// declareStores declares the buffers and parameters of every store, and
+// static buffers with the query's constraints.
+func (l *lowerer) declareStores() {
+	counts := map[*ctype][]fact{}
+	for _, f := range l.facts {
+		counts[f.ct] = append(counts[f.ct], f)
+	}
+	removed := map[*ctype]bool{}
+	for _, r := range l.prog.rules {
+		for _, h := range r.removed {
+			removed[h.ct] = true
+		}
+	}
+	for _, ct := range l.prog.types {
+		base := identifier(ct.name, "c") + fmt.Sprint(ct.arity)
+		s := &store{ct: ct, base: base, query: len(counts[ct])}
+		capacity := max(minCapacity, queryCapFactor*int64(s.query))
+		s.cap = l.param("CAP_"+base, capacity)
+		for i, t := range ct.args {
+			s.args = append(s.args, l.name(fmt.Sprintf("%s_a%d", base, i)))
+			l.buffer(s.args[i], t, s.capRef(), ir.Scratch)
+		}
+		s.state = l.name(base + "_st")
+		s.born = l.name(base + "_born")
+		s.top = l.name(base + "_top")
+		l.buffer(s.state, ir.I32, s.capRef(), ir.Scratch)
+		l.buffer(s.born, ir.I32, s.capRef(), ir.Scratch)
+		l.buffer(s.top, ir.I32, i32c(1), ir.Scratch)
+		if removed[ct] {
+			s.claim = l.name(base + "_cl")
+			l.buffer(s.claim, ir.U64, s.capRef(), ir.Scratch)
+		}
+		l.queryBuffers(s, counts[ct])
+		l.stores[ct] = s
+	}
+	l.procs = l.param("PROCS", defaultProcs)
+}
+
+// defaultProcs is the default number of processors of the region; every
+// loop over a store strides by it.
+const defaultProcs = 4096
+
+// queryBuffers declares static buffers with the query's constraints of
+// one type, one per argument, in query order.
+func (l *lowerer) queryBuffers(s *store, facts []fact) {
+	if len(facts) == 0 {
+		return
+	}
+	for i, t := range s.ct.args {
+		name := l.name(fmt.Sprintf("q_%s_a%d", s.base, i))
+		b := l.buffer(name, t, i32c(int64(len(facts))), ir.Static)
+		for _, f := range facts {
+			v := f.vals[i]
+			if t == ir.F64 {
+				b.Init = append(b.Init, ir.FloatBits(ir.F64, v.float()))
+			} else {
+				b.Init = append(b.Init, ir.IntBits(ir.I64, v.i))
+			}
+		}
+		s.qargs = append(s.qargs, name)
+	}
+}
+
+// index is a hash index of a store on some argument positions, rebuilt
+// every step: head[h] is the last slot inserted with hash h and next[s]
+// the slot inserted before s with the same hash, -1 ending a chain.
+type index struct {
+	s          *store
+	pos        []int
+	head, next string
+}
+
+// extremum holds, per step, the least key of one argument over the live
+// constraints of a store (the key is the value, or its negation for the
+// greatest): cells [least key, least slot with it, greatest slot with
+// it, next larger key]. Note [Indices] says how matching uses it.
+type extremum struct {
+	s    *store
+	pos  int
+	max  bool // the key is the negated value: the greatest value is wanted
+	buf  string
+	used bool
+}
+
+// indexOn returns the index of s on the positions pos, making it.
+func (l *lowerer) indexOn(s *store, pos []int) *index {
+	for _, ix := range s.indices {
+		if slices.Equal(ix.pos, pos) {
+			return ix
+		}
+	}
+	k := len(s.indices)
+	ix := &index{s: s, pos: pos, head: l.name(fmt.Sprintf("%s_h%d", s.base, k)), next: l.name(fmt.Sprintf("%s_n%d", s.base, k))}
+	l.buffer(ix.head, ir.I32, binop(ir.Mul, s.capRef(), i32c(2)), ir.Scratch)
+	l.buffer(ix.next, ir.I32, s.capRef(), ir.Scratch)
+	s.indices = append(s.indices, ix)
+	return ix
+}
+
+// extremumOn returns the extremum of s at position pos, making it.
+func (l *lowerer) extremumOn(s *store, pos int, isMax bool) *extremum {
+	for _, x := range s.exts {
+		if x.pos == pos && x.max == isMax {
+			return x
+		}
+	}
+	x := &extremum{s: s, pos: pos, max: isMax, buf: l.name(fmt.Sprintf("%s_x%d", s.base, len(s.exts)))}
+	l.buffer(x.buf, ir.I64, i32c(4), ir.Scratch)
+	s.exts = append(s.exts, x)
+	return x
+}
+
+// hash combines key values into a u64: linear in the last key, so that
+// consecutive keys fall into consecutive buckets and lookups by
+// neighbouring threads touch neighbouring memory; the high bits are
+// folded into the low ones, so that keys with a large common stride
+// spread too.
+func hash(keys []ir.Expr) ir.Expr {
+	var h ir.Expr
+	for _, k := range keys {
+		kv := conv(ir.U64, toInt(k))
+		if h == nil {
+			h = kv
+			continue
+		}
+		h = binop(ir.Add, binop(ir.Mul, h, u64c(0x9E3779B97F4A7C15)), kv)
+	}
+	return binop(ir.Xor, h, binop(ir.Shr, h, u64c(17)))
+}
+
+// toInt makes a key value an integer: floats hash by their integer part.
+func toInt(e ir.Expr) ir.Expr {
+	if e.Type().IsFloat() {
+		return conv(ir.I64, e)
+	}
+	return e
+}
+
+// bucket maps a hash to a bucket of the store's table for this step,
+// whose size is a power of two.
+func (s *store) bucket(h ir.Expr) ir.Expr {
+	return conv(ir.I32, binop(ir.And, h, conv(ir.U64, binop(ir.Sub, local(s.hs, ir.I32), i32c(1)))))
+}
+
+// keyOf is the extremum key of a value.
+func (x *extremum) keyOf(v ir.Expr) ir.Expr {
+	if x.max {
+		return &ir.Unary{Op: ir.Neg, X: v}
+	}
+	return v
+}
