@@ -487,7 +487,7 @@ func TestLLVMHostFacts(t *testing.T) {
 	cpu := module(emitFor(t, "testdata/raise_device.kir", CPU))
 	checkFacts(t, cpu, []fact{
 		{`extern "C" void gpuc_kernel_insert\(int gpuc_grid, int gpuc_block, unsigned char \*gpuc_shared, int \*next, int \*store, int N, int CAP\);`, 1},
-		{`gpuc_kernel_insert\(\(int\)gpuc_grid, \(int\)gpuc_block, gpuc_shared_area\(0\), next\.ptr, store\.ptr, N, CAP\);\n\s*gpuc_check_device_error\(\);`, 1},
+		{`gpuc_kernel_insert\(\(int\)gpuc_grid, \(int\)gpuc_block, gpuc_shared_area\(0\), next\.ptr, store\.ptr, N, CAP\);\n\s*gpuc_device_ran = true;\n\s*gpuc_check_device_error\(\);`, 1},
 		{`extern "C" int gpuc_error;`, 1},
 	})
 	constants := module(emitFor(t, "testdata/device.kir", CPU))

@@ -88,6 +88,7 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 	f.line("  GPUC_CUDA(cudaGetLastError());")
 	f.line("  gpuc_profile_mark();")
 	f.line("  gpuc_profile_launch(true);")
+	f.line("  gpuc_device_ran = true;")
 	f.line("} else {")
 	f.indent++
 	if s.Fallback != nil {

@@ -58,6 +58,8 @@ func (portable) raiseSupport(e *emitter, b *strings.Builder, decl, read string) 
 static const char *const gpuc_raise_msgs[] = {%s};
 
 static void gpuc_check_device_error(void) {
+  if (!gpuc_device_ran) return;
+  gpuc_device_ran = false;
   int id = 0;
   %s;
   if (id > 0 && id < %d) gpuc_fail("%%s", gpuc_raise_msgs[id]);
@@ -156,6 +158,7 @@ func (driverAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
 	}
 	f.line("GPUC_CU(cuLaunchKernel(%s, (unsigned)gpuc_grid, 1, 1, (unsigned)gpuc_block, 1, 1, (unsigned)%s, nullptr, %s, nullptr));",
 		sym, smem, argv)
+	f.line("gpuc_device_ran = true;")
 	f.indent--
 	f.line("}")
 }
@@ -221,6 +224,7 @@ func (cpu) launch(f *fn, k *ir.Func, args []cx, smem string) {
 	all = append(all, f.e.launchArgs(k)...)
 	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(k.Name))
 	f.line("  %s(%s);", abi.KernelPrefix+k.Name, strings.Join(all, ", "))
+	f.line("  gpuc_device_ran = true;")
 	if len(f.e.raiseMsgs) > 0 {
 		f.line("  gpuc_check_device_error();")
 	}

@@ -59,6 +59,8 @@ static const char *const gpuc_raise_msgs[] = {%s};
 }
 
 static void gpuc_check_device_error(void) {
+  if (!gpuc_device_ran) return;
+  gpuc_device_ran = false;
   int id = 0;
   GPUC_CUDA(cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id));
   if (id > 0 && id < %d) gpuc_fail("%%s", gpuc_raise_msgs[id]);
@@ -138,6 +140,7 @@ func (runtimeAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
 	f.indent--
 	f.line("  gpuc_profile_mark();")
 	f.line("  gpuc_profile_launch(false);")
+	f.line("  gpuc_device_ran = true;")
 	f.line("}")
 }
 

@@ -14,8 +14,15 @@
 #define GPUC_DEVICE_H
 
 // gpuc_check_device_error reports an error raised on the device, if any.
-// Each program defines it; it is empty where no device code raises.
+// Each program defines it; it is empty where no device code raises. It
+// asks the device only if a kernel ran since the last time
+// (gpuc_device_ran), so that a program printing many lines does not pay
+// a device round trip per line.
 static void gpuc_check_device_error(void);
+
+// gpuc_device_ran is set after every launch and cleared by
+// gpuc_check_device_error.
+static bool gpuc_device_ran = false;
 
 // gpuc_alloc_size is the size to allocate for n bytes: devices need at
 // least one.
