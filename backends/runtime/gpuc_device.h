@@ -22,7 +22,7 @@ static void gpuc_check_device_error(void);
 
 // gpuc_device_ran is set after every launch and cleared by
 // gpuc_check_device_error.
-static bool gpuc_device_ran = false;
+[[maybe_unused]] static bool gpuc_device_ran = false;
 
 // gpuc_alloc_size is the size to allocate for n bytes: devices need at
 // least one.
