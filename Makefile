@@ -8,7 +8,7 @@ GPU_DIR  ?= gpu-artifacts
 # Grammars and the Go package each one generates.
 GRAMMARS := KIR:kir Fork:fork CHR:chr TRS:trs
 
-.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts clean
+.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts clean
 
 all: build
 
@@ -63,6 +63,12 @@ bench-artifacts:
 	cp scripts/bench/* scripts/bench-*.sh $(BENCH_DIR)/
 	$(MAKE) carve-artifacts BENCH_DIR=$(BENCH_DIR)
 	$(MAKE) chr-artifacts BENCH_DIR=$(BENCH_DIR)
+	$(MAKE) trs-artifacts BENCH_DIR=$(BENCH_DIR)
+
+# What scripts/bench-trs.sh needs besides gpuc, which compiles them there
+# with each workload's input term.
+trs-artifacts:
+	cp examples/trs/transtree.trs examples/trs/treemergesort.trs examples/trs/mergesort.trs $(BENCH_DIR)/
 
 # What scripts/bench-chr.sh needs besides gpuc: fw, min and gcd compiled
 # to read their initial stores from files (--input on the store's

@@ -16,6 +16,9 @@
 #   <family>-<name>-relaunch.*  for SPMD programs (.fork, .chr): the CUDA program
 #                             lowered with --grid-sync=never, so that both
 #                             ways of running grid barriers are checked
+#   <family>-<name>-grid.*    for TRS programs: the program run with SMALL=0,
+#                             through its grid-wide loop (and -relaunch.*
+#                             too, as relaunches)
 # Further .kir files named on the command line (test programs without
 # input files) are added as <dir>-<dir>-<name>. The PTX needs llc-16 or
 # llc; without it the LLVM path is left out, with a warning.
@@ -62,6 +65,22 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
       [ -f "$dir/$name.$ext" ] && cp "$dir/$name.$ext" "$dir/$name-relaunch.$ext"
     done
     n=$((n + 1))
+    ;;
+  esac
+  case "$src" in
+  *.trs)
+    # Small examples run in the one-block loop; SMALL=0 sends them
+    # through the grid-wide loop, as one cooperative kernel and as
+    # relaunches.
+    cp "$dir/$name.cu" "$dir/$name-grid.cu"
+    "$gpuc" compile "$src" --grid-sync=never -o "$dir/$name-relaunch.cu"
+    for v in grid relaunch; do
+      echo "${args[*]} SMALL=0 PROCS=1000" > "$dir/$name-$v.args"
+      for ext in expected status; do
+        [ -f "$dir/$name.$ext" ] && cp "$dir/$name.$ext" "$dir/$name-$v.$ext"
+      done
+      n=$((n + 1))
+    done
     ;;
   esac
 done

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,19 +26,27 @@ type frontendFlags struct {
 	inputs []string
 	query  string
 	stats  bool
+	// The TRS frontend's: --capacity, --print, --trace.
+	capacity int64
+	print    string
+	trace    string
 }
 
 func (f *frontendFlags) add(cmd *cobra.Command) {
 	cmd.Flags().Int64Var(&f.procs, "procs", 1024, "processors of a Fork `start` without a count")
 	cmd.Flags().StringVar(&f.crcw, "crcw", "priority", "Fork's concurrent-write rule: priority or arbitrary")
 	cmd.Flags().StringArrayVar(&f.static, "static", nil, "make a buffer static, NAME=FILE: its contents (text values, or raw binary with NAME=@FILE) are known at compile time")
-	cmd.Flags().StringArrayVar(&f.inputs, "input", nil, "make a global scratch buffer an input buffer, read from the file that NAME=FILE names when the program runs")
+	cmd.Flags().StringArrayVar(&f.inputs, "input", nil, "make a global scratch buffer an input buffer, read from the file that NAME=FILE names when the program runs; TRS: the input term (default: FILE.input beside FILE.trs, if any)")
 	cmd.Flags().StringVar(&f.query, "query", "", "CHR: a file of constraints, one per line, that replaces the program's query")
-	cmd.Flags().BoolVar(&f.stats, "stats", false, "CHR: print rule firings and fixpoint steps after the store")
+	cmd.Flags().BoolVar(&f.stats, "stats", false, "CHR: print rule firings and fixpoint steps after the store; TRS: print iterations, rewrites, live terms and peak parallelism")
+	cmd.Flags().Int64Var(&f.capacity, "capacity", 0, "TRS: term slots of the store, the CAPACITY parameter's default")
+	cmd.Flags().StringVar(&f.print, "print", "term", "TRS: print the normal form (term) or its size and hash (summary)")
+	cmd.Flags().StringVar(&f.trace, "trace", "", "TRS: write the per-iteration parallelism as CSV to this file (run; a compiled program prints it after its output)")
 }
 
 func (f *frontendFlags) options() driver.Options {
-	return driver.Options{Procs: f.procs, CRCW: f.crcw, Static: f.static, Inputs: f.inputs, Query: f.query, Stats: f.stats}
+	return driver.Options{Procs: f.procs, CRCW: f.crcw, Static: f.static, Inputs: f.inputs, Query: f.query, Stats: f.stats,
+		Capacity: f.capacity, Print: f.print, Trace: f.trace != ""}
 }
 
 // passFlags are the pass options that compile, run and opt share.
@@ -250,9 +259,14 @@ conflicting accesses to one address are reported with both positions.`,
 			if err != nil {
 				return err
 			}
-			return interp.Run(m, interp.Config{
-				Stdout: stdout, Params: b.Params, Inputs: b.Inputs, Race: race, Workers: workers, CoopThreads: coop,
+			out, done, err := traceOutput(stdout, fo.trace)
+			if err != nil {
+				return err
+			}
+			err = interp.Run(m, interp.Config{
+				Stdout: out, Params: b.Params, Inputs: b.Inputs, Race: race, Workers: workers, CoopThreads: coop,
 			})
+			return errors.Join(err, done())
 		},
 	}
 	cmd.Flags().BoolVar(&race, "race", false, "report data races between threads")

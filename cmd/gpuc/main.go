@@ -75,6 +75,8 @@ runs them in a reference interpreter with GPU semantics.`,
 		newOpt(stdout),
 		newPasses(stdout),
 		newVersion(stdout),
+		newRewrite(stdout),
+		newPlot(stdout),
 	)
 	return root
 }

@@ -16,6 +16,7 @@ import (
 	"gpuc/frontends/chr"
 	"gpuc/frontends/fork"
 	"gpuc/frontends/kir"
+	"gpuc/frontends/trs"
 	"gpuc/ir"
 	"gpuc/ir/interp"
 	"gpuc/passes"
@@ -31,14 +32,25 @@ type Options struct {
 	// Query is a file of constraints that replaces a CHR program's query
 	// (--query).
 	Query string
-	// Stats makes a CHR program print rule firings and steps (--stats).
+	// Stats makes a CHR program print rule firings and steps, and a TRS
+	// program its iterations, rewrites, live terms and peak parallelism
+	// (--stats).
 	Stats bool
 	// Static makes buffers static, NAME=FILE (--static): the file's values
 	// become the contents and the length (see SetRoles).
 	Static []string
 	// Inputs makes global scratch buffers input buffers (--input NAME),
-	// whose files are named when the program runs.
+	// whose files are named when the program runs. For a .trs file, the
+	// one --input is the input term instead.
 	Inputs []string
+	// Capacity is the default size of a TRS program's term store, in
+	// slots (--capacity); 0 for the frontend's default.
+	Capacity int64
+	// Print is how a TRS program prints its normal form: "term" or
+	// "summary" (--print).
+	Print string
+	// Trace makes a TRS program print its per-iteration trace (--trace).
+	Trace bool
 }
 
 // Frontend turns a source file into a module at any level.
@@ -49,13 +61,31 @@ type Frontend func(file string, src []byte, opts Options) (*ir.Module, error)
 var frontends = map[string]Frontend{
 	".kir":  func(file string, src []byte, _ Options) (*ir.Module, error) { return kir.Parse(file, src) },
 	".fork": parseFork,
-	".trs":  nil,
+	".trs":  parseTRS,
 	".chr":  parseCHR,
 }
 
 // parseFork adapts the Fork frontend, which cannot import this package.
 func parseFork(file string, src []byte, o Options) (*ir.Module, error) {
 	return fork.Parse(file, src, fork.Options{Procs: o.Procs, CRCW: o.CRCW})
+}
+
+// parseTRS adapts the TRS frontend, whose --input is the input term; a
+// file NAME.input beside NAME.trs stands in for it.
+func parseTRS(file string, src []byte, o Options) (*ir.Module, error) {
+	opts := trs.Options{Capacity: o.Capacity, Print: o.Print, Stats: o.Stats, Trace: o.Trace}
+	switch len(o.Inputs) {
+	case 0:
+		var err error
+		if opts.Input, opts.InputName, err = trs.InputBeside(file); err != nil {
+			return nil, err
+		}
+	case 1:
+		opts.Input = o.Inputs[0]
+	default:
+		return nil, fmt.Errorf("%s: --input gives a TRS its input term; there are %d", file, len(o.Inputs))
+	}
+	return trs.Parse(file, src, opts)
 }
 
 // parseCHR adapts the CHR frontend.
@@ -80,6 +110,9 @@ func Load(path string, opts Options) (*ir.Module, error) {
 	m, err := fe(path, src, opts)
 	if err != nil {
 		return nil, err
+	}
+	if ext == ".trs" {
+		opts.Inputs = nil // the input term, which parseTRS took
 	}
 	if err := SetRoles(m, opts); err != nil {
 		return nil, err

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"gpuc/frontends/trs"
+)
+
+// traceRow is one iteration of a TRS program's trace (trs.TraceHeader).
+type traceRow struct {
+	iteration, rewritten, pending float64
+	block                         bool
+}
+
+func newPlot(stdout io.Writer) *cobra.Command {
+	var out string
+	var from, to int
+	cmd := &cobra.Command{
+		Use:   "plot TRACE.csv -o FIG.svg",
+		Short: "Draw a TRS program's per-iteration parallelism",
+		Long: `plot draws the trace that gpuc run --trace writes (or that a compiled TRS
+program prints with TRACE=1) as the TRS paper's Figure 2 does: for each
+iteration of the fixpoint loop, the number of terms rewritten in it. Red
+iterations ran in the grid-wide loop, blue ones in the one-block loop;
+the line is the number of terms still pending. The format follows the
+output's extension: .svg, .png or .pdf. --from and --to zoom in on a range
+of iterations.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rows, err := readTrace(args[0])
+			if err != nil {
+				return err
+			}
+			if to > 0 && to < len(rows) {
+				rows = rows[:to]
+			}
+			if from > 0 && from < len(rows) {
+				rows = rows[from:]
+			}
+			p, err := plotTrace(rows, args[0])
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				return fmt.Errorf("plot: name the figure with -o FIG.svg")
+			}
+			return p.Save(8*vg.Inch, 4*vg.Inch, out)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the figure: .svg, .png or .pdf")
+	cmd.Flags().IntVar(&from, "from", 0, "first iteration to draw")
+	cmd.Flags().IntVar(&to, "to", 0, "iteration to stop before (default: the last)")
+	cmd.SetOut(stdout)
+	return cmd
+}
+
+// readTrace reads a trace CSV.
+func readTrace(path string) ([]traceRow, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(recs) == 0 || strings.Join(recs[0], ",") != trs.TraceHeader {
+		return nil, fmt.Errorf("%s: not a TRS trace: the first line should be %s", path, trs.TraceHeader)
+	}
+	var rows []traceRow
+	for i, rec := range recs[1:] {
+		var nums [4]float64
+		for j := range 4 {
+			v, err := strconv.ParseFloat(rec[j], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: column %d: %v", path, i+2, j+1, err)
+			}
+			nums[j] = v
+		}
+		rows = append(rows, traceRow{iteration: nums[0], rewritten: nums[1], pending: nums[3], block: rec[4] == "block"})
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: the trace has no iterations", path)
+	}
+	return rows, nil
+}
+
+// plotTrace draws the rewritten terms of each iteration as filled steps,
+// red for the grid-wide loop and blue for the one-block loop, and the
+// pending terms as a line.
+func plotTrace(rows []traceRow, title string) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "iteration"
+	p.Y.Label.Text = "terms rewritten in the iteration"
+	p.Add(plotter.NewGrid())
+	for _, block := range []bool{false, true} {
+		pts := make(plotter.XYs, 0, len(rows)+1)
+		for _, r := range rows {
+			y := r.rewritten
+			if r.block != block {
+				y = 0
+			}
+			pts = append(pts, plotter.XY{X: r.iteration, Y: y})
+		}
+		last := rows[len(rows)-1]
+		pts = append(pts, plotter.XY{X: last.iteration + 1, Y: 0})
+		steps, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, err
+		}
+		steps.StepStyle = plotter.PostStep
+		steps.LineStyle.Width = 0
+		steps.FillColor = color.RGBA{R: 200, G: 30, B: 30, A: 255}
+		name := "rewritten (grid)"
+		if block {
+			steps.FillColor = color.RGBA{R: 30, G: 60, B: 200, A: 255}
+			name = "rewritten (one block)"
+		}
+		p.Add(steps)
+		p.Legend.Add(name, steps)
+	}
+	pend := make(plotter.XYs, len(rows))
+	for i, r := range rows {
+		pend[i] = plotter.XY{X: r.iteration, Y: r.pending}
+	}
+	line, err := plotter.NewLine(pend)
+	if err != nil {
+		return nil, err
+	}
+	line.LineStyle.Color = color.Gray{Y: 90}
+	p.Add(line)
+	p.Legend.Add("pending", line)
+	p.Legend.Top = true
+	return p, nil
+}
+
+// traceOutput is where `gpuc run --trace FILE` writes: the program's
+// output up to the trace's header line goes to stdout, the trace to FILE.
+// done closes the file.
+func traceOutput(stdout io.Writer, file string) (w io.Writer, done func() error, err error) {
+	if file == "" {
+		return stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := &traceSplitter{out: stdout, trace: bufio.NewWriter(f)}
+	return t, func() error {
+		return firstErr(t.flush(), t.trace.Flush(), f.Close())
+	}, nil
+}
+
+// traceSplitter sends whole lines to out until the trace header, and
+// everything from it on to trace.
+type traceSplitter struct {
+	out     io.Writer
+	trace   *bufio.Writer
+	partial []byte
+	inTrace bool
+}
+
+func (t *traceSplitter) Write(p []byte) (int, error) {
+	t.partial = append(t.partial, p...)
+	for {
+		i := bytes.IndexByte(t.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := t.partial[:i+1]
+		if !t.inTrace && string(line[:i]) == trs.TraceHeader {
+			t.inTrace = true
+		}
+		if err := t.writeLine(line); err != nil {
+			return 0, err
+		}
+		t.partial = t.partial[i+1:]
+	}
+}
+
+func (t *traceSplitter) writeLine(line []byte) error {
+	if t.inTrace {
+		_, err := t.trace.Write(line)
+		return err
+	}
+	_, err := t.out.Write(line)
+	return err
+}
+
+// flush writes an unfinished last line.
+func (t *traceSplitter) flush() error {
+	if len(t.partial) == 0 {
+		return nil
+	}
+	return t.writeLine(t.partial)
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package trs
+
+import "gpuc/internal/diag"
+
+// notation says how a .trs file is written.
+type notation uint8
+
+const (
+	paperNotation notation = iota // sort/var/eqn/input sections (the paper's Listing 7)
+	wstNotation                   // (VAR ...) (RULES ...), the TPDB's WST format
+)
+
+// file is a parsed .trs file, before any check.
+type file struct {
+	notation notation
+	sorts    []*sortDecl
+	vars     []*varDecl
+	rules    []*ruleDecl
+	inputs   []*term // input sections; the checker wants exactly one
+	end      diag.Pos
+}
+
+// ident is a name with its position.
+type ident struct {
+	pos  diag.Pos
+	name string
+}
+
+// sortDecl declares a sort and the function symbols whose results have it.
+type sortDecl struct {
+	ident
+	syms []*symDecl
+}
+
+// symDecl declares a function symbol with the sorts of its arguments.
+type symDecl struct {
+	ident
+	args []ident
+}
+
+// varDecl declares variables of one sort; in WST, sort is empty.
+type varDecl struct {
+	names []ident
+	sort  ident
+}
+
+// ruleDecl is a rewrite rule lhs -> rhs (or lhs = rhs).
+type ruleDecl struct {
+	pos      diag.Pos
+	lhs, rhs *term
+}
+
+// term is a term as written: a name, with arguments if parens is set.
+type term struct {
+	ident
+	parens bool
+	args   []*term
+}

@@ -1,0 +1,139 @@
+package trs
+
+import (
+	"strings"
+
+	"github.com/antlr4-go/antlr/v4"
+
+	"gpuc/frontends/syntax"
+	"gpuc/frontends/trs/parser"
+	"gpuc/internal/diag"
+)
+
+// builder turns the parse tree into the AST of ast.go. It reports what
+// the grammar accepts only to reject it here: WST sections other than
+// VAR, RULES, COMMENT and STRATEGY INNERMOST, and conditional rules.
+type builder struct {
+	file string
+	errs *diag.List
+}
+
+func (b *builder) pos(ctx antlr.ParserRuleContext) diag.Pos { return syntax.CtxPos(b.file, ctx) }
+
+func (b *builder) errorf(pos diag.Pos, format string, args ...any) {
+	b.errs.Add(pos, format, args...)
+}
+
+func (b *builder) program(ctx parser.IFileContext) *file {
+	f := &file{end: syntax.Pos(b.file, ctx.GetStop())}
+	switch ctx := ctx.(type) {
+	case *parser.PaperFileContext:
+		f.notation = paperNotation
+		for _, s := range ctx.AllPaperSection() {
+			b.paperSection(f, s)
+		}
+	case *parser.WstFileContext:
+		f.notation = wstNotation
+		for _, s := range ctx.AllWstSection() {
+			b.wstSection(f, s)
+		}
+	}
+	return f
+}
+
+func (b *builder) paperSection(f *file, ctx parser.IPaperSectionContext) {
+	switch s := ctx.(type) {
+	case *parser.SortSectionContext:
+		for _, d := range s.AllSortDecl() {
+			f.sorts = append(f.sorts, b.sortDecl(d))
+		}
+	case *parser.VarSectionContext:
+		for _, d := range s.AllVarDecl() {
+			names := d.AllName()
+			v := &varDecl{sort: b.name(names[len(names)-1])}
+			for _, n := range names[:len(names)-1] {
+				v.names = append(v.names, b.name(n))
+			}
+			f.vars = append(f.vars, v)
+		}
+	case *parser.EqnSectionContext:
+		for _, e := range s.AllEquation() {
+			f.rules = append(f.rules, &ruleDecl{pos: b.pos(e), lhs: b.term(e.GetLhs()), rhs: b.term(e.GetRhs())})
+		}
+	case *parser.InputSectionContext:
+		f.inputs = append(f.inputs, b.term(s.Term()))
+	}
+}
+
+func (b *builder) sortDecl(ctx parser.ISortDeclContext) *sortDecl {
+	d := &sortDecl{ident: b.name(ctx.Name())}
+	for _, s := range ctx.AllSymDecl() {
+		names := s.AllName()
+		sym := &symDecl{ident: b.name(names[0])}
+		for _, a := range names[1:] {
+			sym.args = append(sym.args, b.name(a))
+		}
+		d.syms = append(d.syms, sym)
+	}
+	return d
+}
+
+func (b *builder) name(ctx parser.INameContext) ident {
+	return ident{pos: b.pos(ctx), name: ctx.GetText()}
+}
+
+func (b *builder) term(ctx parser.ITermContext) *term {
+	t := &term{ident: b.name(ctx.Name()), parens: ctx.GetOpen() != nil}
+	for _, a := range ctx.AllTerm() {
+		t.args = append(t.args, b.term(a))
+	}
+	return t
+}
+
+func (b *builder) wstSection(f *file, ctx parser.IWstSectionContext) {
+	switch s := ctx.(type) {
+	case *parser.WstVarsContext:
+		v := &varDecl{}
+		for _, n := range s.AllName() {
+			v.names = append(v.names, ident{pos: b.pos(n), name: n.GetText()})
+		}
+		f.vars = append(f.vars, v)
+	case *parser.WstRulesContext:
+		for _, r := range s.AllWstRule() {
+			if c := r.Condition(); c != nil {
+				b.errorf(b.pos(c), "conditional rules are not supported")
+				continue
+			}
+			f.rules = append(f.rules, &ruleDecl{pos: b.pos(r), lhs: b.wterm(r.GetLhs()), rhs: b.wterm(r.GetRhs())})
+		}
+	case *parser.WstOtherContext:
+		b.wstOther(s)
+	}
+}
+
+// wstOther accepts the sections that do not change the meaning of a
+// system for gpuc: comments, and the innermost strategy, which gpuc uses
+// anyway.
+func (b *builder) wstOther(s *parser.WstOtherContext) {
+	name := s.WORD().GetText()
+	pos := syntax.NodePos(b.file, s.WORD())
+	switch name {
+	case "COMMENT":
+	case "STRATEGY":
+		body := s.AllSexpr()
+		if len(body) != 1 || !strings.EqualFold(body[0].GetText(), "INNERMOST") {
+			b.errorf(pos, "unsupported strategy: gpuc rewrites innermost; want (STRATEGY INNERMOST) or none")
+		}
+	default:
+		b.errorf(pos, "unsupported section (%s ...): gpuc reads VAR, RULES, COMMENT and STRATEGY INNERMOST", name)
+	}
+}
+
+func (b *builder) wterm(ctx parser.IWtermContext) *term {
+	n := ctx.Wname()
+	t := &term{ident: ident{pos: b.pos(n), name: n.GetText()}, parens: ctx.GetOpen() != nil}
+	for _, a := range ctx.AllWterm() {
+		t.args = append(t.args, b.wterm(a))
+	}
+	return t
+}

@@ -1,0 +1,332 @@
+package trs
+
+import (
+	"fmt"
+
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// Note [Rewriting on the device]
+//
+// The generated program follows the TRS paper's topology-driven rewriter:
+// threads own term slots, rewrite innermost until nothing changes, keep
+// terms in structure-of-arrays buffers, take new slots from a free list
+// or a fresh counter and collect garbage by reference counts. The term
+// store is
+//
+//	hd[i]           the head symbol of slot i (Note [Symbol numbers])
+//	arg0[i] ...     its arguments, as slot numbers
+//	rc[i]           references to slot i: from arguments, and 1 for the root
+//	pn[i], pnw[i]   1 while slot i may not be in normal form (pending);
+//	                pn is read during a step, pnw written (Note [Phases])
+//	up[i]           where a walk came from into slot i (Note [Local normalisation])
+//
+// and one iteration of the fixpoint loop has two phases, each ended by a
+// grid barrier:
+//
+//   - derive (trs_derive, trs_step): every pending slot whose arguments
+//     are in normal form is rewritten in place by the first rule of its
+//     head that matches, and so are the new subterms the rewrite makes
+//     (Note [Local normalisation]). A right-hand side shares its
+//     variables' subterms; its new subterms take slots from the free ring
+//     or the fresh counter; the reference counts of what a slot gains and
+//     loses change atomically, and a count that drops to zero puts the
+//     slot on the garbage list.
+//   - commit (trs_commit): pending flags written in the derive phase
+//     become visible and the pending slots are counted; garbage slots
+//     release their arguments, whose counts may drop to zero in turn
+//     (collected in the next iteration), and go to the free ring;
+//     processor 0 keeps the books (Note [Counters]).
+//
+// The loop is written at the SPMD level, `while more { derive; barrier
+// grid; commit; barrier grid; more = ... }` in a region of PROCS
+// processors, each taking slots in a grid-stride loop; the passes make it
+// one cooperative kernel where the device holds PROCS threads, or host
+// loops of launches otherwise (Notes [Host loops] and [Grid sync] in
+// package passes). When few slots are pending, the host launches
+// trs_small instead, one block that runs the same two phases with block
+// barriers (Note [Low parallelism]).
+//
+// With WORKLIST=1 (the default) the derive phase visits only the pending
+// slots, kept in a compacted worklist that each step appends to; with
+// WORKLIST=0 it scans all slots, as the paper does.
+//
+// Capacity is checked where a slot is taken: a step that finds the store
+// full is not applied, the loop stops at the end of the iteration, and
+// the host raises "term store full". Nothing in device code raises, so
+// no thread leaves a cooperative kernel early.
+//
+// Note [Local normalisation]
+//
+// A thread that rewrites a slot keeps rewriting it, in registers, while
+// the result is again a redex whose arguments are all in normal form:
+// A() -> B() -> ... -> End() takes one step of the loop, not 27. It goes
+// further: when a rewrite leaves pending new subterms, as
+// S(Plus(X, Y)) does, the thread walks into them, depth first, rewrites
+// them, and comes back up (up[] records the way), so that a sequential
+// computation such as Plus over a long number takes one iteration, and
+// the chain of S it builds is in normal form at the end of it, rather
+// than one level per iteration. Such subterms belong to the thread: they
+// were free slots when the phase began (pn 0), and no other thread can
+// reach them. A new pending subterm also goes on the next worklist as it
+// is made, since the walk may not come to it; an entry that a walk has
+// finished is in normal form by the next iteration, and is passed over.
+//
+// Each walk may take LOCAL rewrite steps; one that runs out stops where
+// it is, leaving its slots pending, so that a long walk cannot hold up an
+// iteration of many short ones, nor a rule like A() = A() a thread
+// forever. This is still innermost rewriting, with the rewrites in an
+// order that the sequential rewriter could take, and the same count.
+//
+// Note [Phases]
+//
+// The phases are race-free: within one phase no two processors touch one
+// address unless both use atomics. In the derive phase a slot's fields
+// are written only by the thread that rewrites it, and read by others only
+// once pn says it is in normal form, which it cannot become in the same
+// phase: a slot that reaches normal form writes pnw, and commit copies
+// pnw to pn (for the slots of both worklists, or all slots under
+// WORKLIST=0). A new term takes a free slot, which no term references,
+// whose pn is 0 and stays 0 until commit, so that a scanning thread
+// passes it by; only its thread reads its pnw (an argument is in normal
+// form if its pn and pnw are both 0, and pn 0 makes pnw stable). Garbage
+// is only listed in the derive phase and freed in the commit phase, after
+// every thread has stopped reading it; a slot whose count drops to zero
+// cannot gain a reference in the same phase, since no term refers to it
+// and nothing reads a pending slot's arguments but its own thread. In the
+// commit phase the two loops over the worklists write pn under disjoint
+// conditions on pnw, and a slot appears at most once in each list.
+//
+// Note [Counters]
+//
+// Counters that one phase adds to and a later phase reads are kept per
+// iteration k in three rotating sets, k % 3: wlen (the length of the
+// worklist of iteration k+1, stale entries included), pc (the slots
+// pending after iteration k, counted in its commit phase), glen (the
+// garbage list of iteration k, which the derive phase of k and the
+// commit phase of k-1 fill), slots and steps (walks that rewrote and
+// rewrite steps). The commit phase of k reads sets k and k+1 and clears
+// set k+2, which nothing reads until the derive phase of k+1 adds to it.
+// Lists alternate between two buffers by k % 2.
+//
+// The free ring fl holds free slots at positions free[0] (head) to
+// free[2] (tail), modulo CAPACITY. Derive takes from the head with atomic
+// adds, and may overshoot the tail; commit adds at the tail, and
+// processor 0 then pulls the head back to the tail as it was in the
+// derive phase (free[3]). free[1] is the head as the derive phase starts,
+// nfresh[1] the fresh counter, so that no one reads a counter that
+// others change in the same phase.
+//
+// Note [Low parallelism]
+//
+// An iteration costs the region two grid-wide synchronisations, and on
+// the relaunch path three launches and a read-back, however few slots are
+// pending. Below SMALL pending slots, the host launches trs_small: one
+// block of SMALLB threads that runs iterations back to back, with block
+// barriers, no launch and no read-back between them, until the count
+// reaches 4*SMALL or zero. Both paths run the same phases, so the
+// iteration count and every statistic are the same whichever runs.
+//
+// Note [Symbol numbers]
+//
+// Symbols are numbered by arity, so that the symbols of arity a are the
+// range ArityStart(a) to ArityStart(a+1)-1, and `hd[i] >= ArityStart(a)`
+// says that slot i has an a-th argument: reading, copying, freeing and
+// printing a slot need no table of arities.
+//
+// Note [Sharing]
+//
+// The store is a graph: a right-hand side refers to its variables'
+// slots, twice if it repeats one; a subterm of the right-hand side that is
+// a copy of a matched subterm of the left (S(X) in Fact(S(X)) =
+// Times(S(X), Fact(X))) refers to that subterm's slot rather than being
+// built anew; and the input's identical subterms share a slot. A rewrite overwrites its slot, so every term that refers to it
+// sees the result. Since innermost rewriting evaluates every argument
+// before its parent, the normal form of a term does not depend on the
+// order of the rewrites (rules of one head are tried in file order, so
+// each step is determined), and sharing changes the work but not the
+// result. The CPU rewriter (package rewrite) rewrites the same graph and
+// counts the same rewrites.
+
+// lowerer builds the module of a System.
+type lowerer struct {
+	sys   *System
+	opts  Options
+	m     *ir.Module
+	pos   ir.Pos
+	k     int      // argument arrays: the largest arity
+	start []int64  // start[a] = sys.ArityStart(a), for a = 0..k+1
+	graph *Graph   // the input
+	nodes int64    // slots the input takes
+	queue []int32  // the input's pending slots
+	args  []string // the argument arrays' names
+}
+
+// Lower builds the SPMD-level module of a checked system.
+func Lower(sys *System, opts Options) (m *ir.Module, err error) {
+	if opts.Print != "" && opts.Print != "term" && opts.Print != "summary" {
+		return nil, fmt.Errorf("--print=%s: want term or summary", opts.Print)
+	}
+	pos := diag.Pos{File: sys.Name + ".trs"}
+	if sys.Input != nil {
+		pos = sys.Input.Pos
+	}
+	l := &lowerer{sys: sys, opts: opts, m: &ir.Module{Pos: pos, Name: sys.Name}, pos: pos, k: sys.MaxArity}
+	for a := 0; a <= l.k+1; a++ {
+		l.start = append(l.start, int64(sys.ArityStart(a)))
+	}
+	for i := 0; i < l.k; i++ {
+		l.args = append(l.args, fmt.Sprintf("arg%d", i))
+	}
+	l.graph = sys.Graph(sys.Input)
+	l.nodes = int64(len(l.graph.Head))
+	for i, p := range sys.Pending(l.graph) {
+		if p {
+			l.queue = append(l.queue, int32(i))
+		}
+	}
+	l.params()
+	l.buffers()
+	l.helpers()
+	l.stepFunc()
+	l.phases()
+	l.initKernel()
+	l.output()
+	l.mainFunc()
+	return l.m, nil
+}
+
+// Parameters of the generated program; each is NAME=VALUE on its command
+// line.
+const (
+	pCapacity = "CAPACITY" // term slots
+	pProcs    = "PROCS"    // processors of the region
+	pSmall    = "SMALL"    // pending slots below which one block runs (Note [Low parallelism])
+	pSmallB   = "SMALLB"   // that block's threads
+	pWorklist = "WORKLIST" // 1: visit the worklist; 0: scan all slots
+	pLocal    = "LOCAL"    // rewrite steps per worklist entry and iteration (Note [Local normalisation])
+	pMaxIter  = "MAXITER"  // iterations before giving up; 0: no limit
+	pPrint    = "PRINT"    // 0: the normal form; 1: its size and hash
+	pStats    = "STATS"    // 1: print statistics
+	pTrace    = "TRACE"    // 1: print the per-iteration trace
+	pTraceCap = "TRACECAP" // iterations the trace records
+)
+
+func (l *lowerer) params() {
+	capacity := l.opts.Capacity
+	if capacity <= 0 {
+		capacity = DefaultCapacity
+	}
+	flag := func(b bool) int64 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	for _, p := range []struct {
+		name string
+		def  int64
+	}{
+		{pCapacity, capacity}, {pProcs, 131072}, {pSmall, 4096}, {pSmallB, 512},
+		{pWorklist, 1}, {pLocal, 256}, {pMaxIter, 0},
+		{pPrint, flag(l.opts.Print == "summary")}, {pStats, flag(l.opts.Stats)}, {pTrace, flag(l.opts.Trace)},
+		{pTraceCap, 65536},
+	} {
+		l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: p.name, Type: ir.I32, Default: p.def})
+	}
+}
+
+// buffers declares the term store (Note [Rewriting on the device]), the
+// counters (Note [Counters]), the input and the host's copies.
+func (l *lowerer) buffers() {
+	capacity := &ir.ParamRef{Pos: l.pos, Name: pCapacity, T: ir.I32}
+	buf := func(name string, t ir.Type, n ir.Expr) {
+		l.m.Buffers = append(l.m.Buffers, &ir.Buffer{Pos: l.pos, Name: name, Elem: t, Len: n, Space: ir.Global, Role: ir.Scratch})
+	}
+	small := func(n int64) ir.Expr { return ir.IntConst(ir.I32, n) }
+	buf("hd", ir.I32, capacity)
+	for _, a := range l.args {
+		buf(a, ir.I32, capacity)
+	}
+	buf("rc", ir.I32, capacity)
+	buf("pn", ir.U8, capacity)
+	buf("pnw", ir.U8, capacity)
+	buf("up", ir.I32, capacity)
+	buf("fl", ir.I32, capacity)
+	for _, name := range []string{"wl0", "wl1", "gl0", "gl1"} {
+		buf(name, ir.I32, capacity)
+	}
+	buf("nfresh", ir.I32, small(2))
+	buf("free", ir.I64, small(4))
+	buf("wlen", ir.I32, small(3))
+	buf("glen", ir.I32, small(3))
+	buf("pc", ir.I32, small(3))
+	buf("slots", ir.I32, small(3))
+	buf("steps", ir.I64, small(3))
+	buf("status", ir.I32, small(3))
+	buf("total", ir.I64, small(1))
+	traceCap := &ir.ParamRef{Pos: l.pos, Name: pTraceCap, T: ir.I32}
+	buf("tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: traceCap})
+	l.inputBuffer()
+	arr := func(name string, t ir.Type, n ir.Expr) {
+		l.m.Arrays = append(l.m.Arrays, &ir.Array{Pos: l.pos, Name: name, Elem: t, Len: n})
+	}
+	arr("h_hd", ir.I32, capacity)
+	for _, a := range l.args {
+		arr("h_"+a, ir.I32, capacity)
+	}
+	arr("h_size", ir.U64, capacity)
+	arr("h_hash", ir.U64, capacity)
+	arr("h_mark", ir.U8, capacity)
+	arr("h_stack", ir.I32, capacity)
+	arr("h_live", ir.I64, small(1))
+	arr("h_tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: ir.CloneExpr(traceCap)})
+}
+
+// Status words (status[i]) and free-ring words (free[i]).
+const (
+	stIter     = 0 // iterations run
+	stOverflow = 1 // set by a step that found the store full
+	stPeak     = 2 // most worklist entries rewritten in one iteration
+
+	frHead  = 0 // next free-ring position to take
+	frHead0 = 1 // the head as the derive phase starts
+	frTail  = 2 // next free-ring position to fill
+	frTailA = 3 // the tail during the derive phase
+)
+
+// record is the number of words per input node in the input buffer:
+// head, arguments, reference count, pending flag.
+func (l *lowerer) record() int64 { return int64(l.k) + 3 }
+
+// inputBuffer holds the input graph (Note [Sharing]) and its pending
+// slots, the first worklist.
+func (l *lowerer) inputBuffer() {
+	g := l.graph
+	refs := g.Refs()
+	pending := l.sys.Pending(g)
+	var init []ir.Bits
+	word := func(v int64) { init = append(init, ir.IntBits(ir.I32, v)) }
+	for i := range g.Head {
+		word(int64(g.Head[i]))
+		for a := 0; a < l.k; a++ {
+			if a < len(g.Args[i]) {
+				word(int64(g.Args[i][a]))
+			} else {
+				word(0)
+			}
+		}
+		word(int64(refs[i]))
+		if pending[i] {
+			word(1)
+		} else {
+			word(0)
+		}
+	}
+	for _, q := range l.queue {
+		word(int64(q))
+	}
+	n := ir.IntConst(ir.I32, int64(len(init)))
+	l.m.Buffers = append(l.m.Buffers, &ir.Buffer{Pos: l.pos, Name: "input", Elem: ir.I32, Len: n, Space: ir.Global, Role: ir.Static, Init: init})
+}

@@ -1,0 +1,474 @@
+package trs
+
+import (
+	"fmt"
+
+	"gpuc/ir"
+)
+
+// Outcomes of rewriting one slot of the walk, in the local out.
+const (
+	outNormal = 0 // in normal form: leave it
+	outQueued = 1 // its new pending subterms are queued: descend into them
+	outStop   = 2 // out of fuel, or the store is full: end the walk
+)
+
+// stepFunc builds trs_step(s, k, favail), the derive phase's work on one
+// pending slot (Note [Local normalisation]): a depth-first walk from s
+// that rewrites each slot once its arguments are in normal form, and
+// descends into the pending subterms that its rewrites make, which belong
+// to this thread alone. The walk's path is kept in up: up[c] is the slot
+// the walk descended from into c. It returns the number of rewrite
+// steps. favail says whether the free ring had entries as the phase
+// began.
+func (l *lowerer) stepFunc() {
+	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, param{"s", ir.I32}, param{"k", ir.I32}, param{"favail", ir.I64})
+	b.if_(b.eq(b.ld("pn", b.v("s")), b.u8(0)), func() { b.ret(b.i64(0)) }) // a worklist entry that a walk finished
+	b.decl("c1", ir.I32, b.rem(b.add(b.v("k"), b.i32(1)), b.i32(3)))
+	b.decl("nstep", ir.I32, b.i32(0))
+	b.store("up", b.v("s"), b.i32(-1))
+	b.decl("t", ir.I32, b.v("s"))
+	b.decl("walk", ir.Bool, b.boolean(true))
+	b.while(b.and(b.v("walk"), b.ge(b.v("t"), b.i32(0))), func() { l.visit(b) })
+	b.if_(b.ne(b.ld("pnw", b.v("s")), b.u8(0)), func() {
+		b.if_(b.ne(b.p(pWorklist), b.i32(0)), func() {
+			b.decl("q", ir.I32, b.i32(0))
+			b.atomic("q", ir.AtomicAdd, "wlen", b.v("c1"), b.i32(1))
+			b.call("trs_push", b.v("q"), b.v("s"), b.v("k"))
+		})
+	})
+	b.ret(b.conv(ir.I64, b.v("nstep")))
+}
+
+// visit is one turn of the walk, at slot t: if an argument is pending,
+// descend into it, which is possible only if this thread made it (its pn
+// is 0, as for every slot that was free when the phase began); otherwise
+// rewrite t until it is in normal form (then go back up) or has pending
+// arguments again.
+func (l *lowerer) visit(b *fn) {
+	h := b.decl("h", ir.I32, b.ld("hd", b.v("t")))
+	for _, x := range l.regs() {
+		b.decl(x, ir.I32, b.i32(0))
+	}
+	b.decl("pa", ir.I32, b.i32(-1))
+	l.forArgs(b, h, func(a int, arr string) {
+		x := l.regs()[a]
+		b.set(x, b.ld(arr, b.v("t")))
+		normal := b.and(b.eq(b.ld("pn", b.v(x)), b.u8(0)), b.eq(b.ld("pnw", b.v(x)), b.u8(0)))
+		b.if_(b.and(b.lt(b.v("pa"), b.i32(0)), b.not(normal)), func() { b.set("pa", b.v(x)) })
+	})
+	b.ifElse(b.ge(b.v("pa"), b.i32(0)), func() {
+		b.ifElse(b.ne(b.ld("pn", b.v("pa")), b.u8(0)), func() {
+			b.set("walk", b.boolean(false))
+		}, func() {
+			b.store("up", b.v("pa"), b.v("t"))
+			b.set("t", b.v("pa"))
+		})
+	}, func() { l.rewriteSlot(b) })
+}
+
+// rewriteSlot rewrites slot t, whose arguments are in normal form, in
+// registers, then writes it back and decides where the walk goes.
+func (l *lowerer) rewriteSlot(b *fn) {
+	b.decl("n", ir.I32, b.i32(0))
+	b.decl("out", ir.I32, b.i32(outNormal))
+	b.decl("written", ir.Bool, b.boolean(false))
+	b.decl("more", ir.Bool, b.boolean(true))
+	b.while(b.v("more"), func() {
+		b.set("more", b.boolean(false))
+		b.if_(b.ge(b.add(b.v("nstep"), b.v("n")), b.max(b.p(pLocal), b.i32(1))), func() {
+			b.set("out", b.i32(outStop))
+			b.brk()
+		})
+		sw := &ir.Switch{Pos: b.pos, X: b.v("h")}
+		for _, sym := range l.sys.Syms {
+			if !sym.Defined() {
+				continue
+			}
+			sw.Cases = append(sw.Cases, &ir.Case{Pos: sym.Pos, Values: []int64{int64(sym.Index)}, Body: b.nest(func() { l.rewriteSym(b, sym) })})
+		}
+		b.pos = l.pos
+		if len(sw.Cases) > 0 {
+			b.emit(sw)
+		}
+	})
+	b.if_(b.lt(b.i32(0), b.v("n")), func() {
+		b.set("nstep", b.add(b.v("nstep"), b.v("n")))
+		b.if_(b.not(b.v("written")), func() {
+			b.store("hd", b.v("t"), b.v("h"))
+			l.forArgs(b, b.v("h"), func(a int, arr string) { b.store(arr, b.v("t"), b.v(l.regs()[a])) })
+		})
+	})
+	b.if_(b.eq(b.v("out"), b.i32(outNormal)), func() {
+		b.store("pnw", b.v("t"), b.u8(0))
+		b.set("t", b.ld("up", b.v("t")))
+	})
+	b.if_(b.eq(b.v("out"), b.i32(outStop)), func() { b.set("walk", b.boolean(false)) })
+}
+
+// regs names the locals that hold the slot's arguments during a step.
+func (l *lowerer) regs() []string {
+	out := make([]string, l.k)
+	for i := range out {
+		out[i] = fmt.Sprintf("x%d", i)
+	}
+	return out
+}
+
+// rewriteSym is the switch case of a defined symbol: its rules in file
+// order, the first that matches applying. The heads of the arguments that
+// some rule inspects are loaded once.
+func (l *lowerer) rewriteSym(b *fn, sym *Sym) {
+	b.pos = sym.Pos
+	heads := make([]ir.Expr, sym.Arity)
+	for i := 0; i < sym.Arity; i++ {
+		for _, r := range sym.Rules {
+			if r.LHS.Args[i].Sym != nil {
+				heads[i] = b.decl(fmt.Sprintf("g%d", i), ir.I32, b.ld("hd", b.v(l.regs()[i])))
+				break
+			}
+		}
+	}
+	b.while(b.boolean(true), func() {
+		for _, r := range sym.Rules {
+			b.pos = r.Pos
+			ms := &matchState{rule: r, vars: map[*Var]ir.Expr{}, direct: map[*Var]int{}}
+			var todo []patAt
+			for i, p := range r.LHS.Args {
+				todo = append(todo, patAt{p: p, slot: b.v(l.regs()[i]), head: heads[i], root: i})
+			}
+			l.match(b, ms, todo, func() { l.apply(b, ms) })
+		}
+		b.pos = sym.Pos
+		b.brk()
+	})
+}
+
+// matchState is what matching a rule has bound so far.
+type matchState struct {
+	rule   *Rule
+	vars   map[*Var]ir.Expr // the local holding each bound variable
+	direct map[*Var]int     // variables bound to an argument of the root
+	subs   []boundSub       // the left-hand side's matched subterms below the root
+	eqs    [][2]ir.Expr     // repeated variables: slots that must hold equal terms
+	paths  int              // locals made for subterm slots
+}
+
+// boundSub is a subterm of a left-hand side, not a variable, with the
+// local that holds its slot once matched, and its argument position if it
+// is an argument of the root (else -1).
+type boundSub struct {
+	t    *Term
+	slot ir.Expr
+	root int
+}
+
+// bound says whether a right-hand side's subterm t is already in the
+// store: a variable, or a copy of a matched subterm of the left-hand side
+// (as S(X) in Fact(S(X)) = Times(S(X), Fact(X))), which the right-hand
+// side then shares rather than builds anew (Note [Sharing]). It returns
+// t's slot, its argument position at the root or -1, and a key for
+// counting its uses.
+func (ms *matchState) bound(t *Term) (slot ir.Expr, root int, key any, ok bool) {
+	if v := t.Var; v != nil {
+		root, direct := ms.direct[v]
+		if !direct {
+			root = -1
+		}
+		return ms.vars[v], root, v, true
+	}
+	for _, s := range ms.subs {
+		if SameTerm(s.t, t) {
+			return s.slot, s.root, s.t, true
+		}
+	}
+	return nil, -1, nil, false
+}
+
+// patAt is a pattern to match against the term in slot slot; head, if
+// not nil, holds the slot's head already, and root is the argument
+// position for the root's arguments, -1 below.
+type patAt struct {
+	p    *Term
+	slot ir.Expr
+	head ir.Expr
+	root int
+}
+
+// match emits the tests of the patterns in todo as nested ifs, depth
+// first, binding variables as it goes; body runs where all match, after
+// the equality tests of repeated variables.
+func (l *lowerer) match(b *fn, ms *matchState, todo []patAt, body func()) {
+	if len(todo) == 0 {
+		if len(ms.eqs) == 0 {
+			body()
+			return
+		}
+		var cond ir.Expr
+		for _, e := range ms.eqs {
+			c := ir.Expr(b.callExpr("trs_eq", ir.CloneExpr(e[0]), ir.CloneExpr(e[1])))
+			if cond == nil {
+				cond = c
+			} else {
+				cond = b.and(cond, c)
+			}
+		}
+		b.if_(cond, body)
+		return
+	}
+	pa, rest := todo[0], todo[1:]
+	if v := pa.p.Var; v != nil {
+		if first, ok := ms.vars[v]; ok {
+			ms.eqs = append(ms.eqs, [2]ir.Expr{first, pa.slot})
+		} else {
+			ms.vars[v] = b.decl(fmt.Sprintf("v%d_%d", ms.rule.Index, v.Index), ir.I32, pa.slot)
+			if pa.root >= 0 {
+				ms.direct[v] = pa.root
+			}
+		}
+		l.match(b, ms, rest, body)
+		return
+	}
+	head := pa.head
+	if head == nil {
+		head = b.ld("hd", ir.CloneExpr(pa.slot))
+	}
+	b.if_(b.eq(ir.CloneExpr(head), b.i32(int64(pa.p.Sym.Index))), func() {
+		if pa.root >= 0 {
+			// A copy, since the root's argument registers change as the rule applies.
+			name := fmt.Sprintf("a%d_%d", ms.rule.Index, pa.root)
+			ms.subs = append(ms.subs, boundSub{t: pa.p, slot: b.decl(name, ir.I32, pa.slot), root: pa.root})
+		} else {
+			ms.subs = append(ms.subs, boundSub{t: pa.p, slot: pa.slot, root: -1})
+		}
+		var kids []patAt
+		for i, a := range pa.p.Args {
+			name := fmt.Sprintf("p%d_%d", ms.rule.Index, ms.paths)
+			ms.paths++
+			kids = append(kids, patAt{p: a, slot: b.decl(name, ir.I32, b.ld(l.args[i], ir.CloneExpr(pa.slot))), root: -1})
+		}
+		l.match(b, ms, append(kids, rest...), body)
+	})
+}
+
+// newTerm is a subterm of a right-hand side that gets a new slot.
+type newTerm struct {
+	t      *Term
+	slot   ir.Expr // the local holding its slot
+	normal bool    // in normal form when made: no rules for its head, arguments normal
+}
+
+// apply emits what a matched rule does: allocate the right-hand side's
+// new subterms, write them, move references, overwrite the root in the
+// registers, count the step and decide what comes next. It ends with a
+// break out of the rule loop.
+func (l *lowerer) apply(b *fn, ms *matchState) {
+	r := ms.rule
+	var news []*newTerm
+	if _, _, _, collapse := ms.bound(r.RHS); !collapse {
+		for _, a := range r.RHS.Args {
+			ms.collectNew(a, &news)
+		}
+	}
+	if len(news) == 0 {
+		l.applyRule(b, ms, news, func() {})
+		return
+	}
+	ok, takeSlots := l.alloc(b, r.Index, news)
+	b.if_(ok, func() { l.applyRule(b, ms, news, takeSlots) })
+	b.set("out", b.i32(outStop)) // the store is full: the slot stays as it is
+	b.brk()
+}
+
+// applyRule is apply once the slots are taken.
+func (l *lowerer) applyRule(b *fn, ms *matchState, news []*newTerm, takeSlots func()) {
+	takeSlots()
+	l.writeNew(b, ms, news)
+	l.moveRefs(b, ms)
+	l.setRoot(b, ms, news)
+	b.set("n", b.add(b.v("n"), b.i32(1)))
+	b.brk()
+}
+
+// collectNew lists the subterms of t that are not bound, children
+// first, and decides which are in normal form when made.
+func (ms *matchState) collectNew(t *Term, out *[]*newTerm) bool {
+	if _, _, _, ok := ms.bound(t); ok {
+		return true
+	}
+	normal := !t.Sym.Defined()
+	for _, a := range t.Args {
+		normal = ms.collectNew(a, out) && normal
+	}
+	*out = append(*out, &newTerm{t: t, normal: normal})
+	return normal
+}
+
+// alloc reserves slots for the new subterms: from the free ring while it
+// lasts, then from the fresh counter, with one atomic add on each. It
+// returns a local that is false if the store is full, having set the
+// overflow flag, and a function that declares the new subterms' slot
+// locals where they are needed.
+func (l *lowerer) alloc(b *fn, rule int, news []*newTerm) (ir.Expr, func()) {
+	m := int64(len(news))
+	name := func(base string) string { return fmt.Sprintf("%s%d", base, rule) }
+	rb, nr := name("rb"), name("nr")
+	b.decl(rb, ir.I64, b.i64(0))
+	b.decl(nr, ir.I32, b.i32(0))
+	b.if_(b.lt(b.i64(0), b.v("favail")), func() {
+		b.atomic(rb, ir.AtomicAdd, "free", b.i32(frHead), b.i64(m))
+		avail := b.min(b.max(b.sub(b.ld("free", b.i32(frTail)), b.v(rb)), b.i64(0)), b.i64(m))
+		b.set(nr, b.conv(ir.I32, avail))
+	})
+	fb, ok := name("fb"), name("ok")
+	b.decl(fb, ir.I32, b.i32(0))
+	b.decl(ok, ir.Bool, b.boolean(true))
+	rest := func() ir.Expr { return b.sub(b.i32(m), b.v(nr)) }
+	b.if_(b.lt(b.v(nr), b.i32(m)), func() {
+		b.atomic(fb, ir.AtomicAdd, "nfresh", b.i32(0), rest())
+		b.if_(b.bin(ir.Gt, b.v(fb), b.sub(b.p(pCapacity), rest())), func() {
+			b.atomic("", ir.AtomicOr, "status", b.i32(stOverflow), b.i32(1))
+			b.set(ok, b.boolean(false))
+		})
+	})
+	takeSlots := func() {
+		for j, nt := range news {
+			ring := b.ld("fl", b.rem(b.add(b.v(rb), b.i64(int64(j))), b.conv(ir.I64, b.p(pCapacity))))
+			fresh := b.add(b.v(fb), b.sub(b.i32(int64(j)), b.v(nr)))
+			nt.slot = b.decl(fmt.Sprintf("t%d_%d", rule, j), ir.I32, b.sel(b.lt(b.i32(int64(j)), b.v(nr)), ring, fresh))
+		}
+	}
+	return b.v(ok), takeSlots
+}
+
+// slotOf is the slot local of a right-hand side's subterm.
+func slotOf(ms *matchState, news []*newTerm, t *Term) ir.Expr {
+	if slot, _, _, ok := ms.bound(t); ok {
+		return ir.CloneExpr(slot)
+	}
+	for _, nt := range news {
+		if nt.t == t {
+			return ir.CloneExpr(nt.slot)
+		}
+	}
+	panic("trs: right-hand side subterm without a slot")
+}
+
+// writeNew writes the new subterms into their slots. Each has one
+// reference, from its parent; those not in normal form are pending.
+func (l *lowerer) writeNew(b *fn, ms *matchState, news []*newTerm) {
+	for _, nt := range news {
+		b.store("hd", nt.slot, b.i32(int64(nt.t.Sym.Index)))
+		for i, a := range nt.t.Args {
+			b.store(l.args[i], ir.CloneExpr(nt.slot), slotOf(ms, news, a))
+		}
+		b.store("rc", ir.CloneExpr(nt.slot), b.i32(1))
+		if !nt.normal {
+			b.store("pnw", ir.CloneExpr(nt.slot), b.u8(1))
+		}
+	}
+}
+
+// moveRefs adds the references the right-hand side makes to the slots of
+// its bound subterms (variables and copies of matched subterms), then
+// drops the old root's references to its arguments. A bound subterm that
+// is an argument of the root moves its reference instead: f(X) -> g(X)
+// changes no count.
+func (l *lowerer) moveRefs(b *fn, ms *matchState) {
+	r := ms.rule
+	uses := map[any]int64{}
+	var order []any
+	var count func(t *Term)
+	count = func(t *Term) {
+		if _, _, key, ok := ms.bound(t); ok {
+			if uses[key] == 0 {
+				order = append(order, key)
+			}
+			uses[key]++
+			return
+		}
+		for _, a := range t.Args {
+			count(a)
+		}
+	}
+	if _, _, _, collapse := ms.bound(r.RHS); !collapse {
+		for _, a := range r.RHS.Args {
+			count(a)
+		}
+	}
+	delta := make([]int64, len(r.LHS.Args))
+	for i := range delta {
+		delta[i] = -1
+	}
+	for _, key := range order {
+		var slot ir.Expr
+		var root int
+		switch k := key.(type) {
+		case *Var:
+			slot, root, _, _ = ms.bound(&Term{Var: k})
+		case *Term:
+			slot, root, _, _ = ms.bound(k)
+		}
+		if root >= 0 {
+			delta[root] += uses[key]
+		} else {
+			b.atomic("", ir.AtomicAdd, "rc", ir.CloneExpr(slot), b.i32(uses[key]))
+		}
+	}
+	for i, d := range delta {
+		if d > 0 {
+			b.atomic("", ir.AtomicAdd, "rc", b.v(l.regs()[i]), b.i32(d))
+		}
+	}
+	for i, d := range delta {
+		if d < 0 {
+			b.call("trs_release", b.v(l.regs()[i]), b.v("k"))
+		}
+	}
+}
+
+// setRoot makes the right-hand side's root the slot's new root and
+// decides what follows: a bound term (a variable's) is copied and is in
+// normal form; a root with pending arguments (a new subterm is pending only if
+// it or one below it has rules, and then so is the root's argument above
+// it) is queued with them; a root whose head has rules is tried again;
+// any other root is in normal form.
+func (l *lowerer) setRoot(b *fn, ms *matchState, news []*newTerm) {
+	r := ms.rule
+	if slot, _, _, ok := ms.bound(r.RHS); ok {
+		b.call("trs_collapse", b.v("t"), ir.CloneExpr(slot))
+		b.set("written", b.boolean(true))
+		return
+	}
+	b.set("h", b.i32(int64(r.RHS.Sym.Index)))
+	for i, a := range r.RHS.Args {
+		b.set(l.regs()[i], slotOf(ms, news, a))
+	}
+	var pending []ir.Expr
+	for _, nt := range news {
+		if !nt.normal {
+			pending = append(pending, nt.slot)
+		}
+	}
+	switch {
+	case len(pending) > 0:
+		l.enqueue(b, r.Index, pending)
+	case r.RHS.Sym.Defined():
+		b.set("more", b.boolean(true))
+	}
+}
+
+// enqueue records that the slot has pending new subterms, which the walk
+// descends into next, and puts them on the next worklist with one atomic
+// add: the walk may not finish them.
+func (l *lowerer) enqueue(b *fn, rule int, slots []ir.Expr) {
+	b.set("out", b.i32(outQueued))
+	b.if_(b.ne(b.p(pWorklist), b.i32(0)), func() {
+		q := fmt.Sprintf("q%d", rule)
+		b.decl(q, ir.I32, b.i32(0))
+		b.atomic(q, ir.AtomicAdd, "wlen", b.v("c1"), b.i32(int64(len(slots))))
+		for i, s := range slots {
+			b.call("trs_push", b.add(b.v(q), b.i32(int64(i))), ir.CloneExpr(s), b.v("k"))
+		}
+	})
+}

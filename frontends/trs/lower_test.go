@@ -1,0 +1,115 @@
+package trs
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"gpuc/ir"
+	"gpuc/passes"
+)
+
+const peano = `sort Nat = struct Zero() | S(Nat) | Plus(Nat, Nat);
+var X : Nat; Y : Nat;
+eqn Plus(Zero(), Y) = Y;
+    Plus(S(X), Y) = S(Plus(X, Y));
+input Plus(S(S(Zero())), S(Zero()));`
+
+func lowerSource(t *testing.T, src string, opts Options) *ir.Module {
+	t.Helper()
+	m, err := Parse("t.trs", []byte(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ir.Verify(m, ir.SPMDLevel); err != nil {
+		t.Fatalf("%v\n%s", err, ir.Print(m))
+	}
+	return m
+}
+
+// The fixpoint loop is an SPMD loop with two grid barriers, in the one
+// region of main; the one-block kernel has the same phases with block
+// barriers (Note [Rewriting on the device]).
+func TestFixpointLoopShape(t *testing.T) {
+	m := lowerSource(t, peano, Options{})
+	var regions, grid, block int
+	for _, f := range m.Funcs {
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			switch s := s.(type) {
+			case *ir.Region:
+				regions++
+				if f.Name != "main" {
+					t.Errorf("a region in %s", f.Name)
+				}
+			case *ir.Barrier:
+				if s.Grid {
+					grid++
+				} else if f.Name == "trs_small" {
+					block++
+				}
+			}
+			return true
+		})
+	}
+	if regions != 1 || grid != 2 || block != 2 {
+		t.Errorf("%d regions, %d grid barriers, %d block barriers in trs_small; want 1, 2, 2", regions, grid, block)
+	}
+}
+
+// No device code raises: a full store stops the loop, and the host
+// raises (Note [Rewriting on the device]).
+func TestNoDeviceRaise(t *testing.T) {
+	m := lowerSource(t, peano, Options{})
+	raises := 0
+	for _, f := range m.Funcs {
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			if _, ok := s.(*ir.Raise); ok {
+				raises++
+				if f.Kind != ir.HostFunc {
+					t.Errorf("%s %s raises", f.Kind, f.Name)
+				}
+			}
+			return true
+		})
+	}
+	if raises == 0 {
+		t.Error("nothing raises: a full store must be an error")
+	}
+}
+
+// The passes make the region a cooperative kernel with relaunches as its
+// fallback, Listing 3's host loop.
+func TestLoweredByPasses(t *testing.T) {
+	m := lowerSource(t, peano, Options{})
+	ps, err := passes.Expand([]string{"default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &passes.Config{VerifyEach: true, Report: &passes.Report{}}
+	if err := passes.Run(m, ps, cfg); err != nil {
+		t.Fatal(err)
+	}
+	var report bytes.Buffer
+	cfg.Report.Write(&report)
+	for _, want := range []string{"cooperative kernel", "loop runs on the host"} {
+		if !strings.Contains(report.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, report.String())
+		}
+	}
+	if m.Level() != ir.LaunchLevel {
+		t.Error("still at the SPMD level")
+	}
+}
+
+// Options become the program's parameter defaults.
+func TestOptionsSetDefaults(t *testing.T) {
+	m := lowerSource(t, peano, Options{Capacity: 77, Print: "summary", Stats: true, Trace: true})
+	for name, want := range map[string]int64{pCapacity: 77, pPrint: 1, pStats: 1, pTrace: 1} {
+		if p := m.Param(name); p == nil || p.Default != want {
+			t.Errorf("param %s: %+v, want default %d", name, p, want)
+		}
+	}
+	if _, err := Parse("t.trs", []byte(peano), Options{Print: "tree"}); err == nil {
+		t.Error("--print=tree accepted")
+	}
+}

@@ -1,0 +1,255 @@
+// Package maude translates a term rewrite system into a Maude functional
+// module, runs Maude's reduce on its input term, and reads the normal
+// form back: the third oracle, beside the CPU rewriter and `gpuc run`,
+// that every TRS example is checked against (the Debian package maude).
+//
+// Maude evaluates equations eagerly, innermost, as gpuc does, but does
+// not try a symbol's equations in file order. The translation keeps the
+// order with a matcher per rule, m-f-j(args), which is tt where rule j's
+// left-hand side matches and ff otherwise, and makes every later rule of
+// f conditional on the earlier ones not matching:
+//
+//	eq s3(P1) = R1 .
+//	ceq s3(P2) = R2 if m3-1(P2's arguments) = ff .
+//	eq m3-1(P1's arguments) = tt .
+//	eq m3-1(W1, ..., Wn) = ff [owise] .
+//
+// Symbols, sorts and variables get names of their own (s3, S0, R2V1), so
+// that no symbol of the system clashes with Maude's syntax.
+//
+// It is not a general Maude interface: modules have no imports, and BOOL
+// is left out.
+package maude
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gpuc/frontends/trs"
+)
+
+// Module is the Maude text of sys: the module and a reduce of its input.
+func Module(sys *trs.System) string {
+	var b strings.Builder
+	b.WriteString("set include BOOL off .\nset show timing off .\n\nfmod GPUC-TRS is\n")
+	sorts := sortNames(sys)
+	fmt.Fprintf(&b, "  sorts %s B .\n  ops tt ff : -> B .\n", strings.Join(sorts, " "))
+	for _, s := range sys.Syms {
+		fmt.Fprintf(&b, "  op %s : %s -> %s .\n", opName(s), argSorts(sys, s), sorts[sortOf(s.Sort)])
+		for j := range len(s.Rules) - 1 {
+			fmt.Fprintf(&b, "  op %s : %s -> B .\n", matcher(s, j), argSorts(sys, s))
+		}
+	}
+	for _, r := range sys.Rules {
+		for _, v := range r.Vars {
+			fmt.Fprintf(&b, "  var %s : %s .\n", varName(r, v), sorts[sortOf(v.Sort)])
+		}
+	}
+	for k := 0; k < sys.MaxArity; k++ {
+		for i, name := range sorts {
+			fmt.Fprintf(&b, "  var W%d-%d : %s .\n", i, k, name)
+		}
+	}
+	for _, s := range sys.Syms {
+		for i, r := range s.Rules {
+			lhs, rhs := term(r, r.LHS), term(r, r.RHS)
+			if i == 0 {
+				fmt.Fprintf(&b, "  eq %s = %s .\n", lhs, rhs)
+			} else {
+				var conds []string
+				for j := range i {
+					conds = append(conds, matchOf(r, s, j)+" = ff")
+				}
+				fmt.Fprintf(&b, "  ceq %s = %s if %s .\n", lhs, rhs, strings.Join(conds, " /\\ "))
+			}
+			if i+1 < len(s.Rules) {
+				ws := make([]string, s.Arity)
+				for k := range ws {
+					ws[k] = fmt.Sprintf("W%d-%d", sortOf(argSort(s, k)), k)
+				}
+				fmt.Fprintf(&b, "  eq %s = tt .\n", matchOf(r, s, i))
+				fmt.Fprintf(&b, "  eq %s = ff [owise] .\n", apply(matcher(s, i), ws))
+			}
+		}
+	}
+	fmt.Fprintf(&b, "endfm\n\nred %s .\nquit\n", term(nil, sys.Input))
+	return b.String()
+}
+
+// matcher names the matcher of rule j of s.
+func matcher(s *trs.Sym, j int) string { return fmt.Sprintf("m%d-%d", s.Index, j) }
+
+// matchOf applies rule j's matcher of s to the arguments of rule r's
+// left-hand side.
+func matchOf(r *trs.Rule, s *trs.Sym, j int) string {
+	args := make([]string, len(r.LHS.Args))
+	for k, a := range r.LHS.Args {
+		args[k] = term(r, a)
+	}
+	return apply(matcher(s, j), args)
+}
+
+func sortNames(sys *trs.System) []string {
+	if len(sys.Sorts) == 0 {
+		return []string{"S0"}
+	}
+	out := make([]string, len(sys.Sorts))
+	for i := range out {
+		out[i] = fmt.Sprintf("S%d", i)
+	}
+	return out
+}
+
+// sortOf maps an unsorted system's -1 to its one sort.
+func sortOf(s int) int { return max(s, 0) }
+
+func argSort(s *trs.Sym, k int) int {
+	if s.ArgSorts == nil {
+		return 0
+	}
+	return s.ArgSorts[k]
+}
+
+func argSorts(sys *trs.System, s *trs.Sym) string {
+	names := sortNames(sys)
+	out := make([]string, s.Arity)
+	for k := range out {
+		out[k] = names[sortOf(argSort(s, k))]
+	}
+	return strings.Join(out, " ")
+}
+
+// opName names symbol s.
+func opName(s *trs.Sym) string { return fmt.Sprintf("s%d", s.Index) }
+
+func varName(r *trs.Rule, v *trs.Var) string { return fmt.Sprintf("R%dV%d", r.Index, v.Index) }
+
+func apply(op string, args []string) string {
+	if len(args) == 0 {
+		return op
+	}
+	return op + "(" + strings.Join(args, ", ") + ")"
+}
+
+// term writes t, a term of rule r (nil for the input).
+func term(r *trs.Rule, t *trs.Term) string {
+	if t.Var != nil {
+		return varName(r, t.Var)
+	}
+	args := make([]string, len(t.Args))
+	for i, a := range t.Args {
+		args[i] = term(r, a)
+	}
+	return apply(opName(t.Sym), args)
+}
+
+// Run reduces the input term of sys with the maude command, and returns
+// its normal form.
+func Run(sys *trs.System, timeout time.Duration) (*trs.Term, error) {
+	dir, err := os.MkdirTemp("", "gpuc-maude")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "trs.maude")
+	if err := os.WriteFile(file, []byte(Module(sys)), 0o644); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "maude", "-no-banner", "-batch", file)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("maude: %v\n%s%s", err, stderr.String(), out.String())
+	}
+	t, err := Result(sys, out.String())
+	if err != nil {
+		return nil, fmt.Errorf("%v\nmaude printed:\n%s%s", err, out.String(), stderr.String())
+	}
+	return t, nil
+}
+
+// Result reads the normal form from Maude's output of a reduce.
+func Result(sys *trs.System, out string) (*trs.Term, error) {
+	i := strings.Index(out, "result ")
+	if i < 0 {
+		return nil, fmt.Errorf("maude printed no result")
+	}
+	rest := out[i:]
+	colon := strings.Index(rest, ": ")
+	if colon < 0 {
+		return nil, fmt.Errorf("maude's result has no sort")
+	}
+	rest = rest[colon+2:]
+	if end := strings.Index(rest, "\nBye"); end >= 0 {
+		rest = rest[:end]
+	}
+	text := strings.Join(strings.Fields(rest), "")
+	p := &reader{sys: sys, text: text}
+	t, err := p.term()
+	if err == nil && p.at < len(text) {
+		err = fmt.Errorf("maude's result continues after the term: %q", text[p.at:])
+	}
+	return t, err
+}
+
+// reader parses Maude's prefix notation with the names Module gave.
+type reader struct {
+	sys  *trs.System
+	text string
+	at   int
+}
+
+func (p *reader) term() (*trs.Term, error) {
+	start := p.at
+	for p.at < len(p.text) && !strings.ContainsRune("(),", rune(p.text[p.at])) {
+		p.at++
+	}
+	name := p.text[start:p.at]
+	sym, err := p.symbol(name)
+	if err != nil {
+		return nil, err
+	}
+	t := &trs.Term{Sym: sym}
+	if p.at < len(p.text) && p.text[p.at] == '(' {
+		for {
+			p.at++
+			a, err := p.term()
+			if err != nil {
+				return nil, err
+			}
+			t.Args = append(t.Args, a)
+			if p.at >= len(p.text) {
+				return nil, fmt.Errorf("maude's result ends inside %s(...)", name)
+			}
+			if p.text[p.at] == ')' {
+				p.at++
+				break
+			}
+			if p.text[p.at] != ',' {
+				return nil, fmt.Errorf("unexpected %q in maude's result", p.text[p.at])
+			}
+		}
+	}
+	if len(t.Args) != sym.Arity {
+		return nil, fmt.Errorf("maude's result applies %s to %d arguments", sym.Name, len(t.Args))
+	}
+	return t, nil
+}
+
+// symbol maps a Maude operator name, s<i>, to its symbol.
+func (p *reader) symbol(name string) (*trs.Sym, error) {
+	i, err := strconv.Atoi(strings.TrimPrefix(name, "s"))
+	if !strings.HasPrefix(name, "s") || err != nil || i < 0 || i >= len(p.sys.Syms) {
+		return nil, fmt.Errorf("unknown operator %q in maude's result", name)
+	}
+	return p.sys.Syms[i], nil
+}

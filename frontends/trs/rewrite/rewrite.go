@@ -1,0 +1,172 @@
+// Package rewrite is gpuc's CPU rewriter for term rewrite systems: a
+// plain recursive innermost rewriter over a term graph, as in Listing 2
+// of the TRS paper. It is one of the three oracles that `gpuc run` and
+// Maude must agree with, and the CPU baseline of the benchmarks
+// (`gpuc rewrite`).
+//
+// It rewrites the same graph as the device does (Note [Sharing] in
+// package trs): the input's identical subterms share a node, a rule's
+// variables are shared where the right-hand side repeats them, and a
+// rewritten node is overwritten in place. Since innermost normal forms
+// are functions of the term, every node is rewritten by the same rules in
+// any order, so it counts exactly the rewrites that the device counts.
+// Nodes are reference-counted and reused, as on the device.
+//
+// It is not the device algorithm run on the CPU: it is sequential,
+// leftmost-innermost and recursive.
+package rewrite
+
+import (
+	"fmt"
+
+	"gpuc/frontends/trs"
+)
+
+// Rewriter holds a term graph and normalises it.
+type Rewriter struct {
+	sys   *trs.System
+	k     int32 // argument slots per node: the largest arity
+	arity []int32
+	rules [][]*rule // by head symbol
+	head  []int32
+	args  []int32 // k per node
+	rc    []int32
+	nf    []bool
+	free  []int32
+	limit int
+	root  int32
+	regs  []int32 // match registers
+	old   []int32 // the arguments a rewrite replaces
+	made  []int32 // the nodes a right-hand side made
+	stack []int32 // nodes to free
+	// Steps counts the rewrite steps taken.
+	Steps int64
+}
+
+// ErrCapacity is returned when the graph would outgrow the node limit.
+var ErrCapacity = fmt.Errorf("term store full")
+
+// New loads the input term of sys. limit bounds the number of live nodes
+// (0: no bound).
+func New(sys *trs.System, limit int) *Rewriter {
+	r := &Rewriter{sys: sys, k: int32(sys.MaxArity), limit: limit}
+	r.arity = make([]int32, len(sys.Syms))
+	r.rules = make([][]*rule, len(sys.Syms))
+	nregs := r.k
+	for i, s := range sys.Syms {
+		r.arity[i] = int32(s.Arity)
+		for _, rl := range s.Rules {
+			c := compile(rl)
+			nregs = max(nregs, int32(c.nregs))
+			r.rules[i] = append(r.rules[i], c)
+		}
+	}
+	r.regs = make([]int32, nregs)
+	g := sys.Graph(sys.Input)
+	refs := g.Refs()
+	for i := range g.Head {
+		n := r.newNode(g.Head[i])
+		copy(r.args[n*r.k:], g.Args[i])
+		r.rc[n] = refs[i]
+	}
+	r.root = g.Root()
+	return r
+}
+
+// Normalize rewrites the input term to its normal form. It returns
+// ErrCapacity if the live nodes would exceed the limit.
+func (r *Rewriter) Normalize() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p != ErrCapacity {
+				panic(p)
+			}
+			err = ErrCapacity
+		}
+	}()
+	r.normalize(r.root)
+	return nil
+}
+
+// Root is the node of the input term.
+func (r *Rewriter) Root() int32 { return r.root }
+
+// Live is the number of nodes in use.
+func (r *Rewriter) Live() int { return len(r.head) - len(r.free) }
+
+// Len implements trs.Store.
+func (r *Rewriter) Len() int32 { return int32(len(r.head)) }
+
+// Node implements trs.Store.
+func (r *Rewriter) Node(i int32) (int32, []int32) {
+	h := r.head[i]
+	return h, r.args[i*r.k : i*r.k+r.arity[h]]
+}
+
+// normalize is Listing 2's derive: the arguments first, then the node,
+// until no rule applies; a rewrite may leave new arguments to normalise.
+func (r *Rewriter) normalize(t int32) {
+	if r.nf[t] {
+		return
+	}
+	for {
+		base := t * r.k
+		for i := int32(0); i < r.arity[r.head[t]]; i++ {
+			if a := r.args[base+i]; !r.nf[a] {
+				r.normalize(a)
+			}
+		}
+		if !r.rewrite(t) {
+			r.nf[t] = true
+			return
+		}
+		r.Steps++
+	}
+}
+
+// newNode takes a node from the free list or the end of the store.
+func (r *Rewriter) newNode(h int32) int32 {
+	var n int32
+	if len(r.free) > 0 {
+		n = r.free[len(r.free)-1]
+		r.free = r.free[:len(r.free)-1]
+		r.nf[n] = false
+	} else {
+		if r.limit > 0 && len(r.head) >= r.limit {
+			panic(ErrCapacity)
+		}
+		n = int32(len(r.head))
+		r.head = append(r.head, 0)
+		r.rc = append(r.rc, 0)
+		r.nf = append(r.nf, false)
+		for i := int32(0); i < r.k; i++ {
+			r.args = append(r.args, 0)
+		}
+	}
+	r.head[n] = h
+	r.rc[n] = 0
+	return n
+}
+
+// release drops one reference to n and frees what is no longer
+// referenced.
+func (r *Rewriter) release(n int32) {
+	r.rc[n]--
+	if r.rc[n] > 0 {
+		return
+	}
+	r.stack = append(r.stack[:0], n)
+	for len(r.stack) > 0 {
+		m := r.stack[len(r.stack)-1]
+		r.stack = r.stack[:len(r.stack)-1]
+		r.free = append(r.free, m)
+		base := m * r.k
+		for i := int32(0); i < r.arity[r.head[m]]; i++ {
+			a := r.args[base+i]
+			r.rc[a]--
+			if r.rc[a] == 0 {
+				r.stack = append(r.stack, a)
+			}
+		}
+	}
+}

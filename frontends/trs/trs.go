@@ -1,0 +1,150 @@
+// Package trs is gpuc's frontend for term rewrite systems (grammars/TRS.g4
+// has both accepted notations: the paper's sort/var/eqn/input sections and
+// the TPDB's WST format). It parses and sort-checks a .trs file and lowers
+// it into a module at the SPMD level of gpuc's IR: a term store in device
+// buffers, a rewrite step generated from the rules, and a fixpoint loop
+// that the shared passes turn into host loops or a cooperative kernel
+// (Note [Rewriting on the device] in lower.go).
+//
+// The package also gives the checked System to gpuc's other users of a
+// TRS: the CPU rewriter (package trs/rewrite) and the Maude translation
+// (package trs/maude), which with `gpuc run` are the three oracles that
+// agree on every example.
+//
+// It is not a general rewriting engine: strategies other than innermost,
+// conditional rules, and equational theories (AC) are refused.
+package trs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/antlr4-go/antlr/v4"
+
+	"gpuc/frontends/syntax"
+	"gpuc/frontends/trs/parser"
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// Options are the command-line options of the TRS frontend.
+type Options struct {
+	// Input is the input term (--input), in the file's notation; it
+	// replaces the file's input section and is required for WST files.
+	Input string
+	// InputName names Input in diagnostics; "--input" if empty.
+	InputName string
+	// Capacity is the default number of term slots, the CAPACITY
+	// parameter (--capacity); 0 means DefaultCapacity.
+	Capacity int64
+	// Print is how the program prints the normal form: "term" (or "")
+	// or "summary", its size and hash (--print); the PRINT parameter.
+	Print string
+	// Stats makes the program print its statistics (--stats); the STATS
+	// parameter.
+	Stats bool
+	// Trace makes the program print the per-iteration trace (--trace);
+	// the TRACE parameter.
+	Trace bool
+}
+
+// DefaultCapacity is the term store's default size in slots.
+const DefaultCapacity = 1 << 20
+
+// Load reads and checks a .trs file; file names it in diagnostics. The
+// error, if any, is a diag.List holding every error found, sorted by
+// position.
+func Load(file string, src []byte, opts Options) (sys *System, err error) {
+	defer syntax.Recover(file, &err)
+	tree, errs := parse(file, src, func(p *parser.TRSParser) antlr.ParserRuleContext { return p.File() })
+	if len(errs) > 0 {
+		return nil, capped(errs)
+	}
+	f := (&builder{file: file, errs: &errs}).program(tree.(parser.IFileContext))
+	var input *term
+	if opts.Input != "" {
+		where := opts.InputName
+		if where == "" {
+			where = "--input"
+		}
+		t, ierrs := parse(where, []byte(opts.Input), func(p *parser.TRSParser) antlr.ParserRuleContext { return p.InputTerm() })
+		errs = append(errs, ierrs...)
+		if len(ierrs) == 0 {
+			input = (&builder{file: where, errs: &errs}).wterm(t.(parser.IInputTermContext).Wterm())
+		}
+	}
+	if len(errs) == 0 {
+		sys = newChecker(&errs, moduleName(file), f.notation == wstNotation).check(f, input)
+	}
+	if len(errs) > 0 {
+		return nil, capped(errs)
+	}
+	return sys, nil
+}
+
+// maxErrors is the most errors reported: a syntax error can set off
+// thousands as the parser recovers.
+const maxErrors = 20
+
+// capped sorts errs and cuts the list after maxErrors.
+func capped(errs diag.List) diag.List {
+	errs.Sort()
+	if len(errs) > maxErrors {
+		errs = append(errs[:maxErrors], diag.Errorf(errs[maxErrors].Pos, "too many errors"))
+	}
+	return errs
+}
+
+// InputBeside reads the input term that a .trs file may keep beside it,
+// in NAME.input for NAME.trs, which stands in for --input (the examples
+// of WST systems keep theirs so). It returns "" if there is none.
+func InputBeside(file string) (input, name string, err error) {
+	name = strings.TrimSuffix(file, filepath.Ext(file)) + ".input"
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", err
+	}
+	return strings.TrimSpace(string(data)), name, nil
+}
+
+// Parse reads a .trs file and lowers it to an SPMD-level module.
+func Parse(file string, src []byte, opts Options) (*ir.Module, error) {
+	sys, err := Load(file, src, opts)
+	if err != nil {
+		return nil, err
+	}
+	return Lower(sys, opts)
+}
+
+// parse runs the ANTLR parser from the rule that start picks.
+func parse(file string, src []byte, start func(*parser.TRSParser) antlr.ParserRuleContext) (antlr.ParserRuleContext, diag.List) {
+	lexer := parser.NewTRSLexer(syntax.Input(string(src)))
+	p := parser.NewTRSParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	errs := syntax.Setup(file, lexer, p)
+	tree := start(p)
+	return tree, errs.List
+}
+
+// moduleName makes an IR identifier of a file's base name.
+func moduleName(file string) string {
+	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	var b strings.Builder
+	for _, r := range base {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_', r >= '0' && r <= '9' && b.Len() > 0:
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "trs"
+	}
+	return b.String()
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# TRS benchmarks on the GPU machine (needs nvcc and a GPU, not Go):
+#
+#   make bench-artifacts           # here: a static gpuc, the .trs files, these scripts
+#   scripts/bench-trs.sh DIR       # there
+#
+# The workloads are the TRS paper's (Table 2): the transformation tree at
+# depths 22 and 26, tree merge sort at depth 23 with lists of 5, and merge
+# sort of one list of 50 (examples/trs). For each, it compiles the .trs
+# file with the static gpuc, builds it with nvcc, runs it with --time and
+# STATS=1, and runs the CPU rewriter (gpuc rewrite, single-threaded) on
+# the same machine; it checks that both print the same normal form (its
+# size and hash) and the same number of rewrites, and prints rewrites per
+# second from the GPU program's kernel time and the CPU rewriter's own
+# clock. It then measures the worklist against the paper's scan of all
+# slots (WORKLIST=0), and merge sort of 50 on each of its paths (the
+# one-block loop, the grid-wide loop) and with other walk lengths
+# (LOCAL), and writes merge sort's trace and figure (mergesort50.csv,
+# mergesort50.svg; the paper's Figure 2). Last, it measures the device's
+# random-access bandwidth (trs_gather.cu) and, where Nsight Compute (ncu)
+# is present, the DRAM traffic of tree merge sort, for the paper's
+# Table 3.
+#
+# TRS_CPU=0 skips the CPU rewriter, which takes minutes at full size.
+# GPUC_ARCH sets the GPU architecture (sm_90).
+set -uo pipefail
+dir=${1:?usage: bench-trs.sh DIR}
+cd "$dir" || exit 1
+arch=${GPUC_ARCH:-sm_90}
+gpuc=./gpuc
+echo "bench-trs: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvcc --version | tail -1), CPU $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+
+# nest N INNER F: F(F(...F(INNER)...)), N deep.
+nest() {
+  local t=$2 i
+  for ((i = 0; i < $1; i++)); do t="$3($t)"; done
+  printf '%s' "$t"
+}
+list5="Cons(S(S(S(Zero()))), Cons(S(Zero()), Cons(S(S(S(S(Zero())))), Cons(S(Zero()), Cons(S(S(S(S(S(Zero()))))), Nil())))))"
+
+# name, file, input term (empty: the file's own), capacity in slots.
+workloads=(
+  "transtree22|transtree.trs|Expand($(nest 22 'Zero()' Suc))|9000000"
+  "transtree26|transtree.trs|Expand($(nest 26 'Zero()' Suc))|140000000"
+  "treemergesort23|treemergesort.trs|Gen($(nest 23 'Zero()' S), $list5)|340000000"
+  "mergesort50|mergesort.trs||1048576"
+)
+
+for w in "${workloads[@]}"; do
+  IFS='|' read -r name file input cap <<< "$w"
+  args=()
+  [ -n "$input" ] && args=(--input "$input")
+  "$gpuc" compile "$file" "${args[@]}" --print=summary --stats -o "trs-$name.cu" || exit 1
+  printf '%s' "$input" > "trs-$name.input"
+done
+for w in "${workloads[@]}"; do
+  name=${w%%|*}
+  nvcc -O3 -arch="$arch" -o "trs-$name" "trs-$name.cu" &
+done
+nvcc -O3 -arch="$arch" -o trs_gather trs_gather.cu &
+wait
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3g", a / b; else print "n/a" }'; }
+rate() { awk -v n="$1" -v ms="$2" 'BEGIN { if (ms > 0) printf "%.3g", n / (ms / 1000); else print "n/a" }'; }
+
+# gpu NAME CAP [NAME=VALUE...]: runs the GPU program and sets g_rew (its
+# rewrites), g_ms (kernel time), g_rate and g_out (its first line).
+gpu() {
+  local name=$1 cap=$2
+  shift 2
+  ./"trs-$name" CAPACITY="$cap" "$@" --time > gpu.out 2> gpu.err
+  local status=$?
+  g_rew=$(awk '/^rewrites:/ { print $2 }' gpu.out)
+  g_ms=$(grep -o 'kernels [0-9.]* ms' gpu.err | awk '{ print $2 }')
+  g_rate=$(rate "${g_rew:-0}" "${g_ms:-0}")
+  g_out=$(head -1 gpu.out)
+  if [ "$status" != 0 ]; then
+    echo "GPU program failed (exit $status):"
+    cat gpu.err
+  fi
+  echo "gpu $* : ${g_rew:-?} rewrites, kernels ${g_ms:-?} ms: $g_rate rewrites/s; $(grep -v '^term size\|^rewrites' gpu.out | tr '\n' ' ')"
+  grep launches gpu.err
+}
+
+# cpu NAME FILE: runs the CPU rewriter and sets c_rew, c_ms, c_rate, c_out.
+cpu() {
+  local name=$1 file=$2 input
+  input=$(cat "trs-$name.input")
+  local args=()
+  [ -n "$input" ] && args=(--input "$input")
+  "$gpuc" rewrite "$file" "${args[@]}" --print=summary --stats --time > cpu.out 2> cpu.err
+  c_rew=$(awk '/^rewrites:/ { print $2 }' cpu.out)
+  c_ms=$(grep -o 'in [0-9.]* ms' cpu.err | awk '{ print $2 }')
+  c_rate=$(rate "${c_rew:-0}" "${c_ms:-0}")
+  c_out=$(head -1 cpu.out)
+  echo "cpu (gpuc rewrite, 1 thread): ${c_rew:-?} rewrites in ${c_ms:-?} ms: $c_rate rewrites/s"
+}
+
+for w in "${workloads[@]}"; do
+  IFS='|' read -r name file input cap <<< "$w"
+  echo "== $name ($file, CAPACITY=$cap)"
+  gpu "$name" "$cap"
+  if [ "${TRS_CPU:-1}" != 0 ]; then
+    cpu "$name" "$file"
+    same="same normal form and rewrites"
+    [ "$g_out" = "$c_out" ] && [ "$g_rew" = "$c_rew" ] || same="OUTPUTS DIFFER: gpu '$g_out' $g_rew, cpu '$c_out' $c_rew"
+    echo "gpu/cpu: $(ratio "$g_rate" "$c_rate")x the CPU rewriter's rate; $same"
+  fi
+  echo "-- the paper's scan of all slots (WORKLIST=0)"
+  gpu "$name" "$cap" WORKLIST=0
+done
+
+echo "== mergesort50: paths and walk lengths"
+gpu mergesort50 1048576 SMALL=0
+gpu mergesort50 1048576 SMALL=1000000
+for local in 16 64 1024 4096 65536; do gpu mergesort50 1048576 LOCAL=$local; done
+./trs-mergesort50 TRACE=1 > trace.out
+sed -n '/^iteration,/,$p' trace.out > mergesort50.csv
+"$gpuc" plot mergesort50.csv -o mergesort50.svg && echo "wrote mergesort50.csv and mergesort50.svg"
+echo "== transtree22: walk lengths and processors"
+for local in 16 64 1024; do gpu transtree22 9000000 LOCAL=$local; done
+gpu transtree22 9000000 PROCS=270336
+
+echo "== random-access bandwidth"
+./trs_gather 4 | tee gather.out
+if command -v ncu > /dev/null; then
+  gpu treemergesort23 340000000
+  ms=$g_ms
+  ncu --csv --print-units base --metrics dram__bytes_read.sum,dram__bytes_write.sum \
+    ./trs-treemergesort23 CAPACITY=340000000 > ncu.csv 2> ncu.err
+  bytes=$(grep -E 'dram__bytes_(read|write)\.sum' ncu.csv | awk -F'","' '{ gsub(/[",]/, "", $NF); s += $NF } END { printf "%.0f", s }')
+  sectors=$(grep -o '[0-9.]* GiB/s in 32-byte sectors' gather.out | awk '{ print $1 }')
+  achieved=$(awk -v b="$bytes" -v ms="$ms" 'BEGIN { if (ms > 0) printf "%.1f", b / (ms / 1000) / 2^30; else print 0 }')
+  echo "treemergesort23: DRAM traffic $bytes bytes in kernels of $ms ms: $achieved GiB/s, $(ratio "$achieved" "$sectors") of the gather's sector bandwidth ($sectors GiB/s)"
+else
+  echo "no ncu: the DRAM traffic of the rewriter is not measured"
+fi
