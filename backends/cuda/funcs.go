@@ -102,7 +102,9 @@ func (e *emitter) function(g *ir.Func) string {
 // __restrict__ too, unless g holds a barrier: then threads talk through
 // them, and __restrict__ (LLVM's noalias) would let nvcc keep a value
 // loaded before the barrier in a register after it, never seeing another
-// thread's store.
+// thread's store. A device function does not know its callers: a buffer
+// it only reads may be written by the kernel that calls it, across a grid
+// barrier, so it is const __restrict__ only when no function writes it.
 func (e *emitter) signature(g *ir.Func) string {
 	restrict := " *__restrict__ "
 	if holdsBarrier(g) {
@@ -118,6 +120,8 @@ func (e *emitter) signature(g *ir.Func) string {
 			params = append(params, ctype(b.Elem)+" *"+e.n.c(b.Name))
 		case e.conv.Writes(g, b):
 			params = append(params, ctype(b.Elem)+restrict+e.n.c(b.Name))
+		case g.Kind == ir.DeviceFunc && e.writtenAnywhere(b):
+			params = append(params, "const "+ctype(b.Elem)+" *"+e.n.c(b.Name))
 		default:
 			params = append(params, "const "+ctype(b.Elem)+" *__restrict__ "+e.n.c(b.Name))
 		}
@@ -171,6 +175,17 @@ func (f *fn) sharedPrologue() []string {
 }
 
 // holdsBarrier reports whether g holds a block or grid barrier.
+// writtenAnywhere reports whether some kernel or device function of the
+// module stores to b.
+func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
+	for _, f := range e.m.Funcs {
+		if f.Kind != ir.HostFunc && e.conv.Writes(f, b) {
+			return true
+		}
+	}
+	return false
+}
+
 func holdsBarrier(g *ir.Func) bool {
 	found := false
 	ir.WalkStmts(g.Body, func(s ir.Stmt) bool {
