@@ -21,7 +21,8 @@
 # is present, the DRAM traffic of tree merge sort, for the paper's
 # Table 3.
 #
-# TRS_CPU=0 skips the CPU rewriter, which takes minutes at full size.
+# TRS_CPU=0 skips the CPU rewriter, which takes minutes at full size;
+# TRS_NCU=0 skips the Nsight Compute run (TRS_NCU_TIMEOUT bounds it, 300 s).
 # GPUC_ARCH sets the GPU architecture (sm_90).
 set -uo pipefail
 dir=${1:?usage: bench-trs.sh DIR}
@@ -123,15 +124,15 @@ gpu transtree22 9000000 PROCS=270336
 
 echo "== random-access bandwidth"
 ./trs_gather 4 | tee gather.out
-if command -v ncu > /dev/null; then
+if [ "${TRS_NCU:-1}" != 0 ] && command -v ncu > /dev/null; then
   gpu treemergesort23 340000000
   ms=$g_ms
-  ncu --csv --print-units base --metrics dram__bytes_read.sum,dram__bytes_write.sum \
+  timeout "${TRS_NCU_TIMEOUT:-300}" ncu --csv --print-units base --metrics dram__bytes_read.sum,dram__bytes_write.sum \
     ./trs-treemergesort23 CAPACITY=340000000 > ncu.csv 2> ncu.err
   bytes=$(grep -E 'dram__bytes_(read|write)\.sum' ncu.csv | awk -F'","' '{ gsub(/[",]/, "", $NF); s += $NF } END { printf "%.0f", s }')
   sectors=$(grep -o '[0-9.]* GiB/s in 32-byte sectors' gather.out | awk '{ print $1 }')
   achieved=$(awk -v b="$bytes" -v ms="$ms" 'BEGIN { if (ms > 0) printf "%.1f", b / (ms / 1000) / 2^30; else print 0 }')
   echo "treemergesort23: DRAM traffic $bytes bytes in kernels of $ms ms: $achieved GiB/s, $(ratio "$achieved" "$sectors") of the gather's sector bandwidth ($sectors GiB/s)"
 else
-  echo "no ncu: the DRAM traffic of the rewriter is not measured"
+  echo "no ncu, or TRS_NCU=0: the DRAM traffic of the rewriter is not measured"
 fi
