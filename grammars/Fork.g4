@@ -7,8 +7,8 @@
 // The grammar is deliberately permissive where a precise message is more
 // useful than a syntax error: qualifiers may repeat or clash, any
 // expression may stand left of '=', string literals may appear anywhere,
-// and calls name any identifier (printf, groupsize and the multiprefix
-// operations are ordinary calls here). frontends/fork checks all of that,
+// and calls name any identifier (printf, error, groupsize and the
+// multiprefix operations are ordinary calls here). frontends/fork checks all of that,
 // and the shape that recursive sync functions must have (a fork as the
 // last statement, recursive calls ending its paths, subgroups that are
 // contiguous runs of $; see the package documentation of frontends/fork).

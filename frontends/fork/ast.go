@@ -281,6 +281,7 @@ type builtin uint8
 const (
 	notBuiltin builtin = iota
 	printfBuiltin
+	errorBuiltin // error("message"): stops the program
 	groupsizeBuiltin
 	mpBuiltin   // mpadd mpmax mpmin mpand mpor: the prefix
 	syncBuiltin // syncadd syncmax syncmin syncand syncor: no result
@@ -297,6 +298,8 @@ func builtinOf(name string) builtin {
 	switch {
 	case name == "printf":
 		return printfBuiltin
+	case name == "error":
+		return errorBuiltin
 	case name == "groupsize":
 		return groupsizeBuiltin
 	}

@@ -10,6 +10,9 @@ func (c *checker) callExpr(e *call) ir.Type {
 	case printfBuiltin:
 		c.printfCall(e)
 		return ir.Void
+	case errorBuiltin:
+		c.errorCall(e)
+		return ir.Void
 	case groupsizeBuiltin:
 		c.usesGroup()
 		if !c.argCount(e, 0) {
@@ -118,6 +121,25 @@ func (c *checker) printfCall(e *call) {
 	}
 	if n != len(args) {
 		c.errorf(e.pos, "printf format has %d conversion(s) but %d argument(s)", n, len(args))
+	}
+}
+
+// errorCall checks error(message): the message is one string literal. The
+// IR's raise stops the program with a fixed message, so error formats no
+// values; printf can print them before it.
+func (c *checker) errorCall(e *call) {
+	if len(e.args) == 0 {
+		c.errorf(e.pos, "error needs a message, a string literal")
+		return
+	}
+	for _, a := range e.args {
+		c.expr(a)
+	}
+	if _, ok := e.args[0].(*strLit); !ok {
+		c.errorf(e.args[0].exprPos(), "the message of error must be a string literal")
+	}
+	if len(e.args) > 1 {
+		c.errorf(e.args[1].exprPos(), "error takes only a message, a string literal, and formats no values; print them with printf before it")
 	}
 }
 

@@ -16,7 +16,7 @@ func (c *checker) rvalue(e expr) ir.Type {
 		c.errorf(e.exprPos(), "void value used in an expression")
 		t = ir.Invalid
 	case t == ir.String:
-		c.errorf(e.exprPos(), "string literal outside printf")
+		c.errorf(e.exprPos(), "string literal outside printf and error")
 		t = ir.Invalid
 	case arrayValued(e):
 		c.errorf(e.exprPos(), "array %s used as a value", baseName(e))
@@ -29,7 +29,7 @@ func (c *checker) rvalue(e expr) ir.Type {
 func (c *checker) effect(e expr) {
 	switch t := c.expr(e); {
 	case t == ir.String:
-		c.errorf(e.exprPos(), "string literal outside printf")
+		c.errorf(e.exprPos(), "string literal outside printf and error")
 	case t != ir.Invalid && arrayValued(e):
 		c.errorf(e.exprPos(), "array %s used as a value", baseName(e))
 	}

@@ -59,7 +59,7 @@ void main() {
 			"t.fork:8:7: error: array a used as a value",
 			"t.fork:9:7: error: x is not an array",
 			"t.fork:10:9: error: array subscript has type double, want an integer",
-			"t.fork:11:7: error: string literal outside printf",
+			"t.fork:11:7: error: string literal outside printf and error",
 			"t.fork:12:3: error: too many subscripts for a, which has 1 dimension(s)",
 		}},
 		{"assignments", `
@@ -105,6 +105,23 @@ void main() {
 			`t.fork:5:21: error: printf argument 1 for %s has type int`,
 			`t.fork:5:24: error: printf argument 2 for %f has type int`,
 			`t.fork:6:10: error: format "%q\n": unsupported conversion %q`,
+		}},
+		{"error", `
+int x;
+void main() {
+  error();
+  error(x);
+  error("x is %d", x);
+  x = error("stop");
+  printf("%s\n", error("stop"));
+}
+void error(int code) { }`, []string{
+			"t.fork:4:3: error: error needs a message, a string literal",
+			"t.fork:5:9: error: the message of error must be a string literal",
+			"t.fork:6:20: error: error takes only a message, a string literal, and formats no values; print them with printf before it",
+			"t.fork:7:7: error: void value used in an expression",
+			"t.fork:8:18: error: void value used in an expression",
+			"t.fork:10:6: error: error is a builtin function of Fork and cannot be redefined",
 		}},
 		{"printf in parallel code", `
 void main() {

@@ -19,6 +19,12 @@
 // fetch-and-adds (fetch-and-max, ...) that serve the processors in any
 // order (Note [Asynchronous multiprefix]).
 //
+// error("message") stops the program: it prints "error: message" on
+// standard error and exits with status 1, in `gpuc run` and in the
+// compiled program alike (the IR's raise). It stands wherever a statement
+// may, in sequential code, in parallel code and in functions called from
+// either; the message is one string literal, printed as it is.
+//
 // # Recursive sync functions
 //
 // A sync function may call itself in the divide-and-conquer shape of
@@ -60,7 +66,7 @@
 // not assign it.
 //
 // It is not a C compiler: pointers, structs, strings other than printf
-// formats, private arrays, and sh variables in the bodies of forks other
+// formats and error messages, private arrays, and sh variables in the bodies of forks other
 // than a recursive function's last are refused with a diagnostic.
 package fork
 

@@ -15,6 +15,11 @@ func (b *body) callExpr(e *call, needValue bool) ir.Expr {
 	case printfBuiltin:
 		b.printf(e)
 		return nil
+	case errorBuiltin:
+		// The IR's raise may stand anywhere: on the host, in regions and
+		// in device functions.
+		b.emit(&ir.Raise{Pos: e.pos, Msg: e.args[0].(*strLit).value})
+		return nil
 	case groupsizeBuiltin:
 		return b.groupValue(e.pos, "groupsize()", 2)
 	case mpBuiltin, syncBuiltin:

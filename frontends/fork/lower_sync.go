@@ -479,7 +479,7 @@ func (b *body) touchesShared(s stmt) bool {
 				found = true
 			}
 		case *call:
-			found = found || e.builtin != printfBuiltin && e.builtin != groupsizeBuiltin
+			found = found || e.builtin != printfBuiltin && e.builtin != errorBuiltin && e.builtin != groupsizeBuiltin
 		}
 	})
 	return found

@@ -329,7 +329,7 @@ void main() {
 func TestMutations(t *testing.T) {
 	files, _ := filepath.Glob("../../examples/fork/*.fork")
 	rng := rand.New(rand.NewSource(1))
-	tokens := []string{"$", "@", "sh", "start", "fork(2; @ = 0)", "sync", "{", "}", ";", "(", "[", "&", "mpadd(", "break;", "return", "x", "0", "\"%d\"", "seq", "farm"}
+	tokens := []string{"$", "@", "sh", "start", "fork(2; @ = 0)", "sync", "{", "}", ";", "(", "[", "&", "mpadd(", "break;", "return", "x", "0", "\"%d\"", "seq", "farm", "error(\"m\");"}
 	for _, file := range files {
 		src := readFile(t, file)
 		for range 150 {
