@@ -10,7 +10,7 @@ grammar KIR;
 module_ : 'module' IDENT ';' decl* EOF ;
 
 decl
-    : 'param' IDENT ':' IDENT '=' signedNumber ';'                                   # paramDecl
+    : 'param' IDENT ':' IDENT '=' signedNumber (fit=IDENT signedNumber)? ';'          # paramDecl
     | 'buffer' IDENT ':' IDENT '[' expr ']' IDENT IDENT ('=' initList)? ';'          # bufferDecl
     | 'array' IDENT ':' IDENT '[' expr ']' ';'                                       # arrayDecl
     | kind=('kernel' | 'func' | 'host') IDENT '(' fields? ')' (':' IDENT)? block     # funcDecl

@@ -99,4 +99,40 @@
 // When the host program returns, each output buffer is printed, in
 // declaration order, one element per line, as printf's %d, %u, %ld, %lu or
 // %f would print it (bool and i8 as %d, u8 as %u, f32 and f64 as %f).
+//
+// # Note [Fitted parameters]
+//
+// Parameters are integers with defaults, which NAME=VALUE on the command
+// line of `gpuc run` and of every generated program overrides. A
+// parameter may also carry a fit fraction, which sizes memories to the
+// device that the program runs on:
+//
+//	param CAPACITY: i32 = 1073741824 fit 0.8;
+//	buffer hd: i32[CAPACITY] global scratch;
+//
+// If the command line sets CAPACITY, that is its value and the fraction
+// plays no part. Otherwise its value is the largest v in [1, default] for
+// which the device buffers fit: the bytes of every global and constant
+// buffer, its length evaluated with the parameters' values times its
+// element's size, add up to at most fit × the device's free memory as
+// the program starts (FitBudget). If even v = 1 does not fit, the value
+// is 1, and allocation then fails as for any buffer too large. Shared
+// buffers, which are per block, and host arrays do not count. The default
+// is thus an upper bound, and the value depends on the machine: no pass
+// may fold a fitted parameter, or read its default as its value.
+//
+// A program fits its parameters after reading the command line and
+// before sizing any memory, in declaration order. One that is not fitted
+// yet counts as 1, so each fraction bounds the total with the earlier
+// ones at their values: with fractions 0.4 and 0.8, the first
+// parameter's buffers take up to 40% of the free memory and the second's
+// what is left up to 80%. Lengths must not shrink as a parameter grows;
+// the search is binary (FitValue). A length that is negative counts as
+// zero while fitting; sizing reports it after.
+//
+// The free memory is what cudaMemGetInfo or cuMemGetInfo reports on a
+// GPU, the available physical memory for a program whose kernels run on
+// the CPU, and interp.Config.DeviceMemory in the interpreter (a model of
+// 256 MiB unless `gpuc run --device-memory` says otherwise). A generated
+// program run with --time prints each fitted value on standard error.
 package ir

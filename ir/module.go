@@ -17,11 +17,19 @@ type Module struct {
 // Parameters are read-only everywhere.
 //
 //	param N: i32 = 1024
+//	param CAPACITY: i32 = 1073741824 fit 0.8
+//
+// A parameter with a fit fraction (Fit > 0) that the command line does not
+// set takes the largest value up to its default for which the device
+// buffers fit in that fraction of the device's free memory (Note [Fitted
+// parameters]). Its default is then an upper bound, not its value, and no
+// pass may fold it.
 type Param struct {
 	Pos     Pos
 	Name    string
 	Type    Type // an integer type
 	Default int64
+	Fit     float64 // 0: none; else in (0, 1]
 }
 
 // Buffer is a device memory: an array of Len elements of type Elem.

@@ -50,7 +50,15 @@ func (p *printer) module(m *Module) {
 		p.b.WriteByte('\n')
 	}
 	for _, x := range m.Params {
-		p.line("param %s: %s = %d;", x.Name, x.Type, x.Default)
+		def := strconv.FormatInt(x.Default, 10)
+		if x.Type == U64 {
+			def = strconv.FormatUint(uint64(x.Default), 10)
+		}
+		if x.Fit != 0 {
+			p.line("param %s: %s = %s fit %s;", x.Name, x.Type, def, strconv.FormatFloat(x.Fit, 'g', -1, 64))
+		} else {
+			p.line("param %s: %s = %s;", x.Name, x.Type, def)
+		}
 	}
 	if len(m.Buffers) > 0 {
 		p.b.WriteByte('\n')

@@ -114,6 +114,13 @@ func (v *verifier) param(p *Param) {
 	if p.Type != U64 && Normalize(p.Type, uint64(p.Default)) != uint64(p.Default) {
 		v.errorf(p.Pos, "default %d of parameter %s is out of range for %s", p.Default, p.Name, p.Type)
 	}
+	switch {
+	case p.Fit == 0:
+	case !(p.Fit > 0 && p.Fit <= 1): // NaN too
+		v.errorf(p.Pos, "fit %g of parameter %s is outside (0, 1]", p.Fit, p.Name)
+	case p.Default == 0 || p.Default < 0 && p.Type != U64:
+		v.errorf(p.Pos, "parameter %s is fitted to device memory, so its default %d, the largest value it may take, must be at least 1", p.Name, p.Default)
+	}
 }
 
 // buffer checks b and returns its length where it is a constant.

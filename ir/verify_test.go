@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -345,6 +346,8 @@ host main() {
 			"r.kir:3:1: error: parameter N has type f32; parameters are integers"},
 		{"parameter default", func(m *ir.Module) { m.Params[0].Default = 1 << 40 },
 			"r.kir:3:1: error: default 1099511627776 of parameter N is out of range for i32"},
+		{"fit not a number", func(m *ir.Module) { m.Params[0].Fit = math.NaN() },
+			"r.kir:3:1: error: fit NaN of parameter N is outside (0, 1]"},
 		{"constant encoding", func(m *ir.Module) { find[*ir.Const](m).Bits = 1 << 40 },
 			"r.kir:18:25: error: kernel k: constant 0x10000000000 is not a canonical i32"},
 		{"static encoding", func(m *ir.Module) { m.Buffers[1].Init[1] = 300 },

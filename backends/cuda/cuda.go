@@ -141,6 +141,7 @@ func (e *emitter) module() string {
 		b.WriteString("\n")
 		b.WriteString(e.function(f))
 	}
+	b.WriteString(e.fitParams())
 	b.WriteString("\n")
 	b.WriteString(e.hostMain())
 	return b.String()

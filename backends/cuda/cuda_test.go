@@ -168,6 +168,21 @@ func TestTestdataFacts(t *testing.T) {
 			{`dev\.get\(gpuc_sub\(N, 1\)\)`, 2},
 			{`wide\.set\(0, 18446744073709551615ULL\);`, 1},
 			{`__fmul_rn|__dmul_rn`, 0},
+			// No parameter is fitted.
+			{`gpuc_fit|gpuc_free_memory`, 0},
+			{`\{"N", GPUC_I32, &N, false\}`, 1},
+		}},
+		{"fit", []fact{
+			// Fitted after the command line is read, before anything is
+			// sized, in declaration order.
+			{`gpuc_parse_args\(argc, argv, gpuc_params, 3, gpuc_buffers, 3, "fit"\);\n\s*gpuc_fit_params\(gpuc_params, gpuc_time\);\n\n\s*// Sizes`, 1},
+			{`if \(!\(!params\[0\]\.set \|\| !params\[1\]\.set\)\) return;\n\s*const unsigned long long free_bytes = gpuc_free_memory\(\);`, 1},
+			{`(?s)gpuc_fit\(8LL, gpuc_fit_budget\(0\.5, free_bytes\).*gpuc_fit\(1000000000000000LL, gpuc_fit_budget\(0\.001, free_bytes\)`, 1},
+			{`M = \(long long\)v;`, 2},
+			// Global buffers count; shared ones do not.
+			{`n = gpuc_add_bytes\(n, \(long long\)gpuc_mul\(N, K\), sizeof\(int\)\);\n\s*n = gpuc_add_bytes\(n, \(long long\)M, sizeof\(unsigned char\)\);\n\s*return n;`, 1},
+			{`gpuc_add_bytes\(`, 2},
+			{`gpuc_report_fit\("M", \(long long\)M, 0\.001, free_bytes, used\);`, 1},
 		}},
 		{"device", []fact{
 			{`__device__ int gcd\(int a, int b\) \{`, 1},
@@ -229,6 +244,23 @@ func TestTestdataFacts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFreeMemory checks where each kind of program learns the free
+// device memory that it fits parameters to.
+func TestFreeMemory(t *testing.T) {
+	_, cu := emit(t, "testdata/fit.kir")
+	checkFact(t, cu, fact{`GPUC_CUDA\(cudaMemGetInfo\(&free_bytes, &total\)\);`, 1})
+	driver := emitFor(t, "testdata/fit.kir", DriverAPI)
+	checkFact(t, driver, fact{`gpuc_device_context\(\);\n\s*GPUC_CU\(cuMemGetInfo\(&free_bytes, &total\)\);`, 1})
+	checkFact(t, driver, fact{`gpuc_fit_params\(gpuc_params, gpuc_time\);`, 1})
+	cpu := emitFor(t, "testdata/fit.kir", CPU)
+	checkFact(t, cpu, fact{`"MemAvailable: %llu kB"`, 1})
+	checkFact(t, cpu, fact{`sysconf\(_SC_AVPHYS_PAGES\)`, 1})
+	// The CPU's device memory is calloc'd, zero already, and taken only
+	// where the program writes it.
+	checkFact(t, cpu, fact{`gpuc_device_zero\(big`, 0})
+	checkFact(t, driver, fact{`gpuc_device_zero\(big\.ptr, big\.bytes\(\)\);`, 1})
 }
 
 // cudaCall matches a call of the CUDA runtime API.

@@ -17,16 +17,24 @@ inline void gpuc_cu_check(CUresult err, const char *call) {
 static CUmodule gpuc_module;
 static CUevent gpuc_clock[2];
 
-// gpuc_device_start makes the first GPU's primary context current and
-// loads the PTX, which the driver compiles for the GPU; a failure shows
-// the compiler's log.
-inline void gpuc_device_start(const char *ptx) {
+// gpuc_device_context makes the first GPU's primary context current, the
+// first time it is called.
+inline void gpuc_device_context(void) {
+  static bool current = false;
+  if (current) return;
   CUdevice dev;
   CUcontext ctx;
   GPUC_CU(cuInit(0));
   GPUC_CU(cuDeviceGet(&dev, 0));
   GPUC_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
   GPUC_CU(cuCtxSetCurrent(ctx));
+  current = true;
+}
+
+// gpuc_device_start makes the context current and loads the PTX, which
+// the driver compiles for the GPU; a failure shows the compiler's log.
+inline void gpuc_device_start(const char *ptx) {
+  gpuc_device_context();
   static char log[16384];
   CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *vals[] = {log, (void *)(uintptr_t)sizeof log};
@@ -70,6 +78,12 @@ inline void gpuc_to_device(void *dst, const void *src, size_t n) {
 }
 inline void gpuc_on_device(void *dst, const void *src, size_t n) {
   if (n > 0) GPUC_CU(cuMemcpyDtoD(gpuc_cu_ptr(dst), gpuc_cu_ptr(src), n));
+}
+inline unsigned long long gpuc_free_memory(void) {
+  size_t free_bytes = 0, total = 0;
+  gpuc_device_context();
+  GPUC_CU(cuMemGetInfo(&free_bytes, &total));
+  return free_bytes;
 }
 
 // gpuc_device_global finds a module global of at least n bytes: a

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"gpuc/ir"
@@ -173,10 +174,11 @@ func printfArg(p ir.FormatPiece, t ir.Type, x cx) string {
 	return "(" + c + ")" + operand(x)
 }
 
-// hostMain writes C++'s main: it reads the command line, sizes every
-// memory from the parameters, reads the input files, sets up the device
-// buffers, runs the IR's main, and prints the output buffers. --time
-// measures from before the first device operation to after the last.
+// hostMain writes C++'s main: it reads the command line, fits the
+// parameters that have a fit fraction, sizes every memory from the
+// parameters, reads the input files, sets up the device buffers, runs the
+// IR's main, and prints the output buffers. --time measures from before
+// the first device operation to after the last.
 func (e *emitter) hostMain() string {
 	f := &fn{e: e, f: &ir.Func{Name: "main", Kind: ir.HostFunc}, host: true, indent: 1}
 	for _, l := range e.argTables() {
@@ -184,6 +186,9 @@ func (e *emitter) hostMain() string {
 	}
 	e.respecArgs(f)
 	f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
+	if e.fitted() {
+		f.line("gpuc_fit_params(gpuc_params, gpuc_time);")
+	}
 	if len(e.m.Buffers)+len(e.m.Arrays) > 0 {
 		f.line("")
 		f.line("// Sizes, from the parameters.")
@@ -222,9 +227,9 @@ func (e *emitter) argTables() []string {
 	if len(e.m.Params) > 0 {
 		var ps []string
 		for _, p := range e.m.Params {
-			ps = append(ps, fmt.Sprintf("{%s, %s, &%s}", cstring(p.Name), typeTag(p.Type), e.n.c(p.Name)))
+			ps = append(ps, fmt.Sprintf("{%s, %s, &%s, false}", cstring(p.Name), typeTag(p.Type), e.n.c(p.Name)))
 		}
-		lines = append(lines, "const gpuc_param_arg gpuc_params[] = {"+strings.Join(ps, ", ")+"};")
+		lines = append(lines, "gpuc_param_arg gpuc_params[] = {"+strings.Join(ps, ", ")+"};")
 	}
 	if len(e.m.Buffers) > 0 {
 		var bs []string
@@ -245,6 +250,92 @@ func (e *emitter) argCounts() string {
 		bufs = fmt.Sprintf("gpuc_buffers, %d", n)
 	}
 	return fmt.Sprintf("%s, %s, %s", params, bufs, cstring(e.m.Name))
+}
+
+// fitted reports whether some parameter has a fit fraction.
+func (e *emitter) fitted() bool {
+	for _, p := range e.m.Params {
+		if p.Fit > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// fitParams writes gpuc_device_bytes and gpuc_fit_params, which fit each
+// parameter with a fit fraction that the command line does not set to
+// the device's free memory (Note [Fitted parameters] in package ir), as
+// interp does, or nothing where no parameter has one. With --time it
+// reports the values on standard error.
+func (e *emitter) fitParams() string {
+	if !e.fitted() {
+		return ""
+	}
+	size := &fn{e: e, f: &ir.Func{Name: "gpuc_device_bytes", Kind: ir.HostFunc}, host: true, indent: 1}
+	size.line("unsigned long long n = 0;")
+	for _, b := range e.m.Buffers {
+		if b.Space == ir.Shared {
+			continue
+		}
+		n := cast(ir.I64, size.expr(b.Len))
+		if b.Len.Type() == ir.U64 {
+			n = unary("(unsigned long long)" + operand(size.expr(b.Len)))
+		}
+		size.line("n = gpuc_add_bytes(n, %s, sizeof(%s));", n.s, ctype(b.Elem))
+	}
+	size.line("return n;")
+
+	f := &fn{e: e, f: &ir.Func{Name: "gpuc_fit_params", Kind: ir.HostFunc}, host: true, indent: 1}
+	var fits []int
+	var unset []string
+	for i, p := range e.m.Params {
+		if p.Fit > 0 {
+			fits = append(fits, i)
+			unset = append(unset, fmt.Sprintf("!params[%d].set", i))
+		}
+	}
+	f.line("if (!(%s)) return;", strings.Join(unset, " || "))
+	f.line("const unsigned long long free_bytes = gpuc_free_memory();")
+	for _, i := range fits {
+		f.line("if (!params[%d].set) %s = 1;", i, e.n.c(e.m.Params[i].Name))
+	}
+	for _, i := range fits {
+		p := e.m.Params[i]
+		name, t := e.n.c(p.Name), ctype(p.Type)
+		f.line("if (!params[%d].set) {", i)
+		f.line("  const long long v = gpuc_fit(%dLL, gpuc_fit_budget(%s, free_bytes), [](long long v) {", ir.FitBound(p), fitLiteral(p.Fit))
+		f.line("    %s = (%s)v;", name, t)
+		f.line("    return gpuc_device_bytes();")
+		f.line("  });")
+		f.line("  %s = (%s)v;", name, t)
+		f.line("}")
+	}
+	f.line("if (!report) return;")
+	f.line("const unsigned long long used = gpuc_device_bytes();")
+	for _, i := range fits {
+		p := e.m.Params[i]
+		f.line("if (!params[%d].set) gpuc_report_fit(%s, (long long)%s, %s, free_bytes, used);", i, cstring(p.Name), e.n.c(p.Name), fitLiteral(p.Fit))
+	}
+	return `
+// gpuc_device_bytes is the size of the global and constant buffers with
+// the parameters' current values.
+static unsigned long long gpuc_device_bytes(void) {
+` + size.b.String() + `}
+
+// gpuc_fit_params fits the parameters with a fit fraction that the
+// command line does not set, in declaration order (Note [Fitted
+// parameters] in package ir); with report (--time) it prints their values.
+static void gpuc_fit_params(const gpuc_param_arg *params, bool report) {
+` + f.b.String() + "}\n"
+}
+
+// fitLiteral spells a fit fraction as a C++ double.
+func fitLiteral(fit float64) string {
+	s := strconv.FormatFloat(fit, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
 }
 
 // sizes computes the length of every memory, allocates the host arrays

@@ -25,8 +25,9 @@ var cpuPrelude string
 type portable struct{}
 
 // setup allocates a global buffer or finds a constant one, the LLVM
-// module's global, and fills it. Module globals start zeroed.
-func (portable) setup(f *fn, b *ir.Buffer, find string) {
+// module's global, and fills it. Module globals start zeroed, and so do
+// allocations where zeroed says so.
+func (portable) setup(f *fn, b *ir.Buffer, find string, zeroed bool) {
 	h, name, t := f.e.hostBuf(b), f.e.n.c(b.Name), ctype(b.Elem)
 	if b.Space == ir.Constant {
 		f.line("%s.ptr = %s;", h, find)
@@ -38,7 +39,7 @@ func (portable) setup(f *fn, b *ir.Buffer, find string) {
 		f.line("gpuc_to_device(%s.ptr, gpuc_in_%s, %s.bytes());", h, name, h)
 	case b.Role == ir.Static && len(b.Init) > 0:
 		f.line("gpuc_to_device(%s.ptr, gpuc_init_%s, sizeof gpuc_init_%s);", h, name, name)
-	case b.Role != ir.Static && b.Space == ir.Global:
+	case b.Role != ir.Static && b.Space == ir.Global && !zeroed:
 		f.line("gpuc_device_zero(%s.ptr, %s.bytes());", h, h)
 	}
 }
@@ -133,7 +134,7 @@ func (driverAPI) start(f *fn) {
 
 func (d driverAPI) setup(f *fn, b *ir.Buffer) {
 	d.portable.setup(f, b, fmt.Sprintf("(%s *)gpuc_device_global(%s, %s.bytes())",
-		ctype(b.Elem), cstring(abi.ConstantPrefix+b.Name), f.e.hostBuf(b)))
+		ctype(b.Elem), cstring(abi.ConstantPrefix+b.Name), f.e.hostBuf(b)), false)
 }
 
 // launch passes the arguments by address, as cuLaunchKernel wants: the
@@ -210,8 +211,10 @@ func (cpu) code(e *emitter, b *strings.Builder) []*ir.Func {
 
 func (cpu) start(f *fn) { f.line("gpuc_clock_start();") }
 
+// setup needs no zeroing: gpuc_device_alloc callocs, so that a large
+// buffer takes memory only where the program writes it.
 func (c cpu) setup(f *fn, b *ir.Buffer) {
-	c.portable.setup(f, b, abi.ConstantPrefix+b.Name)
+	c.portable.setup(f, b, abi.ConstantPrefix+b.Name, true)
 }
 
 // launch calls the kernel's function; an error raised in it ends the

@@ -38,6 +38,11 @@ inline void gpuc_to_device(void *dst, const void *src, size_t n) {
 inline void gpuc_on_device(void *dst, const void *src, size_t n) {
   GPUC_CUDA(cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice));
 }
+inline unsigned long long gpuc_free_memory(void) {
+  size_t free_bytes = 0, total = 0;
+  GPUC_CUDA(cudaMemGetInfo(&free_bytes, &total));
+  return free_bytes;
+}
 
 // gpuc_launchable checks a launch's geometry and reports whether there is
 // anything to run (grid 0 launches nothing). It raises the kernel's limit

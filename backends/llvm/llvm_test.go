@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -60,6 +61,7 @@ func programs(t *testing.T) []program {
 		"device": {{"in=" + cudaData + "device.in", "scale=" + cudaData + "device.scale"}},
 		"spmd":   nil,
 		"faults": nil,
+		"fit":    {{}, {"M=5", "N=2"}},
 	}
 	for c := range 10 {
 		special["faults"] = append(special["faults"], []string{"CASE=" + string(rune('0'+c))})
@@ -163,6 +165,48 @@ func TestHostTarget(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHostFit runs a CPU program whose parameter M is fitted to a
+// thousandth of the free memory (Note [Fitted parameters] in package ir):
+// --time reports the value it picked, which must be about a thousandth of
+// the memory that /proc/meminfo says is available.
+func TestHostFit(t *testing.T) {
+	clang := tool(t, "clang-16")
+	cxx := tool(t, "clang++-16", "g++")
+	exe := buildHost(t, clang, cxx, filepath.Join(t.TempDir(), "fit"), load(t, "../cuda/testdata/fit.kir"))
+	cmd := exec.Command(exe, "--time")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v; stderr:\n%s", err, stderr.String())
+	}
+	if !strings.HasPrefix(stdout.String(), "N=8, M below its default: 1, last element ok: 1\n") {
+		t.Errorf("prints\n%s", stdout.String())
+	}
+	match := regexp.MustCompile(`gpuc: M=(\d+) fitted to 0\.001 of [0-9.]+ GiB of free device memory`).FindStringSubmatch(stderr.String())
+	if match == nil {
+		t.Fatalf("--time does not report M:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "gpuc: N=8 fitted to 0.5 of ") {
+		t.Errorf("--time does not report N:\n%s", stderr.String())
+	}
+	m, _ := strconv.ParseInt(match[1], 10, 64)
+	if m <= 1 || m >= 1e15 {
+		t.Fatalf("M=%d: not fitted", m)
+	}
+	meminfo, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return
+	}
+	avail := regexp.MustCompile(`(?m)^MemAvailable:\s+(\d+) kB$`).FindSubmatch(meminfo)
+	if avail == nil {
+		return
+	}
+	kib, _ := strconv.ParseFloat(string(avail[1]), 64)
+	if want := kib * 1024 / 1000; float64(m) < want/2 || float64(m) > want*2 {
+		t.Errorf("M=%d, want about %.0f, a thousandth of the available memory", m, want)
 	}
 }
 

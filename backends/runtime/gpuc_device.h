@@ -8,6 +8,7 @@
 //   void gpuc_to_host(void *dst, const void *src, size_t n);    device to host
 //   void gpuc_to_device(void *dst, const void *src, size_t n);  host to device
 //   void gpuc_on_device(void *dst, const void *src, size_t n);  device to device, not overlapping
+//   unsigned long long gpuc_free_memory(void);                  free bytes, for fitted parameters
 //
 // Device addresses are held as T *, which the host never dereferences.
 #ifndef GPUC_DEVICE_H

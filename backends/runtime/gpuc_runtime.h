@@ -396,6 +396,7 @@ struct gpuc_param_arg {
   const char *name;
   gpuc_type type;
   void *value;
+  bool set; // set by gpuc_parse_args when the command line names it
 };
 
 // gpuc_buffer_arg describes a buffer: BUF=FILE names the file of an input
@@ -419,7 +420,7 @@ inline void gpuc_set_param(const gpuc_param_arg *p, const char *text) {
 
 // gpuc_parse_args reads NAME=VALUE and BUF=FILE arguments and --time. It
 // reports whether --time was given.
-inline bool gpuc_parse_args(int argc, char **argv, const gpuc_param_arg *params, int nparams,
+inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int nparams,
                                    gpuc_buffer_arg *buffers, int nbuffers, const char *module) {
   bool time = false;
   for (int i = 1; i < argc; i++) {
@@ -435,6 +436,7 @@ inline bool gpuc_parse_args(int argc, char **argv, const gpuc_param_arg *params,
     for (int j = 0; j < nparams && !found; j++) {
       if (strlen(params[j].name) == n && strncmp(params[j].name, arg, n) == 0) {
         gpuc_set_param(&params[j], eq + 1);
+        params[j].set = true;
         found = true;
       }
     }
@@ -448,6 +450,59 @@ inline bool gpuc_parse_args(int argc, char **argv, const gpuc_param_arg *params,
     if (!found) gpuc_fail("%.*s is neither a parameter nor an input buffer of %s", (int)n, arg, module);
   }
   return time;
+}
+
+// ---- Fitted parameters ----
+
+// A parameter with a fit fraction that the command line does not set is
+// fitted to the device's free memory (Note [Fitted parameters] in package
+// ir). These mirror ir.FitBudget, ir.AddBytes and ir.FitValue; each
+// program calls them from its gpuc_fit_params.
+
+// gpuc_fit_budget is the bytes that a fit fraction allows of free bytes:
+// fit * free, rounded down.
+inline unsigned long long gpuc_fit_budget(double fit, unsigned long long free_bytes) {
+  double b = fit * (double)free_bytes;
+  if (!(b > 0)) return 0;
+  if (b >= 18446744073709551616.0) return ULLONG_MAX;
+  return (unsigned long long)b;
+}
+
+// gpuc_add_bytes adds n elements of size bytes to total, saturating; a
+// negative n adds nothing.
+inline unsigned long long gpuc_add_bytes(unsigned long long total, unsigned long long n, size_t size) {
+  if (n == 0 || size == 0) return total;
+  if (n > ULLONG_MAX / size) return ULLONG_MAX;
+  unsigned long long b = n * size;
+  return total > ULLONG_MAX - b ? ULLONG_MAX : total + b;
+}
+inline unsigned long long gpuc_add_bytes(unsigned long long total, long long n, size_t size) {
+  return n <= 0 ? total : gpuc_add_bytes(total, (unsigned long long)n, size);
+}
+
+// gpuc_fit returns the largest v in [1, hi] with bytes(v) <= budget, or 1
+// if there is none. bytes sets the parameter to v and returns the size of
+// the device buffers; it must not shrink as v grows.
+inline long long gpuc_fit(long long hi, unsigned long long budget, unsigned long long (*bytes)(long long)) {
+  if (hi <= 1) return 1;
+  if (bytes(hi) <= budget) return hi;
+  long long lo = 1; // bytes(lo) <= budget, or lo is 1; bytes(hi) > budget
+  while (hi - lo > 1) {
+    long long mid = lo + (hi - lo) / 2;
+    if (bytes(mid) <= budget) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+// gpuc_report_fit prints a fitted value, for --time.
+inline void gpuc_report_fit(const char *name, long long v, double fit, unsigned long long free_bytes,
+                            unsigned long long used) {
+  fprintf(stderr, "gpuc: %s=%lld fitted to %g of %.2f GiB of free device memory (buffers: %.2f GiB)\n", name, v, fit,
+          (double)free_bytes / (1024.0 * 1024 * 1024), (double)used / (1024.0 * 1024 * 1024));
 }
 
 // ---- Input files ----

@@ -39,7 +39,7 @@ func (f *frontendFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&f.inputs, "input", nil, "make a global scratch buffer an input buffer, read from the file that NAME=FILE names when the program runs; TRS: the input term (default: FILE.input beside FILE.trs, if any)")
 	cmd.Flags().StringVar(&f.query, "query", "", "CHR: a file of constraints, one per line, that replaces the program's query")
 	cmd.Flags().BoolVar(&f.stats, "stats", false, "CHR: print rule firings and fixpoint steps after the store; TRS: print iterations, rewrites, live terms and peak parallelism")
-	cmd.Flags().Int64Var(&f.capacity, "capacity", 0, "TRS: term slots of the store, the CAPACITY parameter's default")
+	cmd.Flags().Int64Var(&f.capacity, "capacity", 0, "TRS: term slots of the store, the CAPACITY parameter's default; without it, CAPACITY is fitted to the device: the most slots, up to 2^30, whose buffers fit in 80% of its free memory")
 	cmd.Flags().StringVar(&f.print, "print", "term", "TRS: print the normal form (term) or its size and hash (summary)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "TRS: write the per-iteration parallelism as CSV to this file (run; a compiled program prints it after its output)")
 }
@@ -230,7 +230,7 @@ func emitKind(emit, out string) (string, error) {
 func newRun(stdout io.Writer) *cobra.Command {
 	var race bool
 	var workers int
-	var coop int64
+	var coop, memory int64
 	var pf passFlags
 	var fo frontendFlags
 	cmd := &cobra.Command{
@@ -259,12 +259,16 @@ conflicting accesses to one address are reported with both positions.`,
 			if err != nil {
 				return err
 			}
+			if memory < 0 {
+				return fmt.Errorf("--device-memory=%d: want a number of bytes", memory)
+			}
 			out, done, err := traceOutput(stdout, fo.trace)
 			if err != nil {
 				return err
 			}
 			err = interp.Run(m, interp.Config{
 				Stdout: out, Params: b.Params, Inputs: b.Inputs, Race: race, Workers: workers, CoopThreads: coop,
+				DeviceMemory: memory,
 			})
 			return errors.Join(err, done())
 		},
@@ -272,6 +276,7 @@ conflicting accesses to one address are reported with both positions.`,
 	cmd.Flags().BoolVar(&race, "race", false, "report data races between threads")
 	cmd.Flags().IntVar(&workers, "workers", 0, "goroutines that run blocks in parallel (default: all cores)")
 	cmd.Flags().Int64Var(&coop, "coop-threads", 0, "threads a cooperative launch may have before its fallback runs (default: an H100's 270336)")
+	cmd.Flags().Int64Var(&memory, "device-memory", 0, "free device memory in bytes that parameters with a fit fraction are fitted to, such as TRS's CAPACITY (default: 256 MiB)")
 	pf.add(cmd, nil)
 	fo.add(cmd)
 	return cmd

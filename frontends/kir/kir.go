@@ -3,6 +3,8 @@
 package kir
 
 import (
+	"strconv"
+
 	"github.com/antlr4-go/antlr/v4"
 
 	"gpuc/frontends/kir/parser"
@@ -88,10 +90,38 @@ func (b *builder) param(d *parser.ParamDeclContext) *ir.Param {
 		b.errorf(b.tpos(d.IDENT(1)), "parameter %s must have an integer type, not %s", p.Name, p.Type)
 		return p
 	}
-	if c := b.number(d.SignedNumber(), p.Type); c != nil {
+	if c := b.number(d.SignedNumber(0), p.Type); c != nil {
 		p.Default = c.Int()
 	}
+	if fit := d.GetFit(); fit != nil {
+		p.Fit = b.fit(fit, d.SignedNumber(1))
+	}
 	return p
+}
+
+// fit reads a parameter's fit fraction, "fit 0.8": a decimal number,
+// which the verifier checks is in (0, 1].
+func (b *builder) fit(word antlr.Token, n parser.ISignedNumberContext) float64 {
+	if word.GetText() != "fit" {
+		b.errorf(syntax.Pos(b.file, word), "unexpected %s after the parameter's default (want fit FRACTION)", word.GetText())
+		return 0
+	}
+	var text string
+	switch {
+	case n.INT() != nil:
+		text = n.INT().GetText()
+	case n.FLOAT() != nil:
+		text = n.FLOAT().GetText()
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if text == "" || err != nil {
+		b.errorf(b.pos(n), "fit wants a decimal fraction, not %s", n.GetText())
+		return 0
+	}
+	if n.GetStart().GetText() == "-" {
+		f = -f
+	}
+	return f
 }
 
 func (b *builder) buffer(d *parser.BufferDeclContext) *ir.Buffer {

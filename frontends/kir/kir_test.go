@@ -91,6 +91,10 @@ func TestParseErrors(t *testing.T) {
 		{"module m; host main() { barrier blocks; }", "x.kir:1:33: error: unknown barrier scope blocks"},
 		{"module m; host main() { i32(3); }", "x.kir:1:25: error: i32(...) is not a function call"},
 		{"module m; buffer b: i32[4] global scratch; host main() { var x: i32 = b; }", "x.kir:1:71: error: b is a memory; index it to read an element"},
+		{"module m; param N: i32 = 4 fot 0.5;", "x.kir:1:28: error: unexpected fot after the parameter's default (want fit FRACTION)"},
+		{"module m; param N: i32 = 4 fit 0.5f;", "x.kir:1:32: error: fit wants a decimal fraction, not 0.5f"},
+		{"module m; param N: i32 = 4 fit nan;", "x.kir:1:32: error: fit wants a decimal fraction, not nan"},
+		{"module m; param N: i32 = 4 fit;", "x.kir:1:31: error: syntax error"},
 	} {
 		_, err := kir.Parse("x.kir", []byte(tc.src))
 		if err == nil {

@@ -214,9 +214,9 @@ const (
 )
 
 func (l *lowerer) params() {
-	capacity := l.opts.Capacity
+	capacity, fit := l.opts.Capacity, 0.0
 	if capacity <= 0 {
-		capacity = DefaultCapacity
+		capacity, fit = MaxCapacity, CapacityFit
 	}
 	flag := func(b bool) int64 {
 		if b {
@@ -235,6 +235,7 @@ func (l *lowerer) params() {
 	} {
 		l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: p.name, Type: ir.I32, Default: p.def})
 	}
+	l.m.Param(pCapacity).Fit = fit
 }
 
 // buffers declares the term store (Note [Rewriting on the device]), the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gpuc/ir"
+	"gpuc/ir/interp"
 	"gpuc/passes"
 )
 
@@ -109,7 +110,42 @@ func TestOptionsSetDefaults(t *testing.T) {
 			t.Errorf("param %s: %+v, want default %d", name, p, want)
 		}
 	}
+	if p := m.Param(pCapacity); p.Fit != 0 {
+		t.Errorf("--capacity=77 leaves CAPACITY fitted: %+v", p)
+	}
 	if _, err := Parse("t.trs", []byte(peano), Options{Print: "tree"}); err == nil {
 		t.Error("--print=tree accepted")
+	}
+}
+
+// Without --capacity the store is fitted to the device: MaxCapacity is
+// the upper bound, and the interpreter's device memory decides. Too
+// little memory, or too small a CAPACITY set, is a clean error.
+func TestCapacityFitted(t *testing.T) {
+	m := lowerSource(t, peano, Options{Stats: true})
+	if p := m.Param(pCapacity); p.Default != MaxCapacity || p.Fit != CapacityFit {
+		t.Fatalf("CAPACITY %+v, want default %d fit %g", p, int64(MaxCapacity), CapacityFit)
+	}
+	for _, tc := range []struct {
+		memory int64
+		params map[string]int64
+		err    string
+	}{
+		{0, nil, ""},                                   // interp.DefaultDeviceMemory: millions of slots
+		{4 << 20, nil, ""},                             // thousands of slots besides the 2 MiB trace
+		{2 << 20, nil, "term store full"},              // even the trace does not fit: one slot
+		{2 << 20, map[string]int64{pCapacity: 64}, ""}, // set, not fitted
+		{0, map[string]int64{pCapacity: 3}, "term store full"},
+	} {
+		var out bytes.Buffer
+		err := interp.Run(m, interp.Config{Stdout: &out, Params: tc.params, DeviceMemory: tc.memory})
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("device memory %d, %v: %v", tc.memory, tc.params, err)
+		case tc.err == "" && !strings.HasPrefix(out.String(), "S(S(S(Zero())))\n"):
+			t.Errorf("device memory %d, %v: prints\n%s", tc.memory, tc.params, out.String())
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("device memory %d, %v: error %v, want %q", tc.memory, tc.params, err, tc.err)
+		}
 	}
 }

@@ -38,7 +38,9 @@ type Options struct {
 	// InputName names Input in diagnostics; "--input" if empty.
 	InputName string
 	// Capacity is the default number of term slots, the CAPACITY
-	// parameter (--capacity); 0 means DefaultCapacity.
+	// parameter (--capacity). 0 fits the store to the device instead:
+	// CAPACITY is then the most slots, up to MaxCapacity, whose buffers
+	// take at most CapacityFit of the device's free memory.
 	Capacity int64
 	// Print is how the program prints the normal form: "term" (or "")
 	// or "summary", its size and hash (--print); the PRINT parameter.
@@ -51,8 +53,19 @@ type Options struct {
 	Trace bool
 }
 
-// DefaultCapacity is the term store's default size in slots.
-const DefaultCapacity = 1 << 20
+// A store that --capacity does not size is fitted to the device (Note
+// [Fitted parameters] in package ir): CAPACITY is the most slots, up to
+// MaxCapacity, for which the device buffers take at most CapacityFit of
+// the free device memory as the program starts. The host's copies of the
+// store (the h_* arrays), which are host memory, do not count.
+const (
+	// MaxCapacity is the most slots: slot numbers are i32, and 2^30 leaves
+	// headroom for the arithmetic on them.
+	MaxCapacity = 1 << 30
+	// CapacityFit leaves a fifth of the free memory to the CUDA context,
+	// the kernels' local memory and the allocator's rounding.
+	CapacityFit = 0.8
+)
 
 // Load reads and checks a .trs file; file names it in diagnostics. The
 // error, if any, is a diag.List holding every error found, sorted by

@@ -35,7 +35,19 @@ type Config struct {
 	// device's co-resident capacity: larger ones run their fallback, or
 	// fail without one. 0 means DefaultCoopThreads.
 	CoopThreads int64
+	// DeviceMemory is the device's free memory in bytes as the program
+	// starts, which fitted parameters that Params does not set are
+	// fitted to (Note [Fitted parameters] in package ir). 0 means
+	// DefaultDeviceMemory.
+	DeviceMemory int64
 }
+
+// DefaultDeviceMemory is the free device memory that the interpreter
+// assumes: 256 MiB. It is a model, not the machine's memory, and smaller
+// than a GPU's, because the interpreter is slow and holds every element
+// in eight bytes, whatever its type; a run that wants a larger fitted
+// store sets the parameter, or DeviceMemory (gpuc run --device-memory).
+const DefaultDeviceMemory = 256 << 20
 
 // DefaultCoopThreads is the cooperative capacity the interpreter assumes:
 // an H100's 132 multiprocessors with 2048 threads each.
@@ -142,7 +154,7 @@ func load(m *ir.Module, cfg Config, out *bufio.Writer) (*machine, error) {
 		x.race = newRaceChecker()
 	}
 	x.host.blk = &block{id: -1}
-	for _, step := range []func() error{x.setParams, x.allocate, x.readInputs, x.compile} {
+	for _, step := range []func() error{x.setParams, x.fitParams, x.allocate, x.readInputs, x.compile} {
 		if err := step(); err != nil {
 			return nil, err
 		}
@@ -167,7 +179,7 @@ func (x *machine) setParams() error {
 			errs.Add(p.Pos, "parameter %s has type %s; parameters are integers", p.Name, p.Type)
 		case set && !fitsInt(p.Type, v):
 			return fmt.Errorf("parameter %s=%d is out of range for %s", p.Name, v, p.Type)
-		case !set && !fitsInt(p.Type, p.Default):
+		case !set && p.Type != ir.U64 && !fitsInt(p.Type, p.Default): // a u64 default may exceed MaxInt64
 			errs.Add(p.Pos, "default %d of parameter %s is out of range for %s", p.Default, p.Name, p.Type)
 		}
 		if !set {

@@ -51,6 +51,7 @@ const char *cudaGetErrorString(cudaError_t error);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 template <class T> cudaError_t cudaMalloc(T **devPtr, size_t size);
 cudaError_t cudaFree(void *devPtr);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
