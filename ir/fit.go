@@ -65,3 +65,37 @@ func AddBytes(total uint64, n int64, size int) uint64 {
 	}
 	return total + b
 }
+
+// DefaultValue evaluates an integer expression over parameters and
+// constants with every parameter at its default (a fitted parameter at its
+// largest value). ok is false where e reads anything else, uses floats or
+// divides by zero.
+func (m *Module) DefaultValue(e Expr) (v int64, ok bool) {
+	ok = true
+	e = RewriteExpr(CloneExpr(e), func(x Expr) Expr {
+		r, isRef := x.(*ParamRef)
+		if !isRef {
+			return x
+		}
+		p := m.Param(r.Name)
+		if p == nil {
+			ok = false
+			return x
+		}
+		return IntConst(r.T, p.Default)
+	})
+	if !ok || !e.Type().IsInt() {
+		return 0, false
+	}
+	b, why := constValue(e)
+	if why != "" {
+		return 0, false
+	}
+	if e.Type().IsSigned() {
+		return int64(b), true
+	}
+	if b > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(b), true
+}

@@ -183,3 +183,31 @@ func SPMDConstructs(m *ir.Module, backend string) diag.List {
 	errs.Sort()
 	return errs
 }
+
+// MaxBlock is the largest block size that the host launches kernel k with
+// when every parameter has its default, for the compiler's register budget
+// (launch bounds); 0 where some launch's block size is not known before
+// the program runs, or k is never launched. A launch with a larger block,
+// from parameters set at run time, may find the kernel unable to run it.
+func MaxBlock(m *ir.Module, k string) int64 {
+	most := int64(0)
+	for _, f := range m.Funcs {
+		if f.Kind != ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			l, ok := s.(*ir.Launch)
+			if !ok || l.Kernel != k || most < 0 {
+				return most >= 0
+			}
+			v, known := m.DefaultValue(l.Block)
+			if !known || v < 1 || v > 1024 {
+				most = -1
+				return false
+			}
+			most = max(most, v)
+			return true
+		})
+	}
+	return max(most, 0)
+}

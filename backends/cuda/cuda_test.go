@@ -23,7 +23,7 @@ import (
 func programs(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, pattern := range []string{"../../examples/kir/*.kir", "testdata/*.kir"} {
+	for _, pattern := range []string{"../../examples/kir/*.kir", "testdata/*.kir", "testdata/coop/*.kir"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
@@ -36,6 +36,18 @@ func programs(t *testing.T) []string {
 	}
 	if len(out) < 8 {
 		t.Fatalf("found only %d programs", len(out))
+	}
+	return out
+}
+
+// portablePrograms is programs without those in testdata/coop, which
+// launch cooperatively, as only the runtime API programs can.
+func portablePrograms(t *testing.T) []string {
+	var out []string
+	for _, p := range programs(t) {
+		if filepath.Base(filepath.Dir(p)) != "coop" {
+			out = append(out, p)
+		}
 	}
 	return out
 }
@@ -94,7 +106,7 @@ func TestExampleFacts(t *testing.T) {
 			{`__fmul_rn\(\(float\)\(i % 1000\), 0\.5f\)`, 1},
 			{`gpuc_div\(gpuc_sub\(gpuc_add\(N, B\), 1\), B\)`, 1},
 			{`printf\("sum = %\.1f\\n", total\.get\(0\)\)`, 1},
-			{`__global__ void add\(const float \*__restrict__ a, const float \*__restrict__ b, float \*__restrict__ c, int N\) \{`, 1},
+			{`__global__ void __launch_bounds__\(256\) add\(const float \*__restrict__ a, const float \*__restrict__ b, float \*__restrict__ c, int N\) \{`, 1},
 		}},
 		{"scan", []fact{
 			{`(?m)^__global__ .*\{$`, 2},
@@ -221,6 +233,13 @@ func TestTestdataFacts(t *testing.T) {
 			{`asm volatile\("exit;"\);`, 1},
 			{`gpuc_fail_hook = gpuc_report_device_error;`, 1},
 			{`gpuc_check_device_error\(\);\n\s*printf\("after\\n"\);`, 1},
+		}},
+		// A raise in a cooperative kernel stops the whole kernel.
+		{"coop/raise", []fact{
+			{`asm volatile\("exit;"\);`, 0},
+			{`atomicCAS_system\(gpuc_error_sys, 0, id\);\n\s*__threadfence_system\(\);\n\s*__trap\(\);`, 1},
+			{`gpuc_fail_hook = gpuc_report_device_error;\n\s*gpuc_error_host_init\(\);`, 1},
+			{`id = gpuc_error_host != nullptr \? \*\(volatile int \*\)gpuc_error_host : 0;`, 1},
 		}},
 		{"raise_host", []fact{
 			{`gpuc_raise\("too many ticks: \\"limit\\" reached"\);`, 1},
@@ -457,7 +476,7 @@ func TestLLVMHostsCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, path := range programs(t) {
+	for _, path := range portablePrograms(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".kir")
 		for _, dev := range []Device{DriverAPI, CPU} {
 			file := filepath.Join(dir, fmt.Sprintf("%s-%d.cpp", name, dev))
@@ -481,7 +500,7 @@ func TestLLVMHostsCompile(t *testing.T) {
 func TestEveryDriverCallChecked(t *testing.T) {
 	driverCall := regexp.MustCompile(`\bcu[A-Z]\w*\(`)
 	unchecked := regexp.MustCompile(`cuGetErrorString\(err, &why\)|CUresult err = cuModuleLoadDataEx\(`)
-	for _, path := range programs(t) {
+	for _, path := range portablePrograms(t) {
 		for i, line := range strings.Split(emitFor(t, path, DriverAPI), "\n") {
 			code := strings.TrimSpace(line)
 			if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "#define") || unchecked.MatchString(code) {

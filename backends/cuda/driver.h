@@ -101,6 +101,11 @@ inline void *gpuc_device_global(const char *name, size_t n) {
 // of dynamic shared memory where the launch needs more than 48 KiB.
 inline bool gpuc_launchable(CUfunction kernel, const char *name, long long grid, long long block, size_t smem) {
   if (!gpuc_check_geometry(name, grid, block)) return false;
+  int most = 0;
+  GPUC_CU(cuFuncGetAttribute(&most, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel));
+  if (block > most)
+    gpuc_fail("launch %s: block size %lld is more than the %d threads a block of this kernel can have on this device", name,
+              block, most);
   if (smem > 48 * 1024)
     GPUC_CU(cuFuncSetAttribute(kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));
   return true;

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"gpuc/backends/abi"
 	"strings"
 
 	"gpuc/ir"
@@ -130,7 +131,14 @@ func (e *emitter) signature(g *ir.Func) string {
 		params = append(params, ctype(p.Type)+" "+e.n.c(p.Name))
 	}
 	prefix := map[ir.FuncKind]string{ir.KernelFunc: "__global__ ", ir.DeviceFunc: "__device__ "}[g.Kind]
-	return fmt.Sprintf("%s%s %s(%s)", prefix, ctype(g.Result), e.n.c(g.Name), strings.Join(params, ", "))
+	bounds := ""
+	if n := abi.MaxBlock(e.m, g.Name); g.Kind == ir.KernelFunc && n > 0 {
+		// nvcc budgets registers for the blocks the program launches
+		// (at the parameters' defaults), never so many that they cannot
+		// run.
+		bounds = fmt.Sprintf(" __launch_bounds__(%d)", n)
+	}
+	return fmt.Sprintf("%s%s%s %s(%s)", prefix, ctype(g.Result), bounds, e.n.c(g.Name), strings.Join(params, ", "))
 }
 
 // signatureOf is g's declaration: signature's, or kernelSig's for a

@@ -208,6 +208,9 @@ func (e *emitter) hostMain() string {
 	f.line("")
 	if len(e.raiseMsgs) > 0 {
 		f.line("gpuc_fail_hook = gpuc_report_device_error;")
+		if _, ok := e.dev.(runtimeAPI); ok && gridBarriers(e.m) {
+			f.line("gpuc_error_host_init();")
+		}
 	}
 	if mf := e.m.Main(); mf != nil {
 		f.line("%s();", e.n.c(mf.Name))

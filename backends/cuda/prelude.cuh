@@ -44,12 +44,30 @@ inline unsigned long long gpuc_free_memory(void) {
   return free_bytes;
 }
 
+// gpuc_max_block is the largest block that kernel can run with on this
+// device: fewer than 1024 threads where it needs many registers. It asks
+// once per kernel.
+inline int gpuc_max_block(const void *kernel) {
+  static struct { const void *kernel; int max; } seen[64];
+  static int n = 0;
+  for (int i = 0; i < n; i++)
+    if (seen[i].kernel == kernel) return seen[i].max;
+  cudaFuncAttributes attr;
+  GPUC_CUDA(cudaFuncGetAttributes(&attr, kernel));
+  if (n < 64) seen[n++] = {kernel, attr.maxThreadsPerBlock};
+  return attr.maxThreadsPerBlock;
+}
+
 // gpuc_launchable checks a launch's geometry and reports whether there is
 // anything to run (grid 0 launches nothing). It raises the kernel's limit
 // of dynamic shared memory where the launch needs more than 48 KiB.
 template <typename K>
 inline bool gpuc_launchable(K *kernel, const char *name, long long grid, long long block, size_t smem) {
   if (!gpuc_check_geometry(name, grid, block)) return false;
+  int most = gpuc_max_block((const void *)kernel);
+  if (block > most)
+    gpuc_fail("launch %s: block size %lld is more than the %d threads a block of this kernel can have on this device", name,
+              block, most);
   if (smem > 48 * 1024)
     GPUC_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   return true;

@@ -39,6 +39,13 @@ func (runtimeAPI) constant(e *emitter, b *ir.Buffer) string {
 // message unless another was first, and exits; the host reports the
 // message at its next look: after each copy from the device, before each
 // printf, before printing the outputs, and before any other error.
+//
+// A thread that exits may not leave a cooperative kernel: the others would
+// wait for it at the next grid barrier forever. Where the module holds grid
+// barriers, a raising thread therefore also records the number in pinned
+// host memory and stops the whole kernel with a trap; the launch fails,
+// and the fail hook finds the message there, since the device can no
+// longer be asked.
 func (runtimeAPI) raiseSupport(e *emitter, b *strings.Builder) {
 	if len(e.raiseMsgs) == 0 {
 		b.WriteString("\n// No device code raises.\nstatic void gpuc_check_device_error(void) {}\n")
@@ -50,14 +57,43 @@ func (runtimeAPI) raiseSupport(e *emitter, b *strings.Builder) {
 // messages by number.
 __device__ int gpuc_error;
 static const char *const gpuc_raise_msgs[] = {%s};
+`, msgs)
+	if gridBarriers(e.m) {
+		b.WriteString(`
+// The number of the first raise also goes to pinned host memory, which the
+// host can read after the trap that stops a cooperative kernel.
+__device__ int *gpuc_error_sys;
+static int *gpuc_error_host;
 
+// gpuc_device_raise records a raise in device code and stops the kernel.
+[[noreturn]] __device__ inline void gpuc_device_raise(int id) {
+  atomicCAS(&gpuc_error, 0, id);
+  atomicCAS_system(gpuc_error_sys, 0, id);
+  __threadfence_system();
+  __trap();
+  __builtin_unreachable();
+}
+
+// gpuc_error_host_init allocates the pinned error word.
+static void gpuc_error_host_init(void) {
+  GPUC_CUDA(cudaHostAlloc((void **)&gpuc_error_host, sizeof(int), cudaHostAllocMapped));
+  *gpuc_error_host = 0;
+  int *dev = nullptr;
+  GPUC_CUDA(cudaHostGetDevicePointer((void **)&dev, gpuc_error_host, 0));
+  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_error_sys, &dev, sizeof dev));
+}
+`)
+	} else {
+		b.WriteString(`
 // gpuc_device_raise records a raise in device code and ends the thread.
 [[noreturn]] __device__ inline void gpuc_device_raise(int id) {
   atomicCAS(&gpuc_error, 0, id);
   asm volatile("exit;");
   __builtin_unreachable();
 }
-
+`)
+	}
+	fmt.Fprintf(b, `
 static void gpuc_check_device_error(void) {
   if (!gpuc_device_ran) return;
   gpuc_device_ran = false;
@@ -70,10 +106,37 @@ static void gpuc_check_device_error(void) {
 // came first. It stays quiet if the device cannot be asked.
 static void gpuc_report_device_error(void) {
   int id = 0;
-  if (cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id) == cudaSuccess && id > 0 && id < %d)
+`, n)
+	if gridBarriers(e.m) {
+		fmt.Fprintf(b, `  id = gpuc_error_host != nullptr ? *(volatile int *)gpuc_error_host : 0;
+  if (id > 0 && id < %d) gpuc_fail("%%s", gpuc_raise_msgs[id]);
+`, n)
+	}
+	fmt.Fprintf(b, `  if (cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id) == cudaSuccess && id > 0 && id < %d)
     gpuc_fail("%%s", gpuc_raise_msgs[id]);
 }
-`, msgs, n, n)
+`, n)
+}
+
+// gridBarriers reports whether some kernel of m holds a grid barrier: it
+// runs as a cooperative launch.
+func gridBarriers(m *ir.Module) bool {
+	for _, f := range m.Funcs {
+		if f.Kind != ir.KernelFunc {
+			continue
+		}
+		found := false
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			if b, ok := s.(*ir.Barrier); ok && b.Grid {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // code: the program defines every function, kernels and device functions

@@ -260,17 +260,27 @@ func (g *gen) declare(f *ir.Func) *llir.Func {
 	return lf
 }
 
-// annotate marks the kernels as PTX entries.
+// annotate marks the kernels as PTX entries, with the largest block
+// each is launched with where that is known.
 func (g *gen) annotate(code []*ir.Func) {
 	named := &metadata.NamedDef{Name: "nvvm.annotations"}
 	for _, f := range code {
 		if f.Kind != ir.KernelFunc {
 			continue
 		}
-		md := &metadata.Tuple{MetadataID: metadata.MetadataID(len(g.mod.MetadataDefs)), Fields: []metadata.Field{
-			g.funcs[f.Name], &metadata.String{Value: "kernel"}, constant.NewInt(types.I32, 1)}}
-		g.mod.MetadataDefs = append(g.mod.MetadataDefs, md)
-		named.Nodes = append(named.Nodes, md)
+		note := func(key string, v int64) {
+			md := &metadata.Tuple{MetadataID: metadata.MetadataID(len(g.mod.MetadataDefs)), Fields: []metadata.Field{
+				g.funcs[f.Name], &metadata.String{Value: key}, constant.NewInt(types.I32, v)}}
+			g.mod.MetadataDefs = append(g.mod.MetadataDefs, md)
+			named.Nodes = append(named.Nodes, md)
+		}
+		note("kernel", 1)
+		if n := abi.MaxBlock(g.m, f.Name); n > 0 {
+			// llc budgets registers for the blocks the program launches
+			// (at the parameters' defaults), never so many that they
+			// cannot run.
+			note("maxntidx", n)
+		}
 	}
 	if len(named.Nodes) > 0 {
 		g.mod.NamedMetadataDefs[named.Name] = named

@@ -297,8 +297,10 @@ func TestNVPTXFacts(t *testing.T) {
 	}{
 		{"../../examples/kir/scan.kir", []fact{
 			{`target triple = "nvptx64-nvidia-cuda"`, 1},
-			{`(?m)^!nvvm.annotations = !\{!0, !1\}$`, 1},
+			{`(?m)^!nvvm.annotations = !\{!0, !1, !2, !3\}$`, 1},
 			{`!\{void \(i32 addrspace\(1\)\*, i32\)\* @gpuc_kernel_init, !"kernel", i32 1\}`, 1},
+			// The largest block each kernel is launched with: llc's register budget.
+			{`!\{void \(i32 addrspace\(1\)\*, i32\)\* @gpuc_kernel_init, !"maxntidx", i32 256\}`, 1},
 			{`@gpuc_smem = external addrspace\(3\) global \[0 x i8\], align 16`, 1},
 			{`bitcast i8 addrspace\(3\)\* %\d+ to i32 addrspace\(3\)\*`, 2}, // tmp, and words to zero
 			{`call void @llvm\.nvvm\.barrier0\(\)`, 4},                      // three barriers and the zeroing of shared memory

@@ -43,6 +43,11 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice,
   cudaMemcpyDefault
 };
+#define __launch_bounds__(...)
+struct cudaFuncAttributes {
+  int maxThreadsPerBlock;
+};
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func);
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUstream_st *cudaStream_t;
@@ -52,6 +57,9 @@ cudaError_t cudaGetLastError(void);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+#define cudaHostAllocMapped 0x02
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
 template <class T> cudaError_t cudaMalloc(T **devPtr, size_t size);
 cudaError_t cudaFree(void *devPtr);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
@@ -135,3 +143,6 @@ unsigned atomicInc(unsigned *address, unsigned val);
 int atomicCAS(int *address, int compare, int val);
 unsigned atomicCAS(unsigned *address, unsigned compare, unsigned val);
 unsigned long long atomicCAS(unsigned long long *address, unsigned long long compare, unsigned long long val);
+int atomicCAS_system(int *address, int compare, int val);
+void __threadfence_system(void);
+[[noreturn]] void __trap(void);
