@@ -141,18 +141,31 @@ inline void gpuc_profile_launch(bool coop) {
   gpuc_profile.coop += coop;
 }
 
-// gpuc_profile_report prints the profile after the device time, total_ms.
-inline void gpuc_profile_report(float total_ms) {
+// gpuc_profile_report prints the profile after the device time, total_ms,
+// whose events are start and stop: the launches and the time their kernels
+// ran, then where the rest went: before the first kernel (allocation,
+// zeroing, inputs), between kernels (launch gaps, read-backs, host work in
+// the loop) and after the last one (read-backs, host work, printing).
+inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t stop) {
   double busy = 0;
   for (long long i = 0; i + 1 < gpuc_profile.used; i += 2) {
     float ms = 0;
     GPUC_CUDA(cudaEventElapsedTime(&ms, gpuc_profile.events[i], gpuc_profile.events[i + 1]));
     busy += ms;
   }
+  float before = total_ms, after = 0;
+  if (gpuc_profile.used >= 2) {
+    GPUC_CUDA(cudaEventElapsedTime(&before, start, gpuc_profile.events[0]));
+    GPUC_CUDA(cudaEventElapsedTime(&after, gpuc_profile.events[gpuc_profile.used - 1], stop));
+  }
   for (long long i = 0; i < gpuc_profile.used; i++) GPUC_CUDA(cudaEventDestroy(gpuc_profile.events[i]));
   free(gpuc_profile.events);
-  fprintf(stderr, "gpuc: %lld launches (%lld cooperative), kernels %.3f ms, the rest %.3f ms (%.1f%%)\n", gpuc_profile.launches,
-          gpuc_profile.coop, busy, total_ms - busy, total_ms > 0 ? 100.0 * (total_ms - busy) / total_ms : 0.0);
+  double rest = total_ms - busy;
+  fprintf(stderr,
+          "gpuc: %lld launches (%lld cooperative), kernels %.3f ms, the rest %.3f ms (%.1f%%): %.3f ms before the first "
+          "kernel, %.3f ms between kernels, %.3f ms after the last\n",
+          gpuc_profile.launches, gpuc_profile.coop, busy, rest, total_ms > 0 ? 100.0 * rest / total_ms : 0.0, before,
+          rest - before - after, after);
 }
 
 // Shared memory: each kernel carves its shared buffers out of one dynamic

@@ -219,7 +219,7 @@ func (runtimeAPI) release(f *fn) {
 	f.line("  float ms = 0;")
 	f.line("  GPUC_CUDA(cudaEventElapsedTime(&ms, gpuc_start, gpuc_stop));")
 	f.line("  gpuc_report_time(ms);")
-	f.line("  gpuc_profile_report(ms);")
+	f.line("  gpuc_profile_report(ms, gpuc_start, gpuc_stop);")
 	f.line("}")
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_start));")
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_stop));")
