@@ -21,7 +21,8 @@ var elidePass = &Pass{
 // it: its entry, exit and iteration ends synchronise the group. One whose
 // body holds no grid barrier, no groupsize() and no group construct needs
 // those syncs only where a dependence crosses them, so it becomes an if
-// (or a while), with explicit barriers where its syncs were needed.
+// (or a while), with explicit barriers where its syncs were needed (Note
+// [Converting splits]).
 func elideBarriers(m *ir.Module, rep *Report) {
 	for _, f := range m.Funcs {
 		if f.Kind != ir.HostFunc {
@@ -37,16 +38,51 @@ func elideBarriers(m *ir.Module, rep *Report) {
 	}
 }
 
+// Note [Converting splits]
+//
+// Whether a barrier is needed depends on which other sync points stay:
+// two barriers may cover the same dependence, and either can go, but not
+// both. So the pass removes one barrier at a time and analyses the region
+// afresh after each removal; every decision sees the ones made before it.
+//
+// The syncs of a split must follow the same rule. The explicit barriers
+// around a split are judged while its entry and exit syncs stand, and go
+// where those syncs separate a dependence; turning the split into an if
+// must not then drop both syncs on one analysis, each judged as if the
+// other stayed. In
+//
+//	a[pid()] = pid();
+//	barrier grid;          // goes: the split's entry orders a before a
+//	split pid() >= LO { z = 1; }
+//	b[pid()] = a[N - 1 - pid()] + z;
+//
+// nothing after the entry up to the exit conflicts with the write, and
+// nothing before the exit back to the entry with the read, so both syncs
+// went, and the write and the read of a were left unseparated.
+//
+// So a conversion puts grid barriers where the construct synchronised the
+// group on the way in and out, one before the if or while and one after
+// it, and leaves them to the one-at-a-time removal like any other
+// barrier: here the first goes and the second stays. A split's entry
+// evaluates the condition between two syncs (Note [Group split]); the
+// barrier before the if is the first of them. The second, between the
+// condition and the body, is gone, and so are a split while's syncs at the
+// end of each iteration and before each evaluation of its condition.
+// Those are the only syncs a conversion removes outright, and it does so
+// only where they separate nothing (convertible).
 func elideRegion(m *ir.Module, r *ir.Region, rep *Report) {
 	r.Body = fenceLoops(r.Body)
+	placed := map[ir.Stmt]bool{} // barriers that stand for converted splits' syncs
 	for {
 		e := newElider(m, r)
 		if b := e.unneededBarrier(); b != nil {
-			rep.note(b.Pos, "elide-barriers", "barrier removed: no cross-processor dependence crosses it")
+			if !placed[b] {
+				rep.note(b.Pos, "elide-barriers", "barrier removed: no cross-processor dependence crosses it")
+			}
 			r.Body = removeStmt(r.Body, b)
 			continue
 		}
-		if !e.convertOne(r, rep) {
+		if !e.convertOne(r, placed, rep) {
 			return
 		}
 	}
@@ -188,22 +224,19 @@ func (e *elider) unneededBarrier() *ir.Barrier {
 	return best.stmt.(*ir.Barrier)
 }
 
-// convertOne turns one sync-free split or split while into an if or a
-// while, with explicit barriers where its syncs are needed, and reports
-// whether it found one to turn.
-func (e *elider) convertOne(r *ir.Region, rep *Report) bool {
-	need := map[ir.Stmt]map[syncRole]bool{}
+// convertOne turns the first sync-free split or split while that
+// convertible allows into an if or a while between two grid barriers,
+// which it records in placed, and reports whether it found one to turn.
+func (e *elider) convertOne(r *ir.Region, placed map[ir.Stmt]bool, rep *Report) bool {
+	iters := map[ir.Stmt]*node{}
 	for _, n := range e.g.nodes {
-		if n.kind == syncNode && e.virtual[n.stmt] {
-			if need[n.stmt] == nil {
-				need[n.stmt] = map[syncRole]bool{}
-			}
-			need[n.stmt][n.role] = e.needed(n)
+		if n.kind == syncNode && n.role == syncIter {
+			iters[n.stmt] = n
 		}
 	}
 	var target ir.Stmt
-	for _, n := range e.g.nodes { // in source order of the syncs
-		if roles, ok := need[n.stmt]; ok && !roles[syncIter] {
+	for _, n := range e.g.nodes { // in source order of the constructs
+		if n.kind == syncNode && n.role == syncEntry && e.virtual[n.stmt] && e.convertible(n, iters[n.stmt]) {
 			target = n.stmt
 			break
 		}
@@ -211,27 +244,49 @@ func (e *elider) convertOne(r *ir.Region, rep *Report) bool {
 	if target == nil {
 		return false
 	}
-	roles := need[target]
 	rep.note(target.At(), "elide-barriers", "%s needs no synchronisation of its own: runs as %s", stmtKind(target), map[bool]string{true: "a while", false: "an if"}[isSplitWhile(target)])
 	r.Body = ir.RewriteStmts(r.Body, func(s ir.Stmt) []ir.Stmt {
 		if s != target {
 			return []ir.Stmt{s}
 		}
-		var out []ir.Stmt
-		if roles[syncEntry] {
-			out = append(out, &ir.Barrier{Pos: s.At(), Grid: true})
-		}
+		var conv ir.Stmt
 		switch s := s.(type) {
 		case *ir.Split:
-			out = append(out, &ir.If{Pos: s.Pos, Cond: s.Cond, Then: s.Then, Else: s.Else})
+			conv = &ir.If{Pos: s.Pos, Cond: s.Cond, Then: s.Then, Else: s.Else}
 		case *ir.SplitWhile:
-			out = append(out, &ir.While{Pos: s.Pos, Cond: s.Cond, Body: s.Body})
+			conv = &ir.While{Pos: s.Pos, Cond: s.Cond, Body: s.Body}
 		}
-		if roles[syncExit] {
-			out = append(out, &ir.Barrier{Pos: s.At(), Grid: true})
-		}
-		return out
+		before, after := gridBarrier(s.At()), gridBarrier(s.At())
+		placed[before], placed[after] = true, true
+		return []ir.Stmt{before, conv, after}
 	})
+	return true
+}
+
+// convertible reports whether the sync-free split or split while with the
+// entry sync entry (and, for a split while, the iteration end iter) may run
+// as an if or a while between two grid barriers (Note [Converting
+// splits]). That removes the sync between evaluating the condition and the
+// body, and a split while's syncs from the end of one iteration to the
+// condition and body of the next; none may separate a conflicting pair.
+// The body holds no sync, so a search from the entry or the iteration end
+// stops only at the construct's own syncs.
+func (e *elider) convertible(entry, iter *node) bool {
+	all := func(*node) bool { return true }
+	cond := e.info.of(entry)
+	before, after := cond, e.accesses(reach(entry, true, all), all)
+	if iter != nil {
+		before = append(e.accesses(reach(iter, false, all), all), cond...)
+		after = append(after, cond...)
+	}
+	inFork := e.inFork[entry.stmt]
+	for _, x := range before {
+		for _, y := range after {
+			if e.info.conflict(x, y, inFork) {
+				return false
+			}
+		}
+	}
 	return true
 }
 
