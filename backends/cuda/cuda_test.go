@@ -210,8 +210,7 @@ func TestTestdataFacts(t *testing.T) {
 			{`cudaMalloc\(`, 11},
 			{`gpuc_read_input\(&gpuc_buffers\[0\], GPUC_I32, in\.len\)`, 1},
 			{`static const int gpuc_init_weights\[\] = \{3, -1, 4, -1\};`, 1},
-			// An add whose old value is used combines the warp's adds.
-			{`old = \(int\)gpuc_atomic_add_agg\(\(unsigned \*\)&acc32\[0\], \(unsigned\)1\);`, 1},
+			{`old = atomicAdd\(&acc32\[0\], 1\);`, 1},
 			{`atomicSub\(&acc32\[1\], 2\);`, 1},
 			{`atomicAnd\(&accu\[2\]`, 1},
 			{`atomicInc\(&accu\[4\], 9u\);`, 1},

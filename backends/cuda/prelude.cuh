@@ -187,29 +187,3 @@ __device__ inline void gpuc_zero_shared(unsigned char *smem, size_t bytes) {
   }
   __syncthreads();
 }
-
-// gpuc_atomic_add_agg is atomicAdd that returns the old value, for
-// counters that many threads of a warp bump at once (allocators): the
-// threads that add to the same address combine their values, one of them
-// adds the sum with a single atomic, and each gets the old value it would
-// have seen had they added one at a time in lane order. T is unsigned or
-// unsigned long long; signed adds go through them, which wraps the same.
-__device__ inline unsigned gpuc_atomic_add_raw(unsigned *addr, unsigned v) { return atomicAdd(addr, v); }
-__device__ inline unsigned long long gpuc_atomic_add_raw(unsigned long long *addr, unsigned long long v) {
-  return atomicAdd(addr, v);
-}
-template <typename T> __device__ inline T gpuc_atomic_add_agg(T *addr, T v) {
-  unsigned peers = __match_any_sync(__activemask(), (unsigned long long)addr);
-  int lane = (int)(threadIdx.x & 31u);
-  int leader = __ffs((int)peers) - 1;
-  T before = 0, sum = 0;
-  for (unsigned rest = peers; rest != 0; rest &= rest - 1) {
-    int src = __ffs((int)rest) - 1;
-    T x = __shfl_sync(peers, v, src);
-    if (src < lane) before += x;
-    sum += x;
-  }
-  T base = 0;
-  if (lane == leader) base = gpuc_atomic_add_raw(addr, sum);
-  return __shfl_sync(peers, base, leader) + before;
-}

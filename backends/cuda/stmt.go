@@ -250,14 +250,6 @@ func (f *fn) atomic(s *ir.Atomic) {
 	pre, v := f.operands(append([]ir.Expr{s.Index}, s.Args...)...)
 	f.pre(pre)
 	addr := "&" + f.e.n.c(b.Name) + "[" + v[0].s + "]"
-	if s.Dst != "" && s.Op == ir.AtomicAdd && b.Space == ir.Global && b.Elem.IsInt() && b.Elem.Size() >= 4 {
-		// Adds whose old value is used are mostly allocations from one
-		// counter: the warp's threads combine them (gpuc_atomic_add_agg).
-		u := map[int]string{4: "unsigned", 8: "unsigned long long"}[b.Elem.Size()]
-		f.line("%s = (%s)gpuc_atomic_add_agg((%s *)%s, (%s)%s);", f.e.n.c(s.Dst), ctype(b.Elem), u, addr, u, operand(v[1]))
-		f.unread(s.Dst)
-		return
-	}
 	r, result, ok := atomicCall(s.Op, b.Elem, addr, v[1:])
 	switch {
 	case !ok:
