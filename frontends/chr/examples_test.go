@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gpuc/frontends/chr"
+	"gpuc/ir"
 )
 
 // The examples in examples/chr are checked against SWI-Prolog, the
@@ -40,5 +41,30 @@ func TestExamples(t *testing.T) {
 				t.Errorf("SWI-Prolog's store differs from %s.out:\n%s", name, got)
 			}
 		})
+	}
+}
+
+// TestDeterministic checks that every example lowers to the same IR each
+// time: nothing in the lowering may follow Go's map order.
+func TestDeterministic(t *testing.T) {
+	files, err := filepath.Glob("../../examples/chr/*.chr")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	for _, file := range files {
+		src := readFile(t, file)
+		first := ""
+		for i := 0; i < 8; i++ {
+			m, err := chr.Parse(file, []byte(src), chr.Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			text := ir.Print(m)
+			if i == 0 {
+				first = text
+			} else if text != first {
+				t.Fatalf("%s lowers to different IR on different runs", file)
+			}
+		}
 	}
 }

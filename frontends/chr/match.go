@@ -1,6 +1,8 @@
 package chr
 
 import (
+	"sort"
+
 	"gpuc/ir"
 )
 
@@ -88,11 +90,17 @@ func (m *matcher) alive(h *head, slot ir.Expr) ir.Expr {
 // distinct tests that slot differs from the slots of the heads of the
 // same type matched so far.
 func (m *matcher) distinct(h *head, slot ir.Expr) ir.Expr {
-	var c ir.Expr
-	for other, os := range m.slots {
+	var others []*head
+	for other := range m.slots {
 		if other.ct == h.ct {
-			c = and(c, binop(ir.Ne, slot, os))
+			others = append(others, other)
 		}
+	}
+	// In head order, so that the same rule compiles to the same code.
+	sort.Slice(others, func(i, j int) bool { return others[i].index < others[j].index })
+	var c ir.Expr
+	for _, other := range others {
+		c = and(c, binop(ir.Ne, slot, m.slots[other]))
 	}
 	return c
 }
