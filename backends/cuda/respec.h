@@ -154,15 +154,18 @@ inline void gpuc_rt_wait_gpuc(pid_t pid, const char *kir) {
     gpuc_fail("run-time specialization: gpuc compile %s failed", kir);
 }
 
-// gpuc_rt_nvrtc_start starts NVRTC up (its first compilation in a process
-// loads and sets up its builtins, a few hundred ms) by compiling an empty
-// kernel, while gpuc runs.
+// GPUC_RT_NVRTC_OPTIONS are NVRTC's options after -arch.
+#define GPUC_RT_NVRTC_OPTIONS "-std=c++17"
+
+// gpuc_rt_nvrtc_start starts NVRTC up by compiling an empty kernel with
+// the same options, while gpuc runs: the first compilation in a process
+// with a set of options takes a few hundred ms more than the next.
 inline void gpuc_rt_nvrtc_start(const char *arch) {
   nvrtcProgram prog;
   GPUC_NVRTC(nvrtcCreateProgram(&prog, "extern \"C\" __global__ void gpuc_rt_start(void) {}", "start.cu", 0, nullptr,
                                 nullptr));
-  const char *opts[] = {arch};
-  GPUC_NVRTC(nvrtcCompileProgram(prog, 1, opts));
+  const char *opts[] = {arch, GPUC_RT_NVRTC_OPTIONS};
+  GPUC_NVRTC(nvrtcCompileProgram(prog, 2, opts));
   GPUC_NVRTC(nvrtcDestroyProgram(&prog));
 }
 
@@ -173,7 +176,7 @@ inline char *gpuc_rt_nvrtc(const char *cu, const char *arch, size_t *size) {
   char *src = gpuc_read_file("run-time specialization", cu, &len);
   nvrtcProgram prog;
   GPUC_NVRTC(nvrtcCreateProgram(&prog, src, cu, 0, nullptr, nullptr));
-  const char *opts[] = {arch, "-std=c++17"};
+  const char *opts[] = {arch, GPUC_RT_NVRTC_OPTIONS};
   nvrtcResult res = nvrtcCompileProgram(prog, 2, opts);
   if (res != NVRTC_SUCCESS) {
     size_t n = 0;
