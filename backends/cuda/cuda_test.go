@@ -215,7 +215,9 @@ func TestTestdataFacts(t *testing.T) {
 			{`atomicAnd\(&accu\[2\]`, 1},
 			{`atomicInc\(&accu\[4\], 9u\);`, 1},
 			{`atomicAdd\(\(unsigned long long \*\)&acc64\[1\], 0ULL - \(unsigned long long\)3LL\);`, 1},
-			{`atomicMin\(&acc64\[2\], gpuc_neg\(\(long long\)i\)\);`, 1},
+			// Extrema whose old value nobody reads combine a warp's values.
+			{`gpuc_atomic_extremum_agg<long long, false>\(&acc64\[2\], gpuc_neg\(\(long long\)i\)\);`, 1},
+			{`gpuc_atomic_extremum_agg<int, true>\(&acc32\[3\], i\);`, 1},
 			{`atomicXor\(\(unsigned long long \*\)&acc64\[3\]`, 1},
 			{`seen = atomicCAS\(&accul\[3\], 0ULL, 7ULL\);`, 1},
 			{`atomicAdd\(&accf\[1\], -__fmul_rn\(0\.25f, scale\[1\]\)\);`, 1},

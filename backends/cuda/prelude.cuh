@@ -187,3 +187,31 @@ __device__ inline void gpuc_zero_shared(unsigned char *smem, size_t bytes) {
   }
   __syncthreads();
 }
+
+// gpuc_atomic_min_agg and gpuc_atomic_max_agg are atomicMin and atomicMax
+// whose old value nobody reads, for extrema that many threads of a warp
+// update at once: the threads that update the same address combine their
+// values in registers first, and one of them makes a single atomic update.
+// (An extremum that every live constraint of a store updates in one step
+// is one address hit by every thread of the grid.)
+template <typename T, bool Max> __device__ inline void gpuc_atomic_extremum_agg(T *addr, T v) {
+  const unsigned peers = __match_any_sync(__activemask(), (unsigned long long)addr);
+  if (peers == 0xffffffffu) {
+    for (int off = 16; off > 0; off >>= 1) {
+      T o = __shfl_xor_sync(peers, v, off);
+      v = Max ? (o > v ? o : v) : (o < v ? o : v);
+    }
+  } else {
+    for (unsigned rest = peers & (peers - 1); rest != 0; rest &= rest - 1) {
+      T o = __shfl_sync(peers, v, __ffs((int)rest) - 1);
+      v = Max ? (o > v ? o : v) : (o < v ? o : v);
+    }
+    v = __shfl_sync(peers, v, __ffs((int)peers) - 1);
+  }
+  if ((int)(threadIdx.x & 31u) == __ffs((int)peers) - 1) {
+    if (Max)
+      atomicMax(addr, v);
+    else
+      atomicMin(addr, v);
+  }
+}

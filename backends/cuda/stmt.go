@@ -250,6 +250,12 @@ func (f *fn) atomic(s *ir.Atomic) {
 	pre, v := f.operands(append([]ir.Expr{s.Index}, s.Args...)...)
 	f.pre(pre)
 	addr := "&" + f.e.n.c(b.Name) + "[" + v[0].s + "]"
+	if s.Dst == "" && (s.Op == ir.AtomicMin || s.Op == ir.AtomicMax) && b.Space == ir.Global && nativeAtomic(s.Op, b.Elem) {
+		// An extremum that the threads of a warp update together: they
+		// combine their values first (gpuc_atomic_extremum_agg).
+		f.line("gpuc_atomic_extremum_agg<%s, %t>(%s, %s);", ctype(b.Elem), s.Op == ir.AtomicMax, addr, v[1].s)
+		return
+	}
 	r, result, ok := atomicCall(s.Op, b.Elem, addr, v[1:])
 	switch {
 	case !ok:
