@@ -156,14 +156,28 @@ func (runtimeAPI) start(f *fn) {
 	f.line("GPUC_CUDA(cudaEventRecord(gpuc_start));")
 }
 
-// setup allocates a global buffer (one cudaMalloc each) or finds a
-// constant one, then fills it.
+// setup finds a constant buffer, or cuts a global one out of the pool,
+// then fills it. The global buffers share one cudaMalloc, the pool, which
+// the first of them allocates and zeroes: a call each cost about as much
+// as a small program's kernels.
 func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 	h, name := f.e.hostBuf(b), f.e.n.c(b.Name)
 	if b.Space == ir.Constant {
 		f.line("GPUC_CUDA(cudaGetSymbolAddress((void **)&%s.ptr, %s));", h, name)
 	} else {
-		f.line("GPUC_CUDA(cudaMalloc(&%s.ptr, gpuc_alloc_size(%s.bytes())));", h, h)
+		globals := globalBuffers(f.e.m)
+		if b == globals[0] {
+			f.line("size_t gpuc_pool_bytes = 0;")
+			for _, g := range globals {
+				gn := f.e.n.c(g.Name)
+				f.line("const size_t gpuc_at_%s = gpuc_pool_bytes;", gn)
+				f.line("gpuc_pool_bytes += gpuc_align256(gpuc_alloc_size(%s.bytes()));", f.e.hostBuf(g))
+			}
+			f.line("unsigned char *gpuc_pool = nullptr;")
+			f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")
+			f.line("GPUC_CUDA(cudaMemset(gpuc_pool, 0, gpuc_pool_bytes));")
+		}
+		f.line("%s.ptr = (%s *)(gpuc_pool + gpuc_at_%s);", h, ctype(b.Elem), name)
 	}
 	switch {
 	case b.Role == ir.Input && b.Space == ir.Constant:
@@ -175,9 +189,18 @@ func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_init_%s, sizeof gpuc_init_%s));", name, name, name)
 	case b.Role == ir.Static:
 		f.line("GPUC_CUDA(cudaMemcpy(%s.ptr, gpuc_init_%s, sizeof gpuc_init_%s, cudaMemcpyHostToDevice));", h, name, name)
-	case b.Space == ir.Global:
-		f.line("GPUC_CUDA(cudaMemset(%s.ptr, 0, %s.bytes()));", h, h)
 	}
+}
+
+// globalBuffers lists m's global buffers in declaration order.
+func globalBuffers(m *ir.Module) []*ir.Buffer {
+	var out []*ir.Buffer
+	for _, b := range m.Buffers {
+		if b.Space == ir.Global {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // launch checks the geometry on the host, launches with <<<...>>> and
@@ -223,10 +246,8 @@ func (runtimeAPI) release(f *fn) {
 	f.line("}")
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_start));")
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_stop));")
-	for _, b := range f.e.m.Buffers {
-		if b.Space == ir.Global {
-			f.line("GPUC_CUDA(cudaFree(%s.ptr));", f.e.hostBuf(b))
-		}
+	if len(globalBuffers(f.e.m)) > 0 {
+		f.line("GPUC_CUDA(cudaFree(gpuc_pool));")
 	}
 }
 

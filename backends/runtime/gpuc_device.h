@@ -29,6 +29,10 @@ static void gpuc_check_device_error(void);
 // least one.
 inline size_t gpuc_alloc_size(size_t n) { return n > 0 ? n : 1; }
 
+// gpuc_align256 rounds a buffer's size up to where the next buffer of a
+// pool starts: 256 bytes, as cudaMalloc aligns its own.
+inline size_t gpuc_align256(size_t n) { return (n + 255) & ~(size_t)255; }
+
 // gpuc_dev is a global or constant buffer as the host sees it: its device
 // address, its length in elements and its name. Host code reads and writes
 // single elements with get and set, checking the index.
