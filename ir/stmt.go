@@ -214,9 +214,11 @@ type Raise struct {
 }
 
 // Split divides the current group of an SPMD region in two on a private
-// condition. Each subgroup keeps pid() and group(), sees its own
-// groupsize(), synchronises only its own members, and runs independently of
-// the other; the group rejoins after the statement.
+// condition. The group synchronises before the condition is evaluated, so
+// the condition sees what the group wrote before the statement. Each
+// subgroup keeps pid() and group(), sees its own groupsize(), synchronises
+// only its own members, and runs independently of the other; the group
+// rejoins after the statement.
 //
 //	split c { ... } else { ... }
 type Split struct {
@@ -228,7 +230,8 @@ type Split struct {
 
 // SplitWhile is a loop whose condition is private to each processor of an
 // SPMD region (Fork's while loop in synchronous mode). Each iteration, the
-// processors of the current group whose condition holds form a subgroup
+// processors still in the loop synchronise, and those whose condition holds
+// form a subgroup
 // that runs Body, keeping pid() and group(), with groupsize() its size;
 // a processor whose condition fails, or that breaks, leaves the loop and
 // waits at its end. The loop ends when no processor is left in it, and the

@@ -139,6 +139,8 @@ func (c *compiler) wideSplit(s *ir.Split) wideFn {
 	cond, then, els := c.expr(s.Cond), c.wideList(s.Then), c.wideList(s.Else)
 	x := c.x
 	return func(tm *team) {
+		// The group synchronises before the condition (ir.Split).
+		tm.blk.interval = x.newInterval()
 		var sides [2]subgroup
 		for k, f := range tm.frames {
 			if tm.st[k] != running {
@@ -167,6 +169,9 @@ func (c *compiler) wideSplitWhile(s *ir.SplitWhile) wideFn {
 	x := c.x
 	return func(tm *team) {
 		for {
+			// The processors still in the loop synchronise before each
+			// test of the condition (ir.SplitWhile).
+			tm.blk.interval = x.newInterval()
 			var in subgroup
 			for k, f := range tm.frames {
 				if tm.st[k] != running {
