@@ -43,8 +43,13 @@ demo: build
 	@scripts/demo.sh
 
 # First half of the GPU check: everything that needs Go.
+# The backends' test programs that need no input files go along with the
+# examples.
+GPU_EXTRAS := $(wildcard backends/llvm/testdata/*.kir) \
+	$(foreach p,edges host minimal names raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
+	$(wildcard backends/cuda/testdata/coop/*.kir)
 gpu-artifacts: build
-	scripts/gpu-artifacts.sh $(GPU_DIR)
+	scripts/gpu-artifacts.sh $(GPU_DIR) $(GPU_EXTRAS)
 
 # Both halves, where nvcc and a GPU are present.
 gpu-test: gpu-artifacts
