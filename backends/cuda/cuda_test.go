@@ -173,7 +173,9 @@ func TestTestdataFacts(t *testing.T) {
 			{`gpuc_swap\(dev, other\);`, 2},
 			{`printf\("\[%5d\]\[%-5d\]\[%05d\]\[%x\]\[%08x\]\[%c%c\]\\n", 42, 42, -42, 255u, 48879u, 72, 105\);`, 1},
 			{`printf\("u64 %lu %lx %lu\\n", \(unsigned long\)ul, \(unsigned long\)\(ul >> \(SHIFT & 63ULL\)\)`, 1},
-			{`quote \\" back \\\\ tab\\t\?\\\? percent 100%%\\n`, 1},
+			// Text and plain integers print without printf.
+			{`gpuc_pn = gpuc_put_i64\(gpuc_pb, gpuc_pn, \(long long\)x\);`, 1},
+			{`fwrite\("quote \\" back \\\\ tab\\t\?\\\? percent 100%\\n", 1, 35, stdout\);`, 1},
 			{`gpuc_cvt_i32\(3\.9\)`, 1},
 			{`gpuc_div\(b, -1\)`, 1},
 			{`gpuc_shl\(1, \(33 & 31\)\)`, 1},
@@ -239,7 +241,7 @@ func TestTestdataFacts(t *testing.T) {
 			{`gpuc_device_raise\(1\); // "store full"`, 1},
 			{`asm volatile\("exit;"\);`, 1},
 			{`gpuc_fail_hook = gpuc_report_device_error;`, 1},
-			{`gpuc_check_device_error\(\);\n\s*printf\("after\\n"\);`, 1},
+			{`gpuc_check_device_error\(\);\n\s*fwrite\("after\\n", 1, 6, stdout\);`, 1},
 		}},
 		// A raise in a cooperative kernel stops the whole kernel.
 		{"coop/raise", []fact{
