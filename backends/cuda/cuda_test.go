@@ -214,7 +214,7 @@ func TestTestdataFacts(t *testing.T) {
 			{`__constant__ float scale\[`, 1},
 			{`cudaMemcpyToSymbol\(`, 2},
 			{`cudaMalloc\(`, 1},
-			{`gpuc_pool_bytes \+= gpuc_align256\(gpuc_alloc_size\(`, 11},
+			{`gpuc_pool_bytes = gpuc_pool_add\(gpuc_pool_bytes, `, 11},
 			{`gpuc_read_input\(&gpuc_buffers\[0\], GPUC_I32, in\.len\)`, 1},
 			{`static const int gpuc_init_weights\[\] = \{3, -1, 4, -1\};`, 1},
 			{`old = atomicAdd\(&acc32\[0\], 1\);`, 1},

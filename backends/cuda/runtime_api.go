@@ -171,7 +171,7 @@ func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 			for _, g := range globals {
 				gn := f.e.n.c(g.Name)
 				f.line("const size_t gpuc_at_%s = gpuc_pool_bytes;", gn)
-				f.line("gpuc_pool_bytes += gpuc_align256(gpuc_alloc_size(%s.bytes()));", f.e.hostBuf(g))
+				f.line("gpuc_pool_bytes = gpuc_pool_add(gpuc_pool_bytes, %s.bytes());", f.e.hostBuf(g))
 			}
 			f.line("unsigned char *gpuc_pool = nullptr;")
 			f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")

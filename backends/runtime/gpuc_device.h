@@ -29,9 +29,14 @@ static void gpuc_check_device_error(void);
 // least one.
 inline size_t gpuc_alloc_size(size_t n) { return n > 0 ? n : 1; }
 
-// gpuc_align256 rounds a buffer's size up to where the next buffer of a
-// pool starts: 256 bytes, as cudaMalloc aligns its own.
-inline size_t gpuc_align256(size_t n) { return (n + 255) & ~(size_t)255; }
+// gpuc_pool_add returns the size of a pool of total bytes with a buffer of
+// n bytes added at the next 256-byte boundary (cudaMalloc aligns its own
+// allocations so). A pool too large for size_t is an error.
+inline size_t gpuc_pool_add(size_t total, size_t n) {
+  const size_t a = (gpuc_alloc_size(n) + 255) & ~(size_t)255;
+  if (a < n || total > (size_t)-1 - a) gpuc_fail("device buffers too large: more than %zu bytes in all", (size_t)-1);
+  return total + a;
+}
 
 // gpuc_dev is a global or constant buffer as the host sees it: its device
 // address, its length in elements and its name. Host code reads and writes
