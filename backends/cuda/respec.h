@@ -255,8 +255,8 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
   const double t1 = gpuc_rt_now();
   if (tg > 0)
     fprintf(stderr,
-            "gpuc: run-time specialization: %.1f ms (gpuc %.1f ms, beside the CUDA context %.1f ms; NVRTC %.1f ms, "
-            "load %.1f ms), cached as %s\n",
+            "gpuc: run-time specialization: %.1f ms (gpuc and the CUDA context side by side %.1f ms, the context "
+            "ready after %.1f ms; NVRTC %.1f ms; load %.1f ms), cached as %s\n",
             t1 - t0, tg - t0, ts - t0, tn - tg, t1 - tn, path);
   else
     fprintf(stderr, "gpuc: run-time specialization: %.1f ms (from the cache: %s; the CUDA context took %.1f ms of it)\n",
