@@ -32,6 +32,7 @@ type block struct {
 	shared   [][]ir.Bits // one instance per shared buffer
 	shadow   [][]shadow  // race mode: the shadow of each instance
 	interval uint64      // the current barrier interval (Note [Races])
+	scope    uint32      // a region's current subgroup (Note [Races]); 0 outside any
 }
 
 // frame is one activation: a register file and the running thread.

@@ -74,10 +74,15 @@
 // interval; intervals are numbered from one counter, so accesses of
 // earlier launches are recognised by their smaller numbers.
 //
-// In a region every processor is a thread of one team; grid barriers and
-// the start and end of each split or fork subgroup open new intervals, so
-// sibling subgroups, which run one after another, are treated as ordered.
-// Atomic operations, multiprefix operations and priority stores are
+// In a region every processor is a thread of one team; grid barriers, the
+// synchronisation before a split's condition and the start and end of each
+// split or fork subgroup open new intervals. Sibling subgroups run one
+// after another here but concurrently on a device, so every subgroup is a
+// scope inside the scope of the group that split or forked, and two
+// accesses in scopes neither of which holds the other (one in each of two
+// siblings, or inside them) conflict whatever their intervals; the
+// iterations of a split while share one scope, as its synchronisation
+// before each test orders them. Atomic operations, multiprefix operations and priority stores are
 // synchronised by definition and never race. Host accesses are ordered
 // with everything.
 package interp

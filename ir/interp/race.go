@@ -13,6 +13,7 @@ type access struct {
 	block    int32  // -1 in a region
 	thread   int32  // tid() in a kernel, the processor's index in a region
 	pos      uint32 // the access's position, indexing raceChecker.positions; 0 for none
+	scope    uint32 // the region's subgroup, indexing raceChecker.scopes; 0 for none
 }
 
 // coopBlock is the block of every access of a cooperative launch, whose
@@ -41,6 +42,16 @@ type raceChecker struct {
 	launch    uint64 // the first interval of the current launch or region
 	races     diag.List
 	seen      map[raceKey]bool
+	scopes    []scope // subgroups of regions; scopes[0] is every region's whole group
+}
+
+// scope is a subgroup of a split, a split while or a fork: a subgroup of
+// its parent scope. The subgroups of one split or fork share a split
+// number; those of splits one after another do not.
+type scope struct {
+	parent uint32
+	depth  int32
+	split  uint32
 }
 
 // raceKey is a racy address: a global element, or an element of one
@@ -52,7 +63,34 @@ type raceKey struct {
 }
 
 func newRaceChecker() *raceChecker {
-	return &raceChecker{positions: []ir.Pos{{}}, posIndex: map[ir.Pos]uint32{}, seen: map[raceKey]bool{}}
+	return &raceChecker{positions: []ir.Pos{{}}, posIndex: map[ir.Pos]uint32{}, seen: map[raceKey]bool{}, scopes: []scope{{}}}
+}
+
+// newScope returns a new subgroup inside parent, of split number split.
+func (r *raceChecker) newScope(parent, split uint32) uint32 {
+	r.scopes = append(r.scopes, scope{parent: parent, depth: r.scopes[parent].depth + 1, split: split})
+	return uint32(len(r.scopes) - 1)
+}
+
+// concurrent reports whether accesses in scopes a and b may run at once
+// whatever their barrier intervals: they lie in (or inside) different
+// subgroups of one split or fork. Otherwise one scope holds the other, or
+// they lie in subgroups of splits that ran one after the other, and their
+// intervals order them.
+func (r *raceChecker) concurrent(a, b uint32) bool {
+	for r.scopes[a].depth > r.scopes[b].depth {
+		a = r.scopes[a].parent
+	}
+	for r.scopes[b].depth > r.scopes[a].depth {
+		b = r.scopes[b].parent
+	}
+	if a == b {
+		return false
+	}
+	for r.scopes[a].parent != r.scopes[b].parent {
+		a, b = r.scopes[a].parent, r.scopes[b].parent
+	}
+	return r.scopes[a].split == r.scopes[b].split
 }
 
 // pos numbers a source position for access records.
@@ -82,7 +120,7 @@ func (r *raceChecker) access(th *thread, pos uint32) access {
 		return access{interval: th.grid.interval, block: coopBlock, thread: int32(th.gid), pos: pos}
 	}
 	if th.blk.id < 0 {
-		return access{interval: th.blk.interval, block: -1, thread: int32(th.gid), pos: pos}
+		return access{interval: th.blk.interval, block: -1, thread: int32(th.gid), pos: pos, scope: th.blk.scope}
 	}
 	return access{interval: th.blk.interval, block: int32(th.blk.id), thread: int32(th.tid), pos: pos}
 }
@@ -102,10 +140,11 @@ func (r *raceChecker) shadowOf(th *thread, m *memory, i uint64) (*shadow, raceKe
 func (r *raceChecker) current(p access) bool { return p.pos != 0 && p.interval >= r.launch }
 
 // conflict reports whether the earlier access p and the access c are
-// unordered: different threads of one launch, in different blocks or in
-// one barrier interval.
+// unordered: different threads of one launch, in different blocks, in one
+// barrier interval, or in sibling subgroups of a region.
 func (r *raceChecker) conflict(p, c access) bool {
-	return r.current(p) && (p.block != c.block || p.thread != c.thread && p.interval == c.interval)
+	return r.current(p) && (p.block != c.block ||
+		p.thread != c.thread && (p.interval == c.interval || p.scope != c.scope && r.concurrent(p.scope, c.scope)))
 }
 
 // read checks and records a read of element i of m.

@@ -90,3 +90,30 @@ host main() {
 		t.Errorf("got %d races, want 4:\n%s", len(races), strings.Join(races, "\n"))
 	}
 }
+
+// TestSiblingSubgroups checks that the subgroups of one split or fork,
+// which run one after the other here but concurrently on a device, race
+// when one writes what another reads without an atomic, even across
+// barriers inside them; subgroups of splits that follow one another do
+// not.
+func TestSiblingSubgroups(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		race       bool
+	}{
+		{"split sides", "split p < 4 {\n      if p == 0 {\n        a[0] = 7;\n      }\n    } else {\n      out[p] = a[0];\n    }", true},
+		{"fork groups across a barrier", "fork 2, group = p % 2, member = p / 2 {\n      if group() == 0 && pid() == 0 {\n        a[1] = 1;\n      }\n      barrier grid;\n      if group() == 1 {\n        out[p] = a[1];\n      }\n    }", true},
+		{"nested split inside the sides", "split p < 4 {\n      split p == 0 {\n        a[2] = 5;\n      }\n    } else {\n      split p > 5 {\n        out[p] = a[2];\n      }\n    }", true},
+		{"splits one after another", "split p < 4 {\n      if p == 0 {\n        a[0] = 7;\n      }\n    }\n    split p >= 4 {\n      out[p] = a[0];\n    }", false},
+		{"one side, a barrier between", "split p < 4 {\n      if p == 0 {\n        a[3] = 2;\n      }\n      barrier grid;\n      out[p] = a[3];\n    }", false},
+		{"split while iterations", "var i: i32 = 0;\n    split while i < 3 {\n      if p == 0 {\n        a[4] = i;\n      }\n      barrier grid;\n      out[p] = a[4];\n      i = i + 1;\n    }", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "module sib;\nparam P: i32 = 8;\nbuffer a: i32[P] global scratch;\nbuffer out: i32[P] global output;\nhost main() {\n  region P {\n    var p: i32 = pid();\n    " + tc.body + "\n  }\n}\n"
+			races, _ := raceRun(t, src)
+			if got := len(races) > 0; got != tc.race {
+				t.Errorf("races: %q, want some: %v", races, tc.race)
+			}
+		})
+	}
+}

@@ -109,8 +109,11 @@ func (g *subgroup) add(k int, f *frame) {
 }
 
 // runSubgroup runs body on the subgroup g of tm, in an interval of its
-// own, with groupsize() the subgroup's size.
-func (x *machine) runSubgroup(tm *team, g *subgroup, body wideFn) {
+// own, with groupsize() the subgroup's size. In race mode it runs in scope,
+// a subgroup of the group's current one (newScope): the subgroups of one
+// split or fork run concurrently on a device, though one after the other
+// here.
+func (x *machine) runSubgroup(tm *team, g *subgroup, scope uint32, body wideFn) {
 	n := len(g.frames)
 	if n == 0 {
 		return
@@ -120,10 +123,26 @@ func (x *machine) runSubgroup(tm *team, g *subgroup, body wideFn) {
 		f.th.gsize = sub.size
 	}
 	tm.blk.interval = x.newInterval()
+	outer := tm.blk.scope
+	tm.blk.scope = scope
 	body(sub)
+	tm.blk.scope = outer
 	for j, k := range g.idx {
 		tm.st[k] = sub.st[j]
 	}
+}
+
+// newScopes returns n new subgroup scopes of one split or fork, inside the
+// current scope of tm, in race mode; zeros otherwise.
+func (x *machine) newScopes(tm *team, n int) []uint32 {
+	out := make([]uint32, n)
+	if x.race != nil {
+		split := uint32(len(x.race.scopes)) // the number of the first scope
+		for i := range out {
+			out[i] = x.race.newScope(tm.blk.scope, split)
+		}
+	}
+	return out
 }
 
 // rejoin ends a split or fork: the group is whole again.
@@ -152,8 +171,9 @@ func (c *compiler) wideSplit(s *ir.Split) wideFn {
 				sides[1].add(k, f)
 			}
 		}
-		x.runSubgroup(tm, &sides[0], then)
-		x.runSubgroup(tm, &sides[1], els)
+		scopes := x.newScopes(tm, 2)
+		x.runSubgroup(tm, &sides[0], scopes[0], then)
+		x.runSubgroup(tm, &sides[1], scopes[1], els)
 		x.rejoin(tm)
 	}
 }
@@ -168,6 +188,8 @@ func (c *compiler) wideSplitWhile(s *ir.SplitWhile) wideFn {
 	c.loops--
 	x := c.x
 	return func(tm *team) {
+		// The iterations follow one another: one scope serves them all.
+		scope := x.newScopes(tm, 1)[0]
 		for {
 			// The processors still in the loop synchronise before each
 			// test of the condition (ir.SplitWhile).
@@ -186,7 +208,7 @@ func (c *compiler) wideSplitWhile(s *ir.SplitWhile) wideFn {
 			if len(in.frames) == 0 {
 				break
 			}
-			x.runSubgroup(tm, &in, body)
+			x.runSubgroup(tm, &in, scope, body)
 			tm.resume(continueAt(depth))
 		}
 		tm.resume(breakAt(depth))
@@ -226,7 +248,14 @@ func (c *compiler) wideFork(s *ir.Fork) wideFn {
 			}
 			return es[i].member < es[j].member
 		})
-		for lo := 0; lo < len(es); {
+		groups := 0
+		for i := range es {
+			if i == 0 || es[i].group != es[i-1].group {
+				groups++
+			}
+		}
+		scopes := x.newScopes(tm, groups)
+		for lo, s := 0, 0; lo < len(es); s++ {
 			var g subgroup
 			hi := lo
 			for ; hi < len(es) && es[hi].group == es[lo].group; hi++ {
@@ -234,7 +263,7 @@ func (c *compiler) wideFork(s *ir.Fork) wideFn {
 				f.th.pid, f.th.group = es[hi].member, es[hi].group
 				g.add(es[hi].k, f)
 			}
-			x.runSubgroup(tm, &g, body)
+			x.runSubgroup(tm, &g, scopes[s], body)
 			lo = hi
 		}
 		for _, e := range es {
