@@ -104,8 +104,9 @@ inline bool gpuc_launchable(CUfunction kernel, const char *name, long long grid,
   int most = 0;
   GPUC_CU(cuFuncGetAttribute(&most, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel));
   if (block > most)
-    gpuc_fail("launch %s: block size %lld is more than the %d threads a block of this kernel can have on this device", name,
-              block, most);
+    gpuc_fail("launch %s: block size %lld is more than the %d threads a block of this kernel can have (gpuc compiles "
+              "each kernel for the blocks its launches have at the parameters' defaults)",
+              name, block, most);
   if (smem > 48 * 1024)
     GPUC_CU(cuFuncSetAttribute(kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));
   return true;

@@ -66,8 +66,9 @@ inline bool gpuc_launchable(K *kernel, const char *name, long long grid, long lo
   if (!gpuc_check_geometry(name, grid, block)) return false;
   int most = gpuc_max_block((const void *)kernel);
   if (block > most)
-    gpuc_fail("launch %s: block size %lld is more than the %d threads a block of this kernel can have on this device", name,
-              block, most);
+    gpuc_fail("launch %s: block size %lld is more than the %d threads a block of this kernel can have (gpuc compiles "
+              "each kernel for the blocks its launches have at the parameters' defaults)",
+              name, block, most);
   if (smem > 48 * 1024)
     GPUC_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   return true;
