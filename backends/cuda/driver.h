@@ -105,7 +105,8 @@ inline bool gpuc_launchable(CUfunction kernel, const char *name, long long grid,
   GPUC_CU(cuFuncGetAttribute(&most, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel));
   if (block > most)
     gpuc_fail("launch %s: block size %lld is more than the %d threads a block of this kernel can have (gpuc compiles "
-              "each kernel for the blocks its launches have at the parameters' defaults)",
+              "each kernel for the blocks its launches have at the parameters' defaults; gpuc compile FILE NAME=VALUE "
+              "sets a default)",
               name, block, most);
   if (smem > 48 * 1024)
     GPUC_CU(cuFuncSetAttribute(kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));

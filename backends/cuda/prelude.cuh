@@ -67,7 +67,8 @@ inline bool gpuc_launchable(K *kernel, const char *name, long long grid, long lo
   int most = gpuc_max_block((const void *)kernel);
   if (block > most)
     gpuc_fail("launch %s: block size %lld is more than the %d threads a block of this kernel can have (gpuc compiles "
-              "each kernel for the blocks its launches have at the parameters' defaults)",
+              "each kernel for the blocks its launches have at the parameters' defaults; gpuc compile FILE NAME=VALUE "
+              "sets a default)",
               name, block, most);
   if (smem > 48 * 1024)
     GPUC_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -85,7 +86,7 @@ func newCompile(stdout io.Writer) *cobra.Command {
 	var pf passFlags
 	var fo frontendFlags
 	cmd := &cobra.Command{
-		Use:   "compile FILE [-o OUT]",
+		Use:   "compile FILE [NAME=VALUE ...] [-o OUT]",
 		Short: "Compile a program to CUDA C, LLVM IR, PTX or lowered kernel IR",
 		Long: `compile lowers FILE to the launch level and emits it. The backend follows
 from OUT's extension (.cu: CUDA C, .ll: LLVM IR, .ptx: PTX, .kir: kernel
@@ -102,8 +103,12 @@ IR) or from --emit:
   nvrtc      the kernels that read static data, as CUDA C for NVRTC, for
              a --pe-runtime program that specializes them again
 
+NAME=VALUE makes VALUE parameter NAME's default, as if the source said
+so: the program still takes NAME=VALUE when it runs, and each kernel is
+compiled for the block sizes its launches have at the defaults.
+
 Without -o the result goes to standard output.`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			kind, err := emitKind(emit, out)
 			if err != nil {
@@ -115,6 +120,9 @@ Without -o the result goes to standard output.`,
 			}
 			m, err := driver.Load(args[0], fo.options())
 			if err != nil {
+				return err
+			}
+			if err := setDefaults(m, args[1:]); err != nil {
 				return err
 			}
 			cfg := pf.config(cmd.ErrOrStderr())
@@ -159,6 +167,30 @@ Without -o the result goes to standard output.`,
 	pf.add(cmd, []string{"default"})
 	fo.add(cmd)
 	return cmd
+}
+
+// setDefaults makes each NAME=VALUE argument parameter NAME's default. A
+// fitted parameter given a default is fitted no more.
+func setDefaults(m *ir.Module, args []string) error {
+	for _, a := range args {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("argument %q: want NAME=VALUE", a)
+		}
+		p := m.Param(name)
+		if p == nil {
+			return fmt.Errorf("%s is not a parameter of %s", name, m.Name)
+		}
+		v, err := strconv.ParseInt(val, 0, 64)
+		if err != nil {
+			return fmt.Errorf("parameter %s: %q is not an integer", name, val)
+		}
+		if p.Type != ir.U64 && ir.Normalize(p.Type, uint64(v)) != uint64(v) {
+			return fmt.Errorf("parameter %s: %d is out of range for %s", name, v, p.Type)
+		}
+		p.Default, p.Fit = v, 0
+	}
+	return nil
 }
 
 // lowerFor lowers m for the backend that kind names. For a program that
