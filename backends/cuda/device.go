@@ -26,6 +26,8 @@ type device interface {
 	// start prepares the device and starts the clock, in main.
 	start(f *fn)
 	// setup allocates or finds global or constant buffer b and fills it.
+	// A device that allocates all global buffers at once has a method
+	// pool(f *fn), which the host calls before the first setup.
 	setup(f *fn, b *ir.Buffer)
 	// launch runs kernel k on gpuc_grid blocks of gpuc_block threads (C++
 	// locals), with args as its own arguments and smem bytes of shared

@@ -194,10 +194,14 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 	return false
 }
 
-func holdsBarrier(g *ir.Func) bool {
+func holdsBarrier(g *ir.Func) bool { return findBarrier(g, false) }
+
+// findBarrier reports whether g holds a barrier, or with grid a grid
+// barrier.
+func findBarrier(g *ir.Func, grid bool) bool {
 	found := false
 	ir.WalkStmts(g.Body, func(s ir.Stmt) bool {
-		if _, ok := s.(*ir.Barrier); ok {
+		if b, ok := s.(*ir.Barrier); ok && (b.Grid || !grid) {
 			found = true
 		}
 		return !found

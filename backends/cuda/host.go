@@ -128,7 +128,7 @@ func (f *fn) printf(s *ir.Printf) {
 	pre, v := f.operands(s.Args...)
 	f.pre(pre)
 	var format strings.Builder
-	args := []string{""}
+	var args []cx
 	n := 0
 	for _, p := range pieces {
 		if p.Verb == 's' || p.Verb == 'c' {
@@ -149,10 +149,14 @@ func (f *fn) printf(s *ir.Printf) {
 		f.line("gpuc_check_device_error();")
 	}
 	if plainFormat(pieces) {
-		f.fastPrintf(pieces, args[1:])
+		f.fastPrintf(pieces, args)
 		return
 	}
-	f.line("printf(%s%s);", cstring(format.String()), strings.Join(args, ", "))
+	parts := []string{cstring(format.String())}
+	for _, a := range args {
+		parts = append(parts, a.s)
+	}
+	f.line("printf(%s);", strings.Join(parts, ", "))
 }
 
 // plainFormat reports whether a format holds only text and integer
@@ -174,7 +178,7 @@ func plainFormat(pieces []ir.FormatPiece) bool {
 // gpuc_put_* and hands it to stdout in one fwrite: the same bytes as
 // printf, without parsing the format at run time. args are the printf
 // arguments, cast as printfArg casts them.
-func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []string) {
+func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []cx) {
 	size, n := 0, 0
 	var puts []string
 	for _, p := range pieces {
@@ -187,11 +191,11 @@ func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []string) {
 			puts = append(puts, fmt.Sprintf("gpuc_pn = gpuc_put_text(gpuc_pb, gpuc_pn, %s, %d);", cstring(p.Lit), len(p.Lit)))
 		case p.Verb == 'd':
 			size += 20
-			puts = append(puts, fmt.Sprintf("gpuc_pn = gpuc_put_i64(gpuc_pb, gpuc_pn, (long long)%s);", paren(args[n])))
+			puts = append(puts, fmt.Sprintf("gpuc_pn = gpuc_put_i64(gpuc_pb, gpuc_pn, (long long)%s);", operand(args[n])))
 			n++
 		default:
 			size += 20
-			puts = append(puts, fmt.Sprintf("gpuc_pn = gpuc_put_u64(gpuc_pb, gpuc_pn, (unsigned long long)%s);", paren(args[n])))
+			puts = append(puts, fmt.Sprintf("gpuc_pn = gpuc_put_u64(gpuc_pb, gpuc_pn, (unsigned long long)%s);", operand(args[n])))
 			n++
 		}
 	}
@@ -218,23 +222,12 @@ func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []string) {
 	f.line("}")
 }
 
-// paren puts a C expression in parentheses unless it is a name or a
-// number.
-func paren(x string) string {
-	for _, r := range x {
-		if !(r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return "(" + x + ")"
-		}
-	}
-	return x
-}
-
 // printfArg casts a printf argument to the C type its conversion takes.
-func printfArg(p ir.FormatPiece, t ir.Type, x cx) string {
+func printfArg(p ir.FormatPiece, t ir.Type, x cx) cx {
 	var c string
 	switch {
 	case p.Verb == 's':
-		return x.s
+		return x
 	case p.Verb == 'f' || p.Verb == 'e':
 		c = "double"
 	case p.Verb == 'd' && p.Long:
@@ -247,9 +240,9 @@ func printfArg(p ir.FormatPiece, t ir.Type, x cx) string {
 		c = "unsigned"
 	}
 	if c == ctype(t) {
-		return x.s
+		return x
 	}
-	return "(" + c + ")" + operand(x)
+	return unary("(" + c + ")" + operand(x))
 }
 
 // hostMain writes C++'s main: it reads the command line, fits the
@@ -462,11 +455,14 @@ func (e *emitter) inputs() []string {
 // setup has the device allocate or find each global and constant buffer
 // and fill it: zeroes, an input file or static contents.
 func (e *emitter) setup(f *fn) {
-	for i, b := range e.m.Buffers {
-		if i == 0 {
-			f.line("")
-			f.line("// Device buffers.")
-		}
+	if len(e.m.Buffers) > 0 {
+		f.line("")
+		f.line("// Device buffers.")
+	}
+	if p, ok := e.dev.(interface{ pool(*fn) }); ok {
+		p.pool(f)
+	}
+	for _, b := range e.m.Buffers {
 		if b.Space == ir.Shared {
 			continue
 		}

@@ -122,17 +122,7 @@ static void gpuc_report_device_error(void) {
 // runs as a cooperative launch.
 func gridBarriers(m *ir.Module) bool {
 	for _, f := range m.Funcs {
-		if f.Kind != ir.KernelFunc {
-			continue
-		}
-		found := false
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			if b, ok := s.(*ir.Barrier); ok && b.Grid {
-				found = true
-			}
-			return !found
-		})
-		if found {
+		if f.Kind == ir.KernelFunc && findBarrier(f, true) {
 			return true
 		}
 	}
@@ -156,27 +146,31 @@ func (runtimeAPI) start(f *fn) {
 	f.line("GPUC_CUDA(cudaEventRecord(gpuc_start));")
 }
 
+// pool allocates the global buffers as one pool, zeroed, with one
+// cudaMalloc and one cudaMemset: a call per buffer cost about as much as a
+// small program's kernels. setup cuts each buffer out of it.
+func (runtimeAPI) pool(f *fn) {
+	globals := globalBuffers(f.e.m)
+	if len(globals) == 0 {
+		return
+	}
+	f.line("size_t gpuc_pool_bytes = 0;")
+	for _, g := range globals {
+		f.line("const size_t gpuc_at_%s = gpuc_pool_bytes;", f.e.n.c(g.Name))
+		f.line("gpuc_pool_bytes = gpuc_pool_add(gpuc_pool_bytes, %s.bytes());", f.e.hostBuf(g))
+	}
+	f.line("unsigned char *gpuc_pool = nullptr;")
+	f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")
+	f.line("GPUC_CUDA(cudaMemset(gpuc_pool, 0, gpuc_pool_bytes));")
+}
+
 // setup finds a constant buffer, or cuts a global one out of the pool,
-// then fills it. The global buffers share one cudaMalloc, the pool, which
-// the first of them allocates and zeroes: a call each cost about as much
-// as a small program's kernels.
+// then fills it.
 func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 	h, name := f.e.hostBuf(b), f.e.n.c(b.Name)
 	if b.Space == ir.Constant {
 		f.line("GPUC_CUDA(cudaGetSymbolAddress((void **)&%s.ptr, %s));", h, name)
 	} else {
-		globals := globalBuffers(f.e.m)
-		if b == globals[0] {
-			f.line("size_t gpuc_pool_bytes = 0;")
-			for _, g := range globals {
-				gn := f.e.n.c(g.Name)
-				f.line("const size_t gpuc_at_%s = gpuc_pool_bytes;", gn)
-				f.line("gpuc_pool_bytes = gpuc_pool_add(gpuc_pool_bytes, %s.bytes());", f.e.hostBuf(g))
-			}
-			f.line("unsigned char *gpuc_pool = nullptr;")
-			f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")
-			f.line("GPUC_CUDA(cudaMemset(gpuc_pool, 0, gpuc_pool_bytes));")
-		}
 		f.line("%s.ptr = (%s *)(gpuc_pool + gpuc_at_%s);", h, ctype(b.Elem), name)
 	}
 	switch {
