@@ -154,9 +154,6 @@ inline void gpuc_rt_wait_gpuc(pid_t pid, const char *kir) {
     gpuc_fail("run-time specialization: gpuc compile %s failed", kir);
 }
 
-// GPUC_RT_NVRTC_OPTIONS are NVRTC's options after -arch.
-#define GPUC_RT_NVRTC_OPTIONS "-std=c++17"
-
 // gpuc_rt_nvrtc compiles the CUDA C in cu for the device's architecture
 // and returns the cubin, malloc'd.
 inline char *gpuc_rt_nvrtc(const char *cu, const char *arch, size_t *size) {
@@ -164,7 +161,7 @@ inline char *gpuc_rt_nvrtc(const char *cu, const char *arch, size_t *size) {
   char *src = gpuc_read_file("run-time specialization", cu, &len);
   nvrtcProgram prog;
   GPUC_NVRTC(nvrtcCreateProgram(&prog, src, cu, 0, nullptr, nullptr));
-  const char *opts[] = {arch, GPUC_RT_NVRTC_OPTIONS};
+  const char *opts[] = {arch, "-std=c++17"};
   nvrtcResult res = nvrtcCompileProgram(prog, 2, opts);
   if (res != NVRTC_SUCCESS) {
     size_t n = 0;
@@ -220,14 +217,15 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
   // (Starting NVRTC up meanwhile, with an empty kernel or with the
   // prelude of the kernels gpuc writes, did not make NVRTC's first real
   // compilation in the process any faster on an H100.)
-  double tg = 0, tn = 0, ts = 0;
+  double tg = 0, tn = 0; // when gpuc and NVRTC were done
+  double ctx = 0;        // ms: the CUDA context's creation, or on a miss, until it was ready
   size_t size = 0;
   char *cubin = nullptr;
   if (access(path, R_OK) == 0) {
     cubin = gpuc_read_file("run-time specialization", path, &size);
-    const double tc = gpuc_rt_now();
+    const double before = gpuc_rt_now();
     GPUC_CUDA(cudaFree(nullptr));
-    ts = gpuc_rt_now() - tc;
+    ctx = gpuc_rt_now() - before;
   } else {
     char kir[4300], cu[4300];
     snprintf(kir, sizeof kir, "%s.kir", base);
@@ -235,7 +233,7 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
     gpuc_rt_write(kir, ir, strlen(ir));
     pid_t pid = gpuc_rt_start_gpuc(kir, cu, args, nargs);
     GPUC_CUDA(cudaFree(nullptr));
-    ts = gpuc_rt_now();
+    ctx = gpuc_rt_now() - t0;
     gpuc_rt_wait_gpuc(pid, kir);
     tg = gpuc_rt_now();
     cubin = gpuc_rt_nvrtc(cu, arch, &size);
@@ -257,10 +255,10 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
     fprintf(stderr,
             "gpuc: run-time specialization: %.1f ms (gpuc and the CUDA context side by side %.1f ms, the context "
             "ready after %.1f ms; NVRTC %.1f ms; load %.1f ms), cached as %s\n",
-            t1 - t0, tg - t0, ts - t0, tn - tg, t1 - tn, path);
+            t1 - t0, tg - t0, ctx, tn - tg, t1 - tn, path);
   else
     fprintf(stderr, "gpuc: run-time specialization: %.1f ms (from the cache: %s; the CUDA context took %.1f ms of it)\n",
-            t1 - t0, path, ts);
+            t1 - t0, path, ctx);
 }
 
 // gpuc_rt_launch launches a run-time kernel with args and checks it.
