@@ -186,7 +186,12 @@ func (e *elider) needed(n *node) bool {
 	stop := e.stops(n)
 	before := e.accesses(reach(n, false, stop), stop)
 	after := e.accesses(reach(n, true, stop), stop)
-	inFork := e.inFork[n.stmt]
+	return e.anyConflict(before, after, e.inFork[n.stmt])
+}
+
+// anyConflict reports whether an access of before and one of after may
+// conflict across processors.
+func (e *elider) anyConflict(before, after []access, inFork bool) bool {
 	for _, x := range before {
 		for _, y := range after {
 			if e.info.conflict(x, y, inFork) {
@@ -279,15 +284,7 @@ func (e *elider) convertible(entry, iter *node) bool {
 		before = append(e.accesses(reach(iter, false, all), all), cond...)
 		after = append(after, cond...)
 	}
-	inFork := e.inFork[entry.stmt]
-	for _, x := range before {
-		for _, y := range after {
-			if e.info.conflict(x, y, inFork) {
-				return false
-			}
-		}
-	}
-	return true
+	return !e.anyConflict(before, after, e.inFork[entry.stmt])
 }
 
 // removeStmt removes the statement s from body, wherever it is nested.
