@@ -136,27 +136,47 @@ func RewriteStmts(body []Stmt, f func(Stmt) []Stmt) []Stmt {
 }
 
 func rewriteNested(s Stmt, f func(Stmt) []Stmt) {
+	mapLists(s, func(l []Stmt) []Stmt { return RewriteStmts(l, f) })
+}
+
+// RewriteLists rebuilds every statement list of body with f, innermost
+// first and body itself last: f sees a list whose nested lists are
+// already rebuilt, so it can rewrite runs of statements, which
+// RewriteStmts cannot. Absent lists (nil) stay absent.
+func RewriteLists(body []Stmt, f func([]Stmt) []Stmt) []Stmt {
+	if body == nil {
+		return nil
+	}
+	for _, s := range body {
+		mapLists(s, func(l []Stmt) []Stmt { return RewriteLists(l, f) })
+	}
+	return f(body)
+}
+
+// mapLists replaces each statement list nested directly in s by g's
+// result on it.
+func mapLists(s Stmt, g func([]Stmt) []Stmt) {
 	switch s := s.(type) {
 	case *If:
-		s.Then, s.Else = RewriteStmts(s.Then, f), RewriteStmts(s.Else, f)
+		s.Then, s.Else = g(s.Then), g(s.Else)
 	case *While:
-		s.Body = RewriteStmts(s.Body, f)
+		s.Body = g(s.Body)
 	case *For:
-		s.Body = RewriteStmts(s.Body, f)
+		s.Body = g(s.Body)
 	case *Switch:
 		for _, c := range s.Cases {
-			c.Body = RewriteStmts(c.Body, f)
+			c.Body = g(c.Body)
 		}
-		s.Default = RewriteStmts(s.Default, f)
+		s.Default = g(s.Default)
 	case *Split:
-		s.Then, s.Else = RewriteStmts(s.Then, f), RewriteStmts(s.Else, f)
+		s.Then, s.Else = g(s.Then), g(s.Else)
 	case *SplitWhile:
-		s.Body = RewriteStmts(s.Body, f)
+		s.Body = g(s.Body)
 	case *Fork:
-		s.Body = RewriteStmts(s.Body, f)
+		s.Body = g(s.Body)
 	case *Region:
-		s.Body = RewriteStmts(s.Body, f)
+		s.Body = g(s.Body)
 	case *Launch:
-		s.Fallback = RewriteStmts(s.Fallback, f)
+		s.Fallback = g(s.Fallback)
 	}
 }

@@ -167,6 +167,9 @@ func specializeFunc(m *ir.Module, f *ir.Func, statics map[string]*ir.Buffer, bud
 	ir.RewriteAllExprs(f.Body, foldExpr)
 	f.Body = simplifyBody(f.Body, declCounts(f))
 	f.Body = collapseIfs(dropDeadLocals(f.Body))
+	f.Body, _ = threadFlags(f.Body)
+	var switches []switchNote
+	f.Body, switches = formSwitches(f.Body)
 	seen := map[peNote]bool{}
 	for _, n := range p.notes {
 		if !seen[n] { // a loop kept in every iteration of one unrolled
@@ -177,6 +180,10 @@ func specializeFunc(m *ir.Module, f *ir.Func, statics map[string]*ir.Buffer, bud
 	rep.note(f.Pos, "partial-eval", "%s %s specialized on %s: %s folded, %s unrolled (%s), %s; %d -> %d statements",
 		f.Kind, f.Name, reads, plural(p.folded, "load"), plural(p.unrolled, "loop"),
 		plural(p.iterations, "iteration"), plural(p.kept, "loop")+" kept", before, countStmts(f.Body))
+	for _, sw := range mergeSwitchNotes(switches) {
+		rep.note(sw.pos, "partial-eval", "%d tests of %s against constants became %s of %s in all",
+			sw.tests, sw.x, countSwitches(sw.switches), plural(sw.values, "case"))
+	}
 }
 
 // staticReads lists the static buffers that body reads, in order of first

@@ -1,0 +1,334 @@
+package passes
+
+import (
+	"fmt"
+
+	"gpuc/ir"
+)
+
+// Note [Guard switches]
+//
+// Specializing a matcher on its table (partial-eval) leaves one guarded
+// block per table entry, each testing the same input against its own
+// constant:
+//
+//	var hit_2: bool = 255 == (i32(data[i]) & 255)
+//	if hit_2 && i + 6l > N { hit_2 = false }
+//	if hit_2 { ... }
+//	var hit_3: bool = 74 == (i32(data[i]) & 255)
+//	...
+//
+// Run one after another, the tests cost every position a compare and a
+// branch per entry, although at most the entries of one constant can
+// pass. Two rewrites turn the run into one dispatch:
+//
+//   - threadFlags: a boolean local whose every later use is in ifs that
+//     it guards (`if h` or `if h && ...`) is only ever acted on when its
+//     first value holds, so the declaration and those ifs move under
+//     `if G { var h: bool = true; ... }`, where G was its first value;
+//   - formSwitches: a run of at least minSwitchGuards ifs without else,
+//     each `if E == C { ... }` on one expression E and an integer
+//     constant C, becomes `switch E`, with the bodies of equal constants
+//     in one case in their order. At most the bodies of one constant run
+//     in either form, in the same order, so it is the same program. E is
+//     evaluated once, where the first test evaluated it: so no body may
+//     assign a local that E reads or write a buffer that it loads, and
+//     bodies whose top-level declarations share a name stay apart.
+//
+// The CUDA backend emits such a switch as a C switch, which NVCC compiles
+// to a jump table: on an H100 it halved the time of carve.fork's
+// specialized scan over 67 headers (docs/BENCHMARKS.md). The passes are
+// general; partial-eval runs them as part of its tidying.
+
+// minSwitchGuards is the fewest tests that formSwitches merges.
+const minSwitchGuards = 3
+
+// switchNote describes switches that formSwitches made.
+type switchNote struct {
+	pos                     ir.Pos
+	x                       string // the expression switched on, printed
+	switches, tests, values int
+}
+
+// countSwitches says n switches.
+func countSwitches(n int) string {
+	if n == 1 {
+		return "a switch"
+	}
+	return fmt.Sprintf("%d switches", n)
+}
+
+// mergeSwitchNotes sums the notes of one position and expression, as the
+// switches of one unrolled loop are.
+func mergeSwitchNotes(notes []switchNote) []switchNote {
+	var out []switchNote
+	at := map[[2]string]int{}
+	for _, n := range notes {
+		k := [2]string{n.pos.String(), n.x}
+		if i, ok := at[k]; ok {
+			out[i].switches += n.switches
+			out[i].tests += n.tests
+			out[i].values += n.values
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, n)
+	}
+	return out
+}
+
+// threadFlags applies the first rewrite of Note [Guard switches] to every
+// list in body and returns how many locals it moved.
+func threadFlags(body []ir.Stmt) ([]ir.Stmt, int) {
+	n := 0
+	body = ir.RewriteLists(body, func(l []ir.Stmt) []ir.Stmt {
+		var out []ir.Stmt
+		for i := 0; i < len(l); i++ {
+			d, ok := l[i].(*ir.Decl)
+			end := -1
+			if ok {
+				end = flagRun(d, l[i+1:])
+			}
+			if end < 0 {
+				out = append(out, l[i])
+				continue
+			}
+			then := append([]ir.Stmt{&ir.Decl{Pos: d.Pos, Name: d.Name, T: d.T, Init: ir.BoolConst(true)}}, l[i+1:i+1+end]...)
+			first := then[1].(*ir.If) // flagRun made sure
+			if b, ok := first.Cond.(*ir.Binary); ok {
+				first.Cond = dropGuard(b) // the flag still holds its first value there
+			}
+			out = append(out, &ir.If{Pos: d.Pos, Cond: d.Init, Then: then})
+			i += end
+			n++
+		}
+		if out == nil {
+			out = []ir.Stmt{}
+		}
+		return out
+	})
+	return body, n
+}
+
+// flagRun returns how many statements of rest belong under d's first
+// value, or -1 if d is not such a flag: a bool with a value that is not
+// a constant, and rest, up to its last mention of d, made only of ifs
+// without else that it guards.
+func flagRun(d *ir.Decl, rest []ir.Stmt) int {
+	if d.T != ir.Bool || d.Init == nil {
+		return -1
+	}
+	if _, ok := d.Init.(*ir.Const); ok {
+		return -1
+	}
+	end := 0
+	for k, s := range rest {
+		if mentions(d.Name, s) {
+			end = k + 1
+		}
+	}
+	if end == 0 {
+		return -1
+	}
+	for _, s := range rest[:end] {
+		f, ok := s.(*ir.If)
+		if !ok || f.Else != nil || !guardedBy(d.Name, f.Cond) {
+			return -1
+		}
+	}
+	return end
+}
+
+// guardedBy reports whether cond is name, or name && ... .
+func guardedBy(name string, cond ir.Expr) bool {
+	for {
+		switch c := cond.(type) {
+		case *ir.Var:
+			return c.Name == name
+		case *ir.Binary:
+			if c.Op != ir.LogAnd {
+				return false
+			}
+			cond = c.X
+		default:
+			return false
+		}
+	}
+}
+
+// dropGuard returns cond, name && ..., without its first operand.
+func dropGuard(b *ir.Binary) ir.Expr {
+	x, ok := b.X.(*ir.Binary)
+	if !ok {
+		return b.Y
+	}
+	return &ir.Binary{Pos: b.Pos, Op: ir.LogAnd, X: dropGuard(x), Y: b.Y}
+}
+
+// mentions reports whether s reads or assigns the local name.
+func mentions(name string, s ir.Stmt) bool {
+	body := []ir.Stmt{s}
+	return readIn(name, body) || assignedIn(name, body)
+}
+
+// formSwitches applies the second rewrite of Note [Guard switches] to
+// every list in body and describes the switches it made.
+func formSwitches(body []ir.Stmt) ([]ir.Stmt, []switchNote) {
+	var notes []switchNote
+	body = ir.RewriteLists(body, func(l []ir.Stmt) []ir.Stmt {
+		var out []ir.Stmt
+		for i := 0; i < len(l); {
+			n := guardRun(l[i:])
+			if n < minSwitchGuards {
+				out = append(out, l[i])
+				i++
+				continue
+			}
+			sw, note := guardSwitch(l[i : i+n])
+			out = append(out, sw)
+			notes = append(notes, note)
+			i += n
+		}
+		if out == nil {
+			out = []ir.Stmt{}
+		}
+		return out
+	})
+	return body, notes
+}
+
+// guardRun returns how many statements at the start of l make one run of
+// guarded ifs on one expression.
+func guardRun(l []ir.Stmt) int {
+	x, _, _ := guardTest(l[0])
+	if x == nil {
+		return 0
+	}
+	key := ir.PrintExpr(x)
+	var bodies []ir.Stmt
+	names := map[caseDecl]bool{}
+	n := 0
+	for _, s := range l {
+		y, c, then := guardTest(s)
+		if y == nil || ir.PrintExpr(y) != key {
+			break
+		}
+		bodies = append(bodies, then...)
+		if !stable(x, bodies) || !declsApart(c, then, names) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// guardTest returns E, C and the body of s if s is `if E == C { body }`
+// without else, with C an integer constant of E's type.
+func guardTest(s ir.Stmt) (ir.Expr, *ir.Const, []ir.Stmt) {
+	f, ok := s.(*ir.If)
+	if !ok || f.Else != nil {
+		return nil, nil, nil
+	}
+	b, ok := f.Cond.(*ir.Binary)
+	if !ok || b.Op != ir.Eq {
+		return nil, nil, nil
+	}
+	x, y := b.X, b.Y
+	if _, ok := x.(*ir.Const); ok {
+		x, y = y, x
+	}
+	c, ok := y.(*ir.Const)
+	if !ok || !c.T.IsInt() || c.T != x.Type() || (!c.T.IsSigned() && c.Int() < 0) {
+		return nil, nil, nil // a case value is an int64 in the type's range
+	}
+	if _, ok := x.(*ir.Const); ok {
+		return nil, nil, nil
+	}
+	return x, c, f.Then
+}
+
+// stable reports whether body leaves x's value alone: it assigns no local
+// that x reads, writes no buffer that x loads and, if x loads, calls
+// nothing and launches nothing.
+func stable(x ir.Expr, body []ir.Stmt) bool {
+	vars, bufs := map[string]bool{}, map[string]bool{}
+	ok := true
+	ir.WalkExpr(x, func(e ir.Expr) bool {
+		switch e := e.(type) {
+		case *ir.Var:
+			vars[e.Name] = true
+		case *ir.Load:
+			bufs[e.Buf] = true
+		case *ir.Call:
+			ok = false
+		}
+		return ok
+	})
+	for v := range vars {
+		ok = ok && !assignedIn(v, body)
+	}
+	if !ok || len(bufs) == 0 {
+		return ok
+	}
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Store:
+			ok = ok && !bufs[s.Buf]
+		case *ir.Atomic:
+			ok = ok && !bufs[s.Buf]
+		case *ir.CallStmt, *ir.Launch, *ir.Region, *ir.Copy, *ir.Swap:
+			ok = false
+		}
+		for _, e := range ir.StmtExprs(s) {
+			ir.WalkExpr(e, func(e ir.Expr) bool {
+				if _, call := e.(*ir.Call); call {
+					ok = false
+				}
+				return ok
+			})
+		}
+		return ok
+	})
+	return ok
+}
+
+// declsApart records the top-level declarations of then, a body for
+// constant c, in names, and reports whether none of them shares a name
+// with another body's for the same constant: those bodies would share
+// one case, and so one scope.
+func declsApart(c *ir.Const, then []ir.Stmt, names map[caseDecl]bool) bool {
+	for _, s := range then {
+		if d, ok := s.(*ir.Decl); ok {
+			k := caseDecl{c.Int(), d.Name}
+			if names[k] {
+				return false
+			}
+			names[k] = true
+		}
+	}
+	return true
+}
+
+// caseDecl is a declaration at the top of one case.
+type caseDecl struct {
+	value int64
+	name  string
+}
+
+// guardSwitch merges a run that guardRun found into one switch.
+func guardSwitch(run []ir.Stmt) (*ir.Switch, switchNote) {
+	x, _, _ := guardTest(run[0])
+	sw := &ir.Switch{Pos: run[0].(*ir.If).Pos, X: x}
+	cases := map[int64]*ir.Case{}
+	for _, s := range run {
+		_, c, then := guardTest(s)
+		k := cases[c.Int()]
+		if k == nil {
+			k = &ir.Case{Pos: s.(*ir.If).Pos, Values: []int64{c.Int()}, Body: []ir.Stmt{}}
+			cases[c.Int()] = k
+			sw.Cases = append(sw.Cases, k)
+		}
+		k.Body = append(k.Body, then...)
+	}
+	return sw, switchNote{pos: sw.Pos, x: ir.PrintExpr(x), switches: 1, tests: len(run), values: len(sw.Cases)}
+}
