@@ -181,8 +181,9 @@ func TestTestdataFacts(t *testing.T) {
 			{`gpuc_shl\(1, \(33 & 31\)\)`, 1},
 			{`\(signed char\)\(c \+ \(signed char\)1\)`, 1},
 			{`gpuc_fmul\(f, 3\.0f\)`, 1},
-			{`if \(x == 0 \|\| x == 1\) \{`, 1},
-			{`\} else if \(x == 2147483647\) \{`, 1},
+			// A switch is C's, unless a case breaks out of a loop.
+			{`case 0: case 1: \{`, 1},
+			{`case 2147483647: \{`, 1},
 			{`dev\.get\(gpuc_sub\(N, 1\)\)`, 2},
 			{`wide\.set\(0, 18446744073709551615ULL\);`, 1},
 			{`__fmul_rn|__dmul_rn`, 0},
@@ -253,6 +254,11 @@ func TestTestdataFacts(t *testing.T) {
 		{"raise_host", []fact{
 			{`gpuc_raise\("too many ticks: \\"limit\\" reached"\);`, 1},
 			{`gpuc_error|gpuc_device_raise\(`, 0},
+		}},
+		{"edges", []fact{
+			// classify's switch is C's; steps's breaks out of its loop.
+			{`switch \(x\) \{`, 1},
+			{`\} else if \(gpuc_t1 == 1\) \{`, 1},
 		}},
 		{"names", []fact{
 			{`static int float_ = 4;`, 1},

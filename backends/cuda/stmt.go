@@ -162,9 +162,10 @@ func (f *fn) forStmt(s *ir.For) {
 	f.line("}")
 }
 
-// switchStmt emits a switch as an if-else chain over the value, which
-// keeps the IR's break (it leaves the enclosing loop, not the switch) and
-// needs no case labels converted to the value's type.
+// switchStmt emits a switch as a C switch, which NVCC compiles to a
+// jump table or a search, unless a case breaks out of the enclosing loop:
+// C's break would leave the switch instead, so then it is an if-else
+// chain over the value.
 func (f *fn) switchStmt(s *ir.Switch) {
 	x := f.expr(s.X)
 	switch s.X.(type) {
@@ -173,6 +174,24 @@ func (f *fn) switchStmt(s *ir.Switch) {
 		t := f.temp(s.X.Type())
 		f.line("%s = %s;", t, x.s)
 		x = primary(t)
+	}
+	if !switchBreaks(s) {
+		f.line("switch (%s) {", x.s)
+		for _, c := range s.Cases {
+			if len(c.Values) == 0 {
+				continue
+			}
+			var labels []string
+			for _, v := range c.Values {
+				labels = append(labels, "case "+constant(s.X.Type(), ir.IntBits(s.X.Type(), v)).s+":")
+			}
+			f.caseBody(strings.Join(labels, " "), c.Body)
+		}
+		if s.Default != nil {
+			f.caseBody("default:", s.Default)
+		}
+		f.line("}")
+		return
 	}
 	lead := "if"
 	for _, c := range s.Cases {
@@ -200,6 +219,43 @@ func (f *fn) switchStmt(s *ir.Switch) {
 	default:
 		f.line("}")
 	}
+}
+
+// caseBody emits an arm of a C switch, its labels and then its body in a
+// block of its own, for its declarations, which leaves the switch after
+// it.
+func (f *fn) caseBody(labels string, body []ir.Stmt) {
+	f.line("%s {", labels)
+	f.nested(body)
+	if !endsInJump(body) {
+		f.nested(nil, "break;")
+	}
+	f.line("}")
+}
+
+// switchBreaks reports whether a break in one of s's arms leaves the loop
+// around s (not one inside the arm).
+func switchBreaks(s *ir.Switch) bool {
+	found := false
+	var walk func(body []ir.Stmt)
+	walk = func(body []ir.Stmt) {
+		for _, st := range body {
+			switch st := st.(type) {
+			case *ir.Break:
+				found = true
+			case *ir.For, *ir.While, *ir.SplitWhile:
+				// a break in there leaves that loop
+			default:
+				for _, sub := range ir.SubBodies(st) {
+					walk(sub)
+				}
+			}
+		}
+	}
+	for _, b := range ir.SubBodies(s) {
+		walk(b)
+	}
+	return found
 }
 
 func (f *fn) store(s *ir.Store) {
