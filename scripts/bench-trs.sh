@@ -18,11 +18,13 @@
 # (LOCAL), and writes merge sort's trace and figure (mergesort50.csv,
 # mergesort50.svg; the paper's Figure 2). Last, it measures the device's
 # random-access bandwidth (trs_gather.cu) and, where Nsight Compute (ncu)
-# is present, the DRAM traffic of tree merge sort, for the paper's
-# Table 3.
+# is present, the DRAM traffic of the transformation tree at depth 22 and
+# tree merge sort at depth 20 (smaller than above: ncu replays every
+# kernel), for the paper's Table 3.
 #
 # TRS_CPU=0 skips the CPU rewriter, which takes minutes at full size;
-# TRS_NCU=0 skips the Nsight Compute run (TRS_NCU_TIMEOUT bounds it, 300 s).
+# TRS_NCU=0 skips the Nsight Compute runs (TRS_NCU_TIMEOUT bounds each,
+# 300 s); TRS_ONLY=dram runs only the bandwidth measurements.
 # GPUC_ARCH sets the GPU architecture (sm_90).
 set -uo pipefail
 dir=${1:?usage: bench-trs.sh DIR}
@@ -45,6 +47,7 @@ workloads=(
   "transtree26|transtree.trs|Expand($(nest 26 'Zero()' Suc))|140000000"
   "treemergesort23|treemergesort.trs|Gen($(nest 23 'Zero()' S), $list5)|340000000"
   "mergesort50|mergesort.trs||1048576"
+  "treemergesort20|treemergesort.trs|Gen($(nest 20 'Zero()' S), $list5)|45000000"
 )
 
 for w in "${workloads[@]}"; do
@@ -99,6 +102,7 @@ cpu() {
 
 for w in "${workloads[@]}"; do
   IFS='|' read -r name file input cap <<< "$w"
+  [ "${TRS_ONLY:-}" = dram ] || [ "$name" = treemergesort20 ] && continue
   echo "== $name ($file, CAPACITY=$cap)"
   gpu "$name" "$cap"
   if [ "${TRS_CPU:-1}" != 0 ]; then
@@ -111,6 +115,7 @@ for w in "${workloads[@]}"; do
   gpu "$name" "$cap" WORKLIST=0
 done
 
+if [ "${TRS_ONLY:-}" != dram ]; then
 echo "== mergesort50: paths and walk lengths"
 gpu mergesort50 1048576 SMALL=0
 gpu mergesort50 1048576 SMALL=1000000
@@ -121,18 +126,36 @@ sed -n '/^iteration,/,$p' trace.out > mergesort50.csv
 echo "== transtree22: walk lengths and processors"
 for local in 16 64 1024; do gpu transtree22 9000000 LOCAL=$local; done
 gpu transtree22 9000000 PROCS=270336
+fi
 
 echo "== random-access bandwidth"
 ./trs_gather 4 | tee gather.out
-if [ "${TRS_NCU:-1}" != 0 ] && command -v ncu > /dev/null; then
-  gpu treemergesort23 340000000
-  ms=$g_ms
-  timeout "${TRS_NCU_TIMEOUT:-300}" ncu --csv --print-units base --metrics dram__bytes_read.sum,dram__bytes_write.sum \
-    ./trs-treemergesort23 CAPACITY=340000000 > ncu.csv 2> ncu.err
-  bytes=$(grep -E 'dram__bytes_(read|write)\.sum' ncu.csv | awk -F'","' '{ gsub(/[",]/, "", $NF); s += $NF } END { printf "%.0f", s }')
+# dram NAME CAP: the DRAM traffic of every kernel of one run under Nsight
+# Compute, over the kernels' time as ncu measured it, as a fraction of the
+# gather's sector bandwidth (the paper's Table 3). ncu flushes the caches
+# before each kernel, as the paper's profiler did.
+dram() {
+  local name=$1 cap=$2 sectors
+  if ! timeout "${TRS_NCU_TIMEOUT:-300}" ncu --csv --print-units base \
+      --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
+      ./"trs-$name" CAPACITY="$cap" > "ncu-$name.csv" 2> "ncu-$name.err"; then
+    echo "$name: ncu failed or timed out"; tail -3 "ncu-$name.err"; return
+  fi
   sectors=$(grep -o '[0-9.]* GiB/s in 32-byte sectors' gather.out | awk '{ print $1 }')
-  achieved=$(awk -v b="$bytes" -v ms="$ms" 'BEGIN { if (ms > 0) printf "%.1f", b / (ms / 1000) / 2^30; else print 0 }')
-  echo "treemergesort23: DRAM traffic $bytes bytes in kernels of $ms ms: $achieved GiB/s, $(ratio "$achieved" "$sectors") of the gather's sector bandwidth ($sectors GiB/s)"
+  awk -F'","' -v name="$name" -v sectors="$sectors" '
+    /dram__bytes_(read|write)\.sum/ { v = $NF; gsub(/[",]/, "", v); bytes += v }
+    /gpu__time_duration\.sum/ { v = $NF; gsub(/[",]/, "", v); ns += v; kernels++ }
+    END {
+      if (ns == 0) { print name ": no kernels profiled"; exit }
+      gib = bytes / (ns / 1e9) / 2^30
+      printf "%s: %d kernels, DRAM traffic %.0f bytes in %.2f ms: %.1f GiB/s, %.3g of the gather sector bandwidth (%s GiB/s)\n", name, kernels, bytes, ns / 1e6, gib, gib / sectors, sectors
+    }' "ncu-$name.csv"
+}
+
+if [ "${TRS_NCU:-1}" != 0 ] && command -v ncu > /dev/null; then
+  echo "== DRAM traffic under Nsight Compute"
+  dram transtree22 9000000
+  dram treemergesort20 45000000
 else
   echo "no ncu, or TRS_NCU=0: the DRAM traffic of the rewriter is not measured"
 fi
