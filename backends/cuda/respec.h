@@ -6,6 +6,7 @@
 // and launches it through the CUDA driver API. POSIX only.
 #include <spawn.h>
 #include <sys/stat.h>
+#include <thread>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -179,25 +180,40 @@ inline char *gpuc_rt_nvrtc(const char *cu, const char *arch, size_t *size) {
   return cubin;
 }
 
-// gpuc_rt_specialize specializes the module again on the --static data,
-// if any was given: it loads the cubin of the kernels from the cache, or
-// makes it with gpuc and NVRTC, and finds the kernels. error_word is the
-// program's, if its device code raises. It reports the time on stderr.
-inline void gpuc_rt_specialize(const char *module, const char *ir, const char *const *args, int nargs,
-                               const char *const *names, CUfunction *kernels, int nkernels, void *error_word) {
-  if (gpuc_rt_ngiven == 0) return;
-  const double t0 = gpuc_rt_now();
-  GPUC_CU(cuInit(0));
+// gpuc_rt_arch_guess is the architecture that nvcc built this program
+// for (the last of __CUDA_ARCH_LIST__: 90 for sm_90), or 0 if unknown.
+// NVRTC can start on it while the CUDA driver is still starting up.
+inline int gpuc_rt_arch_guess(void) {
+#ifdef __CUDA_ARCH_LIST__
+  static const int list[] = {__CUDA_ARCH_LIST__};
+  return list[sizeof list / sizeof list[0] - 1] / 10;
+#else
+  return 0;
+#endif
+}
+
+// gpuc_rt_device_arch is the current device's architecture: 90 for an
+// sm_90 device. The driver must be initialized.
+inline int gpuc_rt_device_arch(void) {
   int dev = 0, major = 0, minor = 0;
   GPUC_CUDA(cudaGetDevice(&dev));
   CUdevice cudev;
   GPUC_CU(cuDeviceGet(&cudev, dev));
   GPUC_CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cudev));
   GPUC_CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cudev));
-  char arch[64];
-  snprintf(arch, sizeof arch, "-arch=sm_%d%d", major, minor); // NVRTC makes a cubin for that SM
+  return major * 10 + minor;
+}
+
+// gpuc_rt_cubin returns the cubin, malloc'd, of the module's kernels
+// specialized on the --static data for architecture arch: from the cache,
+// or made by gpuc and NVRTC and cached. path receives the cache file (4300
+// bytes); *gpuc_ms and *nvrtc_ms what gpuc and NVRTC took, 0 on a hit.
+inline char *gpuc_rt_cubin(const char *module, const char *ir, const char *const *args, int nargs, int arch,
+                           size_t *size, char *path, double *gpuc_ms, double *nvrtc_ms) {
+  char opt[64];
+  snprintf(opt, sizeof opt, "-arch=sm_%d", arch); // NVRTC makes a cubin for that SM
   unsigned long long h = gpuc_rt_hash(14695981039346656037ull, ir, strlen(ir) + 1);
-  h = gpuc_rt_hash(h, arch, strlen(arch) + 1);
+  h = gpuc_rt_hash(h, opt, strlen(opt) + 1);
   for (int i = 0; i < nargs; i++) h = gpuc_rt_hash(h, args[i], strlen(args[i]) + 1);
   for (int i = 0; i < gpuc_rt_ngiven; i++) {
     const char *eq = strchr(gpuc_rt_given[i], '=');
@@ -209,36 +225,66 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
     h = gpuc_rt_hash(h, data, len);
     free(data);
   }
-  char dir[4096], base[4200], path[4300];
+  char dir[4096], base[4200];
   gpuc_rt_cache_dir(dir, sizeof dir);
   snprintf(base, sizeof base, "%s/%s-%016llx", dir, module, h);
-  snprintf(path, sizeof path, "%s.cubin", base);
-  // On a miss, gpuc runs while this process sets up the CUDA context.
-  // (Starting NVRTC up meanwhile, with an empty kernel or with the
-  // prelude of the kernels gpuc writes, did not make NVRTC's first real
-  // compilation in the process any faster on an H100.)
-  double tg = 0, tn = 0; // when gpuc and NVRTC were done
-  double ctx = 0;        // ms: the CUDA context's creation, or on a miss, until it was ready
-  size_t size = 0;
-  char *cubin = nullptr;
-  if (access(path, R_OK) == 0) {
-    cubin = gpuc_read_file("run-time specialization", path, &size);
-    const double before = gpuc_rt_now();
-    GPUC_CUDA(cudaFree(nullptr));
-    ctx = gpuc_rt_now() - before;
-  } else {
-    char kir[4300], cu[4300];
-    snprintf(kir, sizeof kir, "%s.kir", base);
-    snprintf(cu, sizeof cu, "%s.cu", base);
-    gpuc_rt_write(kir, ir, strlen(ir));
-    pid_t pid = gpuc_rt_start_gpuc(kir, cu, args, nargs);
+  snprintf(path, 4300, "%s.cubin", base);
+  *gpuc_ms = *nvrtc_ms = 0;
+  if (access(path, R_OK) == 0) return gpuc_read_file("run-time specialization", path, size);
+  char kir[4300], cu[4300];
+  snprintf(kir, sizeof kir, "%s.kir", base);
+  snprintf(cu, sizeof cu, "%s.cu", base);
+  const double t0 = gpuc_rt_now();
+  gpuc_rt_write(kir, ir, strlen(ir));
+  gpuc_rt_wait_gpuc(gpuc_rt_start_gpuc(kir, cu, args, nargs), kir);
+  const double t1 = gpuc_rt_now();
+  char *cubin = gpuc_rt_nvrtc(cu, opt, size);
+  gpuc_rt_write(path, cubin, *size);
+  *gpuc_ms = t1 - t0;
+  *nvrtc_ms = gpuc_rt_now() - t1;
+  return cubin;
+}
+
+// gpuc_rt_specialize specializes the module again on the --static data,
+// if any was given: it loads the cubin of the kernels from the cache, or
+// makes it with gpuc and NVRTC, and finds the kernels. error_word is the
+// program's, if its device code raises. It reports the time on stderr.
+//
+// Starting the CUDA driver and its context takes 250-350 ms on an H100
+// host, about as long as NVRTC, so a thread of its own does it meanwhile,
+// and NVRTC compiles for the architecture the program was built for. If
+// the device turns out to be another one, the kernels are made again for
+// it. (Starting NVRTC up early, with an empty kernel or with the prelude
+// of the kernels gpuc writes, did not make its first real compilation in
+// the process any faster.)
+inline void gpuc_rt_specialize(const char *module, const char *ir, const char *const *args, int nargs,
+                               const char *const *names, CUfunction *kernels, int nkernels, void *error_word) {
+  if (gpuc_rt_ngiven == 0) return;
+  const double t0 = gpuc_rt_now();
+  double ctx = 0; // ms after t0 when the context was ready
+  std::thread driver([&ctx, t0] {
+    GPUC_CU(cuInit(0));
     GPUC_CUDA(cudaFree(nullptr));
     ctx = gpuc_rt_now() - t0;
-    gpuc_rt_wait_gpuc(pid, kir);
-    tg = gpuc_rt_now();
-    cubin = gpuc_rt_nvrtc(cu, arch, &size);
-    gpuc_rt_write(path, cubin, size);
-    tn = gpuc_rt_now();
+  });
+  int arch = gpuc_rt_arch_guess();
+  if (arch == 0) {
+    driver.join();
+    arch = gpuc_rt_device_arch();
+  }
+  size_t size = 0;
+  char path[4300];
+  double gpuc_ms, nvrtc_ms;
+  char *cubin = gpuc_rt_cubin(module, ir, args, nargs, arch, &size, path, &gpuc_ms, &nvrtc_ms);
+  if (driver.joinable()) driver.join();
+  GPUC_CUDA(cudaFree(nullptr)); // the context, current on this thread too
+  const double made = gpuc_rt_now() - t0;
+  if (const int device = gpuc_rt_device_arch(); device != arch) {
+    fprintf(stderr, "gpuc: run-time specialization: the program was built for sm_%d, the device is sm_%d: specializing for it\n",
+            arch, device);
+    free(cubin);
+    arch = device;
+    cubin = gpuc_rt_cubin(module, ir, args, nargs, arch, &size, path, &gpuc_ms, &nvrtc_ms);
   }
   CUmodule mod;
   GPUC_CU(cuModuleLoadData(&mod, cubin));
@@ -251,13 +297,13 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
     GPUC_CU(cuMemcpyHtoD(at, &error_word, sizeof error_word));
   }
   const double t1 = gpuc_rt_now();
-  if (tg > 0)
+  if (nvrtc_ms > 0)
     fprintf(stderr,
-            "gpuc: run-time specialization: %.1f ms (gpuc and the CUDA context side by side %.1f ms, the context "
-            "ready after %.1f ms; NVRTC %.1f ms; load %.1f ms), cached as %s\n",
-            t1 - t0, tg - t0, ctx, tn - tg, t1 - tn, path);
+            "gpuc: run-time specialization: %.1f ms (gpuc %.1f ms and NVRTC %.1f ms, done after %.1f ms, beside the "
+            "CUDA context, ready after %.1f ms; load %.1f ms), cached as %s\n",
+            t1 - t0, gpuc_ms, nvrtc_ms, made, ctx, t1 - t0 - made, path);
   else
-    fprintf(stderr, "gpuc: run-time specialization: %.1f ms (from the cache: %s; the CUDA context took %.1f ms of it)\n",
+    fprintf(stderr, "gpuc: run-time specialization: %.1f ms (from the cache: %s; the CUDA context ready after %.1f ms)\n",
             t1 - t0, path, ctx);
 }
 
