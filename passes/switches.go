@@ -20,24 +20,36 @@ import (
 //
 // Run one after another, the tests cost every position a compare and a
 // branch per entry, although at most the entries of one constant can
-// pass. Two rewrites turn the run into one dispatch:
+// pass; and the flag's chain of ifs is three statements per element,
+// which NVRTC compiles slowly at run time. Three rewrites turn the run
+// into one dispatch on conditions:
 //
+//   - foldFlags: a flag's chain of ifs becomes one condition. With h a
+//     boolean local, `if h && c { h = false }` is `h = h && !c`; in the
+//     body of `if h`, or right after `var h: bool = true`, where h holds,
+//     `if c { h = false }` is `h = !c`; `if h { h = e }` is
+//     `h = h && e`; and `h = a; h = h && b` is `h = a && b` when b does
+//     not read h. Each keeps when every operand is evaluated, since && is
+//     short-circuit, so a load that a test guards stays guarded;
 //   - threadFlags: a boolean local whose every later use is in ifs that
 //     it guards (`if h` or `if h && ...`) is only ever acted on when its
 //     first value holds, so the declaration and those ifs move under
-//     `if G { var h: bool = true; ... }`, where G was its first value;
+//     `if G { var h: bool = true; ... }`, where G was its first value
+//     (just `if G { S }` when that leaves `if h { S }` alone);
 //   - formSwitches: a run of at least minSwitchGuards ifs without else,
-//     each `if E == C { ... }` on one expression E and an integer
-//     constant C, becomes `switch E`, with the bodies of equal constants
-//     in one case in their order. At most the bodies of one constant run
-//     in either form, in the same order, so it is the same program. E is
-//     evaluated once, where the first test evaluated it: so no body may
-//     assign a local that E reads or write a buffer that it loads, and
-//     bodies whose top-level declarations share a name stay apart.
+//     each `if E == C { ... }` or `if E == C && R { ... }` on one
+//     expression E and an integer constant C, becomes `switch E`, with
+//     the bodies of equal constants in one case in their order (`if R`
+//     around a body where there was an R). At most the bodies of one
+//     constant run in either form, in the same order, so it is the same
+//     program. E is evaluated once, where the first test evaluated it:
+//     so no body may assign a local that E reads or write a buffer that
+//     it loads, and bodies whose top-level declarations share a name stay
+//     apart.
 //
 // The CUDA backend emits such a switch as a C switch, which NVCC compiles
-// to a jump table: on an H100 it halved the time of carve.fork's
-// specialized scan over 67 headers (docs/BENCHMARKS.md). The passes are
+// to a jump table: on an H100 the specialized scan of carve.fork over 67
+// headers went from 86 to 55 ms (docs/BENCHMARKS.md). The passes are
 // general; partial-eval runs them as part of its tidying.
 
 // minSwitchGuards is the fewest tests that formSwitches merges.
@@ -77,7 +89,203 @@ func mergeSwitchNotes(notes []switchNote) []switchNote {
 	return out
 }
 
-// threadFlags applies the first rewrite of Note [Guard switches] to every
+// foldFlags applies the first rewrite of Note [Guard switches] to every
+// list in body.
+func foldFlags(body []ir.Stmt) []ir.Stmt {
+	return ir.RewriteLists(body, func(l []ir.Stmt) []ir.Stmt {
+		out := []ir.Stmt{}
+		for _, s := range l {
+			s = foldFlag(s)
+			if n := len(out); n > 0 {
+				if merged := mergeFlag(out[n-1], s); merged != nil {
+					out[n-1] = merged
+					continue
+				}
+			}
+			out = append(out, s)
+		}
+		return out
+	})
+}
+
+// foldFlag rewrites `if h && c { h = false }` and `if h { h = e }` (after
+// folding the start of its body) into assignments to h.
+func foldFlag(s ir.Stmt) ir.Stmt {
+	f, ok := s.(*ir.If)
+	if !ok || f.Else != nil {
+		return s
+	}
+	if h, c := flagTest(f.Cond); h != "" && c != nil && killsFlag(f, h) {
+		return &ir.Assign{Pos: f.Pos, Name: h, Value: conj(f.Cond.(*ir.Binary).Pos, flagVar(f.Cond), negate(c))}
+	}
+	h, c := flagTest(f.Cond)
+	if h == "" || c != nil || len(f.Then) == 0 {
+		return s
+	}
+	if first, ok := f.Then[0].(*ir.If); ok && first.Else == nil && killsFlag(first, h) {
+		// h holds here: `if c { h = false }` is `h = !c`.
+		set := &ir.Assign{Pos: first.Pos, Name: h, Value: negate(first.Cond)}
+		if len(f.Then) > 1 {
+			if merged := mergeFlag(set, f.Then[1]); merged != nil {
+				f.Then = append([]ir.Stmt{merged}, f.Then[2:]...)
+			} else {
+				f.Then = append([]ir.Stmt{set}, f.Then[1:]...)
+			}
+		} else {
+			f.Then = []ir.Stmt{set}
+		}
+	}
+	if a, ok := f.Then[0].(*ir.Assign); ok && len(f.Then) == 1 && a.Name == h {
+		return &ir.Assign{Pos: f.Pos, Name: h, Value: conj(f.Pos, f.Cond, a.Value)}
+	}
+	return s
+}
+
+// mergeFlag merges `var h: bool = true` or `h = a` with the statement
+// after it, s, if s is `if c { h = false }` (after the declaration) or
+// `h = h && b`; it returns nil if it cannot.
+func mergeFlag(prev, s ir.Stmt) ir.Stmt {
+	var h string
+	var a ir.Expr
+	switch p := prev.(type) {
+	case *ir.Decl:
+		h, a = p.Name, p.Init
+	case *ir.Assign:
+		h, a = p.Name, p.Value
+	}
+	if a == nil {
+		return nil
+	}
+	var b ir.Expr
+	switch s := s.(type) {
+	case *ir.If:
+		if isTrue(a) && s.Else == nil && killsFlag(s, h) {
+			b = negate(s.Cond)
+		}
+	case *ir.Assign:
+		if x, ok := s.Value.(*ir.Binary); ok && s.Name == h && x.Op == ir.LogAnd && flagVar(x) != nil && flagVar(x).Name == h {
+			b = dropFirst(x)
+		}
+	}
+	if b == nil || readsLocal(h, b) {
+		return nil
+	}
+	v := b
+	if !isTrue(a) {
+		v = conj(a.At(), a, b)
+	}
+	switch p := prev.(type) {
+	case *ir.Decl:
+		return &ir.Decl{Pos: p.Pos, Name: h, T: p.T, Init: v}
+	default:
+		return &ir.Assign{Pos: prev.(*ir.Assign).Pos, Name: h, Value: v}
+	}
+}
+
+// flagTest splits cond into a flag and the rest: h for `h`, h and c for
+// `h && c`, "" if cond does not start with a boolean local.
+func flagTest(cond ir.Expr) (string, ir.Expr) {
+	v := flagVar(cond)
+	if v == nil || v.T != ir.Bool {
+		return "", nil
+	}
+	if b, ok := cond.(*ir.Binary); ok {
+		return v.Name, dropFirst(b)
+	}
+	return v.Name, nil
+}
+
+// flagVar is the local that cond, a local or a chain of &&, starts with.
+func flagVar(cond ir.Expr) *ir.Var {
+	for {
+		switch c := cond.(type) {
+		case *ir.Var:
+			return c
+		case *ir.Binary:
+			if c.Op != ir.LogAnd {
+				return nil
+			}
+			cond = c.X
+		default:
+			return nil
+		}
+	}
+}
+
+// killsFlag reports whether f's body is `h = false`.
+func killsFlag(f *ir.If, h string) bool {
+	if len(f.Then) != 1 {
+		return false
+	}
+	a, ok := f.Then[0].(*ir.Assign)
+	if !ok || a.Name != h {
+		return false
+	}
+	c, ok := a.Value.(*ir.Const)
+	return ok && c.Bits == 0
+}
+
+// readsLocal reports whether e reads the local name.
+func readsLocal(name string, e ir.Expr) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if v, ok := x.(*ir.Var); ok && v.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func isTrue(e ir.Expr) bool {
+	c, ok := e.(*ir.Const)
+	return ok && c.T == ir.Bool && c.Bits != 0
+}
+
+// conj is a && b, as one chain of && from the left (&& is associative).
+func conj(pos ir.Pos, a, b ir.Expr) ir.Expr {
+	out := a
+	for _, x := range conjuncts(b) {
+		out = &ir.Binary{Pos: pos, Op: ir.LogAnd, X: out, Y: x}
+	}
+	return out
+}
+
+// conjuncts lists the operands of a chain of &&, from the left.
+func conjuncts(e ir.Expr) []ir.Expr {
+	if b, ok := e.(*ir.Binary); ok && b.Op == ir.LogAnd {
+		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	return []ir.Expr{e}
+}
+
+// dropFirst is a chain of && without its first operand.
+func dropFirst(b *ir.Binary) ir.Expr {
+	cs := conjuncts(b)
+	out := cs[1]
+	for _, x := range cs[2:] {
+		out = &ir.Binary{Pos: b.Pos, Op: ir.LogAnd, X: out, Y: x}
+	}
+	return out
+}
+
+// negate is !c, with a comparison of integers turned around instead.
+func negate(c ir.Expr) ir.Expr {
+	flip := map[ir.BinOp]ir.BinOp{ir.Eq: ir.Ne, ir.Ne: ir.Eq, ir.Lt: ir.Ge, ir.Ge: ir.Lt, ir.Le: ir.Gt, ir.Gt: ir.Le}
+	switch x := c.(type) {
+	case *ir.Binary:
+		if op, ok := flip[x.Op]; ok && (x.X.Type().IsInt() || x.X.Type() == ir.Bool) {
+			return &ir.Binary{Pos: x.Pos, Op: op, X: x.X, Y: x.Y}
+		}
+	case *ir.Unary:
+		if x.Op == ir.Not {
+			return x.X
+		}
+	}
+	return &ir.Unary{Pos: c.At(), Op: ir.Not, X: c}
+}
+
+// threadFlags applies the second rewrite of Note [Guard switches] to every
 // list in body and returns how many locals it moved.
 func threadFlags(body []ir.Stmt) ([]ir.Stmt, int) {
 	n := 0
@@ -96,7 +304,9 @@ func threadFlags(body []ir.Stmt) ([]ir.Stmt, int) {
 			then := append([]ir.Stmt{&ir.Decl{Pos: d.Pos, Name: d.Name, T: d.T, Init: ir.BoolConst(true)}}, l[i+1:i+1+end]...)
 			first := then[1].(*ir.If) // flagRun made sure
 			if b, ok := first.Cond.(*ir.Binary); ok {
-				first.Cond = dropGuard(b) // the flag still holds its first value there
+				first.Cond = dropFirst(b) // the flag still holds its first value there
+			} else if end == 1 && !mentionsIn(d.Name, first.Then) {
+				then = first.Then // if G { S }
 			}
 			out = append(out, &ir.If{Pos: d.Pos, Cond: d.Init, Then: then})
 			i += end
@@ -156,22 +366,15 @@ func guardedBy(name string, cond ir.Expr) bool {
 	}
 }
 
-// dropGuard returns cond, name && ..., without its first operand.
-func dropGuard(b *ir.Binary) ir.Expr {
-	x, ok := b.X.(*ir.Binary)
-	if !ok {
-		return b.Y
-	}
-	return &ir.Binary{Pos: b.Pos, Op: ir.LogAnd, X: dropGuard(x), Y: b.Y}
-}
-
 // mentions reports whether s reads or assigns the local name.
-func mentions(name string, s ir.Stmt) bool {
-	body := []ir.Stmt{s}
+func mentions(name string, s ir.Stmt) bool { return mentionsIn(name, []ir.Stmt{s}) }
+
+// mentionsIn reports whether body reads or assigns the local name.
+func mentionsIn(name string, body []ir.Stmt) bool {
 	return readIn(name, body) || assignedIn(name, body)
 }
 
-// formSwitches applies the second rewrite of Note [Guard switches] to
+// formSwitches applies the third rewrite of Note [Guard switches] to
 // every list in body and describes the switches it made.
 func formSwitches(body []ir.Stmt) ([]ir.Stmt, []switchNote) {
 	var notes []switchNote
@@ -223,13 +426,20 @@ func guardRun(l []ir.Stmt) int {
 }
 
 // guardTest returns E, C and the body of s if s is `if E == C { body }`
-// without else, with C an integer constant of E's type.
+// without else, with C an integer constant of E's type; for
+// `if E == C && R { S }` the body is `if R { S }`.
 func guardTest(s ir.Stmt) (ir.Expr, *ir.Const, []ir.Stmt) {
 	f, ok := s.(*ir.If)
 	if !ok || f.Else != nil {
 		return nil, nil, nil
 	}
-	b, ok := f.Cond.(*ir.Binary)
+	cond, then := f.Cond, f.Then
+	if b, ok := cond.(*ir.Binary); ok && b.Op == ir.LogAnd {
+		// E == C && R: the body is `if R { ... }`.
+		cond = conjuncts(b)[0]
+		then = []ir.Stmt{&ir.If{Pos: f.Pos, Cond: dropFirst(b), Then: f.Then}}
+	}
+	b, ok := cond.(*ir.Binary)
 	if !ok || b.Op != ir.Eq {
 		return nil, nil, nil
 	}
@@ -244,7 +454,7 @@ func guardTest(s ir.Stmt) (ir.Expr, *ir.Const, []ir.Stmt) {
 	if _, ok := x.(*ir.Const); ok {
 		return nil, nil, nil
 	}
-	return x, c, f.Then
+	return x, c, then
 }
 
 // stable reports whether body leaves x's value alone: it assigns no local
