@@ -2,7 +2,7 @@
 // programs that gpuc compile --pe-runtime writes. Nothing here runs.
 #include <stddef.h>
 
-typedef enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_COMPILATION = 6 } nvrtcResult;
+typedef enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_INVALID_OPTION = 5, NVRTC_ERROR_COMPILATION = 6 } nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
 
 const char *nvrtcGetErrorString(nvrtcResult result);
