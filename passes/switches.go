@@ -222,7 +222,7 @@ func killsFlag(f *ir.If, h string) bool {
 		return false
 	}
 	c, ok := a.Value.(*ir.Const)
-	return ok && c.Bits == 0
+	return ok && c.T == ir.Bool && c.Bits == 0
 }
 
 // readsLocal reports whether e reads the local name.
@@ -459,7 +459,7 @@ func guardTest(s ir.Stmt) (ir.Expr, *ir.Const, []ir.Stmt) {
 
 // stable reports whether body leaves x's value alone: it assigns no local
 // that x reads, writes no buffer that x loads and, if x loads, calls
-// nothing and launches nothing.
+// nothing, launches nothing and waits at no barrier.
 func stable(x ir.Expr, body []ir.Stmt) bool {
 	vars, bufs := map[string]bool{}, map[string]bool{}
 	ok := true
@@ -488,6 +488,8 @@ func stable(x ir.Expr, body []ir.Stmt) bool {
 			ok = ok && !bufs[s.Buf]
 		case *ir.CallStmt, *ir.Launch, *ir.Region, *ir.Copy, *ir.Swap:
 			ok = false
+		case *ir.Barrier, *ir.Split, *ir.SplitWhile, *ir.Fork:
+			ok = false // other threads' writes become visible
 		}
 		for _, e := range ir.StmtExprs(s) {
 			ir.WalkExpr(e, func(e ir.Expr) bool {
