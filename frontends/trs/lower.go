@@ -224,11 +224,17 @@ func (l *lowerer) params() {
 		}
 		return 0
 	}
+	// PROCS is about four times the threads an H100 holds at once: the
+	// walks are bound by latency and diverge (docs/BENCHMARKS.md), and
+	// relaunching the phases over more threads hid more of it than one
+	// cooperative kernel of 131072 (transtree 22: 32.8 ms against 26.3 ms
+	// with 540672 or 1081344; tree merge sort 20: 479 against 349 ms with
+	// 1081344).
 	for _, p := range []struct {
 		name string
 		def  int64
 	}{
-		{pCapacity, capacity}, {pProcs, 131072}, {pSmall, 4096}, {pSmallB, 512},
+		{pCapacity, capacity}, {pProcs, 1 << 20}, {pSmall, 4096}, {pSmallB, 512},
 		{pWorklist, 1}, {pLocal, 256}, {pMaxIter, 0},
 		{pPrint, flag(l.opts.Print == "summary")}, {pStats, flag(l.opts.Stats)}, {pTrace, flag(l.opts.Trace)},
 		{pTraceCap, 65536},
