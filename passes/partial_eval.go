@@ -167,7 +167,7 @@ func specializeFunc(m *ir.Module, f *ir.Func, statics map[string]*ir.Buffer, bud
 	ir.RewriteAllExprs(f.Body, foldExpr)
 	f.Body = simplifyBody(f.Body, declCounts(f))
 	f.Body = collapseIfs(dropDeadLocals(f.Body))
-	f.Body, _ = threadFlags(foldFlags(f.Body))
+	f.Body = threadFlags(foldFlags(f.Body))
 	var switches []switchNote
 	f.Body, switches = formSwitches(f.Body)
 	seen := map[peNote]bool{}

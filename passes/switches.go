@@ -286,10 +286,9 @@ func negate(c ir.Expr) ir.Expr {
 }
 
 // threadFlags applies the second rewrite of Note [Guard switches] to every
-// list in body and returns how many locals it moved.
-func threadFlags(body []ir.Stmt) ([]ir.Stmt, int) {
-	n := 0
-	body = ir.RewriteLists(body, func(l []ir.Stmt) []ir.Stmt {
+// list in body.
+func threadFlags(body []ir.Stmt) []ir.Stmt {
+	return ir.RewriteLists(body, func(l []ir.Stmt) []ir.Stmt {
 		var out []ir.Stmt
 		for i := 0; i < len(l); i++ {
 			d, ok := l[i].(*ir.Decl)
@@ -310,14 +309,12 @@ func threadFlags(body []ir.Stmt) ([]ir.Stmt, int) {
 			}
 			out = append(out, &ir.If{Pos: d.Pos, Cond: d.Init, Then: then})
 			i += end
-			n++
 		}
 		if out == nil {
 			out = []ir.Stmt{}
 		}
 		return out
 	})
-	return body, n
 }
 
 // flagRun returns how many statements of rest belong under d's first

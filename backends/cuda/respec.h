@@ -6,10 +6,11 @@
 // and launches it through the CUDA driver API. POSIX only.
 #include <spawn.h>
 #include <sys/stat.h>
-#include <thread>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <thread>
 
 extern char **environ;
 
@@ -254,6 +255,19 @@ inline char *gpuc_rt_cubin(const char *module, const char *ir, const char *const
   return cubin;
 }
 
+// The thread that starts the CUDA driver while gpuc_rt_specialize makes
+// the kernels, and the fail hook it replaces meanwhile: an error on the
+// main thread waits for that thread first (gpuc_rt_join_driver), so that
+// the process does not exit under the driver's start-up.
+static std::thread *gpuc_rt_driver;
+static void (*gpuc_rt_prev_hook)(void);
+
+inline void gpuc_rt_join_driver(void) {
+  if (gpuc_rt_driver != nullptr && gpuc_rt_driver->joinable() && gpuc_rt_driver->get_id() != std::this_thread::get_id())
+    gpuc_rt_driver->join();
+  if (gpuc_rt_prev_hook != nullptr) gpuc_rt_prev_hook();
+}
+
 // gpuc_rt_specialize specializes the module again on the --static data,
 // if any was given: it loads the cubin of the kernels from the cache, or
 // makes it with gpuc and NVRTC, and finds the kernels. error_word is the
@@ -276,6 +290,9 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
     GPUC_CUDA(cudaFree(nullptr));
     ctx = gpuc_rt_now() - t0;
   });
+  gpuc_rt_driver = &driver;
+  gpuc_rt_prev_hook = gpuc_fail_hook;
+  gpuc_fail_hook = gpuc_rt_join_driver;
   int arch = gpuc_rt_arch_guess();
   if (arch == 0) {
     driver.join();
@@ -286,6 +303,8 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
   double gpuc_ms, nvrtc_ms;
   char *cubin = gpuc_rt_cubin(module, ir, args, nargs, arch, &size, path, &gpuc_ms, &nvrtc_ms);
   if (driver.joinable()) driver.join();
+  gpuc_fail_hook = gpuc_rt_prev_hook;
+  gpuc_rt_driver = nullptr;
   GPUC_CUDA(cudaFree(nullptr)); // the context, current on this thread too
   const double made = gpuc_rt_now() - t0;
   if (const int device = gpuc_rt_device_arch(); device != arch) {
