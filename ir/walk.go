@@ -146,3 +146,30 @@ func WalkAllExprs(body []Stmt, f func(Expr) bool) {
 		return true
 	})
 }
+
+// JumpsOut reports whether body holds a break (brk) or a continue (!brk)
+// that leaves body: one that is not inside a loop of body's own. The
+// body of a loop jumps out of that loop; a switch arm's break leaves the
+// loop around the switch, as every break does.
+func JumpsOut(body []Stmt, brk bool) bool {
+	for _, s := range body {
+		switch s.(type) {
+		case *Break:
+			if brk {
+				return true
+			}
+		case *Continue:
+			if !brk {
+				return true
+			}
+		case *While, *For, *SplitWhile:
+			continue // their jumps are their own
+		}
+		for _, sub := range SubBodies(s) {
+			if JumpsOut(sub, brk) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -274,7 +274,7 @@ func (g *grouper) guard(run []ir.Stmt, member string) []ir.Stmt {
 	}
 	var out, inner []ir.Stmt
 	for _, s := range run {
-		if hasJumps(s) {
+		if body := []ir.Stmt{s}; ir.JumpsOut(body, true) || ir.JumpsOut(body, false) {
 			g.fail(errorf(s.At(), "group-split: break or continue in code that only some processors run; leave the loop through its condition"))
 		}
 		d, ok := s.(*ir.Decl)
@@ -291,24 +291,6 @@ func (g *grouper) guard(run []ir.Stmt, member string) []ir.Stmt {
 		out = append(out, &ir.If{Pos: inner[0].At(), Cond: boolVar(member), Then: inner})
 	}
 	return out
-}
-
-// hasJumps reports whether s holds a break or continue that leaves s.
-func hasJumps(s ir.Stmt) bool {
-	switch s.(type) {
-	case *ir.Break, *ir.Continue:
-		return true
-	case *ir.While, *ir.For:
-		return false
-	}
-	for _, sub := range ir.SubBodies(s) {
-		for _, x := range sub {
-			if hasJumps(x) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func boolVar(name string) ir.Expr { return &ir.Var{Name: name, T: ir.Bool} }
@@ -433,7 +415,7 @@ func (g *grouper) buffer(base string, t ir.Type, pos ir.Pos) string {
 // splitWhile runs the loop while any processor is still in it.
 func (g *grouper) splitWhile(s *ir.SplitWhile, member string) []ir.Stmt {
 	pos := s.Pos
-	if jumpsTo(s.Body, true) || jumpsTo(s.Body, false) {
+	if ir.JumpsOut(s.Body, false) || ir.JumpsOut(s.Body, true) {
 		g.fail(errorf(pos, "group-split: break or continue in a split while; leave the loop through its condition"))
 	}
 	g.rep.note(pos, "group-split", "split while: runs on the whole group while any processor is in the loop, told by an atomic max on an epoch counter")

@@ -438,7 +438,7 @@ func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, bod
 		out = append(out, h.list([]ir.Stmt{init})...)
 		prev = lastRegion(out)
 	}
-	if post != nil && !hostPost && jumpsTo(body, true) {
+	if post != nil && !hostPost && ir.JumpsOut(body, false) {
 		h.fail(errorf(pos, "host-loops: a continue in this loop would skip its device-side increment; write the loop as a while"))
 	}
 	rest := h.list(body)
@@ -449,7 +449,7 @@ func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, bod
 	breakUnless := func(c ir.Expr) ir.Stmt {
 		return &ir.If{Pos: pos, Cond: &ir.Unary{Pos: pos, Op: ir.Not, X: c}, Then: []ir.Stmt{&ir.Break{Pos: pos}}}
 	}
-	if last := lastRegion(rest); h.foldable(cond) && prev != nil && last != nil && !jumpsTo(body, true) {
+	if last := lastRegion(rest); h.foldable(cond) && prev != nil && last != nil && !ir.JumpsOut(body, false) {
 		// The pieces that run just before each evaluation of the condition
 		// compute it: no launch of its own per iteration.
 		h.o.rep.note(pos, "host-loops", "loop runs on the host; its condition is computed by the kernel before it and read back each iteration")
@@ -501,30 +501,6 @@ func (h *hoister) computeAtEnd(cond ir.Expr, pieces ...*ir.Region) ir.Expr {
 		})
 	}
 	return &ir.Binary{Op: ir.Ne, X: &ir.Load{Buf: buf, Index: zero(), T: ir.I64}, Y: ir.IntConst(ir.I64, 0)}
-}
-
-// jumpsTo reports whether body holds a continue (cont) or break for the
-// loop it is the body of.
-func jumpsTo(body []ir.Stmt, cont bool) bool {
-	found := false
-	var visit func([]ir.Stmt)
-	visit = func(list []ir.Stmt) {
-		for _, s := range list {
-			switch s.(type) {
-			case *ir.Continue:
-				found = found || cont
-			case *ir.Break:
-				found = found || !cont
-			case *ir.While, *ir.For, *ir.SplitWhile:
-				continue
-			}
-			for _, sub := range ir.SubBodies(s) {
-				visit(sub)
-			}
-		}
-	}
-	visit(body)
-	return found
 }
 
 // condition returns host statements to run first and a host expression

@@ -30,9 +30,9 @@ func (p *specializer) loop(l *ir.For, orig ir.Stmt, e env) []ir.Stmt {
 // unrollBlocker says why a loop cannot be unrolled by its shape, or "".
 func unrollBlocker(l *ir.For) string {
 	switch {
-	case jumpsOut(l.Body, false):
+	case ir.JumpsOut(l.Body, false):
 		return "it holds continue"
-	case jumpsOut(l.Body, true) && holdsBarrier(l.Body):
+	case ir.JumpsOut(l.Body, true) && holdsBarrier(l.Body):
 		return "it holds a barrier and break"
 	}
 	return ""
@@ -86,7 +86,7 @@ func (p *specializer) unroll(l *ir.For, e env) ([]ir.Stmt, string) {
 		return nil, why
 	}
 	p.unrolled++
-	if !jumpsOut(l.Body, true) {
+	if !ir.JumpsOut(l.Body, true) {
 		e.replace(work)
 		return append(out, iters...), ""
 	}
@@ -211,30 +211,6 @@ func (p *specializer) known(x ir.Expr, e env) bool {
 		return ok
 	})
 	return ok
-}
-
-// jumpsOut reports whether body holds a break (or with brk false, a
-// continue) that leaves the loop whose body it is.
-func jumpsOut(body []ir.Stmt, brk bool) bool {
-	found := false
-	var walk func([]ir.Stmt)
-	walk = func(body []ir.Stmt) {
-		for _, s := range body {
-			switch s.(type) {
-			case *ir.Break:
-				found = found || brk
-			case *ir.Continue:
-				found = found || !brk
-			case *ir.While, *ir.For:
-				continue // their jumps are their own
-			}
-			for _, sub := range ir.SubBodies(s) {
-				walk(sub)
-			}
-		}
-	}
-	walk(body)
-	return found
 }
 
 // holdsBarrier reports whether body holds a barrier.

@@ -163,7 +163,7 @@ func mergeFlag(prev, s ir.Stmt) ir.Stmt {
 			b = negate(s.Cond)
 		}
 	case *ir.Assign:
-		if x, ok := s.Value.(*ir.Binary); ok && s.Name == h && x.Op == ir.LogAnd && flagVar(x) != nil && flagVar(x).Name == h {
+		if x, ok := s.Value.(*ir.Binary); ok && s.Name == h && x.Op == ir.LogAnd && isFlag(x, h) {
 			b = dropFirst(x)
 		}
 	}
@@ -210,6 +210,12 @@ func flagVar(cond ir.Expr) *ir.Var {
 			return nil
 		}
 	}
+}
+
+// isFlag reports whether cond is the local name, or name && ... .
+func isFlag(cond ir.Expr, name string) bool {
+	v := flagVar(cond)
+	return v != nil && v.Name == name
 }
 
 // killsFlag reports whether f's body is `h = false`.
@@ -339,28 +345,11 @@ func flagRun(d *ir.Decl, rest []ir.Stmt) int {
 	}
 	for _, s := range rest[:end] {
 		f, ok := s.(*ir.If)
-		if !ok || f.Else != nil || !guardedBy(d.Name, f.Cond) {
+		if !ok || f.Else != nil || !isFlag(f.Cond, d.Name) {
 			return -1
 		}
 	}
 	return end
-}
-
-// guardedBy reports whether cond is name, or name && ... .
-func guardedBy(name string, cond ir.Expr) bool {
-	for {
-		switch c := cond.(type) {
-		case *ir.Var:
-			return c.Name == name
-		case *ir.Binary:
-			if c.Op != ir.LogAnd {
-				return false
-			}
-			cond = c.X
-		default:
-			return false
-		}
-	}
 }
 
 // mentions reports whether s reads or assigns the local name.

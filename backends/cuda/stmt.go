@@ -234,28 +234,14 @@ func (f *fn) caseBody(labels string, body []ir.Stmt) {
 }
 
 // switchBreaks reports whether a break in one of s's arms leaves the loop
-// around s (not one inside the arm).
+// around s.
 func switchBreaks(s *ir.Switch) bool {
-	found := false
-	var walk func(body []ir.Stmt)
-	walk = func(body []ir.Stmt) {
-		for _, st := range body {
-			switch st := st.(type) {
-			case *ir.Break:
-				found = true
-			case *ir.For, *ir.While, *ir.SplitWhile:
-				// a break in there leaves that loop
-			default:
-				for _, sub := range ir.SubBodies(st) {
-					walk(sub)
-				}
-			}
+	for _, arm := range ir.SubBodies(s) {
+		if ir.JumpsOut(arm, true) {
+			return true
 		}
 	}
-	for _, b := range ir.SubBodies(s) {
-		walk(b)
-	}
-	return found
+	return false
 }
 
 func (f *fn) store(s *ir.Store) {
