@@ -190,6 +190,43 @@ __device__ inline void gpuc_zero_shared(unsigned char *smem, size_t bytes) {
   __syncthreads();
 }
 
+// gpuc_atomic_add_agg is atomicAdd on an unsigned 32- or 64-bit word that
+// every thread of a warp may hit at once: a free list's head, a
+// worklist's length, the reference count of a subterm that a whole level
+// of a tree shares. Such updates serialise at the L2 cache, about one per
+// clock. When all the warp's active threads update one address, they add
+// up their values in registers, one of them makes a single atomic update,
+// and each gets the old value it would have got had they gone one after
+// another in lane order; otherwise each updates alone. Same says that
+// every thread adds v, which saves the shuffles. (Grouping threads by
+// address with __match_any_sync would also catch warps split between a
+// few addresses, at a cost that a thread alone on its address pays too.)
+template <typename T, bool Same> __device__ inline T gpuc_atomic_add_agg(T *addr, T v) {
+  const unsigned active = __activemask();
+  const int lane = (int)(threadIdx.x & 31u);
+  const int leader = __ffs((int)active) - 1;
+  if (active == (1u << lane) ||
+      !__all_sync(active, __shfl_sync(active, (unsigned long long)addr, leader) == (unsigned long long)addr)) {
+    return atomicAdd(addr, v);
+  }
+  const unsigned below = active & ((1u << lane) - 1u);
+  T before = 0, total = 0;
+  if (Same) {
+    before = v * (T)__popc(below);
+    total = v * (T)__popc(active);
+  } else {
+    for (unsigned rest = active; rest != 0; rest &= rest - 1) {
+      const int src = __ffs((int)rest) - 1;
+      const T o = __shfl_sync(active, v, src);
+      total += o;
+      if (src < lane) before += o;
+    }
+  }
+  T old = 0;
+  if (lane == leader) old = atomicAdd(addr, total);
+  return __shfl_sync(active, old, leader) + before;
+}
+
 // gpuc_atomic_min_agg and gpuc_atomic_max_agg are atomicMin and atomicMax
 // whose old value nobody reads, for extrema that many threads of a warp
 // update at once: the threads that update the same address combine their

@@ -189,8 +189,9 @@ func TestExamplesDevice(t *testing.T) {
 // variants are the ways to run a lowered program: the grid-wide loop as
 // one cooperative kernel and as relaunches (when the device holds fewer
 // threads than the region has processors), the one-block loop alone,
-// scanning every slot, small blocks, and other bounds on the walks of
-// Note [Local normalisation]. Only the last change the schedule, and with
+// scanning every slot, small blocks, other bounds on the walks of
+// Note [Local normalisation], and walks that do not fork (Note [Forks]).
+// Only the last five change the schedule, and with
 // it the iterations, the peak parallelism and the store's high-water
 // mark.
 var variants = []struct {
@@ -206,6 +207,8 @@ var variants = []struct {
 	{map[string]int64{"LOCAL": 1 << 20}, 0, true},
 	{map[string]int64{"LOCAL": 1}, 0, true},
 	{map[string]int64{"LOCAL": 5, "SMALL": 0, "PROCS": 20}, 0, true},
+	{map[string]int64{"FORK": 0}, 0, true},
+	{map[string]int64{"FORK": 0, "LOCAL": 3, "WORKLIST": 0, "SMALL": 0, "PROCS": 20}, 0, true},
 }
 
 // invariant keeps the lines of a program's output that no schedule

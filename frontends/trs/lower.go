@@ -62,22 +62,56 @@ import (
 // A thread that rewrites a slot keeps rewriting it, in registers, while
 // the result is again a redex whose arguments are all in normal form:
 // A() -> B() -> ... -> End() takes one step of the loop, not 27. It goes
-// further: when a rewrite leaves pending new subterms, as
-// S(Plus(X, Y)) does, the thread walks into them, depth first, rewrites
-// them, and comes back up (up[] records the way), so that a sequential
-// computation such as Plus over a long number takes one iteration, and
-// the chain of S it builds is in normal form at the end of it, rather
-// than one level per iteration. Such subterms belong to the thread: they
-// were free slots when the phase began (pn 0), and no other thread can
-// reach them. A new pending subterm also goes on the next worklist as it
-// is made, since the walk may not come to it; an entry that a walk has
-// finished is in normal form by the next iteration, and is passed over.
+// further: when a rewrite leaves one pending new subterm, as
+// S(Plus(X, Y)) does, the thread walks into it, rewrites it, and comes
+// back up (up[] records the way), so that a sequential computation such
+// as Plus over a long number takes one iteration, and the chain of S it
+// builds is in normal form at the end of it, rather than one level per
+// iteration. Such subterms belong to the thread: they were free slots
+// when the phase began (pn 0), and no other thread can reach them. Where
+// a rewrite leaves two or more, the walk forks (Note [Forks]).
 //
 // Each walk may take LOCAL rewrite steps; one that runs out stops where
-// it is, leaving its slots pending, so that a long walk cannot hold up an
-// iteration of many short ones, nor a rule like A() = A() a thread
-// forever. This is still innermost rewriting, with the rewrites in an
-// order that the sequential rewriter could take, and the same count.
+// it is, so that a long walk cannot hold up an iteration of many short
+// ones, nor a rule like A() = A() a thread forever: the slot it stopped at
+// goes on the next worklist, and the slots above it wait for it. This is
+// still innermost rewriting, with the rewrites in an order that the
+// sequential rewriter could take, and the same count.
+//
+// Note [Forks]
+//
+// A rewrite that leaves several pending subterms, such as
+// Node(Expand(D), Expand2(D)), could be walked depth first by its thread,
+// but then the threads of a warp walk trees of different shapes, each at
+// its own symbol, and a warp runs about four of its 32 lanes at a time.
+// With FORK=1 (the default) the walk stops there instead: the subterms go
+// on the next worklist, each for a thread of its own, so that a whole
+// level of a tree is rewritten at once, every lane at the same symbol.
+// The transformation tree at depth 26 took 199 ms of kernels walking
+// depth first and 23 ms forking, tree merge sort at depth 23 1968 and
+// 1239 ms (docs/BENCHMARKS.md), at the price of more slots in use at once,
+// since all the leaves of a tree are then at the same stage of their work.
+//
+// The slot left behind waits for its pending arguments without taking a
+// place on any worklist: jc[a] counts them, and up[c] of each points back
+// to a. A walk from c that brings c to normal form drops jc[up[c]], and
+// the walk that drops it to zero lists a for the next iteration, whose
+// pending flags then say that its arguments are in normal form. A walk
+// that stops inside the term it walked (out of fuel, store full, or at a
+// fork) leaves every slot on its way back up to its first waiting in the
+// same way, and lists the pending arguments it did not visit (trs_leave,
+// trs_wait). So every pending slot is on exactly one worklist, waits, or
+// lies below such a slot in subterms that one thread made in one walk
+// and that the walk from there will visit (their pn is 0); no worklist
+// holds a slot twice or one in normal form.
+//
+// Slots of the input may share pending subterms, which have no single
+// slot to wait for them. Their up is -1, and a walk from an input slot
+// whose argument was pending before the phase (pn 1) puts the slot back
+// on the next worklist, to try again.
+//
+// WORKLIST=0 keeps the lists as flags, one per slot, in the list
+// buffers, and scans every slot for them; the schedule is the same.
 //
 // Note [Phases]
 //
@@ -86,17 +120,19 @@ import (
 // are written only by the thread that rewrites it, and read by others only
 // once pn says it is in normal form, which it cannot become in the same
 // phase: a slot that reaches normal form writes pnw, and commit copies
-// pnw to pn (for the slots of both worklists, or all slots under
-// WORKLIST=0). A new term takes a free slot, which no term references,
-// whose pn is 0 and stays 0 until commit, so that a scanning thread
-// passes it by; only its thread reads its pnw (an argument is in normal
-// form if its pn and pnw are both 0, and pn 0 makes pnw stable). Garbage
-// is only listed in the derive phase and freed in the commit phase, after
-// every thread has stopped reading it; a slot whose count drops to zero
-// cannot gain a reference in the same phase, since no term refers to it
-// and nothing reads a pending slot's arguments but its own thread. In the
-// commit phase the two loops over the worklists write pn under disjoint
-// conditions on pnw, and a slot appears at most once in each list.
+// pnw to pn for the slots of both worklists (Note [Forks]). A new term
+// takes a free slot, which no term references, whose pn is 0 and stays 0
+// until a worklist holds it; only its thread reads its pnw (an argument
+// is in normal form if its pn and pnw are both 0, and pn 0 makes pnw
+// stable). A walk writes jc and up of the slots it leaves, which threads
+// of later phases read, and changes jc of a waiting slot only by atomics.
+// Garbage is only listed in the derive phase and freed in the commit
+// phase, after every thread has stopped reading it; a slot whose count
+// drops to zero cannot gain a reference in the same phase, since no term
+// refers to it and nothing reads a pending slot's arguments but its own
+// thread. In the commit phase the two loops over the worklists write pn
+// under disjoint conditions on pnw, and a slot appears at most once in
+// each list.
 //
 // Note [Counters]
 //
@@ -206,6 +242,7 @@ const (
 	pSmallB   = "SMALLB"   // that block's threads
 	pWorklist = "WORKLIST" // 1: visit the worklist; 0: scan all slots
 	pLocal    = "LOCAL"    // rewrite steps per worklist entry and iteration (Note [Local normalisation])
+	pFork     = "FORK"     // 1: a walk stops where a rewrite leaves two or more pending subterms (Note [Forks])
 	pMaxIter  = "MAXITER"  // iterations before giving up; 0: no limit
 	pPrint    = "PRINT"    // 0: the normal form; 1: its size and hash
 	pStats    = "STATS"    // 1: print statistics
@@ -235,7 +272,7 @@ func (l *lowerer) params() {
 		def  int64
 	}{
 		{pCapacity, capacity}, {pProcs, 1 << 20}, {pSmall, 4096}, {pSmallB, 512},
-		{pWorklist, 1}, {pLocal, 256}, {pMaxIter, 0},
+		{pWorklist, 1}, {pLocal, 256}, {pFork, 1}, {pMaxIter, 0},
 		{pPrint, flag(l.opts.Print == "summary")}, {pStats, flag(l.opts.Stats)}, {pTrace, flag(l.opts.Trace)},
 		{pTraceCap, 65536},
 	} {
@@ -260,6 +297,7 @@ func (l *lowerer) buffers() {
 	buf("pn", ir.U8, capacity)
 	buf("pnw", ir.U8, capacity)
 	buf("up", ir.I32, capacity)
+	buf("jc", ir.I32, capacity)
 	buf("fl", ir.I32, capacity)
 	for _, name := range []string{"wl0", "wl1", "gl0", "gl1"} {
 		buf(name, ir.I32, capacity)

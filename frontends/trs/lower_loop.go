@@ -37,7 +37,7 @@ func (l *lowerer) deriveFunc() {
 	}, func() {
 		b.decl("top", ir.I32, b.ld("nfresh", b.i32(1)))
 		b.loop("s", b.v("p"), b.v("top"), b.v("np"), func() {
-			b.if_(b.ne(b.ld("pn", b.v("s")), b.u8(0)), func() { visit(b.v("s")) })
+			b.if_(b.ne(b.listed("wl0", "wl1", b.v("k"), b.v("s")), b.i32(0)), func() { visit(b.v("s")) })
 		})
 	})
 	b.if_(b.lt(b.i64(0), b.v("nsteps")), func() {
@@ -73,11 +73,17 @@ func (l *lowerer) commitFunc() {
 			})
 		})
 	}, func() {
+		// The same, with the lists kept as flags per slot (trs_enlist).
 		b.decl("top", ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
 		b.loop("s", b.v("p"), b.v("top"), b.v("np"), func() {
-			w := b.decl("w", ir.U8, b.ld("pnw", b.v("s")))
-			b.store("pn", b.v("s"), w)
-			b.if_(b.ne(b.v("w"), b.u8(0)), func() { b.set("npend", b.add(b.v("npend"), b.i32(1))) })
+			b.if_(b.ne(b.listed("wl0", "wl1", b.v("k"), b.v("s")), b.i32(0)), func() {
+				b.call("trs_push", b.v("s"), b.i32(0), b.add(b.v("k"), b.i32(1)))
+				b.if_(b.eq(b.ld("pnw", b.v("s")), b.u8(0)), func() { b.store("pn", b.v("s"), b.u8(0)) })
+			})
+			b.if_(b.ne(b.listed("wl1", "wl0", b.v("k"), b.v("s")), b.i32(0)), func() {
+				b.store("pn", b.v("s"), b.u8(1))
+				b.set("npend", b.add(b.v("npend"), b.i32(1)))
+			})
 		})
 	})
 	b.if_(b.lt(b.i32(0), b.v("npend")), func() {
@@ -160,12 +166,14 @@ func (l *lowerer) initKernel() {
 			b.store(arr, b.v("i"), word(int64(a)+1))
 		}
 		b.store("rc", b.v("i"), word(int64(l.k)+1))
+		b.store("up", b.v("i"), b.i32(-1))
 		p := b.decl("p", ir.U8, b.conv(ir.U8, word(int64(l.k)+2)))
 		b.store("pn", b.v("i"), p)
 		b.store("pnw", b.v("i"), b.v("p"))
 	})
 	b.if_(b.lt(b.v("i"), b.i32(int64(len(l.queue)))), func() {
-		b.store("wl0", b.v("i"), b.ld("input", b.add(b.i32(l.nodes*rec), b.v("i"))))
+		q := b.decl("q", ir.I32, b.ld("input", b.add(b.i32(l.nodes*rec), b.v("i"))))
+		b.ifElse(b.ne(b.p(pWorklist), b.i32(0)), func() { b.store("wl0", b.v("i"), q) }, func() { b.store("wl0", b.v("q"), b.i32(1)) })
 	})
 	b.if_(b.eq(b.v("i"), b.i32(0)), func() {
 		b.store("nfresh", b.i32(0), b.i32(l.nodes))

@@ -14,57 +14,114 @@ const (
 )
 
 // stepFunc builds trs_step(s, k, favail), the derive phase's work on one
-// pending slot (Note [Local normalisation]): a depth-first walk from s
+// worklist entry (Note [Local normalisation]): a depth-first walk from s
 // that rewrites each slot once its arguments are in normal form, and
 // descends into the pending subterms that its rewrites make, which belong
 // to this thread alone. The walk's path is kept in up: up[c] is the slot
-// the walk descended from into c. It returns the number of rewrite
-// steps. favail says whether the free ring had entries as the phase
-// began.
+// the walk descended from into c, and up[s] the slot that waits for s
+// (Note [Forks]). It returns the number of rewrite steps. favail says
+// whether the free ring had entries as the phase began.
 func (l *lowerer) stepFunc() {
+	l.enlistFunc()
+	l.waitFunc()
+	l.leaveFunc()
 	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, param{"s", ir.I32}, param{"k", ir.I32}, param{"favail", ir.I64})
-	b.if_(b.eq(b.ld("pn", b.v("s")), b.u8(0)), func() { b.ret(b.i64(0)) }) // a worklist entry that a walk finished
-	b.decl("c1", ir.I32, b.rem(b.add(b.v("k"), b.i32(1)), b.i32(3)))
 	b.decl("nstep", ir.I32, b.i32(0))
-	b.store("up", b.v("s"), b.i32(-1))
 	b.decl("t", ir.I32, b.v("s"))
 	b.decl("walk", ir.Bool, b.boolean(true))
-	b.while(b.and(b.v("walk"), b.ge(b.v("t"), b.i32(0))), func() { l.visit(b) })
-	b.if_(b.ne(b.ld("pnw", b.v("s")), b.u8(0)), func() {
-		b.if_(b.ne(b.p(pWorklist), b.i32(0)), func() {
-			b.decl("q", ir.I32, b.i32(0))
-			b.atomic("q", ir.AtomicAdd, "wlen", b.v("c1"), b.i32(1))
-			b.call("trs_push", b.v("q"), b.v("s"), b.v("k"))
-		})
-	})
+	b.while(b.v("walk"), func() { l.visit(b) })
 	b.ret(b.conv(ir.I64, b.v("nstep")))
 }
 
-// visit is one turn of the walk, at slot t: if an argument is pending,
-// descend into it, which is possible only if this thread made it (its pn
-// is 0, as for every slot that was free when the phase began); otherwise
-// rewrite t until it is in normal form (then go back up) or has pending
-// arguments again.
+// visit is one turn of the walk, at slot t. If no argument is pending, it
+// rewrites t. Otherwise, if an argument was pending before this phase
+// (only the walk's first slot can have one, and only if it comes from
+// the input: Note [Forks]), t goes back on the worklist; if two or more
+// are pending and FORK is set, t waits for them; else the walk descends
+// into the first.
 func (l *lowerer) visit(b *fn) {
 	h := b.decl("h", ir.I32, b.ld("hd", b.v("t")))
 	for _, x := range l.regs() {
 		b.decl(x, ir.I32, b.i32(0))
 	}
 	b.decl("pa", ir.I32, b.i32(-1))
+	b.decl("npa", ir.I32, b.i32(0))
+	b.decl("before", ir.Bool, b.boolean(false))
 	l.forArgs(b, h, func(a int, arr string) {
 		x := l.regs()[a]
 		b.set(x, b.ld(arr, b.v("t")))
 		normal := b.and(b.eq(b.ld("pn", b.v(x)), b.u8(0)), b.eq(b.ld("pnw", b.v(x)), b.u8(0)))
-		b.if_(b.and(b.lt(b.v("pa"), b.i32(0)), b.not(normal)), func() { b.set("pa", b.v(x)) })
-	})
-	b.ifElse(b.ge(b.v("pa"), b.i32(0)), func() {
-		b.ifElse(b.ne(b.ld("pn", b.v("pa")), b.u8(0)), func() {
-			b.set("walk", b.boolean(false))
-		}, func() {
-			b.store("up", b.v("pa"), b.v("t"))
-			b.set("t", b.v("pa"))
+		b.if_(b.not(normal), func() {
+			b.if_(b.lt(b.v("pa"), b.i32(0)), func() { b.set("pa", b.v(x)) })
+			b.set("npa", b.add(b.v("npa"), b.i32(1)))
+			b.if_(b.ne(b.ld("pn", b.v(x)), b.u8(0)), func() { b.set("before", b.boolean(true)) })
 		})
-	}, func() { l.rewriteSlot(b) })
+	})
+	b.ifElse(b.lt(b.v("pa"), b.i32(0)), func() { l.rewriteSlot(b) }, func() {
+		b.set("walk", b.boolean(false))
+		b.ifElse(b.v("before"), func() {
+			b.call("trs_enlist", b.v("t"), b.v("k"))
+		}, func() {
+			b.ifElse(b.and(b.ne(b.p(pFork), b.i32(0)), b.lt(b.i32(1), b.v("npa"))), func() {
+				b.call("trs_leave", b.v("t"), b.v("s"), b.boolean(false), b.v("k"))
+			}, func() {
+				b.store("up", b.v("pa"), b.v("t"))
+				b.set("t", b.v("pa"))
+				b.set("walk", b.boolean(true))
+			})
+		})
+	})
+}
+
+// enlistFunc: trs_enlist(x, k) appends slot x to the worklist of
+// iteration k+1; without a worklist it flags x in the list buffer of
+// iteration k+1 instead, which the scan of every slot then tests.
+func (l *lowerer) enlistFunc() {
+	b := l.newFunc(ir.DeviceFunc, "trs_enlist", ir.Void, param{"x", ir.I32}, param{"k", ir.I32})
+	b.ifElse(b.ne(b.p(pWorklist), b.i32(0)), func() {
+		b.decl("q", ir.I32, b.i32(0))
+		b.atomic("q", ir.AtomicAdd, "wlen", b.rem(b.add(b.v("k"), b.i32(1)), b.i32(3)), b.i32(1))
+		b.call("trs_push", b.v("q"), b.v("x"), b.v("k"))
+	}, func() {
+		b.call("trs_push", b.v("x"), b.i32(1), b.v("k"))
+	})
+}
+
+// waitFunc: trs_wait(a, skip, k) makes slot a, which the walk leaves with
+// pending arguments that this thread made, wait for them: jc[a] counts
+// them, and each but skip (the one the walk came up from, which is
+// already listed or waiting) goes on the next worklist with up pointing
+// back to a.
+func (l *lowerer) waitFunc() {
+	b := l.newFunc(ir.DeviceFunc, "trs_wait", ir.Void, param{"a", ir.I32}, param{"skip", ir.I32}, param{"k", ir.I32})
+	h := b.decl("h", ir.I32, b.ld("hd", b.v("a")))
+	b.decl("n", ir.I32, b.i32(0))
+	l.forArgs(b, h, func(_ int, arr string) {
+		y := b.decl("y", ir.I32, b.ld(arr, b.v("a")))
+		b.if_(b.ne(b.ld("pnw", y), b.u8(0)), func() {
+			b.set("n", b.add(b.v("n"), b.i32(1)))
+			b.if_(b.ne(b.v("y"), b.v("skip")), func() {
+				b.store("up", b.v("y"), b.v("a"))
+				b.call("trs_enlist", b.v("y"), b.v("k"))
+			})
+		})
+	})
+	b.store("jc", b.v("a"), b.v("n"))
+}
+
+// leaveFunc: trs_leave(d, s, self, k) ends a walk from s at slot d
+// (Note [Forks]): d goes back on the worklist if self (it ran out of fuel
+// or found the store full) and otherwise waits for its pending arguments;
+// every slot on the way back up to s waits for its own.
+func (l *lowerer) leaveFunc() {
+	b := l.newFunc(ir.DeviceFunc, "trs_leave", ir.Void, param{"d", ir.I32}, param{"s", ir.I32}, param{"self", ir.Bool}, param{"k", ir.I32})
+	b.ifElse(b.v("self"), func() { b.call("trs_enlist", b.v("d"), b.v("k")) }, func() { b.call("trs_wait", b.v("d"), b.i32(-1), b.v("k")) })
+	b.decl("a", ir.I32, b.v("d"))
+	b.while(b.ne(b.v("a"), b.v("s")), func() {
+		b.decl("x", ir.I32, b.v("a"))
+		b.set("a", b.ld("up", b.v("a")))
+		b.call("trs_wait", b.v("a"), b.v("x"), b.v("k"))
+	})
 }
 
 // rewriteSlot rewrites slot t, whose arguments are in normal form, in
@@ -101,9 +158,22 @@ func (l *lowerer) rewriteSlot(b *fn) {
 	})
 	b.if_(b.eq(b.v("out"), b.i32(outNormal)), func() {
 		b.store("pnw", b.v("t"), b.u8(0))
-		b.set("t", b.ld("up", b.v("t")))
+		b.ifElse(b.ne(b.v("t"), b.v("s")), func() { b.set("t", b.ld("up", b.v("t"))) }, func() {
+			// The walk is done; the last argument of a waiting slot to
+			// reach normal form lists it.
+			b.set("walk", b.boolean(false))
+			p := b.decl("p", ir.I32, b.ld("up", b.v("s")))
+			b.if_(b.ge(p, b.i32(0)), func() {
+				b.decl("left", ir.I32, b.i32(0))
+				b.atomic("left", ir.AtomicSub, "jc", b.v("p"), b.i32(1))
+				b.if_(b.eq(b.v("left"), b.i32(1)), func() { b.call("trs_enlist", b.v("p"), b.v("k")) })
+			})
+		})
 	})
-	b.if_(b.eq(b.v("out"), b.i32(outStop)), func() { b.set("walk", b.boolean(false)) })
+	b.if_(b.eq(b.v("out"), b.i32(outStop)), func() {
+		b.set("walk", b.boolean(false))
+		b.call("trs_leave", b.v("t"), b.v("s"), b.boolean(true), b.v("k"))
+	})
 }
 
 // regs names the locals that hold the slot's arguments during a step.
@@ -431,7 +501,7 @@ func (l *lowerer) moveRefs(b *fn, ms *matchState) {
 // decides what follows: a bound term (a variable's) is copied and is in
 // normal form; a root with pending arguments (a new subterm is pending only if
 // it or one below it has rules, and then so is the root's argument above
-// it) is queued with them; a root whose head has rules is tried again;
+// it) is left for the walk to visit them; a root whose head has rules is tried again;
 // any other root is in normal form.
 func (l *lowerer) setRoot(b *fn, ms *matchState, news []*newTerm) {
 	r := ms.rule
@@ -444,31 +514,14 @@ func (l *lowerer) setRoot(b *fn, ms *matchState, news []*newTerm) {
 	for i, a := range r.RHS.Args {
 		b.set(l.regs()[i], slotOf(ms, news, a))
 	}
-	var pending []ir.Expr
+	pending := false
 	for _, nt := range news {
-		if !nt.normal {
-			pending = append(pending, nt.slot)
-		}
+		pending = pending || !nt.normal
 	}
 	switch {
-	case len(pending) > 0:
-		l.enqueue(b, r.Index, pending)
+	case pending:
+		b.set("out", b.i32(outQueued)) // the walk visits them next
 	case r.RHS.Sym.Defined():
 		b.set("more", b.boolean(true))
 	}
-}
-
-// enqueue records that the slot has pending new subterms, which the walk
-// descends into next, and puts them on the next worklist with one atomic
-// add: the walk may not finish them.
-func (l *lowerer) enqueue(b *fn, rule int, slots []ir.Expr) {
-	b.set("out", b.i32(outQueued))
-	b.if_(b.ne(b.p(pWorklist), b.i32(0)), func() {
-		q := fmt.Sprintf("q%d", rule)
-		b.decl(q, ir.I32, b.i32(0))
-		b.atomic(q, ir.AtomicAdd, "wlen", b.v("c1"), b.i32(int64(len(slots))))
-		for i, s := range slots {
-			b.call("trs_push", b.add(b.v(q), b.i32(int64(i))), ir.CloneExpr(s), b.v("k"))
-		}
-	})
 }

@@ -147,6 +147,8 @@ int atomicCAS_system(int *address, int compare, int val);
 unsigned __activemask(void);
 unsigned __match_any_sync(unsigned mask, unsigned long long value);
 int __ffs(int x);
+int __popc(unsigned x);
+int __all_sync(unsigned mask, int predicate);
 template <class T> T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32);
 template <class T> T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32);
 void __threadfence_system(void);
