@@ -11,11 +11,14 @@
 # STATS=1, and runs the CPU rewriter (gpuc rewrite, single-threaded) on
 # the same machine; it checks that both print the same normal form (its
 # size and hash) and the same number of rewrites, and prints rewrites per
-# second from the GPU program's kernel time and the CPU rewriter's own
+# second from the GPU program's rewriting kernels (those that main
+# launches; the summary's kernels, which trs_output launches, are shown
+# apart, with the whole run's wall time) and the CPU rewriter's own
 # clock. It then measures the worklist against the paper's scan of all
-# slots (WORKLIST=0), and merge sort of 50 on each of its paths (the
-# one-block loop, the grid-wide loop) and with other walk lengths
-# (LOCAL), and writes merge sort's trace and figure (mergesort50.csv,
+# slots (WORKLIST=0), forking walks against depth-first ones (FORK=0,
+# Note [Forks] in frontends/trs/lower.go), and merge sort of 50 on each
+# of its paths (the one-block loop, the grid-wide loop) and with other
+# walk lengths (LOCAL), and writes merge sort's trace and figure (mergesort50.csv,
 # mergesort50.svg; the paper's Figure 2). Last, it measures the device's
 # random-access bandwidth (trs_gather.cu) and, where Nsight Compute (ncu)
 # is present, the DRAM traffic of the transformation tree at depth 22 and
@@ -45,9 +48,9 @@ list5="Cons(S(S(S(Zero()))), Cons(S(Zero()), Cons(S(S(S(S(Zero())))), Cons(S(Zer
 workloads=(
   "transtree22|transtree.trs|Expand($(nest 22 'Zero()' Suc))|9000000"
   "transtree26|transtree.trs|Expand($(nest 26 'Zero()' Suc))|140000000"
-  "treemergesort23|treemergesort.trs|Gen($(nest 23 'Zero()' S), $list5)|340000000"
+  "treemergesort23|treemergesort.trs|Gen($(nest 23 'Zero()' S), $list5)|600000000"
   "mergesort50|mergesort.trs||1048576"
-  "treemergesort20|treemergesort.trs|Gen($(nest 20 'Zero()' S), $list5)|45000000"
+  "treemergesort20|treemergesort.trs|Gen($(nest 20 'Zero()' S), $list5)|80000000"
 )
 
 for w in "${workloads[@]}"; do
@@ -68,21 +71,27 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3g", a 
 rate() { awk -v n="$1" -v ms="$2" 'BEGIN { if (ms > 0) printf "%.3g", n / (ms / 1000); else print "n/a" }'; }
 
 # gpu NAME CAP [NAME=VALUE...]: runs the GPU program and sets g_rew (its
-# rewrites), g_ms (kernel time), g_rate and g_out (its first line).
+# rewrites), g_ms (the time of the rewriting kernels: those that main
+# launches, not the summary's, which trs_output launches), g_rate and
+# g_out (its first line).
 gpu() {
-  local name=$1 cap=$2
+  local name=$1 cap=$2 t0 t1
   shift 2
+  t0=$(date +%s%N)
   ./"trs-$name" CAPACITY="$cap" "$@" --time > gpu.out 2> gpu.err
   local status=$?
+  t1=$(date +%s%N)
   g_rew=$(awk '/^rewrites:/ { print $2 }' gpu.out)
-  g_ms=$(grep -o 'kernels [0-9.]* ms' gpu.err | awk '{ print $2 }')
+  g_ms=$(grep -o ' main [0-9.]* ms' gpu.err | awk '{ print $2 }')
+  [ -n "$g_ms" ] || g_ms=$(grep -o 'kernels [0-9.]* ms' gpu.err | awk '{ print $2 }')
+  g_sum=$(grep -o 'trs_output [0-9.]* ms' gpu.err | awk '{ print $2 }')
   g_rate=$(rate "${g_rew:-0}" "${g_ms:-0}")
   g_out=$(head -1 gpu.out)
   if [ "$status" != 0 ]; then
     echo "GPU program failed (exit $status):"
     cat gpu.err
   fi
-  echo "gpu $* : ${g_rew:-?} rewrites, kernels ${g_ms:-?} ms: $g_rate rewrites/s; $(grep -v '^term size\|^rewrites' gpu.out | tr '\n' ' ')"
+  echo "gpu $* : ${g_rew:-?} rewrites, kernels ${g_ms:-?} ms: $g_rate rewrites/s; summary kernels ${g_sum:-none} ms; whole run $(( (t1 - t0) / 1000000 )) ms; $(grep -v '^term size\|^rewrites' gpu.out | tr '\n' ' ')"
   grep launches gpu.err
 }
 
@@ -113,6 +122,8 @@ for w in "${workloads[@]}"; do
   fi
   echo "-- the paper's scan of all slots (WORKLIST=0)"
   gpu "$name" "$cap" WORKLIST=0
+  echo "-- depth-first walks (FORK=0)"
+  gpu "$name" "$cap" FORK=0
 done
 
 if [ "${TRS_ONLY:-}" != dram ]; then
@@ -137,6 +148,7 @@ echo "== random-access bandwidth"
 dram() {
   local name=$1 cap=$2 sectors
   if ! timeout "${TRS_NCU_TIMEOUT:-300}" ncu --csv --print-units base \
+      --kernel-name 'regex:^(main|trs_init|trs_small)' \
       --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
       ./"trs-$name" CAPACITY="$cap" > "ncu-$name.csv" 2> "ncu-$name.err"; then
     echo "$name: ncu failed or timed out"; tail -3 "ncu-$name.err"; return

@@ -88,7 +88,7 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 	f.line("  gpuc_launch_coop%s;", call("", append([]cx{primary(name), primary("gpuc_grid"), primary("gpuc_block"), primary(smem)}, args...)...).s)
 	f.line("  GPUC_CUDA(cudaGetLastError());")
 	f.line("  gpuc_profile_mark();")
-	f.line("  gpuc_profile_launch(true);")
+	f.line("  gpuc_profile_launch(true, %s);", cstring(f.f.Name))
 	f.line("  gpuc_device_ran = true;")
 	f.line("} else {")
 	f.indent++

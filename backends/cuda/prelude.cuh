@@ -122,6 +122,7 @@ struct gpuc_profile_t {
   long long launches = 0, coop = 0;
   cudaEvent_t *events = nullptr;
   long long cap = 0, used = 0;
+  const char **from = nullptr; // the host function of each launch
 };
 static gpuc_profile_t gpuc_profile;
 
@@ -137,9 +138,15 @@ inline void gpuc_profile_mark(void) {
   GPUC_CUDA(cudaEventRecord(*ev));
 }
 
-// gpuc_profile_launch counts a launch that gpuc_profile_mark brackets.
-inline void gpuc_profile_launch(bool coop) {
-  gpuc_profile.launches++;
+// gpuc_profile_launch counts a launch that gpuc_profile_mark brackets,
+// made by the host function from.
+inline void gpuc_profile_launch(bool coop, const char *from) {
+  if (!gpuc_profile.on) return;
+  if (gpuc_profile.launches % 128 == 0) {
+    gpuc_profile.from = (const char **)realloc(gpuc_profile.from, (size_t)(gpuc_profile.launches + 128) * sizeof(char *));
+    if (!gpuc_profile.from) gpuc_fail("out of host memory");
+  }
+  gpuc_profile.from[gpuc_profile.launches++] = from;
   gpuc_profile.coop += coop;
 }
 
@@ -150,11 +157,21 @@ inline void gpuc_profile_launch(bool coop) {
 // the loop) and after the last one (read-backs, host work, printing).
 inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t stop) {
   double busy = 0;
+  enum { groups = 8 };
+  const char *group[groups] = {};
+  double group_ms[groups] = {};
+  int ngroups = 0;
   for (long long i = 0; i + 1 < gpuc_profile.used; i += 2) {
     float ms = 0;
     GPUC_CUDA(cudaEventElapsedTime(&ms, gpuc_profile.events[i], gpuc_profile.events[i + 1]));
     busy += ms;
+    const char *from = gpuc_profile.from[i / 2];
+    int g = 0;
+    while (g < ngroups && strcmp(group[g], from) != 0) g++;
+    if (g == ngroups && ngroups < groups) group[ngroups++] = from;
+    if (g < ngroups) group_ms[g] += ms;
   }
+  free(gpuc_profile.from);
   float before = total_ms, after = 0;
   if (gpuc_profile.used >= 2) {
     GPUC_CUDA(cudaEventElapsedTime(&before, start, gpuc_profile.events[0]));
@@ -168,6 +185,11 @@ inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t s
           "kernel, %.3f ms between kernels, %.3f ms after the last\n",
           gpuc_profile.launches, gpuc_profile.coop, busy, rest, total_ms > 0 ? 100.0 * rest / total_ms : 0.0, before,
           rest - before - after, after);
+  if (ngroups > 1) {
+    fprintf(stderr, "gpuc: kernels by the host function that launched them:");
+    for (int g = 0; g < ngroups; g++) fprintf(stderr, "%s %s %.3f ms", g ? "," : "", group[g], group_ms[g]);
+    fprintf(stderr, "\n");
+  }
 }
 
 // Shared memory: each kernel carves its shared buffers out of one dynamic

@@ -219,7 +219,7 @@ func (runtimeAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
 	}
 	f.indent--
 	f.line("  gpuc_profile_mark();")
-	f.line("  gpuc_profile_launch(false);")
+	f.line("  gpuc_profile_launch(false, %s);", cstring(f.f.Name))
 	f.line("  gpuc_device_ran = true;")
 	f.line("}")
 }

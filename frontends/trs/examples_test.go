@@ -189,7 +189,8 @@ func TestExamplesDevice(t *testing.T) {
 // variants are the ways to run a lowered program: the grid-wide loop as
 // one cooperative kernel and as relaunches (when the device holds fewer
 // threads than the region has processors), the one-block loop alone,
-// scanning every slot, small blocks, other bounds on the walks of
+// scanning every slot, small blocks, the summary left to the host
+// (Note [Summary on the device]), other bounds on the walks of
 // Note [Local normalisation], and walks that do not fork (Note [Forks]).
 // Only the last five change the schedule, and with
 // it the iterations, the peak parallelism and the store's high-water
@@ -204,6 +205,7 @@ var variants = []struct {
 	{map[string]int64{"SMALL": 1 << 20}, 0, false},
 	{map[string]int64{"WORKLIST": 0, "SMALL": 0, "PROCS": 37}, 16, false},
 	{map[string]int64{"SMALLB": 32}, 0, false},
+	{map[string]int64{"SUMROUNDS": 3}, 0, false},
 	{map[string]int64{"LOCAL": 1 << 20}, 0, true},
 	{map[string]int64{"LOCAL": 1}, 0, true},
 	{map[string]int64{"LOCAL": 5, "SMALL": 0, "PROCS": 20}, 0, true},

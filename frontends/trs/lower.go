@@ -227,6 +227,7 @@ func Lower(sys *System, opts Options) (m *ir.Module, err error) {
 	l.helpers()
 	l.stepFunc()
 	l.phases()
+	l.summaryFuncs()
 	l.initKernel()
 	l.output()
 	l.mainFunc()
@@ -274,7 +275,7 @@ func (l *lowerer) params() {
 		{pCapacity, capacity}, {pProcs, 1 << 20}, {pSmall, 4096}, {pSmallB, 512},
 		{pWorklist, 1}, {pLocal, 256}, {pFork, 1}, {pMaxIter, 0},
 		{pPrint, flag(l.opts.Print == "summary")}, {pStats, flag(l.opts.Stats)}, {pTrace, flag(l.opts.Trace)},
-		{pTraceCap, 65536},
+		{pTraceCap, 65536}, {pSumRounds, 1024},
 	} {
 		l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: p.name, Type: ir.I32, Default: p.def})
 	}
@@ -314,6 +315,7 @@ func (l *lowerer) buffers() {
 	traceCap := &ir.ParamRef{Pos: l.pos, Name: pTraceCap, T: ir.I32}
 	buf("tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: traceCap})
 	l.inputBuffer()
+	l.summaryBuffers()
 	arr := func(name string, t ir.Type, n ir.Expr) {
 		l.m.Arrays = append(l.m.Arrays, &ir.Array{Pos: l.pos, Name: name, Elem: t, Len: n})
 	}

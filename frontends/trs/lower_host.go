@@ -61,20 +61,40 @@ func (l *lowerer) output() {
 	l.statsFunc()
 	l.traceFunc()
 	b := l.newFunc(ir.HostFunc, "trs_output", ir.Void)
-	b.decl("n", ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
-	b.copyIn("h_hd", "hd", b.v("n"))
-	for _, a := range l.args {
-		b.copyIn("h_"+a, a, b.v("n"))
-	}
-	root := b.i32(l.nodes - 1)
-	b.if_(b.bin(ir.LogOr, b.ne(b.p(pPrint), b.i32(0)), b.ne(b.p(pStats), b.i32(0))), func() {
-		b.call("trs_sum", ir.CloneExpr(root), b.i32(0))
+	root := l.nodes - 1
+	summary := func() ir.Expr { return b.bin(ir.LogOr, b.ne(b.p(pPrint), b.i32(0)), b.ne(b.p(pStats), b.i32(0))) }
+	b.decl("dev", ir.Bool, b.boolean(false))
+	b.if_(summary(), func() {
+		b.emit(l.summaryRegion(b, root))
+		b.copyIn("h_sum", "sum", b.i32(sumWords))
+		b.copyIn("h_sumv", "sumv", b.i32(2))
+		b.set("dev", b.eq(b.ld("h_sum", b.i32(sumDone)), b.i32(1)))
+	})
+	b.ifElse(b.v("dev"), func() {
+		b.store("h_live", b.i32(0), b.conv(ir.I64, b.ld("h_sum", b.i32(sumCount))))
+		b.store("h_size", b.i32(root), b.ld("h_sumv", b.i32(0)))
+		b.store("h_hash", b.i32(root), b.ld("h_sumv", b.i32(1)))
+	}, func() {
+		// The host folds what the device could not (Note [Summary on the device]).
+		b.decl("n", ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
+		b.copyIn("h_hd", "hd", b.v("n"))
+		for _, a := range l.args {
+			b.copyIn("h_"+a, a, b.v("n"))
+		}
+		b.if_(summary(), func() { b.call("trs_sum", b.i32(root), b.i32(0)) })
+	})
+	b.if_(b.and(b.v("dev"), b.eq(b.p(pPrint), b.i32(0))), func() {
+		b.decl("m", ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
+		b.copyIn("h_hd", "hd", b.v("m"))
+		for _, a := range l.args {
+			b.copyIn("h_"+a, a, b.v("m"))
+		}
 	})
 	b.ifElse(b.eq(b.p(pPrint), b.i32(0)), func() {
-		b.call("trs_print", root)
+		b.call("trs_print", b.i32(root))
 		b.printf("\n")
 	}, func() {
-		b.printf("term size %lu, hash %lu\n", b.ld("h_size", ir.CloneExpr(root)), b.ld("h_hash", ir.CloneExpr(root)))
+		b.printf("term size %lu, hash %lu\n", b.ld("h_size", b.i32(root)), b.ld("h_hash", b.i32(root)))
 	})
 	b.if_(b.ne(b.p(pStats), b.i32(0)), func() { b.call("trs_stats") })
 	b.if_(b.ne(b.p(pTrace), b.i32(0)), func() { b.call("trs_trace") })
