@@ -167,7 +167,7 @@ dram() {
 if [ "${TRS_NCU:-1}" != 0 ] && command -v ncu > /dev/null; then
   echo "== DRAM traffic under Nsight Compute"
   dram transtree22 9000000
-  dram treemergesort20 45000000
+  dram treemergesort20 80000000
 else
   echo "no ncu, or TRS_NCU=0: the DRAM traffic of the rewriter is not measured"
 fi
