@@ -185,6 +185,17 @@ import (
 // result. The CPU rewriter (package rewrite) rewrites the same graph and
 // counts the same rewrites.
 
+// Note [Input slots]
+//
+// The input's slots, 0 to nodes-1, keep no reference counts: no rule adds
+// or drops a reference to one, and none is ever garbage. Its subterms in
+// normal form are what a workload shares most, such as the numbers that
+// every list of tree merge sort holds and the Suc^k(Zero()) that a whole
+// level of the transformation tree refers to, and their counts would be
+// atomics that thousands of threads aim at a few addresses at once. The
+// price is that input slots that become garbage are not reused, at most
+// the size of the input.
+//
 // lowerer builds the module of a System.
 type lowerer struct {
 	sys   *System

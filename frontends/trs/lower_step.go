@@ -482,12 +482,12 @@ func (l *lowerer) moveRefs(b *fn, ms *matchState) {
 		if root >= 0 {
 			delta[root] += uses[key]
 		} else {
-			b.atomic("", ir.AtomicAdd, "rc", ir.CloneExpr(slot), b.i32(uses[key]))
+			l.addRef(b, ir.CloneExpr(slot), uses[key])
 		}
 	}
 	for i, d := range delta {
 		if d > 0 {
-			b.atomic("", ir.AtomicAdd, "rc", b.v(l.regs()[i]), b.i32(d))
+			l.addRef(b, b.v(l.regs()[i]), d)
 		}
 	}
 	for i, d := range delta {

@@ -36,10 +36,18 @@ func (b *fn) listed(list0, list1 string, k, i ir.Expr) ir.Expr {
 	return b.sel(even, b.ld(list0, i), b.ld(list1, ir.CloneExpr(i)))
 }
 
+// addRef adds n references to slot x, unless x holds part of the input
+// (Note [Input slots]).
+func (l *lowerer) addRef(b *fn, x ir.Expr, n int64) {
+	b.if_(b.ge(x, b.i32(l.nodes)), func() { b.atomic("", ir.AtomicAdd, "rc", ir.CloneExpr(x), b.i32(n)) })
+}
+
 // releaseFunc: trs_release(x, k) drops a reference to slot x and, if it
-// was the last, lists x as garbage of iteration k.
+// was the last, lists x as garbage of iteration k. The input's slots keep
+// no counts (Note [Input slots]).
 func (l *lowerer) releaseFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_release", ir.Void, param{"x", ir.I32}, param{"k", ir.I32})
+	b.if_(b.lt(b.v("x"), b.i32(l.nodes)), func() { b.ret(nil) })
 	b.decl("old", ir.I32, b.i32(0))
 	b.atomic("old", ir.AtomicSub, "rc", b.v("x"), b.i32(1))
 	b.if_(b.eq(b.v("old"), b.i32(1)), func() {
@@ -105,6 +113,6 @@ func (l *lowerer) collapseFunc() {
 	l.forArgs(b, h, func(a int, arr string) {
 		c := b.decl("c", ir.I32, b.ld(arr, b.v("v")))
 		b.store(arr, b.v("s"), c)
-		b.atomic("", ir.AtomicAdd, "rc", c, b.i32(1))
+		l.addRef(b, c, 1)
 	})
 }
