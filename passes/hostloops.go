@@ -524,6 +524,13 @@ func (h *hoister) value(e ir.Expr) ([]ir.Stmt, ir.Expr) {
 // reduce evaluates a uniform expression on the device, as processor 0,
 // and returns the region that does it and the host's read-back, an i64.
 func (h *hoister) reduce(e ir.Expr) ([]ir.Stmt, ir.Expr) {
+	// One processor evaluates e; the region's own count stands for nprocs().
+	e = ir.RewriteExpr(e, func(x ir.Expr) ir.Expr {
+		if b, ok := x.(*ir.Builtin); ok && (b.Op == ir.NumProcs || b.Op == ir.GroupSize) {
+			return h.procsI32()
+		}
+		return x
+	})
 	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
 	store := &ir.Store{Pos: e.At(), Buf: h.condBuffer(), Index: zero(), Value: &ir.Convert{T: ir.I64, X: e}}
 	r := h.region([]ir.Stmt{store}, ir.IntConst(ir.I32, 1))
