@@ -39,14 +39,16 @@ import (
 //     (collected in the next iteration), and go to the free ring;
 //     processor 0 keeps the books (Note [Counters]).
 //
-// The loop is written at the SPMD level, `while more { derive; barrier
-// grid; commit; barrier grid; more = ... }` in a region of PROCS
-// processors, each taking slots in a grid-stride loop; the passes make it
-// one cooperative kernel where the device holds PROCS threads, or host
-// loops of launches otherwise (Notes [Host loops] and [Grid sync] in
-// package passes). When few slots are pending, the host launches
-// trs_small instead, one block that runs the same two phases with block
-// barriers (Note [Low parallelism]).
+// The loop is written at the SPMD level, `while fits { derive; barrier
+// grid; commit; barrier grid }` in a region with a processor per listed
+// slot, up to PROCS, each taking slots in a grid-stride loop; the passes
+// make it one cooperative kernel where the device holds that many
+// threads, or host loops of launches otherwise (Notes [Host loops] and
+// [Grid sync] in package passes). The loop leaves the region when the
+// worklist outgrows it or shrinks well below it, and the host starts one
+// of the new size (regionBody). When few slots are pending, the host
+// launches trs_small instead, one block that runs the same two phases
+// with block barriers (Note [Low parallelism]).
 //
 // With WORKLIST=1 (the default) the derive phase visits only the pending
 // slots, kept in a compacted worklist that each step appends to; with
@@ -273,17 +275,16 @@ func (l *lowerer) params() {
 		}
 		return 0
 	}
-	// PROCS is about four times the threads an H100 holds at once: the
-	// walks are bound by latency and diverge (docs/BENCHMARKS.md), and
-	// relaunching the phases over more threads hid more of it than one
-	// cooperative kernel of 131072 (transtree 22: 32.8 ms against 26.3 ms
-	// with 540672 or 1081344; tree merge sort 20: 479 against 349 ms with
-	// 1081344).
+	// PROCS bounds the region, which has a processor per listed slot
+	// (regionBody). The walks are bound by latency and diverge
+	// (docs/BENCHMARKS.md), and more processors than a device holds at
+	// once, relaunched per phase, hid more of it: tree merge sort 23 took
+	// 461 ms with 2^20, 362 ms with 2^22 and 315 ms with 2^24 or more.
 	for _, p := range []struct {
 		name string
 		def  int64
 	}{
-		{pCapacity, capacity}, {pProcs, 1 << 20}, {pSmall, 4096}, {pSmallB, 512},
+		{pCapacity, capacity}, {pProcs, 1 << 24}, {pSmall, 4096}, {pSmallB, 512},
 		{pWorklist, 1}, {pLocal, 256}, {pFork, 1}, {pMaxIter, 0},
 		{pPrint, flag(l.opts.Print == "summary")}, {pStats, flag(l.opts.Stats)}, {pTrace, flag(l.opts.Trace)},
 		{pTraceCap, 65536}, {pSumRounds, 1024},
@@ -321,7 +322,7 @@ func (l *lowerer) buffers() {
 	buf("pc", ir.I32, small(3))
 	buf("slots", ir.I32, small(3))
 	buf("steps", ir.I64, small(3))
-	buf("status", ir.I32, small(3))
+	buf("status", ir.I32, small(4))
 	buf("total", ir.I64, small(1))
 	traceCap := &ir.ParamRef{Pos: l.pos, Name: pTraceCap, T: ir.I32}
 	buf("tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: traceCap})
@@ -347,6 +348,7 @@ const (
 	stIter     = 0 // iterations run
 	stOverflow = 1 // set by a step that found the store full
 	stPeak     = 2 // most worklist entries rewritten in one iteration
+	stPhase    = 3 // the iteration whose derive phase ran last, for its commit phase
 
 	frHead  = 0 // next free-ring position to take
 	frHead0 = 1 // the head as the derive phase starts

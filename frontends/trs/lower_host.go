@@ -10,8 +10,8 @@ const (
 )
 
 // mainFunc builds the host program: load the input, run the fixpoint
-// loop in the region or, when few slots are pending, in the one-block
-// kernel (Note [Low parallelism]), then print.
+// loop in a region sized to the worklist or, when few slots are pending,
+// in the one-block kernel (Note [Low parallelism]), then print.
 func (l *lowerer) mainFunc() {
 	b := l.newFunc(ir.HostFunc, "main", ir.Void)
 	b.if_(b.bin(ir.LogOr, b.lt(b.p(pProcs), b.i32(1)), b.lt(b.p(pSmallB), b.i32(1))), func() { b.raise(msgProcs) })
@@ -23,10 +23,12 @@ func (l *lowerer) mainFunc() {
 		b.decl("it0", ir.I32, b.ld("status", b.i32(stIter)))
 		b.set("go", b.running(b.v("it0")))
 		b.if_(b.v("go"), func() {
-			b.ifElse(b.lt(b.ld("pc", b.rem(b.v("it0"), b.i32(3))), b.p(pSmall)), func() {
+			b.decl("listed", ir.I32, b.ld("pc", b.rem(b.v("it0"), b.i32(3))))
+			b.ifElse(b.lt(b.v("listed"), b.p(pSmall)), func() {
 				b.emit(&ir.Launch{Pos: b.pos, Kernel: "trs_small", Args: []ir.Expr{b.v("it0")}, Grid: b.i32(1), Block: b.p(pSmallB)})
 			}, func() {
-				b.emit(&ir.Region{Pos: b.pos, Procs: b.p(pProcs), Body: l.regionBody(b)})
+				procs := b.max(b.min(b.v("listed"), b.p(pProcs)), b.i32(1))
+				b.emit(&ir.Region{Pos: b.pos, Procs: procs, Body: l.regionBody(b)})
 			})
 		})
 	})
@@ -36,18 +38,29 @@ func (l *lowerer) mainFunc() {
 }
 
 // regionBody is the fixpoint loop at the SPMD level, which the passes
-// lower (Note [Rewriting on the device]).
+// lower (Note [Rewriting on the device]). The region has a processor per
+// listed slot, up to PROCS, and its loop runs while that size suits the
+// worklist: until the list outgrows twice the processors (short of
+// PROCS) or shrinks below an eighth of them, when main starts a region
+// of the new size. Nothing private outlives a barrier, so the region's
+// size may depend on the list: each phase reads the iteration from
+// status.
 func (l *lowerer) regionBody(b *fn) []ir.Stmt {
 	return b.nest(func() {
-		b.decl("k", ir.I32, b.v("it0"))
-		b.decl("more", ir.Bool, b.boolean(true))
-		b.while(b.v("more"), func() {
+		iter := func() ir.Expr { return b.ld("status", b.i32(stIter)) }
+		listed := func() ir.Expr { return b.ld("pc", b.rem(iter(), b.i32(3))) }
+		np := func() ir.Expr { return b.builtin(ir.NumProcs) }
+		fits := b.and(
+			b.bin(ir.LogOr, b.ge(np(), b.p(pProcs)), b.ge(np(), b.bin(ir.Div, listed(), b.i32(2)))),
+			b.ge(listed(), b.bin(ir.Div, np(), b.i32(8))))
+		cond := b.and(b.and(b.running(iter()), b.ge(listed(), b.p(pSmall))), fits)
+		b.while(cond, func() {
+			b.decl("k", ir.I32, iter())
 			b.call("trs_derive", b.v("k"), b.builtin(ir.ProcID), b.builtin(ir.NumProcs))
 			b.barrier(true)
-			b.call("trs_commit", b.v("k"), b.builtin(ir.ProcID), b.builtin(ir.NumProcs), b.i32(0))
+			b.decl("kc", ir.I32, b.ld("status", b.i32(stPhase)))
+			b.call("trs_commit", b.v("kc"), b.builtin(ir.ProcID), b.builtin(ir.NumProcs), b.i32(0))
 			b.barrier(true)
-			b.set("k", b.add(b.v("k"), b.i32(1)))
-			b.set("more", b.and(b.running(b.v("k")), b.ge(b.ld("pc", b.rem(b.v("k"), b.i32(3))), b.p(pSmall))))
 		})
 	})
 }

@@ -18,7 +18,10 @@ func (l *lowerer) deriveFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_derive", ir.Void, param{"k", ir.I32}, param{"p", ir.I32}, param{"np", ir.I32})
 	k, p, np := b.v("k"), b.v("p"), b.v("np")
 	b.decl("c0", ir.I32, b.rem(k, b.i32(3)))
-	b.if_(b.eq(p, b.i32(0)), func() { b.store("free", b.i32(frTailA), b.ld("free", b.i32(frTail))) })
+	b.if_(b.eq(p, b.i32(0)), func() {
+		b.store("free", b.i32(frTailA), b.ld("free", b.i32(frTail)))
+		b.store("status", b.i32(stPhase), b.v("k"))
+	})
 	b.decl("favail", ir.I64, b.sub(b.ld("free", b.i32(frTail)), b.ld("free", b.i32(frHead0))))
 	b.decl("nsteps", ir.I64, b.i64(0))
 	b.decl("nslots", ir.I32, b.i32(0))
