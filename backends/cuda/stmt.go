@@ -324,8 +324,9 @@ func (f *fn) atomic(s *ir.Atomic) {
 // warp whose threads all hit one address, and reports whether it
 // applies. Counters, list heads and shared reference counts are such
 // addresses, and one atomic per thread on them serialises at the L2
-// cache: the transformation tree of the TRS paper at depth 26 took 222 ms
-// of kernels with plain atomics and 107 ms with these (docs/BENCHMARKS.md).
+// cache: the transformation tree of the TRS paper at depth 26 took 281 ms
+// of kernels with plain atomics and 107 ms with these (docs/BENCHMARKS.md,
+// fourth session).
 func aggregatedAdd(s *ir.Atomic, b *ir.Buffer, addr string, x cx) (string, bool) {
 	if (s.Op != ir.AtomicAdd && s.Op != ir.AtomicSub) || b.Space != ir.Global {
 		return "", false
