@@ -258,7 +258,9 @@ inline char *gpuc_rt_cubin(const char *module, const char *ir, const char *const
 // The thread that starts the CUDA driver while gpuc_rt_specialize makes
 // the kernels, and the fail hook it replaces meanwhile: an error on the
 // main thread waits for that thread first (gpuc_rt_join_driver), so that
-// the process does not exit under the driver's start-up.
+// the process does not exit under the driver's start-up. The thread's own
+// errors wait for the main thread, which reports them once it has joined
+// it.
 static std::thread *gpuc_rt_driver;
 static void (*gpuc_rt_prev_hook)(void);
 
@@ -285,17 +287,26 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
   if (gpuc_rt_ngiven == 0) return;
   const double t0 = gpuc_rt_now();
   double ctx = 0; // ms after t0 when the context was ready
-  std::thread driver([&ctx, t0] {
-    GPUC_CU(cuInit(0));
-    GPUC_CUDA(cudaFree(nullptr));
+  // The thread keeps its errors for the main thread to report, so that
+  // the process never exits from under NVRTC.
+  CUresult init = CUDA_SUCCESS;
+  cudaError_t start = cudaSuccess;
+  std::thread driver([&ctx, &init, &start, t0] {
+    init = cuInit(0);
+    if (init == CUDA_SUCCESS) start = cudaFree(nullptr);
     ctx = gpuc_rt_now() - t0;
   });
+  const auto driver_started = [&init, &start] {
+    gpuc_cu_check(init, "cuInit(0)");
+    gpuc_cuda_check(start, "cudaFree(nullptr)");
+  };
   gpuc_rt_driver = &driver;
   gpuc_rt_prev_hook = gpuc_fail_hook;
   gpuc_fail_hook = gpuc_rt_join_driver;
   int arch = gpuc_rt_arch_guess();
   if (arch == 0) {
     driver.join();
+    driver_started();
     arch = gpuc_rt_device_arch();
   }
   size_t size = 0;
@@ -305,6 +316,7 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
   if (driver.joinable()) driver.join();
   gpuc_fail_hook = gpuc_rt_prev_hook;
   gpuc_rt_driver = nullptr;
+  driver_started();
   GPUC_CUDA(cudaFree(nullptr)); // the context, current on this thread too
   const double made = gpuc_rt_now() - t0;
   if (const int device = gpuc_rt_device_arch(); device != arch) {
