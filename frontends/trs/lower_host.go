@@ -89,20 +89,10 @@ func (l *lowerer) output() {
 		b.store("h_hash", b.i32(root), b.ld("h_sumv", b.i32(1)))
 	}, func() {
 		// The host folds what the device could not (Note [Summary on the device]).
-		b.decl("n", ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
-		b.copyIn("h_hd", "hd", b.v("n"))
-		for _, a := range l.args {
-			b.copyIn("h_"+a, a, b.v("n"))
-		}
+		l.copyStore(b, "n")
 		b.if_(summary(), func() { b.call("trs_sum", b.i32(root), b.i32(0)) })
 	})
-	b.if_(b.and(b.v("dev"), b.eq(b.p(pPrint), b.i32(0))), func() {
-		b.decl("m", ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
-		b.copyIn("h_hd", "hd", b.v("m"))
-		for _, a := range l.args {
-			b.copyIn("h_"+a, a, b.v("m"))
-		}
-	})
+	b.if_(b.and(b.v("dev"), b.eq(b.p(pPrint), b.i32(0))), func() { l.copyStore(b, "m") })
 	b.ifElse(b.eq(b.p(pPrint), b.i32(0)), func() {
 		b.call("trs_print", b.i32(root))
 		b.printf("\n")
@@ -111,6 +101,16 @@ func (l *lowerer) output() {
 	})
 	b.if_(b.ne(b.p(pStats), b.i32(0)), func() { b.call("trs_stats") })
 	b.if_(b.ne(b.p(pTrace), b.i32(0)), func() { b.call("trs_trace") })
+}
+
+// copyStore copies the heads and arguments of the slots in use to the
+// host's arrays, counting them in a new local n.
+func (l *lowerer) copyStore(b *fn, n string) {
+	b.decl(n, ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
+	b.copyIn("h_hd", "hd", b.v(n))
+	for _, a := range l.args {
+		b.copyIn("h_"+a, a, b.v(n))
+	}
 }
 
 // nameFunc: trs_name(h) prints a symbol's name.
