@@ -187,14 +187,8 @@ func (g *grouper) emit(body []ir.Stmt, member string, gs ir.Expr) []ir.Stmt {
 // uniformSafe reports whether every processor may run s: it only sets a
 // uniform local to a value without effects.
 func (g *grouper) uniformSafe(s ir.Stmt) bool {
-	var name string
-	var value ir.Expr
-	switch s := s.(type) {
-	case *ir.Decl:
-		name, value = s.Name, s.Init
-	case *ir.Assign:
-		name, value = s.Name, s.Value
-	default:
+	name, value, ok := setsLocal(s)
+	if !ok {
 		return false
 	}
 	return !g.u.varying[name] && (value == nil || g.effectFree(value))

@@ -145,14 +145,7 @@ func foldFlag(s ir.Stmt) ir.Stmt {
 // after it, s, if s is `if c { h = false }` (after the declaration) or
 // `h = h && b`; it returns nil if it cannot.
 func mergeFlag(prev, s ir.Stmt) ir.Stmt {
-	var h string
-	var a ir.Expr
-	switch p := prev.(type) {
-	case *ir.Decl:
-		h, a = p.Name, p.Init
-	case *ir.Assign:
-		h, a = p.Name, p.Value
-	}
+	h, a, _ := setsLocal(prev)
 	if a == nil {
 		return nil
 	}
@@ -229,18 +222,6 @@ func killsFlag(f *ir.If, h string) bool {
 	}
 	c, ok := a.Value.(*ir.Const)
 	return ok && c.T == ir.Bool && c.Bits == 0
-}
-
-// readsLocal reports whether e reads the local name.
-func readsLocal(name string, e ir.Expr) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		if v, ok := x.(*ir.Var); ok && v.Name == name {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 func isTrue(e ir.Expr) bool {

@@ -10,13 +10,37 @@ import (
 // readIn reports whether body reads the local name.
 func readIn(name string, body []ir.Stmt) bool {
 	found := false
-	ir.WalkAllExprs(body, func(e ir.Expr) bool {
-		if v, ok := e.(*ir.Var); ok && v.Name == name {
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		for _, e := range ir.StmtExprs(s) {
+			found = found || readsLocal(name, e)
+		}
+		return !found
+	})
+	return found
+}
+
+// readsLocal reports whether e reads the local name.
+func readsLocal(name string, e ir.Expr) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if v, ok := x.(*ir.Var); ok && v.Name == name {
 			found = true
 		}
 		return !found
 	})
 	return found
+}
+
+// setsLocal returns the local that s sets and its new value, if s is a
+// declaration (whose value may be nil) or an assignment.
+func setsLocal(s ir.Stmt) (name string, value ir.Expr, ok bool) {
+	switch s := s.(type) {
+	case *ir.Decl:
+		return s.Name, s.Init, true
+	case *ir.Assign:
+		return s.Name, s.Value, true
+	}
+	return "", nil, false
 }
 
 // assignedIn reports whether body assigns the local name (a declaration
