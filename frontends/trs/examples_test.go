@@ -191,10 +191,10 @@ func TestExamplesDevice(t *testing.T) {
 // threads than the region has processors), the one-block loop alone,
 // scanning every slot, small blocks, the summary left to the host
 // (Note [Summary on the device]), other bounds on the walks of
-// Note [Local normalisation], and walks that do not fork (Note [Forks]).
-// Only the last five change the schedule, and with
-// it the iterations, the peak parallelism and the store's high-water
-// mark.
+// Note [Local normalisation], walks that do not fork (Note [Forks]), and
+// freed slots taken before fresh ones (Note [Fresh slots first]). Only
+// the last six change the schedule or the slots taken, and with them
+// the iterations, the peak parallelism and the store's high-water mark.
 var variants = []struct {
 	params   map[string]int64
 	coop     int64
@@ -211,6 +211,7 @@ var variants = []struct {
 	{map[string]int64{"LOCAL": 5, "SMALL": 0, "PROCS": 20}, 0, true},
 	{map[string]int64{"FORK": 0}, 0, true},
 	{map[string]int64{"FORK": 0, "LOCAL": 3, "WORKLIST": 0, "SMALL": 0, "PROCS": 20}, 0, true},
+	{map[string]int64{"FRESH": 0}, 0, true},
 }
 
 // invariant keeps the lines of a program's output that no schedule
@@ -224,6 +225,41 @@ func invariant(out string) string {
 		}
 	}
 	return strings.Join(keep, "")
+}
+
+// TestFreshThenFreed runs examples in a store just large enough for the
+// paper's order of allocation, freed slots first (FRESH=0), where the
+// default order must run out of fresh slots and go on with freed ones:
+// the output must be the same, and every slot used.
+func TestFreshThenFreed(t *testing.T) {
+	for _, ex := range loadExamples(t) {
+		if ex.name != "treemergesort" && ex.name != "mergesort" && ex.name != "fib" {
+			continue
+		}
+		t.Run(ex.name, func(t *testing.T) {
+			t.Parallel()
+			m, err := trs.Lower(ex.load(t), trs.Options{Input: ex.input, Stats: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lowered := lower(t, m)
+			params := withDefaults(ex.args, map[string]int64{"CAPACITY": 1 << 16, "FRESH": 0})
+			freedFirst := runModule(t, lowered, params, 0, false)
+			var used int64
+			for _, line := range strings.Split(freedFirst, "\n") {
+				fmt.Sscanf(line, "store slots used: %d", &used)
+			}
+			if used == 0 || used == 1<<16 {
+				t.Fatalf("FRESH=0 used %d slots of %d:\n%s", used, 1<<16, freedFirst)
+			}
+			for _, v := range variants[:2] {
+				got := runModule(t, lowered, withDefaults(v.params, withDefaults(map[string]int64{"CAPACITY": used, "FRESH": 1}, params)), v.coop, false)
+				if invariant(got) != invariant(freedFirst) || !strings.Contains(got, fmt.Sprintf("store slots used: %d\n", used)) {
+					t.Errorf("with CAPACITY=%d and %v, FRESH=1 prints\n%s\nFRESH=0 prints\n%s", used, v.params, got, freedFirst)
+				}
+			}
+		})
+	}
 }
 
 // TestExamplesRace runs the small examples under the race checker, on

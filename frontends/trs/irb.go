@@ -142,18 +142,25 @@ func (b *fn) str(s string) ir.Expr   { return &ir.Str{Pos: b.pos, Value: s} }
 func (b *fn) bin(op ir.BinOp, x, y ir.Expr) ir.Expr {
 	return &ir.Binary{Pos: b.pos, Op: op, X: x, Y: y}
 }
-func (b *fn) add(x, y ir.Expr) ir.Expr          { return b.bin(ir.Add, x, y) }
-func (b *fn) sub(x, y ir.Expr) ir.Expr          { return b.bin(ir.Sub, x, y) }
-func (b *fn) mul(x, y ir.Expr) ir.Expr          { return b.bin(ir.Mul, x, y) }
-func (b *fn) rem(x, y ir.Expr) ir.Expr          { return b.bin(ir.Rem, x, y) }
-func (b *fn) eq(x, y ir.Expr) ir.Expr           { return b.bin(ir.Eq, x, y) }
-func (b *fn) ne(x, y ir.Expr) ir.Expr           { return b.bin(ir.Ne, x, y) }
-func (b *fn) lt(x, y ir.Expr) ir.Expr           { return b.bin(ir.Lt, x, y) }
-func (b *fn) ge(x, y ir.Expr) ir.Expr           { return b.bin(ir.Ge, x, y) }
-func (b *fn) and(x, y ir.Expr) ir.Expr          { return b.bin(ir.LogAnd, x, y) }
-func (b *fn) not(x ir.Expr) ir.Expr             { return &ir.Unary{Pos: b.pos, Op: ir.Not, X: x} }
-func (b *fn) conv(t ir.Type, x ir.Expr) ir.Expr { return &ir.Convert{Pos: b.pos, T: t, X: x} }
-func (b *fn) sel(c, x, y ir.Expr) ir.Expr       { return &ir.Select{Pos: b.pos, Cond: c, X: x, Y: y} }
+func (b *fn) add(x, y ir.Expr) ir.Expr { return b.bin(ir.Add, x, y) }
+func (b *fn) sub(x, y ir.Expr) ir.Expr { return b.bin(ir.Sub, x, y) }
+func (b *fn) mul(x, y ir.Expr) ir.Expr { return b.bin(ir.Mul, x, y) }
+func (b *fn) rem(x, y ir.Expr) ir.Expr { return b.bin(ir.Rem, x, y) }
+func (b *fn) eq(x, y ir.Expr) ir.Expr  { return b.bin(ir.Eq, x, y) }
+func (b *fn) ne(x, y ir.Expr) ir.Expr  { return b.bin(ir.Ne, x, y) }
+func (b *fn) lt(x, y ir.Expr) ir.Expr  { return b.bin(ir.Lt, x, y) }
+func (b *fn) ge(x, y ir.Expr) ir.Expr  { return b.bin(ir.Ge, x, y) }
+func (b *fn) and(x, y ir.Expr) ir.Expr { return b.bin(ir.LogAnd, x, y) }
+func (b *fn) not(x ir.Expr) ir.Expr    { return &ir.Unary{Pos: b.pos, Op: ir.Not, X: x} }
+
+// conv converts x to t, folding a constant: i64(2) would print back as 2l.
+func (b *fn) conv(t ir.Type, x ir.Expr) ir.Expr {
+	if c, ok := x.(*ir.Const); ok {
+		return &ir.Const{Pos: b.pos, T: t, Bits: ir.EvalConvert(t, c.T, c.Bits)}
+	}
+	return &ir.Convert{Pos: b.pos, T: t, X: x}
+}
+func (b *fn) sel(c, x, y ir.Expr) ir.Expr { return &ir.Select{Pos: b.pos, Cond: c, X: x, Y: y} }
 
 func (b *fn) min(x, y ir.Expr) ir.Expr {
 	return &ir.Builtin{Pos: b.pos, Op: ir.Min, Args: []ir.Expr{x, y}}

@@ -106,7 +106,7 @@ func (l *lowerer) output() {
 // copyStore copies the heads and arguments of the slots in use to the
 // host's arrays, counting them in a new local n.
 func (l *lowerer) copyStore(b *fn, n string) {
-	b.decl(n, ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
+	b.decl(n, ir.I32, b.used())
 	b.copyIn("h_hd", "hd", b.v(n))
 	for _, a := range l.args {
 		b.copyIn("h_"+a, a, b.v(n))
@@ -219,7 +219,7 @@ func (l *lowerer) statsFunc() {
 	b.printf("rewrites: %ld\n", b.ld("total", b.i32(0)))
 	b.printf("live terms: %ld\n", b.ld("h_live", b.i32(0)))
 	b.printf("peak parallelism: %d\n", b.ld("status", b.i32(stPeak)))
-	b.printf("store slots used: %d\n", b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
+	b.printf("store slots used: %d\n", b.used())
 }
 
 // traceFunc: trs_trace prints the per-iteration trace as CSV.

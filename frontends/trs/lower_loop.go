@@ -38,7 +38,7 @@ func (l *lowerer) deriveFunc() {
 			visit(b.listed("wl0", "wl1", b.v("k"), b.v("i")))
 		})
 	}, func() {
-		b.decl("top", ir.I32, b.ld("nfresh", b.i32(1)))
+		b.decl("top", ir.I32, b.conv(ir.I32, b.ld("nfresh", b.i32(1))))
 		b.loop("s", b.v("p"), b.v("top"), b.v("np"), func() {
 			b.if_(b.ne(b.listed("wl0", "wl1", b.v("k"), b.v("s")), b.i32(0)), func() { visit(b.v("s")) })
 		})
@@ -77,7 +77,7 @@ func (l *lowerer) commitFunc() {
 		})
 	}, func() {
 		// The same, with the lists kept as flags per slot (trs_enlist).
-		b.decl("top", ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
+		b.decl("top", ir.I32, b.used())
 		b.loop("s", b.v("p"), b.v("top"), b.v("np"), func() {
 			b.if_(b.ne(b.listed("wl0", "wl1", b.v("k"), b.v("s")), b.i32(0)), func() {
 				b.call("trs_push", b.v("s"), b.i32(0), b.add(b.v("k"), b.i32(1)))
@@ -125,11 +125,19 @@ func (l *lowerer) accountFunc() {
 	head := b.decl("head", ir.I64, b.min(b.ld("free", b.i32(frHead)), b.ld("free", b.i32(frTailA))))
 	b.store("free", b.i32(frHead), head)
 	b.store("free", b.i32(frHead0), b.v("head"))
-	b.store("nfresh", b.i32(1), b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)))
+	// The fresh counter may have overshot CAPACITY (Note [Fresh slots first]).
+	b.store("nfresh", b.i32(1), b.min(b.ld("nfresh", b.i32(0)), b.conv(ir.I64, b.p(pCapacity))))
 	for _, c := range []string{"wlen", "glen", "slots", "pc"} {
 		b.store(c, b.v("c2"), b.i32(0))
 	}
 	b.store("steps", b.v("c2"), b.i64(0))
+}
+
+// used is the number of slots the fresh counter has handed out: every
+// slot above it is unused. The counter may overshoot CAPACITY in the
+// phase that empties it, so it is an i64 (Note [Fresh slots first]).
+func (b *fn) used() ir.Expr {
+	return b.conv(ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.conv(ir.I64, b.p(pCapacity))))
 }
 
 // running is the condition to run iteration k: slots are pending after
@@ -179,8 +187,8 @@ func (l *lowerer) initKernel() {
 		b.ifElse(b.ne(b.p(pWorklist), b.i32(0)), func() { b.store("wl0", b.v("i"), q) }, func() { b.store("wl0", b.v("q"), b.i32(1)) })
 	})
 	b.if_(b.eq(b.v("i"), b.i32(0)), func() {
-		b.store("nfresh", b.i32(0), b.i32(l.nodes))
-		b.store("nfresh", b.i32(1), b.i32(l.nodes))
+		b.store("nfresh", b.i32(0), b.i64(l.nodes))
+		b.store("nfresh", b.i32(1), b.i64(l.nodes))
 		b.store("wlen", b.i32(0), b.i32(int64(len(l.queue))))
 		b.store("pc", b.i32(0), b.i32(int64(len(l.queue))))
 	})

@@ -374,38 +374,48 @@ func (ms *matchState) collectNew(t *Term, out *[]*newTerm) bool {
 	return normal
 }
 
-// alloc reserves slots for the new subterms: from the free ring while it
-// lasts, then from the fresh counter, with one atomic add on each. It
-// returns a local that is false if the store is full, having set the
-// overflow flag, and a function that declares the new subterms' slot
-// locals where they are needed.
+// alloc reserves slots for the new subterms, from the fresh counter and
+// the free ring in the order FRESH asks for (Note [Fresh slots first]),
+// with one atomic add on each that it uses. It returns a local that is
+// false if the store is full, having set the overflow flag, and a
+// function that declares the new subterms' slot locals where they are
+// needed: the fresh ones first, then those from the ring.
 func (l *lowerer) alloc(b *fn, rule int, news []*newTerm) (ir.Expr, func()) {
 	m := int64(len(news))
 	name := func(base string) string { return fmt.Sprintf("%s%d", base, rule) }
-	rb, nr := name("rb"), name("nr")
+	fb, nf, rb, nr, ok := name("fb"), name("nf"), name("rb"), name("nr"), name("ok")
+	b.decl(fb, ir.I64, b.i64(0))
+	b.decl(nf, ir.I32, b.i32(0))
 	b.decl(rb, ir.I64, b.i64(0))
 	b.decl(nr, ir.I32, b.i32(0))
-	b.if_(b.lt(b.i64(0), b.v("favail")), func() {
-		b.atomic(rb, ir.AtomicAdd, "free", b.i32(frHead), b.i64(m))
-		avail := b.min(b.max(b.sub(b.ld("free", b.i32(frTail)), b.v(rb)), b.i64(0)), b.i64(m))
-		b.set(nr, b.conv(ir.I32, avail))
+	// take(n, counter, at, end, base, got): up to n slots from positions
+	// counter[at] to end, the first at base.
+	take := func(n ir.Expr, counter string, at int64, end ir.Expr, base, got string) {
+		b.atomic(base, ir.AtomicAdd, counter, b.i32(at), b.conv(ir.I64, n))
+		b.set(got, b.conv(ir.I32, b.min(b.max(b.sub(end, b.v(base)), b.i64(0)), b.conv(ir.I64, ir.CloneExpr(n)))))
+	}
+	fresh := func(n ir.Expr) { take(n, "nfresh", 0, b.conv(ir.I64, b.p(pCapacity)), fb, nf) }
+	ring := func(n ir.Expr) {
+		b.if_(b.lt(b.i64(0), b.v("favail")), func() { take(n, "free", frHead, b.ld("free", b.i32(frTail)), rb, nr) })
+	}
+	short := func() ir.Expr { return b.lt(b.add(b.v(nf), b.v(nr)), b.i32(m)) }
+	b.ifElse(b.ne(b.p(pFresh), b.i32(0)), func() {
+		b.if_(b.lt(b.ld("nfresh", b.i32(1)), b.conv(ir.I64, b.p(pCapacity))), func() { fresh(b.i32(m)) })
+		b.if_(short(), func() { ring(b.sub(b.i32(m), b.v(nf))) })
+	}, func() {
+		ring(b.i32(m))
+		b.if_(short(), func() { fresh(b.sub(b.i32(m), b.v(nr))) })
 	})
-	fb, ok := name("fb"), name("ok")
-	b.decl(fb, ir.I32, b.i32(0))
 	b.decl(ok, ir.Bool, b.boolean(true))
-	rest := func() ir.Expr { return b.sub(b.i32(m), b.v(nr)) }
-	b.if_(b.lt(b.v(nr), b.i32(m)), func() {
-		b.atomic(fb, ir.AtomicAdd, "nfresh", b.i32(0), rest())
-		b.if_(b.bin(ir.Gt, b.v(fb), b.sub(b.p(pCapacity), rest())), func() {
-			b.atomic("", ir.AtomicOr, "status", b.i32(stOverflow), b.i32(1))
-			b.set(ok, b.boolean(false))
-		})
+	b.if_(short(), func() {
+		b.atomic("", ir.AtomicOr, "status", b.i32(stOverflow), b.i32(1))
+		b.set(ok, b.boolean(false))
 	})
 	takeSlots := func() {
 		for j, nt := range news {
-			ring := b.ld("fl", b.rem(b.add(b.v(rb), b.i64(int64(j))), b.conv(ir.I64, b.p(pCapacity))))
-			fresh := b.add(b.v(fb), b.sub(b.i32(int64(j)), b.v(nr)))
-			nt.slot = b.decl(fmt.Sprintf("t%d_%d", rule, j), ir.I32, b.sel(b.lt(b.i32(int64(j)), b.v(nr)), ring, fresh))
+			fromFresh := b.conv(ir.I32, b.add(b.v(fb), b.i64(int64(j))))
+			ring := b.ld("fl", b.rem(b.add(b.v(rb), b.conv(ir.I64, b.sub(b.i32(int64(j)), b.v(nf)))), b.conv(ir.I64, b.p(pCapacity))))
+			nt.slot = b.decl(fmt.Sprintf("t%d_%d", rule, j), ir.I32, b.sel(b.lt(b.i32(int64(j)), b.v(nf)), fromFresh, ring))
 		}
 	}
 	return b.v(ok), takeSlots

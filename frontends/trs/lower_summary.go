@@ -207,6 +207,6 @@ func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
 		})
 	})
 	// As many processors as slots in use, up to PROCS.
-	procs := b.max(b.min(b.min(b.ld("nfresh", b.i32(0)), b.p(pCapacity)), b.p(pProcs)), b.i32(1))
+	procs := b.max(b.min(b.used(), b.p(pProcs)), b.i32(1))
 	return &ir.Region{Pos: b.pos, Procs: procs, Body: body}
 }
