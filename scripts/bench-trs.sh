@@ -16,7 +16,9 @@
 # apart, with the whole run's wall time) and the CPU rewriter's own
 # clock. It then measures the worklist against the paper's scan of all
 # slots (WORKLIST=0), forking walks against depth-first ones (FORK=0,
-# Note [Forks] in frontends/trs/lower.go), and merge sort of 50 on each
+# Note [Forks] in frontends/trs/lower.go), fresh slots first against the
+# paper's freed slots first (FRESH=0, Note [Fresh slots first]), tree
+# merge sort in a store too small for fresh slots alone, merge sort of 50 on each
 # of its paths (the one-block loop, the grid-wide loop) and with other
 # walk lengths (LOCAL), and writes merge sort's trace and figure (mergesort50.csv,
 # mergesort50.svg; the paper's Figure 2). Last, it measures the device's
@@ -48,9 +50,9 @@ list5="Cons(S(S(S(Zero()))), Cons(S(Zero()), Cons(S(S(S(S(Zero())))), Cons(S(Zer
 workloads=(
   "transtree22|transtree.trs|Expand($(nest 22 'Zero()' Suc))|9000000"
   "transtree26|transtree.trs|Expand($(nest 26 'Zero()' Suc))|140000000"
-  "treemergesort23|treemergesort.trs|Gen($(nest 23 'Zero()' S), $list5)|600000000"
+  "treemergesort23|treemergesort.trs|Gen($(nest 23 'Zero()' S), $list5)|1000000000"
   "mergesort50|mergesort.trs||1048576"
-  "treemergesort20|treemergesort.trs|Gen($(nest 20 'Zero()' S), $list5)|80000000"
+  "treemergesort20|treemergesort.trs|Gen($(nest 20 'Zero()' S), $list5)|200000000"
 )
 
 for w in "${workloads[@]}"; do
@@ -132,9 +134,13 @@ for w in "${workloads[@]}"; do
   gpu "$name" "$cap" WORKLIST=0
   echo "-- depth-first walks (FORK=0)"
   gpu "$name" "$cap" FORK=0
+  echo "-- freed slots before fresh ones, the paper's order (FRESH=0)"
+  gpu "$name" "$cap" FRESH=0
 done
 
 if [ "${TRS_ONLY:-}" != dram ]; then
+echo "== treemergesort23 in a smaller store: fresh slots run out, freed ones follow"
+gpu treemergesort23 600000000
 echo "== mergesort50: paths and walk lengths"
 gpu mergesort50 1048576 SMALL=0
 gpu mergesort50 1048576 SMALL=1000000
@@ -175,7 +181,7 @@ dram() {
 if [ "${TRS_NCU:-1}" != 0 ] && command -v ncu > /dev/null; then
   echo "== DRAM traffic under Nsight Compute"
   dram transtree22 9000000
-  dram treemergesort20 80000000
+  dram treemergesort20 200000000
 else
   echo "no ncu, or TRS_NCU=0: the DRAM traffic of the rewriter is not measured"
 fi
