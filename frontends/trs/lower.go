@@ -165,7 +165,7 @@ import (
 // written in whole DRAM sectors; the ring hands out slots in the order
 // they were freed, scattered over the store, and every field written
 // there costs a sector read and written back for four bytes. On tree
-// merge sort at depth 23 this took the rewriting kernels from 315 to 181
+// merge sort at depth 23 this took the rewriting kernels from 290 to 178
 // ms (docs/BENCHMARKS.md). The price is memory touched, not memory
 // needed: the store fills up before it is reused, and a run fails for
 // want of slots exactly when the paper's order, freed slots first
