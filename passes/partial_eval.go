@@ -98,14 +98,23 @@ func partialEval(m *ir.Module, cfg *Config) error {
 		return nil
 	}
 	rep := cfg.report()
+	var filters []*prefilter
 	if placement == "auto" || placement == "code" {
+		names := newNamer(m)
 		for _, f := range m.Funcs {
 			if f.Kind != ir.HostFunc && readsAny(f.Body, statics) {
 				specializeFunc(m, f, statics, cfg.peBudget(), rep)
+				if cfg == nil || !cfg.PENoPrefilter {
+					filters = append(filters, prefilterFunc(m, f, names, rep)...)
+				}
 			}
 		}
 	}
-	return placeStatics(m, statics, placement, rep)
+	if err := placeStatics(m, statics, placement, rep); err != nil {
+		return err
+	}
+	installPrefilters(m, filters) // after placement: the tables stay global
+	return nil
 }
 
 // pePlacement checks and returns the placement of static data.

@@ -160,3 +160,31 @@ func mustArchive(t *testing.T, path string) *txtar.Archive {
 	}
 	return a
 }
+
+// TestPrefilter checks the prefilters of Note [Static prefilters] on
+// testdata/prefilter/*.txtar: section scan is kernel scan after
+// partial-eval, report its report. The program must print the same with
+// and without them, at every N (near the end of data the filter lets
+// every position through), and --pe-prefilter=false must leave them out.
+func TestPrefilter(t *testing.T) {
+	irtest.Golden(t, "testdata/prefilter/*.txtar", func(t *testing.T, a *txtar.Archive) map[string]string {
+		src := string(irtest.Section(t, a, "in.kir"))
+		m, rep := specialize(t, src, &passes.Config{})
+		plain, _ := specialize(t, src, &passes.Config{PENoPrefilter: true})
+		for _, b := range plain.Buffers {
+			if strings.HasPrefix(b.Name, "pf") {
+				t.Errorf("--pe-prefilter=false declared %s", b.Name)
+			}
+		}
+		for _, n := range []int64{1, 3, 4, 37, 600} {
+			p := map[string]int64{"N": n}
+			if got, want := irtest.Run(t, m, p), irtest.Run(t, plain, p); got != want {
+				t.Errorf("N=%d: with prefilters\n%s\nwithout\n%s", n, got, want)
+			}
+		}
+		text := ir.Print(m)
+		i := strings.Index(text, "kernel scan(")
+		j := strings.Index(text[i:], "\n}\n")
+		return map[string]string{"scan": text[i : i+j+3], "report": rep}
+	})
+}

@@ -50,6 +50,10 @@ type Config struct {
 	// ""), "code", "constant" or "global" (--pe-placement; Note
 	// [Placement of static data]).
 	PEPlacement string
+	// PENoPrefilter keeps partial-eval from putting prefilters in front of
+	// specialized matchers (--pe-prefilter=false; Note [Static
+	// prefilters]).
+	PENoPrefilter bool
 }
 
 // Pipeline is a named sequence of passes.

@@ -58,6 +58,7 @@ type passFlags struct {
 	gridSync    string
 	peBudget    int
 	pePlacement string
+	pePrefilter bool
 }
 
 func (p *passFlags) add(cmd *cobra.Command, def []string) {
@@ -67,17 +68,20 @@ func (p *passFlags) add(cmd *cobra.Command, def []string) {
 	cmd.Flags().StringVar(&p.gridSync, "grid-sync", "auto", "grid barriers as cooperative grid-wide syncs where the device holds the whole region (auto), always, or never (kernel relaunches)")
 	cmd.Flags().IntVar(&p.peBudget, "pe-budget", passes.DefaultPEBudget, "the most statements that partial-eval's unrolled loops may emit in one function")
 	cmd.Flags().StringVar(&p.pePlacement, "pe-placement", "auto", "where partial-eval holds static data: auto, code (folded, or an error), constant or global (not specialized)")
+	cmd.Flags().BoolVar(&p.pePrefilter, "pe-prefilter", true, "let partial-eval put a table-driven prefilter in front of a specialized matcher")
 }
 
 // respecArgs are the gpuc arguments with which a --pe-runtime program
-// runs the passes from partial-eval on again.
+// runs the passes from partial-eval on again. They turn prefilters off:
+// the program sizes the shared memory of the kernels it specializes again
+// by the module as partial-eval received it (Note [Static prefilters]).
 func (p *passFlags) respecArgs(rest []string) []string {
-	return []string{"--passes=" + strings.Join(rest, ","), fmt.Sprintf("--pe-budget=%d", p.peBudget), "--pe-placement=" + p.pePlacement}
+	return []string{"--passes=" + strings.Join(rest, ","), fmt.Sprintf("--pe-budget=%d", p.peBudget), "--pe-placement=" + p.pePlacement, "--pe-prefilter=false"}
 }
 
 func (p *passFlags) config(stderr io.Writer) *passes.Config {
 	return &passes.Config{VerifyEach: p.verifyEach, DumpAfter: p.dumpAfter, Dump: stderr, GridSync: p.gridSync,
-		PEBudget: p.peBudget, PEPlacement: p.pePlacement}
+		PEBudget: p.peBudget, PEPlacement: p.pePlacement, PENoPrefilter: !p.pePrefilter}
 }
 
 func newCompile(stdout io.Writer) *cobra.Command {
