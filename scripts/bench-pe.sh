@@ -116,4 +116,3 @@ echo "prefilter (Note [Static prefilters]): $(ratio "${best[nofilter]}" "${best[
 echo "specialized scan at $(awk -v s="$stream_ms" -v k="${best[spec]}" 'BEGIN { printf "%.0f", 100 * s / k }')% of the streaming bandwidth (target: 80%)"
 echo "specialization overhead: gpuc compile of spec $spec_ms ms, of global (no specialization) $plain_ms ms; at run time with an empty cache ${misses[*]} ms, median $miss_median ms (target: 500 ms)"
 grep 'partial-eval: func scan_dev' carve-spec.report
-grep 'prefilter' carve-spec.report
