@@ -100,13 +100,17 @@ func partialEval(m *ir.Module, cfg *Config) error {
 	rep := cfg.report()
 	var filters []*prefilter
 	if placement == "auto" || placement == "code" {
-		names := newNamer(m)
+		var specialized []*ir.Func
 		for _, f := range m.Funcs {
 			if f.Kind != ir.HostFunc && readsAny(f.Body, statics) {
 				specializeFunc(m, f, statics, cfg.peBudget(), rep)
-				if cfg == nil || !cfg.PENoPrefilter {
-					filters = append(filters, prefilterFunc(m, f, names, rep)...)
-				}
+				specialized = append(specialized, f)
+			}
+		}
+		if cfg == nil || !cfg.PENoPrefilter {
+			names := newNamer(m) // after specialization, which makes locals
+			for _, f := range specialized {
+				filters = append(filters, prefilterFunc(m, f, names, rep)...)
 			}
 		}
 	}
