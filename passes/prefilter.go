@@ -20,7 +20,7 @@ import (
 // data matches nothing, so the pass puts a cheap test in front that
 // rejects most of them with a few instructions and no divergence.
 //
-// In a loop body, a run of statements whose every effect is guarded by
+// In a list of statements, a run whose every effect is guarded by
 // tests of bytes of one buffer at constant offsets from one base,
 // `(B[base + k] & 255) == v`, can have an effect only where one of those
 // guards holds. Each guard (an alternative: the tests on the way to one
@@ -345,22 +345,17 @@ type prefilter struct {
 	pairs         []*pfPair
 }
 
-// prefilterFunc filters the runs of f's loop bodies that Note [Static
-// prefilters] allows, naming their tables with names.
+// prefilterFunc filters the runs that Note [Static prefilters] allows in
+// f's statement lists, outermost first, naming their tables with names.
 func prefilterFunc(m *ir.Module, f *ir.Func, names *namer, rep *Report) []*prefilter {
-	var loops []*[]ir.Stmt
+	lists := []*[]ir.Stmt{&f.Body}
 	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-		switch s := s.(type) {
-		case *ir.For:
-			loops = append(loops, &s.Body)
-		case *ir.While:
-			loops = append(loops, &s.Body)
-		}
+		lists = append(lists, nestedLists(s)...)
 		return true
 	})
 	var out []*prefilter
 	inside := map[*[]ir.Stmt]bool{}
-	for _, body := range loops {
+	for _, body := range lists {
 		if inside[body] {
 			continue
 		}
@@ -371,11 +366,8 @@ func prefilterFunc(m *ir.Module, f *ir.Func, names *namer, rep *Report) []*prefi
 		pf.fn = f
 		out = append(out, pf)
 		ir.WalkStmts(*body, func(s ir.Stmt) bool {
-			switch s := s.(type) {
-			case *ir.For:
-				inside[&s.Body] = true
-			case *ir.While:
-				inside[&s.Body] = true
+			for _, l := range nestedLists(s) {
+				inside[l] = true
 			}
 			return true
 		})
@@ -387,6 +379,25 @@ func prefilterFunc(m *ir.Module, f *ir.Func, names *namer, rep *Report) []*prefi
 			f.Kind, f.Name, pf.at.buf, pf.at.key, strings.Join(at, ", "), plural(len(pf.pairs), "table")+" of byte pairs", len(pf.pairs)*pairWords*4/1024)
 	}
 	return out
+}
+
+// nestedLists are the statement lists directly in s.
+func nestedLists(s ir.Stmt) []*[]ir.Stmt {
+	switch s := s.(type) {
+	case *ir.If:
+		return []*[]ir.Stmt{&s.Then, &s.Else}
+	case *ir.For:
+		return []*[]ir.Stmt{&s.Body}
+	case *ir.While:
+		return []*[]ir.Stmt{&s.Body}
+	case *ir.Switch:
+		out := []*[]ir.Stmt{&s.Default}
+		for _, c := range s.Cases {
+			out = append(out, &c.Body)
+		}
+		return out
+	}
+	return nil
 }
 
 // filterRun wraps the first run of body that can be filtered, with
