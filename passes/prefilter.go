@@ -56,7 +56,8 @@ const (
 )
 
 // byteAt is an expression `B[base + off] & 255` (the load maybe converted
-// first): the byte of buffer B at a constant offset from base.
+// first), or a load of an unsigned byte: the byte of buffer B at a
+// constant offset from base.
 type byteAt struct {
 	buf  string
 	elem ir.Type
@@ -86,8 +87,15 @@ func loadAt(l *ir.Load) (byteAt, bool) {
 	return at, true
 }
 
-// asByte recognizes `B[i] & 255` and `(T)B[i] & 255`, either way round.
+// asByte recognizes `B[i] & 255` and `(T)B[i] & 255`, either way round,
+// and a load of an unsigned byte, converted or not.
 func asByte(e ir.Expr) (byteAt, bool) {
+	if c, ok := e.(*ir.Convert); ok && c.T.IsInt() {
+		e = c.X
+	}
+	if l, ok := e.(*ir.Load); ok && l.T == ir.U8 {
+		return loadAt(l)
+	}
 	b, ok := e.(*ir.Binary)
 	if !ok || b.Op != ir.And || !b.Type().IsInt() {
 		return byteAt{}, false
@@ -445,7 +453,8 @@ func usedAfter(names []string, rest []ir.Stmt) bool {
 	return false
 }
 
-// pfByte is `i32(B[base + off]) & 255` at pos.
+// pfByte is `i32(B[base + off]) & 255` at pos, without the mask for
+// unsigned bytes.
 func pfByte(at byteAt, off int64, pos ir.Pos) ir.Expr {
 	idx := ir.CloneExpr(at.base)
 	if off != 0 {
@@ -456,6 +465,9 @@ func pfByte(at byteAt, off int64, pos ir.Pos) ir.Expr {
 	var x ir.Expr = &ir.Load{Pos: pos, Buf: at.buf, Index: idx, T: at.elem}
 	if at.elem != ir.I32 {
 		x = &ir.Convert{Pos: pos, T: ir.I32, X: x}
+	}
+	if at.elem == ir.U8 {
+		return x
 	}
 	return &ir.Binary{Pos: pos, Op: ir.And, X: x, Y: i32At(pos, 255)}
 }
