@@ -86,6 +86,12 @@ stream=$(./carve_stream N="$bytes")
 echo "$stream"
 stream_ms=$(echo "$stream" | sed -n 's/stream: \([0-9.]*\) ms.*/\1/p')
 
+# Without --static, the run-time program runs the kernels nvcc compiled,
+# specialized (and prefiltered) on carve.sigs at compile time.
+./carve-rt N="$bytes" GEN=0 PROCS="$procs" data=@"$image" --time > carve-rt.out 2> carve-rt.err || { echo "bench-pe: carve-rt failed"; cat carve-rt.err; exit 1; }
+if cmp -s carve-rt.out carve.expected; then same="output as expected"; else same="OUTPUT DIFFERS"; diff carve-rt.out carve.expected | head -5; fi
+echo "carve-rt without --static: kernels $(kernels carve-rt.err) ms; $same"
+
 # Run-time specialization on another table, with an empty cache and then
 # from it; the output must be the other table's matches.
 if [ "$(cat carve.sigs.from)" = "shared/corpus/carving" ]; then
