@@ -2,6 +2,7 @@ package passes_test
 
 import (
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -187,4 +188,87 @@ func TestPrefilter(t *testing.T) {
 		j := strings.Index(text[i:], "\n}\n")
 		return map[string]string{"scan": text[i : i+j+3], "report": rep}
 	})
+}
+
+// TestPrefilterRandom runs random matchers of the form of
+// testdata/prefilter/scan.txtar, with and without prefilters: patterns of
+// 2 to 6 bytes over a small alphabet, some with a wildcard, on
+// data with many matches. Both must print the same at every N, and most
+// trials must have a prefilter.
+func TestPrefilterRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	filters := 0
+	for trial := 0; trial < 40; trial++ {
+		alphabet := 2 + rng.Intn(6)
+		var sigs []string
+		patterns := 8 + rng.Intn(12)
+		for p := 0; p < patterns; p++ {
+			n := 2 + rng.Intn(5)
+			sigs = append(sigs, fmt.Sprint(n))
+			wild := rng.Intn(n - 1) // the one place that may be a wildcard
+			for j := 0; j < n; j++ {
+				if n > 2 && j == wild && rng.Intn(2) == 0 {
+					sigs = append(sigs, "256")
+				} else {
+					sigs = append(sigs, fmt.Sprint(60+rng.Intn(alphabet)))
+				}
+			}
+		}
+		sigs = append(sigs, "0")
+		src := fmt.Sprintf(`module random;
+
+param N: i32 = 300;
+
+buffer sigs: i32[%d] constant static = {%s};
+buffer data: i8[N] global scratch;
+buffer count: i32[%d] global output;
+
+kernel fill() {
+  var i: i32 = gid();
+  if i < N {
+    data[i] = i8((i * %d + i / 7) %% %d + 60);
+  }
+}
+
+kernel scan() {
+  for var i: i32 = gid(); i < N; i = i + 32 {
+    var k: i32 = 0;
+    var id: i32 = 0;
+    while sigs[k] != 0 {
+      var len: i32 = sigs[k];
+      var hit: bool = i + len <= N;
+      for var j: i32 = 0; hit && j < len; j = j + 1 {
+        if sigs[k + 1 + j] != 256 && (i32(data[i + j]) & 255) != sigs[k + 1 + j] {
+          hit = false;
+        }
+      }
+      if hit {
+        atomic add count[id], 1;
+      }
+      k = k + len + 1;
+      id = id + 1;
+    }
+  }
+}
+
+host main() {
+  launch fill() grid (N + 63) / 64 block 64;
+  launch scan() grid 1 block 32;
+}
+`, len(sigs), strings.Join(sigs, ", "), patterns, 1+rng.Intn(9), alphabet)
+		filtered, rep := specialize(t, src, &passes.Config{})
+		plain, _ := specialize(t, src, &passes.Config{PENoPrefilter: true})
+		if strings.Contains(rep, "prefilter") {
+			filters++
+		}
+		for _, n := range []int64{1, 5, 61, 300} {
+			p := map[string]int64{"N": n}
+			if got, want := irtest.Run(t, filtered, p), irtest.Run(t, plain, p); got != want {
+				t.Errorf("trial %d, N=%d: with prefilters\n%s\nwithout\n%s\nprogram:\n%s", trial, n, got, want, src)
+			}
+		}
+	}
+	if filters < 30 { // a trial may need more tables than the pass makes
+		t.Errorf("only %d of 40 trials had a prefilter", filters)
+	}
 }
