@@ -26,11 +26,27 @@
 // nullary symbols may drop their parentheses. Other sections, such as
 // (COMMENT ...), are parsed as s-expressions; frontends/trs decides which
 // it accepts. A file starting with '(' is WST.
+//
+// The REC format of the Rewrite Engines Competition declares sorts,
+// constructors and operations with their signatures, variables, rules and
+// the terms to evaluate, and may include a library file:
+//
+//   REC-SPEC Fibonacci18
+//   #include "fibonacci.rec"
+//   EVAL
+//     fibb(s(s(d0)))
+//   END-SPEC
+//
+// where fibonacci.rec holds `SORTS Nat  CONS d0 : -> Nat  s : Nat -> Nat
+// OPNS ...  VARS N M : Nat  RULES plus(d0, N) -> N ...`. Its includes,
+// its comments (from %) and its conditional rules (`... if a -><- b`,
+// not supported) are handled by frontends/trs before parsing (Note [REC]).
 grammar TRS;
 
 file
     : paperSection+ EOF     # paperFile
     | wstSection+ EOF       # wstFile
+    | recSpec EOF           # recFile
     ;
 
 // An input term given on the command line, in either notation.
@@ -50,7 +66,7 @@ symDecl  : name '(' (name (',' name)*)? ')' ;
 varDecl  : name (',' name)* ':' name ';' ;
 equation : lhs=term '=' rhs=term ';' ;
 term     : name (open='(' (term (',' term)*)? ')')? ;
-name     : WORD | OPSYM | SORT | STRUCT | VAR | EQN | INPUT ;
+name     : recName | SORTS | CONS | OPNS | VARS | EVAL ;
 
 // ---- TPDB (WST) notation ----
 
@@ -68,6 +84,24 @@ wterm   : wname (open='(' (wterm (',' wterm)*)? ')')? ;
 wname   : name | '=' ;   // SK90's =(x, y)
 sexpr   : '(' sexpr* ')' | ~('(' | ')') ;
 
+// ---- REC notation ----
+
+recSpec : REC_SPEC recName recSection* (EVAL rterm*)? END_SPEC ;
+
+recSection
+    : SORTS recName*            # recSorts
+    | (CONS | OPNS) recOp*      # recOps
+    | VARS recVars*             # recVarSection
+    | RULES recRule*            # recRules
+    ;
+
+recOp   : recName ':' recName* ARROW recName ;
+recVars : recName+ ':' recName ;
+recRule : lhs=rterm ARROW rhs=rterm ;
+rterm   : recName (open='(' (rterm ((',' | ';') rterm)*)? ')')? ;
+// The REC keywords are not names there; elsewhere they are.
+recName : WORD | OPSYM | SORT | STRUCT | VAR | EQN | INPUT ;
+
 SORT   : [sS][oO][rR][tT] ;
 STRUCT : [sS][tT][rR][uU][cC][tT] ;
 VAR    : [vV][aA][rR] ;
@@ -75,10 +109,16 @@ EQN    : [eE][qQ][nN] ;
 INPUT  : [iI][nN][pP][uU][tT] ;
 RULES  : 'RULES' ;
 ARROW  : '->' ;
+REC_SPEC : 'REC-SPEC' ;
+END_SPEC : 'END-SPEC' ;
+SORTS    : 'SORTS' ;
+CONS     : 'CONS' ;
+OPNS     : 'OPNS' ;
+VARS     : 'VARS' ;
+EVAL     : 'EVAL' ;
 
-WORD   : [A-Za-z0-9_']+ ;
+WORD   : [A-Za-z0-9_'"]+ ;   // REC's names may hold primes and seconds: B'1, B"1
 OPSYM  : [+*/<>!?~^&@#$%.=\-]+ ;
-STRING : '"' ~["\r\n]* '"' ;
 
 LINE_COMMENT : '//' ~[\r\n]* -> skip ;
 WS           : [ \t\r\n]+ -> skip ;

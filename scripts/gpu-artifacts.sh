@@ -38,7 +38,7 @@ extras=()
 for src in "$@"; do extras+=("$(cd "$(dirname "$src")" && pwd)/$(basename "$src")"); done
 rm -rf "$dir" && mkdir -p "$dir"
 n=0
-for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*/*.trs "$root"/examples/*/*.chr "${extras[@]}"; do
+for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*/*.trs "$root"/examples/*/*.rec "$root"/examples/*/*.chr "${extras[@]}"; do
   [ -e "$src" ] || continue
   base=$(basename "${src%.*}")
   parent=$(dirname "$src")
@@ -71,7 +71,7 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
     ;;
   esac
   case "$src" in
-  *.trs)
+  *.trs | *.rec)
     # Small examples run in the one-block loop; SMALL=0 sends them
     # through the grid-wide loop, as one cooperative kernel and as
     # relaunches.

@@ -8,12 +8,14 @@ type notation uint8
 const (
 	paperNotation notation = iota // sort/var/eqn/input sections (the paper's Listing 7)
 	wstNotation                   // (VAR ...) (RULES ...), the TPDB's WST format
+	recNotation                   // REC-SPEC ... END-SPEC, the REC format (Note [REC])
 )
 
 // file is a parsed .trs file, before any check.
 type file struct {
 	notation notation
 	sorts    []*sortDecl
+	ops      []recOp // REC: symbols declared with their result sorts
 	vars     []*varDecl
 	rules    []*ruleDecl
 	inputs   []*term // input sections; the checker wants exactly one
@@ -36,6 +38,12 @@ type sortDecl struct {
 type symDecl struct {
 	ident
 	args []ident
+}
+
+// recOp declares a REC constructor or operation: `sym : args -> result`.
+type recOp struct {
+	sym    *symDecl
+	result ident
 }
 
 // varDecl declares variables of one sort; in WST, sort is empty.

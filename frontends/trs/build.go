@@ -16,16 +16,27 @@ import (
 type builder struct {
 	file string
 	errs *diag.List
+	at   func(diag.Pos) diag.Pos // maps a position of a REC file's expanded text (Note [REC])
 }
 
-func (b *builder) pos(ctx antlr.ParserRuleContext) diag.Pos { return syntax.CtxPos(b.file, ctx) }
+func (b *builder) pos(ctx antlr.ParserRuleContext) diag.Pos {
+	return b.mapPos(syntax.CtxPos(b.file, ctx))
+}
+
+// mapPos is where p, a position in the text parsed, comes from.
+func (b *builder) mapPos(p diag.Pos) diag.Pos {
+	if b.at == nil {
+		return p
+	}
+	return b.at(p)
+}
 
 func (b *builder) errorf(pos diag.Pos, format string, args ...any) {
 	b.errs.Add(pos, format, args...)
 }
 
 func (b *builder) program(ctx parser.IFileContext) *file {
-	f := &file{end: syntax.Pos(b.file, ctx.GetStop())}
+	f := &file{end: b.mapPos(syntax.Pos(b.file, ctx.GetStop()))}
 	switch ctx := ctx.(type) {
 	case *parser.PaperFileContext:
 		f.notation = paperNotation
@@ -37,6 +48,9 @@ func (b *builder) program(ctx parser.IFileContext) *file {
 		for _, s := range ctx.AllWstSection() {
 			b.wstSection(f, s)
 		}
+	case *parser.RecFileContext:
+		f.notation = recNotation
+		b.recSpec(f, ctx.RecSpec().(*parser.RecSpecContext))
 	}
 	return f
 }

@@ -45,8 +45,13 @@ func (c *checker) errorf(pos diag.Pos, format string, args ...any) {
 // check builds the System of f; input, if not nil, overrides f's input
 // section (and is required for WST files).
 func (c *checker) check(f *file, input *term) *System {
-	if f.notation == paperNotation {
+	if f.notation != wstNotation {
 		c.declareSorts(f.sorts)
+	}
+	for _, op := range f.ops {
+		if s := c.sortIndex(op.result); s >= 0 {
+			c.declareSym(op.sym, s)
+		}
 	}
 	c.declareVars(f.vars)
 	for i, r := range f.rules {
@@ -257,6 +262,12 @@ func (c *checker) input(f *file, override *term) {
 		switch {
 		case len(f.inputs) == 0 && c.sys.WST:
 			c.errorf(f.end, "no input term: a WST file takes its input term from --input")
+			return
+		case len(f.inputs) == 0 && f.notation == recNotation:
+			c.errorf(f.end, "no input term: add one after EVAL, or pass --input")
+			return
+		case len(f.inputs) > 1 && f.notation == recNotation:
+			c.errorf(f.inputs[1].pos, "EVAL has %d terms; gpuc evaluates one: pass the one to evaluate with --input", len(f.inputs))
 			return
 		case len(f.inputs) == 0:
 			c.errorf(f.end, "no input term: add an input section (input TERM;) or pass --input")

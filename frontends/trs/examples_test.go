@@ -31,6 +31,7 @@ import (
 // example is one .trs file of examples/trs with its side files.
 type example struct {
 	name  string
+	file  string // its path
 	src   []byte
 	input string
 	args  map[string]int64
@@ -39,13 +40,15 @@ type example struct {
 
 func loadExamples(t *testing.T) []example {
 	files, err := filepath.Glob("../../examples/trs/*.trs")
+	recs, _ := filepath.Glob("../../examples/trs/*.rec")
+	files = append(files, recs...)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}
 	var out []example
 	for _, f := range files {
-		base := strings.TrimSuffix(f, ".trs")
-		ex := example{name: filepath.Base(base), src: readFile(t, f), out: string(readFile(t, base+".out"))}
+		base := strings.TrimSuffix(f, filepath.Ext(f))
+		ex := example{name: filepath.Base(base), file: f, src: readFile(t, f), out: string(readFile(t, base+".out"))}
 		if in, err := os.ReadFile(base + ".input"); err == nil {
 			ex.input = strings.TrimSpace(string(in))
 		}
@@ -89,7 +92,7 @@ func (ex example) summary() bool { return ex.args["PRINT"] == 1 }
 
 func (ex example) load(t *testing.T) *trs.System {
 	t.Helper()
-	sys, err := trs.Load(ex.name+".trs", ex.src, trs.Options{Input: ex.input})
+	sys, err := trs.Load(ex.file, ex.src, trs.Options{Input: ex.input})
 	if err != nil {
 		t.Fatal(err)
 	}

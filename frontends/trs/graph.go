@@ -95,7 +95,7 @@ func (sys *System) FormatNode(s Store, root int32) string {
 		h, args := s.Node(i)
 		b.WriteString(sys.Syms[h].Name)
 		if len(args) == 0 {
-			if !sys.WST {
+			if !sys.Bare() {
 				b.WriteString("()")
 			}
 			return

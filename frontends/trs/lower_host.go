@@ -119,7 +119,7 @@ func (l *lowerer) nameFunc() {
 	sw := &ir.Switch{Pos: b.pos, X: b.v("h")}
 	for _, s := range l.sys.Syms {
 		name := s.Name
-		if s.Arity == 0 && !l.sys.WST {
+		if s.Arity == 0 && !l.sys.Bare() {
 			name += "()"
 		}
 		sw.Cases = append(sw.Cases, &ir.Case{Pos: s.Pos, Values: []int64{int64(s.Index)},

@@ -27,7 +27,14 @@ type System struct {
 	// WST says the system was written in the TPDB's WST notation, whose
 	// constants print without parentheses.
 	WST bool
+	// REC says it was written in the REC format (Note [REC]), sorted but
+	// with constants printed as in WST.
+	REC bool
 }
+
+// Bare says whether constants print without parentheses: S(Zero()) in the
+// paper's notation, s(0) in WST and REC.
+func (sys *System) Bare() bool { return sys.WST || sys.REC }
 
 // Sym is a function symbol.
 type Sym struct {
@@ -90,7 +97,7 @@ func (sys *System) format(b *strings.Builder, t *Term) {
 	}
 	b.WriteString(t.Sym.Name)
 	if len(t.Args) == 0 {
-		if !sys.WST {
+		if !sys.Bare() {
 			b.WriteString("()")
 		}
 		return

@@ -72,11 +72,21 @@ const (
 // position.
 func Load(file string, src []byte, opts Options) (sys *System, err error) {
 	defer syntax.Recover(file, &err)
-	tree, errs := parse(file, src, func(p *parser.TRSParser) antlr.ParserRuleContext { return p.File() })
+	var errs diag.List
+	b := &builder{file: file, errs: &errs}
+	if recOf(src) { // Note [REC]
+		rec := &recSource{}
+		rec.expand(file, src, 0, &errs)
+		src, b.at = rec.text, rec.origin
+	}
+	tree, perrs := parse(file, src, func(p *parser.TRSParser) antlr.ParserRuleContext { return p.File() })
+	for _, e := range perrs {
+		errs.Add(b.mapPos(e.Pos), "%s", e.Msg)
+	}
 	if len(errs) > 0 {
 		return nil, capped(errs)
 	}
-	f := (&builder{file: file, errs: &errs}).program(tree.(parser.IFileContext))
+	f := b.program(tree.(parser.IFileContext))
 	var input *term
 	if opts.Input != "" {
 		where := opts.InputName
@@ -90,7 +100,9 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 		}
 	}
 	if len(errs) == 0 {
-		sys = newChecker(&errs, moduleName(file), f.notation == wstNotation).check(f, input)
+		c := newChecker(&errs, moduleName(file), f.notation == wstNotation)
+		c.sys.REC = f.notation == recNotation
+		sys = c.check(f, input)
 	}
 	if len(errs) > 0 {
 		return nil, capped(errs)

@@ -62,6 +62,7 @@ var frontends = map[string]Frontend{
 	".kir":  func(file string, src []byte, _ Options) (*ir.Module, error) { return kir.Parse(file, src) },
 	".fork": parseFork,
 	".trs":  parseTRS,
+	".rec":  parseTRS, // the REC format (Note [REC] in frontends/trs)
 	".chr":  parseCHR,
 }
 
@@ -99,7 +100,7 @@ func Load(path string, opts Options) (*ir.Module, error) {
 	fe, known := frontends[ext]
 	switch {
 	case !known:
-		return nil, fmt.Errorf("%s: unknown file type %q (want .kir, .fork, .trs or .chr)", path, ext)
+		return nil, fmt.Errorf("%s: unknown file type %q (want .kir, .fork, .trs, .rec or .chr)", path, ext)
 	case fe == nil:
 		return nil, fmt.Errorf("%s: the %s frontend is not available yet", path, ext)
 	}

@@ -33,113 +33,170 @@ func trsParserInit() {
 	staticData := &TRSParserStaticData
 	staticData.LiteralNames = []string{
 		"", "';'", "'='", "'|'", "'('", "','", "')'", "':'", "", "", "", "",
-		"", "'RULES'", "'->'",
+		"", "'RULES'", "'->'", "'REC-SPEC'", "'END-SPEC'", "'SORTS'", "'CONS'",
+		"'OPNS'", "'VARS'", "'EVAL'",
 	}
 	staticData.SymbolicNames = []string{
 		"", "", "", "", "", "", "", "", "SORT", "STRUCT", "VAR", "EQN", "INPUT",
-		"RULES", "ARROW", "WORD", "OPSYM", "STRING", "LINE_COMMENT", "WS", "OTHER",
+		"RULES", "ARROW", "REC_SPEC", "END_SPEC", "SORTS", "CONS", "OPNS", "VARS",
+		"EVAL", "WORD", "OPSYM", "LINE_COMMENT", "WS", "OTHER",
 	}
 	staticData.RuleNames = []string{
 		"file", "inputTerm", "paperSection", "sortDecl", "symDecl", "varDecl",
 		"equation", "term", "name", "wstSection", "wstRule", "condition", "wterm",
-		"wname", "sexpr",
+		"wname", "sexpr", "recSpec", "recSection", "recOp", "recVars", "recRule",
+		"rterm", "recName",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 20, 216, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 1, 26, 328, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
 		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 2, 10, 7,
-		10, 2, 11, 7, 11, 2, 12, 7, 12, 2, 13, 7, 13, 2, 14, 7, 14, 1, 0, 4, 0,
-		32, 8, 0, 11, 0, 12, 0, 33, 1, 0, 1, 0, 1, 0, 4, 0, 39, 8, 0, 11, 0, 12,
-		0, 40, 1, 0, 1, 0, 3, 0, 45, 8, 0, 1, 1, 1, 1, 1, 1, 1, 2, 1, 2, 4, 2,
-		52, 8, 2, 11, 2, 12, 2, 53, 1, 2, 1, 2, 4, 2, 58, 8, 2, 11, 2, 12, 2, 59,
-		1, 2, 1, 2, 4, 2, 64, 8, 2, 11, 2, 12, 2, 65, 1, 2, 1, 2, 1, 2, 1, 2, 3,
-		2, 72, 8, 2, 1, 3, 1, 3, 1, 3, 3, 3, 77, 8, 3, 1, 3, 1, 3, 1, 3, 5, 3,
-		82, 8, 3, 10, 3, 12, 3, 85, 9, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 1, 4, 1,
-		4, 5, 4, 94, 8, 4, 10, 4, 12, 4, 97, 9, 4, 3, 4, 99, 8, 4, 1, 4, 1, 4,
-		1, 5, 1, 5, 1, 5, 5, 5, 106, 8, 5, 10, 5, 12, 5, 109, 9, 5, 1, 5, 1, 5,
-		1, 5, 1, 5, 1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7,
-		5, 7, 125, 8, 7, 10, 7, 12, 7, 128, 9, 7, 3, 7, 130, 8, 7, 1, 7, 3, 7,
-		133, 8, 7, 1, 8, 1, 8, 1, 9, 1, 9, 1, 9, 5, 9, 140, 8, 9, 10, 9, 12, 9,
-		143, 9, 9, 1, 9, 1, 9, 1, 9, 1, 9, 5, 9, 149, 8, 9, 10, 9, 12, 9, 152,
-		9, 9, 1, 9, 1, 9, 1, 9, 1, 9, 5, 9, 158, 8, 9, 10, 9, 12, 9, 161, 9, 9,
-		1, 9, 3, 9, 164, 8, 9, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 170, 8, 10, 1,
-		11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 5, 11, 181,
-		8, 11, 10, 11, 12, 11, 184, 9, 11, 1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 5,
-		12, 191, 8, 12, 10, 12, 12, 12, 194, 9, 12, 3, 12, 196, 8, 12, 1, 12, 3,
-		12, 199, 8, 12, 1, 13, 1, 13, 3, 13, 203, 8, 13, 1, 14, 1, 14, 5, 14, 207,
-		8, 14, 10, 14, 12, 14, 210, 9, 14, 1, 14, 1, 14, 3, 14, 214, 8, 14, 1,
-		14, 0, 0, 15, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 0,
-		2, 2, 0, 8, 12, 15, 16, 2, 0, 4, 4, 6, 6, 230, 0, 44, 1, 0, 0, 0, 2, 46,
-		1, 0, 0, 0, 4, 71, 1, 0, 0, 0, 6, 73, 1, 0, 0, 0, 8, 88, 1, 0, 0, 0, 10,
-		102, 1, 0, 0, 0, 12, 114, 1, 0, 0, 0, 14, 119, 1, 0, 0, 0, 16, 134, 1,
-		0, 0, 0, 18, 163, 1, 0, 0, 0, 20, 165, 1, 0, 0, 0, 22, 171, 1, 0, 0, 0,
-		24, 185, 1, 0, 0, 0, 26, 202, 1, 0, 0, 0, 28, 213, 1, 0, 0, 0, 30, 32,
-		3, 4, 2, 0, 31, 30, 1, 0, 0, 0, 32, 33, 1, 0, 0, 0, 33, 31, 1, 0, 0, 0,
-		33, 34, 1, 0, 0, 0, 34, 35, 1, 0, 0, 0, 35, 36, 5, 0, 0, 1, 36, 45, 1,
-		0, 0, 0, 37, 39, 3, 18, 9, 0, 38, 37, 1, 0, 0, 0, 39, 40, 1, 0, 0, 0, 40,
-		38, 1, 0, 0, 0, 40, 41, 1, 0, 0, 0, 41, 42, 1, 0, 0, 0, 42, 43, 5, 0, 0,
-		1, 43, 45, 1, 0, 0, 0, 44, 31, 1, 0, 0, 0, 44, 38, 1, 0, 0, 0, 45, 1, 1,
-		0, 0, 0, 46, 47, 3, 24, 12, 0, 47, 48, 5, 0, 0, 1, 48, 3, 1, 0, 0, 0, 49,
-		51, 5, 8, 0, 0, 50, 52, 3, 6, 3, 0, 51, 50, 1, 0, 0, 0, 52, 53, 1, 0, 0,
-		0, 53, 51, 1, 0, 0, 0, 53, 54, 1, 0, 0, 0, 54, 72, 1, 0, 0, 0, 55, 57,
-		5, 10, 0, 0, 56, 58, 3, 10, 5, 0, 57, 56, 1, 0, 0, 0, 58, 59, 1, 0, 0,
-		0, 59, 57, 1, 0, 0, 0, 59, 60, 1, 0, 0, 0, 60, 72, 1, 0, 0, 0, 61, 63,
-		5, 11, 0, 0, 62, 64, 3, 12, 6, 0, 63, 62, 1, 0, 0, 0, 64, 65, 1, 0, 0,
-		0, 65, 63, 1, 0, 0, 0, 65, 66, 1, 0, 0, 0, 66, 72, 1, 0, 0, 0, 67, 68,
-		5, 12, 0, 0, 68, 69, 3, 14, 7, 0, 69, 70, 5, 1, 0, 0, 70, 72, 1, 0, 0,
-		0, 71, 49, 1, 0, 0, 0, 71, 55, 1, 0, 0, 0, 71, 61, 1, 0, 0, 0, 71, 67,
-		1, 0, 0, 0, 72, 5, 1, 0, 0, 0, 73, 74, 3, 16, 8, 0, 74, 76, 5, 2, 0, 0,
-		75, 77, 5, 9, 0, 0, 76, 75, 1, 0, 0, 0, 76, 77, 1, 0, 0, 0, 77, 78, 1,
-		0, 0, 0, 78, 83, 3, 8, 4, 0, 79, 80, 5, 3, 0, 0, 80, 82, 3, 8, 4, 0, 81,
-		79, 1, 0, 0, 0, 82, 85, 1, 0, 0, 0, 83, 81, 1, 0, 0, 0, 83, 84, 1, 0, 0,
-		0, 84, 86, 1, 0, 0, 0, 85, 83, 1, 0, 0, 0, 86, 87, 5, 1, 0, 0, 87, 7, 1,
-		0, 0, 0, 88, 89, 3, 16, 8, 0, 89, 98, 5, 4, 0, 0, 90, 95, 3, 16, 8, 0,
-		91, 92, 5, 5, 0, 0, 92, 94, 3, 16, 8, 0, 93, 91, 1, 0, 0, 0, 94, 97, 1,
-		0, 0, 0, 95, 93, 1, 0, 0, 0, 95, 96, 1, 0, 0, 0, 96, 99, 1, 0, 0, 0, 97,
-		95, 1, 0, 0, 0, 98, 90, 1, 0, 0, 0, 98, 99, 1, 0, 0, 0, 99, 100, 1, 0,
-		0, 0, 100, 101, 5, 6, 0, 0, 101, 9, 1, 0, 0, 0, 102, 107, 3, 16, 8, 0,
-		103, 104, 5, 5, 0, 0, 104, 106, 3, 16, 8, 0, 105, 103, 1, 0, 0, 0, 106,
-		109, 1, 0, 0, 0, 107, 105, 1, 0, 0, 0, 107, 108, 1, 0, 0, 0, 108, 110,
-		1, 0, 0, 0, 109, 107, 1, 0, 0, 0, 110, 111, 5, 7, 0, 0, 111, 112, 3, 16,
-		8, 0, 112, 113, 5, 1, 0, 0, 113, 11, 1, 0, 0, 0, 114, 115, 3, 14, 7, 0,
-		115, 116, 5, 2, 0, 0, 116, 117, 3, 14, 7, 0, 117, 118, 5, 1, 0, 0, 118,
-		13, 1, 0, 0, 0, 119, 132, 3, 16, 8, 0, 120, 129, 5, 4, 0, 0, 121, 126,
-		3, 14, 7, 0, 122, 123, 5, 5, 0, 0, 123, 125, 3, 14, 7, 0, 124, 122, 1,
-		0, 0, 0, 125, 128, 1, 0, 0, 0, 126, 124, 1, 0, 0, 0, 126, 127, 1, 0, 0,
-		0, 127, 130, 1, 0, 0, 0, 128, 126, 1, 0, 0, 0, 129, 121, 1, 0, 0, 0, 129,
-		130, 1, 0, 0, 0, 130, 131, 1, 0, 0, 0, 131, 133, 5, 6, 0, 0, 132, 120,
-		1, 0, 0, 0, 132, 133, 1, 0, 0, 0, 133, 15, 1, 0, 0, 0, 134, 135, 7, 0,
-		0, 0, 135, 17, 1, 0, 0, 0, 136, 137, 5, 4, 0, 0, 137, 141, 5, 10, 0, 0,
-		138, 140, 3, 16, 8, 0, 139, 138, 1, 0, 0, 0, 140, 143, 1, 0, 0, 0, 141,
-		139, 1, 0, 0, 0, 141, 142, 1, 0, 0, 0, 142, 144, 1, 0, 0, 0, 143, 141,
-		1, 0, 0, 0, 144, 164, 5, 6, 0, 0, 145, 146, 5, 4, 0, 0, 146, 150, 5, 13,
-		0, 0, 147, 149, 3, 20, 10, 0, 148, 147, 1, 0, 0, 0, 149, 152, 1, 0, 0,
-		0, 150, 148, 1, 0, 0, 0, 150, 151, 1, 0, 0, 0, 151, 153, 1, 0, 0, 0, 152,
-		150, 1, 0, 0, 0, 153, 164, 5, 6, 0, 0, 154, 155, 5, 4, 0, 0, 155, 159,
-		5, 15, 0, 0, 156, 158, 3, 28, 14, 0, 157, 156, 1, 0, 0, 0, 158, 161, 1,
-		0, 0, 0, 159, 157, 1, 0, 0, 0, 159, 160, 1, 0, 0, 0, 160, 162, 1, 0, 0,
-		0, 161, 159, 1, 0, 0, 0, 162, 164, 5, 6, 0, 0, 163, 136, 1, 0, 0, 0, 163,
-		145, 1, 0, 0, 0, 163, 154, 1, 0, 0, 0, 164, 19, 1, 0, 0, 0, 165, 166, 3,
-		24, 12, 0, 166, 167, 5, 14, 0, 0, 167, 169, 3, 24, 12, 0, 168, 170, 3,
-		22, 11, 0, 169, 168, 1, 0, 0, 0, 169, 170, 1, 0, 0, 0, 170, 21, 1, 0, 0,
-		0, 171, 172, 5, 3, 0, 0, 172, 173, 3, 24, 12, 0, 173, 174, 5, 14, 0, 0,
-		174, 182, 3, 24, 12, 0, 175, 176, 5, 5, 0, 0, 176, 177, 3, 24, 12, 0, 177,
-		178, 5, 14, 0, 0, 178, 179, 3, 24, 12, 0, 179, 181, 1, 0, 0, 0, 180, 175,
-		1, 0, 0, 0, 181, 184, 1, 0, 0, 0, 182, 180, 1, 0, 0, 0, 182, 183, 1, 0,
-		0, 0, 183, 23, 1, 0, 0, 0, 184, 182, 1, 0, 0, 0, 185, 198, 3, 26, 13, 0,
-		186, 195, 5, 4, 0, 0, 187, 192, 3, 24, 12, 0, 188, 189, 5, 5, 0, 0, 189,
-		191, 3, 24, 12, 0, 190, 188, 1, 0, 0, 0, 191, 194, 1, 0, 0, 0, 192, 190,
-		1, 0, 0, 0, 192, 193, 1, 0, 0, 0, 193, 196, 1, 0, 0, 0, 194, 192, 1, 0,
-		0, 0, 195, 187, 1, 0, 0, 0, 195, 196, 1, 0, 0, 0, 196, 197, 1, 0, 0, 0,
-		197, 199, 5, 6, 0, 0, 198, 186, 1, 0, 0, 0, 198, 199, 1, 0, 0, 0, 199,
-		25, 1, 0, 0, 0, 200, 203, 3, 16, 8, 0, 201, 203, 5, 2, 0, 0, 202, 200,
-		1, 0, 0, 0, 202, 201, 1, 0, 0, 0, 203, 27, 1, 0, 0, 0, 204, 208, 5, 4,
-		0, 0, 205, 207, 3, 28, 14, 0, 206, 205, 1, 0, 0, 0, 207, 210, 1, 0, 0,
-		0, 208, 206, 1, 0, 0, 0, 208, 209, 1, 0, 0, 0, 209, 211, 1, 0, 0, 0, 210,
-		208, 1, 0, 0, 0, 211, 214, 5, 6, 0, 0, 212, 214, 8, 1, 0, 0, 213, 204,
-		1, 0, 0, 0, 213, 212, 1, 0, 0, 0, 214, 29, 1, 0, 0, 0, 27, 33, 40, 44,
-		53, 59, 65, 71, 76, 83, 95, 98, 107, 126, 129, 132, 141, 150, 159, 163,
-		169, 182, 192, 195, 198, 202, 208, 213,
+		10, 2, 11, 7, 11, 2, 12, 7, 12, 2, 13, 7, 13, 2, 14, 7, 14, 2, 15, 7, 15,
+		2, 16, 7, 16, 2, 17, 7, 17, 2, 18, 7, 18, 2, 19, 7, 19, 2, 20, 7, 20, 2,
+		21, 7, 21, 1, 0, 4, 0, 46, 8, 0, 11, 0, 12, 0, 47, 1, 0, 1, 0, 1, 0, 4,
+		0, 53, 8, 0, 11, 0, 12, 0, 54, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 3, 0, 62,
+		8, 0, 1, 1, 1, 1, 1, 1, 1, 2, 1, 2, 4, 2, 69, 8, 2, 11, 2, 12, 2, 70, 1,
+		2, 1, 2, 4, 2, 75, 8, 2, 11, 2, 12, 2, 76, 1, 2, 1, 2, 4, 2, 81, 8, 2,
+		11, 2, 12, 2, 82, 1, 2, 1, 2, 1, 2, 1, 2, 3, 2, 89, 8, 2, 1, 3, 1, 3, 1,
+		3, 3, 3, 94, 8, 3, 1, 3, 1, 3, 1, 3, 5, 3, 99, 8, 3, 10, 3, 12, 3, 102,
+		9, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 1, 4, 1, 4, 5, 4, 111, 8, 4, 10, 4,
+		12, 4, 114, 9, 4, 3, 4, 116, 8, 4, 1, 4, 1, 4, 1, 5, 1, 5, 1, 5, 5, 5,
+		123, 8, 5, 10, 5, 12, 5, 126, 9, 5, 1, 5, 1, 5, 1, 5, 1, 5, 1, 6, 1, 6,
+		1, 6, 1, 6, 1, 6, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 5, 7, 142, 8, 7, 10, 7,
+		12, 7, 145, 9, 7, 3, 7, 147, 8, 7, 1, 7, 3, 7, 150, 8, 7, 1, 8, 1, 8, 1,
+		8, 1, 8, 1, 8, 1, 8, 3, 8, 158, 8, 8, 1, 9, 1, 9, 1, 9, 5, 9, 163, 8, 9,
+		10, 9, 12, 9, 166, 9, 9, 1, 9, 1, 9, 1, 9, 1, 9, 5, 9, 172, 8, 9, 10, 9,
+		12, 9, 175, 9, 9, 1, 9, 1, 9, 1, 9, 1, 9, 5, 9, 181, 8, 9, 10, 9, 12, 9,
+		184, 9, 9, 1, 9, 3, 9, 187, 8, 9, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 193,
+		8, 10, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 5,
+		11, 204, 8, 11, 10, 11, 12, 11, 207, 9, 11, 1, 12, 1, 12, 1, 12, 1, 12,
+		1, 12, 5, 12, 214, 8, 12, 10, 12, 12, 12, 217, 9, 12, 3, 12, 219, 8, 12,
+		1, 12, 3, 12, 222, 8, 12, 1, 13, 1, 13, 3, 13, 226, 8, 13, 1, 14, 1, 14,
+		5, 14, 230, 8, 14, 10, 14, 12, 14, 233, 9, 14, 1, 14, 1, 14, 3, 14, 237,
+		8, 14, 1, 15, 1, 15, 1, 15, 5, 15, 242, 8, 15, 10, 15, 12, 15, 245, 9,
+		15, 1, 15, 1, 15, 5, 15, 249, 8, 15, 10, 15, 12, 15, 252, 9, 15, 3, 15,
+		254, 8, 15, 1, 15, 1, 15, 1, 16, 1, 16, 5, 16, 260, 8, 16, 10, 16, 12,
+		16, 263, 9, 16, 1, 16, 1, 16, 5, 16, 267, 8, 16, 10, 16, 12, 16, 270, 9,
+		16, 1, 16, 1, 16, 5, 16, 274, 8, 16, 10, 16, 12, 16, 277, 9, 16, 1, 16,
+		1, 16, 5, 16, 281, 8, 16, 10, 16, 12, 16, 284, 9, 16, 3, 16, 286, 8, 16,
+		1, 17, 1, 17, 1, 17, 5, 17, 291, 8, 17, 10, 17, 12, 17, 294, 9, 17, 1,
+		17, 1, 17, 1, 17, 1, 18, 4, 18, 300, 8, 18, 11, 18, 12, 18, 301, 1, 18,
+		1, 18, 1, 18, 1, 19, 1, 19, 1, 19, 1, 19, 1, 20, 1, 20, 1, 20, 1, 20, 1,
+		20, 5, 20, 316, 8, 20, 10, 20, 12, 20, 319, 9, 20, 3, 20, 321, 8, 20, 1,
+		20, 3, 20, 324, 8, 20, 1, 21, 1, 21, 1, 21, 0, 0, 22, 0, 2, 4, 6, 8, 10,
+		12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 0, 4, 2,
+		0, 4, 4, 6, 6, 1, 0, 18, 19, 2, 0, 1, 1, 5, 5, 2, 0, 8, 12, 22, 23, 356,
+		0, 61, 1, 0, 0, 0, 2, 63, 1, 0, 0, 0, 4, 88, 1, 0, 0, 0, 6, 90, 1, 0, 0,
+		0, 8, 105, 1, 0, 0, 0, 10, 119, 1, 0, 0, 0, 12, 131, 1, 0, 0, 0, 14, 136,
+		1, 0, 0, 0, 16, 157, 1, 0, 0, 0, 18, 186, 1, 0, 0, 0, 20, 188, 1, 0, 0,
+		0, 22, 194, 1, 0, 0, 0, 24, 208, 1, 0, 0, 0, 26, 225, 1, 0, 0, 0, 28, 236,
+		1, 0, 0, 0, 30, 238, 1, 0, 0, 0, 32, 285, 1, 0, 0, 0, 34, 287, 1, 0, 0,
+		0, 36, 299, 1, 0, 0, 0, 38, 306, 1, 0, 0, 0, 40, 310, 1, 0, 0, 0, 42, 325,
+		1, 0, 0, 0, 44, 46, 3, 4, 2, 0, 45, 44, 1, 0, 0, 0, 46, 47, 1, 0, 0, 0,
+		47, 45, 1, 0, 0, 0, 47, 48, 1, 0, 0, 0, 48, 49, 1, 0, 0, 0, 49, 50, 5,
+		0, 0, 1, 50, 62, 1, 0, 0, 0, 51, 53, 3, 18, 9, 0, 52, 51, 1, 0, 0, 0, 53,
+		54, 1, 0, 0, 0, 54, 52, 1, 0, 0, 0, 54, 55, 1, 0, 0, 0, 55, 56, 1, 0, 0,
+		0, 56, 57, 5, 0, 0, 1, 57, 62, 1, 0, 0, 0, 58, 59, 3, 30, 15, 0, 59, 60,
+		5, 0, 0, 1, 60, 62, 1, 0, 0, 0, 61, 45, 1, 0, 0, 0, 61, 52, 1, 0, 0, 0,
+		61, 58, 1, 0, 0, 0, 62, 1, 1, 0, 0, 0, 63, 64, 3, 24, 12, 0, 64, 65, 5,
+		0, 0, 1, 65, 3, 1, 0, 0, 0, 66, 68, 5, 8, 0, 0, 67, 69, 3, 6, 3, 0, 68,
+		67, 1, 0, 0, 0, 69, 70, 1, 0, 0, 0, 70, 68, 1, 0, 0, 0, 70, 71, 1, 0, 0,
+		0, 71, 89, 1, 0, 0, 0, 72, 74, 5, 10, 0, 0, 73, 75, 3, 10, 5, 0, 74, 73,
+		1, 0, 0, 0, 75, 76, 1, 0, 0, 0, 76, 74, 1, 0, 0, 0, 76, 77, 1, 0, 0, 0,
+		77, 89, 1, 0, 0, 0, 78, 80, 5, 11, 0, 0, 79, 81, 3, 12, 6, 0, 80, 79, 1,
+		0, 0, 0, 81, 82, 1, 0, 0, 0, 82, 80, 1, 0, 0, 0, 82, 83, 1, 0, 0, 0, 83,
+		89, 1, 0, 0, 0, 84, 85, 5, 12, 0, 0, 85, 86, 3, 14, 7, 0, 86, 87, 5, 1,
+		0, 0, 87, 89, 1, 0, 0, 0, 88, 66, 1, 0, 0, 0, 88, 72, 1, 0, 0, 0, 88, 78,
+		1, 0, 0, 0, 88, 84, 1, 0, 0, 0, 89, 5, 1, 0, 0, 0, 90, 91, 3, 16, 8, 0,
+		91, 93, 5, 2, 0, 0, 92, 94, 5, 9, 0, 0, 93, 92, 1, 0, 0, 0, 93, 94, 1,
+		0, 0, 0, 94, 95, 1, 0, 0, 0, 95, 100, 3, 8, 4, 0, 96, 97, 5, 3, 0, 0, 97,
+		99, 3, 8, 4, 0, 98, 96, 1, 0, 0, 0, 99, 102, 1, 0, 0, 0, 100, 98, 1, 0,
+		0, 0, 100, 101, 1, 0, 0, 0, 101, 103, 1, 0, 0, 0, 102, 100, 1, 0, 0, 0,
+		103, 104, 5, 1, 0, 0, 104, 7, 1, 0, 0, 0, 105, 106, 3, 16, 8, 0, 106, 115,
+		5, 4, 0, 0, 107, 112, 3, 16, 8, 0, 108, 109, 5, 5, 0, 0, 109, 111, 3, 16,
+		8, 0, 110, 108, 1, 0, 0, 0, 111, 114, 1, 0, 0, 0, 112, 110, 1, 0, 0, 0,
+		112, 113, 1, 0, 0, 0, 113, 116, 1, 0, 0, 0, 114, 112, 1, 0, 0, 0, 115,
+		107, 1, 0, 0, 0, 115, 116, 1, 0, 0, 0, 116, 117, 1, 0, 0, 0, 117, 118,
+		5, 6, 0, 0, 118, 9, 1, 0, 0, 0, 119, 124, 3, 16, 8, 0, 120, 121, 5, 5,
+		0, 0, 121, 123, 3, 16, 8, 0, 122, 120, 1, 0, 0, 0, 123, 126, 1, 0, 0, 0,
+		124, 122, 1, 0, 0, 0, 124, 125, 1, 0, 0, 0, 125, 127, 1, 0, 0, 0, 126,
+		124, 1, 0, 0, 0, 127, 128, 5, 7, 0, 0, 128, 129, 3, 16, 8, 0, 129, 130,
+		5, 1, 0, 0, 130, 11, 1, 0, 0, 0, 131, 132, 3, 14, 7, 0, 132, 133, 5, 2,
+		0, 0, 133, 134, 3, 14, 7, 0, 134, 135, 5, 1, 0, 0, 135, 13, 1, 0, 0, 0,
+		136, 149, 3, 16, 8, 0, 137, 146, 5, 4, 0, 0, 138, 143, 3, 14, 7, 0, 139,
+		140, 5, 5, 0, 0, 140, 142, 3, 14, 7, 0, 141, 139, 1, 0, 0, 0, 142, 145,
+		1, 0, 0, 0, 143, 141, 1, 0, 0, 0, 143, 144, 1, 0, 0, 0, 144, 147, 1, 0,
+		0, 0, 145, 143, 1, 0, 0, 0, 146, 138, 1, 0, 0, 0, 146, 147, 1, 0, 0, 0,
+		147, 148, 1, 0, 0, 0, 148, 150, 5, 6, 0, 0, 149, 137, 1, 0, 0, 0, 149,
+		150, 1, 0, 0, 0, 150, 15, 1, 0, 0, 0, 151, 158, 3, 42, 21, 0, 152, 158,
+		5, 17, 0, 0, 153, 158, 5, 18, 0, 0, 154, 158, 5, 19, 0, 0, 155, 158, 5,
+		20, 0, 0, 156, 158, 5, 21, 0, 0, 157, 151, 1, 0, 0, 0, 157, 152, 1, 0,
+		0, 0, 157, 153, 1, 0, 0, 0, 157, 154, 1, 0, 0, 0, 157, 155, 1, 0, 0, 0,
+		157, 156, 1, 0, 0, 0, 158, 17, 1, 0, 0, 0, 159, 160, 5, 4, 0, 0, 160, 164,
+		5, 10, 0, 0, 161, 163, 3, 16, 8, 0, 162, 161, 1, 0, 0, 0, 163, 166, 1,
+		0, 0, 0, 164, 162, 1, 0, 0, 0, 164, 165, 1, 0, 0, 0, 165, 167, 1, 0, 0,
+		0, 166, 164, 1, 0, 0, 0, 167, 187, 5, 6, 0, 0, 168, 169, 5, 4, 0, 0, 169,
+		173, 5, 13, 0, 0, 170, 172, 3, 20, 10, 0, 171, 170, 1, 0, 0, 0, 172, 175,
+		1, 0, 0, 0, 173, 171, 1, 0, 0, 0, 173, 174, 1, 0, 0, 0, 174, 176, 1, 0,
+		0, 0, 175, 173, 1, 0, 0, 0, 176, 187, 5, 6, 0, 0, 177, 178, 5, 4, 0, 0,
+		178, 182, 5, 22, 0, 0, 179, 181, 3, 28, 14, 0, 180, 179, 1, 0, 0, 0, 181,
+		184, 1, 0, 0, 0, 182, 180, 1, 0, 0, 0, 182, 183, 1, 0, 0, 0, 183, 185,
+		1, 0, 0, 0, 184, 182, 1, 0, 0, 0, 185, 187, 5, 6, 0, 0, 186, 159, 1, 0,
+		0, 0, 186, 168, 1, 0, 0, 0, 186, 177, 1, 0, 0, 0, 187, 19, 1, 0, 0, 0,
+		188, 189, 3, 24, 12, 0, 189, 190, 5, 14, 0, 0, 190, 192, 3, 24, 12, 0,
+		191, 193, 3, 22, 11, 0, 192, 191, 1, 0, 0, 0, 192, 193, 1, 0, 0, 0, 193,
+		21, 1, 0, 0, 0, 194, 195, 5, 3, 0, 0, 195, 196, 3, 24, 12, 0, 196, 197,
+		5, 14, 0, 0, 197, 205, 3, 24, 12, 0, 198, 199, 5, 5, 0, 0, 199, 200, 3,
+		24, 12, 0, 200, 201, 5, 14, 0, 0, 201, 202, 3, 24, 12, 0, 202, 204, 1,
+		0, 0, 0, 203, 198, 1, 0, 0, 0, 204, 207, 1, 0, 0, 0, 205, 203, 1, 0, 0,
+		0, 205, 206, 1, 0, 0, 0, 206, 23, 1, 0, 0, 0, 207, 205, 1, 0, 0, 0, 208,
+		221, 3, 26, 13, 0, 209, 218, 5, 4, 0, 0, 210, 215, 3, 24, 12, 0, 211, 212,
+		5, 5, 0, 0, 212, 214, 3, 24, 12, 0, 213, 211, 1, 0, 0, 0, 214, 217, 1,
+		0, 0, 0, 215, 213, 1, 0, 0, 0, 215, 216, 1, 0, 0, 0, 216, 219, 1, 0, 0,
+		0, 217, 215, 1, 0, 0, 0, 218, 210, 1, 0, 0, 0, 218, 219, 1, 0, 0, 0, 219,
+		220, 1, 0, 0, 0, 220, 222, 5, 6, 0, 0, 221, 209, 1, 0, 0, 0, 221, 222,
+		1, 0, 0, 0, 222, 25, 1, 0, 0, 0, 223, 226, 3, 16, 8, 0, 224, 226, 5, 2,
+		0, 0, 225, 223, 1, 0, 0, 0, 225, 224, 1, 0, 0, 0, 226, 27, 1, 0, 0, 0,
+		227, 231, 5, 4, 0, 0, 228, 230, 3, 28, 14, 0, 229, 228, 1, 0, 0, 0, 230,
+		233, 1, 0, 0, 0, 231, 229, 1, 0, 0, 0, 231, 232, 1, 0, 0, 0, 232, 234,
+		1, 0, 0, 0, 233, 231, 1, 0, 0, 0, 234, 237, 5, 6, 0, 0, 235, 237, 8, 0,
+		0, 0, 236, 227, 1, 0, 0, 0, 236, 235, 1, 0, 0, 0, 237, 29, 1, 0, 0, 0,
+		238, 239, 5, 15, 0, 0, 239, 243, 3, 42, 21, 0, 240, 242, 3, 32, 16, 0,
+		241, 240, 1, 0, 0, 0, 242, 245, 1, 0, 0, 0, 243, 241, 1, 0, 0, 0, 243,
+		244, 1, 0, 0, 0, 244, 253, 1, 0, 0, 0, 245, 243, 1, 0, 0, 0, 246, 250,
+		5, 21, 0, 0, 247, 249, 3, 40, 20, 0, 248, 247, 1, 0, 0, 0, 249, 252, 1,
+		0, 0, 0, 250, 248, 1, 0, 0, 0, 250, 251, 1, 0, 0, 0, 251, 254, 1, 0, 0,
+		0, 252, 250, 1, 0, 0, 0, 253, 246, 1, 0, 0, 0, 253, 254, 1, 0, 0, 0, 254,
+		255, 1, 0, 0, 0, 255, 256, 5, 16, 0, 0, 256, 31, 1, 0, 0, 0, 257, 261,
+		5, 17, 0, 0, 258, 260, 3, 42, 21, 0, 259, 258, 1, 0, 0, 0, 260, 263, 1,
+		0, 0, 0, 261, 259, 1, 0, 0, 0, 261, 262, 1, 0, 0, 0, 262, 286, 1, 0, 0,
+		0, 263, 261, 1, 0, 0, 0, 264, 268, 7, 1, 0, 0, 265, 267, 3, 34, 17, 0,
+		266, 265, 1, 0, 0, 0, 267, 270, 1, 0, 0, 0, 268, 266, 1, 0, 0, 0, 268,
+		269, 1, 0, 0, 0, 269, 286, 1, 0, 0, 0, 270, 268, 1, 0, 0, 0, 271, 275,
+		5, 20, 0, 0, 272, 274, 3, 36, 18, 0, 273, 272, 1, 0, 0, 0, 274, 277, 1,
+		0, 0, 0, 275, 273, 1, 0, 0, 0, 275, 276, 1, 0, 0, 0, 276, 286, 1, 0, 0,
+		0, 277, 275, 1, 0, 0, 0, 278, 282, 5, 13, 0, 0, 279, 281, 3, 38, 19, 0,
+		280, 279, 1, 0, 0, 0, 281, 284, 1, 0, 0, 0, 282, 280, 1, 0, 0, 0, 282,
+		283, 1, 0, 0, 0, 283, 286, 1, 0, 0, 0, 284, 282, 1, 0, 0, 0, 285, 257,
+		1, 0, 0, 0, 285, 264, 1, 0, 0, 0, 285, 271, 1, 0, 0, 0, 285, 278, 1, 0,
+		0, 0, 286, 33, 1, 0, 0, 0, 287, 288, 3, 42, 21, 0, 288, 292, 5, 7, 0, 0,
+		289, 291, 3, 42, 21, 0, 290, 289, 1, 0, 0, 0, 291, 294, 1, 0, 0, 0, 292,
+		290, 1, 0, 0, 0, 292, 293, 1, 0, 0, 0, 293, 295, 1, 0, 0, 0, 294, 292,
+		1, 0, 0, 0, 295, 296, 5, 14, 0, 0, 296, 297, 3, 42, 21, 0, 297, 35, 1,
+		0, 0, 0, 298, 300, 3, 42, 21, 0, 299, 298, 1, 0, 0, 0, 300, 301, 1, 0,
+		0, 0, 301, 299, 1, 0, 0, 0, 301, 302, 1, 0, 0, 0, 302, 303, 1, 0, 0, 0,
+		303, 304, 5, 7, 0, 0, 304, 305, 3, 42, 21, 0, 305, 37, 1, 0, 0, 0, 306,
+		307, 3, 40, 20, 0, 307, 308, 5, 14, 0, 0, 308, 309, 3, 40, 20, 0, 309,
+		39, 1, 0, 0, 0, 310, 323, 3, 42, 21, 0, 311, 320, 5, 4, 0, 0, 312, 317,
+		3, 40, 20, 0, 313, 314, 7, 2, 0, 0, 314, 316, 3, 40, 20, 0, 315, 313, 1,
+		0, 0, 0, 316, 319, 1, 0, 0, 0, 317, 315, 1, 0, 0, 0, 317, 318, 1, 0, 0,
+		0, 318, 321, 1, 0, 0, 0, 319, 317, 1, 0, 0, 0, 320, 312, 1, 0, 0, 0, 320,
+		321, 1, 0, 0, 0, 321, 322, 1, 0, 0, 0, 322, 324, 5, 6, 0, 0, 323, 311,
+		1, 0, 0, 0, 323, 324, 1, 0, 0, 0, 324, 41, 1, 0, 0, 0, 325, 326, 7, 3,
+		0, 0, 326, 43, 1, 0, 0, 0, 41, 47, 54, 61, 70, 76, 82, 88, 93, 100, 112,
+		115, 124, 143, 146, 149, 157, 164, 173, 182, 186, 192, 205, 215, 218, 221,
+		225, 231, 236, 243, 250, 253, 261, 268, 275, 282, 285, 292, 301, 317, 320,
+		323,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -192,12 +249,18 @@ const (
 	TRSParserINPUT        = 12
 	TRSParserRULES        = 13
 	TRSParserARROW        = 14
-	TRSParserWORD         = 15
-	TRSParserOPSYM        = 16
-	TRSParserSTRING       = 17
-	TRSParserLINE_COMMENT = 18
-	TRSParserWS           = 19
-	TRSParserOTHER        = 20
+	TRSParserREC_SPEC     = 15
+	TRSParserEND_SPEC     = 16
+	TRSParserSORTS        = 17
+	TRSParserCONS         = 18
+	TRSParserOPNS         = 19
+	TRSParserVARS         = 20
+	TRSParserEVAL         = 21
+	TRSParserWORD         = 22
+	TRSParserOPSYM        = 23
+	TRSParserLINE_COMMENT = 24
+	TRSParserWS           = 25
+	TRSParserOTHER        = 26
 )
 
 // TRSParser rules.
@@ -217,6 +280,13 @@ const (
 	TRSParserRULE_wterm        = 12
 	TRSParserRULE_wname        = 13
 	TRSParserRULE_sexpr        = 14
+	TRSParserRULE_recSpec      = 15
+	TRSParserRULE_recSection   = 16
+	TRSParserRULE_recOp        = 17
+	TRSParserRULE_recVars      = 18
+	TRSParserRULE_recRule      = 19
+	TRSParserRULE_rterm        = 20
+	TRSParserRULE_recName      = 21
 )
 
 // IFileContext is an interface to support dynamic dispatch.
@@ -399,12 +469,50 @@ func (s *WstFileContext) WstSection(i int) IWstSectionContext {
 	return t.(IWstSectionContext)
 }
 
+type RecFileContext struct {
+	FileContext
+}
+
+func NewRecFileContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *RecFileContext {
+	var p = new(RecFileContext)
+
+	InitEmptyFileContext(&p.FileContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*FileContext))
+
+	return p
+}
+
+func (s *RecFileContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecFileContext) RecSpec() IRecSpecContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecSpecContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecSpecContext)
+}
+
+func (s *RecFileContext) EOF() antlr.TerminalNode {
+	return s.GetToken(TRSParserEOF, 0)
+}
+
 func (p *TRSParser) File() (localctx IFileContext) {
 	localctx = NewFileContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 0, TRSParserRULE_file)
 	var _la int
 
-	p.SetState(44)
+	p.SetState(61)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -414,7 +522,7 @@ func (p *TRSParser) File() (localctx IFileContext) {
 	case TRSParserSORT, TRSParserVAR, TRSParserEQN, TRSParserINPUT:
 		localctx = NewPaperFileContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
-		p.SetState(31)
+		p.SetState(45)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -423,11 +531,11 @@ func (p *TRSParser) File() (localctx IFileContext) {
 
 		for ok := true; ok; ok = ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&7424) != 0) {
 			{
-				p.SetState(30)
+				p.SetState(44)
 				p.PaperSection()
 			}
 
-			p.SetState(33)
+			p.SetState(47)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -435,7 +543,7 @@ func (p *TRSParser) File() (localctx IFileContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(35)
+			p.SetState(49)
 			p.Match(TRSParserEOF)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -446,7 +554,7 @@ func (p *TRSParser) File() (localctx IFileContext) {
 	case TRSParserT__3:
 		localctx = NewWstFileContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
-		p.SetState(38)
+		p.SetState(52)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -455,11 +563,11 @@ func (p *TRSParser) File() (localctx IFileContext) {
 
 		for ok := true; ok; ok = _la == TRSParserT__3 {
 			{
-				p.SetState(37)
+				p.SetState(51)
 				p.WstSection()
 			}
 
-			p.SetState(40)
+			p.SetState(54)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -467,7 +575,23 @@ func (p *TRSParser) File() (localctx IFileContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(42)
+			p.SetState(56)
+			p.Match(TRSParserEOF)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case TRSParserREC_SPEC:
+		localctx = NewRecFileContext(p, localctx)
+		p.EnterOuterAlt(localctx, 3)
+		{
+			p.SetState(58)
+			p.RecSpec()
+		}
+		{
+			p.SetState(59)
 			p.Match(TRSParserEOF)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -575,11 +699,11 @@ func (p *TRSParser) InputTerm() (localctx IInputTermContext) {
 	p.EnterRule(localctx, 2, TRSParserRULE_inputTerm)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(46)
+		p.SetState(63)
 		p.Wterm()
 	}
 	{
-		p.SetState(47)
+		p.SetState(64)
 		p.Match(TRSParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -888,7 +1012,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 	p.EnterRule(localctx, 4, TRSParserRULE_paperSection)
 	var _alt int
 
-	p.SetState(71)
+	p.SetState(88)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -899,14 +1023,14 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 		localctx = NewSortSectionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(49)
+			p.SetState(66)
 			p.Match(TRSParserSORT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(51)
+		p.SetState(68)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -916,7 +1040,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 			switch _alt {
 			case 1:
 				{
-					p.SetState(50)
+					p.SetState(67)
 					p.SortDecl()
 				}
 
@@ -925,7 +1049,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 				goto errorExit
 			}
 
-			p.SetState(53)
+			p.SetState(70)
 			p.GetErrorHandler().Sync(p)
 			_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 3, p.GetParserRuleContext())
 			if p.HasError() {
@@ -937,14 +1061,14 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 		localctx = NewVarSectionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(55)
+			p.SetState(72)
 			p.Match(TRSParserVAR)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(57)
+		p.SetState(74)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -954,7 +1078,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 			switch _alt {
 			case 1:
 				{
-					p.SetState(56)
+					p.SetState(73)
 					p.VarDecl()
 				}
 
@@ -963,7 +1087,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 				goto errorExit
 			}
 
-			p.SetState(59)
+			p.SetState(76)
 			p.GetErrorHandler().Sync(p)
 			_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 4, p.GetParserRuleContext())
 			if p.HasError() {
@@ -975,14 +1099,14 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 		localctx = NewEqnSectionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(61)
+			p.SetState(78)
 			p.Match(TRSParserEQN)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(63)
+		p.SetState(80)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -992,7 +1116,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 			switch _alt {
 			case 1:
 				{
-					p.SetState(62)
+					p.SetState(79)
 					p.Equation()
 				}
 
@@ -1001,7 +1125,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 				goto errorExit
 			}
 
-			p.SetState(65)
+			p.SetState(82)
 			p.GetErrorHandler().Sync(p)
 			_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 5, p.GetParserRuleContext())
 			if p.HasError() {
@@ -1013,7 +1137,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 		localctx = NewInputSectionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(67)
+			p.SetState(84)
 			p.Match(TRSParserINPUT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1021,11 +1145,11 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 			}
 		}
 		{
-			p.SetState(68)
+			p.SetState(85)
 			p.Term()
 		}
 		{
-			p.SetState(69)
+			p.SetState(86)
 			p.Match(TRSParserT__0)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1178,23 +1302,23 @@ func (p *TRSParser) SortDecl() (localctx ISortDeclContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(73)
+		p.SetState(90)
 		p.Name()
 	}
 	{
-		p.SetState(74)
+		p.SetState(91)
 		p.Match(TRSParserT__1)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(76)
+	p.SetState(93)
 	p.GetErrorHandler().Sync(p)
 
 	if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 7, p.GetParserRuleContext()) == 1 {
 		{
-			p.SetState(75)
+			p.SetState(92)
 			p.Match(TRSParserSTRUCT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1206,10 +1330,10 @@ func (p *TRSParser) SortDecl() (localctx ISortDeclContext) {
 		goto errorExit
 	}
 	{
-		p.SetState(78)
+		p.SetState(95)
 		p.SymDecl()
 	}
-	p.SetState(83)
+	p.SetState(100)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1218,7 +1342,7 @@ func (p *TRSParser) SortDecl() (localctx ISortDeclContext) {
 
 	for _la == TRSParserT__2 {
 		{
-			p.SetState(79)
+			p.SetState(96)
 			p.Match(TRSParserT__2)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1226,11 +1350,11 @@ func (p *TRSParser) SortDecl() (localctx ISortDeclContext) {
 			}
 		}
 		{
-			p.SetState(80)
+			p.SetState(97)
 			p.SymDecl()
 		}
 
-		p.SetState(85)
+		p.SetState(102)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1238,7 +1362,7 @@ func (p *TRSParser) SortDecl() (localctx ISortDeclContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(86)
+		p.SetState(103)
 		p.Match(TRSParserT__0)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1364,30 +1488,30 @@ func (p *TRSParser) SymDecl() (localctx ISymDeclContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(88)
+		p.SetState(105)
 		p.Name()
 	}
 	{
-		p.SetState(89)
+		p.SetState(106)
 		p.Match(TRSParserT__3)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(98)
+	p.SetState(115)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&106240) != 0 {
+	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&16654080) != 0 {
 		{
-			p.SetState(90)
+			p.SetState(107)
 			p.Name()
 		}
-		p.SetState(95)
+		p.SetState(112)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1396,7 +1520,7 @@ func (p *TRSParser) SymDecl() (localctx ISymDeclContext) {
 
 		for _la == TRSParserT__4 {
 			{
-				p.SetState(91)
+				p.SetState(108)
 				p.Match(TRSParserT__4)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1404,11 +1528,11 @@ func (p *TRSParser) SymDecl() (localctx ISymDeclContext) {
 				}
 			}
 			{
-				p.SetState(92)
+				p.SetState(109)
 				p.Name()
 			}
 
-			p.SetState(97)
+			p.SetState(114)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1418,7 +1542,7 @@ func (p *TRSParser) SymDecl() (localctx ISymDeclContext) {
 
 	}
 	{
-		p.SetState(100)
+		p.SetState(117)
 		p.Match(TRSParserT__5)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1544,10 +1668,10 @@ func (p *TRSParser) VarDecl() (localctx IVarDeclContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(102)
+		p.SetState(119)
 		p.Name()
 	}
-	p.SetState(107)
+	p.SetState(124)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1556,7 +1680,7 @@ func (p *TRSParser) VarDecl() (localctx IVarDeclContext) {
 
 	for _la == TRSParserT__4 {
 		{
-			p.SetState(103)
+			p.SetState(120)
 			p.Match(TRSParserT__4)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1564,11 +1688,11 @@ func (p *TRSParser) VarDecl() (localctx IVarDeclContext) {
 			}
 		}
 		{
-			p.SetState(104)
+			p.SetState(121)
 			p.Name()
 		}
 
-		p.SetState(109)
+		p.SetState(126)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1576,7 +1700,7 @@ func (p *TRSParser) VarDecl() (localctx IVarDeclContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(110)
+		p.SetState(127)
 		p.Match(TRSParserT__6)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1584,11 +1708,11 @@ func (p *TRSParser) VarDecl() (localctx IVarDeclContext) {
 		}
 	}
 	{
-		p.SetState(111)
+		p.SetState(128)
 		p.Name()
 	}
 	{
-		p.SetState(112)
+		p.SetState(129)
 		p.Match(TRSParserT__0)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1734,14 +1858,14 @@ func (p *TRSParser) Equation() (localctx IEquationContext) {
 	p.EnterRule(localctx, 12, TRSParserRULE_equation)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(114)
+		p.SetState(131)
 
 		var _x = p.Term()
 
 		localctx.(*EquationContext).lhs = _x
 	}
 	{
-		p.SetState(115)
+		p.SetState(132)
 		p.Match(TRSParserT__1)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1749,14 +1873,14 @@ func (p *TRSParser) Equation() (localctx IEquationContext) {
 		}
 	}
 	{
-		p.SetState(116)
+		p.SetState(133)
 
 		var _x = p.Term()
 
 		localctx.(*EquationContext).rhs = _x
 	}
 	{
-		p.SetState(117)
+		p.SetState(134)
 		p.Match(TRSParserT__0)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1910,10 +2034,10 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(119)
+		p.SetState(136)
 		p.Name()
 	}
-	p.SetState(132)
+	p.SetState(149)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1922,7 +2046,7 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 
 	if _la == TRSParserT__3 {
 		{
-			p.SetState(120)
+			p.SetState(137)
 
 			var _m = p.Match(TRSParserT__3)
 
@@ -1932,19 +2056,19 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 				goto errorExit
 			}
 		}
-		p.SetState(129)
+		p.SetState(146)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&106240) != 0 {
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&16654080) != 0 {
 			{
-				p.SetState(121)
+				p.SetState(138)
 				p.Term()
 			}
-			p.SetState(126)
+			p.SetState(143)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1953,7 +2077,7 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 
 			for _la == TRSParserT__4 {
 				{
-					p.SetState(122)
+					p.SetState(139)
 					p.Match(TRSParserT__4)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -1961,11 +2085,11 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(123)
+					p.SetState(140)
 					p.Term()
 				}
 
-				p.SetState(128)
+				p.SetState(145)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -1975,7 +2099,7 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 
 		}
 		{
-			p.SetState(131)
+			p.SetState(148)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2008,13 +2132,12 @@ type INameContext interface {
 	GetParser() antlr.Parser
 
 	// Getter signatures
-	WORD() antlr.TerminalNode
-	OPSYM() antlr.TerminalNode
-	SORT() antlr.TerminalNode
-	STRUCT() antlr.TerminalNode
-	VAR() antlr.TerminalNode
-	EQN() antlr.TerminalNode
-	INPUT() antlr.TerminalNode
+	RecName() IRecNameContext
+	SORTS() antlr.TerminalNode
+	CONS() antlr.TerminalNode
+	OPNS() antlr.TerminalNode
+	VARS() antlr.TerminalNode
+	EVAL() antlr.TerminalNode
 
 	// IsNameContext differentiates from other interfaces.
 	IsNameContext()
@@ -2052,32 +2175,40 @@ func NewNameContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokin
 
 func (s *NameContext) GetParser() antlr.Parser { return s.parser }
 
-func (s *NameContext) WORD() antlr.TerminalNode {
-	return s.GetToken(TRSParserWORD, 0)
+func (s *NameContext) RecName() IRecNameContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecNameContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecNameContext)
 }
 
-func (s *NameContext) OPSYM() antlr.TerminalNode {
-	return s.GetToken(TRSParserOPSYM, 0)
+func (s *NameContext) SORTS() antlr.TerminalNode {
+	return s.GetToken(TRSParserSORTS, 0)
 }
 
-func (s *NameContext) SORT() antlr.TerminalNode {
-	return s.GetToken(TRSParserSORT, 0)
+func (s *NameContext) CONS() antlr.TerminalNode {
+	return s.GetToken(TRSParserCONS, 0)
 }
 
-func (s *NameContext) STRUCT() antlr.TerminalNode {
-	return s.GetToken(TRSParserSTRUCT, 0)
+func (s *NameContext) OPNS() antlr.TerminalNode {
+	return s.GetToken(TRSParserOPNS, 0)
 }
 
-func (s *NameContext) VAR() antlr.TerminalNode {
-	return s.GetToken(TRSParserVAR, 0)
+func (s *NameContext) VARS() antlr.TerminalNode {
+	return s.GetToken(TRSParserVARS, 0)
 }
 
-func (s *NameContext) EQN() antlr.TerminalNode {
-	return s.GetToken(TRSParserEQN, 0)
-}
-
-func (s *NameContext) INPUT() antlr.TerminalNode {
-	return s.GetToken(TRSParserINPUT, 0)
+func (s *NameContext) EVAL() antlr.TerminalNode {
+	return s.GetToken(TRSParserEVAL, 0)
 }
 
 func (s *NameContext) GetRuleContext() antlr.RuleContext {
@@ -2091,19 +2222,78 @@ func (s *NameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) s
 func (p *TRSParser) Name() (localctx INameContext) {
 	localctx = NewNameContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 16, TRSParserRULE_name)
-	var _la int
+	p.SetState(157)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
 
-	p.EnterOuterAlt(localctx, 1)
-	{
-		p.SetState(134)
-		_la = p.GetTokenStream().LA(1)
-
-		if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&106240) != 0) {
-			p.GetErrorHandler().RecoverInline(p)
-		} else {
-			p.GetErrorHandler().ReportMatch(p)
-			p.Consume()
+	switch p.GetTokenStream().LA(1) {
+	case TRSParserSORT, TRSParserSTRUCT, TRSParserVAR, TRSParserEQN, TRSParserINPUT, TRSParserWORD, TRSParserOPSYM:
+		p.EnterOuterAlt(localctx, 1)
+		{
+			p.SetState(151)
+			p.RecName()
 		}
+
+	case TRSParserSORTS:
+		p.EnterOuterAlt(localctx, 2)
+		{
+			p.SetState(152)
+			p.Match(TRSParserSORTS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case TRSParserCONS:
+		p.EnterOuterAlt(localctx, 3)
+		{
+			p.SetState(153)
+			p.Match(TRSParserCONS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case TRSParserOPNS:
+		p.EnterOuterAlt(localctx, 4)
+		{
+			p.SetState(154)
+			p.Match(TRSParserOPNS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case TRSParserVARS:
+		p.EnterOuterAlt(localctx, 5)
+		{
+			p.SetState(155)
+			p.Match(TRSParserVARS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case TRSParserEVAL:
+		p.EnterOuterAlt(localctx, 6)
+		{
+			p.SetState(156)
+			p.Match(TRSParserEVAL)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	default:
+		p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
+		goto errorExit
 	}
 
 errorExit:
@@ -2369,18 +2559,18 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 	p.EnterRule(localctx, 18, TRSParserRULE_wstSection)
 	var _la int
 
-	p.SetState(163)
+	p.SetState(186)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
-	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 18, p.GetParserRuleContext()) {
+	switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 19, p.GetParserRuleContext()) {
 	case 1:
 		localctx = NewWstVarsContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(136)
+			p.SetState(159)
 			p.Match(TRSParserT__3)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2388,27 +2578,27 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			}
 		}
 		{
-			p.SetState(137)
+			p.SetState(160)
 			p.Match(TRSParserVAR)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(141)
+		p.SetState(164)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&106240) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&16654080) != 0 {
 			{
-				p.SetState(138)
+				p.SetState(161)
 				p.Name()
 			}
 
-			p.SetState(143)
+			p.SetState(166)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -2416,7 +2606,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(144)
+			p.SetState(167)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2428,7 +2618,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 		localctx = NewWstRulesContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(145)
+			p.SetState(168)
 			p.Match(TRSParserT__3)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2436,27 +2626,27 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			}
 		}
 		{
-			p.SetState(146)
+			p.SetState(169)
 			p.Match(TRSParserRULES)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(150)
+		p.SetState(173)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&106244) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&16654084) != 0 {
 			{
-				p.SetState(147)
+				p.SetState(170)
 				p.WstRule()
 			}
 
-			p.SetState(152)
+			p.SetState(175)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -2464,7 +2654,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(153)
+			p.SetState(176)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2476,7 +2666,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 		localctx = NewWstOtherContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(154)
+			p.SetState(177)
 			p.Match(TRSParserT__3)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2484,27 +2674,27 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			}
 		}
 		{
-			p.SetState(155)
+			p.SetState(178)
 			p.Match(TRSParserWORD)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(159)
+		p.SetState(182)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&2097086) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&134217662) != 0 {
 			{
-				p.SetState(156)
+				p.SetState(179)
 				p.Sexpr()
 			}
 
-			p.SetState(161)
+			p.SetState(184)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -2512,7 +2702,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(162)
+			p.SetState(185)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2686,14 +2876,14 @@ func (p *TRSParser) WstRule() (localctx IWstRuleContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(165)
+		p.SetState(188)
 
 		var _x = p.Wterm()
 
 		localctx.(*WstRuleContext).lhs = _x
 	}
 	{
-		p.SetState(166)
+		p.SetState(189)
 		p.Match(TRSParserARROW)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2701,13 +2891,13 @@ func (p *TRSParser) WstRule() (localctx IWstRuleContext) {
 		}
 	}
 	{
-		p.SetState(167)
+		p.SetState(190)
 
 		var _x = p.Wterm()
 
 		localctx.(*WstRuleContext).rhs = _x
 	}
-	p.SetState(169)
+	p.SetState(192)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2716,7 +2906,7 @@ func (p *TRSParser) WstRule() (localctx IWstRuleContext) {
 
 	if _la == TRSParserT__2 {
 		{
-			p.SetState(168)
+			p.SetState(191)
 			p.Condition()
 		}
 
@@ -2850,7 +3040,7 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(171)
+		p.SetState(194)
 		p.Match(TRSParserT__2)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2858,11 +3048,11 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 		}
 	}
 	{
-		p.SetState(172)
+		p.SetState(195)
 		p.Wterm()
 	}
 	{
-		p.SetState(173)
+		p.SetState(196)
 		p.Match(TRSParserARROW)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2870,10 +3060,10 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 		}
 	}
 	{
-		p.SetState(174)
+		p.SetState(197)
 		p.Wterm()
 	}
-	p.SetState(182)
+	p.SetState(205)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2882,7 +3072,7 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 
 	for _la == TRSParserT__4 {
 		{
-			p.SetState(175)
+			p.SetState(198)
 			p.Match(TRSParserT__4)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2890,11 +3080,11 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 			}
 		}
 		{
-			p.SetState(176)
+			p.SetState(199)
 			p.Wterm()
 		}
 		{
-			p.SetState(177)
+			p.SetState(200)
 			p.Match(TRSParserARROW)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2902,11 +3092,11 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 			}
 		}
 		{
-			p.SetState(178)
+			p.SetState(201)
 			p.Wterm()
 		}
 
-		p.SetState(184)
+		p.SetState(207)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -3060,10 +3250,10 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(185)
+		p.SetState(208)
 		p.Wname()
 	}
-	p.SetState(198)
+	p.SetState(221)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3072,7 +3262,7 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 
 	if _la == TRSParserT__3 {
 		{
-			p.SetState(186)
+			p.SetState(209)
 
 			var _m = p.Match(TRSParserT__3)
 
@@ -3082,19 +3272,19 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 				goto errorExit
 			}
 		}
-		p.SetState(195)
+		p.SetState(218)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&106244) != 0 {
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&16654084) != 0 {
 			{
-				p.SetState(187)
+				p.SetState(210)
 				p.Wterm()
 			}
-			p.SetState(192)
+			p.SetState(215)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -3103,7 +3293,7 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 
 			for _la == TRSParserT__4 {
 				{
-					p.SetState(188)
+					p.SetState(211)
 					p.Match(TRSParserT__4)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3111,11 +3301,11 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 					}
 				}
 				{
-					p.SetState(189)
+					p.SetState(212)
 					p.Wterm()
 				}
 
-				p.SetState(194)
+				p.SetState(217)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -3125,7 +3315,7 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 
 		}
 		{
-			p.SetState(197)
+			p.SetState(220)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3223,24 +3413,24 @@ func (s *WnameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) 
 func (p *TRSParser) Wname() (localctx IWnameContext) {
 	localctx = NewWnameContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 26, TRSParserRULE_wname)
-	p.SetState(202)
+	p.SetState(225)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
 	switch p.GetTokenStream().LA(1) {
-	case TRSParserSORT, TRSParserSTRUCT, TRSParserVAR, TRSParserEQN, TRSParserINPUT, TRSParserWORD, TRSParserOPSYM:
+	case TRSParserSORT, TRSParserSTRUCT, TRSParserVAR, TRSParserEQN, TRSParserINPUT, TRSParserSORTS, TRSParserCONS, TRSParserOPNS, TRSParserVARS, TRSParserEVAL, TRSParserWORD, TRSParserOPSYM:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(200)
+			p.SetState(223)
 			p.Name()
 		}
 
 	case TRSParserT__1:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(201)
+			p.SetState(224)
 			p.Match(TRSParserT__1)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3369,7 +3559,7 @@ func (p *TRSParser) Sexpr() (localctx ISexprContext) {
 	p.EnterRule(localctx, 28, TRSParserRULE_sexpr)
 	var _la int
 
-	p.SetState(213)
+	p.SetState(236)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3379,27 +3569,27 @@ func (p *TRSParser) Sexpr() (localctx ISexprContext) {
 	case TRSParserT__3:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(204)
+			p.SetState(227)
 			p.Match(TRSParserT__3)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(208)
+		p.SetState(231)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&2097086) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&134217662) != 0 {
 			{
-				p.SetState(205)
+				p.SetState(228)
 				p.Sexpr()
 			}
 
-			p.SetState(210)
+			p.SetState(233)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -3407,7 +3597,7 @@ func (p *TRSParser) Sexpr() (localctx ISexprContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(211)
+			p.SetState(234)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3415,10 +3605,10 @@ func (p *TRSParser) Sexpr() (localctx ISexprContext) {
 			}
 		}
 
-	case TRSParserT__0, TRSParserT__1, TRSParserT__2, TRSParserT__4, TRSParserT__6, TRSParserSORT, TRSParserSTRUCT, TRSParserVAR, TRSParserEQN, TRSParserINPUT, TRSParserRULES, TRSParserARROW, TRSParserWORD, TRSParserOPSYM, TRSParserSTRING, TRSParserLINE_COMMENT, TRSParserWS, TRSParserOTHER:
+	case TRSParserT__0, TRSParserT__1, TRSParserT__2, TRSParserT__4, TRSParserT__6, TRSParserSORT, TRSParserSTRUCT, TRSParserVAR, TRSParserEQN, TRSParserINPUT, TRSParserRULES, TRSParserARROW, TRSParserREC_SPEC, TRSParserEND_SPEC, TRSParserSORTS, TRSParserCONS, TRSParserOPNS, TRSParserVARS, TRSParserEVAL, TRSParserWORD, TRSParserOPSYM, TRSParserLINE_COMMENT, TRSParserWS, TRSParserOTHER:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(212)
+			p.SetState(235)
 			_la = p.GetTokenStream().LA(1)
 
 			if _la <= 0 || _la == TRSParserT__3 || _la == TRSParserT__5 {
@@ -3432,6 +3622,1577 @@ func (p *TRSParser) Sexpr() (localctx ISexprContext) {
 	default:
 		p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
 		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	if false {
+		goto errorExit // keeps the label used without unreachable code
+	}
+	return localctx
+}
+
+// IRecSpecContext is an interface to support dynamic dispatch.
+type IRecSpecContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	REC_SPEC() antlr.TerminalNode
+	RecName() IRecNameContext
+	END_SPEC() antlr.TerminalNode
+	AllRecSection() []IRecSectionContext
+	RecSection(i int) IRecSectionContext
+	EVAL() antlr.TerminalNode
+	AllRterm() []IRtermContext
+	Rterm(i int) IRtermContext
+
+	// IsRecSpecContext differentiates from other interfaces.
+	IsRecSpecContext()
+}
+
+type RecSpecContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyRecSpecContext() *RecSpecContext {
+	var p = new(RecSpecContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recSpec
+	return p
+}
+
+func InitEmptyRecSpecContext(p *RecSpecContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recSpec
+}
+
+func (*RecSpecContext) IsRecSpecContext() {}
+
+func NewRecSpecContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RecSpecContext {
+	var p = new(RecSpecContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TRSParserRULE_recSpec
+
+	return p
+}
+
+func (s *RecSpecContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RecSpecContext) REC_SPEC() antlr.TerminalNode {
+	return s.GetToken(TRSParserREC_SPEC, 0)
+}
+
+func (s *RecSpecContext) RecName() IRecNameContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecNameContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecNameContext)
+}
+
+func (s *RecSpecContext) END_SPEC() antlr.TerminalNode {
+	return s.GetToken(TRSParserEND_SPEC, 0)
+}
+
+func (s *RecSpecContext) AllRecSection() []IRecSectionContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRecSectionContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRecSectionContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRecSectionContext); ok {
+			tst[i] = t.(IRecSectionContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecSpecContext) RecSection(i int) IRecSectionContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecSectionContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecSectionContext)
+}
+
+func (s *RecSpecContext) EVAL() antlr.TerminalNode {
+	return s.GetToken(TRSParserEVAL, 0)
+}
+
+func (s *RecSpecContext) AllRterm() []IRtermContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRtermContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRtermContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRtermContext); ok {
+			tst[i] = t.(IRtermContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecSpecContext) Rterm(i int) IRtermContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRtermContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRtermContext)
+}
+
+func (s *RecSpecContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecSpecContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *TRSParser) RecSpec() (localctx IRecSpecContext) {
+	localctx = NewRecSpecContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 30, TRSParserRULE_recSpec)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(238)
+		p.Match(TRSParserREC_SPEC)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(239)
+		p.RecName()
+	}
+	p.SetState(243)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&1974272) != 0 {
+		{
+			p.SetState(240)
+			p.RecSection()
+		}
+
+		p.SetState(245)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	p.SetState(253)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if _la == TRSParserEVAL {
+		{
+			p.SetState(246)
+			p.Match(TRSParserEVAL)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(250)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+			{
+				p.SetState(247)
+				p.Rterm()
+			}
+
+			p.SetState(252)
+			p.GetErrorHandler().Sync(p)
+			if p.HasError() {
+				goto errorExit
+			}
+			_la = p.GetTokenStream().LA(1)
+		}
+
+	}
+	{
+		p.SetState(255)
+		p.Match(TRSParserEND_SPEC)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	if false {
+		goto errorExit // keeps the label used without unreachable code
+	}
+	return localctx
+}
+
+// IRecSectionContext is an interface to support dynamic dispatch.
+type IRecSectionContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+	// IsRecSectionContext differentiates from other interfaces.
+	IsRecSectionContext()
+}
+
+type RecSectionContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyRecSectionContext() *RecSectionContext {
+	var p = new(RecSectionContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recSection
+	return p
+}
+
+func InitEmptyRecSectionContext(p *RecSectionContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recSection
+}
+
+func (*RecSectionContext) IsRecSectionContext() {}
+
+func NewRecSectionContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RecSectionContext {
+	var p = new(RecSectionContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TRSParserRULE_recSection
+
+	return p
+}
+
+func (s *RecSectionContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RecSectionContext) CopyAll(ctx *RecSectionContext) {
+	s.CopyFrom(&ctx.BaseParserRuleContext)
+}
+
+func (s *RecSectionContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecSectionContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+type RecSortsContext struct {
+	RecSectionContext
+}
+
+func NewRecSortsContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *RecSortsContext {
+	var p = new(RecSortsContext)
+
+	InitEmptyRecSectionContext(&p.RecSectionContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*RecSectionContext))
+
+	return p
+}
+
+func (s *RecSortsContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecSortsContext) SORTS() antlr.TerminalNode {
+	return s.GetToken(TRSParserSORTS, 0)
+}
+
+func (s *RecSortsContext) AllRecName() []IRecNameContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRecNameContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRecNameContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRecNameContext); ok {
+			tst[i] = t.(IRecNameContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecSortsContext) RecName(i int) IRecNameContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecNameContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecNameContext)
+}
+
+type RecOpsContext struct {
+	RecSectionContext
+}
+
+func NewRecOpsContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *RecOpsContext {
+	var p = new(RecOpsContext)
+
+	InitEmptyRecSectionContext(&p.RecSectionContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*RecSectionContext))
+
+	return p
+}
+
+func (s *RecOpsContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecOpsContext) CONS() antlr.TerminalNode {
+	return s.GetToken(TRSParserCONS, 0)
+}
+
+func (s *RecOpsContext) OPNS() antlr.TerminalNode {
+	return s.GetToken(TRSParserOPNS, 0)
+}
+
+func (s *RecOpsContext) AllRecOp() []IRecOpContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRecOpContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRecOpContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRecOpContext); ok {
+			tst[i] = t.(IRecOpContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecOpsContext) RecOp(i int) IRecOpContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecOpContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecOpContext)
+}
+
+type RecVarSectionContext struct {
+	RecSectionContext
+}
+
+func NewRecVarSectionContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *RecVarSectionContext {
+	var p = new(RecVarSectionContext)
+
+	InitEmptyRecSectionContext(&p.RecSectionContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*RecSectionContext))
+
+	return p
+}
+
+func (s *RecVarSectionContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecVarSectionContext) VARS() antlr.TerminalNode {
+	return s.GetToken(TRSParserVARS, 0)
+}
+
+func (s *RecVarSectionContext) AllRecVars() []IRecVarsContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRecVarsContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRecVarsContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRecVarsContext); ok {
+			tst[i] = t.(IRecVarsContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecVarSectionContext) RecVars(i int) IRecVarsContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecVarsContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecVarsContext)
+}
+
+type RecRulesContext struct {
+	RecSectionContext
+}
+
+func NewRecRulesContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *RecRulesContext {
+	var p = new(RecRulesContext)
+
+	InitEmptyRecSectionContext(&p.RecSectionContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*RecSectionContext))
+
+	return p
+}
+
+func (s *RecRulesContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecRulesContext) RULES() antlr.TerminalNode {
+	return s.GetToken(TRSParserRULES, 0)
+}
+
+func (s *RecRulesContext) AllRecRule() []IRecRuleContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRecRuleContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRecRuleContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRecRuleContext); ok {
+			tst[i] = t.(IRecRuleContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecRulesContext) RecRule(i int) IRecRuleContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecRuleContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecRuleContext)
+}
+
+func (p *TRSParser) RecSection() (localctx IRecSectionContext) {
+	localctx = NewRecSectionContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 32, TRSParserRULE_recSection)
+	var _la int
+
+	p.SetState(285)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+
+	switch p.GetTokenStream().LA(1) {
+	case TRSParserSORTS:
+		localctx = NewRecSortsContext(p, localctx)
+		p.EnterOuterAlt(localctx, 1)
+		{
+			p.SetState(257)
+			p.Match(TRSParserSORTS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(261)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+			{
+				p.SetState(258)
+				p.RecName()
+			}
+
+			p.SetState(263)
+			p.GetErrorHandler().Sync(p)
+			if p.HasError() {
+				goto errorExit
+			}
+			_la = p.GetTokenStream().LA(1)
+		}
+
+	case TRSParserCONS, TRSParserOPNS:
+		localctx = NewRecOpsContext(p, localctx)
+		p.EnterOuterAlt(localctx, 2)
+		{
+			p.SetState(264)
+			_la = p.GetTokenStream().LA(1)
+
+			if !(_la == TRSParserCONS || _la == TRSParserOPNS) {
+				p.GetErrorHandler().RecoverInline(p)
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
+			}
+		}
+		p.SetState(268)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+			{
+				p.SetState(265)
+				p.RecOp()
+			}
+
+			p.SetState(270)
+			p.GetErrorHandler().Sync(p)
+			if p.HasError() {
+				goto errorExit
+			}
+			_la = p.GetTokenStream().LA(1)
+		}
+
+	case TRSParserVARS:
+		localctx = NewRecVarSectionContext(p, localctx)
+		p.EnterOuterAlt(localctx, 3)
+		{
+			p.SetState(271)
+			p.Match(TRSParserVARS)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(275)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+			{
+				p.SetState(272)
+				p.RecVars()
+			}
+
+			p.SetState(277)
+			p.GetErrorHandler().Sync(p)
+			if p.HasError() {
+				goto errorExit
+			}
+			_la = p.GetTokenStream().LA(1)
+		}
+
+	case TRSParserRULES:
+		localctx = NewRecRulesContext(p, localctx)
+		p.EnterOuterAlt(localctx, 4)
+		{
+			p.SetState(278)
+			p.Match(TRSParserRULES)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(282)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+			{
+				p.SetState(279)
+				p.RecRule()
+			}
+
+			p.SetState(284)
+			p.GetErrorHandler().Sync(p)
+			if p.HasError() {
+				goto errorExit
+			}
+			_la = p.GetTokenStream().LA(1)
+		}
+
+	default:
+		p.SetError(antlr.NewNoViableAltException(p, nil, nil, nil, nil, nil))
+		goto errorExit
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	if false {
+		goto errorExit // keeps the label used without unreachable code
+	}
+	return localctx
+}
+
+// IRecOpContext is an interface to support dynamic dispatch.
+type IRecOpContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllRecName() []IRecNameContext
+	RecName(i int) IRecNameContext
+	ARROW() antlr.TerminalNode
+
+	// IsRecOpContext differentiates from other interfaces.
+	IsRecOpContext()
+}
+
+type RecOpContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyRecOpContext() *RecOpContext {
+	var p = new(RecOpContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recOp
+	return p
+}
+
+func InitEmptyRecOpContext(p *RecOpContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recOp
+}
+
+func (*RecOpContext) IsRecOpContext() {}
+
+func NewRecOpContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RecOpContext {
+	var p = new(RecOpContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TRSParserRULE_recOp
+
+	return p
+}
+
+func (s *RecOpContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RecOpContext) AllRecName() []IRecNameContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRecNameContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRecNameContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRecNameContext); ok {
+			tst[i] = t.(IRecNameContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecOpContext) RecName(i int) IRecNameContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecNameContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecNameContext)
+}
+
+func (s *RecOpContext) ARROW() antlr.TerminalNode {
+	return s.GetToken(TRSParserARROW, 0)
+}
+
+func (s *RecOpContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecOpContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *TRSParser) RecOp() (localctx IRecOpContext) {
+	localctx = NewRecOpContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 34, TRSParserRULE_recOp)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(287)
+		p.RecName()
+	}
+	{
+		p.SetState(288)
+		p.Match(TRSParserT__6)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	p.SetState(292)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+		{
+			p.SetState(289)
+			p.RecName()
+		}
+
+		p.SetState(294)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(295)
+		p.Match(TRSParserARROW)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(296)
+		p.RecName()
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	if false {
+		goto errorExit // keeps the label used without unreachable code
+	}
+	return localctx
+}
+
+// IRecVarsContext is an interface to support dynamic dispatch.
+type IRecVarsContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	AllRecName() []IRecNameContext
+	RecName(i int) IRecNameContext
+
+	// IsRecVarsContext differentiates from other interfaces.
+	IsRecVarsContext()
+}
+
+type RecVarsContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyRecVarsContext() *RecVarsContext {
+	var p = new(RecVarsContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recVars
+	return p
+}
+
+func InitEmptyRecVarsContext(p *RecVarsContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recVars
+}
+
+func (*RecVarsContext) IsRecVarsContext() {}
+
+func NewRecVarsContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RecVarsContext {
+	var p = new(RecVarsContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TRSParserRULE_recVars
+
+	return p
+}
+
+func (s *RecVarsContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RecVarsContext) AllRecName() []IRecNameContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRecNameContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRecNameContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRecNameContext); ok {
+			tst[i] = t.(IRecNameContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecVarsContext) RecName(i int) IRecNameContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecNameContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecNameContext)
+}
+
+func (s *RecVarsContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecVarsContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *TRSParser) RecVars() (localctx IRecVarsContext) {
+	localctx = NewRecVarsContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 36, TRSParserRULE_recVars)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	p.SetState(299)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	for ok := true; ok; ok = ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0) {
+		{
+			p.SetState(298)
+			p.RecName()
+		}
+
+		p.SetState(301)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+	}
+	{
+		p.SetState(303)
+		p.Match(TRSParserT__6)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(304)
+		p.RecName()
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	if false {
+		goto errorExit // keeps the label used without unreachable code
+	}
+	return localctx
+}
+
+// IRecRuleContext is an interface to support dynamic dispatch.
+type IRecRuleContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// GetLhs returns the lhs rule contexts.
+	GetLhs() IRtermContext
+
+	// GetRhs returns the rhs rule contexts.
+	GetRhs() IRtermContext
+
+	// SetLhs sets the lhs rule contexts.
+	SetLhs(IRtermContext)
+
+	// SetRhs sets the rhs rule contexts.
+	SetRhs(IRtermContext)
+
+	// Getter signatures
+	ARROW() antlr.TerminalNode
+	AllRterm() []IRtermContext
+	Rterm(i int) IRtermContext
+
+	// IsRecRuleContext differentiates from other interfaces.
+	IsRecRuleContext()
+}
+
+type RecRuleContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+	lhs    IRtermContext
+	rhs    IRtermContext
+}
+
+func NewEmptyRecRuleContext() *RecRuleContext {
+	var p = new(RecRuleContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recRule
+	return p
+}
+
+func InitEmptyRecRuleContext(p *RecRuleContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recRule
+}
+
+func (*RecRuleContext) IsRecRuleContext() {}
+
+func NewRecRuleContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RecRuleContext {
+	var p = new(RecRuleContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TRSParserRULE_recRule
+
+	return p
+}
+
+func (s *RecRuleContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RecRuleContext) GetLhs() IRtermContext { return s.lhs }
+
+func (s *RecRuleContext) GetRhs() IRtermContext { return s.rhs }
+
+func (s *RecRuleContext) SetLhs(v IRtermContext) { s.lhs = v }
+
+func (s *RecRuleContext) SetRhs(v IRtermContext) { s.rhs = v }
+
+func (s *RecRuleContext) ARROW() antlr.TerminalNode {
+	return s.GetToken(TRSParserARROW, 0)
+}
+
+func (s *RecRuleContext) AllRterm() []IRtermContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRtermContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRtermContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRtermContext); ok {
+			tst[i] = t.(IRtermContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecRuleContext) Rterm(i int) IRtermContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRtermContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRtermContext)
+}
+
+func (s *RecRuleContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecRuleContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *TRSParser) RecRule() (localctx IRecRuleContext) {
+	localctx = NewRecRuleContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 38, TRSParserRULE_recRule)
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(306)
+
+		var _x = p.Rterm()
+
+		localctx.(*RecRuleContext).lhs = _x
+	}
+	{
+		p.SetState(307)
+		p.Match(TRSParserARROW)
+		if p.HasError() {
+			// Recognition error - abort rule
+			goto errorExit
+		}
+	}
+	{
+		p.SetState(308)
+
+		var _x = p.Rterm()
+
+		localctx.(*RecRuleContext).rhs = _x
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	if false {
+		goto errorExit // keeps the label used without unreachable code
+	}
+	return localctx
+}
+
+// IRtermContext is an interface to support dynamic dispatch.
+type IRtermContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// GetOpen returns the open token.
+	GetOpen() antlr.Token
+
+	// SetOpen sets the open token.
+	SetOpen(antlr.Token)
+
+	// Getter signatures
+	RecName() IRecNameContext
+	AllRterm() []IRtermContext
+	Rterm(i int) IRtermContext
+
+	// IsRtermContext differentiates from other interfaces.
+	IsRtermContext()
+}
+
+type RtermContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+	open   antlr.Token
+}
+
+func NewEmptyRtermContext() *RtermContext {
+	var p = new(RtermContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_rterm
+	return p
+}
+
+func InitEmptyRtermContext(p *RtermContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_rterm
+}
+
+func (*RtermContext) IsRtermContext() {}
+
+func NewRtermContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RtermContext {
+	var p = new(RtermContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TRSParserRULE_rterm
+
+	return p
+}
+
+func (s *RtermContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RtermContext) GetOpen() antlr.Token { return s.open }
+
+func (s *RtermContext) SetOpen(v antlr.Token) { s.open = v }
+
+func (s *RtermContext) RecName() IRecNameContext {
+	var t antlr.RuleContext
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecNameContext); ok {
+			t = ctx.(antlr.RuleContext)
+			break
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecNameContext)
+}
+
+func (s *RtermContext) AllRterm() []IRtermContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRtermContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRtermContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRtermContext); ok {
+			tst[i] = t.(IRtermContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RtermContext) Rterm(i int) IRtermContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRtermContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRtermContext)
+}
+
+func (s *RtermContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RtermContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *TRSParser) Rterm() (localctx IRtermContext) {
+	localctx = NewRtermContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 40, TRSParserRULE_rterm)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(310)
+		p.RecName()
+	}
+	p.SetState(323)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if _la == TRSParserT__3 {
+		{
+			p.SetState(311)
+
+			var _m = p.Match(TRSParserT__3)
+
+			localctx.(*RtermContext).open = _m
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		p.SetState(320)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+			{
+				p.SetState(312)
+				p.Rterm()
+			}
+			p.SetState(317)
+			p.GetErrorHandler().Sync(p)
+			if p.HasError() {
+				goto errorExit
+			}
+			_la = p.GetTokenStream().LA(1)
+
+			for _la == TRSParserT__0 || _la == TRSParserT__4 {
+				{
+					p.SetState(313)
+					_la = p.GetTokenStream().LA(1)
+
+					if !(_la == TRSParserT__0 || _la == TRSParserT__4) {
+						p.GetErrorHandler().RecoverInline(p)
+					} else {
+						p.GetErrorHandler().ReportMatch(p)
+						p.Consume()
+					}
+				}
+				{
+					p.SetState(314)
+					p.Rterm()
+				}
+
+				p.SetState(319)
+				p.GetErrorHandler().Sync(p)
+				if p.HasError() {
+					goto errorExit
+				}
+				_la = p.GetTokenStream().LA(1)
+			}
+
+		}
+		{
+			p.SetState(322)
+			p.Match(TRSParserT__5)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	if false {
+		goto errorExit // keeps the label used without unreachable code
+	}
+	return localctx
+}
+
+// IRecNameContext is an interface to support dynamic dispatch.
+type IRecNameContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// Getter signatures
+	WORD() antlr.TerminalNode
+	OPSYM() antlr.TerminalNode
+	SORT() antlr.TerminalNode
+	STRUCT() antlr.TerminalNode
+	VAR() antlr.TerminalNode
+	EQN() antlr.TerminalNode
+	INPUT() antlr.TerminalNode
+
+	// IsRecNameContext differentiates from other interfaces.
+	IsRecNameContext()
+}
+
+type RecNameContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+}
+
+func NewEmptyRecNameContext() *RecNameContext {
+	var p = new(RecNameContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recName
+	return p
+}
+
+func InitEmptyRecNameContext(p *RecNameContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recName
+}
+
+func (*RecNameContext) IsRecNameContext() {}
+
+func NewRecNameContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RecNameContext {
+	var p = new(RecNameContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TRSParserRULE_recName
+
+	return p
+}
+
+func (s *RecNameContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RecNameContext) WORD() antlr.TerminalNode {
+	return s.GetToken(TRSParserWORD, 0)
+}
+
+func (s *RecNameContext) OPSYM() antlr.TerminalNode {
+	return s.GetToken(TRSParserOPSYM, 0)
+}
+
+func (s *RecNameContext) SORT() antlr.TerminalNode {
+	return s.GetToken(TRSParserSORT, 0)
+}
+
+func (s *RecNameContext) STRUCT() antlr.TerminalNode {
+	return s.GetToken(TRSParserSTRUCT, 0)
+}
+
+func (s *RecNameContext) VAR() antlr.TerminalNode {
+	return s.GetToken(TRSParserVAR, 0)
+}
+
+func (s *RecNameContext) EQN() antlr.TerminalNode {
+	return s.GetToken(TRSParserEQN, 0)
+}
+
+func (s *RecNameContext) INPUT() antlr.TerminalNode {
+	return s.GetToken(TRSParserINPUT, 0)
+}
+
+func (s *RecNameContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecNameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *TRSParser) RecName() (localctx IRecNameContext) {
+	localctx = NewRecNameContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 42, TRSParserRULE_recName)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(325)
+		_la = p.GetTokenStream().LA(1)
+
+		if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0) {
+			p.GetErrorHandler().RecoverInline(p)
+		} else {
+			p.GetErrorHandler().ReportMatch(p)
+			p.Consume()
+		}
 	}
 
 errorExit:

@@ -41,10 +41,15 @@ type Rewriter struct {
 	stack []int32 // nodes to free
 	// Steps counts the rewrite steps taken.
 	Steps int64
+	// MaxSteps, if positive, bounds Steps.
+	MaxSteps int64
 }
 
 // ErrCapacity is returned when the graph would outgrow the node limit.
 var ErrCapacity = fmt.Errorf("term store full")
+
+// ErrSteps is returned when the rewrite would take more than MaxSteps.
+var ErrSteps = fmt.Errorf("more rewrite steps than the limit")
 
 // New loads the input term of sys. limit bounds the number of live nodes
 // (0: no bound).
@@ -74,14 +79,15 @@ func New(sys *trs.System, limit int) *Rewriter {
 }
 
 // Normalize rewrites the input term to its normal form. It returns
-// ErrCapacity if the live nodes would exceed the limit.
+// ErrCapacity if the live nodes would exceed the limit, ErrSteps if the
+// steps would exceed MaxSteps.
 func (r *Rewriter) Normalize() (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			if p != ErrCapacity {
+			if p != ErrCapacity && p != ErrSteps {
 				panic(p)
 			}
-			err = ErrCapacity
+			err = p.(error)
 		}
 	}()
 	r.normalize(r.root)
@@ -120,7 +126,9 @@ func (r *Rewriter) normalize(t int32) {
 			r.nf[t] = true
 			return
 		}
-		r.Steps++
+		if r.Steps++; r.MaxSteps > 0 && r.Steps > r.MaxSteps {
+			panic(ErrSteps)
+		}
 	}
 }
 

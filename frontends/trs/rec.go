@@ -1,0 +1,202 @@
+package trs
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"gpuc/frontends/trs/parser"
+	"gpuc/internal/diag"
+)
+
+// Note [REC]
+//
+// The REC format (the Rewrite Engines Competition's, 2017) is the third
+// notation of a .trs file, and the one of .rec files: a sorted system like
+// the paper's, whose constants are written without parentheses, as in
+// WST. Three of its features sit outside the grammar:
+//
+//   - comments run from % to the end of the line; they are blanked with
+//     spaces before lexing, which keeps every position, since % is also an
+//     operator character of WST;
+//   - conditional rules, `lhs -> rhs if a -><- b` (or ->/<-), are
+//     reported where their `if` is, as gpuc has no conditional rewriting;
+//   - an `#include "lib.rec"` line stands for the lines of that file, as
+//     in C, from the including file's directory or, as the competition's
+//     benchmarks are laid out, from REC-LIB beside it. The expanded text
+//     keeps the origin of each line, so that diagnostics name the file
+//     and line they come from.
+//
+// REC's rules do not overlap, so first-match in file order, which gpuc
+// applies, is the only match. EVAL may list several terms; gpuc evaluates
+// one, the only one or the one --input gives.
+
+// recOf reports whether src is a REC specification: its first word,
+// comments aside, is REC-SPEC.
+func recOf(src []byte) bool {
+	return bytes.HasPrefix(bytes.TrimSpace(blankComments(src)), []byte("REC-SPEC"))
+}
+
+// blankComments replaces every % comment of src with spaces.
+func blankComments(src []byte) []byte {
+	out := append([]byte{}, src...)
+	for i := 0; i < len(out); i++ {
+		if out[i] != '%' {
+			continue
+		}
+		for ; i < len(out) && out[i] != '\n' && out[i] != '\r'; i++ {
+			out[i] = ' '
+		}
+	}
+	return out
+}
+
+// recCondition finds a conditional rule's `if`, the condition's operator
+// after it and the rest of its line.
+var recCondition = regexp.MustCompile(`(?m)(^|[\s)])(if)\s.*(-><-|->/<-).*$`)
+
+// recInclude is an #include line.
+var recInclude = regexp.MustCompile(`^\s*#include\s+("[^"]*")\s*$`)
+
+// origin is where a line of an expanded REC file comes from.
+type origin struct {
+	file string
+	line int
+}
+
+// recSource is a REC file with its includes expanded (Note [REC]).
+type recSource struct {
+	text  []byte
+	lines []origin // lines[i] is the origin of line i+1 of text
+}
+
+// expand reads src, from file, into r: comments blanked, conditional
+// rules reported and blanked from their `if`, and each #include line
+// replaced by the file it names, expanded in turn.
+func (r *recSource) expand(file string, src []byte, depth int, errs *diag.List) {
+	src = blankComments(src)
+	for _, m := range recCondition.FindAllSubmatchIndex(src, -1) {
+		errs.Add(offsetPos(file, src, m[4]), "conditional rules (if ... %s ...) are not supported", src[m[6]:m[7]])
+	}
+	src = recCondition.ReplaceAllFunc(src, func(m []byte) []byte {
+		k := recCondition.FindSubmatchIndex(m)
+		return append(m[:k[4]:k[4]], bytes.Repeat([]byte(" "), len(m)-k[4])...)
+	})
+	for i, line := range bytes.SplitAfter(src, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		m := recInclude.FindSubmatchIndex(bytes.TrimRight(line, "\r\n"))
+		if m == nil {
+			r.text = append(r.text, line...)
+			if line[len(line)-1] != '\n' {
+				r.text = append(r.text, '\n')
+			}
+			r.lines = append(r.lines, origin{file, i + 1})
+			continue
+		}
+		pos := diag.Pos{File: file, Line: i + 1, Col: m[2] + 1}
+		path, lib, ok := findInclude(file, string(line[m[2]:m[3]]), pos, depth, errs)
+		if ok {
+			r.expand(path, lib, depth+1, errs)
+		}
+	}
+}
+
+// findInclude reads the file that an #include at pos names (quoted): from
+// the including file's directory, or from REC-LIB beside it.
+func findInclude(file, quoted string, pos diag.Pos, depth int, errs *diag.List) (string, []byte, bool) {
+	name, err := strconv.Unquote(quoted)
+	if err != nil || name == "" {
+		errs.Add(pos, "bad file name %s", quoted)
+		return "", nil, false
+	}
+	if depth >= maxIncludes {
+		errs.Add(pos, "#include nested more than %d deep", maxIncludes)
+		return "", nil, false
+	}
+	dir := filepath.Dir(file)
+	for _, p := range []string{filepath.Join(dir, name), filepath.Join(dir, "..", "REC-LIB", name)} {
+		if src, err := os.ReadFile(p); err == nil {
+			return p, src, true
+		}
+	}
+	errs.Add(pos, "cannot find %s in %s or %s", name, dir, filepath.Join(dir, "..", "REC-LIB"))
+	return "", nil, false
+}
+
+// offsetPos is the position of byte at of src.
+func offsetPos(file string, src []byte, at int) diag.Pos {
+	return diag.Pos{File: file, Line: bytes.Count(src[:at], []byte("\n")) + 1, Col: at - bytes.LastIndexByte(src[:at], '\n')}
+}
+
+// origin maps a position in the expanded text to the file it came from.
+func (r *recSource) origin(p diag.Pos) diag.Pos {
+	if p.Line < 1 || p.Line > len(r.lines) {
+		if n := len(r.lines); n > 0 && p.Line > n { // the end of the file
+			return diag.Pos{File: r.lines[n-1].file, Line: r.lines[n-1].line + 1, Col: 1}
+		}
+		return p
+	}
+	o := r.lines[p.Line-1]
+	return diag.Pos{File: o.file, Line: o.line, Col: p.Col}
+}
+
+// maxIncludes bounds the nesting of #include, which a file including
+// itself would make endless.
+const maxIncludes = 16
+
+// recSpec adds the sections of a REC specification to f.
+func (b *builder) recSpec(f *file, ctx *parser.RecSpecContext) {
+	for _, s := range ctx.AllRecSection() {
+		b.recSection(f, s)
+	}
+	for _, t := range ctx.AllRterm() {
+		f.inputs = append(f.inputs, b.rterm(t))
+	}
+}
+
+func (b *builder) recSection(f *file, ctx parser.IRecSectionContext) {
+	switch s := ctx.(type) {
+	case *parser.RecSortsContext:
+		for _, n := range s.AllRecName() {
+			f.sorts = append(f.sorts, &sortDecl{ident: b.recName(n)})
+		}
+	case *parser.RecOpsContext:
+		for _, op := range s.AllRecOp() {
+			names := op.AllRecName()
+			sym := &symDecl{ident: b.recName(names[0])}
+			for _, a := range names[1 : len(names)-1] {
+				sym.args = append(sym.args, b.recName(a))
+			}
+			f.ops = append(f.ops, recOp{sym: sym, result: b.recName(names[len(names)-1])})
+		}
+	case *parser.RecVarSectionContext:
+		for _, d := range s.AllRecVars() {
+			names := d.AllRecName()
+			v := &varDecl{sort: b.recName(names[len(names)-1])}
+			for _, n := range names[:len(names)-1] {
+				v.names = append(v.names, b.recName(n))
+			}
+			f.vars = append(f.vars, v)
+		}
+	case *parser.RecRulesContext:
+		for _, r := range s.AllRecRule() {
+			f.rules = append(f.rules, &ruleDecl{pos: b.pos(r), lhs: b.rterm(r.GetLhs()), rhs: b.rterm(r.GetRhs())})
+		}
+	}
+}
+
+func (b *builder) recName(ctx parser.IRecNameContext) ident {
+	return ident{pos: b.pos(ctx), name: ctx.GetText()}
+}
+
+func (b *builder) rterm(ctx parser.IRtermContext) *term {
+	t := &term{ident: b.recName(ctx.RecName()), parens: ctx.GetOpen() != nil}
+	for _, a := range ctx.AllRterm() {
+		t.args = append(t.args, b.rterm(a))
+	}
+	return t
+}

@@ -1,0 +1,130 @@
+package trs_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"gpuc/frontends/trs"
+	"gpuc/frontends/trs/maude"
+	"gpuc/frontends/trs/rewrite"
+)
+
+// TestRECDiagnostics checks the REC format's errors (Note [REC]): each is
+// positioned in the file and line it comes from, included files too.
+func TestRECDiagnostics(t *testing.T) {
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "nat.rec")
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(lib, "% Peano numbers\nSORTS\n  Nat\nCONS\n  d0 : -> Nat\n  s : Nat -> Nat\nOPNS\n  plus : Nat Nat -> Nat\nVARS\n  N M : Nat\nRULES\n  plus(d0, N) -> N\n  plus(s(N), M) -> s(plus(N, M))\n")
+	for _, c := range []struct{ src, want string }{
+		{"REC-SPEC A\n#include \"nat.rec\"\nEVAL\n  plus(s(d0), s(d0))\nEND-SPEC\n", ""},
+		{"REC-SPEC A\n#include \"nat.rec\"\nRULES\n  plus(N, s(M)) -> plus(M, N) if N -><- M\nEVAL\n  d0\nEND-SPEC\n",
+			"a.rec:4:31: error: conditional rules (if ... -><- ...) are not supported"},
+		{"REC-SPEC A\n#include \"none.rec\"\nEVAL\n  d0\nEND-SPEC\n", "a.rec:2:10: error: cannot find none.rec"},
+		{"REC-SPEC A\n#include \"nat.rec\"\nEVAL\n  d0\n  s(d0)\nEND-SPEC\n",
+			"a.rec:5:3: error: EVAL has 2 terms; gpuc evaluates one: pass the one to evaluate with --input"},
+		{"REC-SPEC A\n#include \"nat.rec\"\nEVAL\n  plus(d0)\nEND-SPEC\n", "a.rec:4:3: error: plus takes 2 arguments, not 1"},
+		{"REC-SPEC A\n#include \"bad.rec\"\nEVAL\n  d0\nEND-SPEC\n", "bad.rec:4:11: error: unknown sort Num"},
+	} {
+		write(filepath.Join(dir, "bad.rec"), "SORTS\n  Nat\nCONS\n  d0 : -> Num\n")
+		file := filepath.Join(dir, "a.rec")
+		sys, err := trs.Load(file, []byte(c.src), trs.Options{})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%q: %v", c.src, err)
+		case c.want == "" && sys.Format(sys.Input) != "plus(s(d0), s(d0))":
+			t.Errorf("%q: input %s", c.src, sys.Format(sys.Input))
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), filepath.Join(dir, c.want))):
+			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
+		}
+	}
+}
+
+// TestRECCorpus runs the REC benchmarks of ../shared/corpus/trs/rec (the
+// Rewrite Engines Competition's) that gpuc reads: the CPU rewriter, Maude
+// and, for the smaller ones, the generated program in the interpreter
+// must reach the same normal form (its size and hash) with the same
+// rewrites. The others must fail only for want of conditional rules.
+func TestRECCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/corpus/trs/rec/REC/*.rec")
+	if len(files) == 0 {
+		t.Skip("../shared/corpus/trs/rec is absent: the REC conformance test needs the corpus beside the repository")
+	}
+	_, err := exec.LookPath("maude")
+	haveMaude := err == nil
+	if !haveMaude && os.Getenv("GPUC_NO_MAUDE") == "" {
+		t.Fatal("maude is not installed (apt-get install maude, as .ci/run does; or set GPUC_NO_MAUDE)")
+	}
+	const maxSteps, maxInterp = 4_000_000, 40_000
+	var compared, interpreted atomic.Int32
+	t.Cleanup(func() {
+		if compared.Load() < 15 || interpreted.Load() < 8 {
+			t.Errorf("only %d REC benchmarks compared, %d of them in the interpreter", compared.Load(), interpreted.Load())
+		}
+	})
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".rec")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sys, err := trs.Load(f, src, trs.Options{})
+			if err != nil {
+				for _, line := range strings.Split(strings.TrimSpace(err.Error()), "\n") {
+					if !strings.Contains(line, "conditional rules") {
+						t.Errorf("unexpected error: %s", line)
+					}
+				}
+				return
+			}
+			r := rewrite.New(sys, 1<<21)
+			r.MaxSteps = maxSteps
+			if err := r.Normalize(); errors.Is(err, rewrite.ErrSteps) || errors.Is(err, rewrite.ErrCapacity) {
+				t.Skipf("too large for the test: %v", err)
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			want := trs.Summarize(r, r.Root()).String()
+			compared.Add(1)
+			if haveMaude {
+				nf, err := maude.Run(sys, time.Minute)
+				switch {
+				case err != nil && strings.Contains(err.Error(), "stack overflow"):
+					t.Logf("maude: %v (its own limit: the normal form is deep)", err)
+				case err != nil:
+					t.Fatal(err)
+				default:
+					g := sys.Graph(nf)
+					if got := trs.Summarize(g, g.Root()).String(); got != want {
+						t.Errorf("maude: %s, the CPU rewriter: %s", got, want)
+					}
+				}
+			}
+			if r.Steps > maxInterp {
+				return
+			}
+			interpreted.Add(1)
+			m, err := trs.Lower(sys, trs.Options{Print: "summary", Stats: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := runModule(t, m, map[string]int64{"CAPACITY": 1 << 20}, 0, false)
+			if !strings.HasPrefix(out, want+"\n") || !strings.Contains(out, "rewrites: "+strconv.FormatInt(r.Steps, 10)+"\n") {
+				t.Errorf("gpuc run prints\n%s\nwant %s and %d rewrites", out, want, r.Steps)
+			}
+		})
+	}
+}
