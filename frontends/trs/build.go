@@ -63,12 +63,11 @@ func (b *builder) paperSection(f *file, ctx parser.IPaperSectionContext) {
 		}
 	case *parser.VarSectionContext:
 		for _, d := range s.AllVarDecl() {
-			names := d.AllName()
-			v := &varDecl{sort: b.name(names[len(names)-1])}
-			for _, n := range names[:len(names)-1] {
-				v.names = append(v.names, b.name(n))
+			var ids []ident
+			for _, n := range d.AllName() {
+				ids = append(ids, b.name(n))
 			}
-			f.vars = append(f.vars, v)
+			f.vars = append(f.vars, typedVars(ids))
 		}
 	case *parser.EqnSectionContext:
 		for _, e := range s.AllEquation() {
@@ -77,6 +76,12 @@ func (b *builder) paperSection(f *file, ctx parser.IPaperSectionContext) {
 	case *parser.InputSectionContext:
 		f.inputs = append(f.inputs, b.term(s.Term()))
 	}
+}
+
+// typedVars declares the names ids but the last, which is their sort.
+func typedVars(ids []ident) *varDecl {
+	n := len(ids) - 1
+	return &varDecl{names: ids[:n], sort: ids[n]}
 }
 
 func (b *builder) sortDecl(ctx parser.ISortDeclContext) *sortDecl {

@@ -175,12 +175,11 @@ func (b *builder) recSection(f *file, ctx parser.IRecSectionContext) {
 		}
 	case *parser.RecVarSectionContext:
 		for _, d := range s.AllRecVars() {
-			names := d.AllRecName()
-			v := &varDecl{sort: b.recName(names[len(names)-1])}
-			for _, n := range names[:len(names)-1] {
-				v.names = append(v.names, b.recName(n))
+			var ids []ident
+			for _, n := range d.AllRecName() {
+				ids = append(ids, b.recName(n))
 			}
-			f.vars = append(f.vars, v)
+			f.vars = append(f.vars, typedVars(ids))
 		}
 	case *parser.RecRulesContext:
 		for _, r := range s.AllRecRule() {
