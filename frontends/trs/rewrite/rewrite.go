@@ -43,6 +43,7 @@ type Rewriter struct {
 	Steps int64
 	// MaxSteps, if positive, bounds Steps.
 	MaxSteps int64
+	stopped  bool // Steps reached MaxSteps: the walk unwinds
 }
 
 // ErrCapacity is returned when the graph would outgrow the node limit.
@@ -84,13 +85,16 @@ func New(sys *trs.System, limit int) *Rewriter {
 func (r *Rewriter) Normalize() (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			if p != ErrCapacity && p != ErrSteps {
+			if p != ErrCapacity {
 				panic(p)
 			}
-			err = p.(error)
+			err = ErrCapacity
 		}
 	}()
 	r.normalize(r.root)
+	if r.stopped {
+		return ErrSteps
+	}
 	return nil
 }
 
@@ -119,7 +123,9 @@ func (r *Rewriter) normalize(t int32) {
 		base := t * r.k
 		for i := int32(0); i < r.arity[r.head[t]]; i++ {
 			if a := r.args[base+i]; !r.nf[a] {
-				r.normalize(a)
+				if r.normalize(a); r.stopped {
+					return
+				}
 			}
 		}
 		if !r.rewrite(t) {
@@ -127,7 +133,8 @@ func (r *Rewriter) normalize(t int32) {
 			return
 		}
 		if r.Steps++; r.MaxSteps > 0 && r.Steps > r.MaxSteps {
-			panic(ErrSteps)
+			r.stopped = true
+			return
 		}
 	}
 }
