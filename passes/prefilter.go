@@ -458,9 +458,7 @@ func usedAfter(names []string, rest []ir.Stmt) bool {
 func pfByte(at byteAt, off int64, pos ir.Pos) ir.Expr {
 	idx := ir.CloneExpr(at.base)
 	if off != 0 {
-		k := ir.IntConst(at.base.Type(), off)
-		k.Pos = pos
-		idx = &ir.Binary{Pos: pos, Op: ir.Add, X: idx, Y: k}
+		idx = &ir.Binary{Pos: pos, Op: ir.Add, X: idx, Y: constAt(pos, at.base.Type(), off)}
 	}
 	var x ir.Expr = &ir.Load{Pos: pos, Buf: at.buf, Index: idx, T: at.elem}
 	if at.elem != ir.I32 {
@@ -472,11 +470,14 @@ func pfByte(at byteAt, off int64, pos ir.Pos) ir.Expr {
 	return &ir.Binary{Pos: pos, Op: ir.And, X: x, Y: i32At(pos, 255)}
 }
 
-func i32At(pos ir.Pos, v int64) ir.Expr {
-	c := ir.IntConst(ir.I32, v)
+// constAt is the integer constant v of type t at pos.
+func constAt(pos ir.Pos, t ir.Type, v int64) ir.Expr {
+	c := ir.IntConst(t, v)
 	c.Pos = pos
 	return c
 }
+
+func i32At(pos ir.Pos, v int64) ir.Expr { return constAt(pos, ir.I32, v) }
 
 // filterCond is `!(0 <= base && base + K < len(B)) || T0 admits ... ||
 // ...` (Note [Static prefilters]).
@@ -488,8 +489,8 @@ func filterCond(m *ir.Module, pf *prefilter, maxOff int64, pos ir.Pos) ir.Expr {
 		}
 		return &ir.Convert{Pos: pos, T: ir.I64, X: e}
 	}
-	i64 := func(v int64) ir.Expr { c := ir.IntConst(ir.I64, v); c.Pos = pos; return c }
-	u32 := func(v int64) ir.Expr { c := ir.IntConst(ir.U32, v); c.Pos = pos; return c }
+	i64 := func(v int64) ir.Expr { return constAt(pos, ir.I64, v) }
+	u32 := func(v int64) ir.Expr { return constAt(pos, ir.U32, v) }
 	base := wide(ir.CloneExpr(pf.at.base))
 	inRange := bin(ir.LogAnd, bin(ir.Le, i64(0), base),
 		bin(ir.Lt, bin(ir.Add, ir.CloneExpr(base), i64(maxOff)), wide(ir.CloneExpr(m.Buffer(pf.at.buf).Len))))
