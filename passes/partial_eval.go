@@ -179,7 +179,9 @@ func specializeFunc(m *ir.Module, f *ir.Func, statics map[string]*ir.Buffer, bud
 	f.Body = p.list(f.Body, env{})
 	ir.RewriteAllExprs(f.Body, foldExpr)
 	f.Body = simplifyBody(f.Body, declCounts(f))
-	f.Body = collapseIfs(dropDeadLocals(f.Body))
+	// Dropping dead locals can empty an if, as a wildcard's iteration of
+	// a peeled loop does; simplify drops those.
+	f.Body = collapseIfs(simplifyBody(dropDeadLocals(f.Body), declCounts(f)))
 	f.Body = threadFlags(foldFlags(f.Body))
 	var switches []switchNote
 	f.Body, switches = formSwitches(f.Body)

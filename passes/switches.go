@@ -95,9 +95,6 @@ func foldFlags(body []ir.Stmt) []ir.Stmt {
 	return ir.RewriteLists(body, func(l []ir.Stmt) []ir.Stmt {
 		out := []ir.Stmt{}
 		for _, s := range l {
-			if f, ok := s.(*ir.If); ok && len(f.Then) == 0 && len(f.Else) == 0 && ir.IsPure(f.Cond) {
-				continue // the empty test a wildcard's iteration leaves
-			}
 			s = foldFlag(s)
 			if n := len(out); n > 0 {
 				if merged := mergeFlag(out[n-1], s); merged != nil {
