@@ -97,7 +97,9 @@ gpu() {
   grep launches gpu.err
 }
 
-# cpu NAME FILE: runs the CPU rewriter and sets c_rew, c_ms, c_rate, c_out.
+# cpu NAME FILE: runs the CPU rewriter and sets c_rew, c_ms, c_rate, c_out
+# and c_span, the critical path (Note [Critical path] in
+# frontends/trs/rewrite).
 # A run under a second is repeated, nine times in all, and c_ms is the
 # median: merge sort of 50 took 0.3 to 1.3 ms from one run to the next.
 cpu() {
@@ -111,13 +113,17 @@ cpu() {
     if [ "$i" = 0 ] && awk -v ms="${times[0]:-0}" 'BEGIN { exit !(ms > 0 && ms < 1000) }'; then runs=9; fi
   done
   c_rew=$(awk '/^rewrites:/ { print $2 }' cpu.out)
+  c_span=$(awk '/^critical path:/ { print $3 }' cpu.out)
   c_ms=$(printf '%s\n' "${times[@]}" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
   c_rate=$(rate "${c_rew:-0}" "${c_ms:-0}")
   c_out=$(head -1 cpu.out)
   local spread=""
   [ "$runs" -gt 1 ] && spread=" (median of $runs: $(printf '%s ' "${times[@]}"| xargs))"
-  echo "cpu (gpuc rewrite, 1 thread): ${c_rew:-?} rewrites in ${c_ms:-?} ms$spread: $c_rate rewrites/s"
+  echo "cpu (gpuc rewrite, 1 thread): ${c_rew:-?} rewrites in ${c_ms:-?} ms$spread: $c_rate rewrites/s; critical path ${c_span:-?} rewrites"
 }
+
+# per A B: A / B, one decimal.
+per() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "n/a" }'; }
 
 for w in "${workloads[@]}"; do
   IFS='|' read -r name file input cap <<< "$w"
@@ -129,6 +135,10 @@ for w in "${workloads[@]}"; do
     same="same normal form and rewrites"
     [ "$g_out" = "$c_out" ] && [ "$g_rew" = "$c_rew" ] || same="OUTPUTS DIFFER: gpu '$g_out' $g_rew, cpu '$c_out' $c_rew"
     echo "gpu/cpu: $(ratio "$g_rate" "$c_rate")x the CPU rewriter's rate; $same"
+    # A GPU that runs the critical path one rewrite after another matches
+    # the CPU only if a rewrite on it takes at most the CPU's time per
+    # rewrite times the parallelism (rewrites / critical path).
+    echo "gpu ns per critical-path rewrite: $(per "$(awk -v m="${g_ms:-0}" 'BEGIN { print m * 1e6 }')" "${c_span:-0}"); to match the CPU: at most $(per "$(awk -v m="${c_ms:-0}" 'BEGIN { print m * 1e6 }')" "${c_span:-0}")"
   fi
   echo "-- the paper's scan of all slots (WORKLIST=0)"
   gpu "$name" "$cap" WORKLIST=0

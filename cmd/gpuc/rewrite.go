@@ -22,8 +22,11 @@ func newRewrite(stdout io.Writer) *cobra.Command {
 		Long: `rewrite runs the CPU rewriter, a plain recursive innermost rewriter, on a
 .trs file, and prints what the compiled program prints: the normal form,
 or with --print=summary its size and hash, and with --stats the number of
-rewrites and of distinct terms in the normal form. It rewrites the same term graph as the GPU program and counts
-the same rewrites. --time reports the rewriting time on standard error;
+rewrites, of distinct terms in the normal form, and the critical path: the
+longest chain of rewrites each of which needs the one before, which bounds
+any parallel innermost rewriter's rounds from below and the time of the
+thread that runs the chain. It rewrites the same term graph as the GPU
+program and counts the same rewrites. --time reports the rewriting time on standard error;
 it is the CPU baseline of scripts/bench-trs.sh.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,7 +60,7 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 				fmt.Fprintln(stdout, trs.Summarize(r, r.Root()))
 			}
 			if stats {
-				fmt.Fprintf(stdout, "rewrites: %d\nlive terms: %d\n", r.Steps, r.Live())
+				fmt.Fprintf(stdout, "rewrites: %d\nlive terms: %d\ncritical path: %d\n", r.Steps, r.Live(), r.Span)
 			}
 			if timing {
 				secs := elapsed.Seconds()
@@ -69,7 +72,7 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 	}
 	cmd.Flags().StringVar(&input, "input", "", "the input term (for WST files, unless FILE.input holds it)")
 	cmd.Flags().StringVar(&print, "print", "term", "print the normal form (term) or its size and hash (summary)")
-	cmd.Flags().BoolVar(&stats, "stats", false, "print the number of rewrites and of live terms")
+	cmd.Flags().BoolVar(&stats, "stats", false, "print the number of rewrites, of live terms and the critical path")
 	cmd.Flags().BoolVar(&timing, "time", false, "report the rewriting time on standard error")
 	cmd.Flags().IntVar(&capacity, "capacity", 0, "the most live terms (0: no limit)")
 	return cmd

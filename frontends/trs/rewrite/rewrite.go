@@ -32,6 +32,8 @@ type Rewriter struct {
 	args  []int32 // k per node
 	rc    []int32
 	nf    []bool
+	at    []int64 // Note [Critical path]
+	now   int64   // the time of the step being applied
 	free  []int32
 	limit int
 	root  int32
@@ -41,6 +43,9 @@ type Rewriter struct {
 	stack []int32 // nodes to free
 	// Steps counts the rewrite steps taken.
 	Steps int64
+	// Span is the critical path: the length of the longest chain of
+	// rewrites each of which needs the one before (Note [Critical path]).
+	Span int64
 	// MaxSteps, if positive, bounds Steps.
 	MaxSteps int64
 	stopped  bool // Steps reached MaxSteps: the walk unwinds
@@ -92,6 +97,7 @@ func (r *Rewriter) Normalize() (err error) {
 		}
 	}()
 	r.normalize(r.root)
+	r.Span = r.at[r.root]
 	if r.stopped {
 		return ErrSteps
 	}
@@ -113,6 +119,22 @@ func (r *Rewriter) Node(i int32) (int32, []int32) {
 	return h, r.args[i*r.k : i*r.k+r.arity[h]]
 }
 
+// Note [Critical path]
+//
+// A rewrite needs the rewrites that brought its redex's arguments to
+// normal form and the one that made the redex; the rest can happen in
+// parallel. at[n] is the time of node n in rewrite steps: for a node not
+// yet in normal form, the step that made it (0 for the input), and for
+// one in normal form, the step after which it was. A rewrite of t
+// happens one step after the latest of t's own time and its arguments'.
+// The root's time at the end is the span of the rewrite, the length of
+// its longest chain of dependent rewrites: no rewriter that rewrites
+// innermost, however many redexes it rewrites at once, takes fewer
+// rounds, and Steps / Span is the parallelism on offer. The device's
+// local walks (Note [Local normalisation] in package trs) run such a
+// chain in one thread, so the span also bounds how long the one thread
+// on the chain must take.
+
 // normalize is Listing 2's derive: the arguments first, then the node,
 // until no rule applies; a rewrite may leave new arguments to normalise.
 func (r *Rewriter) normalize(t int32) {
@@ -121,17 +143,23 @@ func (r *Rewriter) normalize(t int32) {
 	}
 	for {
 		base := t * r.k
+		ready := r.at[t]
 		for i := int32(0); i < r.arity[r.head[t]]; i++ {
-			if a := r.args[base+i]; !r.nf[a] {
+			a := r.args[base+i]
+			if !r.nf[a] {
 				if r.normalize(a); r.stopped {
 					return
 				}
 			}
+			ready = max(ready, r.at[a])
 		}
+		r.now = ready + 1
 		if !r.rewrite(t) {
 			r.nf[t] = true
+			r.at[t] = ready
 			return
 		}
+		r.at[t] = r.now
 		if r.Steps++; r.MaxSteps > 0 && r.Steps > r.MaxSteps {
 			r.stopped = true
 			return
@@ -154,12 +182,14 @@ func (r *Rewriter) newNode(h int32) int32 {
 		r.head = append(r.head, 0)
 		r.rc = append(r.rc, 0)
 		r.nf = append(r.nf, false)
+		r.at = append(r.at, 0)
 		for i := int32(0); i < r.k; i++ {
 			r.args = append(r.args, 0)
 		}
 	}
 	r.head[n] = h
 	r.rc[n] = 0
+	r.at[n] = r.now
 	return n
 }
 

@@ -101,3 +101,32 @@ func TestRewriteCapacity(t *testing.T) {
 		t.Errorf("within 12 nodes: %v, want ErrCapacity", err)
 	}
 }
+
+// The span is the longest chain of dependent rewrites (Note [Critical
+// path]): independent arguments overlap, a redex waits for its
+// arguments, and a shared subterm counts once.
+func TestRewriteSpan(t *testing.T) {
+	for _, c := range []struct {
+		input       string
+		steps, span int64
+	}{
+		{"plus(s(s(0)), s(0))", 3, 3},
+		// Two chains side by side: 3 and 4 steps.
+		{"c(plus(s(s(0)), 0), plus(s(s(s(0))), 0))", 7, 4},
+		// The outer plus waits for its first argument (2 steps), then takes 3.
+		{"plus(plus(s(0), s(0)), s(0))", 5, 5},
+		// double(s(0)) is one node: 3 steps, then plus(s(s(0)), s(s(0))) 3.
+		{"plus(double(s(0)), double(s(0)))", 6, 6},
+		// A collapse is a step: plus(0, y) -> y.
+		{"plus(0, plus(0, 0))", 2, 2},
+		{"s(0)", 0, 0},
+	} {
+		_, r, err := normalize(t, plus, c.input, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Steps != c.steps || r.Span != c.span {
+			t.Errorf("%s: %d rewrites, span %d; want %d, %d", c.input, r.Steps, r.Span, c.steps, c.span)
+		}
+	}
+}
