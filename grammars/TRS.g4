@@ -39,8 +39,10 @@
 //
 // where fibonacci.rec holds `SORTS Nat  CONS d0 : -> Nat  s : Nat -> Nat
 // OPNS ...  VARS N M : Nat  RULES plus(d0, N) -> N ...`. Its includes,
-// its comments (from %) and its conditional rules (`... if a -><- b`,
-// not supported) are handled by frontends/trs before parsing (Note [REC]).
+// Its includes and its comments (from %) are handled by frontends/trs
+// before parsing (Note [REC]). A rule may have conditions,
+// `lhs -> rhs if a -><- b and-if c ->/<- d`: a and b have the same normal
+// form, c and d do not (Note [Conditional rules] in frontends/trs).
 grammar TRS;
 
 file
@@ -66,7 +68,7 @@ symDecl  : name '(' (name (',' name)*)? ')' ;
 varDecl  : name (',' name)* ':' name ';' ;
 equation : lhs=term '=' rhs=term ';' ;
 term     : name (open='(' (term (',' term)*)? ')')? ;
-name     : recName | SORTS | CONS | OPNS | VARS | EVAL ;
+name     : recName | SORTS | CONS | OPNS | VARS | EVAL | IF ;
 
 // ---- TPDB (WST) notation ----
 
@@ -97,7 +99,8 @@ recSection
 
 recOp   : recName ':' recName* ARROW recName ;
 recVars : recName+ ':' recName ;
-recRule : lhs=rterm ARROW rhs=rterm ;
+recRule : lhs=rterm ARROW rhs=rterm (IF recCond (ANDIF recCond)*)? ;
+recCond : lhs=rterm op=(JOIN | NOJOIN) rhs=rterm ;
 rterm   : recName (open='(' (rterm ((',' | ';') rterm)*)? ')')? ;
 // The REC keywords are not names there; elsewhere they are.
 recName : WORD | OPSYM | SORT | STRUCT | VAR | EQN | INPUT ;
@@ -116,6 +119,10 @@ CONS     : 'CONS' ;
 OPNS     : 'OPNS' ;
 VARS     : 'VARS' ;
 EVAL     : 'EVAL' ;
+IF       : 'if' ;
+ANDIF    : 'and-if' ;
+JOIN     : '-><-' ;
+NOJOIN   : '->/<-' ;
 
 WORD   : [A-Za-z0-9_'"]+ ;   // REC's names may hold primes and seconds: B'1, B"1
 OPSYM  : [+*/<>!?~^&@#$%.=\-]+ ;

@@ -52,10 +52,19 @@ type varDecl struct {
 	sort  ident
 }
 
-// ruleDecl is a rewrite rule lhs -> rhs (or lhs = rhs).
+// ruleDecl is a rewrite rule lhs -> rhs (or lhs = rhs), with the
+// conditions of a REC rule (Note [Conditional rules]).
 type ruleDecl struct {
 	pos      diag.Pos
 	lhs, rhs *term
+	conds    []*condDecl
+}
+
+// condDecl is a condition a -><- b (join) or a ->/<- b.
+type condDecl struct {
+	pos  diag.Pos
+	a, b *term
+	join bool
 }
 
 // term is a term as written: a name, with arguments if parens is set.

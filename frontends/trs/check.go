@@ -58,6 +58,7 @@ func (c *checker) check(f *file, input *term) *System {
 		c.rule(i, r)
 	}
 	c.input(f, input)
+	c.unravel()
 	c.number()
 	return c.sys
 }
@@ -131,7 +132,8 @@ func (c *checker) declareVars(decls []*varDecl) {
 type scope struct {
 	rule *Rule
 	vars map[string]*Var
-	lhs  bool // resolving the left-hand side, where variables are bound
+	lhs  bool   // resolving the left-hand side, where variables are bound
+	side string // else the part resolved, for messages
 }
 
 func (c *checker) rule(index int, d *ruleDecl) {
@@ -145,9 +147,21 @@ func (c *checker) rule(index int, d *ruleDecl) {
 	if r.LHS == nil {
 		return // its variables are unknown: the right-hand side would only add noise
 	}
-	sc.lhs = false
+	sc.lhs, sc.side = false, "the right-hand side"
 	r.RHS = c.term(d.rhs, sc, r.LHS.Sym.Sort, "the right-hand side")
-	if r.RHS == nil {
+	sc.side = "a condition"
+	ok := r.RHS != nil
+	for _, cd := range d.conds {
+		a := c.term(cd.a, sc, -1, "")
+		if a == nil {
+			ok = false
+			continue
+		}
+		b := c.term(cd.b, sc, termSort(a), "the right side of the condition")
+		ok = ok && b != nil
+		r.Conds = append(r.Conds, &Cond{Pos: cd.pos, A: a, B: b, Join: cd.join})
+	}
+	if !ok {
 		return
 	}
 	r.Vars = make([]*Var, len(sc.vars))
@@ -204,13 +218,21 @@ func (c *checker) variable(t *term, sc *scope, v *varInfo, want int, what string
 	rv := sc.vars[t.name]
 	if rv == nil {
 		if !sc.lhs {
-			c.errorf(t.pos, "variable %s of the right-hand side does not occur on the left", t.name)
+			c.errorf(t.pos, "variable %s of %s does not occur on the left", t.name, sc.side)
 			return nil
 		}
 		rv = &Var{Name: t.name, Sort: v.sort, Index: len(sc.vars)}
 		sc.vars[t.name] = rv
 	}
 	return &Term{Var: rv, Pos: t.pos}
+}
+
+// termSort is the sort of a checked term, -1 in an unsorted system.
+func termSort(t *Term) int {
+	if t.Var != nil {
+		return t.Var.Sort
+	}
+	return t.Sym.Sort
 }
 
 func (c *checker) sortError(pos diag.Pos, what, name string, got, want int) {

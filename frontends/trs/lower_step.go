@@ -210,6 +210,12 @@ func (l *lowerer) rewriteSym(b *fn, sym *Sym) {
 			l.match(b, ms, todo, func() { l.apply(b, ms) })
 		}
 		b.pos = sym.Pos
+		if sym.Of != nil {
+			// No rule applies: the copy becomes the symbol it copies, in
+			// normal form (Note [Conditional rules]).
+			b.set("h", b.i32(int64(sym.Of.Index)))
+			b.store("hd", b.v("t"), b.v("h"))
+		}
 		b.brk()
 	})
 }

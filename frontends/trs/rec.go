@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"gpuc/frontends/syntax"
 	"gpuc/frontends/trs/parser"
 	"gpuc/internal/diag"
 )
@@ -16,13 +17,11 @@ import (
 // The REC format (the Rewrite Engines Competition's, 2017) is the third
 // notation of a .trs file, and the one of .rec files: a sorted system like
 // the paper's, whose constants are written without parentheses, as in
-// WST. Three of its features sit outside the grammar:
+// WST. Two of its features sit outside the grammar:
 //
 //   - comments run from % to the end of the line; they are blanked with
 //     spaces before lexing, which keeps every position, since % is also an
 //     operator character of WST;
-//   - conditional rules, `lhs -> rhs if a -><- b` (or ->/<-), are
-//     reported where their `if` is, as gpuc has no conditional rewriting;
 //   - an `#include "lib.rec"` line stands for the lines of that file, as
 //     in C, from the including file's directory or, as the competition's
 //     benchmarks are laid out, from REC-LIB beside it. The expanded text
@@ -30,8 +29,9 @@ import (
 //     and line they come from.
 //
 // REC's rules do not overlap, so first-match in file order, which gpuc
-// applies, is the only match. EVAL may list several terms; gpuc evaluates
-// one, the only one or the one --input gives.
+// applies, is the only match. Conditional rules are unravelled by the
+// checker (Note [Conditional rules]). EVAL may list several terms; gpuc
+// evaluates one, the only one or the one --input gives.
 
 // recOf reports whether src is a REC specification: its first word,
 // comments aside, is REC-SPEC.
@@ -53,10 +53,6 @@ func blankComments(src []byte) []byte {
 	return out
 }
 
-// recCondition finds a conditional rule's `if`, the condition's operator
-// after it and the rest of its line.
-var recCondition = regexp.MustCompile(`(?m)(^|[\s)])(if)\s.*(-><-|->/<-).*$`)
-
 // recInclude is an #include line.
 var recInclude = regexp.MustCompile(`^\s*#include\s+("[^"]*")\s*$`)
 
@@ -72,18 +68,10 @@ type recSource struct {
 	lines []origin // lines[i] is the origin of line i+1 of text
 }
 
-// expand reads src, from file, into r: comments blanked, conditional
-// rules reported and blanked from their `if`, and each #include line
-// replaced by the file it names, expanded in turn.
+// expand reads src, from file, into r: comments blanked and each
+// #include line replaced by the file it names, expanded in turn.
 func (r *recSource) expand(file string, src []byte, depth int, errs *diag.List) {
 	src = blankComments(src)
-	for _, m := range recCondition.FindAllSubmatchIndex(src, -1) {
-		errs.Add(offsetPos(file, src, m[4]), "conditional rules (if ... %s ...) are not supported", src[m[6]:m[7]])
-	}
-	src = recCondition.ReplaceAllFunc(src, func(m []byte) []byte {
-		k := recCondition.FindSubmatchIndex(m)
-		return append(m[:k[4]:k[4]], bytes.Repeat([]byte(" "), len(m)-k[4])...)
-	})
 	for i, line := range bytes.SplitAfter(src, []byte("\n")) {
 		if len(line) == 0 {
 			continue
@@ -183,7 +171,12 @@ func (b *builder) recSection(f *file, ctx parser.IRecSectionContext) {
 		}
 	case *parser.RecRulesContext:
 		for _, r := range s.AllRecRule() {
-			f.rules = append(f.rules, &ruleDecl{pos: b.pos(r), lhs: b.rterm(r.GetLhs()), rhs: b.rterm(r.GetRhs())})
+			d := &ruleDecl{pos: b.pos(r), lhs: b.rterm(r.GetLhs()), rhs: b.rterm(r.GetRhs())}
+			for _, c := range r.AllRecCond() {
+				op := c.GetOp()
+				d.conds = append(d.conds, &condDecl{pos: b.mapPos(syntax.Pos(b.file, op)), a: b.rterm(c.GetLhs()), b: b.rterm(c.GetRhs()), join: op.GetTokenType() == parser.TRSLexerJOIN})
+			}
+			f.rules = append(f.rules, d)
 		}
 	}
 }

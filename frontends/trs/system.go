@@ -18,7 +18,9 @@ type System struct {
 	// Sorts names the sorts of a system in the paper's notation; a WST
 	// system is unsorted and has none.
 	Sorts []string
-	// Rules are all rules in file order.
+	// Rules are all rules in file order, as written: conditional rules
+	// keep their conditions. The symbols' Rules are what rewrites, where
+	// conditional rules are unravelled (Note [Conditional rules]).
 	Rules []*Rule
 	// MaxArity is the largest arity of a symbol, at least 1.
 	MaxArity int
@@ -46,14 +48,21 @@ type Sym struct {
 	Sort     int
 	ArgSorts []int
 	// Rules are the rules whose left-hand side has this head, in file
-	// order: the first that matches applies.
+	// order: the first that matches applies. None is conditional.
 	Rules []*Rule
-	Pos   diag.Pos
+	// Of is, for a copy of a symbol made by unravelling conditional rules,
+	// the symbol it copies (Note [Conditional rules]): a copy prints as
+	// Of, and where none of its rules applies it becomes Of, in normal
+	// form. Nil for every other symbol.
+	Of  *Sym
+	Pos diag.Pos
 }
 
-// Defined reports whether the symbol has rules. A term headed by a
-// symbol without rules is in normal form when its arguments are.
-func (s *Sym) Defined() bool { return len(s.Rules) > 0 }
+// Defined reports whether a term headed by the symbol may be rewritten:
+// the symbol has rules, or is a copy, which becomes the symbol it copies.
+// A term headed by a symbol that is not defined is in normal form when
+// its arguments are.
+func (s *Sym) Defined() bool { return len(s.Rules) > 0 || s.Of != nil }
 
 // Rule is a checked rewrite rule. Its left-hand side is headed by a
 // symbol; every variable of the right-hand side occurs on the left, where
@@ -65,6 +74,17 @@ type Rule struct {
 	LHS, RHS *Term
 	// Vars are the rule's variables in order of first occurrence in LHS.
 	Vars []*Var
+	// Conds are the conditions of a conditional rule, all of which must
+	// hold for it to apply. Only the rules of System.Rules have them.
+	Conds []*Cond
+}
+
+// Cond is a condition of a rule: A and B have the same normal form (Join,
+// written A -><- B) or different ones (A ->/<- B).
+type Cond struct {
+	Pos  diag.Pos
+	A, B *Term
+	Join bool
 }
 
 // Var is a variable of one rule.

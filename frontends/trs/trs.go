@@ -12,7 +12,9 @@
 // agree on every example.
 //
 // It is not a general rewriting engine: strategies other than innermost,
-// conditional rules, and equational theories (AC) are refused.
+// equational theories (AC) and the WST format's conditional rules are
+// refused. REC's conditional rules are unravelled into unconditional
+// ones (Note [Conditional rules]).
 package trs
 
 import (

@@ -36,16 +36,39 @@ import (
 )
 
 // Module is the Maude text of sys: the module and a reduce of its input.
+// It translates the rules as written (System.Rules), conditional ones as
+// conditional equations, not their unravelling (Note [Conditional rules]
+// in package trs): a -><- b becomes the condition a = b, which Maude
+// decides by reducing both sides, and a ->/<- b the condition
+// eqS(a, b) = ff, with an equality test eqS per sort.
 func Module(sys *trs.System) string {
 	var b strings.Builder
 	b.WriteString("set include BOOL off .\nset show timing off .\n\nfmod GPUC-TRS is\n")
 	sorts := sortNames(sys)
 	fmt.Fprintf(&b, "  sorts %s B .\n  ops tt ff : -> B .\n", strings.Join(sorts, " "))
+	written := map[*trs.Sym][]*trs.Rule{}
+	disjoint := false // some condition is a ->/<- b
+	for _, r := range sys.Rules {
+		written[r.LHS.Sym] = append(written[r.LHS.Sym], r)
+		for _, c := range r.Conds {
+			disjoint = disjoint || !c.Join
+		}
+	}
 	for _, s := range sys.Syms {
+		if s.Of != nil {
+			continue
+		}
 		fmt.Fprintf(&b, "  op %s : %s -> %s .\n", opName(s), argSorts(sys, s), sorts[sortOf(s.Sort)])
-		for j := range len(s.Rules) - 1 {
+		for j := range len(written[s]) - 1 {
 			fmt.Fprintf(&b, "  op %s : %s -> B .\n", matcher(s, j), argSorts(sys, s))
 		}
+	}
+	for i, name := range sorts {
+		if !disjoint {
+			break
+		}
+		fmt.Fprintf(&b, "  op eq%s : %s %s -> B .\n  vars E%d-0 E%d-1 : %s .\n", name, name, name, i, i, name)
+		fmt.Fprintf(&b, "  eq eq%s(E%d-0, E%d-0) = tt .\n  eq eq%s(E%d-0, E%d-1) = ff [owise] .\n", name, i, i, name, i, i)
 	}
 	for _, r := range sys.Rules {
 		for _, v := range r.Vars {
@@ -58,29 +81,57 @@ func Module(sys *trs.System) string {
 		}
 	}
 	for _, s := range sys.Syms {
-		for i, r := range s.Rules {
-			lhs, rhs := term(r, r.LHS), term(r, r.RHS)
-			if i == 0 {
-				fmt.Fprintf(&b, "  eq %s = %s .\n", lhs, rhs)
-			} else {
-				var conds []string
-				for j := range i {
-					conds = append(conds, matchOf(r, s, j)+" = ff")
-				}
-				fmt.Fprintf(&b, "  ceq %s = %s if %s .\n", lhs, rhs, strings.Join(conds, " /\\ "))
+		rules := written[s]
+		for i, r := range rules {
+			var conds []string
+			for j := range i {
+				conds = append(conds, matchOf(r, s, j)+" = ff")
 			}
-			if i+1 < len(s.Rules) {
+			own := conditions(sys, r)
+			equation(&b, term(r, r.LHS), term(r, r.RHS), append(conds, own...), "")
+			if i+1 < len(rules) {
 				ws := make([]string, s.Arity)
 				for k := range ws {
 					ws[k] = fmt.Sprintf("W%d-%d", sortOf(argSort(s, k)), k)
 				}
-				fmt.Fprintf(&b, "  eq %s = tt .\n", matchOf(r, s, i))
-				fmt.Fprintf(&b, "  eq %s = ff [owise] .\n", apply(matcher(s, i), ws))
+				equation(&b, matchOf(r, s, i), "tt", own, "")
+				equation(&b, apply(matcher(s, i), ws), "ff", nil, " [owise]")
 			}
 		}
 	}
 	fmt.Fprintf(&b, "endfm\n\nred %s .\nquit\n", term(nil, sys.Input))
 	return b.String()
+}
+
+// equation writes lhs = rhs, conditional if conds are not empty.
+func equation(b *strings.Builder, lhs, rhs string, conds []string, attrs string) {
+	if len(conds) == 0 {
+		fmt.Fprintf(b, "  eq %s = %s%s .\n", lhs, rhs, attrs)
+		return
+	}
+	fmt.Fprintf(b, "  ceq %s = %s if %s%s .\n", lhs, rhs, strings.Join(conds, " /\\ "), attrs)
+}
+
+// termSort is the sort of a term of a rule.
+func termSort(t *trs.Term) int {
+	if t.Var != nil {
+		return t.Var.Sort
+	}
+	return t.Sym.Sort
+}
+
+// conditions are the Maude conditions of r's own conditions.
+func conditions(sys *trs.System, r *trs.Rule) []string {
+	var out []string
+	for _, c := range r.Conds {
+		a, b := term(r, c.A), term(r, c.B)
+		if c.Join {
+			out = append(out, a+" = "+b)
+		} else {
+			out = append(out, fmt.Sprintf("eq%s(%s, %s) = ff", sortNames(sys)[sortOf(termSort(c.A))], a, b))
+		}
+	}
+	return out
 }
 
 // matcher names the matcher of rule j of s.

@@ -34,169 +34,178 @@ func trsParserInit() {
 	staticData.LiteralNames = []string{
 		"", "';'", "'='", "'|'", "'('", "','", "')'", "':'", "", "", "", "",
 		"", "'RULES'", "'->'", "'REC-SPEC'", "'END-SPEC'", "'SORTS'", "'CONS'",
-		"'OPNS'", "'VARS'", "'EVAL'",
+		"'OPNS'", "'VARS'", "'EVAL'", "'if'", "'and-if'", "'-><-'", "'->/<-'",
 	}
 	staticData.SymbolicNames = []string{
 		"", "", "", "", "", "", "", "", "SORT", "STRUCT", "VAR", "EQN", "INPUT",
 		"RULES", "ARROW", "REC_SPEC", "END_SPEC", "SORTS", "CONS", "OPNS", "VARS",
-		"EVAL", "WORD", "OPSYM", "LINE_COMMENT", "WS", "OTHER",
+		"EVAL", "IF", "ANDIF", "JOIN", "NOJOIN", "WORD", "OPSYM", "LINE_COMMENT",
+		"WS", "OTHER",
 	}
 	staticData.RuleNames = []string{
 		"file", "inputTerm", "paperSection", "sortDecl", "symDecl", "varDecl",
 		"equation", "term", "name", "wstSection", "wstRule", "condition", "wterm",
 		"wname", "sexpr", "recSpec", "recSection", "recOp", "recVars", "recRule",
-		"rterm", "recName",
+		"recCond", "rterm", "recName",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 26, 328, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 1, 30, 345, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
 		4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 2, 10, 7,
 		10, 2, 11, 7, 11, 2, 12, 7, 12, 2, 13, 7, 13, 2, 14, 7, 14, 2, 15, 7, 15,
 		2, 16, 7, 16, 2, 17, 7, 17, 2, 18, 7, 18, 2, 19, 7, 19, 2, 20, 7, 20, 2,
-		21, 7, 21, 1, 0, 4, 0, 46, 8, 0, 11, 0, 12, 0, 47, 1, 0, 1, 0, 1, 0, 4,
-		0, 53, 8, 0, 11, 0, 12, 0, 54, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 3, 0, 62,
-		8, 0, 1, 1, 1, 1, 1, 1, 1, 2, 1, 2, 4, 2, 69, 8, 2, 11, 2, 12, 2, 70, 1,
-		2, 1, 2, 4, 2, 75, 8, 2, 11, 2, 12, 2, 76, 1, 2, 1, 2, 4, 2, 81, 8, 2,
-		11, 2, 12, 2, 82, 1, 2, 1, 2, 1, 2, 1, 2, 3, 2, 89, 8, 2, 1, 3, 1, 3, 1,
-		3, 3, 3, 94, 8, 3, 1, 3, 1, 3, 1, 3, 5, 3, 99, 8, 3, 10, 3, 12, 3, 102,
-		9, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 1, 4, 1, 4, 5, 4, 111, 8, 4, 10, 4,
-		12, 4, 114, 9, 4, 3, 4, 116, 8, 4, 1, 4, 1, 4, 1, 5, 1, 5, 1, 5, 5, 5,
-		123, 8, 5, 10, 5, 12, 5, 126, 9, 5, 1, 5, 1, 5, 1, 5, 1, 5, 1, 6, 1, 6,
-		1, 6, 1, 6, 1, 6, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 5, 7, 142, 8, 7, 10, 7,
-		12, 7, 145, 9, 7, 3, 7, 147, 8, 7, 1, 7, 3, 7, 150, 8, 7, 1, 8, 1, 8, 1,
-		8, 1, 8, 1, 8, 1, 8, 3, 8, 158, 8, 8, 1, 9, 1, 9, 1, 9, 5, 9, 163, 8, 9,
-		10, 9, 12, 9, 166, 9, 9, 1, 9, 1, 9, 1, 9, 1, 9, 5, 9, 172, 8, 9, 10, 9,
-		12, 9, 175, 9, 9, 1, 9, 1, 9, 1, 9, 1, 9, 5, 9, 181, 8, 9, 10, 9, 12, 9,
-		184, 9, 9, 1, 9, 3, 9, 187, 8, 9, 1, 10, 1, 10, 1, 10, 1, 10, 3, 10, 193,
-		8, 10, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 5,
-		11, 204, 8, 11, 10, 11, 12, 11, 207, 9, 11, 1, 12, 1, 12, 1, 12, 1, 12,
-		1, 12, 5, 12, 214, 8, 12, 10, 12, 12, 12, 217, 9, 12, 3, 12, 219, 8, 12,
-		1, 12, 3, 12, 222, 8, 12, 1, 13, 1, 13, 3, 13, 226, 8, 13, 1, 14, 1, 14,
-		5, 14, 230, 8, 14, 10, 14, 12, 14, 233, 9, 14, 1, 14, 1, 14, 3, 14, 237,
-		8, 14, 1, 15, 1, 15, 1, 15, 5, 15, 242, 8, 15, 10, 15, 12, 15, 245, 9,
-		15, 1, 15, 1, 15, 5, 15, 249, 8, 15, 10, 15, 12, 15, 252, 9, 15, 3, 15,
-		254, 8, 15, 1, 15, 1, 15, 1, 16, 1, 16, 5, 16, 260, 8, 16, 10, 16, 12,
-		16, 263, 9, 16, 1, 16, 1, 16, 5, 16, 267, 8, 16, 10, 16, 12, 16, 270, 9,
-		16, 1, 16, 1, 16, 5, 16, 274, 8, 16, 10, 16, 12, 16, 277, 9, 16, 1, 16,
-		1, 16, 5, 16, 281, 8, 16, 10, 16, 12, 16, 284, 9, 16, 3, 16, 286, 8, 16,
-		1, 17, 1, 17, 1, 17, 5, 17, 291, 8, 17, 10, 17, 12, 17, 294, 9, 17, 1,
-		17, 1, 17, 1, 17, 1, 18, 4, 18, 300, 8, 18, 11, 18, 12, 18, 301, 1, 18,
-		1, 18, 1, 18, 1, 19, 1, 19, 1, 19, 1, 19, 1, 20, 1, 20, 1, 20, 1, 20, 1,
-		20, 5, 20, 316, 8, 20, 10, 20, 12, 20, 319, 9, 20, 3, 20, 321, 8, 20, 1,
-		20, 3, 20, 324, 8, 20, 1, 21, 1, 21, 1, 21, 0, 0, 22, 0, 2, 4, 6, 8, 10,
-		12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 0, 4, 2,
-		0, 4, 4, 6, 6, 1, 0, 18, 19, 2, 0, 1, 1, 5, 5, 2, 0, 8, 12, 22, 23, 356,
-		0, 61, 1, 0, 0, 0, 2, 63, 1, 0, 0, 0, 4, 88, 1, 0, 0, 0, 6, 90, 1, 0, 0,
-		0, 8, 105, 1, 0, 0, 0, 10, 119, 1, 0, 0, 0, 12, 131, 1, 0, 0, 0, 14, 136,
-		1, 0, 0, 0, 16, 157, 1, 0, 0, 0, 18, 186, 1, 0, 0, 0, 20, 188, 1, 0, 0,
-		0, 22, 194, 1, 0, 0, 0, 24, 208, 1, 0, 0, 0, 26, 225, 1, 0, 0, 0, 28, 236,
-		1, 0, 0, 0, 30, 238, 1, 0, 0, 0, 32, 285, 1, 0, 0, 0, 34, 287, 1, 0, 0,
-		0, 36, 299, 1, 0, 0, 0, 38, 306, 1, 0, 0, 0, 40, 310, 1, 0, 0, 0, 42, 325,
-		1, 0, 0, 0, 44, 46, 3, 4, 2, 0, 45, 44, 1, 0, 0, 0, 46, 47, 1, 0, 0, 0,
-		47, 45, 1, 0, 0, 0, 47, 48, 1, 0, 0, 0, 48, 49, 1, 0, 0, 0, 49, 50, 5,
-		0, 0, 1, 50, 62, 1, 0, 0, 0, 51, 53, 3, 18, 9, 0, 52, 51, 1, 0, 0, 0, 53,
-		54, 1, 0, 0, 0, 54, 52, 1, 0, 0, 0, 54, 55, 1, 0, 0, 0, 55, 56, 1, 0, 0,
-		0, 56, 57, 5, 0, 0, 1, 57, 62, 1, 0, 0, 0, 58, 59, 3, 30, 15, 0, 59, 60,
-		5, 0, 0, 1, 60, 62, 1, 0, 0, 0, 61, 45, 1, 0, 0, 0, 61, 52, 1, 0, 0, 0,
-		61, 58, 1, 0, 0, 0, 62, 1, 1, 0, 0, 0, 63, 64, 3, 24, 12, 0, 64, 65, 5,
-		0, 0, 1, 65, 3, 1, 0, 0, 0, 66, 68, 5, 8, 0, 0, 67, 69, 3, 6, 3, 0, 68,
-		67, 1, 0, 0, 0, 69, 70, 1, 0, 0, 0, 70, 68, 1, 0, 0, 0, 70, 71, 1, 0, 0,
-		0, 71, 89, 1, 0, 0, 0, 72, 74, 5, 10, 0, 0, 73, 75, 3, 10, 5, 0, 74, 73,
-		1, 0, 0, 0, 75, 76, 1, 0, 0, 0, 76, 74, 1, 0, 0, 0, 76, 77, 1, 0, 0, 0,
-		77, 89, 1, 0, 0, 0, 78, 80, 5, 11, 0, 0, 79, 81, 3, 12, 6, 0, 80, 79, 1,
-		0, 0, 0, 81, 82, 1, 0, 0, 0, 82, 80, 1, 0, 0, 0, 82, 83, 1, 0, 0, 0, 83,
-		89, 1, 0, 0, 0, 84, 85, 5, 12, 0, 0, 85, 86, 3, 14, 7, 0, 86, 87, 5, 1,
-		0, 0, 87, 89, 1, 0, 0, 0, 88, 66, 1, 0, 0, 0, 88, 72, 1, 0, 0, 0, 88, 78,
-		1, 0, 0, 0, 88, 84, 1, 0, 0, 0, 89, 5, 1, 0, 0, 0, 90, 91, 3, 16, 8, 0,
-		91, 93, 5, 2, 0, 0, 92, 94, 5, 9, 0, 0, 93, 92, 1, 0, 0, 0, 93, 94, 1,
-		0, 0, 0, 94, 95, 1, 0, 0, 0, 95, 100, 3, 8, 4, 0, 96, 97, 5, 3, 0, 0, 97,
-		99, 3, 8, 4, 0, 98, 96, 1, 0, 0, 0, 99, 102, 1, 0, 0, 0, 100, 98, 1, 0,
-		0, 0, 100, 101, 1, 0, 0, 0, 101, 103, 1, 0, 0, 0, 102, 100, 1, 0, 0, 0,
-		103, 104, 5, 1, 0, 0, 104, 7, 1, 0, 0, 0, 105, 106, 3, 16, 8, 0, 106, 115,
-		5, 4, 0, 0, 107, 112, 3, 16, 8, 0, 108, 109, 5, 5, 0, 0, 109, 111, 3, 16,
-		8, 0, 110, 108, 1, 0, 0, 0, 111, 114, 1, 0, 0, 0, 112, 110, 1, 0, 0, 0,
-		112, 113, 1, 0, 0, 0, 113, 116, 1, 0, 0, 0, 114, 112, 1, 0, 0, 0, 115,
-		107, 1, 0, 0, 0, 115, 116, 1, 0, 0, 0, 116, 117, 1, 0, 0, 0, 117, 118,
-		5, 6, 0, 0, 118, 9, 1, 0, 0, 0, 119, 124, 3, 16, 8, 0, 120, 121, 5, 5,
-		0, 0, 121, 123, 3, 16, 8, 0, 122, 120, 1, 0, 0, 0, 123, 126, 1, 0, 0, 0,
-		124, 122, 1, 0, 0, 0, 124, 125, 1, 0, 0, 0, 125, 127, 1, 0, 0, 0, 126,
-		124, 1, 0, 0, 0, 127, 128, 5, 7, 0, 0, 128, 129, 3, 16, 8, 0, 129, 130,
-		5, 1, 0, 0, 130, 11, 1, 0, 0, 0, 131, 132, 3, 14, 7, 0, 132, 133, 5, 2,
-		0, 0, 133, 134, 3, 14, 7, 0, 134, 135, 5, 1, 0, 0, 135, 13, 1, 0, 0, 0,
-		136, 149, 3, 16, 8, 0, 137, 146, 5, 4, 0, 0, 138, 143, 3, 14, 7, 0, 139,
-		140, 5, 5, 0, 0, 140, 142, 3, 14, 7, 0, 141, 139, 1, 0, 0, 0, 142, 145,
-		1, 0, 0, 0, 143, 141, 1, 0, 0, 0, 143, 144, 1, 0, 0, 0, 144, 147, 1, 0,
-		0, 0, 145, 143, 1, 0, 0, 0, 146, 138, 1, 0, 0, 0, 146, 147, 1, 0, 0, 0,
-		147, 148, 1, 0, 0, 0, 148, 150, 5, 6, 0, 0, 149, 137, 1, 0, 0, 0, 149,
-		150, 1, 0, 0, 0, 150, 15, 1, 0, 0, 0, 151, 158, 3, 42, 21, 0, 152, 158,
-		5, 17, 0, 0, 153, 158, 5, 18, 0, 0, 154, 158, 5, 19, 0, 0, 155, 158, 5,
-		20, 0, 0, 156, 158, 5, 21, 0, 0, 157, 151, 1, 0, 0, 0, 157, 152, 1, 0,
-		0, 0, 157, 153, 1, 0, 0, 0, 157, 154, 1, 0, 0, 0, 157, 155, 1, 0, 0, 0,
-		157, 156, 1, 0, 0, 0, 158, 17, 1, 0, 0, 0, 159, 160, 5, 4, 0, 0, 160, 164,
-		5, 10, 0, 0, 161, 163, 3, 16, 8, 0, 162, 161, 1, 0, 0, 0, 163, 166, 1,
-		0, 0, 0, 164, 162, 1, 0, 0, 0, 164, 165, 1, 0, 0, 0, 165, 167, 1, 0, 0,
-		0, 166, 164, 1, 0, 0, 0, 167, 187, 5, 6, 0, 0, 168, 169, 5, 4, 0, 0, 169,
-		173, 5, 13, 0, 0, 170, 172, 3, 20, 10, 0, 171, 170, 1, 0, 0, 0, 172, 175,
-		1, 0, 0, 0, 173, 171, 1, 0, 0, 0, 173, 174, 1, 0, 0, 0, 174, 176, 1, 0,
-		0, 0, 175, 173, 1, 0, 0, 0, 176, 187, 5, 6, 0, 0, 177, 178, 5, 4, 0, 0,
-		178, 182, 5, 22, 0, 0, 179, 181, 3, 28, 14, 0, 180, 179, 1, 0, 0, 0, 181,
-		184, 1, 0, 0, 0, 182, 180, 1, 0, 0, 0, 182, 183, 1, 0, 0, 0, 183, 185,
-		1, 0, 0, 0, 184, 182, 1, 0, 0, 0, 185, 187, 5, 6, 0, 0, 186, 159, 1, 0,
-		0, 0, 186, 168, 1, 0, 0, 0, 186, 177, 1, 0, 0, 0, 187, 19, 1, 0, 0, 0,
-		188, 189, 3, 24, 12, 0, 189, 190, 5, 14, 0, 0, 190, 192, 3, 24, 12, 0,
-		191, 193, 3, 22, 11, 0, 192, 191, 1, 0, 0, 0, 192, 193, 1, 0, 0, 0, 193,
-		21, 1, 0, 0, 0, 194, 195, 5, 3, 0, 0, 195, 196, 3, 24, 12, 0, 196, 197,
-		5, 14, 0, 0, 197, 205, 3, 24, 12, 0, 198, 199, 5, 5, 0, 0, 199, 200, 3,
-		24, 12, 0, 200, 201, 5, 14, 0, 0, 201, 202, 3, 24, 12, 0, 202, 204, 1,
-		0, 0, 0, 203, 198, 1, 0, 0, 0, 204, 207, 1, 0, 0, 0, 205, 203, 1, 0, 0,
-		0, 205, 206, 1, 0, 0, 0, 206, 23, 1, 0, 0, 0, 207, 205, 1, 0, 0, 0, 208,
-		221, 3, 26, 13, 0, 209, 218, 5, 4, 0, 0, 210, 215, 3, 24, 12, 0, 211, 212,
-		5, 5, 0, 0, 212, 214, 3, 24, 12, 0, 213, 211, 1, 0, 0, 0, 214, 217, 1,
-		0, 0, 0, 215, 213, 1, 0, 0, 0, 215, 216, 1, 0, 0, 0, 216, 219, 1, 0, 0,
-		0, 217, 215, 1, 0, 0, 0, 218, 210, 1, 0, 0, 0, 218, 219, 1, 0, 0, 0, 219,
-		220, 1, 0, 0, 0, 220, 222, 5, 6, 0, 0, 221, 209, 1, 0, 0, 0, 221, 222,
-		1, 0, 0, 0, 222, 25, 1, 0, 0, 0, 223, 226, 3, 16, 8, 0, 224, 226, 5, 2,
-		0, 0, 225, 223, 1, 0, 0, 0, 225, 224, 1, 0, 0, 0, 226, 27, 1, 0, 0, 0,
-		227, 231, 5, 4, 0, 0, 228, 230, 3, 28, 14, 0, 229, 228, 1, 0, 0, 0, 230,
-		233, 1, 0, 0, 0, 231, 229, 1, 0, 0, 0, 231, 232, 1, 0, 0, 0, 232, 234,
-		1, 0, 0, 0, 233, 231, 1, 0, 0, 0, 234, 237, 5, 6, 0, 0, 235, 237, 8, 0,
-		0, 0, 236, 227, 1, 0, 0, 0, 236, 235, 1, 0, 0, 0, 237, 29, 1, 0, 0, 0,
-		238, 239, 5, 15, 0, 0, 239, 243, 3, 42, 21, 0, 240, 242, 3, 32, 16, 0,
-		241, 240, 1, 0, 0, 0, 242, 245, 1, 0, 0, 0, 243, 241, 1, 0, 0, 0, 243,
-		244, 1, 0, 0, 0, 244, 253, 1, 0, 0, 0, 245, 243, 1, 0, 0, 0, 246, 250,
-		5, 21, 0, 0, 247, 249, 3, 40, 20, 0, 248, 247, 1, 0, 0, 0, 249, 252, 1,
-		0, 0, 0, 250, 248, 1, 0, 0, 0, 250, 251, 1, 0, 0, 0, 251, 254, 1, 0, 0,
-		0, 252, 250, 1, 0, 0, 0, 253, 246, 1, 0, 0, 0, 253, 254, 1, 0, 0, 0, 254,
-		255, 1, 0, 0, 0, 255, 256, 5, 16, 0, 0, 256, 31, 1, 0, 0, 0, 257, 261,
-		5, 17, 0, 0, 258, 260, 3, 42, 21, 0, 259, 258, 1, 0, 0, 0, 260, 263, 1,
-		0, 0, 0, 261, 259, 1, 0, 0, 0, 261, 262, 1, 0, 0, 0, 262, 286, 1, 0, 0,
-		0, 263, 261, 1, 0, 0, 0, 264, 268, 7, 1, 0, 0, 265, 267, 3, 34, 17, 0,
-		266, 265, 1, 0, 0, 0, 267, 270, 1, 0, 0, 0, 268, 266, 1, 0, 0, 0, 268,
-		269, 1, 0, 0, 0, 269, 286, 1, 0, 0, 0, 270, 268, 1, 0, 0, 0, 271, 275,
-		5, 20, 0, 0, 272, 274, 3, 36, 18, 0, 273, 272, 1, 0, 0, 0, 274, 277, 1,
-		0, 0, 0, 275, 273, 1, 0, 0, 0, 275, 276, 1, 0, 0, 0, 276, 286, 1, 0, 0,
-		0, 277, 275, 1, 0, 0, 0, 278, 282, 5, 13, 0, 0, 279, 281, 3, 38, 19, 0,
-		280, 279, 1, 0, 0, 0, 281, 284, 1, 0, 0, 0, 282, 280, 1, 0, 0, 0, 282,
-		283, 1, 0, 0, 0, 283, 286, 1, 0, 0, 0, 284, 282, 1, 0, 0, 0, 285, 257,
-		1, 0, 0, 0, 285, 264, 1, 0, 0, 0, 285, 271, 1, 0, 0, 0, 285, 278, 1, 0,
-		0, 0, 286, 33, 1, 0, 0, 0, 287, 288, 3, 42, 21, 0, 288, 292, 5, 7, 0, 0,
-		289, 291, 3, 42, 21, 0, 290, 289, 1, 0, 0, 0, 291, 294, 1, 0, 0, 0, 292,
-		290, 1, 0, 0, 0, 292, 293, 1, 0, 0, 0, 293, 295, 1, 0, 0, 0, 294, 292,
-		1, 0, 0, 0, 295, 296, 5, 14, 0, 0, 296, 297, 3, 42, 21, 0, 297, 35, 1,
-		0, 0, 0, 298, 300, 3, 42, 21, 0, 299, 298, 1, 0, 0, 0, 300, 301, 1, 0,
-		0, 0, 301, 299, 1, 0, 0, 0, 301, 302, 1, 0, 0, 0, 302, 303, 1, 0, 0, 0,
-		303, 304, 5, 7, 0, 0, 304, 305, 3, 42, 21, 0, 305, 37, 1, 0, 0, 0, 306,
-		307, 3, 40, 20, 0, 307, 308, 5, 14, 0, 0, 308, 309, 3, 40, 20, 0, 309,
-		39, 1, 0, 0, 0, 310, 323, 3, 42, 21, 0, 311, 320, 5, 4, 0, 0, 312, 317,
-		3, 40, 20, 0, 313, 314, 7, 2, 0, 0, 314, 316, 3, 40, 20, 0, 315, 313, 1,
-		0, 0, 0, 316, 319, 1, 0, 0, 0, 317, 315, 1, 0, 0, 0, 317, 318, 1, 0, 0,
-		0, 318, 321, 1, 0, 0, 0, 319, 317, 1, 0, 0, 0, 320, 312, 1, 0, 0, 0, 320,
-		321, 1, 0, 0, 0, 321, 322, 1, 0, 0, 0, 322, 324, 5, 6, 0, 0, 323, 311,
-		1, 0, 0, 0, 323, 324, 1, 0, 0, 0, 324, 41, 1, 0, 0, 0, 325, 326, 7, 3,
-		0, 0, 326, 43, 1, 0, 0, 0, 41, 47, 54, 61, 70, 76, 82, 88, 93, 100, 112,
-		115, 124, 143, 146, 149, 157, 164, 173, 182, 186, 192, 205, 215, 218, 221,
-		225, 231, 236, 243, 250, 253, 261, 268, 275, 282, 285, 292, 301, 317, 320,
-		323,
+		21, 7, 21, 2, 22, 7, 22, 1, 0, 4, 0, 48, 8, 0, 11, 0, 12, 0, 49, 1, 0,
+		1, 0, 1, 0, 4, 0, 55, 8, 0, 11, 0, 12, 0, 56, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+		0, 3, 0, 64, 8, 0, 1, 1, 1, 1, 1, 1, 1, 2, 1, 2, 4, 2, 71, 8, 2, 11, 2,
+		12, 2, 72, 1, 2, 1, 2, 4, 2, 77, 8, 2, 11, 2, 12, 2, 78, 1, 2, 1, 2, 4,
+		2, 83, 8, 2, 11, 2, 12, 2, 84, 1, 2, 1, 2, 1, 2, 1, 2, 3, 2, 91, 8, 2,
+		1, 3, 1, 3, 1, 3, 3, 3, 96, 8, 3, 1, 3, 1, 3, 1, 3, 5, 3, 101, 8, 3, 10,
+		3, 12, 3, 104, 9, 3, 1, 3, 1, 3, 1, 4, 1, 4, 1, 4, 1, 4, 1, 4, 5, 4, 113,
+		8, 4, 10, 4, 12, 4, 116, 9, 4, 3, 4, 118, 8, 4, 1, 4, 1, 4, 1, 5, 1, 5,
+		1, 5, 5, 5, 125, 8, 5, 10, 5, 12, 5, 128, 9, 5, 1, 5, 1, 5, 1, 5, 1, 5,
+		1, 6, 1, 6, 1, 6, 1, 6, 1, 6, 1, 7, 1, 7, 1, 7, 1, 7, 1, 7, 5, 7, 144,
+		8, 7, 10, 7, 12, 7, 147, 9, 7, 3, 7, 149, 8, 7, 1, 7, 3, 7, 152, 8, 7,
+		1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 1, 8, 3, 8, 161, 8, 8, 1, 9, 1, 9,
+		1, 9, 5, 9, 166, 8, 9, 10, 9, 12, 9, 169, 9, 9, 1, 9, 1, 9, 1, 9, 1, 9,
+		5, 9, 175, 8, 9, 10, 9, 12, 9, 178, 9, 9, 1, 9, 1, 9, 1, 9, 1, 9, 5, 9,
+		184, 8, 9, 10, 9, 12, 9, 187, 9, 9, 1, 9, 3, 9, 190, 8, 9, 1, 10, 1, 10,
+		1, 10, 1, 10, 3, 10, 196, 8, 10, 1, 11, 1, 11, 1, 11, 1, 11, 1, 11, 1,
+		11, 1, 11, 1, 11, 1, 11, 5, 11, 207, 8, 11, 10, 11, 12, 11, 210, 9, 11,
+		1, 12, 1, 12, 1, 12, 1, 12, 1, 12, 5, 12, 217, 8, 12, 10, 12, 12, 12, 220,
+		9, 12, 3, 12, 222, 8, 12, 1, 12, 3, 12, 225, 8, 12, 1, 13, 1, 13, 3, 13,
+		229, 8, 13, 1, 14, 1, 14, 5, 14, 233, 8, 14, 10, 14, 12, 14, 236, 9, 14,
+		1, 14, 1, 14, 3, 14, 240, 8, 14, 1, 15, 1, 15, 1, 15, 5, 15, 245, 8, 15,
+		10, 15, 12, 15, 248, 9, 15, 1, 15, 1, 15, 5, 15, 252, 8, 15, 10, 15, 12,
+		15, 255, 9, 15, 3, 15, 257, 8, 15, 1, 15, 1, 15, 1, 16, 1, 16, 5, 16, 263,
+		8, 16, 10, 16, 12, 16, 266, 9, 16, 1, 16, 1, 16, 5, 16, 270, 8, 16, 10,
+		16, 12, 16, 273, 9, 16, 1, 16, 1, 16, 5, 16, 277, 8, 16, 10, 16, 12, 16,
+		280, 9, 16, 1, 16, 1, 16, 5, 16, 284, 8, 16, 10, 16, 12, 16, 287, 9, 16,
+		3, 16, 289, 8, 16, 1, 17, 1, 17, 1, 17, 5, 17, 294, 8, 17, 10, 17, 12,
+		17, 297, 9, 17, 1, 17, 1, 17, 1, 17, 1, 18, 4, 18, 303, 8, 18, 11, 18,
+		12, 18, 304, 1, 18, 1, 18, 1, 18, 1, 19, 1, 19, 1, 19, 1, 19, 1, 19, 1,
+		19, 1, 19, 5, 19, 317, 8, 19, 10, 19, 12, 19, 320, 9, 19, 3, 19, 322, 8,
+		19, 1, 20, 1, 20, 1, 20, 1, 20, 1, 21, 1, 21, 1, 21, 1, 21, 1, 21, 5, 21,
+		333, 8, 21, 10, 21, 12, 21, 336, 9, 21, 3, 21, 338, 8, 21, 1, 21, 3, 21,
+		341, 8, 21, 1, 22, 1, 22, 1, 22, 0, 0, 23, 0, 2, 4, 6, 8, 10, 12, 14, 16,
+		18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 0, 5, 2, 0, 4,
+		4, 6, 6, 1, 0, 18, 19, 1, 0, 24, 25, 2, 0, 1, 1, 5, 5, 2, 0, 8, 12, 26,
+		27, 375, 0, 63, 1, 0, 0, 0, 2, 65, 1, 0, 0, 0, 4, 90, 1, 0, 0, 0, 6, 92,
+		1, 0, 0, 0, 8, 107, 1, 0, 0, 0, 10, 121, 1, 0, 0, 0, 12, 133, 1, 0, 0,
+		0, 14, 138, 1, 0, 0, 0, 16, 160, 1, 0, 0, 0, 18, 189, 1, 0, 0, 0, 20, 191,
+		1, 0, 0, 0, 22, 197, 1, 0, 0, 0, 24, 211, 1, 0, 0, 0, 26, 228, 1, 0, 0,
+		0, 28, 239, 1, 0, 0, 0, 30, 241, 1, 0, 0, 0, 32, 288, 1, 0, 0, 0, 34, 290,
+		1, 0, 0, 0, 36, 302, 1, 0, 0, 0, 38, 309, 1, 0, 0, 0, 40, 323, 1, 0, 0,
+		0, 42, 327, 1, 0, 0, 0, 44, 342, 1, 0, 0, 0, 46, 48, 3, 4, 2, 0, 47, 46,
+		1, 0, 0, 0, 48, 49, 1, 0, 0, 0, 49, 47, 1, 0, 0, 0, 49, 50, 1, 0, 0, 0,
+		50, 51, 1, 0, 0, 0, 51, 52, 5, 0, 0, 1, 52, 64, 1, 0, 0, 0, 53, 55, 3,
+		18, 9, 0, 54, 53, 1, 0, 0, 0, 55, 56, 1, 0, 0, 0, 56, 54, 1, 0, 0, 0, 56,
+		57, 1, 0, 0, 0, 57, 58, 1, 0, 0, 0, 58, 59, 5, 0, 0, 1, 59, 64, 1, 0, 0,
+		0, 60, 61, 3, 30, 15, 0, 61, 62, 5, 0, 0, 1, 62, 64, 1, 0, 0, 0, 63, 47,
+		1, 0, 0, 0, 63, 54, 1, 0, 0, 0, 63, 60, 1, 0, 0, 0, 64, 1, 1, 0, 0, 0,
+		65, 66, 3, 24, 12, 0, 66, 67, 5, 0, 0, 1, 67, 3, 1, 0, 0, 0, 68, 70, 5,
+		8, 0, 0, 69, 71, 3, 6, 3, 0, 70, 69, 1, 0, 0, 0, 71, 72, 1, 0, 0, 0, 72,
+		70, 1, 0, 0, 0, 72, 73, 1, 0, 0, 0, 73, 91, 1, 0, 0, 0, 74, 76, 5, 10,
+		0, 0, 75, 77, 3, 10, 5, 0, 76, 75, 1, 0, 0, 0, 77, 78, 1, 0, 0, 0, 78,
+		76, 1, 0, 0, 0, 78, 79, 1, 0, 0, 0, 79, 91, 1, 0, 0, 0, 80, 82, 5, 11,
+		0, 0, 81, 83, 3, 12, 6, 0, 82, 81, 1, 0, 0, 0, 83, 84, 1, 0, 0, 0, 84,
+		82, 1, 0, 0, 0, 84, 85, 1, 0, 0, 0, 85, 91, 1, 0, 0, 0, 86, 87, 5, 12,
+		0, 0, 87, 88, 3, 14, 7, 0, 88, 89, 5, 1, 0, 0, 89, 91, 1, 0, 0, 0, 90,
+		68, 1, 0, 0, 0, 90, 74, 1, 0, 0, 0, 90, 80, 1, 0, 0, 0, 90, 86, 1, 0, 0,
+		0, 91, 5, 1, 0, 0, 0, 92, 93, 3, 16, 8, 0, 93, 95, 5, 2, 0, 0, 94, 96,
+		5, 9, 0, 0, 95, 94, 1, 0, 0, 0, 95, 96, 1, 0, 0, 0, 96, 97, 1, 0, 0, 0,
+		97, 102, 3, 8, 4, 0, 98, 99, 5, 3, 0, 0, 99, 101, 3, 8, 4, 0, 100, 98,
+		1, 0, 0, 0, 101, 104, 1, 0, 0, 0, 102, 100, 1, 0, 0, 0, 102, 103, 1, 0,
+		0, 0, 103, 105, 1, 0, 0, 0, 104, 102, 1, 0, 0, 0, 105, 106, 5, 1, 0, 0,
+		106, 7, 1, 0, 0, 0, 107, 108, 3, 16, 8, 0, 108, 117, 5, 4, 0, 0, 109, 114,
+		3, 16, 8, 0, 110, 111, 5, 5, 0, 0, 111, 113, 3, 16, 8, 0, 112, 110, 1,
+		0, 0, 0, 113, 116, 1, 0, 0, 0, 114, 112, 1, 0, 0, 0, 114, 115, 1, 0, 0,
+		0, 115, 118, 1, 0, 0, 0, 116, 114, 1, 0, 0, 0, 117, 109, 1, 0, 0, 0, 117,
+		118, 1, 0, 0, 0, 118, 119, 1, 0, 0, 0, 119, 120, 5, 6, 0, 0, 120, 9, 1,
+		0, 0, 0, 121, 126, 3, 16, 8, 0, 122, 123, 5, 5, 0, 0, 123, 125, 3, 16,
+		8, 0, 124, 122, 1, 0, 0, 0, 125, 128, 1, 0, 0, 0, 126, 124, 1, 0, 0, 0,
+		126, 127, 1, 0, 0, 0, 127, 129, 1, 0, 0, 0, 128, 126, 1, 0, 0, 0, 129,
+		130, 5, 7, 0, 0, 130, 131, 3, 16, 8, 0, 131, 132, 5, 1, 0, 0, 132, 11,
+		1, 0, 0, 0, 133, 134, 3, 14, 7, 0, 134, 135, 5, 2, 0, 0, 135, 136, 3, 14,
+		7, 0, 136, 137, 5, 1, 0, 0, 137, 13, 1, 0, 0, 0, 138, 151, 3, 16, 8, 0,
+		139, 148, 5, 4, 0, 0, 140, 145, 3, 14, 7, 0, 141, 142, 5, 5, 0, 0, 142,
+		144, 3, 14, 7, 0, 143, 141, 1, 0, 0, 0, 144, 147, 1, 0, 0, 0, 145, 143,
+		1, 0, 0, 0, 145, 146, 1, 0, 0, 0, 146, 149, 1, 0, 0, 0, 147, 145, 1, 0,
+		0, 0, 148, 140, 1, 0, 0, 0, 148, 149, 1, 0, 0, 0, 149, 150, 1, 0, 0, 0,
+		150, 152, 5, 6, 0, 0, 151, 139, 1, 0, 0, 0, 151, 152, 1, 0, 0, 0, 152,
+		15, 1, 0, 0, 0, 153, 161, 3, 44, 22, 0, 154, 161, 5, 17, 0, 0, 155, 161,
+		5, 18, 0, 0, 156, 161, 5, 19, 0, 0, 157, 161, 5, 20, 0, 0, 158, 161, 5,
+		21, 0, 0, 159, 161, 5, 22, 0, 0, 160, 153, 1, 0, 0, 0, 160, 154, 1, 0,
+		0, 0, 160, 155, 1, 0, 0, 0, 160, 156, 1, 0, 0, 0, 160, 157, 1, 0, 0, 0,
+		160, 158, 1, 0, 0, 0, 160, 159, 1, 0, 0, 0, 161, 17, 1, 0, 0, 0, 162, 163,
+		5, 4, 0, 0, 163, 167, 5, 10, 0, 0, 164, 166, 3, 16, 8, 0, 165, 164, 1,
+		0, 0, 0, 166, 169, 1, 0, 0, 0, 167, 165, 1, 0, 0, 0, 167, 168, 1, 0, 0,
+		0, 168, 170, 1, 0, 0, 0, 169, 167, 1, 0, 0, 0, 170, 190, 5, 6, 0, 0, 171,
+		172, 5, 4, 0, 0, 172, 176, 5, 13, 0, 0, 173, 175, 3, 20, 10, 0, 174, 173,
+		1, 0, 0, 0, 175, 178, 1, 0, 0, 0, 176, 174, 1, 0, 0, 0, 176, 177, 1, 0,
+		0, 0, 177, 179, 1, 0, 0, 0, 178, 176, 1, 0, 0, 0, 179, 190, 5, 6, 0, 0,
+		180, 181, 5, 4, 0, 0, 181, 185, 5, 26, 0, 0, 182, 184, 3, 28, 14, 0, 183,
+		182, 1, 0, 0, 0, 184, 187, 1, 0, 0, 0, 185, 183, 1, 0, 0, 0, 185, 186,
+		1, 0, 0, 0, 186, 188, 1, 0, 0, 0, 187, 185, 1, 0, 0, 0, 188, 190, 5, 6,
+		0, 0, 189, 162, 1, 0, 0, 0, 189, 171, 1, 0, 0, 0, 189, 180, 1, 0, 0, 0,
+		190, 19, 1, 0, 0, 0, 191, 192, 3, 24, 12, 0, 192, 193, 5, 14, 0, 0, 193,
+		195, 3, 24, 12, 0, 194, 196, 3, 22, 11, 0, 195, 194, 1, 0, 0, 0, 195, 196,
+		1, 0, 0, 0, 196, 21, 1, 0, 0, 0, 197, 198, 5, 3, 0, 0, 198, 199, 3, 24,
+		12, 0, 199, 200, 5, 14, 0, 0, 200, 208, 3, 24, 12, 0, 201, 202, 5, 5, 0,
+		0, 202, 203, 3, 24, 12, 0, 203, 204, 5, 14, 0, 0, 204, 205, 3, 24, 12,
+		0, 205, 207, 1, 0, 0, 0, 206, 201, 1, 0, 0, 0, 207, 210, 1, 0, 0, 0, 208,
+		206, 1, 0, 0, 0, 208, 209, 1, 0, 0, 0, 209, 23, 1, 0, 0, 0, 210, 208, 1,
+		0, 0, 0, 211, 224, 3, 26, 13, 0, 212, 221, 5, 4, 0, 0, 213, 218, 3, 24,
+		12, 0, 214, 215, 5, 5, 0, 0, 215, 217, 3, 24, 12, 0, 216, 214, 1, 0, 0,
+		0, 217, 220, 1, 0, 0, 0, 218, 216, 1, 0, 0, 0, 218, 219, 1, 0, 0, 0, 219,
+		222, 1, 0, 0, 0, 220, 218, 1, 0, 0, 0, 221, 213, 1, 0, 0, 0, 221, 222,
+		1, 0, 0, 0, 222, 223, 1, 0, 0, 0, 223, 225, 5, 6, 0, 0, 224, 212, 1, 0,
+		0, 0, 224, 225, 1, 0, 0, 0, 225, 25, 1, 0, 0, 0, 226, 229, 3, 16, 8, 0,
+		227, 229, 5, 2, 0, 0, 228, 226, 1, 0, 0, 0, 228, 227, 1, 0, 0, 0, 229,
+		27, 1, 0, 0, 0, 230, 234, 5, 4, 0, 0, 231, 233, 3, 28, 14, 0, 232, 231,
+		1, 0, 0, 0, 233, 236, 1, 0, 0, 0, 234, 232, 1, 0, 0, 0, 234, 235, 1, 0,
+		0, 0, 235, 237, 1, 0, 0, 0, 236, 234, 1, 0, 0, 0, 237, 240, 5, 6, 0, 0,
+		238, 240, 8, 0, 0, 0, 239, 230, 1, 0, 0, 0, 239, 238, 1, 0, 0, 0, 240,
+		29, 1, 0, 0, 0, 241, 242, 5, 15, 0, 0, 242, 246, 3, 44, 22, 0, 243, 245,
+		3, 32, 16, 0, 244, 243, 1, 0, 0, 0, 245, 248, 1, 0, 0, 0, 246, 244, 1,
+		0, 0, 0, 246, 247, 1, 0, 0, 0, 247, 256, 1, 0, 0, 0, 248, 246, 1, 0, 0,
+		0, 249, 253, 5, 21, 0, 0, 250, 252, 3, 42, 21, 0, 251, 250, 1, 0, 0, 0,
+		252, 255, 1, 0, 0, 0, 253, 251, 1, 0, 0, 0, 253, 254, 1, 0, 0, 0, 254,
+		257, 1, 0, 0, 0, 255, 253, 1, 0, 0, 0, 256, 249, 1, 0, 0, 0, 256, 257,
+		1, 0, 0, 0, 257, 258, 1, 0, 0, 0, 258, 259, 5, 16, 0, 0, 259, 31, 1, 0,
+		0, 0, 260, 264, 5, 17, 0, 0, 261, 263, 3, 44, 22, 0, 262, 261, 1, 0, 0,
+		0, 263, 266, 1, 0, 0, 0, 264, 262, 1, 0, 0, 0, 264, 265, 1, 0, 0, 0, 265,
+		289, 1, 0, 0, 0, 266, 264, 1, 0, 0, 0, 267, 271, 7, 1, 0, 0, 268, 270,
+		3, 34, 17, 0, 269, 268, 1, 0, 0, 0, 270, 273, 1, 0, 0, 0, 271, 269, 1,
+		0, 0, 0, 271, 272, 1, 0, 0, 0, 272, 289, 1, 0, 0, 0, 273, 271, 1, 0, 0,
+		0, 274, 278, 5, 20, 0, 0, 275, 277, 3, 36, 18, 0, 276, 275, 1, 0, 0, 0,
+		277, 280, 1, 0, 0, 0, 278, 276, 1, 0, 0, 0, 278, 279, 1, 0, 0, 0, 279,
+		289, 1, 0, 0, 0, 280, 278, 1, 0, 0, 0, 281, 285, 5, 13, 0, 0, 282, 284,
+		3, 38, 19, 0, 283, 282, 1, 0, 0, 0, 284, 287, 1, 0, 0, 0, 285, 283, 1,
+		0, 0, 0, 285, 286, 1, 0, 0, 0, 286, 289, 1, 0, 0, 0, 287, 285, 1, 0, 0,
+		0, 288, 260, 1, 0, 0, 0, 288, 267, 1, 0, 0, 0, 288, 274, 1, 0, 0, 0, 288,
+		281, 1, 0, 0, 0, 289, 33, 1, 0, 0, 0, 290, 291, 3, 44, 22, 0, 291, 295,
+		5, 7, 0, 0, 292, 294, 3, 44, 22, 0, 293, 292, 1, 0, 0, 0, 294, 297, 1,
+		0, 0, 0, 295, 293, 1, 0, 0, 0, 295, 296, 1, 0, 0, 0, 296, 298, 1, 0, 0,
+		0, 297, 295, 1, 0, 0, 0, 298, 299, 5, 14, 0, 0, 299, 300, 3, 44, 22, 0,
+		300, 35, 1, 0, 0, 0, 301, 303, 3, 44, 22, 0, 302, 301, 1, 0, 0, 0, 303,
+		304, 1, 0, 0, 0, 304, 302, 1, 0, 0, 0, 304, 305, 1, 0, 0, 0, 305, 306,
+		1, 0, 0, 0, 306, 307, 5, 7, 0, 0, 307, 308, 3, 44, 22, 0, 308, 37, 1, 0,
+		0, 0, 309, 310, 3, 42, 21, 0, 310, 311, 5, 14, 0, 0, 311, 321, 3, 42, 21,
+		0, 312, 313, 5, 22, 0, 0, 313, 318, 3, 40, 20, 0, 314, 315, 5, 23, 0, 0,
+		315, 317, 3, 40, 20, 0, 316, 314, 1, 0, 0, 0, 317, 320, 1, 0, 0, 0, 318,
+		316, 1, 0, 0, 0, 318, 319, 1, 0, 0, 0, 319, 322, 1, 0, 0, 0, 320, 318,
+		1, 0, 0, 0, 321, 312, 1, 0, 0, 0, 321, 322, 1, 0, 0, 0, 322, 39, 1, 0,
+		0, 0, 323, 324, 3, 42, 21, 0, 324, 325, 7, 2, 0, 0, 325, 326, 3, 42, 21,
+		0, 326, 41, 1, 0, 0, 0, 327, 340, 3, 44, 22, 0, 328, 337, 5, 4, 0, 0, 329,
+		334, 3, 42, 21, 0, 330, 331, 7, 3, 0, 0, 331, 333, 3, 42, 21, 0, 332, 330,
+		1, 0, 0, 0, 333, 336, 1, 0, 0, 0, 334, 332, 1, 0, 0, 0, 334, 335, 1, 0,
+		0, 0, 335, 338, 1, 0, 0, 0, 336, 334, 1, 0, 0, 0, 337, 329, 1, 0, 0, 0,
+		337, 338, 1, 0, 0, 0, 338, 339, 1, 0, 0, 0, 339, 341, 5, 6, 0, 0, 340,
+		328, 1, 0, 0, 0, 340, 341, 1, 0, 0, 0, 341, 43, 1, 0, 0, 0, 342, 343, 7,
+		4, 0, 0, 343, 45, 1, 0, 0, 0, 43, 49, 56, 63, 72, 78, 84, 90, 95, 102,
+		114, 117, 126, 145, 148, 151, 160, 167, 176, 185, 189, 195, 208, 218, 221,
+		224, 228, 234, 239, 246, 253, 256, 264, 271, 278, 285, 288, 295, 304, 318,
+		321, 334, 337, 340,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -256,11 +265,15 @@ const (
 	TRSParserOPNS         = 19
 	TRSParserVARS         = 20
 	TRSParserEVAL         = 21
-	TRSParserWORD         = 22
-	TRSParserOPSYM        = 23
-	TRSParserLINE_COMMENT = 24
-	TRSParserWS           = 25
-	TRSParserOTHER        = 26
+	TRSParserIF           = 22
+	TRSParserANDIF        = 23
+	TRSParserJOIN         = 24
+	TRSParserNOJOIN       = 25
+	TRSParserWORD         = 26
+	TRSParserOPSYM        = 27
+	TRSParserLINE_COMMENT = 28
+	TRSParserWS           = 29
+	TRSParserOTHER        = 30
 )
 
 // TRSParser rules.
@@ -285,8 +298,9 @@ const (
 	TRSParserRULE_recOp        = 17
 	TRSParserRULE_recVars      = 18
 	TRSParserRULE_recRule      = 19
-	TRSParserRULE_rterm        = 20
-	TRSParserRULE_recName      = 21
+	TRSParserRULE_recCond      = 20
+	TRSParserRULE_rterm        = 21
+	TRSParserRULE_recName      = 22
 )
 
 // IFileContext is an interface to support dynamic dispatch.
@@ -512,7 +526,7 @@ func (p *TRSParser) File() (localctx IFileContext) {
 	p.EnterRule(localctx, 0, TRSParserRULE_file)
 	var _la int
 
-	p.SetState(61)
+	p.SetState(63)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -522,7 +536,7 @@ func (p *TRSParser) File() (localctx IFileContext) {
 	case TRSParserSORT, TRSParserVAR, TRSParserEQN, TRSParserINPUT:
 		localctx = NewPaperFileContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
-		p.SetState(45)
+		p.SetState(47)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -531,11 +545,11 @@ func (p *TRSParser) File() (localctx IFileContext) {
 
 		for ok := true; ok; ok = ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&7424) != 0) {
 			{
-				p.SetState(44)
+				p.SetState(46)
 				p.PaperSection()
 			}
 
-			p.SetState(47)
+			p.SetState(49)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -543,7 +557,7 @@ func (p *TRSParser) File() (localctx IFileContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(49)
+			p.SetState(51)
 			p.Match(TRSParserEOF)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -554,7 +568,7 @@ func (p *TRSParser) File() (localctx IFileContext) {
 	case TRSParserT__3:
 		localctx = NewWstFileContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
-		p.SetState(52)
+		p.SetState(54)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -563,11 +577,11 @@ func (p *TRSParser) File() (localctx IFileContext) {
 
 		for ok := true; ok; ok = _la == TRSParserT__3 {
 			{
-				p.SetState(51)
+				p.SetState(53)
 				p.WstSection()
 			}
 
-			p.SetState(54)
+			p.SetState(56)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -575,7 +589,7 @@ func (p *TRSParser) File() (localctx IFileContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(56)
+			p.SetState(58)
 			p.Match(TRSParserEOF)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -587,11 +601,11 @@ func (p *TRSParser) File() (localctx IFileContext) {
 		localctx = NewRecFileContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(58)
+			p.SetState(60)
 			p.RecSpec()
 		}
 		{
-			p.SetState(59)
+			p.SetState(61)
 			p.Match(TRSParserEOF)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -699,11 +713,11 @@ func (p *TRSParser) InputTerm() (localctx IInputTermContext) {
 	p.EnterRule(localctx, 2, TRSParserRULE_inputTerm)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(63)
+		p.SetState(65)
 		p.Wterm()
 	}
 	{
-		p.SetState(64)
+		p.SetState(66)
 		p.Match(TRSParserEOF)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1012,7 +1026,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 	p.EnterRule(localctx, 4, TRSParserRULE_paperSection)
 	var _alt int
 
-	p.SetState(88)
+	p.SetState(90)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1023,14 +1037,14 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 		localctx = NewSortSectionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(66)
+			p.SetState(68)
 			p.Match(TRSParserSORT)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(68)
+		p.SetState(70)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1040,7 +1054,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 			switch _alt {
 			case 1:
 				{
-					p.SetState(67)
+					p.SetState(69)
 					p.SortDecl()
 				}
 
@@ -1049,7 +1063,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 				goto errorExit
 			}
 
-			p.SetState(70)
+			p.SetState(72)
 			p.GetErrorHandler().Sync(p)
 			_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 3, p.GetParserRuleContext())
 			if p.HasError() {
@@ -1061,14 +1075,14 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 		localctx = NewVarSectionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(72)
+			p.SetState(74)
 			p.Match(TRSParserVAR)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(74)
+		p.SetState(76)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1078,7 +1092,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 			switch _alt {
 			case 1:
 				{
-					p.SetState(73)
+					p.SetState(75)
 					p.VarDecl()
 				}
 
@@ -1087,7 +1101,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 				goto errorExit
 			}
 
-			p.SetState(76)
+			p.SetState(78)
 			p.GetErrorHandler().Sync(p)
 			_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 4, p.GetParserRuleContext())
 			if p.HasError() {
@@ -1099,14 +1113,14 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 		localctx = NewEqnSectionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(78)
+			p.SetState(80)
 			p.Match(TRSParserEQN)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(80)
+		p.SetState(82)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1116,7 +1130,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 			switch _alt {
 			case 1:
 				{
-					p.SetState(79)
+					p.SetState(81)
 					p.Equation()
 				}
 
@@ -1125,7 +1139,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 				goto errorExit
 			}
 
-			p.SetState(82)
+			p.SetState(84)
 			p.GetErrorHandler().Sync(p)
 			_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 5, p.GetParserRuleContext())
 			if p.HasError() {
@@ -1137,7 +1151,7 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 		localctx = NewInputSectionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(84)
+			p.SetState(86)
 			p.Match(TRSParserINPUT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1145,11 +1159,11 @@ func (p *TRSParser) PaperSection() (localctx IPaperSectionContext) {
 			}
 		}
 		{
-			p.SetState(85)
+			p.SetState(87)
 			p.Term()
 		}
 		{
-			p.SetState(86)
+			p.SetState(88)
 			p.Match(TRSParserT__0)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1302,23 +1316,23 @@ func (p *TRSParser) SortDecl() (localctx ISortDeclContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(90)
+		p.SetState(92)
 		p.Name()
 	}
 	{
-		p.SetState(91)
+		p.SetState(93)
 		p.Match(TRSParserT__1)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(93)
+	p.SetState(95)
 	p.GetErrorHandler().Sync(p)
 
 	if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 7, p.GetParserRuleContext()) == 1 {
 		{
-			p.SetState(92)
+			p.SetState(94)
 			p.Match(TRSParserSTRUCT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1330,10 +1344,10 @@ func (p *TRSParser) SortDecl() (localctx ISortDeclContext) {
 		goto errorExit
 	}
 	{
-		p.SetState(95)
+		p.SetState(97)
 		p.SymDecl()
 	}
-	p.SetState(100)
+	p.SetState(102)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1342,7 +1356,7 @@ func (p *TRSParser) SortDecl() (localctx ISortDeclContext) {
 
 	for _la == TRSParserT__2 {
 		{
-			p.SetState(96)
+			p.SetState(98)
 			p.Match(TRSParserT__2)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1350,11 +1364,11 @@ func (p *TRSParser) SortDecl() (localctx ISortDeclContext) {
 			}
 		}
 		{
-			p.SetState(97)
+			p.SetState(99)
 			p.SymDecl()
 		}
 
-		p.SetState(102)
+		p.SetState(104)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1362,7 +1376,7 @@ func (p *TRSParser) SortDecl() (localctx ISortDeclContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(103)
+		p.SetState(105)
 		p.Match(TRSParserT__0)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1488,30 +1502,30 @@ func (p *TRSParser) SymDecl() (localctx ISymDeclContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(105)
+		p.SetState(107)
 		p.Name()
 	}
 	{
-		p.SetState(106)
+		p.SetState(108)
 		p.Match(TRSParserT__3)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(115)
+	p.SetState(117)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&16654080) != 0 {
+	if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&209592064) != 0 {
 		{
-			p.SetState(107)
+			p.SetState(109)
 			p.Name()
 		}
-		p.SetState(112)
+		p.SetState(114)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1520,7 +1534,7 @@ func (p *TRSParser) SymDecl() (localctx ISymDeclContext) {
 
 		for _la == TRSParserT__4 {
 			{
-				p.SetState(108)
+				p.SetState(110)
 				p.Match(TRSParserT__4)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -1528,11 +1542,11 @@ func (p *TRSParser) SymDecl() (localctx ISymDeclContext) {
 				}
 			}
 			{
-				p.SetState(109)
+				p.SetState(111)
 				p.Name()
 			}
 
-			p.SetState(114)
+			p.SetState(116)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1542,7 +1556,7 @@ func (p *TRSParser) SymDecl() (localctx ISymDeclContext) {
 
 	}
 	{
-		p.SetState(117)
+		p.SetState(119)
 		p.Match(TRSParserT__5)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1668,10 +1682,10 @@ func (p *TRSParser) VarDecl() (localctx IVarDeclContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(119)
+		p.SetState(121)
 		p.Name()
 	}
-	p.SetState(124)
+	p.SetState(126)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1680,7 +1694,7 @@ func (p *TRSParser) VarDecl() (localctx IVarDeclContext) {
 
 	for _la == TRSParserT__4 {
 		{
-			p.SetState(120)
+			p.SetState(122)
 			p.Match(TRSParserT__4)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -1688,11 +1702,11 @@ func (p *TRSParser) VarDecl() (localctx IVarDeclContext) {
 			}
 		}
 		{
-			p.SetState(121)
+			p.SetState(123)
 			p.Name()
 		}
 
-		p.SetState(126)
+		p.SetState(128)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -1700,7 +1714,7 @@ func (p *TRSParser) VarDecl() (localctx IVarDeclContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(127)
+		p.SetState(129)
 		p.Match(TRSParserT__6)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1708,11 +1722,11 @@ func (p *TRSParser) VarDecl() (localctx IVarDeclContext) {
 		}
 	}
 	{
-		p.SetState(128)
+		p.SetState(130)
 		p.Name()
 	}
 	{
-		p.SetState(129)
+		p.SetState(131)
 		p.Match(TRSParserT__0)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1858,14 +1872,14 @@ func (p *TRSParser) Equation() (localctx IEquationContext) {
 	p.EnterRule(localctx, 12, TRSParserRULE_equation)
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(131)
+		p.SetState(133)
 
 		var _x = p.Term()
 
 		localctx.(*EquationContext).lhs = _x
 	}
 	{
-		p.SetState(132)
+		p.SetState(134)
 		p.Match(TRSParserT__1)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -1873,14 +1887,14 @@ func (p *TRSParser) Equation() (localctx IEquationContext) {
 		}
 	}
 	{
-		p.SetState(133)
+		p.SetState(135)
 
 		var _x = p.Term()
 
 		localctx.(*EquationContext).rhs = _x
 	}
 	{
-		p.SetState(134)
+		p.SetState(136)
 		p.Match(TRSParserT__0)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2034,10 +2048,10 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(136)
+		p.SetState(138)
 		p.Name()
 	}
-	p.SetState(149)
+	p.SetState(151)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2046,7 +2060,7 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 
 	if _la == TRSParserT__3 {
 		{
-			p.SetState(137)
+			p.SetState(139)
 
 			var _m = p.Match(TRSParserT__3)
 
@@ -2056,19 +2070,19 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 				goto errorExit
 			}
 		}
-		p.SetState(146)
+		p.SetState(148)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&16654080) != 0 {
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&209592064) != 0 {
 			{
-				p.SetState(138)
+				p.SetState(140)
 				p.Term()
 			}
-			p.SetState(143)
+			p.SetState(145)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -2077,7 +2091,7 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 
 			for _la == TRSParserT__4 {
 				{
-					p.SetState(139)
+					p.SetState(141)
 					p.Match(TRSParserT__4)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -2085,11 +2099,11 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(140)
+					p.SetState(142)
 					p.Term()
 				}
 
-				p.SetState(145)
+				p.SetState(147)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -2099,7 +2113,7 @@ func (p *TRSParser) Term() (localctx ITermContext) {
 
 		}
 		{
-			p.SetState(148)
+			p.SetState(150)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2138,6 +2152,7 @@ type INameContext interface {
 	OPNS() antlr.TerminalNode
 	VARS() antlr.TerminalNode
 	EVAL() antlr.TerminalNode
+	IF() antlr.TerminalNode
 
 	// IsNameContext differentiates from other interfaces.
 	IsNameContext()
@@ -2211,6 +2226,10 @@ func (s *NameContext) EVAL() antlr.TerminalNode {
 	return s.GetToken(TRSParserEVAL, 0)
 }
 
+func (s *NameContext) IF() antlr.TerminalNode {
+	return s.GetToken(TRSParserIF, 0)
+}
+
 func (s *NameContext) GetRuleContext() antlr.RuleContext {
 	return s
 }
@@ -2222,7 +2241,7 @@ func (s *NameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) s
 func (p *TRSParser) Name() (localctx INameContext) {
 	localctx = NewNameContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 16, TRSParserRULE_name)
-	p.SetState(157)
+	p.SetState(160)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2232,14 +2251,14 @@ func (p *TRSParser) Name() (localctx INameContext) {
 	case TRSParserSORT, TRSParserSTRUCT, TRSParserVAR, TRSParserEQN, TRSParserINPUT, TRSParserWORD, TRSParserOPSYM:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(151)
+			p.SetState(153)
 			p.RecName()
 		}
 
 	case TRSParserSORTS:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(152)
+			p.SetState(154)
 			p.Match(TRSParserSORTS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2250,7 +2269,7 @@ func (p *TRSParser) Name() (localctx INameContext) {
 	case TRSParserCONS:
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(153)
+			p.SetState(155)
 			p.Match(TRSParserCONS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2261,7 +2280,7 @@ func (p *TRSParser) Name() (localctx INameContext) {
 	case TRSParserOPNS:
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(154)
+			p.SetState(156)
 			p.Match(TRSParserOPNS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2272,7 +2291,7 @@ func (p *TRSParser) Name() (localctx INameContext) {
 	case TRSParserVARS:
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(155)
+			p.SetState(157)
 			p.Match(TRSParserVARS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2283,8 +2302,19 @@ func (p *TRSParser) Name() (localctx INameContext) {
 	case TRSParserEVAL:
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(156)
+			p.SetState(158)
 			p.Match(TRSParserEVAL)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+
+	case TRSParserIF:
+		p.EnterOuterAlt(localctx, 7)
+		{
+			p.SetState(159)
+			p.Match(TRSParserIF)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
@@ -2559,7 +2589,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 	p.EnterRule(localctx, 18, TRSParserRULE_wstSection)
 	var _la int
 
-	p.SetState(186)
+	p.SetState(189)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2570,7 +2600,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 		localctx = NewWstVarsContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(159)
+			p.SetState(162)
 			p.Match(TRSParserT__3)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2578,27 +2608,27 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			}
 		}
 		{
-			p.SetState(160)
+			p.SetState(163)
 			p.Match(TRSParserVAR)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(164)
+		p.SetState(167)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&16654080) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&209592064) != 0 {
 			{
-				p.SetState(161)
+				p.SetState(164)
 				p.Name()
 			}
 
-			p.SetState(166)
+			p.SetState(169)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -2606,7 +2636,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(167)
+			p.SetState(170)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2618,7 +2648,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 		localctx = NewWstRulesContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(168)
+			p.SetState(171)
 			p.Match(TRSParserT__3)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2626,27 +2656,27 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			}
 		}
 		{
-			p.SetState(169)
+			p.SetState(172)
 			p.Match(TRSParserRULES)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(173)
+		p.SetState(176)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&16654084) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&209592068) != 0 {
 			{
-				p.SetState(170)
+				p.SetState(173)
 				p.WstRule()
 			}
 
-			p.SetState(175)
+			p.SetState(178)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -2654,7 +2684,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(176)
+			p.SetState(179)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2666,7 +2696,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 		localctx = NewWstOtherContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(177)
+			p.SetState(180)
 			p.Match(TRSParserT__3)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2674,27 +2704,27 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			}
 		}
 		{
-			p.SetState(178)
+			p.SetState(181)
 			p.Match(TRSParserWORD)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(182)
+		p.SetState(185)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&134217662) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&2147483582) != 0 {
 			{
-				p.SetState(179)
+				p.SetState(182)
 				p.Sexpr()
 			}
 
-			p.SetState(184)
+			p.SetState(187)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -2702,7 +2732,7 @@ func (p *TRSParser) WstSection() (localctx IWstSectionContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(185)
+			p.SetState(188)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2876,14 +2906,14 @@ func (p *TRSParser) WstRule() (localctx IWstRuleContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(188)
+		p.SetState(191)
 
 		var _x = p.Wterm()
 
 		localctx.(*WstRuleContext).lhs = _x
 	}
 	{
-		p.SetState(189)
+		p.SetState(192)
 		p.Match(TRSParserARROW)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -2891,13 +2921,13 @@ func (p *TRSParser) WstRule() (localctx IWstRuleContext) {
 		}
 	}
 	{
-		p.SetState(190)
+		p.SetState(193)
 
 		var _x = p.Wterm()
 
 		localctx.(*WstRuleContext).rhs = _x
 	}
-	p.SetState(192)
+	p.SetState(195)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2906,7 +2936,7 @@ func (p *TRSParser) WstRule() (localctx IWstRuleContext) {
 
 	if _la == TRSParserT__2 {
 		{
-			p.SetState(191)
+			p.SetState(194)
 			p.Condition()
 		}
 
@@ -3040,7 +3070,7 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(194)
+		p.SetState(197)
 		p.Match(TRSParserT__2)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -3048,11 +3078,11 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 		}
 	}
 	{
-		p.SetState(195)
+		p.SetState(198)
 		p.Wterm()
 	}
 	{
-		p.SetState(196)
+		p.SetState(199)
 		p.Match(TRSParserARROW)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -3060,10 +3090,10 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 		}
 	}
 	{
-		p.SetState(197)
+		p.SetState(200)
 		p.Wterm()
 	}
-	p.SetState(205)
+	p.SetState(208)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3072,7 +3102,7 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 
 	for _la == TRSParserT__4 {
 		{
-			p.SetState(198)
+			p.SetState(201)
 			p.Match(TRSParserT__4)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3080,11 +3110,11 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 			}
 		}
 		{
-			p.SetState(199)
+			p.SetState(202)
 			p.Wterm()
 		}
 		{
-			p.SetState(200)
+			p.SetState(203)
 			p.Match(TRSParserARROW)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3092,11 +3122,11 @@ func (p *TRSParser) Condition() (localctx IConditionContext) {
 			}
 		}
 		{
-			p.SetState(201)
+			p.SetState(204)
 			p.Wterm()
 		}
 
-		p.SetState(207)
+		p.SetState(210)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -3250,10 +3280,10 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(208)
+		p.SetState(211)
 		p.Wname()
 	}
-	p.SetState(221)
+	p.SetState(224)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3262,7 +3292,7 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 
 	if _la == TRSParserT__3 {
 		{
-			p.SetState(209)
+			p.SetState(212)
 
 			var _m = p.Match(TRSParserT__3)
 
@@ -3272,19 +3302,19 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 				goto errorExit
 			}
 		}
-		p.SetState(218)
+		p.SetState(221)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&16654084) != 0 {
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&209592068) != 0 {
 			{
-				p.SetState(210)
+				p.SetState(213)
 				p.Wterm()
 			}
-			p.SetState(215)
+			p.SetState(218)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -3293,7 +3323,7 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 
 			for _la == TRSParserT__4 {
 				{
-					p.SetState(211)
+					p.SetState(214)
 					p.Match(TRSParserT__4)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -3301,11 +3331,11 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 					}
 				}
 				{
-					p.SetState(212)
+					p.SetState(215)
 					p.Wterm()
 				}
 
-				p.SetState(217)
+				p.SetState(220)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -3315,7 +3345,7 @@ func (p *TRSParser) Wterm() (localctx IWtermContext) {
 
 		}
 		{
-			p.SetState(220)
+			p.SetState(223)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3413,24 +3443,24 @@ func (s *WnameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) 
 func (p *TRSParser) Wname() (localctx IWnameContext) {
 	localctx = NewWnameContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 26, TRSParserRULE_wname)
-	p.SetState(225)
+	p.SetState(228)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 
 	switch p.GetTokenStream().LA(1) {
-	case TRSParserSORT, TRSParserSTRUCT, TRSParserVAR, TRSParserEQN, TRSParserINPUT, TRSParserSORTS, TRSParserCONS, TRSParserOPNS, TRSParserVARS, TRSParserEVAL, TRSParserWORD, TRSParserOPSYM:
+	case TRSParserSORT, TRSParserSTRUCT, TRSParserVAR, TRSParserEQN, TRSParserINPUT, TRSParserSORTS, TRSParserCONS, TRSParserOPNS, TRSParserVARS, TRSParserEVAL, TRSParserIF, TRSParserWORD, TRSParserOPSYM:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(223)
+			p.SetState(226)
 			p.Name()
 		}
 
 	case TRSParserT__1:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(224)
+			p.SetState(227)
 			p.Match(TRSParserT__1)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3559,7 +3589,7 @@ func (p *TRSParser) Sexpr() (localctx ISexprContext) {
 	p.EnterRule(localctx, 28, TRSParserRULE_sexpr)
 	var _la int
 
-	p.SetState(236)
+	p.SetState(239)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3569,27 +3599,27 @@ func (p *TRSParser) Sexpr() (localctx ISexprContext) {
 	case TRSParserT__3:
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(227)
+			p.SetState(230)
 			p.Match(TRSParserT__3)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(231)
+		p.SetState(234)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&134217662) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&2147483582) != 0 {
 			{
-				p.SetState(228)
+				p.SetState(231)
 				p.Sexpr()
 			}
 
-			p.SetState(233)
+			p.SetState(236)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -3597,7 +3627,7 @@ func (p *TRSParser) Sexpr() (localctx ISexprContext) {
 			_la = p.GetTokenStream().LA(1)
 		}
 		{
-			p.SetState(234)
+			p.SetState(237)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -3605,10 +3635,10 @@ func (p *TRSParser) Sexpr() (localctx ISexprContext) {
 			}
 		}
 
-	case TRSParserT__0, TRSParserT__1, TRSParserT__2, TRSParserT__4, TRSParserT__6, TRSParserSORT, TRSParserSTRUCT, TRSParserVAR, TRSParserEQN, TRSParserINPUT, TRSParserRULES, TRSParserARROW, TRSParserREC_SPEC, TRSParserEND_SPEC, TRSParserSORTS, TRSParserCONS, TRSParserOPNS, TRSParserVARS, TRSParserEVAL, TRSParserWORD, TRSParserOPSYM, TRSParserLINE_COMMENT, TRSParserWS, TRSParserOTHER:
+	case TRSParserT__0, TRSParserT__1, TRSParserT__2, TRSParserT__4, TRSParserT__6, TRSParserSORT, TRSParserSTRUCT, TRSParserVAR, TRSParserEQN, TRSParserINPUT, TRSParserRULES, TRSParserARROW, TRSParserREC_SPEC, TRSParserEND_SPEC, TRSParserSORTS, TRSParserCONS, TRSParserOPNS, TRSParserVARS, TRSParserEVAL, TRSParserIF, TRSParserANDIF, TRSParserJOIN, TRSParserNOJOIN, TRSParserWORD, TRSParserOPSYM, TRSParserLINE_COMMENT, TRSParserWS, TRSParserOTHER:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(235)
+			p.SetState(238)
 			_la = p.GetTokenStream().LA(1)
 
 			if _la <= 0 || _la == TRSParserT__3 || _la == TRSParserT__5 {
@@ -3817,7 +3847,7 @@ func (p *TRSParser) RecSpec() (localctx IRecSpecContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(238)
+		p.SetState(241)
 		p.Match(TRSParserREC_SPEC)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -3825,10 +3855,10 @@ func (p *TRSParser) RecSpec() (localctx IRecSpecContext) {
 		}
 	}
 	{
-		p.SetState(239)
+		p.SetState(242)
 		p.RecName()
 	}
-	p.SetState(243)
+	p.SetState(246)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3837,18 +3867,18 @@ func (p *TRSParser) RecSpec() (localctx IRecSpecContext) {
 
 	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&1974272) != 0 {
 		{
-			p.SetState(240)
+			p.SetState(243)
 			p.RecSection()
 		}
 
-		p.SetState(245)
+		p.SetState(248)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 	}
-	p.SetState(253)
+	p.SetState(256)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -3857,27 +3887,27 @@ func (p *TRSParser) RecSpec() (localctx IRecSpecContext) {
 
 	if _la == TRSParserEVAL {
 		{
-			p.SetState(246)
+			p.SetState(249)
 			p.Match(TRSParserEVAL)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(250)
+		p.SetState(253)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&201334528) != 0 {
 			{
-				p.SetState(247)
+				p.SetState(250)
 				p.Rterm()
 			}
 
-			p.SetState(252)
+			p.SetState(255)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -3887,7 +3917,7 @@ func (p *TRSParser) RecSpec() (localctx IRecSpecContext) {
 
 	}
 	{
-		p.SetState(255)
+		p.SetState(258)
 		p.Match(TRSParserEND_SPEC)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4225,7 +4255,7 @@ func (p *TRSParser) RecSection() (localctx IRecSectionContext) {
 	p.EnterRule(localctx, 32, TRSParserRULE_recSection)
 	var _la int
 
-	p.SetState(285)
+	p.SetState(288)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -4236,27 +4266,27 @@ func (p *TRSParser) RecSection() (localctx IRecSectionContext) {
 		localctx = NewRecSortsContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(257)
+			p.SetState(260)
 			p.Match(TRSParserSORTS)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(261)
+		p.SetState(264)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&201334528) != 0 {
 			{
-				p.SetState(258)
+				p.SetState(261)
 				p.RecName()
 			}
 
-			p.SetState(263)
+			p.SetState(266)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -4268,7 +4298,7 @@ func (p *TRSParser) RecSection() (localctx IRecSectionContext) {
 		localctx = NewRecOpsContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(264)
+			p.SetState(267)
 			_la = p.GetTokenStream().LA(1)
 
 			if !(_la == TRSParserCONS || _la == TRSParserOPNS) {
@@ -4278,20 +4308,20 @@ func (p *TRSParser) RecSection() (localctx IRecSectionContext) {
 				p.Consume()
 			}
 		}
-		p.SetState(268)
+		p.SetState(271)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&201334528) != 0 {
 			{
-				p.SetState(265)
+				p.SetState(268)
 				p.RecOp()
 			}
 
-			p.SetState(270)
+			p.SetState(273)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -4303,27 +4333,27 @@ func (p *TRSParser) RecSection() (localctx IRecSectionContext) {
 		localctx = NewRecVarSectionContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(271)
+			p.SetState(274)
 			p.Match(TRSParserVARS)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(275)
+		p.SetState(278)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&201334528) != 0 {
 			{
-				p.SetState(272)
+				p.SetState(275)
 				p.RecVars()
 			}
 
-			p.SetState(277)
+			p.SetState(280)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -4335,27 +4365,27 @@ func (p *TRSParser) RecSection() (localctx IRecSectionContext) {
 		localctx = NewRecRulesContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(278)
+			p.SetState(281)
 			p.Match(TRSParserRULES)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(282)
+		p.SetState(285)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+		for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&201334528) != 0 {
 			{
-				p.SetState(279)
+				p.SetState(282)
 				p.RecRule()
 			}
 
-			p.SetState(284)
+			p.SetState(287)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -4491,31 +4521,31 @@ func (p *TRSParser) RecOp() (localctx IRecOpContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(287)
+		p.SetState(290)
 		p.RecName()
 	}
 	{
-		p.SetState(288)
+		p.SetState(291)
 		p.Match(TRSParserT__6)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(292)
+	p.SetState(295)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+	for (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&201334528) != 0 {
 		{
-			p.SetState(289)
+			p.SetState(292)
 			p.RecName()
 		}
 
-		p.SetState(294)
+		p.SetState(297)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4523,7 +4553,7 @@ func (p *TRSParser) RecOp() (localctx IRecOpContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(295)
+		p.SetState(298)
 		p.Match(TRSParserARROW)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4531,7 +4561,7 @@ func (p *TRSParser) RecOp() (localctx IRecOpContext) {
 		}
 	}
 	{
-		p.SetState(296)
+		p.SetState(299)
 		p.RecName()
 	}
 
@@ -4652,20 +4682,20 @@ func (p *TRSParser) RecVars() (localctx IRecVarsContext) {
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(299)
+	p.SetState(302)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	for ok := true; ok; ok = ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0) {
+	for ok := true; ok; ok = ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&201334528) != 0) {
 		{
-			p.SetState(298)
+			p.SetState(301)
 			p.RecName()
 		}
 
-		p.SetState(301)
+		p.SetState(304)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -4673,7 +4703,7 @@ func (p *TRSParser) RecVars() (localctx IRecVarsContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(303)
+		p.SetState(306)
 		p.Match(TRSParserT__6)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4681,7 +4711,7 @@ func (p *TRSParser) RecVars() (localctx IRecVarsContext) {
 		}
 	}
 	{
-		p.SetState(304)
+		p.SetState(307)
 		p.RecName()
 	}
 
@@ -4723,6 +4753,11 @@ type IRecRuleContext interface {
 	ARROW() antlr.TerminalNode
 	AllRterm() []IRtermContext
 	Rterm(i int) IRtermContext
+	IF() antlr.TerminalNode
+	AllRecCond() []IRecCondContext
+	RecCond(i int) IRecCondContext
+	AllANDIF() []antlr.TerminalNode
+	ANDIF(i int) antlr.TerminalNode
 
 	// IsRecRuleContext differentiates from other interfaces.
 	IsRecRuleContext()
@@ -4815,6 +4850,59 @@ func (s *RecRuleContext) Rterm(i int) IRtermContext {
 	return t.(IRtermContext)
 }
 
+func (s *RecRuleContext) IF() antlr.TerminalNode {
+	return s.GetToken(TRSParserIF, 0)
+}
+
+func (s *RecRuleContext) AllRecCond() []IRecCondContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRecCondContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRecCondContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRecCondContext); ok {
+			tst[i] = t.(IRecCondContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecRuleContext) RecCond(i int) IRecCondContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRecCondContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRecCondContext)
+}
+
+func (s *RecRuleContext) AllANDIF() []antlr.TerminalNode {
+	return s.GetTokens(TRSParserANDIF)
+}
+
+func (s *RecRuleContext) ANDIF(i int) antlr.TerminalNode {
+	return s.GetToken(TRSParserANDIF, i)
+}
+
 func (s *RecRuleContext) GetRuleContext() antlr.RuleContext {
 	return s
 }
@@ -4826,16 +4914,18 @@ func (s *RecRuleContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 func (p *TRSParser) RecRule() (localctx IRecRuleContext) {
 	localctx = NewRecRuleContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 38, TRSParserRULE_recRule)
+	var _la int
+
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(306)
+		p.SetState(309)
 
 		var _x = p.Rterm()
 
 		localctx.(*RecRuleContext).lhs = _x
 	}
 	{
-		p.SetState(307)
+		p.SetState(310)
 		p.Match(TRSParserARROW)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -4843,11 +4933,254 @@ func (p *TRSParser) RecRule() (localctx IRecRuleContext) {
 		}
 	}
 	{
-		p.SetState(308)
+		p.SetState(311)
 
 		var _x = p.Rterm()
 
 		localctx.(*RecRuleContext).rhs = _x
+	}
+	p.SetState(321)
+	p.GetErrorHandler().Sync(p)
+	if p.HasError() {
+		goto errorExit
+	}
+	_la = p.GetTokenStream().LA(1)
+
+	if _la == TRSParserIF {
+		{
+			p.SetState(312)
+			p.Match(TRSParserIF)
+			if p.HasError() {
+				// Recognition error - abort rule
+				goto errorExit
+			}
+		}
+		{
+			p.SetState(313)
+			p.RecCond()
+		}
+		p.SetState(318)
+		p.GetErrorHandler().Sync(p)
+		if p.HasError() {
+			goto errorExit
+		}
+		_la = p.GetTokenStream().LA(1)
+
+		for _la == TRSParserANDIF {
+			{
+				p.SetState(314)
+				p.Match(TRSParserANDIF)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+			{
+				p.SetState(315)
+				p.RecCond()
+			}
+
+			p.SetState(320)
+			p.GetErrorHandler().Sync(p)
+			if p.HasError() {
+				goto errorExit
+			}
+			_la = p.GetTokenStream().LA(1)
+		}
+
+	}
+
+errorExit:
+	if p.HasError() {
+		v := p.GetError()
+		localctx.SetException(v)
+		p.GetErrorHandler().ReportError(p, v)
+		p.GetErrorHandler().Recover(p, v)
+		p.SetError(nil)
+	}
+	p.ExitRule()
+	if false {
+		goto errorExit // keeps the label used without unreachable code
+	}
+	return localctx
+}
+
+// IRecCondContext is an interface to support dynamic dispatch.
+type IRecCondContext interface {
+	antlr.ParserRuleContext
+
+	// GetParser returns the parser.
+	GetParser() antlr.Parser
+
+	// GetOp returns the op token.
+	GetOp() antlr.Token
+
+	// SetOp sets the op token.
+	SetOp(antlr.Token)
+
+	// GetLhs returns the lhs rule contexts.
+	GetLhs() IRtermContext
+
+	// GetRhs returns the rhs rule contexts.
+	GetRhs() IRtermContext
+
+	// SetLhs sets the lhs rule contexts.
+	SetLhs(IRtermContext)
+
+	// SetRhs sets the rhs rule contexts.
+	SetRhs(IRtermContext)
+
+	// Getter signatures
+	AllRterm() []IRtermContext
+	Rterm(i int) IRtermContext
+	JOIN() antlr.TerminalNode
+	NOJOIN() antlr.TerminalNode
+
+	// IsRecCondContext differentiates from other interfaces.
+	IsRecCondContext()
+}
+
+type RecCondContext struct {
+	antlr.BaseParserRuleContext
+	parser antlr.Parser
+	lhs    IRtermContext
+	op     antlr.Token
+	rhs    IRtermContext
+}
+
+func NewEmptyRecCondContext() *RecCondContext {
+	var p = new(RecCondContext)
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recCond
+	return p
+}
+
+func InitEmptyRecCondContext(p *RecCondContext) {
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, nil, -1)
+	p.RuleIndex = TRSParserRULE_recCond
+}
+
+func (*RecCondContext) IsRecCondContext() {}
+
+func NewRecCondContext(parser antlr.Parser, parent antlr.ParserRuleContext, invokingState int) *RecCondContext {
+	var p = new(RecCondContext)
+
+	antlr.InitBaseParserRuleContext(&p.BaseParserRuleContext, parent, invokingState)
+
+	p.parser = parser
+	p.RuleIndex = TRSParserRULE_recCond
+
+	return p
+}
+
+func (s *RecCondContext) GetParser() antlr.Parser { return s.parser }
+
+func (s *RecCondContext) GetOp() antlr.Token { return s.op }
+
+func (s *RecCondContext) SetOp(v antlr.Token) { s.op = v }
+
+func (s *RecCondContext) GetLhs() IRtermContext { return s.lhs }
+
+func (s *RecCondContext) GetRhs() IRtermContext { return s.rhs }
+
+func (s *RecCondContext) SetLhs(v IRtermContext) { s.lhs = v }
+
+func (s *RecCondContext) SetRhs(v IRtermContext) { s.rhs = v }
+
+func (s *RecCondContext) AllRterm() []IRtermContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(IRtermContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]IRtermContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(IRtermContext); ok {
+			tst[i] = t.(IRtermContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *RecCondContext) Rterm(i int) IRtermContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(IRtermContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(IRtermContext)
+}
+
+func (s *RecCondContext) JOIN() antlr.TerminalNode {
+	return s.GetToken(TRSParserJOIN, 0)
+}
+
+func (s *RecCondContext) NOJOIN() antlr.TerminalNode {
+	return s.GetToken(TRSParserNOJOIN, 0)
+}
+
+func (s *RecCondContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *RecCondContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) string {
+	return antlr.TreesStringTree(s, ruleNames, recog)
+}
+
+func (p *TRSParser) RecCond() (localctx IRecCondContext) {
+	localctx = NewRecCondContext(p, p.GetParserRuleContext(), p.GetState())
+	p.EnterRule(localctx, 40, TRSParserRULE_recCond)
+	var _la int
+
+	p.EnterOuterAlt(localctx, 1)
+	{
+		p.SetState(323)
+
+		var _x = p.Rterm()
+
+		localctx.(*RecCondContext).lhs = _x
+	}
+	{
+		p.SetState(324)
+
+		var _lt = p.GetTokenStream().LT(1)
+
+		localctx.(*RecCondContext).op = _lt
+
+		_la = p.GetTokenStream().LA(1)
+
+		if !(_la == TRSParserJOIN || _la == TRSParserNOJOIN) {
+			var _ri = p.GetErrorHandler().RecoverInline(p)
+
+			localctx.(*RecCondContext).op = _ri
+		} else {
+			p.GetErrorHandler().ReportMatch(p)
+			p.Consume()
+		}
+	}
+	{
+		p.SetState(325)
+
+		var _x = p.Rterm()
+
+		localctx.(*RecCondContext).rhs = _x
 	}
 
 errorExit:
@@ -4991,15 +5324,15 @@ func (s *RtermContext) ToStringTree(ruleNames []string, recog antlr.Recognizer) 
 
 func (p *TRSParser) Rterm() (localctx IRtermContext) {
 	localctx = NewRtermContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 40, TRSParserRULE_rterm)
+	p.EnterRule(localctx, 42, TRSParserRULE_rterm)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(310)
+		p.SetState(327)
 		p.RecName()
 	}
-	p.SetState(323)
+	p.SetState(340)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -5008,7 +5341,7 @@ func (p *TRSParser) Rterm() (localctx IRtermContext) {
 
 	if _la == TRSParserT__3 {
 		{
-			p.SetState(311)
+			p.SetState(328)
 
 			var _m = p.Match(TRSParserT__3)
 
@@ -5018,19 +5351,19 @@ func (p *TRSParser) Rterm() (localctx IRtermContext) {
 				goto errorExit
 			}
 		}
-		p.SetState(320)
+		p.SetState(337)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0 {
+		if (int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&201334528) != 0 {
 			{
-				p.SetState(312)
+				p.SetState(329)
 				p.Rterm()
 			}
-			p.SetState(317)
+			p.SetState(334)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -5039,7 +5372,7 @@ func (p *TRSParser) Rterm() (localctx IRtermContext) {
 
 			for _la == TRSParserT__0 || _la == TRSParserT__4 {
 				{
-					p.SetState(313)
+					p.SetState(330)
 					_la = p.GetTokenStream().LA(1)
 
 					if !(_la == TRSParserT__0 || _la == TRSParserT__4) {
@@ -5050,11 +5383,11 @@ func (p *TRSParser) Rterm() (localctx IRtermContext) {
 					}
 				}
 				{
-					p.SetState(314)
+					p.SetState(331)
 					p.Rterm()
 				}
 
-				p.SetState(319)
+				p.SetState(336)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
@@ -5064,7 +5397,7 @@ func (p *TRSParser) Rterm() (localctx IRtermContext) {
 
 		}
 		{
-			p.SetState(322)
+			p.SetState(339)
 			p.Match(TRSParserT__5)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -5179,15 +5512,15 @@ func (s *RecNameContext) ToStringTree(ruleNames []string, recog antlr.Recognizer
 
 func (p *TRSParser) RecName() (localctx IRecNameContext) {
 	localctx = NewRecNameContext(p, p.GetParserRuleContext(), p.GetState())
-	p.EnterRule(localctx, 42, TRSParserRULE_recName)
+	p.EnterRule(localctx, 44, TRSParserRULE_recName)
 	var _la int
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(325)
+		p.SetState(342)
 		_la = p.GetTokenStream().LA(1)
 
-		if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&12590848) != 0) {
+		if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&201334528) != 0) {
 			p.GetErrorHandler().RecoverInline(p)
 		} else {
 			p.GetErrorHandler().ReportMatch(p)

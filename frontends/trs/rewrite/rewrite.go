@@ -27,6 +27,7 @@ type Rewriter struct {
 	sys   *trs.System
 	k     int32 // argument slots per node: the largest arity
 	arity []int32
+	of    []int32   // the symbol a copy stands for (Sym.Of), else -1
 	rules [][]*rule // by head symbol
 	head  []int32
 	args  []int32 // k per node
@@ -62,10 +63,15 @@ var ErrSteps = fmt.Errorf("more rewrite steps than the limit")
 func New(sys *trs.System, limit int) *Rewriter {
 	r := &Rewriter{sys: sys, k: int32(sys.MaxArity), limit: limit}
 	r.arity = make([]int32, len(sys.Syms))
+	r.of = make([]int32, len(sys.Syms))
 	r.rules = make([][]*rule, len(sys.Syms))
 	nregs := r.k
 	for i, s := range sys.Syms {
 		r.arity[i] = int32(s.Arity)
+		r.of[i] = -1
+		if s.Of != nil {
+			r.of[i] = int32(s.Of.Index)
+		}
 		for _, rl := range s.Rules {
 			c := compile(rl)
 			nregs = max(nregs, int32(c.nregs))
@@ -155,6 +161,9 @@ func (r *Rewriter) normalize(t int32) {
 		}
 		r.now = ready + 1
 		if !r.rewrite(t) {
+			if of := r.of[r.head[t]]; of >= 0 {
+				r.head[t] = of // Note [Conditional rules] in package trs
+			}
 			r.nf[t] = true
 			r.at[t] = ready
 			return
