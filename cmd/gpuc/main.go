@@ -76,6 +76,7 @@ runs them in a reference interpreter with GPU semantics.`,
 		newPasses(stdout),
 		newVersion(stdout),
 		newRewrite(stdout),
+		newMaude(stdout),
 		newPlot(stdout),
 	)
 	return root

@@ -36,6 +36,9 @@ import (
 )
 
 // Module is the Maude text of sys: the module and a reduce of its input.
+// Only a rule that overlaps an earlier one of its symbol, one whose
+// left-hand side unifies with its own, gets that rule's matcher as a
+// condition: a term that the earlier one does not match cannot need it.
 // It translates the rules as written (System.Rules), conditional ones as
 // conditional equations, not their unravelling (Note [Conditional rules]
 // in package trs): a -><- b becomes the condition a = b, which Maude
@@ -59,8 +62,10 @@ func Module(sys *trs.System) string {
 			continue
 		}
 		fmt.Fprintf(&b, "  op %s : %s -> %s .\n", opName(s), argSorts(sys, s), sorts[sortOf(s.Sort)])
-		for j := range len(written[s]) - 1 {
-			fmt.Fprintf(&b, "  op %s : %s -> B .\n", matcher(s, j), argSorts(sys, s))
+		for j, r := range written[s] {
+			if shadows(r, written[s][j+1:]) {
+				fmt.Fprintf(&b, "  op %s : %s -> B .\n", matcher(s, j), argSorts(sys, s))
+			}
 		}
 	}
 	for i, name := range sorts {
@@ -84,12 +89,14 @@ func Module(sys *trs.System) string {
 		rules := written[s]
 		for i, r := range rules {
 			var conds []string
-			for j := range i {
-				conds = append(conds, matchOf(r, s, j)+" = ff")
+			for j, earlier := range rules[:i] {
+				if overlap(earlier, r) {
+					conds = append(conds, matchOf(r, s, j)+" = ff")
+				}
 			}
 			own := conditions(sys, r)
 			equation(&b, term(r, r.LHS), term(r, r.RHS), append(conds, own...), "")
-			if i+1 < len(rules) {
+			if shadows(r, rules[i+1:]) {
 				ws := make([]string, s.Arity)
 				for k := range ws {
 					ws[k] = fmt.Sprintf("W%d-%d", sortOf(argSort(s, k)), k)
@@ -101,6 +108,82 @@ func Module(sys *trs.System) string {
 	}
 	fmt.Fprintf(&b, "endfm\n\nred %s .\nquit\n", term(nil, sys.Input))
 	return b.String()
+}
+
+// shadows reports whether r overlaps a rule of later.
+func shadows(r *trs.Rule, later []*trs.Rule) bool {
+	for _, l := range later {
+		if overlap(r, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// overlap reports whether the left-hand sides of two rules unify: whether
+// some term matches both. Each rule has variables of its own.
+func overlap(a, b *trs.Rule) bool {
+	return unifier{}.unify(a.LHS, b.LHS)
+}
+
+// unifier is a substitution of two rules' variables.
+type unifier map[*trs.Var]*trs.Term
+
+// resolve follows the bindings of a variable.
+func (u unifier) resolve(t *trs.Term) *trs.Term {
+	for t.Var != nil && u[t.Var] != nil {
+		t = u[t.Var]
+	}
+	return t
+}
+
+// unify extends u to a unifier of x and y (Robinson's, with the occurs
+// check), or reports that there is none.
+func (u unifier) unify(x, y *trs.Term) bool {
+	x, y = u.resolve(x), u.resolve(y)
+	switch {
+	case x.Var != nil && x.Var == y.Var:
+		return true
+	case x.Var != nil:
+		return u.bind(x.Var, y)
+	case y.Var != nil:
+		return u.bind(y.Var, x)
+	case x.Sym != y.Sym:
+		return false
+	}
+	for i := range x.Args {
+		if !u.unify(x.Args[i], y.Args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (u unifier) bind(v *trs.Var, t *trs.Term) bool {
+	if u.occurs(v, t) {
+		return false
+	}
+	u[v] = t
+	return true
+}
+
+func (u unifier) occurs(v *trs.Var, t *trs.Term) bool {
+	t = u.resolve(t)
+	if t.Var != nil {
+		return t.Var == v
+	}
+	for _, a := range t.Args {
+		if u.occurs(v, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// WithTiming turns Maude's report of the reduce's time on in a module
+// that Module made.
+func WithTiming(module string) string {
+	return strings.Replace(module, "set show timing off .", "set show timing on .", 1)
 }
 
 // equation writes lhs = rhs, conditional if conds are not empty.

@@ -50,6 +50,43 @@ func TestModuleKeepsRuleOrder(t *testing.T) {
 	}
 }
 
+// Only rules that overlap an earlier one get its matcher: f's second
+// rule, e's third (both earlier ones), and not k's rules, e's second (a
+// term e(x, x) is never e(a, b)) or p's (no finite term is both x and
+// s(x)).
+func TestOverlap(t *testing.T) {
+	sys := load(t, `(VAR x y z)
+(RULES
+  f(x, y) -> a
+  f(a, y) -> b
+  k(a) -> a
+  k(b) -> b
+  e(x, x) -> a
+  e(a, b) -> b
+  e(y, z) -> a
+  p(x, s(x)) -> a
+  p(y, y) -> b
+)`, "a")
+	m := Module(sys)
+	for name, want := range map[string][]bool{"f": {true, false}, "k": {false, false}, "e": {true, true, false}, "p": {false, false}} {
+		s := sys.Lookup(name)
+		for j, w := range want {
+			if got := strings.Contains(m, "op "+matcher(s, j)+" "); got != w {
+				t.Errorf("%s: matcher of rule %d declared %v, want %v", name, j, got, w)
+			}
+		}
+	}
+	e, a, b := op(sys, "e"), op(sys, "a"), op(sys, "b")
+	for _, want := range []string{
+		"eq " + e + "(" + a + ", " + b + ") = " + b + " .",
+		"ceq " + e + "(R6V0, R6V1) = " + a + " if " + matcher(sys.Lookup("e"), 0) + "(R6V0, R6V1) = ff /\\ " + matcher(sys.Lookup("e"), 1) + "(R6V0, R6V1) = ff .",
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("the module lacks %q:\n%s", want, m)
+		}
+	}
+}
+
 // Maude wraps long results over lines; Result joins them.
 func TestResultReadsWrappedOutput(t *testing.T) {
 	sys := load(t, order, "g(f(a, b))")

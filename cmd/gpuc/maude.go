@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"gpuc/frontends/trs"
+	"gpuc/frontends/trs/maude"
+)
+
+func newMaude(stdout io.Writer) *cobra.Command {
+	var input string
+	var timing bool
+	cmd := &cobra.Command{
+		Use:   "maude FILE.trs [--input TERM]",
+		Short: "Print a term rewrite system as a Maude module",
+		Long: `maude prints the Maude functional module that gpuc's tests check a term
+rewrite system against (frontends/trs/maude), with a reduce of its input
+term: run it with maude -batch. Symbols, sorts and variables are renamed
+(s3, S0, R2V1); rules keep gpuc's order, first match first, through
+matchers, for the symbols whose rules overlap; conditional REC rules are
+conditional equations. --timing asks Maude to report the reduce's time,
+which scripts/bench-maude.sh compares with the CPU rewriter's.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := os.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			opts := trs.Options{Input: input}
+			if input == "" {
+				if opts.Input, opts.InputName, err = trs.InputBeside(args[0]); err != nil {
+					return err
+				}
+			}
+			sys, err := trs.Load(args[0], src, opts)
+			if err != nil {
+				return err
+			}
+			text := maude.Module(sys)
+			if timing {
+				text = maude.WithTiming(text)
+			}
+			_, err = fmt.Fprint(stdout, text)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&input, "input", "", "the input term (for WST files, unless FILE.input holds it)")
+	cmd.Flags().BoolVar(&timing, "timing", false, "have Maude report the time of the reduce")
+	return cmd
+}
