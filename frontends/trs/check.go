@@ -18,6 +18,7 @@ type checker struct {
 	arityAt   map[*Sym]diag.Pos   // WST: where a symbol's arity was fixed
 	order     int                 // declaration order of symbols
 	declOrder map[*Sym]int
+	nextRule  int // Rule.Index of the next rule that the checker makes
 }
 
 // varInfo is a declared variable.
@@ -58,7 +59,9 @@ func (c *checker) check(f *file, input *term) *System {
 		c.rule(i, r)
 	}
 	c.input(f, input)
+	c.nextRule = len(c.sys.Rules)
 	c.unravel()
+	c.shareRepeats()
 	c.number()
 	return c.sys
 }
@@ -226,6 +229,10 @@ func (c *checker) variable(t *term, sc *scope, v *varInfo, want int, what string
 	}
 	return &Term{Var: rv, Pos: t.pos}
 }
+
+// sorted reports whether the system has sorts (the paper's notation and
+// REC; not WST).
+func (c *checker) sorted() bool { return len(c.sys.Sorts) > 0 }
 
 // termSort is the sort of a checked term, -1 in an unsorted system.
 func termSort(t *Term) int {

@@ -41,7 +41,6 @@ import "fmt"
 // unravel replaces the conditional rules of every symbol by unconditional
 // ones (Note [Conditional rules]). System.Rules keeps them as written.
 func (c *checker) unravel() {
-	next := len(c.sys.Rules) // indices of the rules made here
 	for _, f := range c.sys.Syms {
 		if !anyConditional(f.Rules) {
 			continue
@@ -66,7 +65,7 @@ func (c *checker) unravel() {
 			default: // no rule follows: a copy without rules, which becomes f
 				fallback = c.copyOf(f)
 			}
-			rules[i] = c.unravelRule(r, fallback, &next)
+			rules[i] = c.unravelRule(r, fallback)
 		}
 		for i, h := range heads {
 			if h == nil {
@@ -75,8 +74,8 @@ func (c *checker) unravel() {
 			h.Rules = nil
 			for _, r := range rules[i:] {
 				if h != f {
-					r = &Rule{Pos: r.Pos, Index: next, LHS: &Term{Sym: h, Args: r.LHS.Args, Pos: r.LHS.Pos}, RHS: r.RHS, Vars: r.Vars}
-					next++
+					r = &Rule{Pos: r.Pos, Index: c.nextRule, LHS: &Term{Sym: h, Args: r.LHS.Args, Pos: r.LHS.Pos}, RHS: r.RHS, Vars: r.Vars}
+					c.nextRule++
 				}
 				h.Rules = append(h.Rules, r)
 			}
@@ -95,7 +94,7 @@ func anyConditional(rules []*Rule) bool {
 
 // copyOf makes a copy of f (Sym.Of).
 func (c *checker) copyOf(f *Sym) *Sym {
-	s := &Sym{Name: f.Name, Arity: f.Arity, Sort: f.Sort, ArgSorts: f.ArgSorts, Of: f, Pos: f.Pos}
+	s := &Sym{Name: f.Name, Arity: f.Arity, Sort: f.Sort, ArgSorts: f.ArgSorts, Of: f, Pos: f.Pos, Aux: true}
 	c.sys.Syms = append(c.sys.Syms, s)
 	return s
 }
@@ -103,15 +102,15 @@ func (c *checker) copyOf(f *Sym) *Sym {
 // unravelRule returns r if it has no conditions, and else the rule that
 // starts evaluating them, having added the auxiliary symbols and their
 // rules; fallback tries the rules after r.
-func (c *checker) unravelRule(r *Rule, fallback *Sym, next *int) *Rule {
+func (c *checker) unravelRule(r *Rule, fallback *Sym) *Rule {
 	if len(r.Conds) == 0 {
 		return r
 	}
 	f := r.LHS.Sym
 	aux := make([]*Sym, len(r.Conds))
 	for j, cd := range r.Conds {
-		s := &Sym{Name: fmt.Sprintf("%s.if.%d.%d", f.Name, r.Index+1, j+1), Arity: 2 + len(r.Vars), Sort: f.Sort, Pos: cd.Pos}
-		if f.ArgSorts != nil {
+		s := &Sym{Name: fmt.Sprintf("%s.if.%d.%d", f.Name, r.Index+1, j+1), Arity: 2 + len(r.Vars), Sort: f.Sort, Pos: cd.Pos, Aux: true}
+		if c.sorted() {
 			s.ArgSorts = []int{termSort(cd.A), termSort(cd.A)}
 			for _, v := range r.Vars {
 				s.ArgSorts = append(s.ArgSorts, v.Sort)
@@ -160,8 +159,8 @@ func (c *checker) unravelRule(r *Rule, fallback *Sym, next *int) *Rule {
 					rhs.Args = append(rhs.Args, substitute(a, copies))
 				}
 			}
-			aux[j].Rules = append(aux[j].Rules, &Rule{Pos: cd.Pos, Index: *next, LHS: &Term{Sym: aux[j], Args: args, Pos: cd.Pos}, RHS: rhs, Vars: vars})
-			*next++
+			aux[j].Rules = append(aux[j].Rules, &Rule{Pos: cd.Pos, Index: c.nextRule, LHS: &Term{Sym: aux[j], Args: args, Pos: cd.Pos}, RHS: rhs, Vars: vars})
+			c.nextRule++
 		}
 	}
 	return &Rule{Pos: r.Pos, Index: r.Index, LHS: r.LHS, RHS: test(0, nil), Vars: r.Vars}

@@ -198,8 +198,10 @@ import (
 // slots, twice if it repeats one; a subterm of the right-hand side that is
 // a copy of a matched subterm of the left (S(X) in Fact(S(X)) =
 // Times(S(X), Fact(X))) refers to that subterm's slot rather than being
-// built anew; and the input's identical subterms share a slot. A rewrite overwrites its slot, so every term that refers to it
-// sees the result. Since innermost rewriting evaluates every argument
+// built anew; a subterm that the right-hand side repeats and that still
+// has work in it is built once, by a let (Note [Repeated subterms]); and
+// the input's identical subterms share a slot. A rewrite overwrites its
+// slot, so every term that refers to it sees the result. Since innermost rewriting evaluates every argument
 // before its parent, the normal form of a term does not depend on the
 // order of the rewrites (rules of one head are tried in file order, so
 // each step is determined), and sharing changes the work but not the

@@ -54,7 +54,12 @@ type Sym struct {
 	// the symbol it copies (Note [Conditional rules]): a copy prints as
 	// Of, and where none of its rules applies it becomes Of, in normal
 	// form. Nil for every other symbol.
-	Of  *Sym
+	Of *Sym
+	// Aux says the checker made the symbol: a copy, or one of Notes
+	// [Conditional rules] and [Repeated subterms]. Input terms cannot
+	// name it, and Maude, which takes the rules as written, has no use
+	// for it.
+	Aux bool
 	Pos diag.Pos
 }
 

@@ -58,7 +58,7 @@ func Module(sys *trs.System) string {
 		}
 	}
 	for _, s := range sys.Syms {
-		if s.Of != nil {
+		if s.Aux {
 			continue
 		}
 		fmt.Fprintf(&b, "  op %s : %s -> %s .\n", opName(s), argSorts(sys, s), sorts[sortOf(s.Sort)])

@@ -1,6 +1,7 @@
 package rewrite_test
 
 import (
+	"strings"
 	"testing"
 
 	"gpuc/frontends/trs"
@@ -128,5 +129,28 @@ func TestRewriteSpan(t *testing.T) {
 		if r.Steps != c.steps || r.Span != c.span {
 			t.Errorf("%s: %d rewrites, span %d; want %d, %d", c.input, r.Steps, r.Span, c.steps, c.span)
 		}
+	}
+}
+
+// A right-hand side's repeated pending subterm is rewritten once (Note
+// [Repeated subterms] in package trs): each level of g costs its rule,
+// the let and h, not twice the level below.
+func TestRewriteRepeatOnce(t *testing.T) {
+	src := `(VAR x y)
+(RULES
+  g(0) -> 0
+  g(s(x)) -> h(g(x), g(x))
+  h(x, y) -> s(x)
+)`
+	input := "g(" + strings.Repeat("s(", 40) + "0" + strings.Repeat(")", 41)
+	sys, r, err := normalize(t, src, input, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sys.FormatNode(r, r.Root()), strings.Repeat("s(", 40)+"0"+strings.Repeat(")", 40); got != want {
+		t.Errorf("normal form %s", got)
+	}
+	if r.Steps != 3*40+1 {
+		t.Errorf("%d rewrites, want %d", r.Steps, 3*40+1)
 	}
 }
