@@ -12,7 +12,7 @@ import (
 )
 
 func newMaude(stdout io.Writer) *cobra.Command {
-	var input string
+	var input, result, print string
 	var timing bool
 	cmd := &cobra.Command{
 		Use:   "maude FILE.trs [--input TERM]",
@@ -23,7 +23,11 @@ term: run it with maude -batch. Symbols, sorts and variables are renamed
 (s3, S0, R2V1); rules keep gpuc's order, first match first, through
 matchers, for the symbols whose rules overlap; conditional REC rules are
 conditional equations. --timing asks Maude to report the reduce's time,
-which scripts/bench-maude.sh compares with the CPU rewriter's.`,
+which scripts/bench-rec.sh compares with gpuc's.
+
+With --result FILE, it reads instead what maude printed for that module
+(FILE) and prints the normal form as gpuc run does: the term, or with
+--print=summary its size and hash.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := os.ReadFile(args[0])
@@ -40,6 +44,26 @@ which scripts/bench-maude.sh compares with the CPU rewriter's.`,
 			if err != nil {
 				return err
 			}
+			if result != "" {
+				out, err := os.ReadFile(result)
+				if err != nil {
+					return err
+				}
+				nf, err := maude.Result(sys, string(out))
+				if err != nil {
+					return fmt.Errorf("%s: %v", result, err)
+				}
+				switch print {
+				case "term":
+					fmt.Fprintln(stdout, sys.Format(nf))
+				case "summary":
+					g := sys.Graph(nf)
+					fmt.Fprintln(stdout, trs.Summarize(g, g.Root()))
+				default:
+					return fmt.Errorf("--print=%s: want term or summary", print)
+				}
+				return nil
+			}
 			text := maude.Module(sys)
 			if timing {
 				text = maude.WithTiming(text)
@@ -50,5 +74,7 @@ which scripts/bench-maude.sh compares with the CPU rewriter's.`,
 	}
 	cmd.Flags().StringVar(&input, "input", "", "the input term (for WST files, unless FILE.input holds it)")
 	cmd.Flags().BoolVar(&timing, "timing", false, "have Maude report the time of the reduce")
+	cmd.Flags().StringVar(&result, "result", "", "read Maude's output from this file and print the normal form")
+	cmd.Flags().StringVar(&print, "print", "term", "with --result: print the normal form (term) or its size and hash (summary)")
 	return cmd
 }
