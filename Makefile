@@ -8,7 +8,7 @@ GPU_DIR  ?= gpu-artifacts
 # Grammars and the Go package each one generates.
 GRAMMARS := KIR:kir Fork:fork CHR:chr TRS:trs
 
-.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts clean
+.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -69,11 +69,22 @@ bench-artifacts:
 	$(MAKE) carve-artifacts BENCH_DIR=$(BENCH_DIR)
 	$(MAKE) chr-artifacts BENCH_DIR=$(BENCH_DIR)
 	$(MAKE) trs-artifacts BENCH_DIR=$(BENCH_DIR)
+	$(MAKE) rec-artifacts BENCH_DIR=$(BENCH_DIR)
 
 # What scripts/bench-trs.sh needs besides gpuc, which compiles them there
 # with each workload's input term.
 trs-artifacts:
 	cp examples/trs/transtree.trs examples/trs/treemergesort.trs examples/trs/mergesort.trs $(BENCH_DIR)/
+
+# What scripts/bench-rec.sh needs besides gpuc: the REC benchmarks, from
+# shared/corpus/trs/rec where the checkout has it, and Maude with its
+# libraries (scripts/maude-bundle.sh), where it is installed.
+REC_CORPUS ?= ../shared/corpus/trs/rec
+rec-artifacts:
+	scripts/maude-bundle.sh $(BENCH_DIR)/maude
+	if [ -d $(REC_CORPUS)/REC ]; then \
+	  mkdir -p $(BENCH_DIR)/rec && cp -r $(REC_CORPUS)/REC $(REC_CORPUS)/REC-LIB $(BENCH_DIR)/rec/; \
+	fi
 
 # What scripts/bench-chr.sh needs besides gpuc: fw, min and gcd compiled
 # to read their initial stores from files (--input on the store's

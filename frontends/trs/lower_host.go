@@ -118,6 +118,9 @@ func (l *lowerer) nameFunc() {
 	b := l.newFunc(ir.HostFunc, "trs_name", ir.Void, param{"h", ir.I32})
 	sw := &ir.Switch{Pos: b.pos, X: b.v("h")}
 	for _, s := range l.sys.Syms {
+		if s.Aux {
+			continue // never in a normal form (Notes [Conditional rules], [Repeated subterms])
+		}
 		name := s.Name
 		if s.Arity == 0 && !l.sys.Bare() {
 			name += "()"

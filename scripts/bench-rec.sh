@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# REC benchmarks on the GPU machine (needs nvcc and a GPU, not Go):
+# gpuc's GPU programs against its CPU rewriter and against Maude, the
+# peer, all three in one run on one machine.
+#
+#   make bench-artifacts           # here: gpuc, the REC corpus, a Maude bundle
+#   scripts/bench-rec.sh DIR       # there
+#
+# The workloads are benchmarks of the Rewrite Engines Competition
+# (../shared/corpus/trs/rec/REC, which make bench-artifacts copies where
+# the checkout has it): first those whose critical path (Note [Critical
+# path] in frontends/trs/rewrite) is short beside their rewrites, where a
+# GPU can work in parallel, then two that are nearly sequential. For each
+# it compiles the .rec file with the static gpuc (--print=summary
+# --stats), builds it with nvcc and runs it with --time; runs the CPU
+# rewriter (gpuc rewrite, single-threaded); and has Maude reduce the same
+# term (gpuc maude --timing, which also reads Maude's normal form back).
+# It checks that the three normal forms (size and hash) are the same and
+# that the GPU and the CPU rewriter count the same rewrites, and prints
+# the times and their ratios: the GPU's rewriting kernels and its whole
+# run, the CPU rewriter's own clock, and Maude's report of its reduce
+# (real time, whole milliseconds). Maude counts its rewrites its own way,
+# with neither gpuc's auxiliary steps (conditions, lets) nor its
+# matchers' steps being the same, so only times are compared with it.
+#
+# Maude runs from DIR/maude (scripts/maude-bundle.sh: the Debian
+# package's binary with its libraries), with an unlimited stack, as it
+# asks for deep terms. REC_ONLY="a b" runs only those benchmarks;
+# MAUDE_TIMEOUT (300) bounds each Maude run; GPUC_ARCH sets the GPU
+# architecture (sm_90).
+set -uo pipefail
+dir=${1:?usage: bench-rec.sh DIR}
+cd "$dir" || exit 1
+arch=${GPUC_ARCH:-sm_90}
+gpuc=./gpuc
+maude=./maude/maude
+if [ ! -d rec/REC ]; then
+  echo "bench-rec: no rec/REC here: make bench-artifacts copies it from ../shared/corpus/trs/rec, which this checkout lacks"
+  exit 0
+fi
+[ -x "$maude" ] || { echo "bench-rec: no $maude (make bench-artifacts bundles the Debian package's Maude where it is installed)"; exit 1; }
+echo "bench-rec: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvcc --version | tail -1), CPU $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $("$maude" --version 2>&1 | head -1 | sed 's/^/Maude /')"
+
+benches=(${REC_ONLY:-benchexpr20 benchsym20 evalexpr fib32 tak36 binarysearch factorial9 quicksort100})
+for b in "${benches[@]}"; do
+  "$gpuc" compile "rec/REC/$b.rec" --print=summary --stats -o "rec-$b.cu" || exit 1
+done
+for b in "${benches[@]}"; do nvcc -O3 -arch="$arch" -o "rec-$b" "rec-$b.cu" & done
+wait
+ulimit -s unlimited
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3g", a / b; else print "n/a" }'; }
+rate() { awk -v n="$1" -v ms="$2" 'BEGIN { if (ms > 0) printf "%.3g", n / (ms / 1000); else print "n/a" }'; }
+now() { date +%s%N; }
+ms_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", (b - a) / 1e6 }'; }
+
+for b in "${benches[@]}"; do
+  file=rec/REC/$b.rec
+  echo "== $b"
+  t0=$(now)
+  ./"rec-$b" --time > gpu.out 2> gpu.err
+  status=$?
+  g_wall=$(ms_since "$t0")
+  if [ "$status" != 0 ]; then
+    echo "GPU program failed (exit $status):"
+    cat gpu.err
+    continue
+  fi
+  g_ms=$(grep -o ' main [0-9.]* ms' gpu.err | awk '{ print $2 }')
+  [ -n "$g_ms" ] || g_ms=$(grep -o 'kernels [0-9.]* ms' gpu.err | awk '{ print $2 }')
+  g_rew=$(awk '/^rewrites:/ { print $2 }' gpu.out)
+  echo "gpu: $g_rew rewrites, kernels $g_ms ms ($(rate "$g_rew" "$g_ms") rewrites/s), whole run $g_wall ms; $(grep -v '^term size\|^rewrites' gpu.out | tr '\n' ' ')"
+
+  "$gpuc" rewrite "$file" --print=summary --stats --time > cpu.out 2> cpu.err
+  c_ms=$(grep -o 'in [0-9.]* ms' cpu.err | awk '{ print $2 }')
+  c_rew=$(awk '/^rewrites:/ { print $2 }' cpu.out)
+  c_span=$(awk '/^critical path:/ { print $3 }' cpu.out)
+  echo "cpu (gpuc rewrite, 1 thread): $c_rew rewrites in $c_ms ms ($(rate "$c_rew" "$c_ms") rewrites/s); critical path $c_span, parallelism $(ratio "$c_rew" "$c_span")"
+
+  "$gpuc" maude --timing "$file" > maude.in
+  timeout "${MAUDE_TIMEOUT:-300}" "$maude" -no-banner -batch maude.in > maude.out 2>&1
+  m_ms=$(sed -n 's/^rewrites: [0-9]* in [0-9]*ms cpu (\([0-9]*\)ms real).*/\1/p' maude.out | head -1)
+  m_rew=$(sed -n 's/^rewrites: \([0-9]*\) in.*/\1/p' maude.out | head -1)
+  m_sum=$("$gpuc" maude --result maude.out --print=summary "$file" 2>&1 | head -1)
+  echo "maude: ${m_rew:-?} of its rewrites in ${m_ms:-?} ms real"
+
+  g_out=$(head -1 gpu.out)
+  same="same normal form"
+  [ "$g_out" = "$(head -1 cpu.out)" ] && [ "$g_out" = "$m_sum" ] || same="NORMAL FORMS DIFFER: gpu '$g_out', cpu '$(head -1 cpu.out)', maude '$m_sum'"
+  [ "$g_rew" = "$c_rew" ] || same="$same; REWRITES DIFFER (gpu $g_rew, cpu $c_rew)"
+  echo "speedups (the other's time / this one's): gpu kernels over the CPU rewriter $(ratio "$c_ms" "$g_ms"), over Maude $(ratio "${m_ms:-0}" "$g_ms"); whole gpu run over Maude $(ratio "${m_ms:-0}" "$g_wall"); CPU rewriter over Maude $(ratio "${m_ms:-0}" "$c_ms"); $same"
+done
