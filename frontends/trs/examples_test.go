@@ -359,3 +359,29 @@ func withDefaults(p, defaults map[string]int64) map[string]int64 {
 	}
 	return out
 }
+
+// A walk that runs out of fuel deep in a chain of constructors leaves
+// them waiting; the walk that finishes below settles them at once (Note
+// [Settling]) rather than one per iteration. Plus over a number of 200
+// with walks of 16 steps takes about 201/16 iterations, not 201.
+func TestSettling(t *testing.T) {
+	input := "plus(" + strings.Repeat("s(", 200) + "0" + strings.Repeat(")", 200) + ", 0)"
+	sys, err := trs.Load("plus.trs", []byte("(VAR x y)\n(RULES\n  plus(0, y) -> y\n  plus(s(x), y) -> s(plus(x, y))\n)"), trs.Options{Input: input})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := trs.Lower(sys, trs.Options{Print: "summary", Stats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, race := range []bool{false, true} {
+		out := runModule(t, m, map[string]int64{"LOCAL": 16}, 0, race)
+		var iters int
+		for _, line := range strings.Split(out, "\n") {
+			fmt.Sscanf(line, "iterations: %d", &iters)
+		}
+		if !strings.Contains(out, "rewrites: 201\n") || iters == 0 || iters > 201/16+3 {
+			t.Errorf("race %v: %d iterations, want at most %d:\n%s", race, iters, 201/16+3, out)
+		}
+	}
+}

@@ -151,6 +151,7 @@ func (b *fn) ne(x, y ir.Expr) ir.Expr  { return b.bin(ir.Ne, x, y) }
 func (b *fn) lt(x, y ir.Expr) ir.Expr  { return b.bin(ir.Lt, x, y) }
 func (b *fn) ge(x, y ir.Expr) ir.Expr  { return b.bin(ir.Ge, x, y) }
 func (b *fn) and(x, y ir.Expr) ir.Expr { return b.bin(ir.LogAnd, x, y) }
+func (b *fn) or(x, y ir.Expr) ir.Expr  { return b.bin(ir.LogOr, x, y) }
 func (b *fn) not(x ir.Expr) ir.Expr    { return &ir.Unary{Pos: b.pos, Op: ir.Not, X: x} }
 
 // conv converts x to t, folding a constant: i64(2) would print back as 2l.

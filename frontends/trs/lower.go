@@ -115,6 +115,26 @@ import (
 // WORKLIST=0 keeps the lists as flags, one per slot, in the list
 // buffers, and scans every slot for them; the schedule is the same.
 //
+// Note [Settling]
+//
+// A walk that runs out of fuel deep in a sequential computation, as
+// Plus(S(S(...)), Y) = S(Plus(...)) does over a long number, leaves a
+// chain of slots waiting above it, most of them constructors such as
+// S(...) that need no rewrite. Listed one at a time, as a waiting slot
+// is when its last pending argument reaches normal form, each took an
+// iteration of its own: factorial 9 of the REC benchmarks took 405858
+// iterations for 409222 rewrites. Instead, the walk that brings a waiting
+// slot's last pending argument to normal form settles the slot at once if
+// its head is a constructor: it writes the slot's pnw and pn 0 and goes
+// on to the slot above in the same way. Only the slot's head, up and jc
+// are read, which no one writes while it waits, and no one else reads its
+// flags in this phase: its one parent waits for it, and no list holds it.
+// The phase stays race-free (Note [Phases]) except for the input's slots,
+// which several parents may share and whose pending flags the walks from
+// those parents read (Note [Forks]); an input slot whose pn is 1, like a
+// slot with rules, is listed as before. Factorial 9 then takes 1611
+// iterations (LOCAL=256).
+
 // Note [Phases]
 //
 // The phases are race-free: within one phase no two processors touch one

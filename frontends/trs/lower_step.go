@@ -23,6 +23,7 @@ const (
 // whether the free ring had entries as the phase began.
 func (l *lowerer) stepFunc() {
 	l.enlistFunc()
+	l.ctorFunc()
 	l.waitFunc()
 	l.leaveFunc()
 	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, param{"s", ir.I32}, param{"k", ir.I32}, param{"favail", ir.I64})
@@ -85,6 +86,25 @@ func (l *lowerer) enlistFunc() {
 	}, func() {
 		b.call("trs_push", b.v("x"), b.i32(1), b.v("k"))
 	})
+}
+
+// ctorFunc: trs_ctor(h) says whether symbol h is a constructor, one
+// without rules, so that a term it heads is in normal form once its
+// arguments are.
+func (l *lowerer) ctorFunc() {
+	b := l.newFunc(ir.DeviceFunc, "trs_ctor", ir.Bool, param{"h", ir.I32})
+	sw := &ir.Switch{Pos: b.pos, X: b.v("h")}
+	c := &ir.Case{Pos: b.pos, Body: b.nest(func() { b.ret(b.boolean(true)) })}
+	for _, s := range l.sys.Syms {
+		if !s.Defined() {
+			c.Values = append(c.Values, int64(s.Index))
+		}
+	}
+	if len(c.Values) > 0 {
+		sw.Cases = append(sw.Cases, c)
+		b.emit(sw)
+	}
+	b.ret(b.boolean(false))
 }
 
 // waitFunc: trs_wait(a, skip, k) makes slot a, which the walk leaves with
@@ -160,13 +180,22 @@ func (l *lowerer) rewriteSlot(b *fn) {
 		b.store("pnw", b.v("t"), b.u8(0))
 		b.ifElse(b.ne(b.v("t"), b.v("s")), func() { b.set("t", b.ld("up", b.v("t"))) }, func() {
 			// The walk is done; the last argument of a waiting slot to
-			// reach normal form lists it.
+			// reach normal form lists it, or settles it if it is a
+			// constructor (Note [Settling]).
 			b.set("walk", b.boolean(false))
 			p := b.decl("p", ir.I32, b.ld("up", b.v("s")))
-			b.if_(b.ge(p, b.i32(0)), func() {
+			b.while(b.ge(p, b.i32(0)), func() {
 				b.decl("left", ir.I32, b.i32(0))
 				b.atomic("left", ir.AtomicSub, "jc", b.v("p"), b.i32(1))
-				b.if_(b.eq(b.v("left"), b.i32(1)), func() { b.call("trs_enlist", b.v("p"), b.v("k")) })
+				b.if_(b.ne(b.v("left"), b.i32(1)), func() { b.brk() })
+				made := b.or(b.eq(b.ld("pn", b.v("p")), b.u8(0)), b.ge(b.v("p"), b.i32(l.nodes)))
+				b.if_(b.not(b.and(made, b.callExpr("trs_ctor", b.ld("hd", b.v("p"))))), func() {
+					b.call("trs_enlist", b.v("p"), b.v("k"))
+					b.brk()
+				})
+				b.store("pnw", b.v("p"), b.u8(0))
+				b.store("pn", b.v("p"), b.u8(0))
+				b.set("p", b.ld("up", b.v("p")))
 			})
 		})
 	})
