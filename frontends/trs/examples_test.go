@@ -194,9 +194,10 @@ func TestExamplesDevice(t *testing.T) {
 // threads than the region has processors), the one-block loop alone,
 // scanning every slot, small blocks, the summary left to the host
 // (Note [Summary on the device]), other bounds on the walks of
-// Note [Local normalisation], walks that do not fork (Note [Forks]), and
-// freed slots taken before fresh ones (Note [Fresh slots first]). Only
-// the last six change the schedule or the slots taken, and with them
+// Note [Local normalisation], walks that do not fork (Note [Forks]),
+// freed slots taken before fresh ones (Note [Fresh slots first]), and
+// waiting slots listed rather than settled (Note [Settling]). Only the
+// last eight change the schedule or the slots taken, and with them
 // the iterations, the peak parallelism and the store's high-water mark.
 var variants = []struct {
 	params   map[string]int64
@@ -215,6 +216,8 @@ var variants = []struct {
 	{map[string]int64{"FORK": 0}, 0, true},
 	{map[string]int64{"FORK": 0, "LOCAL": 3, "WORKLIST": 0, "SMALL": 0, "PROCS": 20}, 0, true},
 	{map[string]int64{"FRESH": 0}, 0, true},
+	{map[string]int64{"SETTLE": 0}, 0, true},
+	{map[string]int64{"SETTLE": 0, "LOCAL": 2, "SMALL": 0, "PROCS": 20}, 0, true},
 }
 
 // invariant keeps the lines of a program's output that no schedule

@@ -189,7 +189,8 @@ func (l *lowerer) rewriteSlot(b *fn) {
 				b.atomic("left", ir.AtomicSub, "jc", b.v("p"), b.i32(1))
 				b.if_(b.ne(b.v("left"), b.i32(1)), func() { b.brk() })
 				made := b.or(b.eq(b.ld("pn", b.v("p")), b.u8(0)), b.ge(b.v("p"), b.i32(l.nodes)))
-				b.if_(b.not(b.and(made, b.callExpr("trs_ctor", b.ld("hd", b.v("p"))))), func() {
+				settle := b.and(b.ne(b.p(pSettle), b.i32(0)), b.and(made, b.callExpr("trs_ctor", b.ld("hd", b.v("p")))))
+				b.if_(b.not(settle), func() {
 					b.call("trs_enlist", b.v("p"), b.v("k"))
 					b.brk()
 				})
