@@ -197,7 +197,7 @@ func TestExamplesDevice(t *testing.T) {
 // Note [Local normalisation], walks that do not fork (Note [Forks]),
 // freed slots taken before fresh ones (Note [Fresh slots first]), and
 // waiting slots listed rather than settled (Note [Settling]). Only the
-// last eight change the schedule or the slots taken, and with them
+// last nine change the schedule or the slots taken, and with them
 // the iterations, the peak parallelism and the store's high-water mark.
 var variants = []struct {
 	params   map[string]int64
@@ -217,7 +217,8 @@ var variants = []struct {
 	{map[string]int64{"FORK": 0, "LOCAL": 3, "WORKLIST": 0, "SMALL": 0, "PROCS": 20}, 0, true},
 	{map[string]int64{"FRESH": 0}, 0, true},
 	{map[string]int64{"SETTLE": 0}, 0, true},
-	{map[string]int64{"SETTLE": 0, "LOCAL": 2, "SMALL": 0, "PROCS": 20}, 0, true},
+	{map[string]int64{"SETTLE": 1 << 30, "LOCAL": 2, "SMALL": 0, "PROCS": 20}, 0, true},
+	{map[string]int64{"SETTLE": 1 << 30, "LOCAL": 3, "SMALL": 0, "PROCS": 64}, 32, true},
 }
 
 // invariant keeps the lines of a program's output that no schedule
@@ -377,14 +378,22 @@ func TestSettling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, race := range []bool{false, true} {
-		out := runModule(t, m, map[string]int64{"LOCAL": 16}, 0, race)
+	for _, c := range []struct {
+		params map[string]int64
+		race   bool
+	}{
+		{map[string]int64{"LOCAL": 16}, false},
+		{map[string]int64{"LOCAL": 16}, true},
+		{map[string]int64{"LOCAL": 16, "SMALL": 0, "PROCS": 8}, true},
+	} {
+		race := c.race
+		out := runModule(t, m, c.params, 0, race)
 		var iters int
 		for _, line := range strings.Split(out, "\n") {
 			fmt.Sscanf(line, "iterations: %d", &iters)
 		}
 		if !strings.Contains(out, "rewrites: 201\n") || iters == 0 || iters > 201/16+3 {
-			t.Errorf("race %v: %d iterations, want at most %d:\n%s", race, iters, 201/16+3, out)
+			t.Errorf("%v, race %v: %d iterations, want at most %d:\n%s", c.params, race, iters, 201/16+3, out)
 		}
 	}
 }

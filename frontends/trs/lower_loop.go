@@ -13,10 +13,13 @@ func (l *lowerer) phases() {
 }
 
 // deriveFunc: trs_derive(k, p, np) is the derive phase of iteration k for
-// processor p of np: its share of the worklist, or of all slots.
+// processor p of np: its share of the worklist, or of all slots. Its
+// walks settle waiting slots if fewer than SETTLE slots are pending
+// (Note [Settling]).
 func (l *lowerer) deriveFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_derive", ir.Void, param{"k", ir.I32}, param{"p", ir.I32}, param{"np", ir.I32})
 	k, p, np := b.v("k"), b.v("p"), b.v("np")
+	b.decl("settle", ir.Bool, b.lt(b.ld("pc", b.rem(k, b.i32(3))), b.p(pSettle)))
 	b.decl("c0", ir.I32, b.rem(k, b.i32(3)))
 	b.if_(b.eq(p, b.i32(0)), func() {
 		b.store("free", b.i32(frTailA), b.ld("free", b.i32(frTail)))
@@ -26,7 +29,7 @@ func (l *lowerer) deriveFunc() {
 	b.decl("nsteps", ir.I64, b.i64(0))
 	b.decl("nslots", ir.I32, b.i32(0))
 	visit := func(s ir.Expr) {
-		r := b.decl("r", ir.I64, b.callExpr("trs_step", s, b.v("k"), b.v("favail")))
+		r := b.decl("r", ir.I64, b.callExpr("trs_step", s, b.v("k"), b.v("favail"), b.v("settle")))
 		b.if_(b.lt(b.i64(0), r), func() {
 			b.set("nsteps", b.add(b.v("nsteps"), b.v("r")))
 			b.set("nslots", b.add(b.v("nslots"), b.i32(1)))

@@ -20,13 +20,14 @@ const (
 // to this thread alone. The walk's path is kept in up: up[c] is the slot
 // the walk descended from into c, and up[s] the slot that waits for s
 // (Note [Forks]). It returns the number of rewrite steps. favail says
-// whether the free ring had entries as the phase began.
+// whether the free ring had entries as the phase began, settle whether
+// the walk settles waiting slots (Note [Settling]).
 func (l *lowerer) stepFunc() {
 	l.enlistFunc()
 	l.ctorFunc()
 	l.waitFunc()
 	l.leaveFunc()
-	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, param{"s", ir.I32}, param{"k", ir.I32}, param{"favail", ir.I64})
+	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, param{"s", ir.I32}, param{"k", ir.I32}, param{"favail", ir.I64}, param{"settle", ir.Bool})
 	b.decl("nstep", ir.I32, b.i32(0))
 	b.decl("t", ir.I32, b.v("s"))
 	b.decl("walk", ir.Bool, b.boolean(true))
@@ -189,8 +190,7 @@ func (l *lowerer) rewriteSlot(b *fn) {
 				b.atomic("left", ir.AtomicSub, "jc", b.v("p"), b.i32(1))
 				b.if_(b.ne(b.v("left"), b.i32(1)), func() { b.brk() })
 				made := b.or(b.eq(b.ld("pn", b.v("p")), b.u8(0)), b.ge(b.v("p"), b.i32(l.nodes)))
-				settle := b.and(b.ne(b.p(pSettle), b.i32(0)), b.and(made, b.callExpr("trs_ctor", b.ld("hd", b.v("p")))))
-				b.if_(b.not(settle), func() {
+				b.if_(b.not(b.and(b.v("settle"), b.and(made, b.callExpr("trs_ctor", b.ld("hd", b.v("p")))))), func() {
 					b.call("trs_enlist", b.v("p"), b.v("k"))
 					b.brk()
 				})
