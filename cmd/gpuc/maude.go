@@ -30,17 +30,7 @@ With --result FILE, it reads instead what maude printed for that module
 --print=summary its size and hash.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := os.ReadFile(args[0])
-			if err != nil {
-				return err
-			}
-			opts := trs.Options{Input: input}
-			if input == "" {
-				if opts.Input, opts.InputName, err = trs.InputBeside(args[0]); err != nil {
-					return err
-				}
-			}
-			sys, err := trs.Load(args[0], src, opts)
+			sys, err := loadTRS(args[0], input)
 			if err != nil {
 				return err
 			}

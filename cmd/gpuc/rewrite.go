@@ -30,20 +30,10 @@ program and counts the same rewrites. --time reports the rewriting time on stand
 it is the CPU baseline of scripts/bench-trs.sh.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := os.ReadFile(args[0])
-			if err != nil {
-				return err
-			}
 			if print != "term" && print != "summary" {
 				return fmt.Errorf("--print=%s: want term or summary", print)
 			}
-			opts := trs.Options{Input: input}
-			if input == "" {
-				if opts.Input, opts.InputName, err = trs.InputBeside(args[0]); err != nil {
-					return err
-				}
-			}
-			sys, err := trs.Load(args[0], src, opts)
+			sys, err := loadTRS(args[0], input)
 			if err != nil {
 				return err
 			}
@@ -76,4 +66,20 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 	cmd.Flags().BoolVar(&timing, "time", false, "report the rewriting time on standard error")
 	cmd.Flags().IntVar(&capacity, "capacity", 0, "the most live terms (0: no limit)")
 	return cmd
+}
+
+// loadTRS loads a term rewrite system with its input term: input if
+// given, else the file's own or, for a WST file, FILE.input beside it.
+func loadTRS(path, input string) (*trs.System, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	opts := trs.Options{Input: input}
+	if input == "" {
+		if opts.Input, opts.InputName, err = trs.InputBeside(path); err != nil {
+			return nil, err
+		}
+	}
+	return trs.Load(path, src, opts)
 }
