@@ -41,7 +41,8 @@ import "fmt"
 // unravel replaces the conditional rules of every symbol by unconditional
 // ones (Note [Conditional rules]). System.Rules keeps them as written.
 func (c *checker) unravel() {
-	for _, f := range c.sys.Syms {
+	syms := c.sys.Syms // not the symbols made here, which have no conditional rules
+	for _, f := range syms {
 		if !anyConditional(f.Rules) {
 			continue
 		}

@@ -5,9 +5,10 @@
 //
 // Maude evaluates equations eagerly, innermost, as gpuc does, but does
 // not try a symbol's equations in file order. The translation keeps the
-// order with a matcher per rule, m-f-j(args), which is tt where rule j's
-// left-hand side matches and ff otherwise, and makes every later rule of
-// f conditional on the earlier ones not matching:
+// order with a matcher per rule, m-f-j(args), which is tt where rule j
+// applies (its left-hand side matches and its conditions hold) and ff
+// otherwise, and makes every later rule of f that overlaps rule j
+// conditional on its matcher being ff:
 //
 //	eq s3(P1) = R1 .
 //	ceq s3(P2) = R2 if m3-1(P2's arguments) = ff .
@@ -50,11 +51,11 @@ func Module(sys *trs.System) string {
 	sorts := sortNames(sys)
 	fmt.Fprintf(&b, "  sorts %s B .\n  ops tt ff : -> B .\n", strings.Join(sorts, " "))
 	written := map[*trs.Sym][]*trs.Rule{}
-	disjoint := false // some condition is a ->/<- b
+	unjoinable := false // some condition is a ->/<- b
 	for _, r := range sys.Rules {
 		written[r.LHS.Sym] = append(written[r.LHS.Sym], r)
 		for _, c := range r.Conds {
-			disjoint = disjoint || !c.Join
+			unjoinable = unjoinable || !c.Join
 		}
 	}
 	for _, s := range sys.Syms {
@@ -69,7 +70,7 @@ func Module(sys *trs.System) string {
 		}
 	}
 	for i, name := range sorts {
-		if !disjoint {
+		if !unjoinable {
 			break
 		}
 		fmt.Fprintf(&b, "  op eq%s : %s %s -> B .\n  vars E%d-0 E%d-1 : %s .\n", name, name, name, i, i, name)
