@@ -189,8 +189,10 @@ func (l *lowerer) rewriteSlot(b *fn) {
 				b.decl("left", ir.I32, b.i32(0))
 				b.atomic("left", ir.AtomicSub, "jc", b.v("p"), b.i32(1))
 				b.if_(b.ne(b.v("left"), b.i32(1)), func() { b.brk() })
-				made := b.or(b.eq(b.ld("pn", b.v("p")), b.u8(0)), b.ge(b.v("p"), b.i32(l.nodes)))
-				b.if_(b.not(b.and(b.v("settle"), b.and(made, b.callExpr("trs_ctor", b.ld("hd", b.v("p")))))), func() {
+				// Not an input slot that a list may hold and other
+				// walks read (Note [Settling]).
+				unshared := b.or(b.eq(b.ld("pn", b.v("p")), b.u8(0)), b.ge(b.v("p"), b.i32(l.nodes)))
+				b.if_(b.not(b.and(b.v("settle"), b.and(unshared, b.callExpr("trs_ctor", b.ld("hd", b.v("p")))))), func() {
 					b.call("trs_enlist", b.v("p"), b.v("k"))
 					b.brk()
 				})
