@@ -60,9 +60,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gpuc",
 		Short: "Compile rule-based and parallel programs to GPUs",
-		Long: `gpuc compiles term rewrite systems (.trs), Constraint Handling Rules (.chr),
-Fork/PRAM programs (.fork) and kernel IR (.kir) to CUDA C or LLVM IR, and
-runs them in a reference interpreter with GPU semantics.`,
+		Long: `gpuc compiles term rewrite systems (.trs, or .rec in the REC format),
+Constraint Handling Rules (.chr), Fork/PRAM programs (.fork) and kernel IR
+(.kir) to CUDA C or LLVM IR, and runs them in a reference interpreter with
+GPU semantics.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version.Version,

@@ -160,7 +160,7 @@ func (c *checker) rule(index int, d *ruleDecl) {
 			ok = false
 			continue
 		}
-		b := c.term(cd.b, sc, termSort(a), "the right side of the condition")
+		b := c.term(cd.b, sc, a.Sort(), "the right side of the condition")
 		ok = ok && b != nil
 		r.Conds = append(r.Conds, &Cond{Pos: cd.pos, A: a, B: b, Join: cd.join})
 	}
@@ -233,14 +233,6 @@ func (c *checker) variable(t *term, sc *scope, v *varInfo, want int, what string
 // sorted reports whether the system has sorts (the paper's notation and
 // REC; not WST).
 func (c *checker) sorted() bool { return len(c.sys.Sorts) > 0 }
-
-// termSort is the sort of a checked term, -1 in an unsorted system.
-func termSort(t *Term) int {
-	if t.Var != nil {
-		return t.Var.Sort
-	}
-	return t.Sym.Sort
-}
 
 func (c *checker) sortError(pos diag.Pos, what, name string, got, want int) {
 	if what == "" {

@@ -112,7 +112,7 @@ func (c *checker) unravelRule(r *Rule, fallback *Sym) *Rule {
 	for j, cd := range r.Conds {
 		s := &Sym{Name: fmt.Sprintf("%s.if.%d.%d", f.Name, r.Index+1, j+1), Arity: 2 + len(r.Vars), Sort: f.Sort, Pos: cd.Pos, Aux: true}
 		if c.sorted() {
-			s.ArgSorts = []int{termSort(cd.A), termSort(cd.A)}
+			s.ArgSorts = []int{cd.A.Sort(), cd.A.Sort()}
 			for _, v := range r.Vars {
 				s.ArgSorts = append(s.ArgSorts, v.Sort)
 			}
@@ -135,7 +135,7 @@ func (c *checker) unravelRule(r *Rule, fallback *Sym) *Rule {
 		// condition's sides are equal. Each rule has variables of its own,
 		// X, Y and a copy of each of r's, numbered in order on the left.
 		for _, equal := range []bool{true, false} {
-			x := &Var{Name: "X", Sort: termSort(cd.A)}
+			x := &Var{Name: "X", Sort: cd.A.Sort()}
 			vars := []*Var{x}
 			args := []*Term{{Var: x, Pos: cd.Pos}, {Var: x, Pos: cd.Pos}}
 			if !equal {

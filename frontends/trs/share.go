@@ -151,14 +151,14 @@ func (c *checker) let(rhs *Term, subs []*Term, f *Sym) *Term {
 	}
 	keep(rhs)
 	args := append(append([]*Term{}, reps...), keeps...)
-	s := &Sym{Name: fmt.Sprintf("%s.let.%d", f.Name, c.nextRule), Arity: len(args), Sort: termSort(rhs), Pos: rhs.Pos, Aux: true}
+	s := &Sym{Name: fmt.Sprintf("%s.let.%d", f.Name, c.nextRule), Arity: len(args), Sort: rhs.Sort(), Pos: rhs.Pos, Aux: true}
 	vars := make([]*Var, len(args))
 	params := make([]*Term, len(args))
 	for i, a := range args {
-		vars[i] = &Var{Name: fmt.Sprintf("Z%d", i), Sort: termSort(a), Index: i}
+		vars[i] = &Var{Name: fmt.Sprintf("Z%d", i), Sort: a.Sort(), Index: i}
 		params[i] = &Term{Var: vars[i], Pos: rhs.Pos}
 		if c.sorted() {
-			s.ArgSorts = append(s.ArgSorts, termSort(a))
+			s.ArgSorts = append(s.ArgSorts, a.Sort())
 		}
 	}
 	var body func(t *Term) *Term

@@ -107,6 +107,15 @@ type Term struct {
 	Pos  diag.Pos
 }
 
+// Sort is the sort of t, a checked term: its variable's or its head's;
+// -1 in an unsorted system.
+func (t *Term) Sort() int {
+	if t.Var != nil {
+		return t.Var.Sort
+	}
+	return t.Sym.Sort
+}
+
 // Format prints t as gpuc prints normal forms: f(a, b), with constants as
 // C() in the paper's notation and as C in WST. Variables print by name.
 func (sys *System) Format(t *Term) string {

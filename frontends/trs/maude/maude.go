@@ -196,14 +196,6 @@ func equation(b *strings.Builder, lhs, rhs string, conds []string, attrs string)
 	fmt.Fprintf(b, "  ceq %s = %s if %s%s .\n", lhs, rhs, strings.Join(conds, " /\\ "), attrs)
 }
 
-// termSort is the sort of a term of a rule.
-func termSort(t *trs.Term) int {
-	if t.Var != nil {
-		return t.Var.Sort
-	}
-	return t.Sym.Sort
-}
-
 // conditions are the Maude conditions of r's own conditions.
 func conditions(sys *trs.System, r *trs.Rule) []string {
 	var out []string
@@ -212,7 +204,7 @@ func conditions(sys *trs.System, r *trs.Rule) []string {
 		if c.Join {
 			out = append(out, a+" = "+b)
 		} else {
-			out = append(out, fmt.Sprintf("eq%s(%s, %s) = ff", sortNames(sys)[sortOf(termSort(c.A))], a, b))
+			out = append(out, fmt.Sprintf("eq%s(%s, %s) = ff", sortNames(sys)[sortOf(c.A.Sort())], a, b))
 		}
 	}
 	return out
