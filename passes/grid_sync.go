@@ -40,14 +40,14 @@ var gridSyncPass = &Pass{
 // need the host between their steps.
 
 func gridSync(m *ir.Module, cfg *Config) error {
-	mode := "auto"
+	mode := GridSyncAuto
 	if cfg != nil && cfg.GridSync != "" {
 		mode = cfg.GridSync
 	}
 	switch mode {
-	case "never":
+	case GridSyncNever:
 		return nil
-	case "auto", "always":
+	case GridSyncAuto, GridSyncAlways:
 	default:
 		return fmt.Errorf("grid-sync: mode %q; want auto, always or never", mode)
 	}
@@ -64,7 +64,7 @@ func gridSync(m *ir.Module, cfg *Config) error {
 			if err != nil {
 				return nil, err
 			}
-			if mode == "auto" {
+			if mode == GridSyncAuto {
 				l.Fallback = []ir.Stmt{part}
 			}
 			out = append(out, l)

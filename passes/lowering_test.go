@@ -40,7 +40,7 @@ func TestForkBarriers(t *testing.T) {
 	files, _ := filepath.Glob("../examples/fork/*.fork")
 	var lines []string
 	for _, file := range files {
-		m, err := driver.Load(file, driver.Options{Procs: 64, CRCW: "priority"})
+		m, err := driver.Load(file, "--procs=64", "--crcw=priority")
 		if err != nil {
 			t.Fatal(err)
 		}

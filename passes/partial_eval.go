@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gpuc/ir"
@@ -85,9 +86,6 @@ const maxPeelDepth = 256
 // constantMemory is the size of CUDA's constant memory.
 const constantMemory = 64 << 10
 
-// Placements of static data, for Config.PEPlacement.
-var pePlacements = []string{"auto", "code", "constant", "global"}
-
 func partialEval(m *ir.Module, cfg *Config) error {
 	placement, err := cfg.pePlacement()
 	if err != nil {
@@ -126,10 +124,8 @@ func (c *Config) pePlacement() (string, error) {
 	if c == nil || c.PEPlacement == "" {
 		return "auto", nil
 	}
-	for _, p := range pePlacements {
-		if c.PEPlacement == p {
-			return p, nil
-		}
+	if slices.Contains(placements, string(c.PEPlacement)) {
+		return string(c.PEPlacement), nil
 	}
 	return "", fmt.Errorf("--pe-placement=%s: want auto, code, constant or global", c.PEPlacement)
 }

@@ -104,7 +104,7 @@ func TestPartialEvalBudget(t *testing.T) {
 func TestPartialEvalPlacement(t *testing.T) {
 	src := string(irtest.Section(t, mustArchive(t, "testdata/partial_eval/placement.txtar"), "in.kir"))
 	for _, tt := range []struct {
-		placement string
+		placement passes.Placement
 		want      map[string]string // buffer -> space, "" for gone
 	}{
 		{"global", map[string]string{"lut": "global", "pick": "global", "coef": "global"}},
@@ -123,7 +123,7 @@ func TestPartialEvalPlacement(t *testing.T) {
 			}
 		}
 	}
-	for placement, want := range map[string]string{
+	for placement, want := range map[passes.Placement]string{
 		"code":  "in.kir:14:14: error: partial-eval: --pe-placement=code, but static buffer lut is still read here, at an index not known at compile time",
 		"stack": "--pe-placement=stack: want auto, code, constant or global",
 	} {

@@ -10,7 +10,6 @@ package passes
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"gpuc/ir"
@@ -42,14 +41,14 @@ type Config struct {
 	// GridSync chooses how regions with grid barriers run: "auto" (the
 	// default) launches them cooperatively where the device holds them,
 	// "always" only so, "never" with kernel relaunches (Note [Grid sync]).
-	GridSync string
+	GridSync GridSync
 	// PEBudget bounds the statements that partial-eval's unrolled loops
 	// emit in one function (--pe-budget; 0: DefaultPEBudget).
 	PEBudget int
 	// PEPlacement says where partial-eval holds static data: "auto" (or
 	// ""), "code", "constant" or "global" (--pe-placement; Note
 	// [Placement of static data]).
-	PEPlacement string
+	PEPlacement Placement
 	// PENoPrefilter keeps partial-eval from putting prefilters in front of
 	// specialized matchers (--pe-prefilter=false; Note [Static
 	// prefilters]).
@@ -228,9 +227,7 @@ func dumps(after []string, name string) bool {
 // Describe writes the pass and pipeline list that `gpuc passes` prints.
 func Describe(w io.Writer) {
 	fmt.Fprintln(w, "Passes:")
-	ps := append([]*Pass(nil), registry...)
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
-	for _, p := range ps {
+	for _, p := range registry {
 		fmt.Fprintf(w, "  %-18s %s (%s -> %s)\n", p.Name, p.Doc, p.From, p.To)
 	}
 	fmt.Fprintln(w, "Pipelines:")

@@ -87,7 +87,7 @@ func TestPipelinesKeepForkExamples(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			m, err := driver.Load(file, driver.Options{Procs: 64, CRCW: "priority"})
+			m, err := driver.Load(file, "--procs=64", "--crcw=priority")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,8 +1,9 @@
-package llvm
+package llvm_test
 
 import (
 	"bytes"
 	"errors"
+	"gpuc/backends/llvm"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,14 +86,14 @@ func programs(t *testing.T) []program {
 // compile` does. A frontend that is not there yet skips the program.
 func load(t *testing.T, path string) *ir.Module {
 	t.Helper()
-	m, err := driver.Load(path, driver.Options{})
+	m, err := driver.Load(path)
 	if err != nil && strings.Contains(err.Error(), "not available yet") {
 		t.Skip(err)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := driver.Lower(m, []string{"default"}, &passes.Config{VerifyEach: true, GridSync: "never"}); err != nil {
+	if err := driver.Lower(m, []string{"default"}, &passes.Config{VerifyEach: true, GridSync: passes.GridSyncNever}); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -101,7 +102,7 @@ func load(t *testing.T, path string) *ir.Module {
 // tool finds the first of names on PATH or skips the test.
 func tool(t *testing.T, names ...string) string {
 	t.Helper()
-	p := FindTool(names...)
+	p := llvm.FindTool(names...)
 	if p == "" {
 		t.Skipf("%s not found; install llvm-16 and clang-16", strings.Join(names, " or "))
 	}
@@ -123,7 +124,7 @@ func TestNVPTX(t *testing.T) {
 	for _, p := range programs(t) {
 		t.Run(p.name(), func(t *testing.T) {
 			t.Parallel()
-			out, err := Emit(load(t, p.path), Options{Target: NVPTX})
+			out, err := llvm.Emit(load(t, p.path), llvm.Options{Target: llvm.NVPTX})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,11 +215,11 @@ func TestHostFit(t *testing.T) {
 // and builds them into an executable.
 func buildHost(t *testing.T, clang, cxx, base string, m *ir.Module) string {
 	t.Helper()
-	ll, err := Emit(m, Options{Target: Host})
+	ll, err := llvm.Emit(m, llvm.Options{Target: llvm.Host})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cpp, err := HostProgram(m, Host, nil)
+	cpp, err := llvm.HostProgram(m, llvm.Host, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func buildHost(t *testing.T, clang, cxx, base string, m *ir.Module) string {
 // interpret runs the program in the interpreter, as `gpuc run` does.
 func interpret(t *testing.T, path string, args []string) (string, int) {
 	t.Helper()
-	m, err := driver.Load(path, driver.Options{})
+	m, err := driver.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,7 @@ func checkFacts(t *testing.T, text string, facts []fact) {
 	}
 }
 
-func emitFile(t *testing.T, path string, target Target) string {
+func emitFile(t *testing.T, path string, target llvm.Target) string {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -281,7 +282,7 @@ func emitFile(t *testing.T, path string, target Target) string {
 	if err := ir.Verify(m, ir.LaunchLevel); err != nil {
 		t.Fatal(err)
 	}
-	out, err := Emit(m, Options{Target: target})
+	out, err := llvm.Emit(m, llvm.Options{Target: target})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +333,7 @@ func TestNVPTXFacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.file), func(t *testing.T) {
-			checkFacts(t, emitFile(t, tt.file, NVPTX), tt.facts)
+			checkFacts(t, emitFile(t, tt.file, llvm.NVPTX), tt.facts)
 		})
 	}
 }
@@ -340,7 +341,7 @@ func TestNVPTXFacts(t *testing.T) {
 // TestHostFacts checks the host target's kernels: functions that loop
 // over blocks and threads, split at barriers, with no GPU intrinsics.
 func TestHostFacts(t *testing.T) {
-	scan := emitFile(t, "../../examples/kir/scan.kir", Host)
+	scan := emitFile(t, "../../examples/kir/scan.kir", llvm.Host)
 	checkFacts(t, scan, []fact{
 		{`target triple`, 0},
 		{`define void @gpuc_kernel_scan\(i32 %gpuc_grid, i32 %gpuc_block, i8\* %gpuc_shared, i32\* %data, i32 %N, i32 %B\)`, 1},
@@ -349,7 +350,7 @@ func TestHostFacts(t *testing.T) {
 		{`alloca i8, i32 %gpuc_block`, 1},   // the threads' statuses
 		{`call void @llvm\.memset\.p0i8\.i64\(i8\* %gpuc_shared, i8 0, i64 %\d+, i1 false\)`, 1},
 	})
-	vecadd := emitFile(t, "../../examples/kir/vecadd.kir", Host)
+	vecadd := emitFile(t, "../../examples/kir/vecadd.kir", llvm.Host)
 	checkFacts(t, vecadd, []fact{
 		{`alloca i8, i32 %gpuc_block`, 0}, // no barriers: one loop over the threads
 		{`atomicrmw fadd double\* %\d+, double %\d+ monotonic`, 1},
@@ -367,16 +368,16 @@ func TestRejects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []Target{NVPTX, Host} {
-		_, err := Emit(m, Options{Target: target})
+	for _, target := range []llvm.Target{llvm.NVPTX, llvm.Host} {
+		_, err := llvm.Emit(m, llvm.Options{Target: target})
 		if err == nil || !strings.Contains(err.Error(), "spmd.kir:9:3: error: llvm: region is SPMD-level") {
 			t.Errorf("%s: error %v, want the region reported", target, err)
 		}
 	}
-	if _, err := Emit(nil, Options{}); err == nil {
+	if _, err := llvm.Emit(nil, llvm.Options{}); err == nil {
 		t.Error("Emit(nil) succeeded")
 	}
-	if _, err := HostProgram(m, NVPTX, nil); err == nil {
+	if _, err := llvm.HostProgram(m, llvm.NVPTX, nil); err == nil {
 		t.Error("HostProgram without PTX succeeded")
 	}
 }

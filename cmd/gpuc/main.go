@@ -10,8 +10,10 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"gpuc/internal/diag"
+	"gpuc/internal/driver"
 	"gpuc/internal/version"
 	"gpuc/ir/interp"
 )
@@ -70,16 +72,15 @@ GPU semantics.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		newCompile(stdout),
 		newRun(stdout),
 		newOpt(stdout),
 		newPasses(stdout),
 		newVersion(stdout),
-		newRewrite(stdout),
-		newMaude(stdout),
-		newPlot(stdout),
 	)
+	root.AddCommand(driver.FrontendCommands(stdout)...)
 	return root
 }
 
@@ -93,4 +94,14 @@ func newVersion(stdout io.Writer) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// flagError words a bad flag value as gpuc's other errors are worded:
+// "--print=tree: want term or summary".
+func flagError(_ *cobra.Command, err error) error {
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) {
+		return fmt.Errorf("--%s=%s: %w", bad.GetFlag().Name, bad.GetValue(), errors.Unwrap(bad))
+	}
+	return err
 }

@@ -84,9 +84,9 @@ type Options struct {
 	// Procs is the number of processors of `start S` without a count: the
 	// default of the PROCS parameter (1024 if 0).
 	Procs int64
-	// CRCW resolves concurrent writes in synchronous code: "priority" (or
-	// "", the default) makes the lowest $ win, "arbitrary" lets any win.
-	CRCW string
+	// CRCW resolves concurrent writes in synchronous code: Priority (or
+	// "", the default) makes the lowest $ win, Arbitrary lets any win.
+	CRCW CRCW
 }
 
 // Parse reads a Fork program and lowers it to an SPMD-level module. file

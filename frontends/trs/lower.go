@@ -266,8 +266,10 @@ type lowerer struct {
 
 // Lower builds the SPMD-level module of a checked system.
 func Lower(sys *System, opts Options) (m *ir.Module, err error) {
-	if opts.Print != "" && opts.Print != "term" && opts.Print != "summary" {
-		return nil, fmt.Errorf("--print=%s: want term or summary", opts.Print)
+	if opts.Print != "" {
+		if err := new(PrintMode).Set(string(opts.Print)); err != nil {
+			return nil, fmt.Errorf("--print=%s: %v", opts.Print, err)
+		}
 	}
 	pos := diag.Pos{File: sys.Name + ".trs"}
 	if sys.Input != nil {

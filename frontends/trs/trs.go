@@ -29,6 +29,7 @@ import (
 	"gpuc/frontends/syntax"
 	"gpuc/frontends/trs/parser"
 	"gpuc/internal/diag"
+	"gpuc/internal/enum"
 	"gpuc/ir"
 )
 
@@ -44,15 +45,38 @@ type Options struct {
 	// CAPACITY is then the most slots, up to MaxCapacity, whose buffers
 	// take at most CapacityFit of the device's free memory.
 	Capacity int64
-	// Print is how the program prints the normal form: "term" (or "")
-	// or "summary", its size and hash (--print); the PRINT parameter.
-	Print string
+	// Print is how the program prints the normal form: PrintTerm (or "")
+	// or PrintSummary, its size and hash (--print); the PRINT parameter.
+	Print PrintMode
 	// Stats makes the program print its statistics (--stats); the STATS
 	// parameter.
 	Stats bool
 	// Trace makes the program print the per-iteration trace (--trace);
 	// the TRACE parameter.
 	Trace bool
+}
+
+// PrintMode is how a normal form is printed: the term, or its size and
+// hash.
+type PrintMode string
+
+const (
+	PrintTerm    PrintMode = "term"
+	PrintSummary PrintMode = "summary"
+)
+
+func (p PrintMode) String() string { return string(p) }
+
+// Type names the flag's value in help.
+func (PrintMode) Type() string { return "mode" }
+
+// Set parses a mode, as a flag's value.
+func (p *PrintMode) Set(s string) error {
+	if err := enum.Check(s, string(PrintTerm), string(PrintSummary)); err != nil {
+		return err
+	}
+	*p = PrintMode(s)
+	return nil
 }
 
 // A store that --capacity does not size is fitted to the device (Note

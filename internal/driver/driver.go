@@ -1,136 +1,31 @@
-// Package driver connects gpuc's stages: it picks a frontend by file
-// extension, verifies what the frontend produced, and runs pipelines. The
-// CLI, the GPU artifact generator and end-to-end tests share it, so that
-// they all compile a file the same way.
+// Package driver connects gpuc's stages: it keeps the list of frontends,
+// picks one by file extension and gives it the flags that apply to it,
+// verifies what it produced, runs pipelines and compiles for a backend
+// (Compile). The CLI, the GPU artifact generator and end-to-end tests share
+// it, so that they all compile a file the same way; cmd/gpuc only wires
+// flags to it.
 package driver
 
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"gpuc/frontends/chr"
-	"gpuc/frontends/fork"
 	"gpuc/frontends/kir"
-	"gpuc/frontends/trs"
 	"gpuc/ir"
 	"gpuc/ir/interp"
 	"gpuc/passes"
 )
 
-// Options are the frontend options of the command line.
-type Options struct {
-	// Procs is the number of processors of Fork's `start S` (--procs).
-	Procs int64
-	// CRCW is Fork's concurrent-write rule: "priority" (the default) or
-	// "arbitrary" (--crcw).
-	CRCW string
-	// Query is a file of constraints that replaces a CHR program's query
-	// (--query).
-	Query string
-	// Stats makes a CHR program print rule firings and steps, and a TRS
-	// program its iterations, rewrites, live terms and peak parallelism
-	// (--stats).
-	Stats bool
-	// Static makes buffers static, NAME=FILE (--static): the file's values
-	// become the contents and the length (see SetRoles).
-	Static []string
-	// Inputs makes global scratch buffers input buffers (--input NAME),
-	// whose files are named when the program runs. For a .trs file, the
-	// one --input is the input term instead.
-	Inputs []string
-	// Capacity is the default size of a TRS program's term store, in
-	// slots (--capacity); 0 for the frontend's default.
-	Capacity int64
-	// Print is how a TRS program prints its normal form: "term" or
-	// "summary" (--print).
-	Print string
-	// Trace makes a TRS program print its per-iteration trace (--trace).
-	Trace bool
-}
-
-// Frontend turns a source file into a module at any level.
-type Frontend func(file string, src []byte, opts Options) (*ir.Module, error)
-
-// frontends maps file extensions to frontends. An extension that gpuc
-// knows but cannot yet read maps to nil.
-var frontends = map[string]Frontend{
-	".kir":  func(file string, src []byte, _ Options) (*ir.Module, error) { return kir.Parse(file, src) },
-	".fork": parseFork,
-	".trs":  parseTRS,
-	".rec":  parseTRS, // the REC format (Note [REC] in frontends/trs)
-	".chr":  parseCHR,
-}
-
-// parseFork adapts the Fork frontend, which cannot import this package.
-func parseFork(file string, src []byte, o Options) (*ir.Module, error) {
-	return fork.Parse(file, src, fork.Options{Procs: o.Procs, CRCW: o.CRCW})
-}
-
-// parseTRS adapts the TRS frontend, whose --input is the input term; a
-// file NAME.input beside NAME.trs stands in for it.
-func parseTRS(file string, src []byte, o Options) (*ir.Module, error) {
-	opts := trs.Options{Capacity: o.Capacity, Print: o.Print, Stats: o.Stats, Trace: o.Trace}
-	switch len(o.Inputs) {
-	case 0:
-		var err error
-		if opts.Input, opts.InputName, err = trs.InputBeside(file); err != nil {
-			return nil, err
-		}
-	case 1:
-		opts.Input = o.Inputs[0]
-	default:
-		return nil, fmt.Errorf("%s: --input gives a TRS its input term; there are %d", file, len(o.Inputs))
-	}
-	return trs.Parse(file, src, opts)
-}
-
-// parseCHR adapts the CHR frontend.
-func parseCHR(file string, src []byte, o Options) (*ir.Module, error) {
-	return chr.Parse(file, src, chr.Options{Query: o.Query, Stats: o.Stats})
-}
-
-// Load reads, parses and verifies a source file.
-func Load(path string, opts Options) (*ir.Module, error) {
-	ext := filepath.Ext(path)
-	fe, known := frontends[ext]
-	switch {
-	case !known:
-		return nil, fmt.Errorf("%s: unknown file type %q (want .kir, .fork, .trs, .rec or .chr)", path, ext)
-	case fe == nil:
-		return nil, fmt.Errorf("%s: the %s frontend is not available yet", path, ext)
-	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := fe(path, src, opts)
-	if err != nil {
-		return nil, err
-	}
-	if ext == ".trs" {
-		opts.Inputs = nil // the input term, which parseTRS took
-	}
-	if err := SetRoles(m, opts); err != nil {
-		return nil, err
-	}
-	if err := ir.Verify(m, m.Level()); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// SetRoles applies --static and --input to m, before the verifier and
-// the passes see it. A static buffer takes the values of its file (see
-// interp.ReadValues: text values, or raw binary with @FILE) as contents
-// and length; one that no longer fits in constant memory moves to global
-// memory.
-func SetRoles(m *ir.Module, opts Options) error {
-	for _, arg := range opts.Static {
+// SetRoles applies --static (NAME=FILE arguments) and --input (buffer
+// names) to m, before the verifier and the passes see it. A static buffer
+// takes the values of its file (see interp.ReadValues: text values, or raw
+// binary with @FILE) as contents and length; one that no longer fits in
+// constant memory moves to global memory.
+func SetRoles(m *ir.Module, static, inputs []string) error {
+	for _, arg := range static {
 		name, file, ok := strings.Cut(arg, "=")
 		b := m.Buffer(name)
 		switch {
@@ -150,7 +45,7 @@ func SetRoles(m *ir.Module, opts Options) error {
 			b.Space = ir.Global
 		}
 	}
-	for _, name := range opts.Inputs {
+	for _, name := range inputs {
 		b := m.Buffer(name)
 		switch {
 		case b == nil:
@@ -240,17 +135,15 @@ type Bindings struct {
 func Bind(m *ir.Module, args []string) (Bindings, error) {
 	b := Bindings{Params: map[string]int64{}, Inputs: map[string]string{}}
 	for _, a := range args {
-		name, val, ok := strings.Cut(a, "=")
-		if !ok || name == "" {
-			return b, fmt.Errorf("argument %q: want NAME=VALUE", a)
+		name, val, err := splitArg(a)
+		if err != nil {
+			return b, err
 		}
 		switch {
 		case m.Param(name) != nil:
-			v, err := strconv.ParseInt(val, 0, 64)
-			if err != nil {
-				return b, fmt.Errorf("parameter %s: %q is not an integer", name, val)
+			if b.Params[name], err = paramValue(name, val); err != nil {
+				return b, err
 			}
-			b.Params[name] = v
 		case m.Buffer(name) != nil && m.Buffer(name).Role == ir.Input:
 			b.Inputs[name] = val
 		case m.Buffer(name) != nil:
@@ -260,4 +153,47 @@ func Bind(m *ir.Module, args []string) (Bindings, error) {
 		}
 	}
 	return b, nil
+}
+
+// SetDefaults makes each NAME=VALUE argument parameter NAME's default, as
+// gpuc compile's arguments do. A fitted parameter given a default is
+// fitted no more.
+func SetDefaults(m *ir.Module, args []string) error {
+	for _, a := range args {
+		name, val, err := splitArg(a)
+		if err != nil {
+			return err
+		}
+		p := m.Param(name)
+		if p == nil {
+			return fmt.Errorf("%s is not a parameter of %s", name, m.Name)
+		}
+		v, err := paramValue(name, val)
+		if err != nil {
+			return err
+		}
+		if p.Type != ir.U64 && ir.Normalize(p.Type, uint64(v)) != uint64(v) {
+			return fmt.Errorf("parameter %s: %d is out of range for %s", name, v, p.Type)
+		}
+		p.Default, p.Fit = v, 0
+	}
+	return nil
+}
+
+// splitArg splits a NAME=VALUE argument.
+func splitArg(a string) (name, val string, err error) {
+	name, val, ok := strings.Cut(a, "=")
+	if !ok || name == "" {
+		return "", "", fmt.Errorf("argument %q: want NAME=VALUE", a)
+	}
+	return name, val, nil
+}
+
+// paramValue parses the value of parameter name.
+func paramValue(name, val string) (int64, error) {
+	v, err := strconv.ParseInt(val, 0, 64)
+	if err != nil {
+		return 0, fmt.Errorf("parameter %s: %q is not an integer", name, val)
+	}
+	return v, nil
 }

@@ -22,7 +22,7 @@ const corpusTSV = "../../../shared/corpus/carving/signatures.tsv"
 // TestFallbackIsCarveTable checks that the fallback table is carve.fork's
 // own.
 func TestFallbackIsCarveTable(t *testing.T) {
-	m, err := driver.Load(carveFork, driver.Options{})
+	m, err := driver.Load(carveFork)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestCarveFindsExpected(t *testing.T) {
 		}
 		write(t, table, encodeTable(sigs))
 		write(t, image, data)
-		for _, placement := range []string{"auto", "global", "constant"} {
+		for _, placement := range []passes.Placement{passes.PlaceAuto, passes.PlaceGlobal, passes.PlaceConstant} {
 			got := runCarve(t, table, image, n, placement)
 			if got != string(formatMatches(want)) {
 				t.Errorf("%s table, --pe-placement=%s: carve.fork prints\n%s\nwant\n%s", name, placement, got, formatMatches(want))
@@ -111,9 +111,9 @@ func TestCarveFindsExpected(t *testing.T) {
 
 // runCarve compiles carve.fork as gpuc compile would, with the table
 // static and the image an input, and runs it in the interpreter.
-func runCarve(t *testing.T, table, image string, n int64, placement string) string {
+func runCarve(t *testing.T, table, image string, n int64, placement passes.Placement) string {
 	t.Helper()
-	m, err := driver.Load(carveFork, driver.Options{Static: []string{"sigs=" + table}, Inputs: []string{"data"}})
+	m, err := driver.Load(carveFork, "--static", "sigs="+table, "--input", "data")
 	if err != nil {
 		t.Fatal(err)
 	}

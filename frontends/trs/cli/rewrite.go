@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -12,8 +12,9 @@ import (
 	"gpuc/frontends/trs/rewrite"
 )
 
-func newRewrite(stdout io.Writer) *cobra.Command {
-	var input, print string
+func rewriteCommand(stdout io.Writer) *cobra.Command {
+	var input string
+	print := trs.PrintTerm
 	var capacity int
 	var stats, timing bool
 	cmd := &cobra.Command{
@@ -30,9 +31,6 @@ program and counts the same rewrites. --time reports the rewriting time on stand
 it is the CPU baseline of scripts/bench-trs.sh.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if print != "term" && print != "summary" {
-				return fmt.Errorf("--print=%s: want term or summary", print)
-			}
 			sys, err := loadTRS(args[0], input)
 			if err != nil {
 				return err
@@ -44,7 +42,7 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 			if err == rewrite.ErrCapacity {
 				return fmt.Errorf("term store full: the rewrite needs more than %d live terms", capacity)
 			}
-			if print == "term" {
+			if print == trs.PrintTerm {
 				fmt.Fprintln(stdout, sys.FormatNode(r, r.Root()))
 			} else {
 				fmt.Fprintln(stdout, trs.Summarize(r, r.Root()))
@@ -61,7 +59,7 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 		},
 	}
 	cmd.Flags().StringVar(&input, "input", "", "the input term (for WST files, unless FILE.input holds it)")
-	cmd.Flags().StringVar(&print, "print", "term", "print the normal form (term) or its size and hash (summary)")
+	cmd.Flags().Var(&print, "print", "print the normal form (term) or its size and hash (summary)")
 	cmd.Flags().BoolVar(&stats, "stats", false, "print the number of rewrites, of live terms and the critical path")
 	cmd.Flags().BoolVar(&timing, "time", false, "report the rewriting time on standard error")
 	cmd.Flags().IntVar(&capacity, "capacity", 0, "the most live terms (0: no limit)")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -25,7 +25,7 @@ type traceRow struct {
 	block                         bool
 }
 
-func newPlot(stdout io.Writer) *cobra.Command {
+func plotCommand(stdout io.Writer) *cobra.Command {
 	var out string
 	var from, to int
 	cmd := &cobra.Command{

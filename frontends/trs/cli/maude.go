@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -11,8 +11,9 @@ import (
 	"gpuc/frontends/trs/maude"
 )
 
-func newMaude(stdout io.Writer) *cobra.Command {
-	var input, result, print string
+func maudeCommand(stdout io.Writer) *cobra.Command {
+	var input, result string
+	print := trs.PrintTerm
 	var timing bool
 	cmd := &cobra.Command{
 		Use:   "maude FILE.trs [--input TERM]",
@@ -43,14 +44,11 @@ With --result FILE, it reads instead what maude printed for that module
 				if err != nil {
 					return fmt.Errorf("%s: %v", result, err)
 				}
-				switch print {
-				case "term":
+				if print == trs.PrintTerm {
 					fmt.Fprintln(stdout, sys.Format(nf))
-				case "summary":
+				} else {
 					g := sys.Graph(nf)
 					fmt.Fprintln(stdout, trs.Summarize(g, g.Root()))
-				default:
-					return fmt.Errorf("--print=%s: want term or summary", print)
 				}
 				return nil
 			}
@@ -65,6 +63,6 @@ With --result FILE, it reads instead what maude printed for that module
 	cmd.Flags().StringVar(&input, "input", "", "the input term (for WST files, unless FILE.input holds it)")
 	cmd.Flags().BoolVar(&timing, "timing", false, "have Maude report the time of the reduce")
 	cmd.Flags().StringVar(&result, "result", "", "read Maude's output from this file and print the normal form")
-	cmd.Flags().StringVar(&print, "print", "term", "with --result: print the normal form (term) or its size and hash (summary)")
+	cmd.Flags().Var(&print, "print", "with --result: print the normal form (term) or its size and hash (summary)")
 	return cmd
 }

@@ -1,0 +1,22 @@
+package chr
+
+import (
+	"github.com/spf13/pflag"
+
+	"gpuc/frontends/frontend"
+	"gpuc/ir"
+)
+
+// Frontend describes the CHR frontend to the driver.
+var Frontend = &frontend.Frontend{
+	Name: "CHR",
+	Exts: []string{".chr"},
+	Bind: func(fs *pflag.FlagSet) *frontend.Session {
+		opts := &Options{}
+		fs.StringVar(&opts.Query, "query", "", "CHR: a file of constraints, one per line, that replaces the program's query")
+		fs.BoolVar(&opts.Stats, "stats", false, "CHR: print rule firings and fixpoint steps after the store")
+		return &frontend.Session{Parse: func(file string, src []byte) (*ir.Module, error) {
+			return Parse(file, src, *opts)
+		}}
+	},
+}

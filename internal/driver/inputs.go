@@ -1,0 +1,175 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"gpuc/frontends/frontend"
+	"gpuc/ir"
+)
+
+// Inputs are the flags of a command that reads source files: every
+// frontend's own and the buffer roles (Note [Frontend flags] in package
+// frontend). Load applies those given to the input's frontend.
+type Inputs struct {
+	running bool        // gpuc run: flags marked run-only are accepted
+	flags   []*recorder // in the order they were defined
+}
+
+// recorder is one flag name on a command: the values given, in order, and
+// the frontends that define it.
+type recorder struct {
+	name   string
+	owners []*frontend.Frontend // nil stands for the buffer roles, on every input
+	check  []pflag.Value        // one scratch value per owner, to check values with
+	vals   []string
+	shown  string // the default, as help shows it
+	typ    string
+}
+
+func (r *recorder) String() string {
+	if len(r.vals) > 0 {
+		return r.vals[len(r.vals)-1]
+	}
+	return r.shown
+}
+
+func (r *recorder) Type() string { return r.typ }
+
+// Set checks v against every definition of the flag and records it.
+func (r *recorder) Set(v string) error {
+	for _, c := range r.check {
+		if err := c.Set(v); err != nil {
+			return err
+		}
+	}
+	r.vals = append(r.vals, v)
+	return nil
+}
+
+// roles are the driver's own input flags, which apply to every input.
+type roles struct {
+	static []string
+	inputs []string
+}
+
+func (r *roles) define(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&r.static, "static", nil, "make a buffer static, NAME=FILE: its contents (text values, or raw binary with NAME=@FILE) are known at compile time")
+	fs.StringArrayVar(&r.inputs, "input", nil, "make a global scratch buffer an input buffer, read from the file that NAME=FILE names when the program runs")
+}
+
+// AddInputFlags defines the flags of every frontend and the buffer roles
+// on fs. running says the command interprets the program (gpuc run): the
+// others refuse flags that only it can honour.
+func AddInputFlags(fs *pflag.FlagSet, running bool) *Inputs {
+	in := &Inputs{running: running}
+	byName := map[string]*recorder{}
+	usage := map[string][]string{}
+	add := func(owner *frontend.Frontend, f *pflag.Flag) {
+		r := byName[f.Name]
+		if r == nil {
+			r = &recorder{name: f.Name, shown: f.DefValue, typ: f.Value.Type()}
+			if r.shown == "[]" { // an empty list, which help leaves out
+				r.shown = ""
+			}
+			byName[f.Name] = r
+			in.flags = append(in.flags, r)
+		}
+		r.owners = append(r.owners, owner)
+		r.check = append(r.check, f.Value)
+		usage[f.Name] = append(usage[f.Name], f.Usage)
+	}
+	scratch := pflag.NewFlagSet("roles", pflag.ContinueOnError)
+	(&roles{}).define(scratch)
+	scratch.VisitAll(func(f *pflag.Flag) { add(nil, f) })
+	noOpt := map[string]string{}
+	for _, fe := range frontends {
+		scratch := pflag.NewFlagSet(fe.Name, pflag.ContinueOnError)
+		fe.Bind(scratch)
+		scratch.VisitAll(func(f *pflag.Flag) {
+			add(fe, f)
+			noOpt[f.Name] = f.NoOptDefVal
+		})
+	}
+	for _, r := range in.flags {
+		fs.Var(r, r.name, strings.Join(usage[r.name], "; "))
+		fs.Lookup(r.name).NoOptDefVal = noOpt[r.name]
+		fs.Lookup(r.name).DefValue = r.shown
+	}
+	return in
+}
+
+// Load reads, parses and verifies a source file, with the input flags
+// given. It also returns the frontend as the flags configured it.
+func (in *Inputs) Load(path string) (*ir.Module, *frontend.Session, error) {
+	fe, err := frontendFor(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	fs := pflag.NewFlagSet(fe.Name, pflag.ContinueOnError)
+	s := fe.Bind(fs)
+	var r roles
+	if fs.Lookup("static") == nil && fs.Lookup("input") == nil {
+		r.define(fs)
+	} else if fs.Lookup("static") == nil {
+		fs.StringArrayVar(&r.static, "static", nil, "")
+	}
+	for _, rec := range in.flags {
+		if len(rec.vals) == 0 {
+			continue
+		}
+		f := fs.Lookup(rec.name)
+		if f == nil {
+			return nil, nil, fmt.Errorf("--%s applies to %s inputs, not %s", rec.name, extsOf(rec.owners), fe.Exts[0])
+		}
+		if frontend.IsRunOnly(f) && !in.running {
+			return nil, nil, fmt.Errorf("--%s applies to gpuc run only", rec.name)
+		}
+		for _, v := range rec.vals {
+			if err := fs.Set(rec.name, v); err != nil {
+				return nil, nil, fmt.Errorf("--%s=%s: %v", rec.name, v, err)
+			}
+		}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := s.Parse(path, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := SetRoles(m, r.static, r.inputs); err != nil {
+		return nil, nil, err
+	}
+	if err := ir.Verify(m, m.Level()); err != nil {
+		return nil, nil, err
+	}
+	return m, s, nil
+}
+
+// Load reads, parses and verifies a source file with the input flags that
+// args give (["--procs=64"]), as a command line would: for tests and tools.
+func Load(path string, args ...string) (*ir.Module, error) {
+	fs := pflag.NewFlagSet("load", pflag.ContinueOnError)
+	in := AddInputFlags(fs, false)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	m, _, err := in.Load(path)
+	return m, err
+}
+
+// RunOutput is where gpuc run sends the interpreted program's standard
+// output: stdout, unless the frontend splits some of it off (TRS's
+// --trace). done flushes and closes.
+func RunOutput(s *frontend.Session, stdout io.Writer) (w io.Writer, done func() error, err error) {
+	if s == nil || s.RunOutput == nil {
+		return stdout, func() error { return nil }, nil
+	}
+	return s.RunOutput(stdout)
+}

@@ -1,0 +1,27 @@
+// Package enum checks the values of small string enumerations, the kind
+// that command-line flags take (--grid-sync=auto, --print=summary), so
+// that a bad value is refused as the flag is parsed.
+package enum
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Check returns nil if s is one of names, and otherwise an error that
+// lists them: "want auto, always or never".
+func Check(s string, names ...string) error {
+	if slices.Contains(names, s) {
+		return nil
+	}
+	return fmt.Errorf("want %s", List(names...))
+}
+
+// List joins names as prose: "a, b or c".
+func List(names ...string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
