@@ -21,8 +21,6 @@ package chr
 import (
 	"os"
 
-	"github.com/antlr4-go/antlr/v4"
-
 	"gpuc/frontends/chr/parser"
 	"gpuc/frontends/syntax"
 	"gpuc/internal/diag"
@@ -72,7 +70,7 @@ func parseClauses(file string, src []byte, errs *diag.List) []term {
 		text += "\n" // a final full stop needs layout after it
 	}
 	lexer := parser.NewCHRLexer(syntax.Input(text))
-	p := parser.NewCHRParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	p := parser.NewCHRParser(syntax.Tokens(lexer))
 	syntaxErrs := syntax.Setup(file, lexer, p)
 	tree := p.Program()
 	if len(syntaxErrs.List) > 0 {

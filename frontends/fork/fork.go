@@ -71,8 +71,6 @@
 package fork
 
 import (
-	"github.com/antlr4-go/antlr/v4"
-
 	"gpuc/frontends/fork/parser"
 	"gpuc/frontends/syntax"
 	"gpuc/internal/diag"
@@ -95,7 +93,7 @@ type Options struct {
 func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
 	defer syntax.Recover(file, &err)
 	lexer := parser.NewForkLexer(syntax.Input(string(src)))
-	p := parser.NewForkParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	p := parser.NewForkParser(syntax.Tokens(lexer))
 	syntaxErrs := syntax.Setup(file, lexer, p)
 	tree := p.Program()
 	if len(syntaxErrs.List) > 0 {

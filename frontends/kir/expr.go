@@ -5,14 +5,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/antlr4-go/antlr/v4"
-
 	"gpuc/frontends/kir/parser"
 	"gpuc/frontends/syntax"
 	"gpuc/ir"
 )
 
-func (b *builder) tokPos(t antlr.Token) ir.Pos { return syntax.Pos(b.file, t) }
+func (b *builder) tokPos(t syntax.Token) ir.Pos { return syntax.Pos(b.file, t) }
 
 func (b *builder) expr(ctx parser.IExprContext) ir.Expr {
 	pos := b.pos(ctx)
@@ -82,7 +80,7 @@ func (b *builder) primary(ctx parser.IPrimaryContext) ir.Expr {
 
 // call builds f(args): a conversion if f names a type, a builtin, or a call
 // of a function.
-func (b *builder) call(pos ir.Pos, id antlr.TerminalNode, argsCtx parser.IArgsContext) ir.Expr {
+func (b *builder) call(pos ir.Pos, id syntax.Terminal, argsCtx parser.IArgsContext) ir.Expr {
 	name := id.GetText()
 	if t, ok := ir.ParseType(name); ok && t != ir.Void {
 		var argCtx []parser.IExprContext
@@ -124,7 +122,7 @@ func (b *builder) args(ctx parser.IArgsContext) []ir.Expr {
 	return out
 }
 
-func (b *builder) str(t antlr.TerminalNode) string {
+func (b *builder) str(t syntax.Terminal) string {
 	s, err := ir.Unquote(t.GetText())
 	if err != nil {
 		b.errorf(b.tpos(t), "%v", err)

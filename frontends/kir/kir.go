@@ -5,8 +5,6 @@ package kir
 import (
 	"strconv"
 
-	"github.com/antlr4-go/antlr/v4"
-
 	"gpuc/frontends/kir/parser"
 	"gpuc/frontends/syntax"
 	"gpuc/internal/diag"
@@ -18,7 +16,7 @@ import (
 func Parse(file string, src []byte) (m *ir.Module, err error) {
 	defer syntax.Recover(file, &err)
 	lexer := parser.NewKIRLexer(syntax.Input(string(src)))
-	p := parser.NewKIRParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	p := parser.NewKIRParser(syntax.Tokens(lexer))
 	errs := syntax.Setup(file, lexer, p)
 	tree := p.Module_()
 	if len(errs.List) > 0 {
@@ -40,13 +38,13 @@ type builder struct {
 	scopes []map[string]ir.Type // locals, innermost last
 }
 
-func (b *builder) pos(ctx antlr.ParserRuleContext) ir.Pos { return syntax.CtxPos(b.file, ctx) }
-func (b *builder) tpos(t antlr.TerminalNode) ir.Pos       { return syntax.NodePos(b.file, t) }
+func (b *builder) pos(ctx syntax.Context) ir.Pos { return syntax.CtxPos(b.file, ctx) }
+func (b *builder) tpos(t syntax.Terminal) ir.Pos { return syntax.NodePos(b.file, t) }
 
 func (b *builder) errorf(pos ir.Pos, format string, args ...any) { b.errs.Add(pos, format, args...) }
 
 // typ reads a scalar type name.
-func (b *builder) typ(t antlr.TerminalNode) ir.Type {
+func (b *builder) typ(t syntax.Terminal) ir.Type {
 	ty, ok := ir.ParseType(t.GetText())
 	if !ok || ty == ir.Void {
 		b.errorf(b.tpos(t), "unknown type %s", t.GetText())
@@ -101,7 +99,7 @@ func (b *builder) param(d *parser.ParamDeclContext) *ir.Param {
 
 // fit reads a parameter's fit fraction, "fit 0.8": a decimal number,
 // which the verifier checks is in (0, 1].
-func (b *builder) fit(word antlr.Token, n parser.ISignedNumberContext) float64 {
+func (b *builder) fit(word syntax.Token, n parser.ISignedNumberContext) float64 {
 	if word.GetText() != "fit" {
 		b.errorf(syntax.Pos(b.file, word), "unexpected %s after the parameter's default (want fit FRACTION)", word.GetText())
 		return 0

@@ -78,6 +78,20 @@ func NodePos(file string, n antlr.TerminalNode) diag.Pos {
 	return Pos(file, n.GetSymbol())
 }
 
+// Context, Terminal and Token are the ANTLR parse-tree and token types
+// that lowering code names, so that only this package and the generated
+// parsers import the runtime.
+type (
+	Context  = antlr.ParserRuleContext
+	Terminal = antlr.TerminalNode
+	Token    = antlr.Token
+)
+
+// Tokens makes the token stream that a generated parser reads from lexer.
+func Tokens(lexer antlr.Lexer) antlr.TokenStream {
+	return antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel)
+}
+
 // Input makes an ANTLR character stream of src.
 func Input(src string) antlr.CharStream { return antlr.NewInputStream(src) }
 

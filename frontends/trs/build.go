@@ -3,8 +3,6 @@ package trs
 import (
 	"strings"
 
-	"github.com/antlr4-go/antlr/v4"
-
 	"gpuc/frontends/syntax"
 	"gpuc/frontends/trs/parser"
 	"gpuc/internal/diag"
@@ -19,7 +17,7 @@ type builder struct {
 	at   func(diag.Pos) diag.Pos // maps a position of a REC file's expanded text (Note [REC])
 }
 
-func (b *builder) pos(ctx antlr.ParserRuleContext) diag.Pos {
+func (b *builder) pos(ctx syntax.Context) diag.Pos {
 	return b.mapPos(syntax.CtxPos(b.file, ctx))
 }
 

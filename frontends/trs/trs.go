@@ -24,8 +24,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/antlr4-go/antlr/v4"
-
 	"gpuc/frontends/syntax"
 	"gpuc/frontends/trs/parser"
 	"gpuc/internal/diag"
@@ -105,7 +103,7 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 		rec.expand(file, src, 0, &errs)
 		src, b.at = rec.text, rec.origin
 	}
-	tree, perrs := parse(file, src, func(p *parser.TRSParser) antlr.ParserRuleContext { return p.File() })
+	tree, perrs := parse(file, src, func(p *parser.TRSParser) syntax.Context { return p.File() })
 	for _, e := range perrs {
 		errs.Add(b.mapPos(e.Pos), "%s", e.Msg)
 	}
@@ -119,7 +117,7 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 		if where == "" {
 			where = "--input"
 		}
-		t, ierrs := parse(where, []byte(opts.Input), func(p *parser.TRSParser) antlr.ParserRuleContext { return p.InputTerm() })
+		t, ierrs := parse(where, []byte(opts.Input), func(p *parser.TRSParser) syntax.Context { return p.InputTerm() })
 		errs = append(errs, ierrs...)
 		if len(ierrs) == 0 {
 			input = (&builder{file: where, errs: &errs}).wterm(t.(parser.IInputTermContext).Wterm())
@@ -174,9 +172,9 @@ func Parse(file string, src []byte, opts Options) (*ir.Module, error) {
 }
 
 // parse runs the ANTLR parser from the rule that start picks.
-func parse(file string, src []byte, start func(*parser.TRSParser) antlr.ParserRuleContext) (antlr.ParserRuleContext, diag.List) {
+func parse(file string, src []byte, start func(*parser.TRSParser) syntax.Context) (syntax.Context, diag.List) {
 	lexer := parser.NewTRSLexer(syntax.Input(string(src)))
-	p := parser.NewTRSParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	p := parser.NewTRSParser(syntax.Tokens(lexer))
 	errs := syntax.Setup(file, lexer, p)
 	tree := start(p)
 	return tree, errs.List
