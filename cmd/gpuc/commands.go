@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"os"
 
@@ -92,22 +90,8 @@ conflicting accesses to one address are reported with both positions.`,
 			if err := pf.Run(m, cmd.ErrOrStderr()); err != nil {
 				return err
 			}
-			b, err := driver.Bind(m, args[1:])
-			if err != nil {
-				return err
-			}
-			if memory < 0 {
-				return fmt.Errorf("--device-memory=%d: want a number of bytes", memory)
-			}
-			out, done, err := driver.RunOutput(fe, stdout)
-			if err != nil {
-				return err
-			}
-			err = interp.Run(m, interp.Config{
-				Stdout: out, Params: b.Params, Inputs: b.Inputs, Race: race, Workers: workers, CoopThreads: coop,
-				DeviceMemory: memory,
-			})
-			return errors.Join(err, done())
+			return driver.Run(m, fe, args[1:], interp.Config{Stdout: stdout, Race: race, Workers: workers,
+				CoopThreads: coop, DeviceMemory: memory})
 		},
 	}
 	cmd.Flags().BoolVar(&race, "race", false, "report data races between threads")

@@ -1,8 +1,8 @@
 package driver
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -10,6 +10,7 @@ import (
 
 	"gpuc/frontends/frontend"
 	"gpuc/ir"
+	"gpuc/ir/interp"
 )
 
 // Inputs are the flags of a command that reads source files: every
@@ -164,12 +165,24 @@ func Load(path string, args ...string) (*ir.Module, error) {
 	return m, err
 }
 
-// RunOutput is where gpuc run sends the interpreted program's standard
-// output: stdout, unless the frontend splits some of it off (TRS's
-// --trace). done flushes and closes.
-func RunOutput(s *frontend.Session, stdout io.Writer) (w io.Writer, done func() error, err error) {
-	if s == nil || s.RunOutput == nil {
-		return stdout, func() error { return nil }, nil
+// Run runs m in the interpreter as gpuc run does: args are its NAME=VALUE
+// arguments (see Bind), and the frontend session s, if not nil, may split
+// the program's output (TRS's --trace). cfg gives the other settings; its
+// Params and Inputs are replaced.
+func Run(m *ir.Module, s *frontend.Session, args []string, cfg interp.Config) error {
+	b, err := Bind(m, args)
+	if err != nil {
+		return err
 	}
-	return s.RunOutput(stdout)
+	if cfg.DeviceMemory < 0 {
+		return fmt.Errorf("--device-memory=%d: want a number of bytes", cfg.DeviceMemory)
+	}
+	out, done := cfg.Stdout, func() error { return nil }
+	if s != nil && s.RunOutput != nil {
+		if out, done, err = s.RunOutput(cfg.Stdout); err != nil {
+			return err
+		}
+	}
+	cfg.Stdout, cfg.Params, cfg.Inputs = out, b.Params, b.Inputs
+	return errors.Join(interp.Run(m, cfg), done())
 }
