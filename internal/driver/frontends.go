@@ -59,7 +59,9 @@ func frontendFor(path string) (*frontend.Frontend, error) {
 func extsOf(fes []*frontend.Frontend) string {
 	var exts []string
 	for _, fe := range fes {
-		exts = append(exts, fe.Exts...)
+		if fe != nil { // nil: the buffer roles, which every input takes
+			exts = append(exts, fe.Exts...)
+		}
 	}
 	if len(exts) < 2 {
 		return strings.Join(exts, "")

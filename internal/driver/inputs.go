@@ -58,9 +58,15 @@ type roles struct {
 	inputs []string
 }
 
+// define defines the role flags on fs, but for any that a frontend
+// already defined there: that frontend takes the name over.
 func (r *roles) define(fs *pflag.FlagSet) {
-	fs.StringArrayVar(&r.static, "static", nil, "make a buffer static, NAME=FILE: its contents (text values, or raw binary with NAME=@FILE) are known at compile time")
-	fs.StringArrayVar(&r.inputs, "input", nil, "make a global scratch buffer an input buffer, read from the file that NAME=FILE names when the program runs")
+	if fs.Lookup("static") == nil {
+		fs.StringArrayVar(&r.static, "static", nil, "make a buffer static, NAME=FILE: its contents (text values, or raw binary with NAME=@FILE) are known at compile time")
+	}
+	if fs.Lookup("input") == nil {
+		fs.StringArrayVar(&r.inputs, "input", nil, "make a global scratch buffer an input buffer, read from the file that NAME=FILE names when the program runs")
+	}
 }
 
 // AddInputFlags defines the flags of every frontend and the buffer roles
@@ -114,11 +120,7 @@ func (in *Inputs) Load(path string) (*ir.Module, *frontend.Session, error) {
 	fs := pflag.NewFlagSet(fe.Name, pflag.ContinueOnError)
 	s := fe.Bind(fs)
 	var r roles
-	if fs.Lookup("static") == nil && fs.Lookup("input") == nil {
-		r.define(fs)
-	} else if fs.Lookup("static") == nil {
-		fs.StringArrayVar(&r.static, "static", nil, "")
-	}
+	r.define(fs)
 	for _, rec := range in.flags {
 		if len(rec.vals) == 0 {
 			continue
