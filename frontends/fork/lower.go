@@ -104,11 +104,11 @@ func lower(file string, prog *program, opts Options, errs *diag.List) *ir.Module
 // options checks the frontend options.
 func (l *lowerer) options() {
 	switch l.opts.CRCW {
-	case "", "priority":
+	case "", Priority:
 		l.prio = true
-	case "arbitrary":
+	case Arbitrary:
 	default:
-		l.errorf(diag.Pos{File: l.file}, "unknown concurrent-write rule %q (want priority or arbitrary)", l.opts.CRCW)
+		l.errorf(diag.Pos{File: l.file}, "%v", l.opts.CRCW.check(string(l.opts.CRCW)))
 	}
 }
 
