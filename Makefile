@@ -5,8 +5,9 @@ BIN      := bin/gpuc
 ANTLR    := npx -y antlr-ng@1.0.10
 GPU_DIR  ?= gpu-artifacts
 
-# Grammars and the Go package each one generates.
-GRAMMARS := KIR:kir Fork:fork CHR:chr TRS:trs
+# Grammars and the Go package each one generates: grammars/Foo.g4 makes
+# frontends/foo/parser.
+GRAMMARS := $(foreach g,$(basename $(notdir $(wildcard grammars/*.g4))),$(g):$(shell echo $(g) | tr A-Z a-z))
 
 .PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
 

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"gpuc/internal/driver"
+	"gpuc/internal/enum"
 	"gpuc/ir"
 	"gpuc/ir/interp"
 	"gpuc/passes"
@@ -59,7 +60,7 @@ Without -o the result goes to standard output.`,
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (default: standard output)")
-	cmd.Flags().StringVar(&emit, "emit", "", "what to emit: cuda, llvm, ptx, llvm-host, ir or nvrtc (default: from -o's extension, else cuda)")
+	cmd.Flags().StringVar(&emit, "emit", "", "what to emit: "+enum.List(driver.Emits()...)+" (default: from -o's extension, else cuda)")
 	cmd.Flags().StringVar(&target, "target", "nvptx", "target of --emit=llvm and llvm-host: nvptx or host (the CPU)")
 	cmd.Flags().BoolVar(&peRuntime, "pe-runtime", false, "let the CUDA program specialize its kernels again on --static data given when it runs (NVRTC; link with -lnvrtc -lcuda)")
 	cmd.Flags().BoolVar(&report, "report", false, "print, per source construct, what the lowering passes made of it (on standard error)")

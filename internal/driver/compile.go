@@ -120,6 +120,15 @@ var emitters = []emitter{
 	{"nvrtc", cuda.CooperativeLaunches},
 }
 
+// Emits lists what compile can emit, for --emit's help.
+func Emits() []string {
+	var names []string
+	for _, e := range emitters {
+		names = append(names, e.name)
+	}
+	return names
+}
+
 // byExt maps output extensions to what is emitted.
 var byExt = map[string]string{".cu": "cuda", ".ll": "llvm", ".ptx": "ptx", ".kir": "ir"}
 
@@ -135,14 +144,12 @@ func emitterFor(emit, out string) (emitter, error) {
 			return emitter{}, fmt.Errorf("cannot tell what to emit from %q: name it .cu, .ll, .ptx or .kir, or pass --emit", out)
 		}
 	}
-	var names []string
 	for _, e := range emitters {
 		if e.name == emit {
 			return e, nil
 		}
-		names = append(names, e.name)
 	}
-	return emitter{}, fmt.Errorf("--emit=%s: %v", emit, enum.Check(emit, names...))
+	return emitter{}, fmt.Errorf("--emit=%s: %v", emit, enum.Check(emit, Emits()...))
 }
 
 // Compile sets m's parameter defaults, lowers it with the passes named and
