@@ -3,6 +3,7 @@ package passes
 import (
 	"fmt"
 
+	"gpuc/internal/enum"
 	"gpuc/ir"
 )
 
@@ -166,4 +167,32 @@ func (o *outliner) coopKernel(r *ir.Region, base string) (*ir.Launch, error) {
 	o.m.Funcs = append(o.m.Funcs, k)
 	o.rep.note(pos, "grid-sync", "region of %s processors: cooperative kernel %s, its grid barriers grid-wide syncs, where the device holds every processor", ir.PrintExpr(r.Procs), name)
 	return l, nil
+}
+
+// GridSync is how regions with grid barriers run (Config.GridSync, Note
+// [Grid sync]); "" means GridSyncAuto.
+type GridSync string
+
+const (
+	// GridSyncAuto launches a region cooperatively where the device holds
+	// it, with relaunches as the fallback.
+	GridSyncAuto GridSync = "auto"
+	// GridSyncAlways launches regions only cooperatively.
+	GridSyncAlways GridSync = "always"
+	// GridSyncNever runs grid barriers as kernel relaunches.
+	GridSyncNever GridSync = "never"
+)
+
+func (g GridSync) String() string { return string(g) }
+
+// Type names the flag's value in help.
+func (GridSync) Type() string { return "mode" }
+
+// Set parses a mode, as a flag's value.
+func (g *GridSync) Set(s string) error {
+	if err := enum.Check(s, string(GridSyncAuto), string(GridSyncAlways), string(GridSyncNever)); err != nil {
+		return err
+	}
+	*g = GridSync(s)
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"gpuc/internal/enum"
 	"gpuc/ir"
 )
 
@@ -227,4 +228,32 @@ func collapseIfs(body []ir.Stmt) []ir.Stmt {
 		}
 		return []ir.Stmt{s}
 	})
+}
+
+// Placement is where partial-eval holds static data (Config.PEPlacement,
+// Note [Placement of static data]); "" means PlaceAuto.
+type Placement string
+
+const (
+	PlaceAuto     Placement = "auto"
+	PlaceCode     Placement = "code"
+	PlaceConstant Placement = "constant"
+	PlaceGlobal   Placement = "global"
+)
+
+// placements lists the placements in the order messages name them.
+var placements = []string{string(PlaceAuto), string(PlaceCode), string(PlaceConstant), string(PlaceGlobal)}
+
+func (p Placement) String() string { return string(p) }
+
+// Type names the flag's value in help.
+func (Placement) Type() string { return "placement" }
+
+// Set parses a placement, as a flag's value.
+func (p *Placement) Set(s string) error {
+	if err := enum.Check(s, placements...); err != nil {
+		return err
+	}
+	*p = Placement(s)
+	return nil
 }
