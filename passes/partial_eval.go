@@ -2,7 +2,6 @@ package passes
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"gpuc/internal/enum"
@@ -125,10 +124,10 @@ func (c *Config) pePlacement() (string, error) {
 	if c == nil || c.PEPlacement == "" {
 		return "auto", nil
 	}
-	if slices.Contains(placements, string(c.PEPlacement)) {
-		return string(c.PEPlacement), nil
+	if err := enum.Check(string(c.PEPlacement), placements...); err != nil {
+		return "", fmt.Errorf("--pe-placement=%s: %v", c.PEPlacement, err)
 	}
-	return "", fmt.Errorf("--pe-placement=%s: want auto, code, constant or global", c.PEPlacement)
+	return string(c.PEPlacement), nil
 }
 
 func (c *Config) peBudget() int {
