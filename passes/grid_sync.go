@@ -190,9 +190,5 @@ func (GridSync) Type() string { return "mode" }
 
 // Set parses a mode, as a flag's value.
 func (g *GridSync) Set(s string) error {
-	if err := enum.Check(s, string(GridSyncAuto), string(GridSyncAlways), string(GridSyncNever)); err != nil {
-		return err
-	}
-	*g = GridSync(s)
-	return nil
+	return enum.Set(g, s, GridSyncAuto, GridSyncAlways, GridSyncNever)
 }

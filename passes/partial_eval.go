@@ -124,7 +124,7 @@ func (c *Config) pePlacement() (string, error) {
 	if c == nil || c.PEPlacement == "" {
 		return "auto", nil
 	}
-	if err := enum.Check(string(c.PEPlacement), placements...); err != nil {
+	if err := new(Placement).Set(string(c.PEPlacement)); err != nil {
 		return "", fmt.Errorf("--pe-placement=%s: %v", c.PEPlacement, err)
 	}
 	return string(c.PEPlacement), nil
@@ -240,9 +240,6 @@ const (
 	PlaceGlobal   Placement = "global"
 )
 
-// placements lists the placements in the order messages name them.
-var placements = []string{string(PlaceAuto), string(PlaceCode), string(PlaceConstant), string(PlaceGlobal)}
-
 func (p Placement) String() string { return string(p) }
 
 // Type names the flag's value in help.
@@ -250,9 +247,5 @@ func (Placement) Type() string { return "placement" }
 
 // Set parses a placement, as a flag's value.
 func (p *Placement) Set(s string) error {
-	if err := enum.Check(s, placements...); err != nil {
-		return err
-	}
-	*p = Placement(s)
-	return nil
+	return enum.Set(p, s, PlaceAuto, PlaceCode, PlaceConstant, PlaceGlobal)
 }

@@ -41,16 +41,7 @@ func (CRCW) Type() string { return "rule" }
 
 // Set parses a rule, as a flag's value.
 func (c *CRCW) Set(s string) error {
-	if err := c.check(s); err != nil {
-		return err
-	}
-	*c = CRCW(s)
-	return nil
-}
-
-// check refuses an unknown rule.
-func (CRCW) check(s string) error {
-	if err := enum.Check(s, string(Priority), string(Arbitrary)); err != nil {
+	if err := enum.Set(c, s, Priority, Arbitrary); err != nil {
 		return fmt.Errorf("unknown concurrent-write rule %q (%v)", s, err)
 	}
 	return nil

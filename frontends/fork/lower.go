@@ -108,7 +108,7 @@ func (l *lowerer) options() {
 		l.prio = true
 	case Arbitrary:
 	default:
-		l.errorf(diag.Pos{File: l.file}, "%v", l.opts.CRCW.check(string(l.opts.CRCW)))
+		l.errorf(diag.Pos{File: l.file}, "%v", new(CRCW).Set(string(l.opts.CRCW)))
 	}
 }
 

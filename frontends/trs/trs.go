@@ -70,11 +70,7 @@ func (PrintMode) Type() string { return "mode" }
 
 // Set parses a mode, as a flag's value.
 func (p *PrintMode) Set(s string) error {
-	if err := enum.Check(s, string(PrintTerm), string(PrintSummary)); err != nil {
-		return err
-	}
-	*p = PrintMode(s)
-	return nil
+	return enum.Set(p, s, PrintTerm, PrintSummary)
 }
 
 // A store that --capacity does not size is fitted to the device (Note

@@ -25,3 +25,17 @@ func List(names ...string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
+
+// Set sets *p to s, the way a flag's Set method does, if s is one of
+// names, and otherwise returns Check's error.
+func Set[T ~string](p *T, s string, names ...T) error {
+	if !slices.Contains(names, T(s)) {
+		all := make([]string, len(names))
+		for i, n := range names {
+			all[i] = string(n)
+		}
+		return Check(s, all...)
+	}
+	*p = T(s)
+	return nil
+}
