@@ -71,7 +71,7 @@ func newOutliner(m *ir.Module, names *namer, host *ir.Func, block int64) *outlin
 		o.hostVars[p.Name] = p.Type
 	}
 	ir.WalkStmts(host.Body, func(s ir.Stmt) bool {
-		if d := declOf(s); d != nil {
+		if d := ir.DeclOf(s); d != nil {
 			o.hostVars[d.Name] = d.T
 		}
 		_, isRegion := s.(*ir.Region)
@@ -111,7 +111,7 @@ func (o *outliner) outline(body []ir.Stmt, procsVar string, base string, pos ir.
 func (o *outliner) captures(body []ir.Stmt) []string {
 	local := map[string]bool{}
 	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		if d := declOf(s); d != nil {
+		if d := ir.DeclOf(s); d != nil {
 			local[d.Name] = true
 		}
 		return true

@@ -170,7 +170,7 @@ func (p *specializer) iteration(l *ir.For) []ir.Stmt {
 	}
 	to := map[string]string{}
 	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		if d := declOf(s); d != nil && to[d.Name] == "" {
+		if d := ir.DeclOf(s); d != nil && to[d.Name] == "" {
 			to[d.Name] = p.names.fresh(d.Name)
 		}
 		return true

@@ -158,7 +158,7 @@ func hostSpill(body []ir.Stmt, sp *spill) []ir.Stmt {
 func regionLocals(body []ir.Stmt) map[string]ir.Type {
 	types := map[string]ir.Type{}
 	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		if d := declOf(s); d != nil {
+		if d := ir.DeclOf(s); d != nil {
 			types[d.Name] = d.T
 		}
 		return true

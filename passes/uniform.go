@@ -106,7 +106,7 @@ func (u *uniformity) groupBodies(s ir.Stmt, div bool, bodies ...[]ir.Stmt) {
 	inside := map[string]bool{}
 	for _, b := range bodies {
 		ir.WalkStmts(b, func(x ir.Stmt) bool {
-			if d := declOf(x); d != nil {
+			if d := ir.DeclOf(x); d != nil {
 				inside[d.Name] = true
 			}
 			return true
