@@ -2,9 +2,6 @@ package ir
 
 import "math"
 
-// maxConstantMemory is the size of CUDA's constant memory.
-const maxConstantMemory = 64 << 10
-
 // decls checks the module-level declarations: names, parameters, buffers,
 // arrays, function headers and main.
 func (v *verifier) decls() {
@@ -25,9 +22,9 @@ func (v *verifier) decls() {
 		}
 		v.global(b.Name, b.Pos, "buffer")
 		n, known := v.buffer(b)
-		if known && b.Space == Constant && constBytes <= maxConstantMemory {
+		if known && b.Space == Constant && constBytes <= MaxConstantMemory {
 			constBytes += n * int64(b.Elem.Size())
-			if constBytes > maxConstantMemory {
+			if constBytes > MaxConstantMemory {
 				v.errorf(b.Pos, "constant buffers up to %s take %d bytes, more than the 64 KiB of constant memory", b.Name, constBytes)
 			}
 		}

@@ -82,9 +82,6 @@ const DefaultPEBudget = 20000
 // unknown condition builds.
 const maxPeelDepth = 256
 
-// constantMemory is the size of CUDA's constant memory.
-const constantMemory = 64 << 10
-
 // Placements of static data, for Config.PEPlacement.
 var pePlacements = []string{"auto", "code", "constant", "global"}
 

@@ -58,7 +58,7 @@ func placeStatics(m *ir.Module, statics map[string]*ir.Buffer, placement string,
 // placeStatic decides where b lives: "code", "constant", "global" or,
 // with the reason's position, "error".
 func placeStatic(b *ir.Buffer, uses []staticUse, placement string, size, constBytes int64) (string, peNote) {
-	fits := constBytes+size <= constantMemory
+	fits := constBytes+size <= ir.MaxConstantMemory
 	switch {
 	case placement == "global":
 		return "global", peNote{b.Pos, "--pe-placement=global"}

@@ -334,7 +334,7 @@ func constantStatics(m *ir.Module) error {
 			b.Space = ir.Constant
 		}
 	}
-	if total > 64<<10 {
+	if total > ir.MaxConstantMemory {
 		return fmt.Errorf("cuda: run-time specialization holds static data in constant memory, but %s's takes %d bytes, more than 64 KiB", m.Name, total)
 	}
 	return nil

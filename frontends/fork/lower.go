@@ -169,7 +169,7 @@ func (l *lowerer) globalBuffers() {
 		buf := l.buffer(v, l.globals[v].buf)
 		if init, ok := l.staticInit(v); ok {
 			buf.Role, buf.Init = ir.Static, init
-			if size := int64(len(init) * v.t.Size()); l.constBytes+size <= 64<<10 {
+			if size := int64(len(init) * v.t.Size()); l.constBytes+size <= ir.MaxConstantMemory {
 				buf.Space = ir.Constant
 				l.constBytes += size
 			}
