@@ -63,7 +63,7 @@ func FreshName(base string, from int, taken func(string) bool) string {
 // ModuleName derives a module's name from the name of its source file:
 // the base name without its extension, with every character that cannot
 // stand in an identifier replaced by '_', a '_' before a leading digit,
-// and a '_' after a reserved or empty name.
+// and a '_' after a keyword or an empty name.
 func ModuleName(file string) string {
 	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	var b strings.Builder
@@ -81,7 +81,7 @@ func ModuleName(file string) string {
 		}
 	}
 	name := b.String()
-	if name == "" || IsReserved(name) {
+	if name == "" || IsKeyword(name) {
 		name += "_"
 	}
 	return name

@@ -9,7 +9,7 @@ func TestModuleName(t *testing.T) {
 		"x.trs":              "x",
 		"9x.trs":             "_9x",
 		"kernel.fork":        "kernel_",
-		"min.chr":            "min_",
+		"min.chr":            "min",
 		".trs":               "_",
 	} {
 		if got := ModuleName(file); got != want {

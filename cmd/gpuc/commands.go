@@ -209,11 +209,8 @@ func lowerFor(m *ir.Module, kind string, peRuntime bool, pf *passFlags, cfg *pas
 		before, rest, err := driver.LowerAround(m, pf.passes, cfg, "partial-eval")
 		return cuda.Options{Respec: &cuda.Respec{Before: before, Args: pf.respecArgs(rest)}}, before, err
 	case kind == "nvrtc":
-		before, err := driver.Snapshot(m)
-		if err == nil {
-			err = driver.Lower(m, pf.passes, cfg)
-		}
-		return cuda.Options{}, before, err
+		before := ir.CloneModule(m)
+		return cuda.Options{}, before, driver.Lower(m, pf.passes, cfg)
 	}
 	return cuda.Options{}, nil, driver.Lower(m, pf.passes, cfg)
 }

@@ -1,0 +1,52 @@
+package ir_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"gpuc/frontends/kir"
+	"gpuc/ir"
+)
+
+// TestCloneModule checks that a clone prints and compares like the
+// original, and that changing it leaves the original alone.
+func TestCloneModule(t *testing.T) {
+	files, _ := filepath.Glob("../frontends/kir/testdata/*.kir")
+	more, _ := filepath.Glob("../examples/kir/*.kir")
+	files = append(files, more...)
+	if len(files) == 0 {
+		t.Fatal("no .kir files")
+	}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := kir.Parse(file, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ir.Print(m)
+		c := ir.CloneModule(m)
+		if !reflect.DeepEqual(c, m) {
+			t.Errorf("%s: the clone differs from the original", file)
+		}
+		for _, f := range c.Funcs {
+			f.Name += "_x"
+			ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
+				if k, ok := e.(*ir.Const); ok {
+					k.Bits++
+				}
+				return true
+			})
+		}
+		for _, b := range c.Buffers {
+			b.Name += "_x"
+		}
+		if got := ir.Print(m); got != want {
+			t.Errorf("%s: changing the clone changed the original:\n%s", file, got)
+		}
+	}
+}
