@@ -77,7 +77,7 @@ func elideRegion(m *ir.Module, r *ir.Region, rep *Report) {
 		e := newElider(m, r)
 		if b := e.unneededBarrier(); b != nil {
 			if !placed[b] {
-				rep.note(b.Pos, "elide-barriers", "barrier removed: no cross-processor dependence crosses it")
+				rep.note(b.Pos, "barrier removed: no cross-processor dependence crosses it")
 			}
 			r.Body = removeStmt(r.Body, b)
 			continue
@@ -249,7 +249,7 @@ func (e *elider) convertOne(r *ir.Region, placed map[ir.Stmt]bool, rep *Report) 
 	if target == nil {
 		return false
 	}
-	rep.note(target.At(), "elide-barriers", "%s needs no synchronisation of its own: runs as %s", stmtKind(target), map[bool]string{true: "a while", false: "an if"}[isSplitWhile(target)])
+	rep.note(target.At(), "%s needs no synchronisation of its own: runs as %s", stmtKind(target), map[bool]string{true: "a while", false: "an if"}[isSplitWhile(target)])
 	r.Body = ir.RewriteStmts(r.Body, func(s ir.Stmt) []ir.Stmt {
 		if s != target {
 			return []ir.Stmt{s}

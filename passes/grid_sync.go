@@ -164,6 +164,6 @@ func (o *outliner) coopKernel(r *ir.Region, base string) (*ir.Launch, error) {
 		l.Args = append(l.Args, &ir.Var{Pos: pos, Name: c, T: o.hostVars[c]})
 	}
 	o.m.Funcs = append(o.m.Funcs, k)
-	o.rep.note(pos, "grid-sync", "region of %s processors: cooperative kernel %s, its grid barriers grid-wide syncs, where the device holds every processor", ir.PrintExpr(r.Procs), name)
+	o.rep.note(pos, "region of %s processors: cooperative kernel %s, its grid barriers grid-wide syncs, where the device holds every processor", ir.PrintExpr(r.Procs), name)
 	return l, nil
 }

@@ -88,7 +88,7 @@ func uniformSplits(m *ir.Module, body []ir.Stmt, rep *Report) []ir.Stmt {
 		switch s := s.(type) {
 		case *ir.Split:
 			if !u.varies(s.Cond) {
-				rep.note(s.Pos, "group-split", "split on a condition every processor agrees on: an if")
+				rep.note(s.Pos, "split on a condition every processor agrees on: an if")
 				i := &ir.If{Pos: s.Pos, Cond: s.Cond, Then: sync(s.Then)}
 				if s.Else != nil {
 					i.Else = sync(s.Else)
@@ -97,7 +97,7 @@ func uniformSplits(m *ir.Module, body []ir.Stmt, rep *Report) []ir.Stmt {
 			}
 		case *ir.SplitWhile:
 			if !u.varies(s.Cond) {
-				rep.note(s.Pos, "group-split", "split while on a condition every processor agrees on: a while")
+				rep.note(s.Pos, "split while on a condition every processor agrees on: a while")
 				body := append(sync(s.Body), gridBarrier(s.Pos))
 				return []ir.Stmt{gridBarrier(s.Pos), &ir.While{Pos: s.Pos, Cond: s.Cond, Body: body}, gridBarrier(s.Pos)}
 			}
@@ -303,9 +303,9 @@ func and(member string, x ir.Expr) ir.Expr {
 func (g *grouper) split(s *ir.Split, member string) []ir.Stmt {
 	pos := s.Pos
 	if len(s.Else) > 0 {
-		g.rep.note(pos, "group-split", "split: the then-part, then the else-part, run on the whole group under membership flags")
+		g.rep.note(pos, "split: the then-part, then the else-part, run on the whole group under membership flags")
 	} else {
-		g.rep.note(pos, "group-split", "split: runs on the whole group under a membership flag")
+		g.rep.note(pos, "split: runs on the whole group under a membership flag")
 	}
 	in, out := g.names.fresh("split_then"), g.names.fresh("split_else")
 	stmts := []ir.Stmt{
@@ -328,7 +328,7 @@ func (g *grouper) part(body []ir.Stmt, member string, pos ir.Pos) []ir.Stmt {
 	var pre []ir.Stmt
 	var gs ir.Expr
 	if usesGroupSize(body) {
-		g.rep.note(pos, "group-split", "groupsize() counted on the device with an atomic add")
+		g.rep.note(pos, "groupsize() counted on the device with an atomic add")
 		pre, gs = g.count(member, pos)
 	}
 	return append(pre, g.emit(body, member, gs)...)
@@ -412,7 +412,7 @@ func (g *grouper) splitWhile(s *ir.SplitWhile, member string) []ir.Stmt {
 	if ir.JumpsOut(s.Body, false) || ir.JumpsOut(s.Body, true) {
 		g.fail(errorf(pos, "group-split: break or continue in a split while; leave the loop through its condition"))
 	}
-	g.rep.note(pos, "group-split", "split while: runs on the whole group while any processor is in the loop, told by an atomic max on an epoch counter")
+	g.rep.note(pos, "split while: runs on the whole group while any processor is in the loop, told by an atomic max on an epoch counter")
 	flag := g.buffer("loop_epoch", ir.I32, pos)
 	it, in := g.names.fresh("loop_epoch"), g.names.fresh("in_loop")
 	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
@@ -449,7 +449,7 @@ func (g *grouper) fork(s *ir.Fork, member string) []ir.Stmt {
 	if g.u.varies(s.Count) {
 		g.fail(errorf(pos, "group-split: the count of this fork differs between processors"))
 	}
-	g.rep.note(pos, "group-split", "fork: the subgroups run one after another on the whole group, group() the loop counter")
+	g.rep.note(pos, "fork: the subgroups run one after another on the whole group, group() the loop counter")
 	k, grp, mem, i := g.names.fresh("fork_count"), g.names.fresh("fork_group"), g.names.fresh("fork_member"), g.names.fresh("fork_index")
 	in := g.names.fresh("in_fork")
 	i32 := func(name string) ir.Expr { return &ir.Var{Name: name, T: ir.I32} }

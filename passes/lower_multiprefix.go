@@ -80,7 +80,7 @@ func dropUnusedPrefixes(m *ir.Module, rep *Report) {
 	for _, f := range m.Funcs {
 		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
 			if a, ok := s.(*ir.Atomic); ok && a.Op.IsMultiprefix() && a.Dst == "" {
-				rep.note(a.Pos, "lower-multiprefix", "%s without a result: an atomic %s", a.Op, plain[a.Op])
+				rep.note(a.Pos, "%s without a result: an atomic %s", a.Op, plain[a.Op])
 				a.Op = plain[a.Op]
 			}
 			return true
@@ -151,7 +151,7 @@ func (o *outliner) cutMultiprefix(r *ir.Region) ([]ir.Stmt, error) {
 	}
 	uniquifyLocals(r.Body, o.names)
 	pos := op.Pos
-	o.rep.note(pos, "lower-multiprefix", "%s on %s: an exclusive scan in three kernels and an update kernel; the region is cut here", op.Op, op.Buf)
+	o.rep.note(pos, "%s on %s: an exclusive scan in three kernels and an update kernel; the region is cut here", op.Op, op.Buf)
 	mp := o.newScan(elem, op.Op, r.Procs, pos)
 
 	// The piece before: stores every processor's value, or the identity.

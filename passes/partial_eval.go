@@ -186,14 +186,14 @@ func specializeFunc(m *ir.Module, f *ir.Func, statics map[string]*ir.Buffer, bud
 	for _, n := range p.notes {
 		if !seen[n] { // a loop kept in every iteration of one unrolled
 			seen[n] = true
-			rep.note(n.pos, "partial-eval", "%s", n.msg)
+			rep.note(n.pos, "%s", n.msg)
 		}
 	}
-	rep.note(f.Pos, "partial-eval", "%s %s specialized on %s: %s folded, %s unrolled (%s), %s; %d -> %d statements",
+	rep.note(f.Pos, "%s %s specialized on %s: %s folded, %s unrolled (%s), %s; %d -> %d statements",
 		f.Kind, f.Name, reads, plural(p.folded, "load"), plural(p.unrolled, "loop"),
 		plural(p.iterations, "iteration"), plural(p.kept, "loop")+" kept", before, countStmts(f.Body))
 	for _, sw := range mergeSwitchNotes(switches) {
-		rep.note(sw.pos, "partial-eval", "%d tests of %s against constants became %s of %s in all",
+		rep.note(sw.pos, "%d tests of %s against constants became %s of %s in all",
 			sw.tests, sw.x, countSwitches(sw.switches), plural(sw.values, "case"))
 	}
 }

@@ -40,7 +40,7 @@ func placeStatics(m *ir.Module, statics map[string]*ir.Buffer, placement string,
 			errs.Add(why.pos, "partial-eval: %s", why.msg)
 			continue
 		case space == "code":
-			rep.note(b.Pos, "partial-eval", "static buffer %s (%d bytes): folded into code; %s", b.Name, size, why.msg)
+			rep.note(b.Pos, "static buffer %s (%d bytes): folded into code; %s", b.Name, size, why.msg)
 			continue
 		case space == "constant":
 			b.Space = ir.Constant
@@ -48,7 +48,7 @@ func placeStatics(m *ir.Module, statics map[string]*ir.Buffer, placement string,
 		default:
 			b.Space = ir.Global
 		}
-		rep.note(b.Pos, "partial-eval", "static buffer %s (%d bytes): in %s memory: %s", b.Name, size, space, why.msg)
+		rep.note(b.Pos, "static buffer %s (%d bytes): in %s memory: %s", b.Name, size, space, why.msg)
 		kept = append(kept, b)
 	}
 	m.Buffers = kept

@@ -183,20 +183,27 @@ func checkOrder(seq []string) error {
 
 // Run applies passes to m in order. A pass that meets a module above its
 // From level is an error; a panic inside a pass is reported as
-// "panic during <pass>" rather than crashing the compiler.
+// "panic during <pass>" rather than crashing the compiler. Run stamps
+// report entries with the name of the pass that notes them.
 func Run(m *ir.Module, ps []*Pass, cfg *Config) error {
 	if cfg == nil {
 		cfg = &Config{}
 	}
 	for _, p := range ps {
-		if lvl := m.Level(); lvl > p.From {
+		lvl := m.Level()
+		if lvl > p.From {
 			return fmt.Errorf("pass %s takes %s-level modules, but %s is at the %s level", p.Name, p.From, m.Name, lvl)
+		}
+		if cfg.Report != nil {
+			cfg.Report.pass = p.Name
 		}
 		if err := runOne(m, p, cfg); err != nil {
 			return err
 		}
 		if cfg.VerifyEach {
-			if err := ir.Verify(m, p.To); err != nil {
+			// A pass lowers a module to its To level, or leaves a module
+			// below that where it was.
+			if err := ir.Verify(m, min(lvl, p.To)); err != nil {
 				return fmt.Errorf("invalid IR after pass %s:\n%v\n%s", p.Name, err, ir.Print(m))
 			}
 		}

@@ -383,7 +383,7 @@ func prefilterFunc(m *ir.Module, f *ir.Func, names *namer, rep *Report) []*prefi
 		for _, p := range pf.pairs {
 			at = append(at, fmt.Sprintf("(%d, %d)", p.a, p.b))
 		}
-		rep.note(f.Pos, "partial-eval", "%s %s: a prefilter on the bytes of %s[%s + k] at offsets %s skips the positions where no guarded block can run (%s, %d KiB of shared memory)",
+		rep.note(f.Pos, "%s %s: a prefilter on the bytes of %s[%s + k] at offsets %s skips the positions where no guarded block can run (%s, %d KiB of shared memory)",
 			f.Kind, f.Name, pf.at.buf, pf.at.key, strings.Join(at, ", "), plural(len(pf.pairs), "table")+" of byte pairs", len(pf.pairs)*pairWords*4/1024)
 	}
 	return out

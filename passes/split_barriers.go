@@ -51,10 +51,10 @@ func (o *outliner) lowerRegion(r *ir.Region, base string) ([]ir.Stmt, error) {
 		out = append(out, rk.launch)
 		kernels = append(kernels, rk.kernel.Name)
 	}
-	o.rep.note(r.Pos, "split-barriers", "region of %s processors: %s", ir.PrintExpr(r.Procs), plural(len(kernels), "kernel")+": "+strings.Join(kernels, ", "))
+	o.rep.note(r.Pos, "region of %s processors: %s", ir.PrintExpr(r.Procs), plural(len(kernels), "kernel")+": "+strings.Join(kernels, ", "))
 	for _, s := range r.Body {
 		if b, ok := s.(*ir.Barrier); ok && b.Grid {
-			o.rep.note(b.Pos, "split-barriers", "grid barrier: a kernel boundary")
+			o.rep.note(b.Pos, "grid barrier: a kernel boundary")
 		}
 	}
 	return out, nil
