@@ -10,9 +10,9 @@ import (
 
 	"gpuc/frontends/chr"
 	"gpuc/frontends/kir"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
-	"gpuc/passes"
 )
 
 func readFile(t *testing.T, path string) string {
@@ -51,13 +51,7 @@ func mustParse(t *testing.T, file, src string, opts chr.Options) *ir.Module {
 func run(t *testing.T, m *ir.Module, params map[string]int64, race, lowered bool) (string, error) {
 	t.Helper()
 	if lowered {
-		ps, err := passes.Expand([]string{"default"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := passes.Run(m, ps, &passes.Config{VerifyEach: true}); err != nil {
-			t.Fatalf("lowering %s: %v", m.Name, err)
-		}
+		irtest.RunPasses(t, m, nil, "default")
 	}
 	var out bytes.Buffer
 	err := interp.Run(m, interp.Config{Stdout: &out, Params: params, Race: race})

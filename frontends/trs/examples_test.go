@@ -15,9 +15,9 @@ import (
 	"gpuc/frontends/trs"
 	"gpuc/frontends/trs/maude"
 	"gpuc/frontends/trs/rewrite"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
-	"gpuc/passes"
 )
 
 // The examples in examples/trs are checked against three oracles that
@@ -318,17 +318,8 @@ func checkModule(t *testing.T, m *ir.Module) {
 // after every pass.
 func lower(t *testing.T, m *ir.Module) *ir.Module {
 	t.Helper()
-	c, err := kir.Parse(m.Name+".kir", []byte(ir.Print(m)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, err := passes.Expand([]string{"default"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := passes.Run(c, ps, &passes.Config{VerifyEach: true}); err != nil {
-		t.Fatal(err)
-	}
+	c := ir.CloneModule(m)
+	irtest.RunPasses(t, c, nil, "default")
 	if c.Level() != ir.LaunchLevel {
 		t.Fatal("the default pipeline left the module at the SPMD level")
 	}

@@ -18,6 +18,7 @@ import (
 	"gpuc/frontends/kir"
 	"gpuc/ir"
 	"gpuc/ir/interp"
+	"gpuc/passes"
 )
 
 // Update makes Golden rewrite the expected sections with actual output:
@@ -67,17 +68,47 @@ func RunWith(t testing.TB, m *ir.Module, cfg interp.Config) string {
 	return out.String()
 }
 
+// Glob returns the files that match pattern, failing the test if none
+// does: a glob that matches nothing tests nothing.
+func Glob(t testing.TB, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files match %s", pattern)
+	}
+	return files
+}
+
+// RunPasses runs the named passes and pipelines on m, verifying after
+// each, and fails the test on any error. cfg may be nil; VerifyEach is
+// set on it.
+func RunPasses(t testing.TB, m *ir.Module, cfg *passes.Config, names ...string) {
+	t.Helper()
+	if err := TryPasses(m, cfg, names...); err != nil {
+		t.Fatalf("passes %s on %s:\n%v", strings.Join(names, ","), m.Name, err)
+	}
+}
+
+// TryPasses is RunPasses for tests that expect an error: it returns it.
+func TryPasses(m *ir.Module, cfg *passes.Config, names ...string) error {
+	ps, err := passes.Expand(names)
+	if err != nil {
+		return err
+	}
+	if cfg == nil {
+		cfg = &passes.Config{}
+	}
+	cfg.VerifyEach = true
+	return passes.Run(m, ps, cfg)
+}
+
 // Golden runs check on every txtar archive matching pattern. check
 // receives the archive and returns, per section name, the actual text;
 // each must equal the archive's section of that name. With -update, the
 // archive is rewritten with the actual text instead.
 func Golden(t *testing.T, pattern string, check func(t *testing.T, a *txtar.Archive) map[string]string) {
 	t.Helper()
-	files, err := filepath.Glob(pattern)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files match %s", pattern)
-	}
-	for _, file := range files {
+	for _, file := range Glob(t, pattern) {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			a, err := txtar.ParseFile(file)
 			if err != nil {
