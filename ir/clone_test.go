@@ -2,23 +2,18 @@ package ir_test
 
 import (
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"gpuc/frontends/kir"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 )
 
 // TestCloneModule checks that a clone prints and compares like the
 // original, and that changing it leaves the original alone.
 func TestCloneModule(t *testing.T) {
-	files, _ := filepath.Glob("../frontends/kir/testdata/*.kir")
-	more, _ := filepath.Glob("../examples/kir/*.kir")
-	files = append(files, more...)
-	if len(files) == 0 {
-		t.Fatal("no .kir files")
-	}
+	files := append(irtest.Glob(t, "../frontends/kir/testdata/*.kir"), irtest.Glob(t, "../examples/kir/*.kir")...)
 	for _, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {

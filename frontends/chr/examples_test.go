@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gpuc/frontends/chr"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 )
 
@@ -47,10 +48,7 @@ func TestExamples(t *testing.T) {
 // TestDeterministic checks that every example lowers to the same IR each
 // time: nothing in the lowering may follow Go's map order.
 func TestDeterministic(t *testing.T) {
-	files, err := filepath.Glob("../../examples/chr/*.chr")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples: %v", err)
-	}
+	files := irtest.Glob(t, "../../examples/chr/*.chr")
 	for _, file := range files {
 		src := readFile(t, file)
 		first := ""

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gpuc/internal/irtest"
 )
 
 // The examples in examples/fork run at the SPMD level, in the interpreter,
@@ -44,7 +46,7 @@ var examples = []example{
 }
 
 func TestExamples(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/fork/*.fork")
+	files := irtest.Glob(t, "../../examples/fork/*.fork")
 	var names []string
 	for _, f := range files {
 		names = append(names, strings.TrimSuffix(filepath.Base(f), ".fork"))

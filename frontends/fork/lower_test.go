@@ -2,7 +2,6 @@ package fork_test
 
 import (
 	"errors"
-	"flag"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -10,22 +9,21 @@ import (
 	"testing"
 
 	"gpuc/frontends/fork"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.kir with the actual lowering")
-
 // TestGolden pins the lowering of the issue's example and of the programs
 // in testdata: X.fork lowers to testdata/X.kir.
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.fork")
+	files := irtest.Glob(t, "testdata/*.fork")
 	files = append(files, "../../examples/fork/prefix.fork")
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			got := ir.Print(mustParse(t, filepath.Base(file), readFile(t, file), defaultOpts))
 			golden := "testdata/" + strings.TrimSuffix(filepath.Base(file), ".fork") + ".kir"
-			if *update {
+			if *irtest.Update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -327,7 +325,7 @@ void main() {
 // No input makes the frontend panic: mutations of the examples give
 // diagnostics, never an internal error, or modules that verify.
 func TestMutations(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/fork/*.fork")
+	files := irtest.Glob(t, "../../examples/fork/*.fork")
 	rng := rand.New(rand.NewSource(1))
 	tokens := []string{"$", "@", "sh", "start", "fork(2; @ = 0)", "sync", "{", "}", ";", "(", "[", "&", "mpadd(", "break;", "return", "x", "0", "\"%d\"", "seq", "farm", "error(\"m\");"}
 	for _, file := range files {

@@ -39,12 +39,7 @@ type example struct {
 }
 
 func loadExamples(t *testing.T) []example {
-	files, err := filepath.Glob("../../examples/trs/*.trs")
-	recs, _ := filepath.Glob("../../examples/trs/*.rec")
-	files = append(files, recs...)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples: %v", err)
-	}
+	files := append(irtest.Glob(t, "../../examples/trs/*.trs"), irtest.Glob(t, "../../examples/trs/*.rec")...)
 	var out []example
 	for _, f := range files {
 		base := strings.TrimSuffix(f, filepath.Ext(f))
