@@ -106,14 +106,7 @@ func fenceLoops(body []ir.Stmt) []ir.Stmt {
 }
 
 func holdsGridBarrier(s ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(ir.SubBodies(s)[0], func(x ir.Stmt) bool {
-		if b, ok := x.(*ir.Barrier); ok && b.Grid {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return ir.HasBarrier(ir.SubBodies(s)[0], true)
 }
 
 // elider holds one analysis of a region body.

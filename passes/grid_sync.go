@@ -106,13 +106,10 @@ func (o *outliner) cutAtOutput(r *ir.Region) []*ir.Region {
 }
 
 func holdsOutput(s ir.Stmt) bool {
-	found := false
-	ir.WalkStmts([]ir.Stmt{s}, func(x ir.Stmt) bool {
+	return ir.AnyStmt([]ir.Stmt{s}, func(x ir.Stmt) bool {
 		_, ok := x.(*ir.Printf)
-		found = found || ok
-		return !found
+		return ok
 	})
-	return found
 }
 
 // coopEligible reports whether a region gains from a cooperative launch

@@ -107,15 +107,13 @@ func uniformSplits(m *ir.Module, body []ir.Stmt, rep *Report) []ir.Stmt {
 }
 
 func hasGroupConstructs(body []ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
+	return ir.AnyStmt(body, func(s ir.Stmt) bool {
 		switch s.(type) {
 		case *ir.Split, *ir.SplitWhile, *ir.Fork:
-			found = true
+			return true
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 type grouper struct {

@@ -64,19 +64,12 @@ func holdsHostWork(s ir.Stmt) bool {
 	if _, ok := s.(*ir.Printf); ok {
 		return true
 	}
-	found := false
 	for _, sub := range ir.SubBodies(s) {
-		ir.WalkStmts(sub, func(x ir.Stmt) bool {
-			switch x := x.(type) {
-			case *ir.Barrier:
-				found = found || x.Grid
-			case *ir.Printf:
-				found = true
-			}
-			return !found
-		})
+		if ir.HasBarrier(sub, true) || ir.AnyStmt(sub, func(x ir.Stmt) bool { _, ok := x.(*ir.Printf); return ok }) {
+			return true
+		}
 	}
-	return found
+	return false
 }
 
 // hoister lowers one region.

@@ -89,14 +89,10 @@ func dropUnusedPrefixes(m *ir.Module, rep *Report) {
 }
 
 func hasMultiprefix(body []ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		if a, ok := s.(*ir.Atomic); ok && a.Op.IsMultiprefix() {
-			found = true
-		}
-		return !found
+	return ir.AnyStmt(body, func(s ir.Stmt) bool {
+		a, ok := s.(*ir.Atomic)
+		return ok && a.Op.IsMultiprefix()
 	})
-	return found
 }
 
 // mpSite is where the first multiprefix of a region stands: at index top

@@ -151,14 +151,10 @@ func staticBuffers(m *ir.Module) map[string]*ir.Buffer {
 
 // readsAny reports whether body loads from one of bufs.
 func readsAny(body []ir.Stmt, bufs map[string]*ir.Buffer) bool {
-	found := false
-	ir.WalkAllExprs(body, func(e ir.Expr) bool {
-		if l, ok := e.(*ir.Load); ok && bufs[l.Buf] != nil {
-			found = true
-		}
-		return !found
+	return ir.AnyExprIn(body, func(e ir.Expr) bool {
+		l, ok := e.(*ir.Load)
+		return ok && bufs[l.Buf] != nil
 	})
-	return found
 }
 
 // countStmts counts the statements of body, nested ones included.

@@ -562,16 +562,13 @@ func reaches(m *ir.Module, k, f *ir.Func) bool {
 			return false
 		}
 		seen[g] = true
-		found := false
-		ir.WalkAllExprs(g.Body, func(e ir.Expr) bool {
+		return ir.AnyExprIn(g.Body, func(e ir.Expr) bool {
 			if c, ok := e.(*ir.Call); ok {
-				if h := m.Func(c.Func); h != nil && visit(h) {
-					found = true
-				}
+				h := m.Func(c.Func)
+				return h != nil && visit(h)
 			}
-			return !found
+			return false
 		})
-		return found
 	}
 	return visit(k)
 }

@@ -9,26 +9,20 @@ import (
 
 // readIn reports whether body reads the local name.
 func readIn(name string, body []ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		for _, e := range ir.StmtExprs(s) {
-			found = found || readsLocal(name, e)
-		}
-		return !found
-	})
-	return found
+	return ir.AnyExprIn(body, isLocal(name))
 }
 
 // readsLocal reports whether e reads the local name.
 func readsLocal(name string, e ir.Expr) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		if v, ok := x.(*ir.Var); ok && v.Name == name {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return ir.AnyExpr(e, isLocal(name))
+}
+
+// isLocal returns a predicate that holds for reads of the local name.
+func isLocal(name string) func(ir.Expr) bool {
+	return func(x ir.Expr) bool {
+		v, ok := x.(*ir.Var)
+		return ok && v.Name == name
+	}
 }
 
 // setsLocal returns the local that s sets and its new value, if s is a
@@ -46,26 +40,21 @@ func setsLocal(s ir.Stmt) (name string, value ir.Expr, ok bool) {
 // assignedIn reports whether body assigns the local name (a declaration
 // with a value counts).
 func assignedIn(name string, body []ir.Stmt) bool {
-	found := false
-	visit := func(s ir.Stmt) {
+	assigns := func(s ir.Stmt) bool {
 		switch s := s.(type) {
 		case *ir.Assign:
-			found = found || s.Name == name
+			return s.Name == name
 		case *ir.Decl:
-			found = found || (s.Name == name && s.Init != nil)
+			return s.Name == name && s.Init != nil
 		case *ir.Atomic:
-			found = found || s.Dst == name
+			return s.Dst == name
 		}
+		return false
 	}
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		visit(s)
-		if f, ok := s.(*ir.For); ok {
-			visit(f.Init)
-			visit(f.Post)
-		}
-		return !found
+	return ir.AnyStmt(body, func(s ir.Stmt) bool {
+		f, ok := s.(*ir.For)
+		return assigns(s) || ok && (assigns(f.Init) || assigns(f.Post))
 	})
-	return found
 }
 
 func sortedKeys[V any](m map[string]V) []string {

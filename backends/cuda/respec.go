@@ -117,32 +117,21 @@ func respecKernels(m *ir.Module) map[string]bool {
 // buffer.
 func readsStatic(f *ir.Func, m *ir.Module) bool {
 	static := func(name string) bool { b := m.Buffer(name); return b != nil && b.Role == ir.Static }
-	found := false
-	ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
-		if l, ok := e.(*ir.Load); ok && static(l.Buf) {
-			found = true
-		}
-		return !found
+	return ir.AnyExprIn(f.Body, func(e ir.Expr) bool {
+		l, ok := e.(*ir.Load)
+		return ok && static(l.Buf)
+	}) || ir.AnyStmt(f.Body, func(s ir.Stmt) bool {
+		c, ok := s.(*ir.Copy)
+		return ok && static(c.Src)
 	})
-	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-		if c, ok := s.(*ir.Copy); ok && static(c.Src) {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // callsAny reports whether f calls one of the functions in names.
 func callsAny(f *ir.Func, names map[string]bool) bool {
-	found := false
-	ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
-		if c, ok := e.(*ir.Call); ok && names[c.Func] {
-			found = true
-		}
-		return !found
+	return ir.AnyExprIn(f.Body, func(e ir.Expr) bool {
+		c, ok := e.(*ir.Call)
+		return ok && names[c.Func]
 	})
-	return found
 }
 
 // fullABI lists what a run-time kernel takes after its own parameters:
