@@ -82,8 +82,38 @@ const DefaultPEBudget = 20000
 // unknown condition builds.
 const maxPeelDepth = 256
 
-// Placements of static data, for Config.PEPlacement.
-var pePlacements = []string{"auto", "code", "constant", "global"}
+// Placement says where partial-eval holds static data (Note [Placement of
+// static data]).
+type Placement uint8
+
+const (
+	PlaceAuto     Placement = iota // where the reads that are left want it
+	PlaceCode                      // folded into code; a read left is an error
+	PlaceConstant                  // in constant memory
+	PlaceGlobal                    // in global memory, not specialized
+)
+
+var placementNames = [...]string{PlaceAuto: "auto", PlaceCode: "code", PlaceConstant: "constant", PlaceGlobal: "global"}
+
+func (p Placement) String() string {
+	if int(p) < len(placementNames) {
+		return placementNames[p]
+	}
+	return fmt.Sprintf("placement(%d)", p)
+}
+
+// ParsePlacement reads a --pe-placement value; "" is auto.
+func ParsePlacement(s string) (Placement, error) {
+	if s == "" {
+		return PlaceAuto, nil
+	}
+	for p, name := range placementNames {
+		if name == s {
+			return Placement(p), nil
+		}
+	}
+	return PlaceAuto, fmt.Errorf("--pe-placement=%s: want auto, code, constant or global", s)
+}
 
 func partialEval(m *ir.Module, cfg *Config) error {
 	placement, err := cfg.pePlacement()
@@ -96,7 +126,7 @@ func partialEval(m *ir.Module, cfg *Config) error {
 	}
 	rep := cfg.report()
 	var filters []*prefilter
-	if placement == "auto" || placement == "code" {
+	if placement == PlaceAuto || placement == PlaceCode {
 		var specialized []*ir.Func
 		for _, f := range m.Funcs {
 			if f.Kind != ir.HostFunc && readsAny(f.Body, statics) {
@@ -119,16 +149,11 @@ func partialEval(m *ir.Module, cfg *Config) error {
 }
 
 // pePlacement checks and returns the placement of static data.
-func (c *Config) pePlacement() (string, error) {
-	if c == nil || c.PEPlacement == "" {
-		return "auto", nil
+func (c *Config) pePlacement() (Placement, error) {
+	if c == nil {
+		return PlaceAuto, nil
 	}
-	for _, p := range pePlacements {
-		if c.PEPlacement == p {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("--pe-placement=%s: want auto, code, constant or global", c.PEPlacement)
+	return ParsePlacement(c.PEPlacement)
 }
 
 func (c *Config) peBudget() int {
@@ -147,6 +172,42 @@ func staticBuffers(m *ir.Module) map[string]*ir.Buffer {
 		}
 	}
 	return out
+}
+
+// StaticReaders names the functions of m that read static data: the host
+// functions that load from or copy out of a static buffer, and the kernels
+// and device functions that load from one, themselves or through the
+// device functions they call. Run-time specialization specializes the
+// kernels among them again (Note [Run-time specialization] in
+// backends/cuda).
+func StaticReaders(m *ir.Module) map[string]bool {
+	statics := staticBuffers(m)
+	reads := map[string]bool{}
+	for _, f := range m.Funcs {
+		copies := ir.AnyStmt(f.Body, func(s ir.Stmt) bool {
+			c, ok := s.(*ir.Copy)
+			return ok && statics[c.Src] != nil
+		})
+		if f.Kind == ir.HostFunc && (readsAny(f.Body, statics) || copies) {
+			reads[f.Name] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range m.Funcs {
+			if f.Kind == ir.HostFunc || reads[f.Name] {
+				continue
+			}
+			calls := ir.AnyExprIn(f.Body, func(e ir.Expr) bool {
+				c, ok := e.(*ir.Call)
+				return ok && reads[c.Func]
+			})
+			if readsAny(f.Body, statics) || calls {
+				reads[f.Name], changed = true, true
+			}
+		}
+	}
+	return reads
 }
 
 // readsAny reports whether body loads from one of bufs.

@@ -10,6 +10,7 @@ import (
 	"gpuc/backends/runtime"
 	"gpuc/internal/diag"
 	"gpuc/ir"
+	"gpuc/passes"
 )
 
 // Note [Run-time specialization]
@@ -80,8 +81,9 @@ func newRespecPlan(r *Respec, m *ir.Module) (*respecPlan, error) {
 			return true
 		})
 	}
+	readers := passes.StaticReaders(r.Before)
 	for _, f := range r.Before.Funcs {
-		if f.Kind == ir.HostFunc && readsStatic(f, r.Before) {
+		if f.Kind == ir.HostFunc && readers[f.Name] {
 			errs.Add(f.Pos, "cuda: --pe-runtime: host function %s reads a static buffer, whose host copy could not change at run time", f.Name)
 		}
 	}
@@ -95,43 +97,13 @@ func newRespecPlan(r *Respec, m *ir.Module) (*respecPlan, error) {
 // respecKernels names the kernels of m that read a static buffer, in
 // their bodies or through the device functions they call.
 func respecKernels(m *ir.Module) map[string]bool {
-	reads := map[string]bool{}
-	for changed := true; changed; {
-		changed = false
-		for _, f := range m.Funcs {
-			if f.Kind != ir.HostFunc && !reads[f.Name] && (readsStatic(f, m) || callsAny(f, reads)) {
-				reads[f.Name], changed = true, true
-			}
-		}
-	}
 	out := map[string]bool{}
-	for _, f := range m.Funcs {
-		if f.Kind == ir.KernelFunc && reads[f.Name] {
-			out[f.Name] = true
+	for name := range passes.StaticReaders(m) {
+		if f := m.Func(name); f.Kind == ir.KernelFunc {
+			out[name] = true
 		}
 	}
 	return out
-}
-
-// readsStatic reports whether f loads from or copies out of a static
-// buffer.
-func readsStatic(f *ir.Func, m *ir.Module) bool {
-	static := func(name string) bool { b := m.Buffer(name); return b != nil && b.Role == ir.Static }
-	return ir.AnyExprIn(f.Body, func(e ir.Expr) bool {
-		l, ok := e.(*ir.Load)
-		return ok && static(l.Buf)
-	}) || ir.AnyStmt(f.Body, func(s ir.Stmt) bool {
-		c, ok := s.(*ir.Copy)
-		return ok && static(c.Src)
-	})
-}
-
-// callsAny reports whether f calls one of the functions in names.
-func callsAny(f *ir.Func, names map[string]bool) bool {
-	return ir.AnyExprIn(f.Body, func(e ir.Expr) bool {
-		c, ok := e.(*ir.Call)
-		return ok && names[c.Func]
-	})
 }
 
 // fullABI lists what a run-time kernel takes after its own parameters:
