@@ -24,18 +24,7 @@ var elidePass = &Pass{
 // (or a while), with explicit barriers where its syncs were needed (Note
 // [Converting splits]).
 func elideBarriers(m *ir.Module, rep *Report) {
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
-		}
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			if r, ok := s.(*ir.Region); ok {
-				elideRegion(m, r, rep)
-				return false
-			}
-			return true
-		})
-	}
+	forEachRegion(m, func(r *ir.Region) { elideRegion(m, r, rep) })
 }
 
 // Note [Converting splits]

@@ -46,27 +46,18 @@ var groupSplitPass = &Pass{
 func groupSplit(m *ir.Module, cfg *Config) error {
 	names := newNamer(m)
 	var errs []error
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
+	forEachRegion(m, func(r *ir.Region) {
+		if !hasGroupConstructs(r.Body) {
+			return
 		}
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			r, ok := s.(*ir.Region)
-			if !ok {
-				return true
-			}
-			if hasGroupConstructs(r.Body) {
-				uniquifyLocals(r.Body, names)
-				r.Body = uniformSplits(m, r.Body, cfg.report())
-				g := &grouper{m: m, names: names, u: newUniformity(m, r.Body, false), rep: cfg.report()}
-				r.Body = g.emit(r.Body, "", nil)
-				if g.err != nil {
-					errs = append(errs, g.err)
-				}
-			}
-			return false
-		})
-	}
+		uniquifyLocals(r.Body, names)
+		r.Body = uniformSplits(m, r.Body, cfg.report())
+		g := &grouper{m: m, names: names, u: newUniformity(m, r.Body, false), rep: cfg.report()}
+		r.Body = g.emit(r.Body, "", nil)
+		if g.err != nil {
+			errs = append(errs, g.err)
+		}
+	})
 	return joinErrors(errs)
 }
 
@@ -264,21 +255,12 @@ func (g *grouper) guard(run []ir.Stmt, member string) []ir.Stmt {
 	if member == "" {
 		return run
 	}
-	var out, inner []ir.Stmt
 	for _, s := range run {
 		if body := []ir.Stmt{s}; ir.JumpsOut(body, true) || ir.JumpsOut(body, false) {
 			g.fail(errorf(s.At(), "group-split: break or continue in code that only some processors run; leave the loop through its condition"))
 		}
-		d, ok := s.(*ir.Decl)
-		if !ok {
-			inner = append(inner, s)
-			continue
-		}
-		out = append(out, &ir.Decl{Pos: d.Pos, Name: d.Name, T: d.T, Init: &ir.Const{Pos: d.Pos, T: d.T}})
-		if d.Init != nil {
-			inner = append(inner, &ir.Assign{Pos: d.Pos, Name: d.Name, Value: d.Init})
-		}
 	}
+	out, inner := hoistDecls(run)
 	if len(inner) > 0 {
 		out = append(out, &ir.If{Pos: inner[0].At(), Cond: boolVar(member), Then: inner})
 	}

@@ -45,19 +45,7 @@ func lowerPriority(m *ir.Module, rep *Report) {
 	dropUnusedPrefixes(m, rep)
 	names := newNamer(m)
 	claims := map[string]string{}
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
-		}
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			r, ok := s.(*ir.Region)
-			if !ok {
-				return true
-			}
-			lowerRegionPriority(m, r, names, claims, rep)
-			return false
-		})
-	}
+	forEachRegion(m, func(r *ir.Region) { lowerRegionPriority(m, r, names, claims, rep) })
 }
 
 func lowerRegionPriority(m *ir.Module, r *ir.Region, names *namer, claims map[string]string, rep *Report) {

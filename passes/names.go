@@ -118,25 +118,7 @@ func renameLocals(body []ir.Stmt, to map[string]string) {
 		}
 		return name
 	}
-	var visit func(s ir.Stmt)
-	visit = func(s ir.Stmt) {
-		switch s := s.(type) {
-		case *ir.Decl:
-			s.Name = rename(s.Name)
-		case *ir.Assign:
-			s.Name = rename(s.Name)
-		case *ir.Atomic:
-			s.Dst = rename(s.Dst)
-		case *ir.For:
-			if s.Init != nil {
-				visit(s.Init)
-			}
-			if s.Post != nil {
-				visit(s.Post)
-			}
-		}
-	}
-	ir.WalkStmts(body, func(s ir.Stmt) bool { visit(s); return true })
+	walkSetLocals(body, func(name *string) { *name = rename(*name) })
 	ir.RewriteAllExprs(body, func(e ir.Expr) ir.Expr {
 		if v, ok := e.(*ir.Var); ok {
 			v.Name = rename(v.Name)

@@ -233,18 +233,8 @@ func simplifyStmt(s ir.Stmt, decls map[string]int) []ir.Stmt {
 		if s.Default != nil {
 			s.Default = simplifyBody(s.Default, decls)
 		}
-		if x, ok := s.X.(*ir.Const); ok {
-			taken := s.Default
-			for _, c := range s.Cases {
-				for _, v := range c.Values {
-					if ir.IntBits(x.T, v) == x.Bits {
-						taken = c.Body
-					}
-				}
-			}
-			if inlinable(taken, decls) {
-				return taken
-			}
+		if x, ok := s.X.(*ir.Const); ok && inlinable(s.Taken(x), decls) {
+			return s.Taken(x)
 		}
 	case *ir.Split:
 		s.Then = simplifyBody(s.Then, decls)

@@ -2,7 +2,6 @@ package passes
 
 import (
 	"errors"
-	"sort"
 
 	"gpuc/ir"
 )
@@ -37,6 +36,31 @@ func setsLocal(s ir.Stmt) (name string, value ir.Expr, ok bool) {
 	return "", nil, false
 }
 
+// walkSetLocals calls f on the name of each local that a statement of
+// body declares or sets: declarations, assignments and atomics (whose
+// name is "" where they keep no result), For inits and posts included.
+func walkSetLocals(body []ir.Stmt, f func(name *string)) {
+	var visit func(s ir.Stmt)
+	visit = func(s ir.Stmt) {
+		switch s := s.(type) {
+		case *ir.Decl:
+			f(&s.Name)
+		case *ir.Assign:
+			f(&s.Name)
+		case *ir.Atomic:
+			f(&s.Dst)
+		case *ir.For:
+			if s.Init != nil {
+				visit(s.Init)
+			}
+			if s.Post != nil {
+				visit(s.Post)
+			}
+		}
+	}
+	ir.WalkStmts(body, func(s ir.Stmt) bool { visit(s); return true })
+}
+
 // assignedIn reports whether body assigns the local name (a declaration
 // with a value counts).
 func assignedIn(name string, body []ir.Stmt) bool {
@@ -57,15 +81,6 @@ func assignedIn(name string, body []ir.Stmt) bool {
 	})
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // toI64 converts an integer expression to i64.
 func toI64(e ir.Expr) ir.Expr {
 	if e.Type() == ir.I64 {
@@ -82,4 +97,21 @@ func (c *Config) blockSize() int64 {
 		return int64(c.BlockSize)
 	}
 	return 256
+}
+
+// hoistDecls moves the top-level declarations of a guarded list out of the
+// guard, with zero values, so that a second guard after a cut sees them.
+func hoistDecls(list []ir.Stmt) (hoisted, body []ir.Stmt) {
+	for _, s := range list {
+		d, ok := s.(*ir.Decl)
+		if !ok {
+			body = append(body, s)
+			continue
+		}
+		hoisted = append(hoisted, &ir.Decl{Pos: d.Pos, Name: d.Name, T: d.T, Init: &ir.Const{Pos: d.Pos, T: d.T}})
+		if d.Init != nil {
+			body = append(body, &ir.Assign{Pos: d.Pos, Name: d.Name, Value: d.Init})
+		}
+	}
+	return hoisted, body
 }

@@ -2,9 +2,9 @@ package cuda
 
 import (
 	"fmt"
-	"gpuc/backends/abi"
 	"strings"
 
+	"gpuc/backends/abi"
 	"gpuc/ir"
 )
 
