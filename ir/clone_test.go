@@ -1,11 +1,9 @@
 package ir_test
 
 import (
-	"os"
 	"reflect"
 	"testing"
 
-	"gpuc/frontends/kir"
 	"gpuc/internal/irtest"
 	"gpuc/ir"
 )
@@ -13,16 +11,9 @@ import (
 // TestCloneModule checks that a clone prints and compares like the
 // original, and that changing it leaves the original alone.
 func TestCloneModule(t *testing.T) {
-	files := append(irtest.Glob(t, "../frontends/kir/testdata/*.kir"), irtest.Glob(t, "../examples/kir/*.kir")...)
+	files := append(irtest.Glob(t, "../frontends/fork/testdata/*.kir"), irtest.Glob(t, "../examples/kir/*.kir")...)
 	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := kir.Parse(file, src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := irtest.ParseFile(t, file)
 		want := ir.Print(m)
 		c := ir.CloneModule(m)
 		if !reflect.DeepEqual(c, m) {

@@ -1,9 +1,7 @@
 package passes_test
 
 import (
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -82,17 +80,7 @@ func TestPipelinesKeepForkExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			params := map[string]int64{}
-			if args, err := os.ReadFile(strings.TrimSuffix(file, ".fork") + ".args"); err == nil {
-				for _, a := range strings.Fields(string(args)) {
-					name, val, _ := strings.Cut(a, "=")
-					v, err := strconv.ParseInt(val, 0, 64)
-					if err != nil {
-						t.Fatalf("%s: bad argument %s", file, a)
-					}
-					params[name] = v
-				}
-			}
+			params := irtest.ArgsFile(t, strings.TrimSuffix(file, ".fork")+".args")
 			before := irtest.Run(t, m, params)
 			irtest.RunPasses(t, m, nil, "default")
 			for _, cfg := range []interp.Config{{Params: params}, {Params: params, CoopThreads: 1}, {Params: params, Race: true}} {

@@ -30,8 +30,8 @@ func TestExamples(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(f), ".chr")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			src := readFile(t, f)
-			want := readFile(t, strings.TrimSuffix(f, ".chr")+".out")
+			src := irtest.ReadFile(t, f)
+			want := irtest.ReadFile(t, strings.TrimSuffix(f, ".chr")+".out")
 			if got := mustRun(t, mustParse(t, name+".chr", src, chr.Options{}), nil, false, false); got != want {
 				t.Errorf("gpuc run:\n%s\nwant (.out)\n%s", got, want)
 			}
@@ -50,7 +50,7 @@ func TestExamples(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	files := irtest.Glob(t, "../../examples/chr/*.chr")
 	for _, file := range files {
-		src := readFile(t, file)
+		src := irtest.ReadFile(t, file)
 		first := ""
 		for i := 0; i < 8; i++ {
 			m, err := chr.Parse(file, []byte(src), chr.Options{})

@@ -2,11 +2,9 @@ package fork_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -66,10 +64,10 @@ func TestExamples(t *testing.T) {
 
 func testExample(t *testing.T, ex example) {
 	base := "../../examples/fork/" + ex.name
-	src := readFile(t, base+".fork")
-	args := argsFile(t, base+".args")
+	src := irtest.ReadFile(t, base+".fork")
+	args := irtest.ArgsFile(t, base+".args")
 	want := ex.want(merge(ex.defaults, args))
-	if out := readFile(t, base+".out"); out != want {
+	if out := irtest.ReadFile(t, base+".out"); out != want {
 		t.Errorf("%s.out differs from the reference:\n%s\nwant\n%s", ex.name, out, want)
 	}
 	m := mustParse(t, ex.name+".fork", src, defaultOpts)
@@ -79,27 +77,6 @@ func testExample(t *testing.T, ex example) {
 	if got, want := mustRun(t, m, ex.small, true), ex.want(merge(ex.defaults, ex.small)); got != want {
 		t.Errorf("gpuc run --race %v:\n%s\nwant\n%s", ex.small, got, want)
 	}
-}
-
-// argsFile reads NAME=VALUE arguments; a missing file is none.
-func argsFile(t *testing.T, path string) map[string]int64 {
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int64{}
-	for _, f := range strings.Fields(string(data)) {
-		name, val, _ := strings.Cut(f, "=")
-		v, err := strconv.ParseInt(val, 0, 64)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out[name] = v
-	}
-	return out
 }
 
 func merge(a, b map[string]int64) map[string]int64 {

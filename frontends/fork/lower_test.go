@@ -21,7 +21,7 @@ func TestGolden(t *testing.T) {
 	files = append(files, "../../examples/fork/prefix.fork")
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			got := ir.Print(mustParse(t, filepath.Base(file), readFile(t, file), defaultOpts))
+			got := ir.Print(mustParse(t, filepath.Base(file), irtest.ReadFile(t, file), defaultOpts))
 			golden := "testdata/" + strings.TrimSuffix(filepath.Base(file), ".fork") + ".kir"
 			if *irtest.Update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -29,7 +29,7 @@ func TestGolden(t *testing.T) {
 				}
 				return
 			}
-			if want := readFile(t, golden); got != want {
+			if want := irtest.ReadFile(t, golden); got != want {
 				t.Errorf("lowering differs from %s (go test -update rewrites it):\n%s", golden, got)
 			}
 		})
@@ -329,7 +329,7 @@ func TestMutations(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	tokens := []string{"$", "@", "sh", "start", "fork(2; @ = 0)", "sync", "{", "}", ";", "(", "[", "&", "mpadd(", "break;", "return", "x", "0", "\"%d\"", "seq", "farm", "error(\"m\");"}
 	for _, file := range files {
-		src := readFile(t, file)
+		src := irtest.ReadFile(t, file)
 		for range 150 {
 			i, j := rng.Intn(len(src)), rng.Intn(len(src))
 			if i > j {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +46,7 @@ func loadExamples(t *testing.T) []example {
 		if in, err := os.ReadFile(base + ".input"); err == nil {
 			ex.input = strings.TrimSpace(string(in))
 		}
-		ex.args = argsFile(t, base+".args")
+		ex.args = irtest.ArgsFile(t, base+".args")
 		out = append(out, ex)
 	}
 	return out
@@ -60,27 +59,6 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
-}
-
-// argsFile reads NAME=VALUE arguments; a missing file is none.
-func argsFile(t *testing.T, path string) map[string]int64 {
-	out := map[string]int64{}
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return out
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range strings.Fields(string(data)) {
-		name, val, _ := strings.Cut(f, "=")
-		v, err := strconv.ParseInt(val, 0, 64)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out[name] = v
-	}
-	return out
 }
 
 func (ex example) summary() bool { return ex.args["PRINT"] == 1 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,6 +48,57 @@ func ParseFile(t testing.TB, path string) *ir.Module {
 		t.Fatal(err)
 	}
 	return Parse(t, path, src)
+}
+
+// ReadFile returns the text of the file at path, failing the test if it
+// cannot be read.
+func ReadFile(t testing.TB, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// ArgsFile reads the NAME=VALUE parameter arguments in the file at path,
+// as examples keep them beside a program; a missing file holds none.
+func ArgsFile(t testing.TB, path string) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return out
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Fields(string(data)) {
+		name, val, _ := strings.Cut(f, "=")
+		v, err := strconv.ParseInt(val, 0, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out[name] = v
+	}
+	return out
+}
+
+// CheckLowered checks what a frontend made of file: m verifies at the SPMD
+// level, and its printed form parses back and prints the same.
+func CheckLowered(t testing.TB, file string, m *ir.Module) {
+	t.Helper()
+	text := ir.Print(m)
+	if err := ir.Verify(m, ir.SPMDLevel); err != nil {
+		t.Fatalf("%s does not verify:\n%v\n%s", file, err, text)
+	}
+	back, err := kir.Parse(file+".kir", []byte(text))
+	if err != nil {
+		t.Fatalf("printed %s does not parse: %v\n%s", file, err, text)
+	}
+	if again := ir.Print(back); again != text {
+		t.Fatalf("printed %s does not print back the same:\n%s\n---\n%s", file, text, again)
+	}
 }
 
 // Run runs m in the interpreter with the given parameter overrides and
