@@ -263,7 +263,7 @@ func EmitNVRTC(spec, before *ir.Module) (out []byte, err error) {
 			for i, v := range buf.Init {
 				vals[i] = constant(buf.Elem, v).s
 			}
-			fmt.Fprintf(&b, "__constant__ %s %s[%d] = {%s};\n", ctype(buf.Elem), e.n.c(buf.Name), max(1, len(vals)), wrapList(vals))
+			fmt.Fprintf(&b, "__constant__ %s %s[%d] = {%s};\n", ctype(buf.Elem), e.n.c(buf.Name), max(1, len(vals)), ir.WrapList(vals, "    "))
 		}
 	}
 	funcs := reachable(spec, kernels)

@@ -2,6 +2,7 @@ package fork_test
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -81,12 +82,8 @@ func testExample(t *testing.T, ex example) {
 
 func merge(a, b map[string]int64) map[string]int64 {
 	out := map[string]int64{}
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
+	maps.Copy(out, a)
+	maps.Copy(out, b)
 	return out
 }
 

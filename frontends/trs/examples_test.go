@@ -3,6 +3,7 @@ package trs_test
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -319,12 +320,8 @@ func stats(t *testing.T, got, nf string) string {
 
 func withDefaults(p, defaults map[string]int64) map[string]int64 {
 	out := map[string]int64{}
-	for k, v := range defaults {
-		out[k] = v
-	}
-	for k, v := range p {
-		out[k] = v
-	}
+	maps.Copy(out, defaults)
+	maps.Copy(out, p)
 	return out
 }
 
