@@ -4,7 +4,7 @@ import (
 	"gpuc/ir"
 )
 
-var elidePass = &Pass{
+var elideBarriersPass = &Pass{
 	Name: "elide-barriers",
 	Doc:  "remove grid barriers that no cross-processor dependence needs; turn sync-free splits into ifs",
 	From: ir.SPMDLevel,

@@ -130,7 +130,7 @@ func checkNoGroups(r *ir.Region) error {
 		switch s.(type) {
 		case *ir.Split, *ir.SplitWhile, *ir.Fork:
 			if err == nil {
-				err = errorf(s.At(), "host-loops: group construct in a region; run group-split first")
+				err = errorf(s.At(), "host-loops: group construct in a region; run %s first", groupSplitPass.Name)
 			}
 		}
 		return err == nil
