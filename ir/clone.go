@@ -171,3 +171,31 @@ func CloneStmt(s Stmt) Stmt {
 	}
 	return s
 }
+
+// CloneModule returns a deep copy of m, positions included.
+func CloneModule(m *Module) *Module {
+	c := *m
+	c.Params = cloneEach(m.Params, func(p *Param) {})
+	c.Buffers = cloneEach(m.Buffers, func(b *Buffer) { b.Len, b.Init = CloneExpr(b.Len), append([]Bits(nil), b.Init...) })
+	c.Arrays = cloneEach(m.Arrays, func(a *Array) { a.Len = CloneExpr(a.Len) })
+	c.Funcs = cloneEach(m.Funcs, func(f *Func) {
+		f.Params = cloneEach(f.Params, func(*Field) {})
+		f.Body = CloneStmts(f.Body)
+	})
+	return &c
+}
+
+// cloneEach copies each element of s and lets deepen copy what it points
+// to; nil stays nil.
+func cloneEach[T any](s []*T, deepen func(*T)) []*T {
+	if s == nil {
+		return nil
+	}
+	out := make([]*T, len(s))
+	for i, x := range s {
+		c := *x
+		deepen(&c)
+		out[i] = &c
+	}
+	return out
+}

@@ -281,3 +281,44 @@ func floatMinMax(op BuiltinOp, a, b float64) float64 {
 	}
 	return math.Max(a, b)
 }
+
+// Fold evaluates one operation whose operands are constants: a unary,
+// binary or builtin operation, or a conversion, becomes a constant at the
+// operation's position. Anything else, an operation on a non-constant,
+// and integer division by zero, which must fail at run time, stays as it
+// is.
+func Fold(e Expr) Expr {
+	switch e := e.(type) {
+	case *Unary:
+		if x, ok := e.X.(*Const); ok {
+			return &Const{Pos: e.Pos, T: e.Type(), Bits: EvalUnary(e.Op, x.T, x.Bits)}
+		}
+	case *Binary:
+		x, okx := e.X.(*Const)
+		y, oky := e.Y.(*Const)
+		if !okx || !oky {
+			return e
+		}
+		if v, err := EvalBinary(e.Op, x.T, x.Bits, y.Bits); err == nil {
+			return &Const{Pos: e.Pos, T: e.Type(), Bits: v}
+		}
+	case *Convert:
+		if x, ok := e.X.(*Const); ok {
+			return &Const{Pos: e.Pos, T: e.T, Bits: EvalConvert(e.T, x.T, x.Bits)}
+		}
+	case *Builtin:
+		if e.Op.Arity() == 0 {
+			return e
+		}
+		args := make([]Bits, len(e.Args))
+		for i, a := range e.Args {
+			c, ok := a.(*Const)
+			if !ok {
+				return e
+			}
+			args[i] = c.Bits
+		}
+		return &Const{Pos: e.Pos, T: e.Type(), Bits: EvalBuiltin(e.Op, e.Type(), args...)}
+	}
+	return e
+}

@@ -145,14 +145,7 @@ func (m *Module) Level() Level {
 		if f == nil || f.Kind != HostFunc {
 			continue
 		}
-		found := false
-		WalkStmts(f.Body, func(s Stmt) bool {
-			if _, ok := s.(*Region); ok {
-				found = true
-			}
-			return !found
-		})
-		if found {
+		if AnyStmt(f.Body, func(s Stmt) bool { _, ok := s.(*Region); return ok }) {
 			return SPMDLevel
 		}
 	}

@@ -89,17 +89,11 @@ func (p *printer) initList(t Type, vals []Bits) {
 		p.printf("{}")
 		return
 	}
-	p.printf("{")
+	texts := make([]string, len(vals))
 	for i, v := range vals {
-		switch {
-		case i > 0 && i%16 == 0:
-			p.printf(",\n  ")
-		case i > 0:
-			p.printf(", ")
-		}
-		p.printf("%s", FormatValue(t, v))
+		texts[i] = FormatValue(t, v)
 	}
-	p.printf("}")
+	p.printf("{%s}", WrapList(texts, "  "))
 }
 
 func (p *printer) fn(f *Func) {
@@ -439,6 +433,22 @@ func FormatValue(t Type, b Bits) string {
 		return s
 	}
 	return fmt.Sprintf("%#x", b)
+}
+
+// WrapList joins values with commas, sixteen to a line; indent starts
+// each line after the first.
+func WrapList(vals []string, indent string) string {
+	var b strings.Builder
+	for i, v := range vals {
+		switch {
+		case i > 0 && i%16 == 0:
+			b.WriteString(",\n" + indent)
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(v)
+	}
+	return b.String()
 }
 
 // Quote writes s as a .kir string literal. It escapes backslash, the double

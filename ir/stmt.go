@@ -185,6 +185,20 @@ type Switch struct {
 	Default []Stmt // nil if absent
 }
 
+// Taken returns the body that s runs when its operand is the constant x:
+// the last case that lists x's value, else the default.
+func (s *Switch) Taken(x *Const) []Stmt {
+	taken := s.Default
+	for _, c := range s.Cases {
+		for _, v := range c.Values {
+			if IntBits(x.T, v) == x.Bits {
+				taken = c.Body
+			}
+		}
+	}
+	return taken
+}
+
 // Case is one arm of a Switch.
 type Case struct {
 	Pos    Pos

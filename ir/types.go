@@ -147,6 +147,9 @@ var spaceNames = [...]string{Global: "global", Constant: "constant", Shared: "sh
 
 func (s Space) String() string { return enumName(spaceNames[:], int(s), "space") }
 
+// ParseSpace looks up a memory space by its .kir name.
+func ParseSpace(s string) (Space, bool) { return parseEnum[Space](spaceNames[:], s) }
+
 // Role says where a buffer's contents come from and go to.
 type Role uint8
 
@@ -160,6 +163,19 @@ const (
 var roleNames = [...]string{Scratch: "scratch", Input: "input", Output: "output", Static: "static"}
 
 func (r Role) String() string { return enumName(roleNames[:], int(r), "role") }
+
+// ParseRole looks up a buffer role by its .kir name.
+func ParseRole(s string) (Role, bool) { return parseEnum[Role](roleNames[:], s) }
+
+// parseEnum finds name s among names, the value's index.
+func parseEnum[E ~uint8](names []string, s string) (E, bool) {
+	for i, n := range names {
+		if n == s && n != "" {
+			return E(i), true
+		}
+	}
+	return 0, false
+}
 
 // Level is the abstraction level of a module. See Note [Levels] in doc.go.
 type Level uint8

@@ -2,9 +2,6 @@ package ir
 
 import "math"
 
-// maxConstantMemory is the size of CUDA's constant memory.
-const maxConstantMemory = 64 << 10
-
 // decls checks the module-level declarations: names, parameters, buffers,
 // arrays, function headers and main.
 func (v *verifier) decls() {
@@ -25,9 +22,9 @@ func (v *verifier) decls() {
 		}
 		v.global(b.Name, b.Pos, "buffer")
 		n, known := v.buffer(b)
-		if known && b.Space == Constant && constBytes <= maxConstantMemory {
+		if known && b.Space == Constant && constBytes <= MaxConstantMemory {
 			constBytes += n * int64(b.Elem.Size())
-			if constBytes > maxConstantMemory {
+			if constBytes > MaxConstantMemory {
 				v.errorf(b.Pos, "constant buffers up to %s take %d bytes, more than the 64 KiB of constant memory", b.Name, constBytes)
 			}
 		}
@@ -75,35 +72,14 @@ func (v *verifier) checkName(name string, pos Pos, what string) bool {
 	switch {
 	case name == "":
 		v.errorf(pos, "%s with an empty name", what)
-	case !isIdent(name):
+	case !IsIdent(name):
 		v.errorf(pos, "%s name %q is not an identifier", what, name)
-	case keywords[name]:
+	case IsKeyword(name):
 		v.errorf(pos, "%s name %s is a keyword", what, name)
 	default:
 		return true
 	}
 	return false
-}
-
-func isIdent(s string) bool {
-	for i, c := range s {
-		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if !letter && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// keywords are the words of grammars/KIR.g4 that cannot be names.
-var keywords = map[string]bool{
-	"module": true, "param": true, "buffer": true, "array": true, "kernel": true,
-	"func": true, "host": true, "var": true, "atomic": true, "prio": true,
-	"if": true, "else": true, "while": true, "for": true, "break": true,
-	"continue": true, "return": true, "switch": true, "case": true, "default": true,
-	"barrier": true, "raise": true, "split": true, "fork": true, "launch": true,
-	"region": true, "copy": true, "swap": true, "printf": true,
-	"true": true, "false": true, "inf": true, "nan": true,
 }
 
 func (v *verifier) param(p *Param) {

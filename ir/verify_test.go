@@ -2,7 +2,6 @@ package ir_test
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -16,27 +15,23 @@ import (
 
 	"gpuc/frontends/kir"
 	"gpuc/internal/diag"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 )
-
-var update = flag.Bool("update", false, "rewrite the .err sections of testdata/verify/*.txtar with what Verify reports")
 
 // TestVerify runs the cases of testdata/verify/*.txtar. A case is a section
 // NAME.kir holding a module, with NAME.err (the errors at the launch level)
 // and or NAME.spmd.err (at the SPMD level): the expected error lines,
 // exactly. An empty .err section says the module verifies.
 func TestVerify(t *testing.T) {
-	files, err := filepath.Glob("testdata/verify/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no test archives: %v", err)
-	}
+	files := irtest.Glob(t, "testdata/verify/*.txtar")
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if runArchive(t, ar) && *update {
+			if runArchive(t, ar) && *irtest.Update {
 				if err := os.WriteFile(file, txtar.Format(ar), 0o666); err != nil {
 					t.Fatal(err)
 				}
@@ -77,7 +72,7 @@ func runArchive(t *testing.T, ar *txtar.Archive) (changed bool) {
 			got := errorLines(ir.Verify(m, level))
 			switch {
 			case got == string(want.Data):
-			case *update:
+			case *irtest.Update:
 				want.Data, changed = []byte(got), true
 			default:
 				t.Errorf("%s at the %s level:\ngot:\n%swant:\n%s", name, level, got, want.Data)
@@ -120,10 +115,7 @@ func errorLines(err error) string {
 
 // TestVerifyExamples checks that the example modules verify at both levels.
 func TestVerifyExamples(t *testing.T) {
-	files, err := filepath.Glob("../examples/kir/*.kir")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples: %v", err)
-	}
+	files := irtest.Glob(t, "../examples/kir/*.kir")
 	for _, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {

@@ -107,13 +107,10 @@ func (o *outliner) cutAtOutput(r *ir.Region) []*ir.Region {
 }
 
 func holdsOutput(s ir.Stmt) bool {
-	found := false
-	ir.WalkStmts([]ir.Stmt{s}, func(x ir.Stmt) bool {
+	return ir.AnyStmt([]ir.Stmt{s}, func(x ir.Stmt) bool {
 		_, ok := x.(*ir.Printf)
-		found = found || ok
-		return !found
+		return ok
 	})
-	return found
 }
 
 // coopEligible reports whether a region gains from a cooperative launch
@@ -165,7 +162,7 @@ func (o *outliner) coopKernel(r *ir.Region, base string) (*ir.Launch, error) {
 		l.Args = append(l.Args, &ir.Var{Pos: pos, Name: c, T: o.hostVars[c]})
 	}
 	o.m.Funcs = append(o.m.Funcs, k)
-	o.rep.note(pos, "grid-sync", "region of %s processors: cooperative kernel %s, its grid barriers grid-wide syncs, where the device holds every processor", ir.PrintExpr(r.Procs), name)
+	o.rep.note(pos, "region of %s processors: cooperative kernel %s, its grid barriers grid-wide syncs, where the device holds every processor", ir.PrintExpr(r.Procs), name)
 	return l, nil
 }
 

@@ -46,27 +46,18 @@ var groupSplitPass = &Pass{
 func groupSplit(m *ir.Module, cfg *Config) error {
 	names := newNamer(m)
 	var errs []error
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
+	forEachRegion(m, func(r *ir.Region) {
+		if !hasGroupConstructs(r.Body) {
+			return
 		}
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			r, ok := s.(*ir.Region)
-			if !ok {
-				return true
-			}
-			if hasGroupConstructs(r.Body) {
-				uniquifyLocals(r.Body, names)
-				r.Body = uniformSplits(m, r.Body, cfg.report())
-				g := &grouper{m: m, names: names, u: newUniformity(m, r.Body, false), rep: cfg.report()}
-				r.Body = g.emit(r.Body, "", nil)
-				if g.err != nil {
-					errs = append(errs, g.err)
-				}
-			}
-			return false
-		})
-	}
+		uniquifyLocals(r.Body, names)
+		r.Body = uniformSplits(m, r.Body, cfg.report())
+		g := &grouper{m: m, names: names, u: newUniformity(m, r.Body, false), rep: cfg.report()}
+		r.Body = g.emit(r.Body, "", nil)
+		if g.err != nil {
+			errs = append(errs, g.err)
+		}
+	})
 	return joinErrors(errs)
 }
 
@@ -88,7 +79,7 @@ func uniformSplits(m *ir.Module, body []ir.Stmt, rep *Report) []ir.Stmt {
 		switch s := s.(type) {
 		case *ir.Split:
 			if !u.varies(s.Cond) {
-				rep.note(s.Pos, "group-split", "split on a condition every processor agrees on: an if")
+				rep.note(s.Pos, "split on a condition every processor agrees on: an if")
 				i := &ir.If{Pos: s.Pos, Cond: s.Cond, Then: sync(s.Then)}
 				if s.Else != nil {
 					i.Else = sync(s.Else)
@@ -97,7 +88,7 @@ func uniformSplits(m *ir.Module, body []ir.Stmt, rep *Report) []ir.Stmt {
 			}
 		case *ir.SplitWhile:
 			if !u.varies(s.Cond) {
-				rep.note(s.Pos, "group-split", "split while on a condition every processor agrees on: a while")
+				rep.note(s.Pos, "split while on a condition every processor agrees on: a while")
 				body := append(sync(s.Body), gridBarrier(s.Pos))
 				return []ir.Stmt{gridBarrier(s.Pos), &ir.While{Pos: s.Pos, Cond: s.Cond, Body: body}, gridBarrier(s.Pos)}
 			}
@@ -107,15 +98,13 @@ func uniformSplits(m *ir.Module, body []ir.Stmt, rep *Report) []ir.Stmt {
 }
 
 func hasGroupConstructs(body []ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
+	return ir.AnyStmt(body, func(s ir.Stmt) bool {
 		switch s.(type) {
 		case *ir.Split, *ir.SplitWhile, *ir.Fork:
-			found = true
+			return true
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 type grouper struct {
@@ -266,21 +255,12 @@ func (g *grouper) guard(run []ir.Stmt, member string) []ir.Stmt {
 	if member == "" {
 		return run
 	}
-	var out, inner []ir.Stmt
 	for _, s := range run {
 		if body := []ir.Stmt{s}; ir.JumpsOut(body, true) || ir.JumpsOut(body, false) {
 			g.fail(errorf(s.At(), "group-split: break or continue in code that only some processors run; leave the loop through its condition"))
 		}
-		d, ok := s.(*ir.Decl)
-		if !ok {
-			inner = append(inner, s)
-			continue
-		}
-		out = append(out, &ir.Decl{Pos: d.Pos, Name: d.Name, T: d.T, Init: &ir.Const{Pos: d.Pos, T: d.T}})
-		if d.Init != nil {
-			inner = append(inner, &ir.Assign{Pos: d.Pos, Name: d.Name, Value: d.Init})
-		}
 	}
+	out, inner := hoistDecls(run)
 	if len(inner) > 0 {
 		out = append(out, &ir.If{Pos: inner[0].At(), Cond: boolVar(member), Then: inner})
 	}
@@ -303,9 +283,9 @@ func and(member string, x ir.Expr) ir.Expr {
 func (g *grouper) split(s *ir.Split, member string) []ir.Stmt {
 	pos := s.Pos
 	if len(s.Else) > 0 {
-		g.rep.note(pos, "group-split", "split: the then-part, then the else-part, run on the whole group under membership flags")
+		g.rep.note(pos, "split: the then-part, then the else-part, run on the whole group under membership flags")
 	} else {
-		g.rep.note(pos, "group-split", "split: runs on the whole group under a membership flag")
+		g.rep.note(pos, "split: runs on the whole group under a membership flag")
 	}
 	in, out := g.names.fresh("split_then"), g.names.fresh("split_else")
 	stmts := []ir.Stmt{
@@ -328,7 +308,7 @@ func (g *grouper) part(body []ir.Stmt, member string, pos ir.Pos) []ir.Stmt {
 	var pre []ir.Stmt
 	var gs ir.Expr
 	if usesGroupSize(body) {
-		g.rep.note(pos, "group-split", "groupsize() counted on the device with an atomic add")
+		g.rep.note(pos, "groupsize() counted on the device with an atomic add")
 		pre, gs = g.count(member, pos)
 	}
 	return append(pre, g.emit(body, member, gs)...)
@@ -412,7 +392,7 @@ func (g *grouper) splitWhile(s *ir.SplitWhile, member string) []ir.Stmt {
 	if ir.JumpsOut(s.Body, false) || ir.JumpsOut(s.Body, true) {
 		g.fail(errorf(pos, "group-split: break or continue in a split while; leave the loop through its condition"))
 	}
-	g.rep.note(pos, "group-split", "split while: runs on the whole group while any processor is in the loop, told by an atomic max on an epoch counter")
+	g.rep.note(pos, "split while: runs on the whole group while any processor is in the loop, told by an atomic max on an epoch counter")
 	flag := g.buffer("loop_epoch", ir.I32, pos)
 	it, in := g.names.fresh("loop_epoch"), g.names.fresh("in_loop")
 	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
@@ -449,7 +429,7 @@ func (g *grouper) fork(s *ir.Fork, member string) []ir.Stmt {
 	if g.u.varies(s.Count) {
 		g.fail(errorf(pos, "group-split: the count of this fork differs between processors"))
 	}
-	g.rep.note(pos, "group-split", "fork: the subgroups run one after another on the whole group, group() the loop counter")
+	g.rep.note(pos, "fork: the subgroups run one after another on the whole group, group() the loop counter")
 	k, grp, mem, i := g.names.fresh("fork_count"), g.names.fresh("fork_group"), g.names.fresh("fork_member"), g.names.fresh("fork_index")
 	in := g.names.fresh("in_fork")
 	i32 := func(name string) ir.Expr { return &ir.Var{Name: name, T: ir.I32} }

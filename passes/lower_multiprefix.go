@@ -36,14 +36,8 @@ var lowerMultiprefixPass = &Pass{
 
 func lowerMultiprefix(m *ir.Module, cfg *Config) error {
 	dropUnusedPrefixes(m, cfg.report())
-	names := newNamer(m)
 	var errs []error
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
-		}
-		o := newOutliner(m, names, f, cfg.blockSize())
-		o.rep = cfg.report()
+	withOutliners(m, cfg, func(o *outliner, f *ir.Func) {
 		for {
 			var target *ir.Region
 			ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
@@ -67,7 +61,7 @@ func lowerMultiprefix(m *ir.Module, cfg *Config) error {
 				return []ir.Stmt{s}
 			})
 		}
-	}
+	})
 	return joinErrors(errs)
 }
 
@@ -80,7 +74,7 @@ func dropUnusedPrefixes(m *ir.Module, rep *Report) {
 	for _, f := range m.Funcs {
 		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
 			if a, ok := s.(*ir.Atomic); ok && a.Op.IsMultiprefix() && a.Dst == "" {
-				rep.note(a.Pos, "lower-multiprefix", "%s without a result: an atomic %s", a.Op, plain[a.Op])
+				rep.note(a.Pos, "%s without a result: an atomic %s", a.Op, plain[a.Op])
 				a.Op = plain[a.Op]
 			}
 			return true
@@ -89,14 +83,10 @@ func dropUnusedPrefixes(m *ir.Module, rep *Report) {
 }
 
 func hasMultiprefix(body []ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		if a, ok := s.(*ir.Atomic); ok && a.Op.IsMultiprefix() {
-			found = true
-		}
-		return !found
+	return ir.AnyStmt(body, func(s ir.Stmt) bool {
+		a, ok := s.(*ir.Atomic)
+		return ok && a.Op.IsMultiprefix()
 	})
-	return found
 }
 
 // mpSite is where the first multiprefix of a region stands: at index top
@@ -151,7 +141,7 @@ func (o *outliner) cutMultiprefix(r *ir.Region) ([]ir.Stmt, error) {
 	}
 	uniquifyLocals(r.Body, o.names)
 	pos := op.Pos
-	o.rep.note(pos, "lower-multiprefix", "%s on %s: an exclusive scan in three kernels and an update kernel; the region is cut here", op.Op, op.Buf)
+	o.rep.note(pos, "%s on %s: an exclusive scan in three kernels and an update kernel; the region is cut here", op.Op, op.Buf)
 	mp := o.newScan(elem, op.Op, r.Procs, pos)
 
 	// The piece before: stores every processor's value, or the identity.
@@ -200,23 +190,6 @@ func (o *outliner) cutMultiprefix(r *ir.Region) ([]ir.Stmt, error) {
 	out := []ir.Stmt{r1}
 	out = append(out, mp.hostCode(o, op, pos)...)
 	return append(out, r2), nil
-}
-
-// hoistDecls moves the top-level declarations of a guarded list out of the
-// guard, with zero values, so that a second guard after a cut sees them.
-func hoistDecls(list []ir.Stmt) (hoisted, body []ir.Stmt) {
-	for _, s := range list {
-		d, ok := s.(*ir.Decl)
-		if !ok {
-			body = append(body, s)
-			continue
-		}
-		hoisted = append(hoisted, &ir.Decl{Pos: d.Pos, Name: d.Name, T: d.T, Init: &ir.Const{Pos: d.Pos, T: d.T}})
-		if d.Init != nil {
-			body = append(body, &ir.Assign{Pos: d.Pos, Name: d.Name, Value: d.Init})
-		}
-	}
-	return hoisted, body
 }
 
 // mpScan holds the buffers and kernels of one multiprefix.

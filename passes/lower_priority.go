@@ -45,19 +45,7 @@ func lowerPriority(m *ir.Module, rep *Report) {
 	dropUnusedPrefixes(m, rep)
 	names := newNamer(m)
 	claims := map[string]string{}
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
-		}
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			r, ok := s.(*ir.Region)
-			if !ok {
-				return true
-			}
-			lowerRegionPriority(m, r, names, claims, rep)
-			return false
-		})
-	}
+	forEachRegion(m, func(r *ir.Region) { lowerRegionPriority(m, r, names, claims, rep) })
 }
 
 func lowerRegionPriority(m *ir.Module, r *ir.Region, names *namer, claims map[string]string, rep *Report) {
@@ -75,19 +63,19 @@ func lowerRegionPriority(m *ir.Module, r *ir.Region, names *namer, claims map[st
 		buf := m.Buffer(st.Buf)
 		switch {
 		case exclusive[st.Buf] && !inFork[st]:
-			rep.note(st.Pos, "lower-priority", "priority store to %s: a plain store, since each processor writes its own element", st.Buf)
+			rep.note(st.Pos, "priority store to %s: a plain store, since each processor writes its own element", st.Buf)
 			st.Priority = false
 			return []ir.Stmt{st}
 		case whole[st] && !u.varies(st.Value) && !u.varies(st.Index):
-			rep.note(st.Pos, "lower-priority", "priority store to %s: processor 0 stores, since every processor stores the same value to the same address", st.Buf)
+			rep.note(st.Pos, "priority store to %s: processor 0 stores, since every processor stores the same value to the same address", st.Buf)
 			st.Priority = false
 			return []ir.Stmt{&ir.If{Pos: st.Pos, Cond: &ir.Binary{Pos: st.Pos, Op: ir.Eq,
 				X: &ir.Builtin{Pos: st.Pos, Op: ir.ProcID}, Y: ir.IntConst(ir.I32, 0)}, Then: []ir.Stmt{st}}}
 		case !u.varies(st.Value) && atomicExchangeable(buf.Elem):
-			rep.note(st.Pos, "lower-priority", "priority store to %s: an atomic exchange, since every processor stores the same value", st.Buf)
+			rep.note(st.Pos, "priority store to %s: an atomic exchange, since every processor stores the same value", st.Buf)
 			return []ir.Stmt{&ir.Atomic{Pos: st.Pos, Op: ir.AtomicExch, Buf: st.Buf, Index: st.Index, Args: []ir.Expr{st.Value}}}
 		}
-		rep.note(st.Pos, "lower-priority", "priority store to %s: processors claim the address (atomic max on a claim buffer), then the lowest pid stores after a grid barrier", st.Buf)
+		rep.note(st.Pos, "priority store to %s: processors claim the address (atomic max on a claim buffer), then the lowest pid stores after a grid barrier", st.Buf)
 		return claimStore(m, st, names, claims)
 	})
 }

@@ -1,8 +1,6 @@
 package passes
 
 import (
-	"fmt"
-
 	"gpuc/ir"
 )
 
@@ -12,61 +10,13 @@ type namer struct {
 	taken map[string]bool
 }
 
-func newNamer(m *ir.Module) *namer {
-	n := &namer{taken: map[string]bool{}}
-	for _, p := range m.Params {
-		n.taken[p.Name] = true
-	}
-	for _, b := range m.Buffers {
-		n.taken[b.Name] = true
-	}
-	for _, a := range m.Arrays {
-		n.taken[a.Name] = true
-	}
-	for _, f := range m.Funcs {
-		n.taken[f.Name] = true
-		for _, p := range f.Params {
-			n.taken[p.Name] = true
-		}
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			if d := declOf(s); d != nil {
-				n.taken[d.Name] = true
-			}
-			return true
-		})
-	}
-	return n
-}
+func newNamer(m *ir.Module) *namer { return &namer{taken: ir.DeclaredNames(m)} }
 
 // fresh returns base if it is free, else base_2, base_3, ..., and takes it.
 func (n *namer) fresh(base string) string {
-	name := base
-	for i := 2; n.taken[name] || isReserved(name); i++ {
-		name = fmt.Sprintf("%s_%d", base, i)
-	}
+	name := ir.FreshName(base, 2, func(s string) bool { return n.taken[s] })
 	n.taken[name] = true
 	return name
-}
-
-func isReserved(name string) bool {
-	if _, ok := ir.ParseBuiltin(name); ok {
-		return true
-	}
-	_, ok := ir.ParseType(name)
-	return ok
-}
-
-// declOf returns the declaration a statement makes: a Decl, or a For's
-// declaring init.
-func declOf(s ir.Stmt) *ir.Decl {
-	switch s := s.(type) {
-	case *ir.Decl:
-		return s
-	case *ir.For:
-		d, _ := s.Init.(*ir.Decl)
-		return d
-	}
-	return nil
 }
 
 // uniquifyLocals renames the locals declared in body so that no two
@@ -149,7 +99,7 @@ func freshenLocals(f *ir.Func, n *namer) {
 		p.Name = to[p.Name]
 	}
 	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-		if d := declOf(s); d != nil {
+		if d := ir.DeclOf(s); d != nil {
 			if _, ok := to[d.Name]; !ok {
 				to[d.Name] = n.fresh(d.Name)
 			}
@@ -168,25 +118,7 @@ func renameLocals(body []ir.Stmt, to map[string]string) {
 		}
 		return name
 	}
-	var visit func(s ir.Stmt)
-	visit = func(s ir.Stmt) {
-		switch s := s.(type) {
-		case *ir.Decl:
-			s.Name = rename(s.Name)
-		case *ir.Assign:
-			s.Name = rename(s.Name)
-		case *ir.Atomic:
-			s.Dst = rename(s.Dst)
-		case *ir.For:
-			if s.Init != nil {
-				visit(s.Init)
-			}
-			if s.Post != nil {
-				visit(s.Post)
-			}
-		}
-	}
-	ir.WalkStmts(body, func(s ir.Stmt) bool { visit(s); return true })
+	walkSetLocals(body, func(name *string) { *name = rename(*name) })
 	ir.RewriteAllExprs(body, func(e ir.Expr) ir.Expr {
 		if v, ok := e.(*ir.Var); ok {
 			v.Name = rename(v.Name)

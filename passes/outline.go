@@ -21,14 +21,8 @@ import (
 // what lower returns for it; n counts the regions of one function from 1.
 // On an error the region stays, and the errors are joined.
 func rewriteRegions(m *ir.Module, cfg *Config, lower func(o *outliner, f *ir.Func, r *ir.Region, n int) ([]ir.Stmt, error)) error {
-	names := newNamer(m)
 	var errs []error
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
-		}
-		o := newOutliner(m, names, f, cfg.blockSize())
-		o.rep = cfg.report()
+	withOutliners(m, cfg, func(o *outliner, f *ir.Func) {
 		n := 0
 		f.Body = ir.RewriteStmts(f.Body, func(s ir.Stmt) []ir.Stmt {
 			r, ok := s.(*ir.Region)
@@ -43,8 +37,39 @@ func rewriteRegions(m *ir.Module, cfg *Config, lower func(o *outliner, f *ir.Fun
 			}
 			return out
 		})
-	}
+	})
 	return joinErrors(errs)
+}
+
+// withOutliners calls f on each host function of m with an outliner for
+// it; the outliners share one namer.
+func withOutliners(m *ir.Module, cfg *Config, f func(o *outliner, host *ir.Func)) {
+	names := newNamer(m)
+	for _, host := range m.Funcs {
+		if host.Kind != ir.HostFunc {
+			continue
+		}
+		o := newOutliner(m, names, host, cfg.blockSize())
+		o.rep = cfg.report()
+		f(o, host)
+	}
+}
+
+// forEachRegion calls f on each region of m's host functions, outermost
+// first; f may rewrite the region's body.
+func forEachRegion(m *ir.Module, f func(r *ir.Region)) {
+	for _, host := range m.Funcs {
+		if host.Kind != ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(host.Body, func(s ir.Stmt) bool {
+			r, ok := s.(*ir.Region)
+			if ok {
+				f(r)
+			}
+			return !ok
+		})
+	}
 }
 
 // regionKernel is what outlining one region piece produces.
@@ -71,7 +96,7 @@ func newOutliner(m *ir.Module, names *namer, host *ir.Func, block int64) *outlin
 		o.hostVars[p.Name] = p.Type
 	}
 	ir.WalkStmts(host.Body, func(s ir.Stmt) bool {
-		if d := declOf(s); d != nil {
+		if d := ir.DeclOf(s); d != nil {
 			o.hostVars[d.Name] = d.T
 		}
 		_, isRegion := s.(*ir.Region)
@@ -111,7 +136,7 @@ func (o *outliner) outline(body []ir.Stmt, procsVar string, base string, pos ir.
 func (o *outliner) captures(body []ir.Stmt) []string {
 	local := map[string]bool{}
 	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		if d := declOf(s); d != nil {
+		if d := ir.DeclOf(s); d != nil {
 			local[d.Name] = true
 		}
 		return true

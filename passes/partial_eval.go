@@ -83,9 +83,6 @@ const DefaultPEBudget = 20000
 // unknown condition builds.
 const maxPeelDepth = 256
 
-// constantMemory is the size of CUDA's constant memory.
-const constantMemory = 64 << 10
-
 func partialEval(m *ir.Module, cfg *Config) error {
 	placement, err := cfg.pePlacement()
 	if err != nil {
@@ -97,7 +94,7 @@ func partialEval(m *ir.Module, cfg *Config) error {
 	}
 	rep := cfg.report()
 	var filters []*prefilter
-	if placement == "auto" || placement == "code" {
+	if placement == PlaceAuto || placement == PlaceCode {
 		var specialized []*ir.Func
 		for _, f := range m.Funcs {
 			if f.Kind != ir.HostFunc && readsAny(f.Body, statics) {
@@ -120,14 +117,15 @@ func partialEval(m *ir.Module, cfg *Config) error {
 }
 
 // pePlacement checks and returns the placement of static data.
-func (c *Config) pePlacement() (string, error) {
+func (c *Config) pePlacement() (Placement, error) {
 	if c == nil || c.PEPlacement == "" {
-		return "auto", nil
+		return PlaceAuto, nil
 	}
-	if err := new(Placement).Set(string(c.PEPlacement)); err != nil {
-		return "", fmt.Errorf("--pe-placement=%s: %v", c.PEPlacement, err)
+	p := c.PEPlacement
+	if err := new(Placement).Set(string(p)); err != nil {
+		return PlaceAuto, fmt.Errorf("--pe-placement=%s: %v", p, err)
 	}
-	return string(c.PEPlacement), nil
+	return p, nil
 }
 
 func (c *Config) peBudget() int {
@@ -148,16 +146,48 @@ func staticBuffers(m *ir.Module) map[string]*ir.Buffer {
 	return out
 }
 
+// StaticReaders names the functions of m that read static data: the host
+// functions that load from or copy out of a static buffer, and the kernels
+// and device functions that load from one, themselves or through the
+// device functions they call. Run-time specialization specializes the
+// kernels among them again (Note [Run-time specialization] in
+// backends/cuda).
+func StaticReaders(m *ir.Module) map[string]bool {
+	statics := staticBuffers(m)
+	reads := map[string]bool{}
+	for _, f := range m.Funcs {
+		copies := ir.AnyStmt(f.Body, func(s ir.Stmt) bool {
+			c, ok := s.(*ir.Copy)
+			return ok && statics[c.Src] != nil
+		})
+		if f.Kind == ir.HostFunc && (readsAny(f.Body, statics) || copies) {
+			reads[f.Name] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range m.Funcs {
+			if f.Kind == ir.HostFunc || reads[f.Name] {
+				continue
+			}
+			calls := ir.AnyExprIn(f.Body, func(e ir.Expr) bool {
+				c, ok := e.(*ir.Call)
+				return ok && reads[c.Func]
+			})
+			if readsAny(f.Body, statics) || calls {
+				reads[f.Name], changed = true, true
+			}
+		}
+	}
+	return reads
+}
+
 // readsAny reports whether body loads from one of bufs.
 func readsAny(body []ir.Stmt, bufs map[string]*ir.Buffer) bool {
-	found := false
-	ir.WalkAllExprs(body, func(e ir.Expr) bool {
-		if l, ok := e.(*ir.Load); ok && bufs[l.Buf] != nil {
-			found = true
-		}
-		return !found
+	return ir.AnyExprIn(body, func(e ir.Expr) bool {
+		l, ok := e.(*ir.Load)
+		return ok && bufs[l.Buf] != nil
 	})
-	return found
 }
 
 // countStmts counts the statements of body, nested ones included.
@@ -185,14 +215,14 @@ func specializeFunc(m *ir.Module, f *ir.Func, statics map[string]*ir.Buffer, bud
 	for _, n := range p.notes {
 		if !seen[n] { // a loop kept in every iteration of one unrolled
 			seen[n] = true
-			rep.note(n.pos, "partial-eval", "%s", n.msg)
+			rep.note(n.pos, "%s", n.msg)
 		}
 	}
-	rep.note(f.Pos, "partial-eval", "%s %s specialized on %s: %s folded, %s unrolled (%s), %s; %d -> %d statements",
+	rep.note(f.Pos, "%s %s specialized on %s: %s folded, %s unrolled (%s), %s; %d -> %d statements",
 		f.Kind, f.Name, reads, plural(p.folded, "load"), plural(p.unrolled, "loop"),
 		plural(p.iterations, "iteration"), plural(p.kept, "loop")+" kept", before, countStmts(f.Body))
 	for _, sw := range mergeSwitchNotes(switches) {
-		rep.note(sw.pos, "partial-eval", "%d tests of %s against constants became %s of %s in all",
+		rep.note(sw.pos, "%d tests of %s against constants became %s of %s in all",
 			sw.tests, sw.x, countSwitches(sw.switches), plural(sw.values, "case"))
 	}
 }

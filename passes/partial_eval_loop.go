@@ -32,7 +32,7 @@ func unrollBlocker(l *ir.For) string {
 	switch {
 	case ir.JumpsOut(l.Body, false):
 		return "it holds continue"
-	case ir.JumpsOut(l.Body, true) && holdsBarrier(l.Body):
+	case ir.JumpsOut(l.Body, true) && ir.HasBarrier(l.Body, false):
 		return "it holds a barrier and break"
 	}
 	return ""
@@ -117,7 +117,7 @@ func (p *specializer) iterate(l *ir.For, e env, depth int) ([]ir.Stmt, string) {
 			return out, ""
 		case !decided && !known:
 			return nil, "its condition is not known at compile time"
-		case !decided && (depth >= maxPeelDepth || holdsBarrier(l.Body)):
+		case !decided && (depth >= maxPeelDepth || ir.HasBarrier(l.Body, false)):
 			return nil, fmt.Sprintf("its condition is not known at compile time after %d iterations", depth)
 		}
 		body := p.iteration(l)
@@ -170,7 +170,7 @@ func (p *specializer) iteration(l *ir.For) []ir.Stmt {
 	}
 	to := map[string]string{}
 	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		if d := declOf(s); d != nil && to[d.Name] == "" {
+		if d := ir.DeclOf(s); d != nil && to[d.Name] == "" {
 			to[d.Name] = p.names.fresh(d.Name)
 		}
 		return true
@@ -211,15 +211,4 @@ func (p *specializer) known(x ir.Expr, e env) bool {
 		return ok
 	})
 	return ok
-}
-
-// holdsBarrier reports whether body holds a barrier.
-func holdsBarrier(body []ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		_, isBarrier := s.(*ir.Barrier)
-		found = found || isBarrier
-		return !found
-	})
-	return found
 }

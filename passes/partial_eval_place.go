@@ -18,7 +18,7 @@ type staticUse struct {
 
 // placeStatics decides where each static buffer of m lives, dropping the
 // ones that nothing reads any more.
-func placeStatics(m *ir.Module, statics map[string]*ir.Buffer, placement string, rep *Report) error {
+func placeStatics(m *ir.Module, statics map[string]*ir.Buffer, placement Placement, rep *Report) error {
 	uses := staticUses(m, statics)
 	constBytes := int64(0)
 	for _, b := range m.Buffers {
@@ -34,53 +34,54 @@ func placeStatics(m *ir.Module, statics map[string]*ir.Buffer, placement string,
 			continue
 		}
 		size := int64(len(b.Init) * b.Elem.Size())
-		space, why := placeStatic(b, uses[b.Name], placement, size, constBytes)
+		place, why, ok := placeStatic(b, uses[b.Name], placement, size, constBytes)
 		switch {
-		case space == "error":
+		case !ok:
 			errs.Add(why.pos, "partial-eval: %s", why.msg)
 			continue
-		case space == "code":
-			rep.note(b.Pos, "partial-eval", "static buffer %s (%d bytes): folded into code; %s", b.Name, size, why.msg)
+		case place == PlaceCode:
+			rep.note(b.Pos, "static buffer %s (%d bytes): folded into code; %s", b.Name, size, why.msg)
 			continue
-		case space == "constant":
+		case place == PlaceConstant:
 			b.Space = ir.Constant
 			constBytes += size
 		default:
 			b.Space = ir.Global
 		}
-		rep.note(b.Pos, "partial-eval", "static buffer %s (%d bytes): in %s memory: %s", b.Name, size, space, why.msg)
+		rep.note(b.Pos, "static buffer %s (%d bytes): in %s memory: %s", b.Name, size, place, why.msg)
 		kept = append(kept, b)
 	}
 	m.Buffers = kept
 	return errs.Err()
 }
 
-// placeStatic decides where b lives: "code", "constant", "global" or,
-// with the reason's position, "error".
-func placeStatic(b *ir.Buffer, uses []staticUse, placement string, size, constBytes int64) (string, peNote) {
-	fits := constBytes+size <= constantMemory
+// placeStatic decides where b lives, PlaceCode, PlaceConstant or
+// PlaceGlobal, and why; or, with ok false, why it cannot live where
+// placement says.
+func placeStatic(b *ir.Buffer, uses []staticUse, placement Placement, size, constBytes int64) (place Placement, why peNote, ok bool) {
+	fits := constBytes+size <= ir.MaxConstantMemory
 	switch {
-	case placement == "global":
-		return "global", peNote{b.Pos, "--pe-placement=global"}
-	case placement == "constant" && !fits:
-		return "error", peNote{b.Pos, fmt.Sprintf("--pe-placement=constant: static buffer %s (%d bytes) does not fit in the 64 KiB of constant memory with the %d bytes before it", b.Name, size, constBytes)}
-	case placement == "constant":
-		return "constant", peNote{b.Pos, "--pe-placement=constant"}
+	case placement == PlaceGlobal:
+		return PlaceGlobal, peNote{b.Pos, "--pe-placement=global"}, true
+	case placement == PlaceConstant && !fits:
+		return placement, peNote{b.Pos, fmt.Sprintf("--pe-placement=constant: static buffer %s (%d bytes) does not fit in the 64 KiB of constant memory with the %d bytes before it", b.Name, size, constBytes)}, false
+	case placement == PlaceConstant:
+		return PlaceConstant, peNote{b.Pos, "--pe-placement=constant"}, true
 	case len(uses) == 0:
-		return "code", peNote{b.Pos, "nothing reads it any more"}
-	case placement == "code":
-		return "error", peNote{uses[0].pos, fmt.Sprintf("--pe-placement=code, but static buffer %s is still read here, at an index not known at compile time", b.Name)}
+		return PlaceCode, peNote{b.Pos, "nothing reads it any more"}, true
+	case placement == PlaceCode:
+		return placement, peNote{uses[0].pos, fmt.Sprintf("--pe-placement=code, but static buffer %s is still read here, at an index not known at compile time", b.Name)}, false
 	}
 	reads := plural(len(uses), "read") + " left, the first at " + uses[0].pos.String()
 	for _, u := range uses {
 		if u.varies {
-			return "global", peNote{b.Pos, fmt.Sprintf("%s; the one at %s may differ between threads", reads, u.pos)}
+			return PlaceGlobal, peNote{b.Pos, fmt.Sprintf("%s; the one at %s may differ between threads", reads, u.pos)}, true
 		}
 	}
 	if !fits {
-		return "global", peNote{b.Pos, reads + "; it does not fit in the 64 KiB of constant memory"}
+		return PlaceGlobal, peNote{b.Pos, reads + "; it does not fit in the 64 KiB of constant memory"}, true
 	}
-	return "constant", peNote{b.Pos, reads + ", all the same for every thread"}
+	return PlaceConstant, peNote{b.Pos, reads + ", all the same for every thread"}, true
 }
 
 // staticUses lists, per static buffer, the reads of it that m still

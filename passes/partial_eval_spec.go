@@ -216,15 +216,7 @@ func (p *specializer) taken(pos ir.Pos, body []ir.Stmt, e env) []ir.Stmt {
 func (p *specializer) switchStmt(s *ir.Switch, e env) []ir.Stmt {
 	s.X = p.expr(s.X, e)
 	if x, ok := s.X.(*ir.Const); ok {
-		taken := s.Default
-		for _, c := range s.Cases {
-			for _, v := range c.Values {
-				if ir.IntBits(x.T, v) == x.Bits {
-					taken = c.Body
-				}
-			}
-		}
-		return p.taken(s.Pos, taken, e)
+		return p.taken(s.Pos, s.Taken(x), e)
 	}
 	var after env
 	join := func(body []ir.Stmt, out env) {

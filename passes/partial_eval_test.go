@@ -30,10 +30,8 @@ func specialize(t *testing.T, src string, cfg *passes.Config) (*ir.Module, strin
 	t.Helper()
 	m := irtest.Parse(t, "in.kir", []byte(src))
 	before := irtest.Run(t, m, nil)
-	cfg.VerifyEach, cfg.Report = true, &passes.Report{}
-	if err := passes.Run(m, []*passes.Pass{passes.Lookup("partial-eval")}, cfg); err != nil {
-		t.Fatal(err)
-	}
+	cfg.Report = &passes.Report{}
+	irtest.RunPasses(t, m, cfg, "partial-eval")
 	for _, icfg := range []interp.Config{{}, {Race: true}} {
 		if after := irtest.RunWith(t, m, icfg); after != before {
 			t.Errorf("output changed (%+v):\nbefore:\n%s\nafter:\n%s", icfg, before, after)
@@ -128,7 +126,7 @@ func TestPartialEvalPlacement(t *testing.T) {
 		"stack": "--pe-placement=stack: want auto, code, constant or global",
 	} {
 		m := irtest.Parse(t, "in.kir", []byte(src))
-		err := passes.Run(m, []*passes.Pass{passes.Lookup("partial-eval")}, &passes.Config{PEPlacement: placement})
+		err := irtest.TryPasses(m, &passes.Config{PEPlacement: placement}, "partial-eval")
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("--pe-placement=%s: error %v, want %q", placement, err, want)
 		}
@@ -146,7 +144,7 @@ kernel k(i: i32) { out[0] = a[i] + b[i]; }
 host main() { launch k(3) grid 1 block 1; }
 `
 	m := irtest.Parse(t, "big.kir", []byte(src))
-	err := passes.Run(m, []*passes.Pass{passes.Lookup("partial-eval")}, &passes.Config{PEPlacement: "constant"})
+	err := irtest.TryPasses(m, &passes.Config{PEPlacement: "constant"}, "partial-eval")
 	want := "big.kir:3:1: error: partial-eval: --pe-placement=constant: static buffer b (40000 bytes) does not fit in the 64 KiB of constant memory with the 40000 bytes before it"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
@@ -163,12 +161,12 @@ func mustArchive(t *testing.T, path string) *txtar.Archive {
 }
 
 // TestPrefilter checks the prefilters of Note [Static prefilters] on
-// testdata/prefilter/*.txtar: section scan is kernel scan after
+// testdata/partial_eval/prefilter/*.txtar: section scan is kernel scan after
 // partial-eval, report its report. The program must print the same with
 // and without them, at every N (near the end of data the filter lets
 // every position through), and --pe-prefilter=false must leave them out.
 func TestPrefilter(t *testing.T) {
-	irtest.Golden(t, "testdata/prefilter/*.txtar", func(t *testing.T, a *txtar.Archive) map[string]string {
+	irtest.Golden(t, "testdata/partial_eval/prefilter/*.txtar", func(t *testing.T, a *txtar.Archive) map[string]string {
 		src := string(irtest.Section(t, a, "in.kir"))
 		m, rep := specialize(t, src, &passes.Config{})
 		plain, _ := specialize(t, src, &passes.Config{PENoPrefilter: true})
@@ -191,7 +189,7 @@ func TestPrefilter(t *testing.T) {
 }
 
 // TestPrefilterRandom runs random matchers of the form of
-// testdata/prefilter/scan.txtar, with and without prefilters: patterns of
+// testdata/partial_eval/prefilter/scan.txtar, with and without prefilters: patterns of
 // 2 to 6 bytes over a small alphabet, some with a wildcard, on
 // data with many matches. Both must print the same at every N, and most
 // trials must have a prefilter.

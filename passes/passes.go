@@ -66,7 +66,7 @@ type Pipeline struct {
 var registry = []*Pass{
 	simplifyPass,
 	lowerPriorityPass,
-	elidePass,
+	elideBarriersPass,
 	groupSplitPass,
 	gridSyncPass,
 	hostLoopsPass,
@@ -78,23 +78,23 @@ var registry = []*Pass{
 // pipelines lists the named pipelines.
 var pipelines = []*Pipeline{
 	{Name: "lower", Doc: "lower SPMD regions to kernels and host code",
-		Passes: []string{"lower-priority", "elide-barriers", "group-split", "elide-barriers", "grid-sync", "host-loops", "lower-multiprefix", "split-barriers"}},
+		Passes: []string{lowerPriorityPass.Name, elideBarriersPass.Name, groupSplitPass.Name, elideBarriersPass.Name, gridSyncPass.Name, hostLoopsPass.Name, lowerMultiprefixPass.Name, splitBarriersPass.Name}},
 	{Name: "default", Doc: "lower to the launch level, specialize on static data and simplify, as compile does",
-		Passes: []string{"lower", "partial-eval", "simplify"}},
+		Passes: []string{"lower", partialEvalPass.Name, simplifyPass.Name}},
 }
 
 // passOrder holds pairs (a, b): when both run, a must come before b. Each
 // pair carries its reason, in the manner of Go's SSA compiler.
 var passOrder = []struct{ before, after, why string }{
-	{"lower-priority", "elide-barriers", "the claims of priority stores add barriers that elision then judges"},
-	{"lower-priority", "split-barriers", "regions with priority stores cannot become kernels"},
-	{"host-loops", "split-barriers", "split-barriers needs grid barriers at the top level of regions"},
-	{"group-split", "host-loops", "host-loops cannot cut regions inside group constructs"},
-	{"group-split", "grid-sync", "cooperative kernels are made of flat regions"},
-	{"grid-sync", "host-loops", "the cooperative kernel keeps the loops that host-loops would lift"},
-	{"host-loops", "lower-multiprefix", "multiprefix cuts need regions without lifted control flow"},
-	{"lower-multiprefix", "split-barriers", "regions with multiprefix atomics cannot become kernels"},
-	{"elide-barriers", "host-loops", "every barrier that goes saves a launch, and some a lifted loop"},
+	{lowerPriorityPass.Name, elideBarriersPass.Name, "the claims of priority stores add barriers that elision then judges"},
+	{lowerPriorityPass.Name, splitBarriersPass.Name, "regions with priority stores cannot become kernels"},
+	{hostLoopsPass.Name, splitBarriersPass.Name, "split-barriers needs grid barriers at the top level of regions"},
+	{groupSplitPass.Name, hostLoopsPass.Name, "host-loops cannot cut regions inside group constructs"},
+	{groupSplitPass.Name, gridSyncPass.Name, "cooperative kernels are made of flat regions"},
+	{gridSyncPass.Name, hostLoopsPass.Name, "the cooperative kernel keeps the loops that host-loops would lift"},
+	{hostLoopsPass.Name, lowerMultiprefixPass.Name, "multiprefix cuts need regions without lifted control flow"},
+	{lowerMultiprefixPass.Name, splitBarriersPass.Name, "regions with multiprefix atomics cannot become kernels"},
+	{elideBarriersPass.Name, hostLoopsPass.Name, "every barrier that goes saves a launch, and some a lifted loop"},
 }
 
 func init() {
@@ -182,20 +182,27 @@ func checkOrder(seq []string) error {
 
 // Run applies passes to m in order. A pass that meets a module above its
 // From level is an error; a panic inside a pass is reported as
-// "panic during <pass>" rather than crashing the compiler.
+// "panic during <pass>" rather than crashing the compiler. Run stamps
+// report entries with the name of the pass that notes them.
 func Run(m *ir.Module, ps []*Pass, cfg *Config) error {
 	if cfg == nil {
 		cfg = &Config{}
 	}
 	for _, p := range ps {
-		if lvl := m.Level(); lvl > p.From {
+		lvl := m.Level()
+		if lvl > p.From {
 			return fmt.Errorf("pass %s takes %s-level modules, but %s is at the %s level", p.Name, p.From, m.Name, lvl)
+		}
+		if cfg.Report != nil {
+			cfg.Report.pass = p.Name
 		}
 		if err := runOne(m, p, cfg); err != nil {
 			return err
 		}
 		if cfg.VerifyEach {
-			if err := ir.Verify(m, p.To); err != nil {
+			// A pass lowers a module to its To level, or leaves a module
+			// below that where it was.
+			if err := ir.Verify(m, min(lvl, p.To)); err != nil {
 				return fmt.Errorf("invalid IR after pass %s:\n%v\n%s", p.Name, err, ir.Print(m))
 			}
 		}

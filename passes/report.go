@@ -13,6 +13,7 @@ import (
 // run on the host, which kernels and launches a region became.
 type Report struct {
 	entries []reportEntry
+	pass    string // the pass that runs now, which Run sets
 }
 
 type reportEntry struct {
@@ -21,13 +22,13 @@ type reportEntry struct {
 	msg  string
 }
 
-// note records one fact about the construct at pos; a nil Report records
-// nothing.
-func (r *Report) note(pos ir.Pos, pass, format string, args ...any) {
+// note records one fact about the construct at pos, stamped with the name
+// of the pass that runs; a nil Report records nothing.
+func (r *Report) note(pos ir.Pos, format string, args ...any) {
 	if r == nil {
 		return
 	}
-	r.entries = append(r.entries, reportEntry{pos: pos, pass: pass, msg: fmt.Sprintf(format, args...)})
+	r.entries = append(r.entries, reportEntry{pos: pos, pass: r.pass, msg: fmt.Sprintf(format, args...)})
 }
 
 // Write prints the report sorted by source position, one fact per line:

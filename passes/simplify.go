@@ -82,19 +82,16 @@ func dropDeadLocals(body []ir.Stmt) []ir.Stmt {
 	}
 }
 
-// foldExpr folds one node whose operands are already folded.
+// foldExpr folds one node whose operands are already folded: ir.Fold,
+// then the identities that hold for any operand.
 func foldExpr(e ir.Expr) ir.Expr {
+	if f := ir.Fold(e); f != e {
+		return f
+	}
 	switch e := e.(type) {
-	case *ir.Unary:
-		if x, ok := e.X.(*ir.Const); ok {
-			return &ir.Const{Pos: e.Pos, T: e.Type(), Bits: ir.EvalUnary(e.Op, x.T, x.Bits)}
-		}
 	case *ir.Binary:
 		return foldBinary(e)
 	case *ir.Convert:
-		if x, ok := e.X.(*ir.Const); ok {
-			return &ir.Const{Pos: e.Pos, T: e.T, Bits: ir.EvalConvert(e.T, x.T, x.Bits)}
-		}
 		if e.X.Type() == e.T {
 			return e.X
 		}
@@ -105,32 +102,17 @@ func foldExpr(e ir.Expr) ir.Expr {
 			}
 			return e.Y
 		}
-	case *ir.Builtin:
-		if e.Op.Arity() == 0 {
-			return e
-		}
-		args := make([]ir.Bits, len(e.Args))
-		for i, a := range e.Args {
-			c, ok := a.(*ir.Const)
-			if !ok {
-				return e
-			}
-			args[i] = c.Bits
-		}
-		return &ir.Const{Pos: e.Pos, T: e.Type(), Bits: ir.EvalBuiltin(e.Op, e.Type(), args...)}
 	}
 	return e
 }
 
+// foldBinary applies the identities of binary operations with one
+// constant operand; both constant, ir.Fold has been there.
 func foldBinary(e *ir.Binary) ir.Expr {
 	x, xc := e.X.(*ir.Const)
 	y, yc := e.Y.(*ir.Const)
 	if xc && yc {
-		v, err := ir.EvalBinary(e.Op, x.T, x.Bits, y.Bits)
-		if err != nil {
-			return e // keep the run-time error
-		}
-		return &ir.Const{Pos: e.Pos, T: e.Type(), Bits: v}
+		return e // keep the run-time error
 	}
 	switch {
 	case e.Op == ir.LogAnd && xc:
@@ -251,18 +233,8 @@ func simplifyStmt(s ir.Stmt, decls map[string]int) []ir.Stmt {
 		if s.Default != nil {
 			s.Default = simplifyBody(s.Default, decls)
 		}
-		if x, ok := s.X.(*ir.Const); ok {
-			taken := s.Default
-			for _, c := range s.Cases {
-				for _, v := range c.Values {
-					if ir.IntBits(x.T, v) == x.Bits {
-						taken = c.Body
-					}
-				}
-			}
-			if inlinable(taken, decls) {
-				return taken
-			}
+		if x, ok := s.X.(*ir.Const); ok && inlinable(s.Taken(x), decls) {
+			return s.Taken(x)
 		}
 	case *ir.Split:
 		s.Then = simplifyBody(s.Then, decls)

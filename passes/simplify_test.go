@@ -1,19 +1,11 @@
 package passes_test
 
 import (
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"gpuc/internal/driver"
 	"gpuc/internal/irtest"
-	"gpuc/ir"
-	"gpuc/ir/interp"
-	"gpuc/passes"
 )
 
 // TestSimplify runs simplify on testdata/simplify/*.txtar: in.kir must
@@ -22,96 +14,4 @@ func TestSimplify(t *testing.T) {
 	irtest.Golden(t, "testdata/simplify/*.txtar", func(t *testing.T, a *txtar.Archive) map[string]string {
 		return runPass(t, a, "simplify")
 	})
-}
-
-// runPass applies the named passes to the archive's in.kir and returns the
-// printed result as section out.kir, checking that the interpreter prints
-// the same before and after.
-func runPass(t *testing.T, a *txtar.Archive, names ...string) map[string]string {
-	t.Helper()
-	m := irtest.Parse(t, "in.kir", irtest.Section(t, a, "in.kir"))
-	before := irtest.Run(t, m, nil)
-	ps, err := passes.Expand(names)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := passes.Run(m, ps, &passes.Config{VerifyEach: true}); err != nil {
-		t.Fatal(err)
-	}
-	// After lowering, every path must print the same: cooperative launches
-	// where they fit, their fallbacks where they do not, and both race-free.
-	for _, cfg := range []interp.Config{{}, {CoopThreads: 1}, {Race: true}, {Race: true, CoopThreads: 1}} {
-		if after := irtest.RunWith(t, m, cfg); after != before {
-			t.Errorf("output changed by %v (%+v):\nbefore:\n%s\nafter:\n%s", names, cfg, before, after)
-		}
-	}
-	return map[string]string{"out.kir": ir.Print(m)}
-}
-
-// TestPipelinesKeepExamples runs every pipeline on every .kir example and
-// checks that the interpreter's output does not change.
-func TestPipelinesKeepExamples(t *testing.T) {
-	files, _ := filepath.Glob("../examples/*/*.kir")
-	if len(files) == 0 {
-		t.Fatal("no examples found")
-	}
-	for _, file := range files {
-		for _, pl := range passes.Pipelines() {
-			t.Run(filepath.Base(file)+"/"+pl.Name, func(t *testing.T) {
-				m := irtest.ParseFile(t, file)
-				small := map[string]int64{}
-				if m.Param("N") != nil {
-					small["N"] = 3000
-				}
-				before := irtest.Run(t, m, small)
-				ps, _ := passes.Expand([]string{pl.Name})
-				if err := passes.Run(m, ps, &passes.Config{VerifyEach: true}); err != nil {
-					t.Fatal(err)
-				}
-				if after := irtest.Run(t, m, small); after != before {
-					t.Errorf("output changed:\nbefore:\n%s\nafter:\n%s", before, after)
-				}
-			})
-		}
-	}
-}
-
-// TestPipelinesKeepForkExamples lowers every Fork example with the default
-// pipeline and checks that the interpreter prints what the SPMD program
-// prints: with cooperative launches, with their relaunch fallbacks, and
-// race-free under the race checker.
-func TestPipelinesKeepForkExamples(t *testing.T) {
-	files, _ := filepath.Glob("../examples/fork/*.fork")
-	if len(files) == 0 {
-		t.Fatal("no Fork examples found")
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			m, err := driver.Load(file, "--procs=64", "--crcw=priority")
-			if err != nil {
-				t.Fatal(err)
-			}
-			params := map[string]int64{}
-			if args, err := os.ReadFile(strings.TrimSuffix(file, ".fork") + ".args"); err == nil {
-				for _, a := range strings.Fields(string(args)) {
-					name, val, _ := strings.Cut(a, "=")
-					v, err := strconv.ParseInt(val, 0, 64)
-					if err != nil {
-						t.Fatalf("%s: bad argument %s", file, a)
-					}
-					params[name] = v
-				}
-			}
-			before := irtest.Run(t, m, params)
-			ps, _ := passes.Expand([]string{"default"})
-			if err := passes.Run(m, ps, &passes.Config{VerifyEach: true}); err != nil {
-				t.Fatal(err)
-			}
-			for _, cfg := range []interp.Config{{Params: params}, {Params: params, CoopThreads: 1}, {Params: params, Race: true}} {
-				if after := irtest.RunWith(t, m, cfg); after != before {
-					t.Errorf("output changed (coop threads %d, race %v):\nbefore:\n%s\nafter:\n%s", cfg.CoopThreads, cfg.Race, before, after)
-				}
-			}
-		})
-	}
 }

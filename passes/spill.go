@@ -1,6 +1,9 @@
 package passes
 
 import (
+	"maps"
+	"slices"
+
 	"gpuc/ir"
 )
 
@@ -39,7 +42,7 @@ func (o *outliner) spillAcross(pieces []piece, hostPieces []*[]ir.Stmt, procs ir
 	}
 	bufs := map[string]string{}
 	sp := &spill{bufs: bufs, types: map[string]ir.Type{}}
-	for _, name := range sortedKeys(count) {
+	for _, name := range slices.Sorted(maps.Keys(count)) {
 		if count[name] < 2 {
 			continue
 		}
@@ -65,25 +68,7 @@ func localsUsed(body []ir.Stmt, types map[string]ir.Type) map[string]bool {
 			out[name] = true
 		}
 	}
-	var visit func(s ir.Stmt)
-	visit = func(s ir.Stmt) {
-		switch s := s.(type) {
-		case *ir.Decl:
-			note(s.Name)
-		case *ir.Assign:
-			note(s.Name)
-		case *ir.Atomic:
-			note(s.Dst)
-		case *ir.For:
-			if s.Init != nil {
-				visit(s.Init)
-			}
-			if s.Post != nil {
-				visit(s.Post)
-			}
-		}
-	}
-	ir.WalkStmts(body, func(s ir.Stmt) bool { visit(s); return true })
+	walkSetLocals(body, func(name *string) { note(*name) })
 	ir.WalkAllExprs(body, func(e ir.Expr) bool {
 		if v, ok := e.(*ir.Var); ok {
 			note(v.Name)
@@ -103,7 +88,7 @@ func withSpill(body []ir.Stmt, sp *spill) []ir.Stmt {
 	}
 	used := localsUsed(body, sp.types)
 	var head, tail []ir.Stmt
-	for _, name := range sortedKeys(sp.bufs) {
+	for _, name := range slices.Sorted(maps.Keys(sp.bufs)) {
 		if !used[name] {
 			continue
 		}
@@ -158,7 +143,7 @@ func hostSpill(body []ir.Stmt, sp *spill) []ir.Stmt {
 func regionLocals(body []ir.Stmt) map[string]ir.Type {
 	types := map[string]ir.Type{}
 	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		if d := declOf(s); d != nil {
+		if d := ir.DeclOf(s); d != nil {
 			types[d.Name] = d.T
 		}
 		return true

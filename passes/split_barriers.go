@@ -51,10 +51,10 @@ func (o *outliner) lowerRegion(r *ir.Region, base string) ([]ir.Stmt, error) {
 		out = append(out, rk.launch)
 		kernels = append(kernels, rk.kernel.Name)
 	}
-	o.rep.note(r.Pos, "split-barriers", "region of %s processors: %s", ir.PrintExpr(r.Procs), plural(len(kernels), "kernel")+": "+strings.Join(kernels, ", "))
+	o.rep.note(r.Pos, "region of %s processors: %s", ir.PrintExpr(r.Procs), plural(len(kernels), "kernel")+": "+strings.Join(kernels, ", "))
 	for _, s := range r.Body {
 		if b, ok := s.(*ir.Barrier); ok && b.Grid {
-			o.rep.note(b.Pos, "split-barriers", "grid barrier: a kernel boundary")
+			o.rep.note(b.Pos, "grid barrier: a kernel boundary")
 		}
 	}
 	return out, nil
@@ -68,7 +68,7 @@ func checkFlat(r *ir.Region) error {
 		for _, sub := range ir.SubBodies(s) {
 			ir.WalkStmts(sub, func(s ir.Stmt) bool {
 				if b, ok := s.(*ir.Barrier); ok && b.Grid && err == nil {
-					err = errorf(b.Pos, "split-barriers: grid barrier inside control flow; run host-loops first")
+					err = errorf(b.Pos, "split-barriers: grid barrier inside control flow; run %s first", hostLoopsPass.Name)
 				}
 				return err == nil
 			})
@@ -80,17 +80,17 @@ func checkFlat(r *ir.Region) error {
 		}
 		switch s := s.(type) {
 		case *ir.Split, *ir.SplitWhile, *ir.Fork:
-			err = errorf(s.At(), "split-barriers: group construct in a region; run group-split first")
+			err = errorf(s.At(), "split-barriers: group construct in a region; run %s first", groupSplitPass.Name)
 		case *ir.Store:
 			if s.Priority {
-				err = errorf(s.Pos, "split-barriers: priority store in a region; run lower-priority first")
+				err = errorf(s.Pos, "split-barriers: priority store in a region; run %s first", lowerPriorityPass.Name)
 			}
 		case *ir.Atomic:
 			if s.Op.IsMultiprefix() {
-				err = errorf(s.Pos, "split-barriers: multiprefix atomic in a region; run lower-multiprefix first")
+				err = errorf(s.Pos, "split-barriers: multiprefix atomic in a region; run %s first", lowerMultiprefixPass.Name)
 			}
 		case *ir.Printf:
-			err = errorf(s.Pos, "split-barriers: printf in a region; run host-loops first, which moves it to the host")
+			err = errorf(s.Pos, "split-barriers: printf in a region; run %s first, which moves it to the host", hostLoopsPass.Name)
 		}
 		return err == nil
 	})

@@ -106,7 +106,7 @@ func (u *uniformity) groupBodies(s ir.Stmt, div bool, bodies ...[]ir.Stmt) {
 	inside := map[string]bool{}
 	for _, b := range bodies {
 		ir.WalkStmts(b, func(x ir.Stmt) bool {
-			if d := declOf(x); d != nil {
+			if d := ir.DeclOf(x); d != nil {
 				inside[d.Name] = true
 			}
 			return true
@@ -153,23 +153,18 @@ func readsThread(m *ir.Module, name string, seen map[string]bool) bool {
 	if f == nil {
 		return true
 	}
-	found := false
-	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-		if a, ok := s.(*ir.Atomic); ok && a.Dst != "" {
-			found = true
-		}
-		return !found
-	})
-	ir.WalkAllExprs(f.Body, func(x ir.Expr) bool {
+	return ir.AnyStmt(f.Body, func(s ir.Stmt) bool {
+		a, ok := s.(*ir.Atomic)
+		return ok && a.Dst != ""
+	}) || ir.AnyExprIn(f.Body, func(x ir.Expr) bool {
 		switch x := x.(type) {
 		case *ir.Builtin:
-			found = found || x.Op == ir.GlobalID || x.Op == ir.ThreadID
+			return x.Op == ir.GlobalID || x.Op == ir.ThreadID
 		case *ir.Call:
-			found = found || readsThread(m, x.Func, seen)
+			return readsThread(m, x.Func, seen)
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // pureCall reports whether calling the device function name has no

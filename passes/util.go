@@ -2,33 +2,26 @@ package passes
 
 import (
 	"errors"
-	"sort"
 
 	"gpuc/ir"
 )
 
 // readIn reports whether body reads the local name.
 func readIn(name string, body []ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		for _, e := range ir.StmtExprs(s) {
-			found = found || readsLocal(name, e)
-		}
-		return !found
-	})
-	return found
+	return ir.AnyExprIn(body, isLocal(name))
 }
 
 // readsLocal reports whether e reads the local name.
 func readsLocal(name string, e ir.Expr) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		if v, ok := x.(*ir.Var); ok && v.Name == name {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return ir.AnyExpr(e, isLocal(name))
+}
+
+// isLocal returns a predicate that holds for reads of the local name.
+func isLocal(name string) func(ir.Expr) bool {
+	return func(x ir.Expr) bool {
+		v, ok := x.(*ir.Var)
+		return ok && v.Name == name
+	}
 }
 
 // setsLocal returns the local that s sets and its new value, if s is a
@@ -43,38 +36,49 @@ func setsLocal(s ir.Stmt) (name string, value ir.Expr, ok bool) {
 	return "", nil, false
 }
 
+// walkSetLocals calls f on the name of each local that a statement of
+// body declares or sets: declarations, assignments and atomics (whose
+// name is "" where they keep no result), For inits and posts included.
+func walkSetLocals(body []ir.Stmt, f func(name *string)) {
+	var visit func(s ir.Stmt)
+	visit = func(s ir.Stmt) {
+		switch s := s.(type) {
+		case *ir.Decl:
+			f(&s.Name)
+		case *ir.Assign:
+			f(&s.Name)
+		case *ir.Atomic:
+			f(&s.Dst)
+		case *ir.For:
+			if s.Init != nil {
+				visit(s.Init)
+			}
+			if s.Post != nil {
+				visit(s.Post)
+			}
+		}
+	}
+	ir.WalkStmts(body, func(s ir.Stmt) bool { visit(s); return true })
+}
+
 // assignedIn reports whether body assigns the local name (a declaration
 // with a value counts).
 func assignedIn(name string, body []ir.Stmt) bool {
-	found := false
-	visit := func(s ir.Stmt) {
+	assigns := func(s ir.Stmt) bool {
 		switch s := s.(type) {
 		case *ir.Assign:
-			found = found || s.Name == name
+			return s.Name == name
 		case *ir.Decl:
-			found = found || (s.Name == name && s.Init != nil)
+			return s.Name == name && s.Init != nil
 		case *ir.Atomic:
-			found = found || s.Dst == name
+			return s.Dst == name
 		}
+		return false
 	}
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		visit(s)
-		if f, ok := s.(*ir.For); ok {
-			visit(f.Init)
-			visit(f.Post)
-		}
-		return !found
+	return ir.AnyStmt(body, func(s ir.Stmt) bool {
+		f, ok := s.(*ir.For)
+		return assigns(s) || ok && (assigns(f.Init) || assigns(f.Post))
 	})
-	return found
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // toI64 converts an integer expression to i64.
@@ -93,4 +97,21 @@ func (c *Config) blockSize() int64 {
 		return int64(c.BlockSize)
 	}
 	return 256
+}
+
+// hoistDecls moves the top-level declarations of a guarded list out of the
+// guard, with zero values, so that a second guard after a cut sees them.
+func hoistDecls(list []ir.Stmt) (hoisted, body []ir.Stmt) {
+	for _, s := range list {
+		d, ok := s.(*ir.Decl)
+		if !ok {
+			body = append(body, s)
+			continue
+		}
+		hoisted = append(hoisted, &ir.Decl{Pos: d.Pos, Name: d.Name, T: d.T, Init: &ir.Const{Pos: d.Pos, T: d.T}})
+		if d.Init != nil {
+			body = append(body, &ir.Assign{Pos: d.Pos, Name: d.Name, Value: d.Init})
+		}
+	}
+	return hoisted, body
 }

@@ -199,7 +199,7 @@ func (e *emitter) bufferDecl(b *strings.Builder, buf *ir.Buffer) {
 		for i, v := range buf.Init {
 			vals[i] = constant(buf.Elem, v).s
 		}
-		fmt.Fprintf(b, "static const %s gpuc_init_%s[] = {%s};\n", t, name, wrapList(vals))
+		fmt.Fprintf(b, "static const %s gpuc_init_%s[] = {%s};\n", t, name, ir.WrapList(vals, "    "))
 	}
 }
 
@@ -209,21 +209,6 @@ func (e *emitter) bufferDecl(b *strings.Builder, buf *ir.Buffer) {
 func (e *emitter) constLength(buf *ir.Buffer) string {
 	f := &fn{e: e, f: &ir.Func{Name: buf.Name, Kind: ir.DeviceFunc}}
 	return "gpuc_max(1LL, (long long)" + operand(f.expr(buf.Len)) + ")"
-}
-
-// wrapList joins values, breaking the line every sixteen.
-func wrapList(vals []string) string {
-	var b strings.Builder
-	for i, v := range vals {
-		switch {
-		case i > 0 && i%16 == 0:
-			b.WriteString(",\n    ")
-		case i > 0:
-			b.WriteString(", ")
-		}
-		b.WriteString(v)
-	}
-	return b.String()
 }
 
 func smemVar(e *emitter, k *ir.Func) string { return "gpuc_smem_" + e.n.c(k.Name) }

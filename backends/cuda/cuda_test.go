@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"gpuc/frontends/kir"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 )
 
@@ -55,14 +56,7 @@ func portablePrograms(t *testing.T) []string {
 // load parses and verifies a .kir file.
 func load(t *testing.T, path string) *ir.Module {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := kir.Parse(path, src)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
+	m := irtest.ParseFile(t, path)
 	if err := ir.Verify(m, ir.LaunchLevel); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -88,5 +88,5 @@ func raiseMessages(e *emitter) (table string, n int) {
 	for _, m := range e.raiseMsgs {
 		msgs = append(msgs, cstring(m))
 	}
-	return wrapList(msgs), len(msgs)
+	return ir.WrapList(msgs, "    "), len(msgs)
 }

@@ -427,7 +427,7 @@ func seq(pre []string, v cx) cx {
 
 // hasEffect reports whether e calls a function with effects.
 func (f *fn) hasEffect(e ir.Expr) bool {
-	return contains(e, func(x ir.Expr) bool {
+	return ir.AnyExpr(e, func(x ir.Expr) bool {
 		c, ok := x.(*ir.Call)
 		return ok && f.e.effectful[c.Func]
 	})
@@ -435,20 +435,11 @@ func (f *fn) hasEffect(e ir.Expr) bool {
 
 // impure reports whether e calls a function or reads memory.
 func impure(e ir.Expr) bool {
-	return contains(e, func(x ir.Expr) bool {
+	return ir.AnyExpr(e, func(x ir.Expr) bool {
 		switch x.(type) {
 		case *ir.Call, *ir.Load:
 			return true
 		}
 		return false
 	})
-}
-
-func contains(e ir.Expr, pred func(ir.Expr) bool) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		found = found || pred(x)
-		return !found
-	})
-	return found
 }

@@ -2,9 +2,9 @@ package cuda
 
 import (
 	"fmt"
-	"gpuc/backends/abi"
 	"strings"
 
+	"gpuc/backends/abi"
 	"gpuc/ir"
 )
 
@@ -108,7 +108,7 @@ func (e *emitter) function(g *ir.Func) string {
 // barrier, so it is const __restrict__ only when no function writes it.
 func (e *emitter) signature(g *ir.Func) string {
 	restrict := " *__restrict__ "
-	if holdsBarrier(g) {
+	if ir.HasBarrier(g.Body, false) {
 		restrict = " *"
 	}
 	var params []string
@@ -192,19 +192,4 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 		}
 	}
 	return false
-}
-
-func holdsBarrier(g *ir.Func) bool { return findBarrier(g, false) }
-
-// findBarrier reports whether g holds a barrier, or with grid a grid
-// barrier.
-func findBarrier(g *ir.Func, grid bool) bool {
-	found := false
-	ir.WalkStmts(g.Body, func(s ir.Stmt) bool {
-		if b, ok := s.(*ir.Barrier); ok && (b.Grid || !grid) {
-			found = true
-		}
-		return !found
-	})
-	return found
 }

@@ -10,6 +10,7 @@ import (
 	"gpuc/backends/runtime"
 	"gpuc/internal/diag"
 	"gpuc/ir"
+	"gpuc/passes"
 )
 
 // Note [Run-time specialization]
@@ -80,8 +81,9 @@ func newRespecPlan(r *Respec, m *ir.Module) (*respecPlan, error) {
 			return true
 		})
 	}
+	readers := passes.StaticReaders(r.Before)
 	for _, f := range r.Before.Funcs {
-		if f.Kind == ir.HostFunc && readsStatic(f, r.Before) {
+		if f.Kind == ir.HostFunc && readers[f.Name] {
 			errs.Add(f.Pos, "cuda: --pe-runtime: host function %s reads a static buffer, whose host copy could not change at run time", f.Name)
 		}
 	}
@@ -95,54 +97,13 @@ func newRespecPlan(r *Respec, m *ir.Module) (*respecPlan, error) {
 // respecKernels names the kernels of m that read a static buffer, in
 // their bodies or through the device functions they call.
 func respecKernels(m *ir.Module) map[string]bool {
-	reads := map[string]bool{}
-	for changed := true; changed; {
-		changed = false
-		for _, f := range m.Funcs {
-			if f.Kind != ir.HostFunc && !reads[f.Name] && (readsStatic(f, m) || callsAny(f, reads)) {
-				reads[f.Name], changed = true, true
-			}
-		}
-	}
 	out := map[string]bool{}
-	for _, f := range m.Funcs {
-		if f.Kind == ir.KernelFunc && reads[f.Name] {
-			out[f.Name] = true
+	for name := range passes.StaticReaders(m) {
+		if f := m.Func(name); f.Kind == ir.KernelFunc {
+			out[name] = true
 		}
 	}
 	return out
-}
-
-// readsStatic reports whether f loads from or copies out of a static
-// buffer.
-func readsStatic(f *ir.Func, m *ir.Module) bool {
-	static := func(name string) bool { b := m.Buffer(name); return b != nil && b.Role == ir.Static }
-	found := false
-	ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
-		if l, ok := e.(*ir.Load); ok && static(l.Buf) {
-			found = true
-		}
-		return !found
-	})
-	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-		if c, ok := s.(*ir.Copy); ok && static(c.Src) {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// callsAny reports whether f calls one of the functions in names.
-func callsAny(f *ir.Func, names map[string]bool) bool {
-	found := false
-	ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
-		if c, ok := e.(*ir.Call); ok && names[c.Func] {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // fullABI lists what a run-time kernel takes after its own parameters:
@@ -302,7 +263,7 @@ func EmitNVRTC(spec, before *ir.Module) (out []byte, err error) {
 			for i, v := range buf.Init {
 				vals[i] = constant(buf.Elem, v).s
 			}
-			fmt.Fprintf(&b, "__constant__ %s %s[%d] = {%s};\n", ctype(buf.Elem), e.n.c(buf.Name), max(1, len(vals)), wrapList(vals))
+			fmt.Fprintf(&b, "__constant__ %s %s[%d] = {%s};\n", ctype(buf.Elem), e.n.c(buf.Name), max(1, len(vals)), ir.WrapList(vals, "    "))
 		}
 	}
 	funcs := reachable(spec, kernels)
@@ -334,7 +295,7 @@ func constantStatics(m *ir.Module) error {
 			b.Space = ir.Constant
 		}
 	}
-	if total > 64<<10 {
+	if total > ir.MaxConstantMemory {
 		return fmt.Errorf("cuda: run-time specialization holds static data in constant memory, but %s's takes %d bytes, more than 64 KiB", m.Name, total)
 	}
 	return nil

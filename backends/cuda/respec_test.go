@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"gpuc/frontends/kir"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
-	"gpuc/passes"
 )
 
 // respecModules returns testdata/respec.kir as partial-eval receives it
@@ -18,13 +18,7 @@ func respecModules(t *testing.T) (before, after *ir.Module) {
 	t.Helper()
 	before = load(t, "testdata/respec.kir")
 	after = load(t, "testdata/respec.kir")
-	ps, err := passes.Expand([]string{"partial-eval", "simplify"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := passes.Run(after, ps, &passes.Config{VerifyEach: true}); err != nil {
-		t.Fatal(err)
-	}
+	irtest.RunPasses(t, after, nil, "partial-eval", "simplify")
 	return before, after
 }
 
@@ -61,10 +55,7 @@ func TestRespecProgram(t *testing.T) {
 func TestEmitNVRTC(t *testing.T) {
 	before, spec := load(t, "testdata/respec.kir"), load(t, "testdata/respec.kir")
 	spec.Buffer("tbl").Init = []ir.Bits{2, 0, 0, 5}
-	ps, _ := passes.Expand([]string{"partial-eval", "simplify"})
-	if err := passes.Run(spec, ps, &passes.Config{VerifyEach: true}); err != nil {
-		t.Fatal(err)
-	}
+	irtest.RunPasses(t, spec, nil, "partial-eval", "simplify")
 	out, err := EmitNVRTC(spec, before)
 	if err != nil {
 		t.Fatal(err)

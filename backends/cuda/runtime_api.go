@@ -122,7 +122,7 @@ static void gpuc_report_device_error(void) {
 // runs as a cooperative launch.
 func gridBarriers(m *ir.Module) bool {
 	for _, f := range m.Funcs {
-		if f.Kind == ir.KernelFunc && findBarrier(f, true) {
+		if f.Kind == ir.KernelFunc && ir.HasBarrier(f.Body, true) {
 			return true
 		}
 	}

@@ -22,19 +22,14 @@ func effectful(m *ir.Module) map[string]bool {
 // hasEffect reports whether body has an effect, given the functions known
 // to be effectful so far.
 func hasEffect(body []ir.Stmt, eff map[string]bool) bool {
-	found := false
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
+	return ir.AnyStmt(body, func(s ir.Stmt) bool {
 		switch s.(type) {
 		case *ir.Store, *ir.Atomic, *ir.Launch, *ir.Copy, *ir.Swap, *ir.Printf, *ir.Raise:
-			found = true
+			return true
 		}
-		return !found
+		return false
+	}) || ir.AnyExprIn(body, func(e ir.Expr) bool {
+		c, ok := e.(*ir.Call)
+		return ok && eff[c.Func]
 	})
-	ir.WalkAllExprs(body, func(e ir.Expr) bool {
-		if c, ok := e.(*ir.Call); ok && eff[c.Func] {
-			found = true
-		}
-		return !found
-	})
-	return found
 }

@@ -152,7 +152,7 @@ func (c *cpuState) statusOf(f *fn) value.Value {
 func (g *gen) cpuKernel(src *ir.Func) {
 	f := g.newFn(src)
 	ps := f.f.Params
-	c := &cpuState{grid: ps[0], block: ps[1], wide: hasBarrier(src.Body)}
+	c := &cpuState{grid: ps[0], block: ps[1], wide: ir.HasBarrier(src.Body, false)}
 	f.cpu = c
 	f.cur.NewStore(c.grid, g.geom[ir.GridDim])
 	f.cur.NewStore(c.block, g.geom[ir.BlockDim])

@@ -312,20 +312,9 @@ func raisers(m *ir.Module) map[string]bool {
 			if f.Kind != ir.DeviceFunc || may[f.Name] {
 				continue
 			}
-			found := false
-			ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-				if _, ok := s.(*ir.Raise); ok {
-					found = true
-				}
-				return !found
-			})
-			ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
-				if c, ok := e.(*ir.Call); ok && may[c.Func] {
-					found = true
-				}
-				return !found
-			})
-			if found {
+			raises := ir.AnyStmt(f.Body, func(s ir.Stmt) bool { _, ok := s.(*ir.Raise); return ok }) ||
+				ir.AnyExprIn(f.Body, func(e ir.Expr) bool { c, ok := e.(*ir.Call); return ok && may[c.Func] })
+			if raises {
 				may[f.Name] = true
 				changed = true
 			}

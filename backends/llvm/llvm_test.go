@@ -14,6 +14,7 @@ import (
 
 	"gpuc/frontends/kir"
 	"gpuc/internal/driver"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
 	"gpuc/passes"
@@ -271,14 +272,7 @@ func checkFacts(t *testing.T, text string, facts []fact) {
 
 func emitFile(t *testing.T, path string, target llvm.Target) string {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := kir.Parse(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := irtest.ParseFile(t, path)
 	if err := ir.Verify(m, ir.LaunchLevel); err != nil {
 		t.Fatal(err)
 	}

@@ -38,23 +38,12 @@ import (
 //
 // Blocks run in order, each with its shared buffers zeroed.
 
-// hasBarrier reports whether body holds a barrier.
-func hasBarrier(body []ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		_, isBarrier := s.(*ir.Barrier)
-		found = found || isBarrier
-		return !found
-	})
-	return found
-}
-
 // wideList emits a block-wide statement list: segments, and the
 // statements with barriers between them.
 func (f *fn) wideList(list []ir.Stmt) {
 	start := 0
 	for i, s := range list {
-		if !hasBarrier([]ir.Stmt{s}) {
+		if !ir.HasBarrier([]ir.Stmt{s}, false) {
 			continue
 		}
 		if start < i {

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-)
 
-var update = flag.Bool("update", false, "rewrite testscript files with actual output")
+	"gpuc/internal/irtest"
+)
 
 func TestMain(m *testing.M) {
 	os.Exit(testscript.RunMain(m, map[string]func() int{
@@ -28,7 +27,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join(root, "testdata", "script"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		UpdateScripts:       *update,
+		UpdateScripts:       *irtest.Update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", filepath.Join(root, "examples"))
 			env.Setenv("CORPUS", filepath.Join(root, "..", "shared", "corpus"))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gpuc/frontends/chr"
+	"gpuc/internal/irtest"
 )
 
 // Programs outside the subset get one positioned diagnostic naming the
@@ -91,7 +92,7 @@ func TestQueryFile(t *testing.T) {
 	if err := os.WriteFile(q, []byte("min(4).\nmin(-2).\nmin(9).\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src := readFile(t, "../../examples/chr/min.chr")
+	src := irtest.ReadFile(t, "../../examples/chr/min.chr")
 	m := mustParse(t, "min.chr", src, chr.Options{Query: q})
 	if got := mustRun(t, m, nil, false, false); got != "min(-2)\n" {
 		t.Errorf("with --query: %q", got)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gpuc/frontends/chr"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 )
 
@@ -29,8 +30,8 @@ func TestExamples(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(f), ".chr")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			src := readFile(t, f)
-			want := readFile(t, strings.TrimSuffix(f, ".chr")+".out")
+			src := irtest.ReadFile(t, f)
+			want := irtest.ReadFile(t, strings.TrimSuffix(f, ".chr")+".out")
 			if got := mustRun(t, mustParse(t, name+".chr", src, chr.Options{}), nil, false, false); got != want {
 				t.Errorf("gpuc run:\n%s\nwant (.out)\n%s", got, want)
 			}
@@ -47,12 +48,9 @@ func TestExamples(t *testing.T) {
 // TestDeterministic checks that every example lowers to the same IR each
 // time: nothing in the lowering may follow Go's map order.
 func TestDeterministic(t *testing.T) {
-	files, err := filepath.Glob("../../examples/chr/*.chr")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples: %v", err)
-	}
+	files := irtest.Glob(t, "../../examples/chr/*.chr")
 	for _, file := range files {
-		src := readFile(t, file)
+		src := irtest.ReadFile(t, file)
 		first := ""
 		for i := 0; i < 8; i++ {
 			m, err := chr.Parse(file, []byte(src), chr.Options{})

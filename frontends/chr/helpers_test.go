@@ -9,20 +9,10 @@ import (
 	"testing"
 
 	"gpuc/frontends/chr"
-	"gpuc/frontends/kir"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
-	"gpuc/passes"
 )
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
 
 // mustParse lowers a CHR program and checks that the result verifies at
 // the SPMD level and that its printed form parses back unchanged.
@@ -32,17 +22,7 @@ func mustParse(t *testing.T, file, src string, opts chr.Options) *ir.Module {
 	if err != nil {
 		t.Fatalf("%s:\n%v", file, err)
 	}
-	text := ir.Print(m)
-	if err := ir.Verify(m, ir.SPMDLevel); err != nil {
-		t.Fatalf("%s does not verify:\n%v\n%s", file, err, text)
-	}
-	back, err := kir.Parse(file+".kir", []byte(text))
-	if err != nil {
-		t.Fatalf("printed %s does not parse: %v\n%s", file, err, text)
-	}
-	if again := ir.Print(back); again != text {
-		t.Fatalf("printed %s does not print back the same", file)
-	}
+	irtest.CheckLowered(t, file, m)
 	return m
 }
 
@@ -51,13 +31,7 @@ func mustParse(t *testing.T, file, src string, opts chr.Options) *ir.Module {
 func run(t *testing.T, m *ir.Module, params map[string]int64, race, lowered bool) (string, error) {
 	t.Helper()
 	if lowered {
-		ps, err := passes.Expand([]string{"default"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := passes.Run(m, ps, &passes.Config{VerifyEach: true}); err != nil {
-			t.Fatalf("lowering %s: %v", m.Name, err)
-		}
+		irtest.RunPasses(t, m, nil, "default")
 	}
 	var out bytes.Buffer
 	err := interp.Run(m, interp.Config{Stdout: &out, Params: params, Race: race})

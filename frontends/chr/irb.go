@@ -1,8 +1,6 @@
 package chr
 
 import (
-	"fmt"
-
 	"gpuc/internal/diag"
 	"gpuc/ir"
 )
@@ -90,10 +88,7 @@ func (n *names) fresh(base string) string {
 	if n.used == nil {
 		n.used = map[string]bool{}
 	}
-	name := base
-	for i := 1; n.used[name]; i++ {
-		name = fmt.Sprintf("%s_%d", base, i)
-	}
+	name := ir.FreshName(base, 1, func(s string) bool { return n.used[s] })
 	n.used[name] = true
 	return name
 }

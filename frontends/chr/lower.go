@@ -2,7 +2,6 @@ package chr
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"gpuc/internal/diag"
@@ -77,7 +76,7 @@ type lowerer struct {
 func lower(file string, prog *program, facts []fact, opts Options, errs *diag.List) *ir.Module {
 	l := &lowerer{errs: errs, prog: prog, facts: facts, opts: opts, stores: map[*ctype]*store{}, taken: map[string]bool{}}
 	l.pos = diag.Pos{File: file, Line: 1, Col: 1}
-	l.m = &ir.Module{Pos: l.pos, Name: moduleName(file)}
+	l.m = &ir.Module{Pos: l.pos, Name: ir.ModuleName(file)}
 	l.declareStores()
 	for _, r := range prog.rules {
 		l.plans = append(l.plans, l.planRule(r)...)
@@ -97,26 +96,9 @@ func lower(file string, prog *program, facts []fact, opts Options, errs *diag.Li
 
 // name reserves a module-level name, made unique.
 func (l *lowerer) name(base string) string {
-	n := base
-	for i := 1; l.taken[n] || irWords[n]; i++ {
-		n = fmt.Sprintf("%s_%d", base, i)
-	}
+	n := ir.FreshName(base, 1, func(n string) bool { return l.taken[n] })
 	l.taken[n] = true
 	return n
-}
-
-// irWords are the keywords and builtins of .kir, which names avoid so
-// that the printed module parses back.
-var irWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`module param buffer array kernel func host var if else while for break continue
-		return switch case default barrier grid raise launch block coop region copy swap printf atomic split fork group
-		member prio true false inf nan global constant shared scratch input output static main
-		i8 u8 i32 u32 i64 u64 f32 f64 bool void tid bid bdim gdim gid pid groupsize nprocs min max abs sqrt
-		add sub and or xor exch cas inc mpadd mpmax mpmin mpand mpor`) {
-		irWords[w] = true
-	}
 }
 
 func (l *lowerer) buffer(name string, t ir.Type, n ir.Expr, role ir.Role) *ir.Buffer {
@@ -129,12 +111,6 @@ func (l *lowerer) param(name string, def int64) string {
 	n := l.name(name)
 	l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: n, Type: ir.I32, Default: def})
 	return n
-}
-
-// moduleName derives the module's name from the file name.
-func moduleName(file string) string {
-	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	return identifier(base, "chr")
 }
 
 // identifier turns text into an IR identifier, or fallback if nothing is

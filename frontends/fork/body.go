@@ -100,7 +100,7 @@ func (b *body) barrier(pos diag.Pos) {
 
 // fresh returns a new local name based on base (Note [Names]).
 func (b *body) fresh(base string) string {
-	name := freshName(base, func(n string) bool { return b.names[n] || b.l.moduleNames[n] || irWords[n] })
+	name := ir.FreshName(base, 1, func(n string) bool { return b.names[n] || b.l.moduleNames[n] })
 	b.names[name] = true
 	return name
 }

@@ -86,13 +86,10 @@ func constValue(c *constant, e *ident) ir.Expr {
 
 // usesParams reports whether e reads a parameter.
 func usesParams(e ir.Expr) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
+	return ir.AnyExpr(e, func(x ir.Expr) bool {
 		_, isParam := x.(*ir.ParamRef)
-		found = found || isParam
-		return !found
+		return isParam
 	})
-	return found
 }
 
 // overParams reports whether e is an expression over parameters and

@@ -2,13 +2,14 @@ package fork_test
 
 import (
 	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
+
+	"gpuc/internal/irtest"
 )
 
 // The examples in examples/fork run at the SPMD level, in the interpreter,
@@ -44,7 +45,7 @@ var examples = []example{
 }
 
 func TestExamples(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/fork/*.fork")
+	files := irtest.Glob(t, "../../examples/fork/*.fork")
 	var names []string
 	for _, f := range files {
 		names = append(names, strings.TrimSuffix(filepath.Base(f), ".fork"))
@@ -64,10 +65,10 @@ func TestExamples(t *testing.T) {
 
 func testExample(t *testing.T, ex example) {
 	base := "../../examples/fork/" + ex.name
-	src := readFile(t, base+".fork")
-	args := argsFile(t, base+".args")
+	src := irtest.ReadFile(t, base+".fork")
+	args := irtest.ArgsFile(t, base+".args")
 	want := ex.want(merge(ex.defaults, args))
-	if out := readFile(t, base+".out"); out != want {
+	if out := irtest.ReadFile(t, base+".out"); out != want {
 		t.Errorf("%s.out differs from the reference:\n%s\nwant\n%s", ex.name, out, want)
 	}
 	m := mustParse(t, ex.name+".fork", src, defaultOpts)
@@ -79,35 +80,10 @@ func testExample(t *testing.T, ex example) {
 	}
 }
 
-// argsFile reads NAME=VALUE arguments; a missing file is none.
-func argsFile(t *testing.T, path string) map[string]int64 {
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int64{}
-	for _, f := range strings.Fields(string(data)) {
-		name, val, _ := strings.Cut(f, "=")
-		v, err := strconv.ParseInt(val, 0, 64)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out[name] = v
-	}
-	return out
-}
-
 func merge(a, b map[string]int64) map[string]int64 {
 	out := map[string]int64{}
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
+	maps.Copy(out, a)
+	maps.Copy(out, b)
 	return out
 }
 

@@ -2,25 +2,15 @@ package fork_test
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"gpuc/frontends/fork"
-	"gpuc/frontends/kir"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
 )
 
 var defaultOpts = fork.Options{Procs: 1024, CRCW: "priority"}
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
 
 // mustParse lowers a Fork program and checks that the result verifies at
 // the SPMD level and that its printed form parses back unchanged.
@@ -30,17 +20,7 @@ func mustParse(t *testing.T, file, src string, opts fork.Options) *ir.Module {
 	if err != nil {
 		t.Fatalf("%s:\n%v", file, err)
 	}
-	text := ir.Print(m)
-	if err := ir.Verify(m, ir.SPMDLevel); err != nil {
-		t.Fatalf("%s does not verify:\n%v\n%s", file, err, text)
-	}
-	back, err := kir.Parse(file+".kir", []byte(text))
-	if err != nil {
-		t.Fatalf("printed %s does not parse: %v\n%s", file, err, text)
-	}
-	if again := ir.Print(back); again != text {
-		t.Fatalf("printed %s does not print back the same:\n%s\n---\n%s", file, text, again)
-	}
+	irtest.CheckLowered(t, file, m)
 	return m
 }
 

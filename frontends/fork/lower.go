@@ -83,7 +83,7 @@ func lower(file string, prog *program, opts Options, errs *diag.List) *ir.Module
 		needsGroup: map[*function]bool{}, recursive: map[*function]bool{},
 		tails: map[*function]*forkStmt{}, badRec: map[*function]bool{},
 	}
-	l.m = &ir.Module{Pos: diag.Pos{File: file, Line: 1, Col: 1}, Name: moduleName(file)}
+	l.m = &ir.Module{Pos: diag.Pos{File: file, Line: 1, Col: 1}, Name: ir.ModuleName(file)}
 	l.options()
 	l.reserveNames()
 	l.groupUsers()
@@ -116,7 +116,7 @@ func (l *lowerer) options() {
 // names (Note [Names]).
 func (l *lowerer) reserveNames() {
 	take := func(name string) string {
-		n := freshName(name, func(n string) bool { return l.moduleNames[n] || irWords[n] })
+		n := ir.FreshName(name, 1, func(n string) bool { return l.moduleNames[n] })
 		l.moduleNames[n] = true
 		return n
 	}
@@ -169,7 +169,7 @@ func (l *lowerer) globalBuffers() {
 		buf := l.buffer(v, l.globals[v].buf)
 		if init, ok := l.staticInit(v); ok {
 			buf.Role, buf.Init = ir.Static, init
-			if size := int64(len(init) * v.t.Size()); l.constBytes+size <= 64<<10 {
+			if size := int64(len(init) * v.t.Size()); l.constBytes+size <= ir.MaxConstantMemory {
 				buf.Space = ir.Constant
 				l.constBytes += size
 			}

@@ -311,11 +311,8 @@ func (b *body) returnStmt(s *returnStmt) {
 
 // hasCall reports whether e calls a function.
 func hasCall(e ir.Expr) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
+	return ir.AnyExpr(e, func(x ir.Expr) bool {
 		_, isCall := x.(*ir.Call)
-		found = found || isCall
-		return !found
+		return isCall
 	})
-	return found
 }

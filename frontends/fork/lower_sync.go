@@ -165,17 +165,15 @@ func (b *body) branch(pos diag.Pos, private bool, c ir.Expr, then, els []ir.Stmt
 // synchronises reports whether body holds a grid barrier or a group
 // construct.
 func synchronises(body []ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(body, func(s ir.Stmt) bool {
+	return ir.AnyStmt(body, func(s ir.Stmt) bool {
 		switch s := s.(type) {
 		case *ir.Barrier:
-			found = found || s.Grid
+			return s.Grid
 		case *ir.Split, *ir.SplitWhile, *ir.Fork:
-			found = true
+			return true
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // jumpGuard returns the condition under which the statements after s run

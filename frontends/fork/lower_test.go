@@ -2,7 +2,6 @@ package fork_test
 
 import (
 	"errors"
-	"flag"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -10,28 +9,27 @@ import (
 	"testing"
 
 	"gpuc/frontends/fork"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.kir with the actual lowering")
-
 // TestGolden pins the lowering of the issue's example and of the programs
 // in testdata: X.fork lowers to testdata/X.kir.
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.fork")
+	files := irtest.Glob(t, "testdata/*.fork")
 	files = append(files, "../../examples/fork/prefix.fork")
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			got := ir.Print(mustParse(t, filepath.Base(file), readFile(t, file), defaultOpts))
+			got := ir.Print(mustParse(t, filepath.Base(file), irtest.ReadFile(t, file), defaultOpts))
 			golden := "testdata/" + strings.TrimSuffix(filepath.Base(file), ".fork") + ".kir"
-			if *update {
+			if *irtest.Update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			if want := readFile(t, golden); got != want {
+			if want := irtest.ReadFile(t, golden); got != want {
 				t.Errorf("lowering differs from %s (go test -update rewrites it):\n%s", golden, got)
 			}
 		})
@@ -327,11 +325,11 @@ void main() {
 // No input makes the frontend panic: mutations of the examples give
 // diagnostics, never an internal error, or modules that verify.
 func TestMutations(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/fork/*.fork")
+	files := irtest.Glob(t, "../../examples/fork/*.fork")
 	rng := rand.New(rand.NewSource(1))
 	tokens := []string{"$", "@", "sh", "start", "fork(2; @ = 0)", "sync", "{", "}", ";", "(", "[", "&", "mpadd(", "break;", "return", "x", "0", "\"%d\"", "seq", "farm", "error(\"m\");"}
 	for _, file := range files {
-		src := readFile(t, file)
+		src := irtest.ReadFile(t, file)
 		for range 150 {
 			i, j := rng.Intn(len(src)), rng.Intn(len(src))
 			if i > j {

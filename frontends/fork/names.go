@@ -2,8 +2,6 @@ package fork
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"gpuc/ir"
 )
@@ -25,58 +23,6 @@ import (
 //     module is built, and are then chosen to clash with nothing, locals
 //     included (settleNames).
 
-// irWords are the names .kir reserves: the keywords of grammars/KIR.g4 and
-// the names of builtins and types.
-var irWords = func() map[string]bool {
-	words := map[string]bool{}
-	for _, w := range strings.Fields(`module param buffer array kernel func host var atomic
-		prio if else while for break continue return switch case default barrier raise
-		split fork launch region copy swap printf true false inf nan`) {
-		words[w] = true
-	}
-	for op := ir.ThreadID; op <= ir.Sqrt; op++ {
-		words[op.String()] = true
-	}
-	for t := ir.Void; t <= ir.F64; t++ {
-		words[t.String()] = true
-	}
-	return words
-}()
-
-// freshName returns base, or base_1, base_2, ... if taken says base is
-// taken.
-func freshName(base string, taken func(string) bool) string {
-	name := base
-	for i := 1; taken(name); i++ {
-		name = fmt.Sprintf("%s_%d", base, i)
-	}
-	return name
-}
-
-// moduleName derives the module's name from the file's base name.
-func moduleName(file string) string {
-	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	var b strings.Builder
-	for i, c := range base {
-		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		digit := c >= '0' && c <= '9'
-		switch {
-		case letter || digit && i > 0:
-			b.WriteRune(c)
-		case digit:
-			b.WriteString("_")
-			b.WriteRune(c)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	name := b.String()
-	if name == "" || irWords[name] {
-		name += "_"
-	}
-	return name
-}
-
 // placeholder is a module-level name the lowering invents: its final name
 // is chosen at the end, from base.
 type placeholder struct {
@@ -97,29 +43,13 @@ func (l *lowerer) settleNames() {
 	if len(l.placeholders) == 0 {
 		return
 	}
-	taken := map[string]bool{}
+	taken := ir.DeclaredNames(l.m)
 	for name := range l.moduleNames {
 		taken[name] = true
 	}
-	for _, f := range l.m.Funcs {
-		for _, p := range f.Params {
-			taken[p.Name] = true
-		}
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			if d, ok := s.(*ir.Decl); ok {
-				taken[d.Name] = true
-			}
-			if f, ok := s.(*ir.For); ok {
-				if d, ok := f.Init.(*ir.Decl); ok {
-					taken[d.Name] = true
-				}
-			}
-			return true
-		})
-	}
 	final := map[string]string{}
 	for _, p := range l.placeholders {
-		name := freshName(p.base, func(n string) bool { return taken[n] || irWords[n] })
+		name := ir.FreshName(p.base, 1, func(n string) bool { return taken[n] })
 		taken[name] = true
 		final[p.key] = name
 	}

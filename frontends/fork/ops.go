@@ -14,10 +14,7 @@ func convert(e ir.Expr, t ir.Type) ir.Expr {
 	if e.Type() == t || t == ir.Invalid {
 		return e
 	}
-	if c, ok := e.(*ir.Const); ok {
-		return &ir.Const{Pos: c.Pos, T: t, Bits: ir.EvalConvert(t, c.T, c.Bits)}
-	}
-	return &ir.Convert{Pos: e.At(), T: t, X: e}
+	return ir.Fold(&ir.Convert{Pos: e.At(), T: t, X: e})
 }
 
 // truth is C's truth value of a scalar: e != 0.
@@ -25,7 +22,7 @@ func truth(e ir.Expr) ir.Expr {
 	if e.Type() == ir.Bool {
 		return e
 	}
-	return fold(&ir.Binary{Pos: e.At(), Op: ir.Ne, X: e, Y: zero(e.At(), e.Type())})
+	return ir.Fold(&ir.Binary{Pos: e.At(), Op: ir.Ne, X: e, Y: zero(e.At(), e.Type())})
 }
 
 // zero is the zero value of t.
@@ -42,13 +39,13 @@ func intConst(pos diag.Pos, t ir.Type, v int64) *ir.Const {
 func unaryOp(pos diag.Pos, op string, x ir.Expr, t ir.Type) ir.Expr {
 	switch op {
 	case "!":
-		return fold(&ir.Unary{Pos: pos, Op: ir.Not, X: truth(x)})
+		return ir.Fold(&ir.Unary{Pos: pos, Op: ir.Not, X: truth(x)})
 	case "+":
 		return convert(x, t)
 	case "-":
-		return fold(&ir.Unary{Pos: pos, Op: ir.Neg, X: convert(x, t)})
+		return ir.Fold(&ir.Unary{Pos: pos, Op: ir.Neg, X: convert(x, t)})
 	}
-	return fold(&ir.Unary{Pos: pos, Op: ir.BitNot, X: convert(x, t)})
+	return ir.Fold(&ir.Unary{Pos: pos, Op: ir.BitNot, X: convert(x, t)})
 }
 
 // binaryOp applies a C binary operator to x and y, converting both to the
@@ -56,28 +53,7 @@ func unaryOp(pos diag.Pos, op string, x ir.Expr, t ir.Type) ir.Expr {
 func binaryOp(pos diag.Pos, op string, x, y ir.Expr, opT ir.Type) ir.Expr {
 	o, _ := ir.ParseBinOp(op)
 	if o.IsLogical() {
-		return fold(&ir.Binary{Pos: pos, Op: o, X: truth(x), Y: truth(y)})
+		return ir.Fold(&ir.Binary{Pos: pos, Op: o, X: truth(x), Y: truth(y)})
 	}
-	return fold(&ir.Binary{Pos: pos, Op: o, X: convert(x, opT), Y: convert(y, opT)})
-}
-
-// fold evaluates a unary or binary operation on constants; anything else,
-// and integer division by zero, which must fail at run time, stays.
-func fold(e ir.Expr) ir.Expr {
-	switch e := e.(type) {
-	case *ir.Unary:
-		if x, ok := e.X.(*ir.Const); ok {
-			return &ir.Const{Pos: e.Pos, T: e.Type(), Bits: ir.EvalUnary(e.Op, x.T, x.Bits)}
-		}
-	case *ir.Binary:
-		x, okx := e.X.(*ir.Const)
-		y, oky := e.Y.(*ir.Const)
-		if !okx || !oky {
-			return e
-		}
-		if v, err := ir.EvalBinary(e.Op, x.T, x.Bits, y.Bits); err == nil {
-			return &ir.Const{Pos: e.Pos, T: e.Type(), Bits: v}
-		}
-	}
-	return e
+	return ir.Fold(&ir.Binary{Pos: pos, Op: o, X: convert(x, opT), Y: convert(y, opT)})
 }

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
-	"gpuc/passes"
 )
 
 // raiseSrc calls error in every kind of code; each parameter makes one
@@ -65,10 +65,7 @@ func TestError(t *testing.T) {
 		})
 	}
 	lowered := mustParse(t, "t.fork", raiseSrc, defaultOpts)
-	ps, _ := passes.Expand([]string{"default"})
-	if err := passes.Run(lowered, ps, &passes.Config{VerifyEach: true}); err != nil {
-		t.Fatal(err)
-	}
+	irtest.RunPasses(t, lowered, nil, "default")
 	for _, tc := range []struct {
 		param string
 		value int64

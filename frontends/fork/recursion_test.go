@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
-	"gpuc/passes"
 )
 
 // split3Src divides groups in three until they have at most two
@@ -161,10 +161,7 @@ func TestGroupRecursion(t *testing.T) {
 			t.Errorf("%s: %d IR forks, want none: every level of the recursion is one split while", tc.name, n)
 		}
 		lowered := mustParse(t, tc.name+".fork", tc.src, defaultOpts)
-		ps, _ := passes.Expand([]string{"default"})
-		if err := passes.Run(lowered, ps, &passes.Config{VerifyEach: true}); err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
+		irtest.RunPasses(t, lowered, nil, "default")
 		for _, p := range []int64{1, 2, 5, 11, 40} {
 			params := map[string]int64{"P": p}
 			want := tc.want(int(p))

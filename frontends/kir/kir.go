@@ -125,26 +125,11 @@ func (b *builder) fit(word syntax.Token, n parser.ISignedNumberContext) float64 
 func (b *builder) buffer(d *parser.BufferDeclContext) *ir.Buffer {
 	buf := &ir.Buffer{Pos: b.pos(d), Name: d.IDENT(0).GetText(), Elem: b.typ(d.IDENT(1))}
 	space, role := d.IDENT(2), d.IDENT(3)
-	switch space.GetText() {
-	case "global":
-		buf.Space = ir.Global
-	case "constant":
-		buf.Space = ir.Constant
-	case "shared":
-		buf.Space = ir.Shared
-	default:
+	var ok bool
+	if buf.Space, ok = ir.ParseSpace(space.GetText()); !ok {
 		b.errorf(b.tpos(space), "unknown memory space %s (want global, constant or shared)", space.GetText())
 	}
-	switch role.GetText() {
-	case "scratch":
-		buf.Role = ir.Scratch
-	case "input":
-		buf.Role = ir.Input
-	case "output":
-		buf.Role = ir.Output
-	case "static":
-		buf.Role = ir.Static
-	default:
+	if buf.Role, ok = ir.ParseRole(role.GetText()); !ok {
 		b.errorf(b.tpos(role), "unknown buffer role %s (want scratch, input, output or static)", role.GetText())
 	}
 	if init := d.InitList(); init != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"gpuc/frontends/kir"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 )
 
@@ -139,7 +140,7 @@ func FuzzParse(f *testing.F) {
 // mutations of the examples, deterministically: no input may panic, and
 // whatever parses must survive verification and printing.
 func TestParseMutations(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/*/*.kir")
+	files := irtest.Glob(t, "../../examples/*/*.kir")
 	r := rand.New(rand.NewSource(1))
 	for _, file := range files {
 		src, err := os.ReadFile(file)

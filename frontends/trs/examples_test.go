@@ -3,10 +3,10 @@ package trs_test
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,9 +15,9 @@ import (
 	"gpuc/frontends/trs"
 	"gpuc/frontends/trs/maude"
 	"gpuc/frontends/trs/rewrite"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
-	"gpuc/passes"
 )
 
 // The examples in examples/trs are checked against three oracles that
@@ -39,12 +39,7 @@ type example struct {
 }
 
 func loadExamples(t *testing.T) []example {
-	files, err := filepath.Glob("../../examples/trs/*.trs")
-	recs, _ := filepath.Glob("../../examples/trs/*.rec")
-	files = append(files, recs...)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no examples: %v", err)
-	}
+	files := append(irtest.Glob(t, "../../examples/trs/*.trs"), irtest.Glob(t, "../../examples/trs/*.rec")...)
 	var out []example
 	for _, f := range files {
 		base := strings.TrimSuffix(f, filepath.Ext(f))
@@ -52,7 +47,7 @@ func loadExamples(t *testing.T) []example {
 		if in, err := os.ReadFile(base + ".input"); err == nil {
 			ex.input = strings.TrimSpace(string(in))
 		}
-		ex.args = argsFile(t, base+".args")
+		ex.args = irtest.ArgsFile(t, base+".args")
 		out = append(out, ex)
 	}
 	return out
@@ -65,27 +60,6 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
-}
-
-// argsFile reads NAME=VALUE arguments; a missing file is none.
-func argsFile(t *testing.T, path string) map[string]int64 {
-	out := map[string]int64{}
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		return out
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range strings.Fields(string(data)) {
-		name, val, _ := strings.Cut(f, "=")
-		v, err := strconv.ParseInt(val, 0, 64)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out[name] = v
-	}
-	return out
 }
 
 func (ex example) summary() bool { return ex.args["PRINT"] == 1 }
@@ -318,17 +292,8 @@ func checkModule(t *testing.T, m *ir.Module) {
 // after every pass.
 func lower(t *testing.T, m *ir.Module) *ir.Module {
 	t.Helper()
-	c, err := kir.Parse(m.Name+".kir", []byte(ir.Print(m)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, err := passes.Expand([]string{"default"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := passes.Run(c, ps, &passes.Config{VerifyEach: true}); err != nil {
-		t.Fatal(err)
-	}
+	c := ir.CloneModule(m)
+	irtest.RunPasses(t, c, nil, "default")
 	if c.Level() != ir.LaunchLevel {
 		t.Fatal("the default pipeline left the module at the SPMD level")
 	}
@@ -355,12 +320,8 @@ func stats(t *testing.T, got, nf string) string {
 
 func withDefaults(p, defaults map[string]int64) map[string]int64 {
 	out := map[string]int64{}
-	for k, v := range defaults {
-		out[k] = v
-	}
-	for k, v := range p {
-		out[k] = v
-	}
+	maps.Copy(out, defaults)
+	maps.Copy(out, p)
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 	"gpuc/ir/interp"
 	"gpuc/passes"
@@ -85,14 +86,8 @@ func TestNoDeviceRaise(t *testing.T) {
 // fallback, Listing 3's host loop.
 func TestLoweredByPasses(t *testing.T) {
 	m := lowerSource(t, peano, Options{})
-	ps, err := passes.Expand([]string{"default"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &passes.Config{VerifyEach: true, Report: &passes.Report{}}
-	if err := passes.Run(m, ps, cfg); err != nil {
-		t.Fatal(err)
-	}
+	cfg := &passes.Config{Report: &passes.Report{}}
+	irtest.RunPasses(t, m, cfg, "default")
 	var report bytes.Buffer
 	cfg.Report.Write(&report)
 	for _, want := range []string{"cooperative kernel", "loop runs on the host"} {

@@ -120,7 +120,7 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 		}
 	}
 	if len(errs) == 0 {
-		c := newChecker(&errs, moduleName(file), f.notation == wstNotation)
+		c := newChecker(&errs, ir.ModuleName(file), f.notation == wstNotation)
 		c.sys.REC = f.notation == recNotation
 		sys = c.check(f, input)
 	}
@@ -174,22 +174,4 @@ func parse(file string, src []byte, start func(*parser.TRSParser) syntax.Context
 	errs := syntax.Setup(file, lexer, p)
 	tree := start(p)
 	return tree, errs.List
-}
-
-// moduleName makes an IR identifier of a file's base name.
-func moduleName(file string) string {
-	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	var b strings.Builder
-	for _, r := range base {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_', r >= '0' && r <= '9' && b.Len() > 0:
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "trs"
-	}
-	return b.String()
 }

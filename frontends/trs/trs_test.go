@@ -119,16 +119,3 @@ input P(S(Z()), S(Z()));`, "")
 		t.Errorf("P(S(Z), Z) hashes as P(S(Z), S(Z)): %v", c)
 	}
 }
-
-func TestModuleName(t *testing.T) {
-	for file, want := range map[string]string{
-		"a/b/merge-sort.trs": "merge_sort",
-		"AG01__h3.1.trs":     "AG01__h3_1",
-		"x.trs":              "x",
-		"9.trs":              "_",
-	} {
-		if got := moduleName(file); got != want {
-			t.Errorf("moduleName(%q) = %q, want %q", file, got, want)
-		}
-	}
-}

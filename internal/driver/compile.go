@@ -201,11 +201,8 @@ func lowerFor(m *ir.Module, kind string, peRuntime bool, pf *PassFlags, cfg *pas
 		before, rest, err := LowerAround(m, pf.Passes, cfg, "partial-eval")
 		return cuda.Options{Respec: &cuda.Respec{Before: before, Args: pf.respecArgs(rest)}}, before, err
 	case kind == "nvrtc":
-		before, err := Snapshot(m)
-		if err == nil {
-			err = Lower(m, pf.Passes, cfg)
-		}
-		return cuda.Options{}, before, err
+		before := ir.CloneModule(m)
+		return cuda.Options{}, before, Lower(m, pf.Passes, cfg)
 	}
 	return cuda.Options{}, nil, Lower(m, pf.Passes, cfg)
 }

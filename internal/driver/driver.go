@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuc/frontends/kir"
 	"gpuc/ir"
 	"gpuc/ir/interp"
 	"gpuc/passes"
@@ -96,10 +95,7 @@ func LowerAround(m *ir.Module, names []string, cfg *passes.Config, at string) (*
 	if err := passes.Run(m, ps[:i], cfg); err != nil {
 		return nil, nil, err
 	}
-	before, err := Snapshot(m)
-	if err != nil {
-		return nil, nil, err
-	}
+	before := ir.CloneModule(m)
 	if err := passes.Run(m, ps[i:], cfg); err != nil {
 		return nil, nil, err
 	}
@@ -108,11 +104,6 @@ func LowerAround(m *ir.Module, names []string, cfg *passes.Config, at string) (*
 		rest = append(rest, p.Name)
 	}
 	return before, rest, checkLowered(m, names)
-}
-
-// Snapshot returns a copy of m, made by printing and parsing it.
-func Snapshot(m *ir.Module) (*ir.Module, error) {
-	return kir.Parse(m.Name+".kir", []byte(ir.Print(m)))
 }
 
 // checkLowered checks that m is at the launch level, as backends need.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,6 +19,7 @@ import (
 	"gpuc/frontends/kir"
 	"gpuc/ir"
 	"gpuc/ir/interp"
+	"gpuc/passes"
 )
 
 // Update makes Golden rewrite the expected sections with actual output:
@@ -48,6 +50,57 @@ func ParseFile(t testing.TB, path string) *ir.Module {
 	return Parse(t, path, src)
 }
 
+// ReadFile returns the text of the file at path, failing the test if it
+// cannot be read.
+func ReadFile(t testing.TB, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// ArgsFile reads the NAME=VALUE parameter arguments in the file at path,
+// as examples keep them beside a program; a missing file holds none.
+func ArgsFile(t testing.TB, path string) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return out
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Fields(string(data)) {
+		name, val, _ := strings.Cut(f, "=")
+		v, err := strconv.ParseInt(val, 0, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out[name] = v
+	}
+	return out
+}
+
+// CheckLowered checks what a frontend made of file: m verifies at the SPMD
+// level, and its printed form parses back and prints the same.
+func CheckLowered(t testing.TB, file string, m *ir.Module) {
+	t.Helper()
+	text := ir.Print(m)
+	if err := ir.Verify(m, ir.SPMDLevel); err != nil {
+		t.Fatalf("%s does not verify:\n%v\n%s", file, err, text)
+	}
+	back, err := kir.Parse(file+".kir", []byte(text))
+	if err != nil {
+		t.Fatalf("printed %s does not parse: %v\n%s", file, err, text)
+	}
+	if again := ir.Print(back); again != text {
+		t.Fatalf("printed %s does not print back the same:\n%s\n---\n%s", file, text, again)
+	}
+}
+
 // Run runs m in the interpreter with the given parameter overrides and
 // returns what it printed, failing the test on any error.
 func Run(t testing.TB, m *ir.Module, params map[string]int64) string {
@@ -67,17 +120,47 @@ func RunWith(t testing.TB, m *ir.Module, cfg interp.Config) string {
 	return out.String()
 }
 
+// Glob returns the files that match pattern, failing the test if none
+// does: a glob that matches nothing tests nothing.
+func Glob(t testing.TB, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files match %s", pattern)
+	}
+	return files
+}
+
+// RunPasses runs the named passes and pipelines on m, verifying after
+// each, and fails the test on any error. cfg may be nil; VerifyEach is
+// set on it.
+func RunPasses(t testing.TB, m *ir.Module, cfg *passes.Config, names ...string) {
+	t.Helper()
+	if err := TryPasses(m, cfg, names...); err != nil {
+		t.Fatalf("passes %s on %s:\n%v", strings.Join(names, ","), m.Name, err)
+	}
+}
+
+// TryPasses is RunPasses for tests that expect an error: it returns it.
+func TryPasses(m *ir.Module, cfg *passes.Config, names ...string) error {
+	ps, err := passes.Expand(names)
+	if err != nil {
+		return err
+	}
+	if cfg == nil {
+		cfg = &passes.Config{}
+	}
+	cfg.VerifyEach = true
+	return passes.Run(m, ps, cfg)
+}
+
 // Golden runs check on every txtar archive matching pattern. check
 // receives the archive and returns, per section name, the actual text;
 // each must equal the archive's section of that name. With -update, the
 // archive is rewritten with the actual text instead.
 func Golden(t *testing.T, pattern string, check func(t *testing.T, a *txtar.Archive) map[string]string) {
 	t.Helper()
-	files, err := filepath.Glob(pattern)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files match %s", pattern)
-	}
-	for _, file := range files {
+	for _, file := range Glob(t, pattern) {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			a, err := txtar.ParseFile(file)
 			if err != nil {

@@ -3,8 +3,10 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,7 +16,7 @@ import (
 
 // readInputs fills every input buffer from the file Config.Inputs names.
 func (x *machine) readInputs() error {
-	for _, name := range sortedKeys(x.cfg.Inputs) {
+	for _, name := range slices.Sorted(maps.Keys(x.cfg.Inputs)) {
 		if b := x.mod.Buffer(name); b == nil || b.Role != ir.Input {
 			return fmt.Errorf("an input file is given for %s, which is not an input buffer", name)
 		}

@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"runtime"
-	"sort"
+	"slices"
 	"sync/atomic"
 
 	"gpuc/internal/diag"
@@ -165,7 +166,7 @@ func load(m *ir.Module, cfg Config, out *bufio.Writer) (*machine, error) {
 // setParams fixes every parameter's value: its default or its override,
 // which must fit its type.
 func (x *machine) setParams() error {
-	for _, name := range sortedKeys(x.cfg.Params) {
+	for _, name := range slices.Sorted(maps.Keys(x.cfg.Params)) {
 		if x.mod.Param(name) == nil {
 			return fmt.Errorf("unknown parameter %s%s", name, paramList(x.mod))
 		}
@@ -226,13 +227,4 @@ func asInt(t ir.Type, b ir.Bits) int64 {
 		return int64(ir.EvalConvert(ir.I64, t, b))
 	}
 	return int64(b)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -120,11 +120,8 @@ func (c *compiler) while(s *ir.While) stmtFn {
 	cond, body := c.expr(s.Cond), c.stmts(s.Body)
 	return func(f *frame) ctl {
 		for cond(f) != 0 {
-			switch body(f) {
-			case ctlBreak:
-				return ctlNext
-			case ctlReturn:
-				return ctlReturn
+			if r, leave := afterBody(body(f)); leave {
+				return r
 			}
 		}
 		return ctlNext
@@ -144,15 +141,24 @@ func (c *compiler) forStmt(s *ir.For) stmtFn {
 	}
 	return func(f *frame) ctl {
 		for init(f); cond(f) != 0; post(f) {
-			switch body(f) {
-			case ctlBreak:
-				return ctlNext
-			case ctlReturn:
-				return ctlReturn
+			if r, leave := afterBody(body(f)); leave {
+				return r
 			}
 		}
 		return ctlNext
 	}
+}
+
+// afterBody says whether a loop whose body ended with c leaves, and then
+// what it returns: a break ends the loop, a return the function.
+func afterBody(c ctl) (ctl, bool) {
+	switch c {
+	case ctlBreak:
+		return ctlNext, true
+	case ctlReturn:
+		return ctlReturn, true
+	}
+	return ctlNext, false
 }
 
 func (c *compiler) ret(s *ir.Return) stmtFn {

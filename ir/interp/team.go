@@ -88,17 +88,15 @@ func showBool(b ir.Bits) string {
 // collective reports whether s must run team-wide: it holds a barrier, or
 // in a region a split or fork.
 func (c *compiler) collective(s ir.Stmt) bool {
-	found := false
-	ir.WalkStmts([]ir.Stmt{s}, func(s ir.Stmt) bool {
+	return ir.AnyStmt([]ir.Stmt{s}, func(s ir.Stmt) bool {
 		switch s.(type) {
 		case *ir.Barrier:
-			found = true
+			return true
 		case *ir.Split, *ir.SplitWhile, *ir.Fork:
-			found = found || c.mode == modeRegion
+			return c.mode == modeRegion
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 func (c *compiler) collectiveList(list []ir.Stmt) bool {

@@ -64,19 +64,12 @@ func holdsHostWork(s ir.Stmt) bool {
 	if _, ok := s.(*ir.Printf); ok {
 		return true
 	}
-	found := false
 	for _, sub := range ir.SubBodies(s) {
-		ir.WalkStmts(sub, func(x ir.Stmt) bool {
-			switch x := x.(type) {
-			case *ir.Barrier:
-				found = found || x.Grid
-			case *ir.Printf:
-				found = true
-			}
-			return !found
-		})
+		if ir.HasBarrier(sub, true) || ir.AnyStmt(sub, func(x ir.Stmt) bool { _, ok := x.(*ir.Printf); return ok }) {
+			return true
+		}
 	}
-	return found
+	return false
 }
 
 // hoister lowers one region.
@@ -137,7 +130,7 @@ func checkNoGroups(r *ir.Region) error {
 		switch s.(type) {
 		case *ir.Split, *ir.SplitWhile, *ir.Fork:
 			if err == nil {
-				err = errorf(s.At(), "host-loops: group construct in a region; run group-split first")
+				err = errorf(s.At(), "host-loops: group construct in a region; run %s first", groupSplitPass.Name)
 			}
 		}
 		return err == nil
@@ -385,10 +378,10 @@ func (h *hoister) lift(s ir.Stmt, prev *ir.Region) []ir.Stmt {
 		return []ir.Stmt{s}
 	case *ir.If:
 		if isSeq(s) {
-			h.o.rep.note(s.Pos, "host-loops", "seq section runs on the host, for processor 0")
+			h.o.rep.note(s.Pos, "seq section runs on the host, for processor 0")
 			return h.seq(s)
 		}
-		h.o.rep.note(s.Pos, "host-loops", "if runs on the host")
+		h.o.rep.note(s.Pos, "if runs on the host")
 		pre, cond := h.condition(s.Cond)
 		return append(pre, &ir.If{Pos: s.Pos, Cond: cond, Then: h.list(s.Then), Else: h.list(s.Else)})
 	case *ir.Switch:
@@ -424,7 +417,7 @@ func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, bod
 	hostInit := init == nil || h.isHostSimple(init)
 	hostPost := post == nil || h.isHostSimple(post)
 	if hostInit && hostPost && h.hostComputable(cond) {
-		h.o.rep.note(pos, "host-loops", "loop runs on the host, its counter a host variable: no read-back per iteration")
+		h.o.rep.note(pos, "loop runs on the host, its counter a host variable: no read-back per iteration")
 		f := &ir.For{Pos: pos, Cond: h.toHost(cond), Body: h.list(body)}
 		if init != nil {
 			f.Init = h.hostSimple(init)
@@ -452,12 +445,12 @@ func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, bod
 	if last := lastRegion(rest); h.foldable(cond) && prev != nil && last != nil && !ir.JumpsOut(body, false) {
 		// The pieces that run just before each evaluation of the condition
 		// compute it: no launch of its own per iteration.
-		h.o.rep.note(pos, "host-loops", "loop runs on the host; its condition is computed by the kernel before it and read back each iteration")
+		h.o.rep.note(pos, "loop runs on the host; its condition is computed by the kernel before it and read back each iteration")
 		c := h.computeAtEnd(cond, prev, last)
 		w.Body = append([]ir.Stmt{breakUnless(c)}, rest...)
 		return append(out, w)
 	}
-	h.o.rep.note(pos, "host-loops", "loop runs on the host; its condition is reduced on the device and read back each iteration")
+	h.o.rep.note(pos, "loop runs on the host; its condition is reduced on the device and read back each iteration")
 	pre, c := h.condition(cond)
 	w.Body = append(w.Body, pre...)
 	w.Body = append(w.Body, breakUnless(c))

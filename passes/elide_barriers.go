@@ -4,7 +4,7 @@ import (
 	"gpuc/ir"
 )
 
-var elidePass = &Pass{
+var elideBarriersPass = &Pass{
 	Name: "elide-barriers",
 	Doc:  "remove grid barriers that no cross-processor dependence needs; turn sync-free splits into ifs",
 	From: ir.SPMDLevel,
@@ -24,18 +24,7 @@ var elidePass = &Pass{
 // (or a while), with explicit barriers where its syncs were needed (Note
 // [Converting splits]).
 func elideBarriers(m *ir.Module, rep *Report) {
-	for _, f := range m.Funcs {
-		if f.Kind != ir.HostFunc {
-			continue
-		}
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			if r, ok := s.(*ir.Region); ok {
-				elideRegion(m, r, rep)
-				return false
-			}
-			return true
-		})
-	}
+	forEachRegion(m, func(r *ir.Region) { elideRegion(m, r, rep) })
 }
 
 // Note [Converting splits]
@@ -77,7 +66,7 @@ func elideRegion(m *ir.Module, r *ir.Region, rep *Report) {
 		e := newElider(m, r)
 		if b := e.unneededBarrier(); b != nil {
 			if !placed[b] {
-				rep.note(b.Pos, "elide-barriers", "barrier removed: no cross-processor dependence crosses it")
+				rep.note(b.Pos, "barrier removed: no cross-processor dependence crosses it")
 			}
 			r.Body = removeStmt(r.Body, b)
 			continue
@@ -106,14 +95,7 @@ func fenceLoops(body []ir.Stmt) []ir.Stmt {
 }
 
 func holdsGridBarrier(s ir.Stmt) bool {
-	found := false
-	ir.WalkStmts(ir.SubBodies(s)[0], func(x ir.Stmt) bool {
-		if b, ok := x.(*ir.Barrier); ok && b.Grid {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return ir.HasBarrier(ir.SubBodies(s)[0], true)
 }
 
 // elider holds one analysis of a region body.
@@ -249,7 +231,7 @@ func (e *elider) convertOne(r *ir.Region, placed map[ir.Stmt]bool, rep *Report) 
 	if target == nil {
 		return false
 	}
-	rep.note(target.At(), "elide-barriers", "%s needs no synchronisation of its own: runs as %s", stmtKind(target), map[bool]string{true: "a while", false: "an if"}[isSplitWhile(target)])
+	rep.note(target.At(), "%s needs no synchronisation of its own: runs as %s", stmtKind(target), map[bool]string{true: "a while", false: "an if"}[isSplitWhile(target)])
 	r.Body = ir.RewriteStmts(r.Body, func(s ir.Stmt) []ir.Stmt {
 		if s != target {
 			return []ir.Stmt{s}

@@ -383,7 +383,7 @@ func prefilterFunc(m *ir.Module, f *ir.Func, names *namer, rep *Report) []*prefi
 		for _, p := range pf.pairs {
 			at = append(at, fmt.Sprintf("(%d, %d)", p.a, p.b))
 		}
-		rep.note(f.Pos, "partial-eval", "%s %s: a prefilter on the bytes of %s[%s + k] at offsets %s skips the positions where no guarded block can run (%s, %d KiB of shared memory)",
+		rep.note(f.Pos, "%s %s: a prefilter on the bytes of %s[%s + k] at offsets %s skips the positions where no guarded block can run (%s, %d KiB of shared memory)",
 			f.Kind, f.Name, pf.at.buf, pf.at.key, strings.Join(at, ", "), plural(len(pf.pairs), "table")+" of byte pairs", len(pf.pairs)*pairWords*4/1024)
 	}
 	return out
@@ -562,16 +562,13 @@ func reaches(m *ir.Module, k, f *ir.Func) bool {
 			return false
 		}
 		seen[g] = true
-		found := false
-		ir.WalkAllExprs(g.Body, func(e ir.Expr) bool {
+		return ir.AnyExprIn(g.Body, func(e ir.Expr) bool {
 			if c, ok := e.(*ir.Call); ok {
-				if h := m.Func(c.Func); h != nil && visit(h) {
-					found = true
-				}
+				h := m.Func(c.Func)
+				return h != nil && visit(h)
 			}
-			return !found
+			return false
 		})
-		return found
 	}
 	return visit(k)
 }
