@@ -195,8 +195,10 @@ type Cast struct {
 // Ite is if C then T else E.
 type Ite struct{ C, T, E Expr }
 
-// Nondet is a fresh value each time it is evaluated: a load from memory other threads may write,
-// an unknown call, a float compare. Why says which (for reasons and witnesses).
+// Nondet is any value: a load from memory other threads may write, an unknown call, a float
+// compare. Why says which (for reasons and witnesses). Each firing of a transition draws fresh
+// values; within one transition every occurrence of the same *Nondet node (pointer) is one value,
+// so a translator can test a loaded value in a guard and store it in an update.
 type Nondet struct {
 	Sort Sort
 	Why  string
