@@ -24,13 +24,13 @@ var builtinNames = [...]string{bTid: "tid", bBdim: "bdim", bBid: "bid", bGdim: "
 
 // openclBuiltins maps the SPIR-mangled work-item functions.
 var openclBuiltins = map[string]builtin{
-	"_Z12get_local_idj":          bTid,
-	"_Z14get_local_sizej":        bBdim,
+	"_Z12get_local_idj":            bTid,
+	"_Z14get_local_sizej":          bBdim,
 	"_Z23get_enqueued_local_sizej": bBdim,
-	"_Z12get_group_idj":          bBid,
-	"_Z14get_num_groupsj":        bGdim,
-	"_Z13get_global_idj":         bGid,
-	"_Z15get_global_sizej":       bGsize,
+	"_Z12get_group_idj":            bBid,
+	"_Z14get_num_groupsj":          bGdim,
+	"_Z13get_global_idj":           bGid,
+	"_Z15get_global_sizej":         bGsize,
 }
 
 // cudaBuiltin reads llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}.
