@@ -58,7 +58,7 @@ func (t *fnT) build() bool {
 		t.sys.Assumed = append(t.sys.Assumed, a)
 	}
 	sort.Strings(t.sys.Assumed)
-	if t.o.SemanticsC && len(t.sys.Assumed) > 0 {
+	if t.o.Semantics == "c" && len(t.sys.Assumed) > 0 {
 		t.sys.Semantics = "c"
 	}
 	return true
@@ -108,7 +108,7 @@ func (t *fnT) fromCut(c int) bool {
 					upd := t.updates(st.env)
 					for v, e := range phis {
 						if nv, ok := t.vars[v]; ok {
-							upd[nv.Name] = e
+							upd[nv.Name] = toBit(e)
 						}
 					}
 					emit(t.loc[s], ns.guards, upd)
@@ -178,7 +178,7 @@ func (t *fnT) updates(env map[value.Value]its.Expr) map[string]its.Expr {
 	upd := map[string]its.Expr{}
 	for v, e := range env {
 		if nv, ok := t.vars[v]; ok && t.needVar[v] {
-			upd[nv.Name] = e
+			upd[nv.Name] = toBit(e)
 		}
 	}
 	return upd
@@ -230,7 +230,7 @@ func (t *fnT) exec(b *ir.Block, st *state) bool {
 			e = &its.Nondet{Sort: s, Why: "expression too large: " + valueName(v)}
 		}
 		st.env[v] = e
-		if t.o.SemanticsC {
+		if t.o.Semantics == "c" {
 			if g := t.noSignedOverflow(in, st.env); g != nil {
 				st.guards = addGuard(st.guards, g)
 			}
@@ -395,6 +395,9 @@ func (t *fnT) eval(v value.Value, env map[value.Value]its.Expr) its.Expr {
 		return e
 	}
 	if nv, ok := t.vars[v]; ok {
+		if s, _ := sortOf(v.Type()); s.IsBool() {
+			return fromBit(nv)
+		}
 		return its.R(nv)
 	}
 	s, ok := sortOf(v.Type())

@@ -30,9 +30,10 @@ type Options struct {
 	// Prelude is a header for CUDA sources; "" means the bundled prelude
 	// (prelude/gpuc_cuda_prelude.h: __global__ and friends, builtin variables, vector types).
 	Prelude string
-	// SemanticsC assumes that signed overflow does not happen where LLVM says nsw
-	// (gpuc check --semantics=c); each assumption is listed in System.Assumed.
-	SemanticsC bool
+	// Semantics is "wrap" (the default, also "") or "c": assume that signed overflow does not
+	// happen where LLVM says nsw (gpuc check --semantics=c); each assumption is listed in
+	// System.Assumed.
+	Semantics string
 }
 
 //go:embed prelude/gpuc_cuda_prelude.h
@@ -99,7 +100,16 @@ func CompileFile(path string, o Options) (string, error) {
 				return "", err
 			}
 		}
-		args = []string{"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70", "-nocudainc", "-nocudalib", "-include", prelude}
+		// An empty cuda.h: the prelude declares what kernels use from it.
+		inc := filepath.Join(tmp, "include")
+		if err := os.Mkdir(inc, 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(inc, "cuda.h"), nil, 0o644); err != nil {
+			return "", err
+		}
+		args = []string{"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70", "-nocudainc", "-nocudalib",
+			"-include", prelude, "-I", inc}
 	case ".ll":
 		if err := os.WriteFile(raw, src, 0o644); err != nil {
 			return "", err

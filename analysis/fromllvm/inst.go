@@ -187,12 +187,19 @@ func (t *fnT) load(in *ir.InstLoad, s its.Sort, env map[value.Value]its.Expr) it
 	bufName := valueName(base)
 	if k, ok := t.inv(in.Src); ok {
 		key := bufName + "|" + in.ElemType.String() + "|" + k
-		if nv, ok := t.loads[key]; ok {
-			return its.R(nv)
+		nv, ok := t.loads[key]
+		if !ok {
+			vs := s
+			if vs.IsBool() {
+				vs = bit
+			}
+			nv = its.Var{Name: t.uniq(fmt.Sprintf("%s[%d]", bufName, len(t.loads))), Sort: vs}
+			t.loads[key] = nv
+			t.sys.Vars = append(t.sys.Vars, nv)
 		}
-		nv := its.Var{Name: t.uniq(fmt.Sprintf("%s[%d]", bufName, len(t.loads))), Sort: s}
-		t.loads[key] = nv
-		t.sys.Vars = append(t.sys.Vars, nv)
+		if s.IsBool() {
+			return fromBit(nv)
+		}
 		return its.R(nv)
 	}
 	return &its.Load{Buffer: bufName, Addr: t.eval(in.Src, env), Sort: s}

@@ -19,6 +19,9 @@ import (
 	"gpuc/analysis/its"
 )
 
+// Systems compiles path (.cl, .cu or .ll) and translates it: gpuc check's entry point.
+func Systems(path string, o Options) ([]*its.System, error) { return TranslateFile(path, o) }
+
 // TranslateFile compiles path (.cl, .cu or .ll) and translates it.
 func TranslateFile(path string, o Options) ([]*its.System, error) {
 	text, err := CompileFile(path, o)
@@ -522,6 +525,9 @@ func (t *fnT) reset() {
 	t.needVars()
 	for _, p := range t.f.Params {
 		if s, ok := sortOf(p.Typ); ok {
+			if s.IsBool() {
+				s = bit
+			}
 			v := its.Var{Name: t.uniq(valueName(p)), Sort: s}
 			t.vars[p] = v
 			t.sys.Vars = append(t.sys.Vars, v)
@@ -538,11 +544,28 @@ func (t *fnT) reset() {
 			if !ok {
 				continue
 			}
+			if s.IsBool() {
+				s = bit // Note [Boolean variables]
+			}
 			nv := its.Var{Name: t.uniq(valueName(v)), Sort: s}
 			t.vars[v] = nv
 			t.sys.Vars = append(t.sys.Vars, nv)
 		}
 	}
+}
+
+// Note [Boolean variables]
+// Variables are bitvectors (its.System.Validate), so an i1 value that lives in a variable is a
+// 1-bit one: reading it compares with 0, assigning it picks 1 or 0.
+var bit = its.Sort{Width: 1}
+
+func fromBit(v its.Var) its.Expr { return its.B(its.Ne, its.R(v), its.C(0, bit)) }
+
+func toBit(e its.Expr) its.Expr {
+	if its.SortOf(e).IsBool() {
+		return &its.Ite{C: e, T: its.C(1, bit), E: its.C(0, bit)}
+	}
+	return e
 }
 
 func valueName(v value.Value) string {
