@@ -256,6 +256,9 @@ func (x *fx) load(e *ir.Load, s its.Sort, ok bool, env map[string]its.Expr) its.
 		}
 		return its.R(v)
 	}
+	if vs == bit {
+		return its.B(its.Ne, &its.Load{Buffer: e.Buf, Addr: idx, Sort: bit}, its.C(0, bit))
+	}
 	return &its.Load{Buffer: e.Buf, Addr: idx, Sort: s}
 }
 
