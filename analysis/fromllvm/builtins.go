@@ -100,13 +100,10 @@ func (t *fnT) launchDim(d int, s its.Sort) {
 	maxGrid := int64(1)<<31 - 1
 	fact := func(e its.Expr, why string) { t.sys.Facts = append(t.sys.Facts, its.Fact{Expr: e, Why: why}) }
 	fact(its.B(its.Ult, its.R(tid), its.R(bdim)), "thread id < block size")
-	fact(its.B(its.Ule, c(1), its.R(bdim)), "1 <= block size")
-	fact(its.B(its.Ule, its.R(bdim), c(1024)), "block size <= 1024")
+	fact(its.B(its.LAnd, its.B(its.Ule, c(1), its.R(bdim)), its.B(its.Ule, its.R(bdim), c(1024))), "1 <= block size <= 1024")
 	fact(its.B(its.Ult, its.R(bid), its.R(gdim)), "block id < grid size")
-	fact(its.B(its.Ule, c(1), its.R(gdim)), "1 <= grid size")
-	if s.Width >= 32 {
-		fact(its.B(its.Ule, its.R(gdim), &its.Const{Val: big.NewInt(maxGrid), Sort: s}), "grid size <= 2^31-1")
-	}
+	fact(its.B(its.LAnd, its.B(its.Ule, c(1), its.R(gdim)),
+		its.B(its.Ule, its.R(gdim), &its.Const{Val: big.NewInt(maxGrid), Sort: s})), "1 <= grid size <= 2^31-1")
 	if s.Width < 64 {
 		return
 	}
