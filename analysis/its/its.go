@@ -263,8 +263,9 @@ func SortOf(e Expr) Sort {
 	return Bool
 }
 
-// String prints an expression in a C-like syntax with sorts on constants other than i32 and bool:
-// "(i + 2:u32)", "(i <u n)", "nondet:i32(load a)", "A[(i + 1)]".
+// String prints an expression in a C-like syntax that Parse reads back, with sorts on constants
+// other than i32 and bool: "(i + 2:u32)", "(i <u n)", "!((i == n))", "zext:u64(i)",
+// "nondet:i32(load a)", "A[(i + 1)]:i32".
 func (e *Const) String() string {
 	if e.Sort.IsBool() {
 		if e.Val.Sign() != 0 {
@@ -278,7 +279,7 @@ func (e *Const) String() string {
 	return e.Val.String() + ":" + e.Sort.String()
 }
 func (e *Ref) String() string   { return e.Var.Name }
-func (e *Unary) String() string { return e.Op.String() + e.X.String() }
+func (e *Unary) String() string { return e.Op.String() + "(" + e.X.String() + ")" }
 func (e *Binary) String() string {
 	return "(" + e.X.String() + " " + e.Op.String() + " " + e.Y.String() + ")"
 }
@@ -289,7 +290,9 @@ func (e *Ite) String() string {
 	return "(" + e.C.String() + " ? " + e.T.String() + " : " + e.E.String() + ")"
 }
 func (e *Nondet) String() string { return "nondet:" + e.Sort.String() + "(" + e.Why + ")" }
-func (e *Load) String() string   { return e.Buffer + "[" + e.Addr.String() + "]" }
+func (e *Load) String() string {
+	return e.Buffer + "[" + e.Addr.String() + "]:" + e.Sort.String()
+}
 
 // Loc is a location: the entry, a loop head, an exit, or any other point a translator keeps.
 type Loc struct {
@@ -358,21 +361,21 @@ func (s *System) IsExit(l int) bool {
 	return false
 }
 
-// String prints the system for debugging and golden tests.
+// String prints the system in the text form Parse reads.
 func (s *System) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "system %s (%s)\n", s.Name, s.File)
+	fmt.Fprintf(&b, "system %s\n", s.Name)
 	for _, v := range s.Vars {
-		fmt.Fprintf(&b, "  var %s %s\n", v.Name, v.Sort)
+		fmt.Fprintf(&b, "var %s %s\n", v.Name, v.Sort)
 	}
 	if len(s.Params) > 0 {
-		fmt.Fprintf(&b, "  params %s\n", strings.Join(s.Params, ", "))
+		fmt.Fprintf(&b, "params %s\n", strings.Join(s.Params, ", "))
 	}
 	if len(s.ThreadVars) > 0 {
-		fmt.Fprintf(&b, "  thread %s\n", strings.Join(s.ThreadVars, ", "))
+		fmt.Fprintf(&b, "thread %s\n", strings.Join(s.ThreadVars, ", "))
 	}
 	for _, f := range s.Facts {
-		fmt.Fprintf(&b, "  fact %s  -- %s\n", f.Expr, f.Why)
+		fmt.Fprintf(&b, "fact %s -- %s\n", f.Expr, f.Why)
 	}
 	for i, l := range s.Locs {
 		var tags []string
@@ -388,10 +391,16 @@ func (s *System) String() string {
 		if l.Barrier {
 			tags = append(tags, "barrier")
 		}
-		fmt.Fprintf(&b, "  loc %d %s [%s] %s\n", i, l.Name, strings.Join(tags, " "), l.Pos)
+		fmt.Fprintf(&b, "loc %s [%s] %s\n", l.Name, strings.Join(tags, " "), l.Pos)
 	}
 	for _, t := range s.Trans {
-		b.WriteString("  " + s.TransString(t) + "\n")
+		b.WriteString("trans " + s.TransString(t) + "\n")
+	}
+	if s.Semantics != "" {
+		fmt.Fprintf(&b, "semantics %s\n", s.Semantics)
+	}
+	for _, a := range s.Assumed {
+		fmt.Fprintf(&b, "assumed %s\n", a)
 	}
 	return b.String()
 }

@@ -168,7 +168,14 @@ func (s *Solver) Check(script string, vals ...string) (Result, map[string]string
 			s.kill()
 			return Unknown, nil, err
 		}
-		model = parseValues(text)
+		// The solver prints the terms its own way (cvc5 drops |quotes|): pair by position.
+		pairs := parseValues(text)
+		model = map[string]string{}
+		for i, v := range vals {
+			if i < len(pairs) {
+				model[v] = pairs[i]
+			}
+		}
 	}
 	if _, err := io.WriteString(s.in, "(pop 1)\n"); err != nil {
 		s.kill()
@@ -227,10 +234,10 @@ func (s *Solver) readSexp(deadline <-chan time.Time) (string, error) {
 	}
 }
 
-// parseValues reads ((t1 v1) (t2 v2) ...) into a map from term text to value text.
-func parseValues(text string) map[string]string {
+// parseValues reads ((t1 v1) (t2 v2) ...) into the value texts, in order.
+func parseValues(text string) []string {
 	toks := tokenize(text)
-	m := map[string]string{}
+	var m []string
 	// Walk the list of pairs.
 	i := 0
 	next := func() string {
@@ -264,9 +271,8 @@ func parseValues(text string) map[string]string {
 	}
 	for i < len(toks) && toks[i] == "(" {
 		i++
-		k := next()
-		v := next()
-		m[k] = v
+		next()
+		m = append(m, next())
 		if i < len(toks) && toks[i] == ")" {
 			i++
 		}

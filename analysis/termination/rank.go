@@ -302,8 +302,8 @@ func describeFn(sys *its.System, fn map[int]*Linear, l int) string {
 			same = false
 		}
 	}
-	if same {
-		return fn[l].String()
+	if same && len(ls) > 0 {
+		return fn[ls[0]].String()
 	}
 	var parts []string
 	for _, k := range ls {
