@@ -460,10 +460,7 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int) (string, *Result) {
 	for _, p := range params {
 		w = min(w, p.Sort.Width)
 	}
-	for _, k := range []int{w - 2, w / 2, 20, 10} {
-		if k < 1 || k >= w {
-			continue
-		}
+	try := func(k int) (string, *Result) {
 		bound := new(big.Int).Lsh(big.NewInt(1), uint(k))
 		c := *sys
 		c.Facts = append([]its.Fact(nil), sys.Facts...)
@@ -481,6 +478,25 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int) (string, *Result) {
 		if len(left) == 0 {
 			return strings.Join(conds, " && "), &Result{Loops: loops, Certificate: cert}
 		}
+		return "", nil
 	}
-	return "", nil
+	// The smallest bound is the strongest assumption: if it does not help, none will.
+	ks := []int{w - 2, w / 2, 20, 10}
+	if ks[len(ks)-1] >= w {
+		return "", nil
+	}
+	last := len(ks) - 1
+	cond, res := try(ks[last])
+	if res == nil {
+		return "", nil
+	}
+	for _, k := range ks[:last] {
+		if k < 1 || k >= w || k <= ks[last] {
+			continue
+		}
+		if c, r := try(k); r != nil {
+			return c, r
+		}
+	}
+	return cond, res
 }

@@ -189,27 +189,82 @@ func (q *query) step(t its.Transition, pre map[string]string, tag string) (guard
 	return and(gs), post
 }
 
-// linTerm encodes a linear function of the state in a signed bitvector of width w, each variable
-// read as its sort says (sign- or zero-extended), so that no operation wraps.
-func (q *query) linTerm(f *Linear, vars map[string]string, w int) string {
-	parts := []string{bvConst(f.Const, w)}
-	for _, name := range f.sortedVars() {
-		c := f.Coef[name]
-		v, _ := q.sys.Var(name)
-		x := vars[name]
-		if k := w - v.Sort.Width; k > 0 {
-			if v.Sort.Signed {
-				x = fmt.Sprintf("((_ sign_extend %d) %s)", k, x)
+// diffTerm encodes f(pre) - g(post) in a signed bitvector of width w, each variable read as its
+// sort says (sign- or zero-extended), so that no operation wraps. Variables that the transition
+// leaves alone cancel before the solver sees them, and coefficients are positive constants (a
+// multiplication by a large constant such as -1 in 37 bits is slow to bit-blast).
+func (q *query) diffTerm(f *Linear, pre map[string]string, g *Linear, post map[string]string, w int) string {
+	type item struct {
+		name string
+		sort its.Sort
+		coef *big.Int
+	}
+	var items []*item
+	byName := map[string]*item{}
+	addItem := func(name string, s its.Sort, c *big.Int) {
+		if it, ok := byName[name]; ok {
+			it.coef.Add(it.coef, c)
+			return
+		}
+		it := &item{name, s, new(big.Int).Set(c)}
+		byName[name] = it
+		items = append(items, it)
+	}
+	for _, v := range f.sortedVars() {
+		sv, _ := q.sys.Var(v)
+		addItem(pre[v], sv.Sort, f.Coef[v])
+	}
+	if g != nil {
+		for _, v := range g.sortedVars() {
+			sv, _ := q.sys.Var(v)
+			addItem(post[v], sv.Sort, new(big.Int).Neg(g.Coef[v]))
+		}
+	}
+	k := new(big.Int).Set(f.Const)
+	if g != nil {
+		k.Sub(k, g.Const)
+	}
+	var plus, minus []string
+	if k.Sign() > 0 {
+		plus = append(plus, bvConst(k, w))
+	} else if k.Sign() < 0 {
+		minus = append(minus, bvConst(new(big.Int).Neg(k), w))
+	}
+	for _, it := range items {
+		if it.coef.Sign() == 0 {
+			continue
+		}
+		x := it.name
+		if d := w - it.sort.Width; d > 0 {
+			if it.sort.Signed {
+				x = fmt.Sprintf("((_ sign_extend %d) %s)", d, x)
 			} else {
-				x = fmt.Sprintf("((_ zero_extend %d) %s)", k, x)
+				x = fmt.Sprintf("((_ zero_extend %d) %s)", d, x)
 			}
 		}
-		parts = append(parts, "(bvmul "+bvConst(c, w)+" "+x+")")
+		a := new(big.Int).Abs(it.coef)
+		if a.Cmp(big.NewInt(1)) != 0 {
+			x = "(bvmul " + bvConst(a, w) + " " + x + ")"
+		}
+		if it.coef.Sign() > 0 {
+			plus = append(plus, x)
+		} else {
+			minus = append(minus, x)
+		}
 	}
-	if len(parts) == 1 {
-		return parts[0]
+	sum := func(ts []string) string {
+		switch len(ts) {
+		case 0:
+			return bvConst(new(big.Int), w)
+		case 1:
+			return ts[0]
+		}
+		return "(bvadd " + strings.Join(ts, " ") + ")"
 	}
-	return "(bvadd " + strings.Join(parts, " ") + ")"
+	if len(minus) == 0 {
+		return sum(plus)
+	}
+	return "(bvsub " + sum(plus) + " " + sum(minus) + ")"
 }
 
 // Linear is an integer linear function of the variables, read as their sorts say.

@@ -267,11 +267,11 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 			q.assert(inv.term(q, t.From, pre))
 			gd, post := q.step(t, pre, "1")
 			q.assert(gd)
-			fx, gx := q.linTerm(f, pre, w), q.linTerm(g, post, w)
+			d, zero := q.diffTerm(f, pre, g, post, w+1), bvConst(new(big.Int), w+1)
 			if strict {
-				q.assert(fmt.Sprintf("(not (bvsgt %s %s))", fx, gx))
+				q.assert(fmt.Sprintf("(not (bvsgt %s %s))", d, zero))
 			} else {
-				q.assert(fmt.Sprintf("(not (bvsge %s %s))", fx, gx))
+				q.assert(fmt.Sprintf("(not (bvsge %s %s))", d, zero))
 			}
 			return q
 		}
