@@ -108,7 +108,7 @@ func (t *fnT) fromCut(c int) bool {
 					upd := t.updates(st.env)
 					for v, e := range phis {
 						if nv, ok := t.vars[v]; ok {
-							upd[nv.Name] = toBit(e)
+							upd[nv.Name] = coerce(toBit(e), nv.Sort)
 						}
 					}
 					emit(t.loc[s], ns.guards, upd)
@@ -178,7 +178,7 @@ func (t *fnT) updates(env map[value.Value]its.Expr) map[string]its.Expr {
 	upd := map[string]its.Expr{}
 	for v, e := range env {
 		if nv, ok := t.vars[v]; ok && t.needVar[v] {
-			upd[nv.Name] = toBit(e)
+			upd[nv.Name] = coerce(toBit(e), nv.Sort)
 		}
 	}
 	return upd
@@ -197,7 +197,8 @@ func (t *fnT) phis(s, pred *ir.Block, env map[value.Value]its.Expr) map[value.Va
 		}
 		for _, inc := range p.Incs {
 			if inc.Pred == pred {
-				out[p] = t.eval(inc.X, env)
+				ps, _ := t.sortOfValue(p)
+				out[p] = coerce(t.eval(inc.X, env), ps)
 				break
 			}
 		}
@@ -225,8 +226,11 @@ func (t *fnT) exec(b *ir.Block, st *state) bool {
 			continue
 		}
 		e := t.translate(in, st.env)
+		if t.cyclic[t.idx[b]] {
+			e = t.hoist(v, e)
+		}
 		if size(e) > maxExprSize {
-			s, _ := sortOf(v.Type())
+			s, _ := t.sortOfValue(v)
 			e = &its.Nondet{Sort: s, Why: "expression too large: " + valueName(v)}
 		}
 		st.env[v] = e
@@ -237,6 +241,53 @@ func (t *fnT) exec(b *ir.Block, st *state) bool {
 		}
 	}
 	return true
+}
+
+// Note [Hoisted invariants]
+// A value computed inside a loop from unknown constants only (parameters, launch values, hoisted
+// loads: Note [Hoisted loads]) is the same on every iteration: it becomes a variable that no
+// transition updates, with its definition as a fact. A bound such as starting + no_of_edges
+// then reads as one variable, whose wrap-around happened once, before the loop, instead of a
+// sum that a ranking function would have to carry.
+
+// hoist replaces a compound expression over unknown constants by its variable.
+func (t *fnT) hoist(v value.Value, e its.Expr) its.Expr {
+	switch e.(type) {
+	case *its.Const, *its.Ref:
+		return e
+	}
+	s := its.SortOf(e)
+	if s.IsBool() || !t.constantExpr(e) {
+		return e
+	}
+	key := "inv|" + s.String() + "|" + e.String()
+	nv, ok := t.loads[key]
+	if !ok {
+		nv = its.Var{Name: t.uniq("inv." + valueName(v)), Sort: s}
+		t.loads[key] = nv
+		t.sys.Vars = append(t.sys.Vars, nv)
+		t.sys.Facts = append(t.sys.Facts, its.Fact{Expr: its.B(its.Eq, its.R(nv), e), Why: "loop-invariant " + valueName(v)})
+	}
+	return its.R(nv)
+}
+
+// constantExpr reports whether e reads only variables that no transition updates.
+func (t *fnT) constantExpr(e its.Expr) bool {
+	switch e := e.(type) {
+	case *its.Const:
+		return true
+	case *its.Ref:
+		return t.constVar[e.Var.Name]
+	case *its.Unary:
+		return t.constantExpr(e.X)
+	case *its.Binary:
+		return t.constantExpr(e.X) && t.constantExpr(e.Y)
+	case *its.Cast:
+		return t.constantExpr(e.X)
+	case *its.Ite:
+		return t.constantExpr(e.C) && t.constantExpr(e.T) && t.constantExpr(e.E)
+	}
+	return false
 }
 
 // noSignedOverflow is the guard that an nsw add, sub or mul does not overflow (--semantics=c).
@@ -265,7 +316,8 @@ func (t *fnT) noSignedOverflow(in ir.Instruction, env map[value.Value]its.Expr) 
 		return nil
 	}
 	wide := its.Sort{Width: 2 * s.Width, Signed: true}
-	ex, ey := t.eval(x, env), t.eval(y, env)
+	s, _ = t.sortOfValue(in.(value.Value))
+	ex, ey := coerce(t.eval(x, env), s), coerce(t.eval(y, env), s)
 	exact := its.B(op, &its.Cast{Op: its.SExt, X: ex, To: wide}, &its.Cast{Op: its.SExt, X: ey, To: wide})
 	wrapped := &its.Cast{Op: its.SExt, X: its.B(op, ex, ey), To: wide}
 	p := t.pos(in)
@@ -441,6 +493,7 @@ func (t *fnT) globalVar(g *ir.Global) its.Expr {
 		return its.R(nv)
 	}
 	nv := its.Var{Name: t.uniq("@" + g.Name()), Sort: its.U64}
+	t.constVar[nv.Name] = true
 	t.vars[g] = nv
 	t.sys.Vars = append(t.sys.Vars, nv)
 	return its.R(nv)
@@ -449,7 +502,8 @@ func (t *fnT) globalVar(g *ir.Global) its.Expr {
 // cast converts between integers and pointers (both bitvectors here).
 func (t *fnT) cast(from value.Value, to types.Type, env map[value.Value]its.Expr) its.Expr {
 	x := t.eval(from, env)
-	fs, ok1 := sortOf(from.Type())
+	_, ok1 := sortOf(from.Type())
+	fs := its.SortOf(x)
 	ts, ok2 := sortOf(to)
 	if !ok1 || !ok2 {
 		if !ok2 {
@@ -458,6 +512,19 @@ func (t *fnT) cast(from value.Value, to types.Type, env map[value.Value]its.Expr
 		return &its.Nondet{Sort: ts, Why: "cast"}
 	}
 	return resize(x, fs, ts, false)
+}
+
+// coerce gives e in sort s of the same width: a constant is re-read, any other bitvector
+// reinterpreted (Note [Signedness classes]).
+func coerce(e its.Expr, s its.Sort) its.Expr {
+	es := its.SortOf(e)
+	if es == s || es.IsBool() || s.IsBool() || es.Width != s.Width {
+		return e
+	}
+	if c, ok := e.(*its.Const); ok {
+		return &its.Const{Val: s.Norm(new(big.Int).Set(c.Val)), Sort: s}
+	}
+	return &its.Cast{Op: its.ZExt, X: e, To: s}
 }
 
 // resize zero- or sign-extends or truncates x from sort f to sort s.
@@ -474,7 +541,7 @@ func resize(x its.Expr, f, s its.Sort, signed bool) its.Expr {
 	case s.IsBool():
 		return its.B(its.Ne, its.B(its.And, x, its.C(1, f)), its.C(0, f))
 	case f.Width == s.Width:
-		return x
+		return coerce(x, s)
 	case f.Width > s.Width:
 		return &its.Cast{Op: its.Trunc, X: x, To: s}
 	case signed:
@@ -523,7 +590,8 @@ func (t *fnT) gep(elem types.Type, src value.Value, idx []value.Value, env map[v
 		if c, ok := ix.(*constant.Int); ok && c.X.Sign() == 0 {
 			continue
 		}
-		off := resize(t.eval(ix, env), s, its.U64, true)
+		ex := t.eval(ix, env)
+		off := resize(ex, its.SortOf(ex), its.U64, true)
 		if stride != 1 {
 			off = its.B(its.Mul, off, its.C(stride, its.U64))
 		}

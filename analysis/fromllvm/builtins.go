@@ -91,6 +91,7 @@ func (t *fnT) launchDim(d int, s its.Sort) {
 		key := builtinNames[b] + "." + dim
 		v := its.Var{Name: t.uniq(key), Sort: s}
 		t.launch[key] = v
+		t.constVar[v.Name] = true
 		t.sys.Vars = append(t.sys.Vars, v)
 		return v
 	}

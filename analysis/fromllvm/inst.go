@@ -16,7 +16,7 @@ import (
 // translate gives the expression of a relevant instruction's result on a path.
 func (t *fnT) translate(in ir.Instruction, env map[value.Value]its.Expr) its.Expr {
 	v := in.(value.Value)
-	s, ok := sortOf(v.Type())
+	s, ok := t.sortOfValue(v)
 	if !ok {
 		return &its.Nondet{Sort: its.U32, Why: "untracked value " + valueName(v)}
 	}
@@ -35,7 +35,7 @@ func (t *fnT) translate(in ir.Instruction, env map[value.Value]its.Expr) its.Exp
 			}
 			return &its.Nondet{Sort: s, Why: "i1 " + op.String()}
 		}
-		return its.B(op, ex, ey)
+		return its.B(op, coerce(ex, s), coerce(ey, s))
 	}
 	switch in := in.(type) {
 	case *ir.InstAdd:
@@ -72,7 +72,7 @@ func (t *fnT) translate(in ir.Instruction, env map[value.Value]its.Expr) its.Exp
 			enum.IPredULT: its.Ult, enum.IPredULE: its.Ule, enum.IPredUGT: its.Ugt, enum.IPredUGE: its.Uge,
 			enum.IPredSLT: its.Slt, enum.IPredSLE: its.Sle, enum.IPredSGT: its.Sgt, enum.IPredSGE: its.Sge}
 		op, ok := ops[in.Pred]
-		xs, ok2 := sortOf(in.X.Type())
+		xs, ok2 := t.sortOfValue(in.X)
 		if !ok || !ok2 {
 			return &its.Nondet{Sort: its.Bool, Why: "compare"}
 		}
@@ -84,10 +84,20 @@ func (t *fnT) translate(in ir.Instruction, env map[value.Value]its.Expr) its.Exp
 			case its.Slt, its.Sle, its.Sgt, its.Sge:
 				op = map[its.Op]its.Op{its.Slt: its.Ugt, its.Sle: its.Uge, its.Sgt: its.Ult, its.Sge: its.Ule}[op]
 			}
+			return its.B(op, ex, ey)
 		}
-		return its.B(op, ex, ey)
+		switch op {
+		case its.Slt, its.Sle, its.Sgt, its.Sge:
+			xs.Signed = true
+		case its.Ult, its.Ule, its.Ugt, its.Uge:
+			xs.Signed = false
+		}
+		if isPtr(in.X.Type()) {
+			xs = its.U64
+		}
+		return its.B(op, coerce(ex, xs), coerce(ey, xs))
 	case *ir.InstSelect:
-		return &its.Ite{C: t.eval(in.Cond, env), T: t.eval(in.ValueTrue, env), E: t.eval(in.ValueFalse, env)}
+		return &its.Ite{C: t.eval(in.Cond, env), T: coerce(t.eval(in.ValueTrue, env), s), E: coerce(t.eval(in.ValueFalse, env), s)}
 	case *ir.InstTrunc:
 		return t.conv(in.From, s, false, env)
 	case *ir.InstZExt:
@@ -100,12 +110,12 @@ func (t *fnT) translate(in ir.Instruction, env map[value.Value]its.Expr) its.Exp
 		return t.conv(in.From, s, false, env)
 	case *ir.InstBitCast:
 		if _, ok := sortOf(in.From.Type()); ok && isPtr(in.From.Type()) == isPtr(in.To) {
-			return t.eval(in.From, env)
+			return coerce(t.eval(in.From, env), s)
 		}
 	case *ir.InstAddrSpaceCast:
-		return t.eval(in.From, env)
+		return coerce(t.eval(in.From, env), s)
 	case *ir.InstFreeze:
-		return t.eval(in.X, env)
+		return coerce(t.eval(in.X, env), s)
 	case *ir.InstGetElementPtr:
 		return t.gep(in.ElemType, in.Src, in.Indices, env)
 	case *ir.InstLoad:
@@ -127,11 +137,11 @@ func arg(c *ir.InstCall, i int) value.Value {
 func isPtr(t types.Type) bool { _, ok := t.(*types.PointerType); return ok }
 
 func (t *fnT) conv(from value.Value, s its.Sort, signed bool, env map[value.Value]its.Expr) its.Expr {
-	fs, ok := sortOf(from.Type())
-	if !ok {
+	if _, ok := sortOf(from.Type()); !ok {
 		return &its.Nondet{Sort: s, Why: "conversion"}
 	}
-	return resize(t.eval(from, env), fs, s, signed)
+	x := t.eval(from, env)
+	return resize(x, its.SortOf(x), s, signed)
 }
 
 // call models launch builtins as variables, min/max/abs intrinsics exactly, and anything else
@@ -150,10 +160,10 @@ func (t *fnT) call(c *ir.InstCall, s its.Sort, env map[value.Value]its.Expr) its
 	}
 	if strings.HasPrefix(name, "llvm.") && len(c.Args) >= 1 {
 		base := strings.SplitN(strings.TrimPrefix(name, "llvm."), ".", 2)[0]
-		x := t.eval(arg(c, 0), env)
+		x := coerce(t.eval(arg(c, 0), env), s)
 		var y its.Expr
 		if len(c.Args) > 1 {
-			y = t.eval(arg(c, 1), env)
+			y = coerce(t.eval(arg(c, 1), env), s)
 		}
 		switch base {
 		case "smax":
@@ -195,6 +205,7 @@ func (t *fnT) load(in *ir.InstLoad, s its.Sort, env map[value.Value]its.Expr) it
 			}
 			nv = its.Var{Name: t.uniq(fmt.Sprintf("%s[%d]", bufName, len(t.loads))), Sort: vs}
 			t.loads[key] = nv
+			t.constVar[nv.Name] = true
 			t.sys.Vars = append(t.sys.Vars, nv)
 		}
 		if s.IsBool() {

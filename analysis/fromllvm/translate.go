@@ -12,6 +12,7 @@ import (
 
 	"github.com/llir/llvm/asm"
 	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/metadata"
 	"github.com/llir/llvm/ir/value"
@@ -137,12 +138,15 @@ type fnT struct {
 	relevant map[value.Value]bool
 	needVar  map[value.Value]bool
 	signed   map[value.Value]bool
+	cls      map[value.Value]value.Value // union-find of signedness classes
+	signedCls map[value.Value]bool
 	readOnly map[value.Value]bool // kernel pointer parameters and globals never written
 
 	names    map[string]bool
 	vars     map[value.Value]its.Var
 	launch   map[string]its.Var
-	loads    map[string]its.Var // hoisted read-only loads by buffer and address key
+	loads    map[string]its.Var // hoisted read-only loads and invariants by key
+	constVar map[string]bool    // variables no transition updates
 	invKey   map[value.Value]string
 	loc      map[int]int // block -> location
 	exit     int
@@ -359,7 +363,44 @@ func (t *fnT) findRelevant() {
 			mark(op)
 		}
 	}
-	// Signedness of variables, for printing: signed where a signed operation reads them.
+	// Note [Signedness classes]
+	// LLVM integers have no signedness, but its sorts do, and the analysis reads a variable
+	// over the integers as its sort says. Values joined by arithmetic, phis and selects form a
+	// class; a class is signed where a signed operation (slt, sdiv, srem, ashr, sext) reads one
+	// of its members, unsigned otherwise. Operands of another reading are reinterpreted.
+	t.cls = map[value.Value]value.Value{}
+	for _, b := range t.blocks {
+		for _, in := range b.Insts {
+			v, ok := in.(value.Value)
+			if !ok {
+				continue
+			}
+			var ops []value.Value
+			switch in := in.(type) {
+			case *ir.InstAdd, *ir.InstSub, *ir.InstMul, *ir.InstAnd, *ir.InstOr, *ir.InstXor,
+				*ir.InstUDiv, *ir.InstSDiv, *ir.InstURem, *ir.InstSRem, *ir.InstFreeze:
+				ops = instOperands(in)
+			case *ir.InstShl:
+				ops = []value.Value{in.X}
+			case *ir.InstLShr:
+				ops = []value.Value{in.X}
+			case *ir.InstAShr:
+				ops = []value.Value{in.X}
+			case *ir.InstSelect:
+				ops = []value.Value{in.ValueTrue, in.ValueFalse}
+			case *ir.InstPhi:
+				for _, inc := range in.Incs {
+					ops = append(ops, inc.X)
+				}
+			}
+			for _, op := range ops {
+				if _, isConst := op.(constant.Constant); !isConst {
+					t.union(v, op)
+				}
+			}
+		}
+	}
+	// Signed uses.
 	for _, b := range t.blocks {
 		for _, in := range b.Insts {
 			switch in := in.(type) {
@@ -379,6 +420,40 @@ func (t *fnT) findRelevant() {
 			}
 		}
 	}
+	t.signedCls = map[value.Value]bool{}
+	for v, sg := range t.signed {
+		if sg {
+			t.signedCls[t.find(v)] = true
+		}
+	}
+}
+
+func (t *fnT) find(v value.Value) value.Value {
+	for {
+		p, ok := t.cls[v]
+		if !ok || p == v {
+			return v
+		}
+		t.cls[v] = t.cls[p]
+		v = p
+	}
+}
+
+func (t *fnT) union(a, b value.Value) {
+	ra, rb := t.find(a), t.find(b)
+	if ra != rb {
+		t.cls[ra] = rb
+	}
+}
+
+// sortOfValue is v's sort with the signedness of its class (Note [Signedness classes]).
+func (t *fnT) sortOfValue(v value.Value) (its.Sort, bool) {
+	s, ok := sortOf(v.Type())
+	if !ok || s.IsBool() || isPtr(v.Type()) {
+		return s, ok
+	}
+	s.Signed = t.signedCls[t.find(v)]
+	return s, true
 }
 
 // operands lists the values v's translation reads.
@@ -518,13 +593,14 @@ func (t *fnT) reset() {
 	t.vars = map[value.Value]its.Var{}
 	t.launch = map[string]its.Var{}
 	t.loads = map[string]its.Var{}
+	t.constVar = map[string]bool{}
 	t.invKey = map[value.Value]string{}
 	t.loc = map[int]int{}
 	t.assumed = map[string]bool{}
 	t.noAlias = false
 	t.needVars()
 	for _, p := range t.f.Params {
-		if s, ok := sortOf(p.Typ); ok {
+		if s, ok := t.sortOfValue(p); ok {
 			if s.IsBool() {
 				s = bit
 			}
@@ -532,6 +608,7 @@ func (t *fnT) reset() {
 			t.vars[p] = v
 			t.sys.Vars = append(t.sys.Vars, v)
 			t.sys.Params = append(t.sys.Params, v.Name)
+			t.constVar[v.Name] = true
 		}
 	}
 	for _, b := range t.blocks {
@@ -540,7 +617,7 @@ func (t *fnT) reset() {
 			if !ok || !t.needVar[v] {
 				continue
 			}
-			s, ok := sortOf(v.Type())
+			s, ok := t.sortOfValue(v)
 			if !ok {
 				continue
 			}
