@@ -134,13 +134,13 @@ type fnT struct {
 	head    []bool
 	barrier []bool // block calls a barrier
 
-	defBlock map[value.Value]int
-	relevant map[value.Value]bool
-	needVar  map[value.Value]bool
-	signed   map[value.Value]bool
-	cls      map[value.Value]value.Value // union-find of signedness classes
+	defBlock  map[value.Value]int
+	relevant  map[value.Value]bool
+	needVar   map[value.Value]bool
+	signed    map[value.Value]bool
+	cls       map[value.Value]value.Value // union-find of signedness classes
 	signedCls map[value.Value]bool
-	readOnly map[value.Value]bool // kernel pointer parameters and globals never written
+	readOnly  map[value.Value]bool // kernel pointer parameters and globals never written
 
 	names    map[string]bool
 	vars     map[value.Value]its.Var
