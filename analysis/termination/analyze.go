@@ -9,6 +9,7 @@ package termination
 
 import (
 	"fmt"
+	"io"
 	"math/big"
 	"sort"
 	"strings"
@@ -36,6 +37,11 @@ type Config struct {
 	Fixed map[string]*big.Int
 	// NoConditions turns off the search for parameter bounds under which a proof holds.
 	NoConditions bool
+	// Budget bounds the time spent on one system (default 5s): past it every solver query
+	// answers unknown, so the verdict becomes UNKNOWN rather than the run hanging.
+	Budget time.Duration
+	// Trace, where not nil, receives each query that took longer than 50ms.
+	Trace io.Writer
 }
 
 // Engine analyses systems with one solver process.
@@ -51,6 +57,9 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 2 * time.Second
+	}
+	if cfg.Budget == 0 {
+		cfg.Budget = 5 * time.Second
 	}
 	s, err := smt.Start(cfg.Solver, cfg.Timeout)
 	if err != nil {
@@ -103,7 +112,7 @@ type Result struct {
 	Semantics   string       `json:"semantics"`
 	Assumptions []string     `json:"assumptions"`
 	Warnings    []string     `json:"warnings,omitempty"`
-	Loops       []Loop       `json:"loops"`
+	Loops       []Loop       `json:"loops,omitempty"`
 	Witness     *Witness     `json:"witness,omitempty"`
 	Certificate []Obligation `json:"certificate,omitempty"`
 }
@@ -122,15 +131,27 @@ func (r *Result) Line() string {
 }
 
 type analyzer struct {
-	eng *Engine
-	sys *its.System
+	eng      *Engine
+	sys      *its.System
+	deadline time.Time
+	// outOfTime is set once a query was refused for the budget.
+	outOfTime *bool
 	// zOnly is set when a ranking candidate held in the integer relaxation but failed the
 	// bitvector check.
 	zOnly bool
 }
 
 func (a *analyzer) check(script string, vals ...string) (smt.Result, map[string]string, error) {
-	return a.eng.solver.Check(script, vals...)
+	if time.Now().After(a.deadline) {
+		*a.outOfTime = true
+		return smt.Unknown, nil, nil
+	}
+	t0 := time.Now()
+	r, m, err := a.eng.solver.Check(script, vals...)
+	if d := time.Since(t0); a.eng.cfg.Trace != nil && d > 50*time.Millisecond {
+		fmt.Fprintf(a.eng.cfg.Trace, ";; %s: %v %v\n%s\n", a.sys.Name, d.Round(time.Millisecond), r, script)
+	}
+	return r, m, err
 }
 
 // Analyze answers for one system. It never panics on a malformed system: it answers UNKNOWN.
@@ -150,7 +171,14 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Assumptions = append(res.Assumptions, f.Why+": "+f.Expr.String())
 	}
 	res.Assumptions = append(res.Assumptions, sys.Assumed...)
-	a := &analyzer{eng: e, sys: sys}
+	var late bool
+	deadline := start.Add(e.cfg.Budget)
+	a := &analyzer{eng: e, sys: sys, deadline: deadline, outOfTime: &late}
+	defer func() {
+		if late && res.Verdict == Unknown {
+			res.Reason = fmt.Sprintf("time budget of %s exceeded; %s", e.cfg.Budget, res.Reason)
+		}
+	}()
 	top := sccs(sys, allTrans(sys))
 	if len(top) == 0 {
 		res.Verdict, res.Reason = True, "no loops"
@@ -173,7 +201,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	}
 	// A proof under a bound on the parameters?
 	if !e.cfg.NoConditions {
-		if cond, sub := e.conditional(sys, stuck); sub != nil {
+		if cond, sub := e.conditional(sys, stuck, deadline, &late); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
 			res.Certificate = sub.Certificate
@@ -418,7 +446,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 
 // conditional looks for bounds on the parameters that the stuck loops read under which every
 // loop is proved; it returns the condition and the proof's result.
-func (e *Engine) conditional(sys *its.System, stuck [][]int) (string, *Result) {
+func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time, late *bool) (string, *Result) {
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -473,7 +501,7 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int) (string, *Result) {
 			c.Facts = append(c.Facts, its.Fact{Expr: its.B(op, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
 			conds = append(conds, fmt.Sprintf("%s <= %s", p.Name, bound))
 		}
-		a := &analyzer{eng: e, sys: &c}
+		a := &analyzer{eng: e, sys: &c, deadline: deadline, outOfTime: late}
 		_, loops, cert, left := a.prove()
 		if len(left) == 0 {
 			return strings.Join(conds, " && "), &Result{Loops: loops, Certificate: cert}

@@ -10,7 +10,9 @@ import (
 // Each transition is relaxed to a conjunction of linear inequalities over the integers, in the
 // pre-state x, the post-state x' and auxiliary quotients: linear guards and invariants, linear
 // updates as equalities, shifts right and divisions by a constant c as c*x' <= e <= c*x' + c-1,
-// the sorts' ranges, and nothing for the rest (a havoc). A disjunction (!=, ||) splits the
+// and nothing for the rest (a havoc). The sorts' ranges are left out: a ranking function needs no
+// bound below here (Note [Lexicographic ranking, checked bit-precisely]), and their large
+// constants only slow the exact arithmetic down. A disjunction (!=, ||) splits the
 // transition into copies, at most maxCopies. By Farkas' lemma, A z <= b implies
 // f_l'(x') - f_l(x) <= -delta iff some lambda >= 0 has lambda A = (-c_l, c_l', 0) and
 // lambda b <= d_l - d_l' - delta. One LP over all the component's transitions asks for the
@@ -18,7 +20,13 @@ import (
 // the deltas: the transitions with delta_t > 0 are the strict ones. The answer is only a
 // candidate; Note [Lexicographic ranking, checked bit-precisely] says what makes it count.
 
-const maxCopies = 8
+// Limits on the LPs tried: past them, the exact simplex costs more than it is likely to find.
+const (
+	maxCopies  = 8
+	maxLPVars  = 16
+	maxLPTrans = 12
+	maxPivots  = 400
+)
 
 // lincons is sum Coef[col] * z_col <= RHS over the columns of one transition copy.
 type lincons struct {
@@ -55,19 +63,6 @@ func (a *analyzer) relax(inv Invariants, ti int, vars []its.Var) *relaxation {
 			c.coef[i+off] = new(big.Int).Set(k)
 		}
 		return c, true
-	}
-	// Ranges of every variable, before and after.
-	for _, v := range vars {
-		for _, off := range []int{0, n} {
-			rel := Linear{Coef: map[string]*big.Int{v.Name: big.NewInt(1)}, Const: new(big.Int).Neg(v.Sort.Max())}
-			if c, ok := leq(&rel, off); ok {
-				base = append(base, c)
-			}
-			low := Linear{Coef: map[string]*big.Int{v.Name: big.NewInt(-1)}, Const: new(big.Int).Set(v.Sort.Min())}
-			if c, ok := leq(&low, off); ok {
-				base = append(base, c)
-			}
-		}
 	}
 	// Atoms: guards over x; invariants at the source over x.
 	var disj [][][]lincons // each disjunctive atom: alternatives, each a conjunction
@@ -273,7 +268,7 @@ func (a *analyzer) farkas(inv Invariants, comp []int) map[int]*Linear {
 			vars = append(vars, v)
 		}
 	}
-	if len(vars) == 0 || len(vars) > 24 {
+	if len(vars) == 0 || len(vars) > maxLPVars || len(comp) > maxLPTrans {
 		return nil
 	}
 	n := len(vars)
@@ -341,7 +336,7 @@ func (a *analyzer) farkas(inv Invariants, comp []int) map[int]*Linear {
 			p.Rows = append(p.Rows, lpRow{Coef: rb, Op: '<', RHS: new(big.Rat)})
 		}
 	}
-	st, x := p.solve(5000)
+	st, x := p.solve(maxPivots, a.deadline)
 	if st != lpOptimal {
 		return nil
 	}

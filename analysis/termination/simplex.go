@@ -1,6 +1,9 @@
 package termination
 
-import "math/big"
+import (
+	"math/big"
+	"time"
+)
 
 // Note [Exact simplex]
 // Farkas' lemma turns ranking-function search into a linear program whose rows are often
@@ -39,7 +42,7 @@ func (p *lp) newVar(free bool) int {
 }
 
 // solve runs the two-phase simplex; x is the optimal point when the status is lpOptimal.
-func (p *lp) solve(maxPivots int) (lpStatus, []*big.Rat) {
+func (p *lp) solve(maxPivots int, deadline time.Time) (lpStatus, []*big.Rat) {
 	// Columns: x+ for each var, x- for free vars, a slack per inequality, an artificial per row.
 	pos := make([]int, p.N)
 	neg := make([]int, p.N)
@@ -105,7 +108,7 @@ func (p *lp) solve(maxPivots int) (lpStatus, []*big.Rat) {
 	pivots := 0
 	run := func() lpStatus {
 		for {
-			if pivots > maxPivots {
+			if pivots > maxPivots || (pivots%16 == 0 && !deadline.IsZero() && time.Now().After(deadline)) {
 				return lpInfeasible // give up: the caller reads it as "no function"
 			}
 			enter := -1

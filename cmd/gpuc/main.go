@@ -29,6 +29,10 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
+		var ex *exitStatus
+		if errors.As(err, &ex) {
+			return ex.code
+		}
 		report(stderr, err)
 		return 1
 	}
@@ -78,6 +82,7 @@ GPU semantics.`,
 		newVersion(stdout),
 		newRewrite(stdout),
 		newMaude(stdout),
+		newCheck(stdout),
 		newPlot(stdout),
 	)
 	return root
