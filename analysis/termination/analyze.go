@@ -166,7 +166,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Verdict, res.Reason = Unknown, "malformed transition system: "+errs[0].Error()
 		return res
 	}
-	sys = e.withFixed(sys)
+	sys = slice(e.withFixed(sys))
 	for _, f := range sys.Facts {
 		res.Assumptions = append(res.Assumptions, f.Why+": "+f.Expr.String())
 	}
@@ -293,6 +293,9 @@ func (e *Engine) withFixed(sys *its.System) *its.System {
 
 // prove finds invariants and ranks every loop nest; stuck lists the components it could not rank.
 func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
+	exact := a.sys
+	a.sys = proofView(exact)
+	defer func() { a.sys = exact }()
 	sys := a.sys
 	inv := a.houdini(candidates(sys))
 	cert := a.invariantObligations(inv)
@@ -456,6 +459,11 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time,
 					read[v] = true
 				}
 			}
+			for _, u := range t.Update {
+				for v := range its.FreeVars(u) {
+					read[v] = true
+				}
+			}
 		}
 		// Exits too: a loop bound usually sits in the exit guard.
 		in := map[int]bool{}
@@ -484,22 +492,33 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time,
 	if len(params) == 0 {
 		return "", nil
 	}
-	w := params[0].Sort.Width
-	for _, p := range params {
-		w = min(w, p.Sort.Width)
-	}
-	try := func(k int) (string, *Result) {
-		bound := new(big.Int).Lsh(big.NewInt(1), uint(k))
+	// Each parameter gets a lower bound 1 (or none) and an upper bound 2^k (k = 0: none).
+	lower := make([]bool, len(params))
+	upper := make([]int, len(params))
+	try := func() (string, *Result) {
 		c := *sys
 		c.Facts = append([]its.Fact(nil), sys.Facts...)
 		var conds []string
-		for _, p := range params {
-			op := its.Ule
+		for i, p := range params {
+			le, ge := its.Ule, its.Uge
 			if p.Sort.Signed {
-				op = its.Sle
+				le, ge = its.Sle, its.Sge
 			}
-			c.Facts = append(c.Facts, its.Fact{Expr: its.B(op, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
-			conds = append(conds, fmt.Sprintf("%s <= %s", p.Name, bound))
+			switch {
+			case lower[i] && upper[i] > 0:
+				conds = append(conds, fmt.Sprintf("1 <= %s <= %d", p.Name, uint64(1)<<upper[i]))
+			case lower[i]:
+				conds = append(conds, fmt.Sprintf("%s >= 1", p.Name))
+			case upper[i] > 0:
+				conds = append(conds, fmt.Sprintf("%s <= %d", p.Name, uint64(1)<<upper[i]))
+			}
+			if lower[i] {
+				c.Facts = append(c.Facts, its.Fact{Expr: its.B(ge, its.R(p), its.C(1, p.Sort)), Why: "condition"})
+			}
+			if upper[i] > 0 {
+				bound := new(big.Int).Lsh(big.NewInt(1), uint(upper[i]))
+				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
+			}
 		}
 		a := &analyzer{eng: e, sys: &c, deadline: deadline, outOfTime: late}
 		_, loops, cert, left := a.prove()
@@ -508,22 +527,39 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time,
 		}
 		return "", nil
 	}
-	// The smallest bound is the strongest assumption: if it does not help, none will.
-	ks := []int{w - 2, w / 2, 20, 10}
-	if ks[len(ks)-1] >= w {
-		return "", nil
+	// The strongest condition first: if it does not help, no weaker one will. Then weaken it one
+	// parameter at a time, keeping each step that still proves.
+	for i, p := range params {
+		lower[i], upper[i] = true, min(10, p.Sort.Width-2)
+		if upper[i] < 1 {
+			return "", nil
+		}
 	}
-	last := len(ks) - 1
-	cond, res := try(ks[last])
+	cond, res := try()
 	if res == nil {
 		return "", nil
 	}
-	for _, k := range ks[:last] {
-		if k < 1 || k >= w || k <= ks[last] {
-			continue
+	for i, p := range params {
+		lower[i] = false
+		if c, r := try(); r != nil {
+			cond, res = c, r
+		} else {
+			lower[i] = true
 		}
-		if c, r := try(k); r != nil {
-			return c, r
+		was := upper[i]
+		for _, k := range []int{0, p.Sort.Width - 2, p.Sort.Width / 2, 20} {
+			if k != 0 && (k <= was || k >= p.Sort.Width) {
+				continue
+			}
+			upper[i] = k
+			if c, r := try(); r != nil {
+				cond, res = c, r
+				was = -1
+				break
+			}
+		}
+		if was >= 0 {
+			upper[i] = was
 		}
 	}
 	return cond, res

@@ -31,7 +31,7 @@ func (e *exitStatus) Error() string { return fmt.Sprintf("exit status %d", e.cod
 func newCheck(stdout io.Writer) *cobra.Command {
 	var termFlag, asJSON, dumpITS, traceSMT bool
 	var budget time.Duration
-	var semantics, failOn, solver, verifyCert, replay string
+	var semantics, failOn, solver, verifyCert, replay, kernel string
 	var limit int64
 	var fo frontendFlags
 	cmd := &cobra.Command{
@@ -119,6 +119,9 @@ is FALSE or UNKNOWN. See docs/TERMINATION.md.`,
 			var results []*termination.Result
 			fail := false
 			for _, s := range systems {
+				if kernel != "" && s.Name != kernel {
+					continue
+				}
 				if dumpITS {
 					fmt.Fprint(stdout, s.String())
 				}
@@ -155,6 +158,7 @@ is FALSE or UNKNOWN. See docs/TERMINATION.md.`,
 	cmd.Flags().StringVar(&verifyCert, "verify-cert", "", "re-check the certificates and witnesses of a --json output with the solver alone")
 	cmd.Flags().StringVar(&replay, "replay", "", "run the FALSE witnesses of a --json output in the interpreter and confirm that the loop passes the limit")
 	cmd.Flags().BoolVar(&dumpITS, "dump-its", false, "print each integer transition system before its verdict (its text form)")
+	cmd.Flags().StringVar(&kernel, "kernel", "", "analyse only the kernel or device function of this name")
 	cmd.Flags().BoolVar(&traceSMT, "trace-smt", false, "print the solver queries that take longer than 50ms to standard error")
 	cmd.Flags().DurationVar(&budget, "budget", 5*time.Second, "time allowed per kernel; past it the verdict is UNKNOWN")
 	cmd.Flags().Int64Var(&limit, "limit", 100000, "--replay: the loop-iteration limit per thread")
