@@ -31,6 +31,10 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
+		var ex *exitStatus
+		if errors.As(err, &ex) {
+			return ex.code
+		}
 		report(stderr, err)
 		return 1
 	}
@@ -79,6 +83,7 @@ GPU semantics.`,
 		newOpt(stdout),
 		newPasses(stdout),
 		newVersion(stdout),
+		newCheck(stdout),
 	)
 	root.AddCommand(driver.FrontendCommands(stdout)...)
 	return root

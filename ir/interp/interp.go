@@ -41,6 +41,22 @@ type Config struct {
 	// fitted to (Note [Fitted parameters] in package ir). 0 means
 	// DefaultDeviceMemory.
 	DeviceMemory int64
+	// LoopLimit, when positive, stops the run with a *LoopLimitError as
+	// soon as one loop of device code runs more than LoopLimit iterations
+	// in one thread (gpuc check --replay confirms non-termination so).
+	LoopLimit int64
+}
+
+// LoopLimitError says a device thread's loop passed Config.LoopLimit.
+type LoopLimitError struct {
+	Pos    ir.Pos
+	Thread string // "thread T of block B"
+	Limit  int64
+}
+
+// Error names the loop and the thread.
+func (e *LoopLimitError) Error() string {
+	return fmt.Sprintf("%s: error: the loop ran more than %d iterations in %s", e.Pos, e.Limit, e.Thread)
 }
 
 // DefaultDeviceMemory is the free device memory that the interpreter
@@ -116,6 +132,8 @@ func catch(err *error) {
 	case *RaiseError:
 		*err = r
 	case *RaceError:
+		*err = r
+	case *LoopLimitError:
 		*err = r
 	default:
 		*err = fmt.Errorf("interp: internal error: %v", r)

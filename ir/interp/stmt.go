@@ -118,13 +118,28 @@ func (c *compiler) ifStmt(s *ir.If) stmtFn {
 
 func (c *compiler) while(s *ir.While) stmtFn {
 	cond, body := c.expr(s.Cond), c.stmts(s.Body)
+	limit := c.loopLimit(s.Pos)
 	return func(f *frame) ctl {
-		for cond(f) != 0 {
+		for n := int64(0); cond(f) != 0; n++ {
+			limit(f, n)
 			if r, leave := afterBody(body(f)); leave {
 				return r
 			}
 		}
 		return ctlNext
+	}
+}
+
+// loopLimit checks Config.LoopLimit before iteration n of a device loop.
+func (c *compiler) loopLimit(pos ir.Pos) func(f *frame, n int64) {
+	max := c.x.cfg.LoopLimit
+	if max <= 0 || !c.mode.device() {
+		return func(*frame, int64) {}
+	}
+	return func(f *frame, n int64) {
+		if n >= max {
+			panic(&LoopLimitError{Pos: pos, Thread: f.th.String(), Limit: max})
+		}
 	}
 }
 
@@ -139,8 +154,12 @@ func (c *compiler) forStmt(s *ir.For) stmtFn {
 	if post == nil {
 		post = nop
 	}
+	limit := c.loopLimit(s.Pos)
 	return func(f *frame) ctl {
+		n := int64(0)
 		for init(f); cond(f) != 0; post(f) {
+			limit(f, n)
+			n++
 			if r, leave := afterBody(body(f)); leave {
 				return r
 			}

@@ -1,0 +1,80 @@
+package fromllvm
+
+import (
+	"flag"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/llir/llvm/asm"
+
+	"gpuc/analysis/termination"
+)
+
+var (
+	dumpFile    = flag.String("dump", "", "translate this kernel and print its systems")
+	dumpAnalyze = flag.Bool("analyze", false, "with -dump: also print the verdicts")
+	dumpBench   = flag.Bool("bench", false, "with -dump: print one BENCH line of times instead of the systems")
+)
+
+// TestDump prints the systems of -dump FILE, and with -analyze their verdicts; with -bench it
+// prints "BENCH compile_ms translate_ms analyze_ms VERDICT" for scripts/bench-termination.sh.
+// A debugging and benchmarking aid: skipped without -dump.
+func TestDump(t *testing.T) {
+	if *dumpFile == "" {
+		t.Skip("no -dump FILE")
+	}
+	t0 := time.Now()
+	text, err := CompileFile(*dumpFile, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1 := time.Now()
+	m, err := asm.ParseString(*dumpFile, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := Translate(m, *dumpFile, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t2 := time.Now()
+	var eng *termination.Engine
+	if *dumpAnalyze || *dumpBench {
+		if eng, err = termination.NewEngine(termination.Config{}); err != nil {
+			t.Fatal(err)
+		}
+		defer eng.Close()
+	}
+	verdict, loops := "TRUE", 0
+	for _, s := range ss {
+		for _, l := range s.Locs {
+			if l.LoopHead {
+				loops++
+			}
+		}
+		if !*dumpBench {
+			fmt.Println(s)
+		}
+		if eng == nil {
+			continue
+		}
+		start := time.Now()
+		r := eng.Analyze(s)
+		if !*dumpBench {
+			fmt.Printf("%s [%.0f ms]\n", r.Line(), ms(time.Since(start)))
+		}
+		switch {
+		case r.Verdict == termination.False:
+			verdict = "FALSE"
+		case r.Verdict == termination.Unknown && verdict == "TRUE":
+			verdict = "UNKNOWN"
+		}
+	}
+	t3 := time.Now()
+	if *dumpBench {
+		fmt.Printf("BENCH %.1f %.1f %.1f %s %d\n", ms(t1.Sub(t0)), ms(t2.Sub(t1)), ms(t3.Sub(t2)), verdict, loops)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

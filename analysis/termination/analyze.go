@@ -1,0 +1,566 @@
+// Package termination proves or disproves termination of one thread of a GPU kernel, given as an
+// integer transition system (analysis/its) under the thread-modular abstraction. It finds
+// invariants (Houdini over templates), lexicographic linear ranking functions (templates and
+// Farkas' lemma over exact rationals), re-checks every proof obligation in bitvector semantics with
+// an SMT solver, and looks for non-termination witnesses robust to what loads return. It answers
+// TRUE (with a certificate), FALSE (with a witness) or UNKNOWN (with a reason). It is read-only
+// and not a pass: it never changes a module.
+package termination
+
+import (
+	"fmt"
+	"io"
+	"math/big"
+	"sort"
+	"strings"
+	"time"
+
+	"gpuc/analysis/its"
+	"gpuc/analysis/smt"
+)
+
+// Verdict is the answer for one kernel or loop.
+type Verdict string
+
+// Verdicts.
+const (
+	True    Verdict = "TRUE"
+	False   Verdict = "FALSE"
+	Unknown Verdict = "UNKNOWN"
+)
+
+// Config sets up an Engine.
+type Config struct {
+	Solver  string        // "z3" (default) or "cvc5"
+	Timeout time.Duration // per solver query; default 2s
+	// Fixed parameters (NAME=VALUE): their equality becomes a fact.
+	Fixed map[string]*big.Int
+	// NoConditions turns off the search for parameter bounds under which a proof holds.
+	NoConditions bool
+	// Budget bounds the time spent on one system (default 5s): past it every solver query
+	// answers unknown, so the verdict becomes UNKNOWN rather than the run hanging.
+	Budget time.Duration
+	// Trace, where not nil, receives each query that took longer than 50ms.
+	Trace io.Writer
+}
+
+// Engine analyses systems with one solver process.
+type Engine struct {
+	cfg    Config
+	solver *smt.Solver
+}
+
+// NewEngine starts the solver.
+func NewEngine(cfg Config) (*Engine, error) {
+	if cfg.Solver == "" {
+		cfg.Solver = "z3"
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 2 * time.Second
+	}
+	if cfg.Budget == 0 {
+		cfg.Budget = 5 * time.Second
+	}
+	s, err := smt.Start(cfg.Solver, cfg.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{cfg: cfg, solver: s}, nil
+}
+
+// Close stops the solver.
+func (e *Engine) Close() { e.solver.Close() }
+
+// Queries counts the solver queries sent so far (cache misses).
+func (e *Engine) Queries() int { return e.solver.Queries }
+
+// Obligation is one proof obligation of a certificate: Script must be unsat.
+type Obligation struct {
+	What   string `json:"what"`
+	Script string `json:"smt2"`
+}
+
+// Loop is the result for one loop nest (a strongly connected component of the top level).
+type Loop struct {
+	Loc        string   `json:"loop"`
+	Pos        string   `json:"pos,omitempty"`
+	Verdict    Verdict  `json:"verdict"`
+	Reason     string   `json:"reason,omitempty"`
+	Invariants []string `json:"invariants,omitempty"`
+	Ranking    []string `json:"ranking,omitempty"` // lexicographic components, outermost first
+}
+
+// Witness is a non-termination witness: from the launch, the thread follows Prefix and then stays
+// in Recurrent forever, whatever values loads return.
+type Witness struct {
+	Loop      string            `json:"loop"`
+	Pos       string            `json:"pos,omitempty"`
+	Launch    map[string]string `json:"launch"` // parameters, thread ids and launch sizes
+	Prefix    []string          `json:"prefix"`
+	Recurrent []string          `json:"recurrent"`
+	Proof     []Obligation      `json:"obligations"`
+}
+
+// Result is the answer for one system.
+type Result struct {
+	File        string       `json:"file"`
+	Kernel      string       `json:"kernel"`
+	Verdict     Verdict      `json:"verdict"`
+	Reason      string       `json:"reason,omitempty"`
+	Condition   string       `json:"condition,omitempty"` // TRUE holds when this holds
+	TimeMS      float64      `json:"time_ms"`
+	Semantics   string       `json:"semantics"`
+	Assumptions []string     `json:"assumptions"`
+	Warnings    []string     `json:"warnings,omitempty"`
+	Loops       []Loop       `json:"loops,omitempty"`
+	Witness     *Witness     `json:"witness,omitempty"`
+	Certificate []Obligation `json:"certificate,omitempty"`
+}
+
+// Line prints the one-line verdict: "FILE: KERNEL: TRUE|FALSE|UNKNOWN (reason)".
+func (r *Result) Line() string {
+	v := string(r.Verdict)
+	if r.Verdict == True && r.Condition != "" {
+		v += " if " + r.Condition
+	}
+	s := fmt.Sprintf("%s: %s: %s", r.File, r.Kernel, v)
+	if r.Reason != "" {
+		s += " (" + r.Reason + ")"
+	}
+	return s
+}
+
+type analyzer struct {
+	eng      *Engine
+	sys      *its.System
+	deadline time.Time
+	// outOfTime is set once a query was refused for the budget.
+	outOfTime *bool
+	// zOnly is set when a ranking candidate held in the integer relaxation but failed the
+	// bitvector check.
+	zOnly bool
+}
+
+func (a *analyzer) check(script string, vals ...string) (smt.Result, map[string]string, error) {
+	if time.Now().After(a.deadline) {
+		*a.outOfTime = true
+		return smt.Unknown, nil, nil
+	}
+	t0 := time.Now()
+	r, m, err := a.eng.solver.Check(script, vals...)
+	if d := time.Since(t0); a.eng.cfg.Trace != nil && d > 50*time.Millisecond {
+		fmt.Fprintf(a.eng.cfg.Trace, ";; %s: %v %v\n%s\n", a.sys.Name, d.Round(time.Millisecond), r, script)
+	}
+	return r, m, err
+}
+
+// Analyze answers for one system. It never panics on a malformed system: it answers UNKNOWN.
+func (e *Engine) Analyze(sys *its.System) *Result {
+	start := time.Now()
+	res := &Result{File: sys.File, Kernel: sys.Name, Semantics: sys.Semantics}
+	if res.Semantics == "" {
+		res.Semantics = "wrap"
+	}
+	defer func() { res.TimeMS = float64(time.Since(start).Microseconds()) / 1000 }()
+	if errs := sys.Validate(); len(errs) > 0 {
+		res.Verdict, res.Reason = Unknown, "malformed transition system: "+errs[0].Error()
+		return res
+	}
+	sys = slice(e.withFixed(sys))
+	for _, f := range sys.Facts {
+		res.Assumptions = append(res.Assumptions, f.Why+": "+f.Expr.String())
+	}
+	res.Assumptions = append(res.Assumptions, sys.Assumed...)
+	var late bool
+	deadline := start.Add(e.cfg.Budget)
+	a := &analyzer{eng: e, sys: sys, deadline: deadline, outOfTime: &late}
+	defer func() {
+		if late && res.Verdict == Unknown {
+			res.Reason = fmt.Sprintf("time budget of %s exceeded; %s", e.cfg.Budget, res.Reason)
+		}
+	}()
+	top := sccs(sys, allTrans(sys))
+	if len(top) == 0 {
+		res.Verdict, res.Reason = True, "no loops"
+		return res
+	}
+	res.Warnings = barrierDivergence(sys, top)
+	inv, loops, cert, stuck := a.prove()
+	res.Loops = loops
+	if len(stuck) == 0 {
+		res.Verdict = True
+		res.Certificate = cert
+		return res
+	}
+	// Not proved: look for a witness in each loop that failed.
+	for _, c := range stuck {
+		if w := a.witness(inv, c); w != nil {
+			res.Witness = w
+			break
+		}
+	}
+	// A proof under a bound on the parameters?
+	if !e.cfg.NoConditions {
+		if cond, sub := e.conditional(sys, stuck, deadline, &late); sub != nil {
+			res.Verdict, res.Condition = True, cond
+			res.Loops = sub.Loops
+			res.Certificate = sub.Certificate
+			res.Assumptions = append(res.Assumptions, "condition: "+cond)
+			if res.Witness != nil {
+				res.Reason = "otherwise FALSE: see the witness"
+			}
+			return res
+		}
+	}
+	if res.Witness != nil {
+		res.Verdict = False
+		res.Reason = fmt.Sprintf("loop at %s runs forever for %s", locText(sys, res.Witness.Loop, res.Witness.Pos), launchText(res.Witness.Launch))
+		for i := range res.Loops {
+			if res.Loops[i].Loc == res.Witness.Loop || containsLoc(sys, stuck, res.Witness.Loop) {
+				if res.Loops[i].Verdict == Unknown {
+					res.Loops[i].Verdict = False
+				}
+				break
+			}
+		}
+		return res
+	}
+	res.Verdict = Unknown
+	res.Reason = a.unknownReason(stuck[0])
+	return res
+}
+
+func containsLoc(sys *its.System, comps [][]int, name string) bool {
+	for _, c := range comps {
+		for _, l := range locsOf(sys, c) {
+			if sys.Locs[l].Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func locText(sys *its.System, name, pos string) string {
+	if pos != "" {
+		return pos
+	}
+	return name
+}
+
+func launchText(m map[string]string) string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	var parts []string
+	for _, k := range ks {
+		parts = append(parts, k+"="+m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func allTrans(sys *its.System) []int {
+	out := make([]int, len(sys.Trans))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// withFixed copies sys with the fixed parameters as facts.
+func (e *Engine) withFixed(sys *its.System) *its.System {
+	if len(e.cfg.Fixed) == 0 {
+		return sys
+	}
+	c := *sys
+	c.Facts = append([]its.Fact(nil), sys.Facts...)
+	var names []string
+	for k := range e.cfg.Fixed {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v, ok := sys.Var(k)
+		if !ok || v.Sort.IsBool() {
+			continue
+		}
+		c.Facts = append(c.Facts, its.Fact{Expr: its.B(its.Eq, its.R(v), &its.Const{Val: v.Sort.Norm(e.cfg.Fixed[k]), Sort: v.Sort}), Why: "fixed " + k})
+	}
+	return &c
+}
+
+// prove finds invariants and ranks every loop nest; stuck lists the components it could not rank.
+func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
+	exact := a.sys
+	a.sys = proofView(exact)
+	defer func() { a.sys = exact }()
+	sys := a.sys
+	inv := a.houdini(candidates(sys))
+	cert := a.invariantObligations(inv)
+	var loops []Loop
+	var stuck [][]int
+	for _, c := range sccs(sys, allTrans(sys)) {
+		head := headOf(sys, c)
+		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
+		ranks, obl, bad := a.proveComponent(inv, c)
+		for _, r := range ranks {
+			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn, head))
+		}
+		var heads []int
+		for _, x := range locsOf(sys, c) {
+			if sys.Locs[x].LoopHead || x == head {
+				heads = append(heads, x)
+			}
+		}
+		l.Invariants = describeInvariant(sys, inv, heads)
+		if bad == nil {
+			l.Verdict = True
+			cert = append(cert, obl...)
+		} else {
+			l.Verdict = Unknown
+			l.Reason = a.unknownReason(bad)
+			stuck = append(stuck, bad)
+		}
+		loops = append(loops, l)
+	}
+	return inv, loops, cert, stuck
+}
+
+// headOf picks the component's first loop head (else its first location).
+func headOf(sys *its.System, comp []int) int {
+	locs := locsOf(sys, comp)
+	for _, l := range locs {
+		if sys.Locs[l].LoopHead {
+			return l
+		}
+	}
+	return locs[0]
+}
+
+// unknownReason says why comp was not proved.
+func (a *analyzer) unknownReason(comp []int) string {
+	sys := a.sys
+	head := headOf(sys, comp)
+	where := sys.Locs[head].Pos
+	if where == "" {
+		where = sys.Locs[head].Name
+	}
+	in := map[int]bool{}
+	for _, l := range locsOf(sys, comp) {
+		in[l] = true
+	}
+	var whys []string
+	seen := map[string]bool{}
+	for _, t := range sys.Trans {
+		if !in[t.From] {
+			continue
+		}
+		for _, g := range t.Guard {
+			its.Walk(g, func(e its.Expr) {
+				var w string
+				switch e := e.(type) {
+				case *its.Nondet:
+					w = e.Why
+				case *its.Load:
+					w = "load " + e.Buffer
+				default:
+					return
+				}
+				if !seen[w] {
+					seen[w] = true
+					whys = append(whys, w)
+				}
+			})
+		}
+	}
+	if len(whys) > 0 {
+		return fmt.Sprintf("loop at %s: whether it ends depends on values it reads (%s), which other threads may write", where, strings.Join(whys, ", "))
+	}
+	if a.zOnly {
+		return fmt.Sprintf("loop at %s: a ranking function holds over the integers but not with wrap-around arithmetic", where)
+	}
+	return fmt.Sprintf("loop at %s: no ranking function found", where)
+}
+
+// barrierDivergence warns about loops that hold a barrier and exit on a thread-dependent value.
+func barrierDivergence(sys *its.System, comps [][]int) []string {
+	tainted := map[string]bool{}
+	for _, v := range sys.ThreadVars {
+		tainted[v] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, t := range sys.Trans {
+			for k, e := range t.Update {
+				if tainted[k] {
+					continue
+				}
+				for v := range its.FreeVars(e) {
+					if tainted[v] {
+						tainted[k] = true
+						changed = true
+						break
+					}
+				}
+			}
+		}
+	}
+	var out []string
+	for _, c := range comps {
+		locs := locsOf(sys, c)
+		in := map[int]bool{}
+		barrier := false
+		for _, l := range locs {
+			in[l] = true
+			barrier = barrier || sys.Locs[l].Barrier
+		}
+		if !barrier {
+			continue
+		}
+		var dep []string
+		seen := map[string]bool{}
+		for _, t := range sys.Trans {
+			if !in[t.From] || in[t.To] {
+				continue
+			}
+			for _, g := range t.Guard {
+				for v := range its.FreeVars(g) {
+					if tainted[v] && !seen[v] {
+						seen[v] = true
+						dep = append(dep, v)
+					}
+				}
+			}
+		}
+		if len(dep) > 0 {
+			sort.Strings(dep)
+			h := headOf(sys, c)
+			where := sys.Locs[h].Pos
+			if where == "" {
+				where = sys.Locs[h].Name
+			}
+			out = append(out, fmt.Sprintf("barrier divergence: the loop at %s holds a barrier and its exit depends on the thread id (through %s)", where, strings.Join(dep, ", ")))
+		}
+	}
+	return out
+}
+
+// conditional looks for bounds on the parameters that the stuck loops read under which every
+// loop is proved; it returns the condition and the proof's result.
+func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time, late *bool) (string, *Result) {
+	read := map[string]bool{}
+	for _, c := range stuck {
+		for _, ti := range c {
+			t := sys.Trans[ti]
+			for _, g := range t.Guard {
+				for v := range its.FreeVars(g) {
+					read[v] = true
+				}
+			}
+			for _, u := range t.Update {
+				for v := range its.FreeVars(u) {
+					read[v] = true
+				}
+			}
+		}
+		// Exits too: a loop bound usually sits in the exit guard.
+		in := map[int]bool{}
+		for _, l := range locsOf(sys, c) {
+			in[l] = true
+		}
+		for _, t := range sys.Trans {
+			if in[t.From] {
+				for _, g := range t.Guard {
+					for v := range its.FreeVars(g) {
+						read[v] = true
+					}
+				}
+			}
+		}
+	}
+	var params []its.Var
+	for _, p := range sys.Params {
+		if _, fixed := e.cfg.Fixed[p]; fixed || !read[p] {
+			continue
+		}
+		if v, ok := sys.Var(p); ok && !v.Sort.IsBool() {
+			params = append(params, v)
+		}
+	}
+	if len(params) == 0 {
+		return "", nil
+	}
+	// Each parameter gets a lower bound 1 (or none) and an upper bound 2^k (k = 0: none).
+	lower := make([]bool, len(params))
+	upper := make([]int, len(params))
+	try := func() (string, *Result) {
+		c := *sys
+		c.Facts = append([]its.Fact(nil), sys.Facts...)
+		var conds []string
+		for i, p := range params {
+			le, ge := its.Ule, its.Uge
+			if p.Sort.Signed {
+				le, ge = its.Sle, its.Sge
+			}
+			switch {
+			case lower[i] && upper[i] > 0:
+				conds = append(conds, fmt.Sprintf("1 <= %s <= %d", p.Name, uint64(1)<<upper[i]))
+			case lower[i]:
+				conds = append(conds, fmt.Sprintf("%s >= 1", p.Name))
+			case upper[i] > 0:
+				conds = append(conds, fmt.Sprintf("%s <= %d", p.Name, uint64(1)<<upper[i]))
+			}
+			if lower[i] {
+				c.Facts = append(c.Facts, its.Fact{Expr: its.B(ge, its.R(p), its.C(1, p.Sort)), Why: "condition"})
+			}
+			if upper[i] > 0 {
+				bound := new(big.Int).Lsh(big.NewInt(1), uint(upper[i]))
+				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
+			}
+		}
+		a := &analyzer{eng: e, sys: &c, deadline: deadline, outOfTime: late}
+		_, loops, cert, left := a.prove()
+		if len(left) == 0 {
+			return strings.Join(conds, " && "), &Result{Loops: loops, Certificate: cert}
+		}
+		return "", nil
+	}
+	// The strongest condition first: if it does not help, no weaker one will. Then weaken it one
+	// parameter at a time, keeping each step that still proves.
+	for i, p := range params {
+		lower[i], upper[i] = true, min(10, p.Sort.Width-2)
+		if upper[i] < 1 {
+			return "", nil
+		}
+	}
+	cond, res := try()
+	if res == nil {
+		return "", nil
+	}
+	for i, p := range params {
+		lower[i] = false
+		if c, r := try(); r != nil {
+			cond, res = c, r
+		} else {
+			lower[i] = true
+		}
+		was := upper[i]
+		for _, k := range []int{0, p.Sort.Width - 2, p.Sort.Width / 2, 20} {
+			if k != 0 && (k <= was || k >= p.Sort.Width) {
+				continue
+			}
+			upper[i] = k
+			if c, r := try(); r != nil {
+				cond, res = c, r
+				was = -1
+				break
+			}
+		}
+		if was >= 0 {
+			upper[i] = was
+		}
+	}
+	return cond, res
+}

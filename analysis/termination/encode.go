@@ -1,0 +1,332 @@
+package termination
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"gpuc/analysis/its"
+)
+
+// query builds one SMT-LIB2 script in bitvector semantics: declarations, then assertions. Its
+// check-sat answer is the caller's business (an obligation is proved when the script is unsat).
+type query struct {
+	sys   *its.System
+	decls strings.Builder
+	body  strings.Builder
+	fresh int
+	loads map[string]bool
+	seen  map[string]bool
+}
+
+func newQuery(sys *its.System) *query {
+	return &query{sys: sys, loads: map[string]bool{}, seen: map[string]bool{}}
+}
+
+func (q *query) script() string { return q.decls.String() + q.body.String() }
+
+func smtSort(s its.Sort) string {
+	if s.IsBool() {
+		return "Bool"
+	}
+	return fmt.Sprintf("(_ BitVec %d)", s.Width)
+}
+
+func sym(s string) string {
+	s = strings.NewReplacer("|", "_", "\\", "_").Replace(s)
+	return "|" + s + "|"
+}
+
+func (q *query) declare(name string, s its.Sort) string {
+	n := sym(name)
+	if !q.seen[n] {
+		q.seen[n] = true
+		fmt.Fprintf(&q.decls, "(declare-const %s %s)\n", n, smtSort(s))
+	}
+	return n
+}
+
+// state declares one copy of every variable, suffixed by tag, and gives the name map.
+func (q *query) state(tag string) map[string]string {
+	m := map[string]string{}
+	for _, v := range q.sys.Vars {
+		m[v.Name] = q.declare(v.Name+"@"+tag, v.Sort)
+	}
+	return m
+}
+
+func (q *query) assert(t string) { fmt.Fprintf(&q.body, "(assert %s)\n", t) }
+
+func bvConst(v *big.Int, w int) string {
+	u := its.Sort{Width: w}.Norm(v)
+	return fmt.Sprintf("(_ bv%s %d)", u.String(), w)
+}
+
+var binOps = map[its.Op]string{
+	its.Add: "bvadd", its.Sub: "bvsub", its.Mul: "bvmul", its.UDiv: "bvudiv", its.SDiv: "bvsdiv",
+	its.URem: "bvurem", its.SRem: "bvsrem", its.Shl: "bvshl", its.LShr: "bvlshr", its.AShr: "bvashr",
+	its.And: "bvand", its.Or: "bvor", its.Xor: "bvxor", its.Eq: "=", its.Ne: "distinct",
+	its.Ult: "bvult", its.Ule: "bvule", its.Ugt: "bvugt", its.Uge: "bvuge",
+	its.Slt: "bvslt", its.Sle: "bvsle", its.Sgt: "bvsgt", its.Sge: "bvsge",
+	its.LAnd: "and", its.LOr: "or",
+}
+
+// scope maps the Nondet nodes of one transition firing to their constants.
+type scope struct {
+	vars map[string]string
+	nd   map[*its.Nondet]string
+}
+
+func (q *query) newScope(vars map[string]string) *scope {
+	return &scope{vars: vars, nd: map[*its.Nondet]string{}}
+}
+
+// term encodes e reading variables through sc.
+func (q *query) term(e its.Expr, sc *scope) string {
+	switch e := e.(type) {
+	case *its.Const:
+		if e.Sort.IsBool() {
+			if e.Val.Sign() != 0 {
+				return "true"
+			}
+			return "false"
+		}
+		return bvConst(e.Val, e.Sort.Width)
+	case *its.Ref:
+		if n, ok := sc.vars[e.Var.Name]; ok {
+			return n
+		}
+		return q.declare(e.Var.Name+"@?", e.Var.Sort)
+	case *its.Unary:
+		x := q.term(e.X, sc)
+		switch e.Op {
+		case its.Not:
+			return "(not " + x + ")"
+		case its.BNot:
+			return "(bvnot " + x + ")"
+		}
+		return "(bvneg " + x + ")"
+	case *its.Binary:
+		return "(" + binOps[e.Op] + " " + q.term(e.X, sc) + " " + q.term(e.Y, sc) + ")"
+	case *its.Cast:
+		x := q.term(e.X, sc)
+		from := its.SortOf(e.X).Width
+		k := e.To.Width - from
+		switch {
+		case e.Op == its.Trunc && k == 0, e.Op != its.Trunc && k == 0:
+			return x
+		case e.Op == its.Trunc:
+			return fmt.Sprintf("((_ extract %d 0) %s)", e.To.Width-1, x)
+		case e.Op == its.ZExt:
+			return fmt.Sprintf("((_ zero_extend %d) %s)", k, x)
+		}
+		return fmt.Sprintf("((_ sign_extend %d) %s)", k, x)
+	case *its.Ite:
+		return "(ite " + q.term(e.C, sc) + " " + q.term(e.T, sc) + " " + q.term(e.E, sc) + ")"
+	case *its.Nondet:
+		if n, ok := sc.nd[e]; ok {
+			return n
+		}
+		q.fresh++
+		n := q.declare(fmt.Sprintf("nd!%d", q.fresh), e.Sort)
+		sc.nd[e] = n
+		return n
+	case *its.Load:
+		aw := its.SortOf(e.Addr).Width
+		f := sym(fmt.Sprintf("load!%s!%d!%d", e.Buffer, aw, e.Sort.Width))
+		if !q.loads[f] {
+			q.loads[f] = true
+			fmt.Fprintf(&q.decls, "(declare-fun %s ((_ BitVec %d)) (_ BitVec %d))\n", f, aw, e.Sort.Width)
+		}
+		return "(" + f + " " + q.term(e.Addr, sc) + ")"
+	}
+	return "false"
+}
+
+func and(ts []string) string {
+	switch len(ts) {
+	case 0:
+		return "true"
+	case 1:
+		return ts[0]
+	}
+	return "(and " + strings.Join(ts, " ") + ")"
+}
+
+func or(ts []string) string {
+	switch len(ts) {
+	case 0:
+		return "false"
+	case 1:
+		return ts[0]
+	}
+	return "(or " + strings.Join(ts, " ") + ")"
+}
+
+// step encodes one firing of t from the state pre: it returns the guard and the post state
+// (names or terms per variable). Updated variables get a post constant tied to their update.
+func (q *query) step(t its.Transition, pre map[string]string, tag string) (guard string, post map[string]string) {
+	sc := q.newScope(pre)
+	var gs []string
+	for _, g := range t.Guard {
+		gs = append(gs, q.term(g, sc))
+	}
+	post = map[string]string{}
+	for k, v := range pre {
+		post[k] = v
+	}
+	for _, k := range its.SortedUpdates(t) {
+		v, _ := q.sys.Var(k)
+		n := q.declare(k+"@"+tag, v.Sort)
+		q.assert("(= " + n + " " + q.term(t.Update[k], sc) + ")")
+		post[k] = n
+	}
+	for _, h := range t.Havoc {
+		v, _ := q.sys.Var(h)
+		post[h] = q.declare(h+"@"+tag, v.Sort)
+	}
+	return and(gs), post
+}
+
+// diffTerm encodes f(pre) - g(post) in a signed bitvector of width w, each variable read as its
+// sort says (sign- or zero-extended), so that no operation wraps. Variables that the transition
+// leaves alone cancel before the solver sees them, and coefficients are positive constants (a
+// multiplication by a large constant such as -1 in 37 bits is slow to bit-blast).
+func (q *query) diffTerm(f *Linear, pre map[string]string, g *Linear, post map[string]string, w int) string {
+	type item struct {
+		name string
+		sort its.Sort
+		coef *big.Int
+	}
+	var items []*item
+	byName := map[string]*item{}
+	addItem := func(name string, s its.Sort, c *big.Int) {
+		if it, ok := byName[name]; ok {
+			it.coef.Add(it.coef, c)
+			return
+		}
+		it := &item{name, s, new(big.Int).Set(c)}
+		byName[name] = it
+		items = append(items, it)
+	}
+	for _, v := range f.sortedVars() {
+		sv, _ := q.sys.Var(v)
+		addItem(pre[v], sv.Sort, f.Coef[v])
+	}
+	if g != nil {
+		for _, v := range g.sortedVars() {
+			sv, _ := q.sys.Var(v)
+			addItem(post[v], sv.Sort, new(big.Int).Neg(g.Coef[v]))
+		}
+	}
+	k := new(big.Int).Set(f.Const)
+	if g != nil {
+		k.Sub(k, g.Const)
+	}
+	var plus, minus []string
+	if k.Sign() > 0 {
+		plus = append(plus, bvConst(k, w))
+	} else if k.Sign() < 0 {
+		minus = append(minus, bvConst(new(big.Int).Neg(k), w))
+	}
+	for _, it := range items {
+		if it.coef.Sign() == 0 {
+			continue
+		}
+		x := it.name
+		if d := w - it.sort.Width; d > 0 {
+			if it.sort.Signed {
+				x = fmt.Sprintf("((_ sign_extend %d) %s)", d, x)
+			} else {
+				x = fmt.Sprintf("((_ zero_extend %d) %s)", d, x)
+			}
+		}
+		a := new(big.Int).Abs(it.coef)
+		if a.Cmp(big.NewInt(1)) != 0 {
+			x = "(bvmul " + bvConst(a, w) + " " + x + ")"
+		}
+		if it.coef.Sign() > 0 {
+			plus = append(plus, x)
+		} else {
+			minus = append(minus, x)
+		}
+	}
+	sum := func(ts []string) string {
+		switch len(ts) {
+		case 0:
+			return bvConst(new(big.Int), w)
+		case 1:
+			return ts[0]
+		}
+		return "(bvadd " + strings.Join(ts, " ") + ")"
+	}
+	if len(minus) == 0 {
+		return sum(plus)
+	}
+	return "(bvsub " + sum(plus) + " " + sum(minus) + ")"
+}
+
+// Linear is an integer linear function of the variables, read as their sorts say.
+type Linear struct {
+	Coef  map[string]*big.Int
+	Const *big.Int
+}
+
+func (f *Linear) sortedVars() []string {
+	var ks []string
+	for k, c := range f.Coef {
+		if c.Sign() != 0 {
+			ks = append(ks, k)
+		}
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// String prints f as "n - i + 3".
+func (f *Linear) String() string {
+	var b strings.Builder
+	for _, k := range f.sortedVars() {
+		c := f.Coef[k]
+		switch {
+		case b.Len() == 0 && c.Cmp(big.NewInt(1)) == 0:
+			b.WriteString(k)
+		case b.Len() == 0 && c.Cmp(big.NewInt(-1)) == 0:
+			b.WriteString("-" + k)
+		case b.Len() == 0:
+			fmt.Fprintf(&b, "%s*%s", c, k)
+		case c.Cmp(big.NewInt(1)) == 0:
+			b.WriteString(" + " + k)
+		case c.Cmp(big.NewInt(-1)) == 0:
+			b.WriteString(" - " + k)
+		case c.Sign() < 0:
+			fmt.Fprintf(&b, " - %s*%s", new(big.Int).Neg(c), k)
+		default:
+			fmt.Fprintf(&b, " + %s*%s", c, k)
+		}
+	}
+	switch {
+	case b.Len() == 0:
+		return f.Const.String()
+	case f.Const.Sign() > 0:
+		fmt.Fprintf(&b, " + %s", f.Const)
+	case f.Const.Sign() < 0:
+		fmt.Fprintf(&b, " - %s", new(big.Int).Neg(f.Const))
+	}
+	return b.String()
+}
+
+// width gives a bitvector width in which f never overflows.
+func (f *Linear) width(sys *its.System) int {
+	sum := new(big.Int).Abs(f.Const)
+	maxw := 1
+	for k, c := range f.Coef {
+		v, _ := sys.Var(k)
+		if v.Sort.Width > maxw {
+			maxw = v.Sort.Width
+		}
+		sum.Add(sum, new(big.Int).Abs(c))
+	}
+	return maxw + sum.BitLen() + 3
+}

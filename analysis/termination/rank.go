@@ -1,0 +1,361 @@
+package termination
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"gpuc/analysis/its"
+	"gpuc/analysis/smt"
+)
+
+// Note [Lexicographic ranking, checked bit-precisely]
+// A cycle of the transition graph is proved finite KITTeL's way: find a ranking function (one
+// linear function of the variables per location) that no transition of the strongly connected
+// component increases and that some transitions strictly decrease; drop those transitions, split what is left into components again, repeat until no
+// cycle is left. The functions found in the rounds form a lexicographic ranking.
+//
+// Candidates come first from templates (the difference of the two sides of each comparison in
+// a guard, each variable and its negation), then from Farkas' lemma by exact linear programming
+// over the rationals (farkas.go), where the integers are a relaxation: wraps are ignored there.
+// No candidate counts until the solver has checked, in bitvector semantics, under the invariants,
+// that each transition decreases it (strictly, with the function >= 0, or weakly). The function is
+// evaluated in a bitvector wide enough that its own arithmetic cannot wrap, with each variable
+// read as its sort says, so a wrap of the program's arithmetic shows up as a failed check and not
+// as a silent integer assumption. Only the obligations the solver answered unsat go into the
+// certificate. Since the variables are bitvectors, such a function takes finitely many values and
+// needs no bound below: a run that took strict transitions infinitely often would decrease it
+// forever.
+
+// Ranking is one lexicographic component: a linear function per location of the component.
+type Ranking struct {
+	Fn     map[int]*Linear
+	Strict []int // transitions it removes
+}
+
+// sccs splits the graph of the given transitions into strongly connected components with at
+// least one transition inside; each is returned as its transitions' indices.
+func sccs(sys *its.System, trans []int) [][]int {
+	n := len(sys.Locs)
+	adj := make([][]int, n)
+	for _, ti := range trans {
+		t := sys.Trans[ti]
+		adj[t.From] = append(adj[t.From], t.To)
+	}
+	index := make([]int, n)
+	low := make([]int, n)
+	on := make([]bool, n)
+	comp := make([]int, n)
+	for i := range index {
+		index[i] = -1
+		comp[i] = -1
+	}
+	var stack []int
+	next, ncomp := 0, 0
+	var visit func(v int)
+	visit = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		on[v] = true
+		for _, w := range adj[v] {
+			if index[w] < 0 {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				comp[w] = ncomp
+				if w == v {
+					break
+				}
+			}
+			ncomp++
+		}
+	}
+	for v := 0; v < n; v++ {
+		if index[v] < 0 {
+			visit(v)
+		}
+	}
+	groups := map[int][]int{}
+	for _, ti := range trans {
+		t := sys.Trans[ti]
+		if comp[t.From] == comp[t.To] {
+			groups[comp[t.From]] = append(groups[comp[t.From]], ti)
+		}
+	}
+	var keys []int
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	var out [][]int
+	for _, k := range keys {
+		out = append(out, groups[k])
+	}
+	// Outer components first in a stable order: by their smallest transition.
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+// locsOf lists the locations the transitions touch.
+func locsOf(sys *its.System, trans []int) []int {
+	m := map[int]bool{}
+	for _, ti := range trans {
+		m[sys.Trans[ti].From] = true
+		m[sys.Trans[ti].To] = true
+	}
+	var out []int
+	for l := range m {
+		out = append(out, l)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// lin reads e as an integer linear function of the variables, ignoring wraps; nil where e is not
+// linear.
+func lin(e its.Expr) *Linear {
+	switch e := e.(type) {
+	case *its.Const:
+		if e.Sort.IsBool() {
+			return nil
+		}
+		return &Linear{Coef: map[string]*big.Int{}, Const: new(big.Int).Set(e.Val)}
+	case *its.Ref:
+		if e.Var.Sort.IsBool() {
+			return nil
+		}
+		return &Linear{Coef: map[string]*big.Int{e.Var.Name: big.NewInt(1)}, Const: new(big.Int)}
+	case *its.Cast:
+		return lin(e.X)
+	case *its.Unary:
+		if e.Op == its.Neg {
+			if x := lin(e.X); x != nil {
+				return x.scale(big.NewInt(-1))
+			}
+		}
+	case *its.Binary:
+		x, y := lin(e.X), lin(e.Y)
+		switch e.Op {
+		case its.Add:
+			if x != nil && y != nil {
+				return x.add(y, big.NewInt(1))
+			}
+		case its.Sub:
+			if x != nil && y != nil {
+				return x.add(y, big.NewInt(-1))
+			}
+		case its.Mul:
+			if x != nil && y != nil && len(y.sortedVars()) == 0 {
+				return x.scale(y.Const)
+			}
+			if x != nil && y != nil && len(x.sortedVars()) == 0 {
+				return y.scale(x.Const)
+			}
+		case its.Shl:
+			if c, ok := e.Y.(*its.Const); ok && x != nil && c.Val.Sign() >= 0 && c.Val.Cmp(big.NewInt(64)) < 0 {
+				return x.scale(new(big.Int).Lsh(big.NewInt(1), uint(c.Val.Int64())))
+			}
+		}
+	}
+	return nil
+}
+
+func (f *Linear) scale(k *big.Int) *Linear {
+	g := &Linear{Coef: map[string]*big.Int{}, Const: new(big.Int).Mul(f.Const, k)}
+	for v, c := range f.Coef {
+		g.Coef[v] = new(big.Int).Mul(c, k)
+	}
+	return g
+}
+
+func (f *Linear) add(g *Linear, k *big.Int) *Linear {
+	h := f.scale(big.NewInt(1))
+	h.Const.Add(h.Const, new(big.Int).Mul(g.Const, k))
+	for v, c := range g.Coef {
+		if h.Coef[v] == nil {
+			h.Coef[v] = new(big.Int)
+		}
+		h.Coef[v].Add(h.Coef[v], new(big.Int).Mul(c, k))
+	}
+	return h
+}
+
+// templates proposes uniform ranking functions for the component: the differences of the sides
+// of comparisons in the guards of its transitions and of the transitions leaving it, and each
+// variable its transitions update.
+func templates(sys *its.System, comp []int) []*Linear {
+	in := map[int]bool{}
+	for _, l := range locsOf(sys, comp) {
+		in[l] = true
+	}
+	var out []*Linear
+	seen := map[string]bool{}
+	add := func(f *Linear) {
+		if f == nil || len(f.sortedVars()) == 0 {
+			return
+		}
+		f.Const = new(big.Int) // the constant does not matter for decrease; bound checks add it back
+		k := f.String()
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, f)
+		}
+	}
+	var atomsOf []its.Expr
+	for ti, t := range sys.Trans {
+		if !in[t.From] {
+			continue
+		}
+		_ = ti
+		atomsOf = append(atomsOf, t.Guard...)
+	}
+	for _, g := range atomsOf {
+		its.Walk(g, func(e its.Expr) {
+			b, ok := e.(*its.Binary)
+			if !ok || !b.Op.IsCompare() || its.HasNondet(b) {
+				return
+			}
+			x, y := lin(b.X), lin(b.Y)
+			if x != nil && y != nil {
+				add(y.add(x, big.NewInt(-1)))
+				add(x.add(y, big.NewInt(-1)))
+			}
+		})
+	}
+	for _, ti := range comp {
+		for _, k := range its.SortedUpdates(sys.Trans[ti]) {
+			one := &Linear{Coef: map[string]*big.Int{k: big.NewInt(1)}, Const: new(big.Int)}
+			add(one)
+			add(one.scale(big.NewInt(-1)))
+		}
+	}
+	return out
+}
+
+// rankFn makes a per-location function from a uniform one.
+func uniform(f *Linear, locs []int) map[int]*Linear {
+	m := map[int]*Linear{}
+	for _, l := range locs {
+		m[l] = f
+	}
+	return m
+}
+
+// decrease checks fn on every transition of comp in bitvector semantics: it returns the strict
+// transitions, or ok=false where some transition may increase it, with the obligations answered.
+// No bound below is needed: a function of bitvectors takes finitely many values (Note
+// [Lexicographic ranking, checked bit-precisely]).
+func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (strict []int, obl []Obligation, ok bool) {
+	sys := a.sys
+	for _, ti := range comp {
+		t := sys.Trans[ti]
+		f, g := fn[t.From], fn[t.To]
+		w := max(f.width(sys), g.width(sys))
+		build := func(strict bool) *query {
+			q := newQuery(sys)
+			pre := q.state("0")
+			q.assert(inv.term(q, t.From, pre))
+			gd, post := q.step(t, pre, "1")
+			q.assert(gd)
+			d, zero := q.diffTerm(f, pre, g, post, w+1), bvConst(new(big.Int), w+1)
+			if strict {
+				q.assert(fmt.Sprintf("(not (bvsgt %s %s))", d, zero))
+			} else {
+				q.assert(fmt.Sprintf("(not (bvsge %s %s))", d, zero))
+			}
+			return q
+		}
+		q := build(true)
+		if res, _, _ := a.check(q.script()); res == smt.Unsat {
+			strict = append(strict, ti)
+			obl = append(obl, Obligation{What: fmt.Sprintf("%s strictly decreases on %s", describeFn(sys, fn, t.From), sys.TransString(t)), Script: q.script()})
+			continue
+		}
+		q = build(false)
+		if res, _, _ := a.check(q.script()); res != smt.Unsat {
+			return nil, nil, false
+		}
+		obl = append(obl, Obligation{What: fmt.Sprintf("%s does not increase on %s", describeFn(sys, fn, t.From), sys.TransString(t)), Script: q.script()})
+	}
+	return strict, obl, len(strict) > 0
+}
+
+func describeFn(sys *its.System, fn map[int]*Linear, l int) string {
+	var ls []int
+	for k := range fn {
+		ls = append(ls, k)
+	}
+	sort.Ints(ls)
+	same := true
+	for _, k := range ls {
+		if fn[k].String() != fn[ls[0]].String() {
+			same = false
+		}
+	}
+	if same && len(ls) > 0 {
+		return fn[ls[0]].String()
+	}
+	var parts []string
+	for _, k := range ls {
+		parts = append(parts, sys.Locs[k].Name+": "+fn[k].String())
+	}
+	return "{" + strings.Join(parts, "; ") + "}"
+}
+
+// proveComponent proves that comp has no infinite run by a lexicographic ranking; it returns the
+// components in order, or the sub-component it could not rank.
+func (a *analyzer) proveComponent(inv Invariants, comp []int) ([]Ranking, []Obligation, []int) {
+	var ranks []Ranking
+	var obl []Obligation
+	work := [][]int{comp}
+	for len(work) > 0 {
+		c := work[0]
+		work = work[1:]
+		locs := locsOf(a.sys, c)
+		var found *Ranking
+		for _, f := range templates(a.sys, c) {
+			fn := uniform(f, locs)
+			if strict, o, ok := a.decrease(inv, c, fn); ok {
+				found = &Ranking{Fn: fn, Strict: strict}
+				obl = append(obl, o...)
+				break
+			}
+		}
+		if found == nil {
+			if fn := a.farkas(inv, c); fn != nil {
+				if strict, o, ok := a.decrease(inv, c, fn); ok {
+					found = &Ranking{Fn: fn, Strict: strict}
+					obl = append(obl, o...)
+				} else {
+					a.zOnly = true
+				}
+			}
+		}
+		if found == nil {
+			return ranks, obl, c
+		}
+		ranks = append(ranks, *found)
+		gone := map[int]bool{}
+		for _, ti := range found.Strict {
+			gone[ti] = true
+		}
+		var rest []int
+		for _, ti := range c {
+			if !gone[ti] {
+				rest = append(rest, ti)
+			}
+		}
+		work = append(work, sccs(a.sys, rest)...)
+	}
+	return ranks, obl, nil
+}

@@ -1,0 +1,422 @@
+package termination
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+
+	"gpuc/analysis/its"
+	"gpuc/analysis/smt"
+)
+
+// Note [Robust non-termination witnesses]
+// FALSE needs a witness that holds whatever loads return, so that no other thread can end the
+// loop. The search, for a loop that could not be ranked:
+//  1. Take the shortest path from the entry to the loop head and ask the solver for a launch
+//     (parameters, thread ids, launch sizes) under which the path can be taken and the loop
+//     entered, trying a few hints (parameters 1, 3, past half the range, the maximum).
+//  2. Evaluate the template candidates (the invariant ones, plus v == 0, v a power of two or 0,
+//     v past half its range, and each launch value) at the state reached; keep those that hold.
+//  3. Shrink them, Houdini style, to a set R closed under every transition of the loop for all
+//     values of Nondet and Load: from R each enabled transition stays in the loop and lands in R.
+//  4. Check that from R no transition leaves the loop and some transition is always enabled,
+//     and that with the launch fixed the path reaches R for all values of the loads on the way,
+//     with no other transition enabled on the way.
+// Each check is an unsat query, kept as the witness's obligations. A loop whose staying depends
+// on a load (a spin on a flag) fails step 3 or 4 and stays UNKNOWN, with that reason.
+
+// shortestPath gives the transitions of a shortest path from the entry to l.
+func shortestPath(sys *its.System, to int) ([]int, bool) {
+	if to == sys.Entry {
+		return nil, true
+	}
+	prev := make([]int, len(sys.Locs))
+	for i := range prev {
+		prev[i] = -1
+	}
+	seen := map[int]bool{sys.Entry: true}
+	queue := []int{sys.Entry}
+	for len(queue) > 0 {
+		l := queue[0]
+		queue = queue[1:]
+		for ti, t := range sys.Trans {
+			if t.From != l || seen[t.To] {
+				continue
+			}
+			seen[t.To] = true
+			prev[t.To] = ti
+			if t.To == to {
+				var path []int
+				for x := to; x != sys.Entry; x = sys.Trans[prev[x]].From {
+					path = append([]int{prev[x]}, path...)
+				}
+				return path, true
+			}
+			queue = append(queue, t.To)
+		}
+	}
+	return nil, false
+}
+
+// launchVars are the variables a witness fixes: parameters, thread ids, and what facts mention.
+func launchVars(sys *its.System) []string {
+	m := map[string]bool{}
+	for _, p := range sys.Params {
+		m[p] = true
+	}
+	for _, p := range sys.ThreadVars {
+		m[p] = true
+	}
+	for _, f := range sys.Facts {
+		for v := range its.FreeVars(f.Expr) {
+			m[v] = true
+		}
+	}
+	var out []string
+	for _, v := range sys.Vars {
+		if m[v.Name] {
+			out = append(out, v.Name)
+		}
+	}
+	return out
+}
+
+func (a *analyzer) hints() []map[string]*big.Int {
+	out := []map[string]*big.Int{nil}
+	for _, kind := range []string{"1", "3", "half", "max"} {
+		h := map[string]*big.Int{}
+		for _, p := range a.sys.Params {
+			if _, fixed := a.eng.cfg.Fixed[p]; fixed {
+				continue
+			}
+			v, ok := a.sys.Var(p)
+			if !ok || v.Sort.IsBool() {
+				continue
+			}
+			switch kind {
+			case "1":
+				h[p] = big.NewInt(1)
+			case "3":
+				h[p] = big.NewInt(3)
+			case "half":
+				w := v.Sort.Width - 1
+				if v.Sort.Signed {
+					w--
+				}
+				h[p] = new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))
+			case "max":
+				h[p] = v.Sort.Max()
+			}
+		}
+		if len(h) > 0 {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// recurrentCandidates adds to the invariant templates the shapes a recurrent set needs.
+func recurrentCandidates(sys *its.System) []its.Expr {
+	out := candidates(sys)
+	for _, v := range sys.Vars {
+		if v.Sort.IsBool() {
+			continue
+		}
+		x := its.R(v)
+		out = append(out,
+			its.B(its.Eq, x, its.C(0, v.Sort)),
+			its.B(its.Ne, x, its.C(0, v.Sort)),
+			its.B(its.Eq, its.B(its.And, x, its.B(its.Sub, x, its.C(1, v.Sort))), its.C(0, v.Sort)))
+		half := new(big.Int).Lsh(big.NewInt(1), uint(v.Sort.Width-1))
+		if v.Sort.Signed {
+			half.Rsh(half, 1)
+			out = append(out, its.B(its.Sgt, x, &its.Const{Val: half, Sort: v.Sort}))
+		} else {
+			out = append(out, its.B(its.Uge, x, &its.Const{Val: half, Sort: v.Sort}))
+		}
+	}
+	return out
+}
+
+func (a *analyzer) witness(inv Invariants, comp []int) *Witness {
+	sys := a.sys
+	locs := locsOf(sys, comp)
+	in := map[int]bool{}
+	for _, l := range locs {
+		in[l] = true
+	}
+	h := headOf(sys, comp)
+	prefix, ok := shortestPath(sys, h)
+	if !ok {
+		return nil
+	}
+	lv := launchVars(sys)
+	for _, hint := range a.hints() {
+		// 1. A launch under which the path reaches the loop and a loop transition is enabled.
+		q := newQuery(sys)
+		x0 := q.state("0")
+		q.assert(entryFacts(q, sys, x0))
+		for _, name := range sortedNames(hint) {
+			v, _ := sys.Var(name)
+			q.assert("(= " + x0[name] + " " + bvConst(hint[name], v.Sort.Width) + ")")
+		}
+		cur := x0
+		for i, ti := range prefix {
+			g, post := q.step(sys.Trans[ti], cur, fmt.Sprint("p", i+1))
+			q.assert(g)
+			cur = post
+		}
+		var enabled []string
+		for _, ti := range comp {
+			if t := sys.Trans[ti]; t.From == h {
+				sc := q.newScope(cur)
+				var gs []string
+				for _, g := range t.Guard {
+					gs = append(gs, q.term(g, sc))
+				}
+				enabled = append(enabled, and(gs))
+			}
+		}
+		q.assert(or(enabled))
+		var ask []string
+		askSeen := map[string]bool{}
+		for _, name := range lv {
+			if !askSeen[x0[name]] {
+				askSeen[x0[name]] = true
+				ask = append(ask, x0[name])
+			}
+		}
+		for _, v := range sys.Vars {
+			if !askSeen[cur[v.Name]] {
+				askSeen[cur[v.Name]] = true
+				ask = append(ask, cur[v.Name])
+			}
+		}
+		res, model, err := a.check(q.script(), ask...)
+		if err != nil || res != smt.Sat || model == nil {
+			continue
+		}
+		launch := map[string]*big.Int{}
+		for _, name := range lv {
+			v, _ := sys.Var(name)
+			if val, ok := smt.Value(model[x0[name]]); ok {
+				launch[name] = v.Sort.Norm(val)
+			}
+		}
+		state := map[string]*big.Int{}
+		for _, v := range sys.Vars {
+			if val, ok := smt.Value(model[cur[v.Name]]); ok {
+				state[v.Name] = v.Sort.Norm(val)
+			}
+		}
+		if w := a.recurrent(inv, comp, in, h, prefix, launch, state); w != nil {
+			return w
+		}
+	}
+	return nil
+}
+
+func sortedNames(m map[string]*big.Int) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func (a *analyzer) recurrent(inv Invariants, comp []int, in map[int]bool, h int, prefix []int, launch, state map[string]*big.Int) *Witness {
+	sys := a.sys
+	cands := recurrentCandidates(sys)
+	for _, name := range sortedNames(launch) {
+		v, _ := sys.Var(name)
+		cands = append(cands, its.B(its.Eq, its.R(v), &its.Const{Val: launch[name], Sort: v.Sort}))
+	}
+	// 2. Keep what holds at the reached state.
+	env := &its.Env{Vars: state}
+	R := map[int][]its.Expr{}
+	for l := range in {
+		for _, c := range cands {
+			if l != h || its.Eval(c, env).Sign() != 0 {
+				R[l] = append(R[l], c)
+			}
+		}
+	}
+	pre := func(q *query, l int, x map[string]string) {
+		q.assert(inv.term(q, l, x))
+		sc := q.newScope(x)
+		for _, c := range R[l] {
+			q.assert(q.term(c, sc))
+		}
+	}
+	// 3. Houdini: closed under the loop's transitions for all loads.
+	for changed := true; changed; {
+		changed = false
+		for _, ti := range comp {
+			t := sys.Trans[ti]
+			if len(R[t.To]) == 0 {
+				continue
+			}
+			q := newQuery(sys)
+			x := q.state("0")
+			pre(q, t.From, x)
+			g, post := q.step(t, x, "1")
+			q.assert(g)
+			sc := q.newScope(post)
+			var names, negs []string
+			for i, c := range R[t.To] {
+				n := q.declare(fmt.Sprintf("r!%d", i), its.Bool)
+				q.assert("(= " + n + " " + q.term(c, sc) + ")")
+				names = append(names, n)
+				negs = append(negs, "(not "+n+")")
+			}
+			q.assert(or(negs))
+			res, model, err := a.check(q.script(), names...)
+			if res == smt.Unsat {
+				continue
+			}
+			if err != nil || res == smt.Unknown || model == nil {
+				return nil
+			}
+			var keep []its.Expr
+			for i, c := range R[t.To] {
+				if v, ok := smt.Value(model[names[i]]); ok && v.Sign() != 0 {
+					keep = append(keep, c)
+				}
+			}
+			if len(keep) == len(R[t.To]) {
+				return nil
+			}
+			R[t.To] = keep
+			changed = true
+		}
+	}
+	var proof []Obligation
+	// The closure, as obligations.
+	for _, ti := range comp {
+		t := sys.Trans[ti]
+		q := newQuery(sys)
+		x := q.state("0")
+		pre(q, t.From, x)
+		g, post := q.step(t, x, "1")
+		q.assert(g)
+		sc := q.newScope(post)
+		var ts []string
+		for _, c := range R[t.To] {
+			ts = append(ts, q.term(c, sc))
+		}
+		q.assert("(not " + and(append(ts, inv.term(q, t.To, post))) + ")")
+		if res, _, _ := a.check(q.script()); res != smt.Unsat {
+			return nil
+		}
+		proof = append(proof, Obligation{What: "the recurrent set is closed under " + sys.TransString(t), Script: q.script()})
+	}
+	// 4. No exit is enabled in R, and some transition always is.
+	for l := range in {
+		var outs []string
+		q := newQuery(sys)
+		x := q.state("0")
+		pre(q, l, x)
+		for ti, t := range sys.Trans {
+			if t.From != l {
+				continue
+			}
+			sc := q.newScope(x)
+			var gs []string
+			for _, g := range t.Guard {
+				gs = append(gs, q.term(g, sc))
+			}
+			if !in[t.To] {
+				e := newQuery(sys)
+				ex := e.state("0")
+				pre(e, l, ex)
+				esc := e.newScope(ex)
+				for _, g := range t.Guard {
+					e.assert(e.term(g, esc))
+				}
+				if res, _, _ := a.check(e.script()); res != smt.Unsat {
+					return nil
+				}
+				proof = append(proof, Obligation{What: fmt.Sprintf("transition %d leaves the loop only outside the recurrent set", ti), Script: e.script()})
+				continue
+			}
+			outs = append(outs, and(gs))
+		}
+		q.assert("(not " + or(outs) + ")")
+		if res, _, _ := a.check(q.script()); res != smt.Unsat {
+			return nil
+		}
+		proof = append(proof, Obligation{What: "some loop transition is enabled at " + sys.Locs[l].Name, Script: q.script()})
+	}
+	// 5. With the launch fixed, the path reaches R whatever the loads return.
+	q := newQuery(sys)
+	x0 := q.state("0")
+	q.assert(entryFacts(q, sys, x0))
+	for _, name := range sortedNames(launch) {
+		v, _ := sys.Var(name)
+		q.assert("(= " + x0[name] + " " + bvConst(launch[name], v.Sort.Width) + ")")
+	}
+	var bad []string
+	cur := x0
+	for i, ti := range prefix {
+		t := sys.Trans[ti]
+		for oi, o := range sys.Trans {
+			if oi == ti || o.From != t.From {
+				continue
+			}
+			sc := q.newScope(cur)
+			var gs []string
+			for _, g := range o.Guard {
+				gs = append(gs, q.term(g, sc))
+			}
+			bad = append(bad, and(gs))
+		}
+		g, post := q.step(t, cur, fmt.Sprint("p", i+1))
+		bad = append(bad, "(not "+g+")")
+		cur = post
+	}
+	sc := q.newScope(cur)
+	var rs []string
+	for _, c := range R[h] {
+		rs = append(rs, q.term(c, sc))
+	}
+	bad = append(bad, "(not "+and(rs)+")")
+	q.assert(or(bad))
+	if res, _, _ := a.check(q.script()); res != smt.Unsat {
+		return nil
+	}
+	proof = append(proof, Obligation{What: "the launch reaches the recurrent set whatever loads return", Script: q.script()})
+	w := &Witness{Loop: sys.Locs[h].Name, Pos: sys.Locs[h].Pos, Launch: map[string]string{}, Proof: proof}
+	for name, v := range launch {
+		w.Launch[name] = v.String()
+	}
+	for _, ti := range prefix {
+		w.Prefix = append(w.Prefix, sys.TransString(sys.Trans[ti]))
+	}
+	var ls []int
+	for l := range in {
+		ls = append(ls, l)
+	}
+	sort.Ints(ls)
+	for _, l := range ls {
+		var parts []string
+		for _, c := range R[l] {
+			parts = append(parts, c.String())
+		}
+		if len(parts) > 0 {
+			w.Recurrent = append(w.Recurrent, sys.Locs[l].Name+": "+joinAnd(parts))
+		}
+	}
+	return w
+}
+
+func joinAnd(ss []string) string {
+	out := ""
+	for i, s := range ss {
+		if i > 0 {
+			out += " && "
+		}
+		out += s
+	}
+	return out
+}
