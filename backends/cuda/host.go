@@ -283,6 +283,9 @@ func (e *emitter) hostMain() string {
 			f.line("gpuc_error_host_init();")
 		}
 	}
+	if len(e.raiseMsgs) > e.nRaise {
+		f.line("if (!gpuc_checks_on) gpuc_device_checks_off();")
+	}
 	if mf := e.m.Main(); mf != nil {
 		f.line("%s();", e.n.c(mf.Name))
 	} else {

@@ -273,7 +273,9 @@ inline void gpuc_rt_join_driver(void) {
 // gpuc_rt_specialize specializes the module again on the --static data,
 // if any was given: it loads the cubin of the kernels from the cache, or
 // makes it with gpuc and NVRTC, and finds the kernels. error_word is the
-// program's, if its device code raises. It reports the time on stderr.
+// program's, if its device code raises, and error_values its fault values,
+// if its device code checks (Note [Checks] in backends/abi). It reports the
+// time on stderr.
 //
 // Starting the CUDA driver and its context takes 250-350 ms on an H100
 // host, about as long as NVRTC, so a thread of its own does it meanwhile,
@@ -283,7 +285,8 @@ inline void gpuc_rt_join_driver(void) {
 // of the kernels gpuc writes, did not make its first real compilation in
 // the process any faster.)
 inline void gpuc_rt_specialize(const char *module, const char *ir, const char *const *args, int nargs,
-                               const char *const *names, CUfunction *kernels, int nkernels, void *error_word) {
+                               const char *const *names, CUfunction *kernels, int nkernels, void *error_word,
+                               void *error_values) {
   if (gpuc_rt_ngiven == 0) return;
   const double t0 = gpuc_rt_now();
   double ctx = 0; // ms after t0 when the context was ready
@@ -335,6 +338,15 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
     size_t n = 0;
     GPUC_CU(cuModuleGetGlobal(&at, &n, mod, "gpuc_error_at"));
     GPUC_CU(cuMemcpyHtoD(at, &error_word, sizeof error_word));
+  }
+  if (error_values != nullptr) {
+    CUdeviceptr at = 0;
+    size_t n = 0;
+    GPUC_CU(cuModuleGetGlobal(&at, &n, mod, "gpuc_error_values_at"));
+    GPUC_CU(cuMemcpyHtoD(at, &error_values, sizeof error_values));
+    const int checks = gpuc_checks_on ? 1 : 0;
+    GPUC_CU(cuModuleGetGlobal(&at, &n, mod, "gpuc_checks"));
+    GPUC_CU(cuMemcpyHtoD(at, &checks, sizeof checks));
   }
   const double t1 = gpuc_rt_now();
   if (nvrtc_ms > 0)

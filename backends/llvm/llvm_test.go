@@ -218,7 +218,7 @@ func buildHost(t *testing.T, clang, cxx, base string, m *ir.Module) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cpp, err := HostProgram(m, Host, nil)
+	cpp, err := HostProgram(m, Options{Target: Host}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +376,7 @@ func TestRejects(t *testing.T) {
 	if _, err := Emit(nil, Options{}); err == nil {
 		t.Error("Emit(nil) succeeded")
 	}
-	if _, err := HostProgram(m, NVPTX, nil); err == nil {
+	if _, err := HostProgram(m, Options{Target: NVPTX}, nil); err == nil {
 		t.Error("HostProgram without PTX succeeded")
 	}
 }

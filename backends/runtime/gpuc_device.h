@@ -47,18 +47,22 @@ template <typename T> struct gpuc_dev {
   const char *name;
 
   size_t bytes() const { return (size_t)len * sizeof(T); }
-  void check(long long i) const {
-    if (i < 0 || i >= len) gpuc_fail("index %lld out of range for buffer %s of length %lld", i, name, len);
+  // check checks index i; pos, if given, is where the access is, for the
+  // interpreter's message.
+  void check(long long i, const char *pos = nullptr) const {
+    if (i >= 0 && i < len) return;
+    if (pos != nullptr) gpuc_fail_line(pos, ": error: index %lld out of range for buffer %s of length %lld", i, name, len);
+    gpuc_fail("index %lld out of range for buffer %s of length %lld", i, name, len);
   }
-  T get(long long i) const {
-    check(i);
+  T get(long long i, const char *pos = nullptr) const {
+    check(i, pos);
     T v{};
     gpuc_to_host(&v, ptr + i, sizeof(T));
     gpuc_check_device_error();
     return v;
   }
-  void set(long long i, T v) const {
-    check(i);
+  void set(long long i, T v, const char *pos = nullptr) const {
+    check(i, pos);
     gpuc_to_device(ptr + i, &v, sizeof(T));
   }
 };

@@ -39,23 +39,54 @@
 // device raise happened earlier in program order.
 inline void (*gpuc_fail_hook)(void) = nullptr;
 
-// gpuc_fail prints "error: MSG" on stderr and exits with status 1.
-[[noreturn]] inline void gpuc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-inline void gpuc_fail(const char *fmt, ...) {
+// gpuc_vfail prints PREFIX and MSG on stderr, after the fail hook, and
+// exits with status 1.
+[[noreturn]] inline void gpuc_vfail(const char *prefix, const char *fmt, va_list ap) {
   if (gpuc_fail_hook != nullptr) {
     void (*hook)(void) = gpuc_fail_hook;
     gpuc_fail_hook = nullptr;
     hook();
   }
   fflush(stdout);
-  fputs("error: ", stderr);
-  va_list ap;
-  va_start(ap, fmt);
+  fputs(prefix, stderr);
   vfprintf(stderr, fmt, ap);
-  va_end(ap);
   fputc('\n', stderr);
   exit(1);
 }
+
+// gpuc_fail prints "error: MSG" on stderr and exits with status 1.
+[[noreturn]] inline void gpuc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+inline void gpuc_fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  gpuc_vfail("error: ", fmt, ap);
+}
+
+// gpuc_fail_line prints a whole error line, PREFIX and MSG, and exits
+// with status 1.
+[[noreturn]] inline void gpuc_fail_line(const char *prefix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+inline void gpuc_fail_line(const char *prefix, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  gpuc_vfail(prefix, fmt, ap);
+}
+
+// gpuc_fault reports a check that failed on the device: fmt, from the
+// program's table, is the whole line, "POS: error: ...", with the
+// fault's two values.
+[[noreturn]] inline void gpuc_fault(const char *fmt, long long a, long long b) {
+  char msg[4096];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#pragma GCC diagnostic ignored "-Wformat-security"
+  snprintf(msg, sizeof msg, fmt, a, b);
+#pragma GCC diagnostic pop
+  gpuc_fail_line("", "%s", msg);
+}
+
+// gpuc_checks_on is cleared by CHECKS=0 on the command line: failed
+// checks on the device then go ahead unchecked (Note [Checks]).
+inline bool gpuc_checks_on = true;
 
 // gpuc_raise is the IR's raise statement in host code.
 [[noreturn]] inline void gpuc_raise(const char *msg) { gpuc_fail("%s", msg); }
@@ -194,6 +225,12 @@ __attribute__((noinline)) inline double gpuc_dmul(double a, double b) { return a
 
 // ---- Host arrays ----
 
+// gpuc_nonzero_at checks a divisor in host code, positioned.
+template <typename T> inline T gpuc_nonzero_at(T b, const char *pos) {
+  if (b == 0) gpuc_fail_line(pos, ": error: integer division by zero");
+  return b;
+}
+
 // gpuc_array is a host array of the IR: calloc'd at start-up, indexed with
 // a range check.
 template <typename T> struct gpuc_array {
@@ -206,9 +243,12 @@ template <typename T> struct gpuc_array {
     ptr = (T *)calloc(n > 0 ? (size_t)n : 1, sizeof(T));
     if (ptr == nullptr) gpuc_fail("array %s: out of host memory (%lld elements)", name, n);
   }
-  T &at(long long i) {
-    if (i < 0 || i >= len) gpuc_fail("index %lld out of range for array %s of length %lld", i, name, len);
-    return ptr[i];
+  // at checks index i; pos, if given, is where the access is, for the
+  // interpreter's message.
+  T &at(long long i, const char *pos = nullptr) {
+    if (i >= 0 && i < len) return ptr[i];
+    if (pos != nullptr) gpuc_fail_line(pos, ": error: index %lld out of range for array %s of length %lld", i, name, len);
+    gpuc_fail("index %lld out of range for array %s of length %lld", i, name, len);
   }
 };
 
@@ -418,8 +458,9 @@ inline void gpuc_set_param(const gpuc_param_arg *p, const char *text) {
   gpuc_store_int(p->type, v, p->value);
 }
 
-// gpuc_parse_args reads NAME=VALUE and BUF=FILE arguments and --time. It
-// reports whether --time was given.
+// gpuc_parse_args reads NAME=VALUE and BUF=FILE arguments, CHECKS=0|1
+// (unless a parameter has that name) and --time. It reports whether
+// --time was given.
 inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int nparams,
                                    gpuc_buffer_arg *buffers, int nbuffers, const char *module) {
   bool time = false;
@@ -446,6 +487,11 @@ inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int n
         buffers[j].file = eq + 1;
         found = true;
       }
+    }
+    if (!found && n == 6 && strncmp(arg, "CHECKS", 6) == 0) {
+      if (strcmp(eq + 1, "0") != 0 && strcmp(eq + 1, "1") != 0) gpuc_fail("CHECKS=%s: want CHECKS=0 or CHECKS=1", eq + 1);
+      gpuc_checks_on = eq[1] == '1';
+      found = true;
     }
     if (!found) gpuc_fail("%.*s is neither a parameter nor an input buffer of %s", (int)n, arg, module);
   }

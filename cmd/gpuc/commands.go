@@ -85,7 +85,7 @@ func (p *passFlags) config(stderr io.Writer) *passes.Config {
 }
 
 func newCompile(stdout io.Writer) *cobra.Command {
-	var out, emit, target string
+	var out, emit, target, checks string
 	var report, peRuntime bool
 	var pf passFlags
 	var fo frontendFlags
@@ -144,12 +144,18 @@ Without -o the result goes to standard output.`,
 			if err != nil {
 				return err
 			}
+			if opts.NoChecks, err = checksOff(checks); err != nil {
+				return err
+			}
+			if opts.Respec != nil && opts.NoChecks {
+				opts.Respec.Args = append(opts.Respec.Args, "--checks=off")
+			}
 			if report {
 				cfg.Report.Write(cmd.ErrOrStderr())
 			}
 			var text []byte
 			if kind == "nvrtc" {
-				text, err = cuda.EmitNVRTC(m, before)
+				text, err = cuda.EmitNVRTC(m, before, !opts.NoChecks)
 			} else {
 				text, err = emitModule(m, kind, tgt, opts)
 			}
@@ -167,6 +173,7 @@ Without -o the result goes to standard output.`,
 	cmd.Flags().StringVar(&emit, "emit", "", "what to emit: cuda, llvm, ptx, llvm-host, ir or nvrtc (default: from -o's extension, else cuda)")
 	cmd.Flags().StringVar(&target, "target", "nvptx", "target of --emit=llvm and llvm-host: nvptx or host (the CPU)")
 	cmd.Flags().BoolVar(&peRuntime, "pe-runtime", false, "let the CUDA program specialize its kernels again on --static data given when it runs (NVRTC; link with -lnvrtc -lcuda)")
+	addChecksFlag(cmd, &checks)
 	cmd.Flags().BoolVar(&report, "report", false, "print, per source construct, what the lowering passes made of it (on standard error)")
 	pf.add(cmd, []string{"default"})
 	fo.add(cmd)
@@ -230,18 +237,19 @@ func emitModule(m *ir.Module, kind string, tgt llvm.Target, opts cuda.Options) (
 			return nil, fmt.Errorf("--emit=ptx needs --target=nvptx")
 		}
 	}
-	ll, err := llvm.Emit(m, llvm.Options{Target: tgt})
+	lo := llvm.Options{Target: tgt, NoChecks: opts.NoChecks}
+	ll, err := llvm.Emit(m, lo)
 	switch {
 	case err != nil || kind == "llvm":
 		return ll, err
 	case tgt == llvm.Host:
-		return llvm.HostProgram(m, tgt, nil)
+		return llvm.HostProgram(m, lo, nil)
 	}
 	ptx, err := llvm.PTX(ll)
 	if err != nil || kind == "ptx" {
 		return ptx, err
 	}
-	return llvm.HostProgram(m, tgt, ptx)
+	return llvm.HostProgram(m, lo, ptx)
 }
 
 // emitKind decides the backend from --emit and the output file name.
