@@ -61,6 +61,18 @@ func escapePercent(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 // the interpreter prints u64 indices so; narrower ones fit a long long.
 func IndexUnsigned(t ir.Type) bool { return t == ir.U64 }
 
+// IndexInRange reports whether index is a constant known to be in range
+// for buffer b, whose check can go.
+func IndexInRange(b *ir.Buffer, index ir.Expr) bool {
+	i, ok1 := index.(*ir.Const)
+	n, ok2 := b.Len.(*ir.Const)
+	if !ok1 || !ok2 {
+		return false
+	}
+	iv, nv := int64(ir.Normalize(i.T, i.Bits)), int64(ir.Normalize(n.T, n.Bits))
+	return !IndexUnsigned(i.T) && iv >= 0 && iv < nv || IndexUnsigned(i.T) && i.Bits < uint64(max(nv, 0))
+}
+
 // CheckedDivisor reports whether the divisor of e needs a check: e is an
 // integer division or remainder whose divisor is not a nonzero constant.
 func CheckedDivisor(e *ir.Binary) bool {

@@ -108,11 +108,11 @@ type emitter struct {
 	dev       device
 	n         *namer
 	conv      *abi.Conv
-	raiseIDs  map[string]int // messages raised in device code, see abi.Raises
-	raiseMsgs []string       // the raises' messages, then the faults' formats
-	nRaise    int            // how many of raiseMsgs are raises
-	checks    bool           // device code checks indices and divisors
-	faultIDs  map[string]int // the checks' formats, see abi.Faults
+	raiseIDs  map[string]int  // messages raised in device code, see abi.Raises
+	raiseMsgs []string        // the raises' messages, then the faults' formats
+	nRaise    int             // how many of raiseMsgs are raises
+	checks    bool            // device code checks indices and divisors
+	faultIDs  map[string]int  // the checks' formats, see abi.Faults
 	effectful map[string]bool // functions whose calls have effects
 	errs      diag.List
 	rt        *respecPlan           // run-time specialization, if asked for

@@ -193,7 +193,7 @@ func (f *fn) load(e *ir.Load) cx {
 // abi): gpuc_idx compares it with b's length and faults if it is out of
 // range.
 func (f *fn) checkedIndex(pos ir.Pos, b *ir.Buffer, index ir.Expr, idx cx) cx {
-	if !f.e.checks {
+	if !f.e.checks || abi.IndexInRange(b, index) {
 		return idx
 	}
 	id := f.e.faultIDs[abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type()))]

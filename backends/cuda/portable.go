@@ -163,9 +163,9 @@ func (d driverAPI) setup(f *fn, b *ir.Buffer) {
 // launch passes the arguments by address, as cuLaunchKernel wants: the
 // kernel's own through typed locals, then the buffers' device addresses
 // and the parameters.
-func (driverAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
+func (driverAPI) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
 	sym := abi.KernelPrefix + k.Name
-	f.line("if (gpuc_launchable(%s, %s, gpuc_grid, gpuc_block, %s)) {", sym, cstring(k.Name), smem)
+	f.line("if (gpuc_launchable(%s, %s, %s, gpuc_grid, gpuc_block, %s)) {", sym, cstring(k.Name), pos, smem)
 	f.indent++
 	var ptrs []string
 	for i, a := range args {
@@ -245,13 +245,13 @@ func (c cpu) setup(f *fn, b *ir.Buffer) {
 
 // launch calls the kernel's function; an error raised in it ends the
 // program at once, as in the interpreter.
-func (cpu) launch(f *fn, k *ir.Func, args []cx, smem string) {
+func (cpu) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
 	all := []string{"(int)gpuc_grid", "(int)gpuc_block", "gpuc_shared_area(" + smem + ")"}
 	for _, a := range args {
 		all = append(all, a.s)
 	}
 	all = append(all, f.e.launchArgs(k)...)
-	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(k.Name))
+	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", pos)
 	f.line("  %s(%s);", abi.KernelPrefix+k.Name, strings.Join(all, ", "))
 	f.line("  gpuc_device_ran = true;")
 	if len(f.e.raiseMsgs) > 0 {

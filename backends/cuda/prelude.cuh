@@ -62,8 +62,8 @@ inline int gpuc_max_block(const void *kernel) {
 // anything to run (grid 0 launches nothing). It raises the kernel's limit
 // of dynamic shared memory where the launch needs more than 48 KiB.
 template <typename K>
-inline bool gpuc_launchable(K *kernel, const char *name, long long grid, long long block, size_t smem) {
-  if (!gpuc_check_geometry(name, grid, block)) return false;
+inline bool gpuc_launchable(K *kernel, const char *name, const char *pos, long long grid, long long block, size_t smem) {
+  if (!gpuc_check_geometry(pos, grid, block)) return false;
   int most = gpuc_max_block((const void *)kernel);
   if (block > most)
     gpuc_fail("launch %s: block size %lld is more than the %d threads a block of this kernel can have (gpuc compiles "

@@ -201,14 +201,19 @@ template <typename T> __device__ inline T gpuc_divisor(T b, int id) {
 // raisedFunc defines gpuc_raised, which reports error word id: a raise's
 // message, or a fault's with its values; n is the length of the table.
 func raisedFunc(e *emitter, n int) string {
+	var body strings.Builder
+	if e.nRaise > 0 {
+		fmt.Fprintf(&body, "\n  if (id > 0 && id <= %d) gpuc_fail(\"%%s\", gpuc_raise_msgs[id]);", e.nRaise)
+	}
+	if n-1 > e.nRaise {
+		fmt.Fprintf(&body, "\n  if (id > %d && id < %d) gpuc_fault(gpuc_raise_msgs[id], v[0], v[1]);", e.nRaise, n)
+	}
 	return fmt.Sprintf(`
 // gpuc_raised reports the error that number id in the error word names,
 // with the fault's values v.
-[[maybe_unused]] static void gpuc_raised(int id, [[maybe_unused]] const long long *v) {
-  if (id > 0 && id <= %d) gpuc_fail("%%s", gpuc_raise_msgs[id]);
-  if (id > %d && id < %d) gpuc_fault(gpuc_raise_msgs[id], v[0], v[1]);
+[[maybe_unused]] static void gpuc_raised(int id, [[maybe_unused]] const long long *v) {%s
 }
-`, e.nRaise, e.nRaise, n)
+`, body.String())
 }
 
 // gridBarriers reports whether some kernel of m holds a grid barrier: it
@@ -292,13 +297,13 @@ func globalBuffers(m *ir.Module) []*ir.Buffer {
 
 // launch checks the geometry on the host, launches with <<<...>>> and
 // checks the launch.
-func (runtimeAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
+func (runtimeAPI) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
 	own := args
 	for _, a := range f.e.launchArgs(k) {
 		args = append(args, primary(a))
 	}
 	name := f.e.n.c(k.Name)
-	f.line("if (gpuc_launchable(%s, %s, gpuc_grid, gpuc_block, %s)) {", name, cstring(k.Name), smem)
+	f.line("if (gpuc_launchable(%s, %s, %s, gpuc_grid, gpuc_block, %s)) {", name, cstring(k.Name), pos, smem)
 	f.line("  gpuc_profile_mark();")
 	plain := func() {
 		f.line("GPUC_LAUNCH(%s, gpuc_grid, gpuc_block, %s)%s;", name, smem, call("", args...).s)

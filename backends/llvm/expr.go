@@ -58,7 +58,7 @@ func (f *fn) elem(name string, index ir.Expr, pos ir.Pos) (value.Value, *ir.Buff
 		return nil, nil
 	}
 	i := f.convert(ir.I64, index.Type(), idx)
-	if f.g.checks {
+	if f.g.checks && !abi.IndexInRange(b, index) {
 		n := f.convert(ir.I64, b.Len.Type(), f.expr(b.Len))
 		id := f.g.faultIDs[abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type()))]
 		f.check(f.cur.NewICmp(enum.IPredUGE, i, n), id, i, n)

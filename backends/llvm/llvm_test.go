@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,6 +66,11 @@ func programs(t *testing.T) []program {
 	}
 	for c := range 10 {
 		special["faults"] = append(special["faults"], []string{"CASE=" + string(rune('0'+c))})
+	}
+	// CHECKS=0|1 is the programs' own (Note [Checks] in package abi).
+	special["checks"] = [][]string{{"CASE=0", "CHECKS=0"}, {"CASE=3", "CHECKS=1"}}
+	for c := range 13 {
+		special["checks"] = append(special["checks"], []string{"CASE=" + strconv.Itoa(c)})
 	}
 	for _, f := range append(glob(cudaData+"*.kir"), glob("testdata/*.kir")...) {
 		p := program{path: f, runs: [][]string{{}}}
@@ -149,7 +155,7 @@ func TestHostTarget(t *testing.T) {
 			m := load(t, p.path)
 			exe := buildHost(t, clang, cxx, filepath.Join(dir, p.name()), m)
 			for _, args := range p.runs {
-				want, wantStatus := interpret(t, p.path, args)
+				want, wantErr, wantStatus := interpretErr(t, p.path, args)
 				cmd := exec.Command(exe, args...)
 				var stdout, stderr bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -162,6 +168,11 @@ func TestHostTarget(t *testing.T) {
 				}
 				if stdout.String() != want || status != wantStatus {
 					t.Errorf("%v: exit %d, want %d; stderr %q\ngot:\n%s\nwant:\n%s", args, status, wantStatus, stderr.String(), stdout.String(), want)
+				}
+				// Errors read as the interpreter's (Note [Checks] in
+				// package abi).
+				if status != 0 && stderr.String() != wantErr {
+					t.Errorf("%v: stderr %q, want %q", args, stderr.String(), wantErr)
 				}
 			}
 		})
@@ -236,19 +247,32 @@ func buildHost(t *testing.T, clang, cxx, base string, m *ir.Module) string {
 // interpret runs the program in the interpreter, as `gpuc run` does.
 func interpret(t *testing.T, path string, args []string) (string, int) {
 	t.Helper()
+	out, _, status := interpretErr(t, path, args)
+	return out, status
+}
+
+// interpretErr is interpret that also returns the error line that `gpuc
+// run` prints, if any.
+func interpretErr(t *testing.T, path string, args []string) (string, string, int) {
+	t.Helper()
 	m, err := driver.Load(path, driver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	args = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return strings.HasPrefix(a, "CHECKS=") })
 	b, err := driver.Bind(m, args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
 	if err := interp.Run(m, interp.Config{Stdout: &out, Params: b.Params, Inputs: b.Inputs}); err != nil {
-		return out.String(), 1
+		var raise *interp.RaiseError
+		if errors.As(err, &raise) {
+			return out.String(), "error: " + raise.Msg + "\n", 1
+		}
+		return out.String(), err.Error() + "\n", 1
 	}
-	return out.String(), 0
+	return out.String(), "", 0
 }
 
 // fact is a regular expression and how many times it must match a

@@ -252,23 +252,24 @@ template <typename T> struct gpuc_array {
   }
 };
 
-// gpuc_copy_range checks one side of a copy statement, whose count n is
-// not negative.
-inline void gpuc_copy_range(const char *kind, const char *name, long long len, long long off, long long n) {
+// gpuc_copy_range checks one side of a copy statement at pos, whose count
+// n is not negative.
+inline void gpuc_copy_range(const char *kind, const char *name, long long len, long long off, long long n, const char *pos) {
   if (off < 0 || n > len || off > len - n)
-    gpuc_fail("copy range [%lld, %lld+%lld) is out of bounds for %s %s of length %lld", off, off, n, kind, name, len);
+    gpuc_fail_line(pos, ": error: copy range [%lld, %lld+%lld) is out of bounds for %s %s of length %lld", off, off, n,
+                   kind, name, len);
 }
 
-// gpuc_copy_count checks the count of a copy statement.
-inline void gpuc_copy_count(long long n) {
-  if (n < 0) gpuc_fail("copy of a negative count %lld", n);
+// gpuc_copy_count checks the count of a copy statement at pos.
+inline void gpuc_copy_count(long long n, const char *pos) {
+  if (n < 0) gpuc_fail_line(pos, ": error: copy of a negative count %lld", n);
 }
 
 template <typename T>
-inline void gpuc_copy(gpuc_array<T> &dst, long long doff, gpuc_array<T> &src, long long soff, long long n) {
-  gpuc_copy_count(n);
-  gpuc_copy_range("array", dst.name, dst.len, doff, n);
-  gpuc_copy_range("array", src.name, src.len, soff, n);
+inline void gpuc_copy(gpuc_array<T> &dst, long long doff, gpuc_array<T> &src, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("array", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("array", src.name, src.len, soff, n, pos);
   if (n > 0) memmove(dst.ptr + doff, src.ptr + soff, (size_t)n * sizeof(T));
 }
 
@@ -280,12 +281,12 @@ inline long long gpuc_length(const char *kind, const char *name, long long n) {
 
 // ---- Launches ----
 
-// gpuc_check_geometry checks a launch's geometry and reports whether there
-// is anything to run (grid 0 launches nothing).
-inline bool gpuc_check_geometry(const char *name, long long grid, long long block) {
-  if (block < 1 || block > 1024) gpuc_fail("launch %s: block size %lld is outside 1..1024", name, block);
-  if (grid < 0) gpuc_fail("launch %s: negative grid size %lld", name, grid);
-  if (grid > INT_MAX) gpuc_fail("launch %s: grid size %lld is larger than 2^31-1", name, grid);
+// gpuc_check_geometry checks the geometry of a launch at pos and reports
+// whether there is anything to run (grid 0 launches nothing).
+inline bool gpuc_check_geometry(const char *pos, long long grid, long long block) {
+  if (block < 1 || block > 1024) gpuc_fail_line(pos, ": error: block size %lld is outside 1..1024", block);
+  if (grid < 0) gpuc_fail_line(pos, ": error: negative grid size %lld", grid);
+  if (grid > INT_MAX) gpuc_fail_line(pos, ": error: grid size %lld is larger than 2^31-1", grid);
   return grid > 0;
 }
 
