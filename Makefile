@@ -46,7 +46,7 @@ demo: build
 # The backends' test programs that need no input files go along with the
 # examples.
 GPU_EXTRAS := $(wildcard backends/llvm/testdata/*.kir) \
-	$(foreach p,edges host minimal names raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
+	$(foreach p,checks edges host minimal names raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
 	$(wildcard backends/cuda/testdata/coop/*.kir)
 gpu-artifacts: build
 	scripts/gpu-artifacts.sh $(GPU_DIR) $(GPU_EXTRAS)
@@ -56,13 +56,17 @@ gpu-test: gpu-artifacts
 	scripts/gpu-check.sh $(GPU_DIR)
 
 # Benchmark programs and sources for scripts/bench-*.sh on the GPU
-# machine, with a static gpuc for the interpreter's figures.
+# machine, with a static gpuc for the interpreter's figures. CHECKS=off
+# leaves out the programs' checks of indices and divisors, to measure
+# their cost (docs/BENCHMARKS.md; the scripts that compile there read
+# GPUC_CHECKS).
 BENCH_DIR ?= bench-artifacts
+CHECKS ?= on
 bench-artifacts:
 	rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
 	CGO_ENABLED=0 $(GO) build -o $(BENCH_DIR)/gpuc ./cmd/gpuc
 	for p in sieve matmul quicksort; do \
-	  $(BENCH_DIR)/gpuc compile examples/fork/$$p.fork -o $(BENCH_DIR)/fork-$$p.cu || exit 1; \
+	  $(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/fork/$$p.fork -o $(BENCH_DIR)/fork-$$p.cu || exit 1; \
 	  cp examples/fork/$$p.fork $(BENCH_DIR)/; \
 	done
 	cp scripts/bench/* scripts/bench-*.sh $(BENCH_DIR)/
@@ -94,10 +98,10 @@ chr_store = --input $(1)_st --input $(1)_born --input $(1)_top $(foreach a,$(2),
 chr-artifacts:
 	printf 'true.\n' > $(BENCH_DIR)/none.pl
 	printf 'range(2, 1000000, 1000000).\n' > $(BENCH_DIR)/primes6.pl
-	$(BENCH_DIR)/gpuc compile examples/chr/fw.chr --query $(BENCH_DIR)/none.pl $(call chr_store,edge3,0 1 2) -o $(BENCH_DIR)/chr-fw.cu
-	$(BENCH_DIR)/gpuc compile examples/chr/min.chr --query $(BENCH_DIR)/none.pl $(call chr_store,min1,0) -o $(BENCH_DIR)/chr-min.cu
-	$(BENCH_DIR)/gpuc compile examples/chr/gcd.chr --query $(BENCH_DIR)/none.pl $(call chr_store,gcd1,0) -o $(BENCH_DIR)/chr-gcd.cu
-	$(BENCH_DIR)/gpuc compile examples/chr/primes.chr --query $(BENCH_DIR)/primes6.pl -o $(BENCH_DIR)/chr-primes.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/fw.chr --query $(BENCH_DIR)/none.pl $(call chr_store,edge3,0 1 2) -o $(BENCH_DIR)/chr-fw.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/min.chr --query $(BENCH_DIR)/none.pl $(call chr_store,min1,0) -o $(BENCH_DIR)/chr-min.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/gcd.chr --query $(BENCH_DIR)/none.pl $(call chr_store,gcd1,0) -o $(BENCH_DIR)/chr-gcd.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/primes.chr --query $(BENCH_DIR)/primes6.pl -o $(BENCH_DIR)/chr-primes.cu
 	cp examples/chr/fw.chr $(BENCH_DIR)/
 
 # What scripts/bench-pe.sh needs besides gpuc: carve.fork, the image
