@@ -8,12 +8,22 @@ GPU_DIR  ?= gpu-artifacts
 # Grammars and the Go package each one generates.
 GRAMMARS := KIR:kir Fork:fork CHR:chr TRS:trs
 
-.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
+# The commit that gpuc version prints.
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo +dirty)
+LDFLAGS := -X gpuc/internal/version.commit=$(COMMIT)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/gpuc
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gpuc
+
+# Install gpuc into $(PREFIX)/bin (and its man pages, if made).
+PREFIX ?= /usr/local
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpuc
 
 test:
 	$(GO) test ./...

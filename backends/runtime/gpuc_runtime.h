@@ -459,8 +459,43 @@ inline void gpuc_set_param(const gpuc_param_arg *p, const char *text) {
   gpuc_store_int(p->type, v, p->value);
 }
 
+// gpuc_print_help answers --help: the command line, the parameters with
+// their defaults, and the input buffers.
+inline void gpuc_print_help(const gpuc_param_arg *params, int nparams, const gpuc_buffer_arg *buffers, int nbuffers,
+                            const char *module) {
+  printf("usage: %s [NAME=VALUE ...] [BUF=FILE | BUF=@FILE ...] [CHECKS=0] [--time]\n\n", module);
+  printf("Runs module %s as `gpuc run` would and prints the same bytes; errors are\n", module);
+  printf("\"error: ...\" on stderr with exit status 1.\n\nParameters (NAME=VALUE overrides the default):\n");
+  if (nparams == 0) printf("  (none)\n");
+  for (int i = 0; i < nparams; i++) {
+    const gpuc_param_arg *p = &params[i];
+    printf("  %s: %s = ", p->name, gpuc_type_name(p->type));
+    switch (p->type) {
+    case GPUC_BOOL: printf("%d\n", (int)*(const bool *)p->value); break;
+    case GPUC_I8: printf("%d\n", (int)*(const signed char *)p->value); break;
+    case GPUC_U8: printf("%u\n", (unsigned)*(const unsigned char *)p->value); break;
+    case GPUC_I32: printf("%d\n", *(const int *)p->value); break;
+    case GPUC_U32: printf("%u\n", *(const unsigned *)p->value); break;
+    case GPUC_I64: printf("%lld\n", *(const long long *)p->value); break;
+    case GPUC_U64: printf("%llu\n", *(const unsigned long long *)p->value); break;
+    default: printf("?\n"); break;
+    }
+  }
+  printf("\nInput buffers (BUF=FILE: whitespace-separated text values; BUF=@FILE: raw\nlittle-endian binary):\n");
+  int n = 0;
+  for (int i = 0; i < nbuffers; i++) {
+    if (buffers[i].input) {
+      printf("  %s\n", buffers[i].name);
+      n++;
+    }
+  }
+  if (n == 0) printf("  (none)\n");
+  printf("\nOptions:\n  --time    report the device time, launches and kernels' time on stderr\n");
+  printf("  CHECKS=0  failed index and division checks go ahead unchecked (undefined)\n");
+}
+
 // gpuc_parse_args reads NAME=VALUE and BUF=FILE arguments, CHECKS=0|1
-// (unless a parameter has that name) and --time. It reports whether
+// (unless a parameter has that name), --time and --help. It reports whether
 // --time was given.
 inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int nparams,
                                    gpuc_buffer_arg *buffers, int nbuffers, const char *module) {
@@ -470,6 +505,10 @@ inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int n
     if (strcmp(arg, "--time") == 0) {
       time = true;
       continue;
+    }
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      gpuc_print_help(params, nparams, buffers, nbuffers, module);
+      exit(0);
     }
     const char *eq = strchr(arg, '=');
     if (eq == nullptr || eq == arg) gpuc_fail("argument \"%s\": want NAME=VALUE", arg);

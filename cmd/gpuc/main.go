@@ -29,6 +29,10 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
+		var st *exitStatus
+		if errors.As(err, &st) {
+			return st.code
+		}
 		report(stderr, err)
 		return 1
 	}
@@ -79,6 +83,8 @@ GPU semantics.`,
 		newRewrite(stdout),
 		newMaude(stdout),
 		newPlot(stdout),
+		newBuild(),
+		newExec(stdout),
 	)
 	return root
 }
@@ -89,7 +95,7 @@ func newVersion(stdout io.Writer) *cobra.Command {
 		Short: "Print gpuc's version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintf(stdout, "gpuc %s\n", version.Version)
+			fmt.Fprintf(stdout, "gpuc %s\n", version.Full())
 			return nil
 		},
 	}
