@@ -287,8 +287,8 @@ conflicting accesses to one address are reported with both positions.
 
 run is the reference semantics: use it to check a program, find races
 and see every error with its position. For speed use gpuc exec, which
-builds the program natively (cached) and runs it 60 to 550 times faster
-with the same output and the same checks.`,
+builds the program natively (cached) and runs it many times faster with
+the same output and the same checks.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := driver.Load(args[0], fo.options())

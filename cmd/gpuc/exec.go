@@ -26,9 +26,9 @@ func newExec(stdout io.Writer) *cobra.Command {
 		Long: `exec builds FILE as gpuc build does, into a cache keyed by the source, the
 options and gpuc's version ($GPUC_CACHE/exec, else ~/.cache/gpuc/exec),
 and runs it with the arguments that follow: NAME=VALUE, BUF=FILE, --time.
-The program prints what gpuc run prints, 60 to 550 times faster than the
-interpreter on the examples; gpuc run stays the reference, with --race
-and exact error positions everywhere.`,
+The program prints what gpuc run prints, many times faster (the CPU host
+build 9 to 25 times on the Fork examples, a GPU more); gpuc run stays the
+reference, with --race.`,
 		Example: `  gpuc exec examples/fork/sieve.fork N=1000000
   gpuc exec prog.kir N=4096 data=in.txt -- --time
   gpuc exec prog.fork --toolchain=host CHECKS=0`,
