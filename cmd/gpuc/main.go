@@ -85,6 +85,7 @@ GPU semantics.`,
 		newPlot(stdout),
 		newBuild(),
 		newExec(stdout),
+		newTest(stdout),
 	)
 	return root
 }
