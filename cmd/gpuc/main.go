@@ -86,6 +86,7 @@ GPU semantics.`,
 		newBuild(),
 		newExec(stdout),
 		newTest(stdout),
+		newBench(stdout),
 	)
 	return root
 }
