@@ -8,7 +8,7 @@ GPU_DIR  ?= gpu-artifacts
 # Grammars and the Go package each one generates.
 GRAMMARS := KIR:kir Fork:fork CHR:chr TRS:trs
 
-.PHONY: all build install test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install man test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -24,6 +24,11 @@ PREFIX ?= /usr/local
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpuc
+	if [ -d man ]; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 && install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+
+# Man pages from the commands' help (cobra's doc package), into man/.
+man: build
+	rm -rf man && $(BIN) man man
 
 test:
 	$(GO) test ./...
@@ -128,4 +133,4 @@ carve-artifacts:
 	fi
 
 clean:
-	rm -rf bin $(GPU_DIR) $(BENCH_DIR)
+	rm -rf bin man $(GPU_DIR) $(BENCH_DIR)

@@ -87,7 +87,9 @@ GPU semantics.`,
 		newExec(stdout),
 		newTest(stdout),
 		newBench(stdout),
+		newMan(),
 	)
+	polish(root)
 	return root
 }
 
