@@ -8,7 +8,8 @@
 //     [Semantics] and ir/eval.go): wrapping signed arithmetic, checked
 //     division, saturating float-to-integer conversion, min and max;
 //   - host arrays with checked indexing, and launch geometry checks;
-//   - the command line (NAME=VALUE, BUF=FILE, BUF=@FILE, --time), input
+//   - the command line (NAME=VALUE, BUF=FILE, BUF=@FILE, --time, --json,
+//     --help, CHECKS=0), input
 //     files, and the printing of output buffers.
 //
 // Names beginning with gpuc_ or GPUC_ are reserved for it and for the
@@ -83,6 +84,11 @@ inline void gpuc_fail_line(const char *prefix, const char *fmt, ...) {
 #pragma GCC diagnostic pop
   gpuc_fail_line("", "%s", msg);
 }
+
+// gpuc_json is set by --json: what --time reports goes to stderr as JSON
+// Lines, one object per record, named by its "gpuc" field
+// (docs/TOOLKIT.md).
+inline bool gpuc_json = false;
 
 // gpuc_checks_on is cleared by CHECKS=0 on the command line: failed
 // checks on the device then go ahead unchecked (Note [Checks]).
@@ -463,7 +469,7 @@ inline void gpuc_set_param(const gpuc_param_arg *p, const char *text) {
 // their defaults, and the input buffers.
 inline void gpuc_print_help(const gpuc_param_arg *params, int nparams, const gpuc_buffer_arg *buffers, int nbuffers,
                             const char *module) {
-  printf("usage: %s [NAME=VALUE ...] [BUF=FILE | BUF=@FILE ...] [CHECKS=0] [--time]\n\n", module);
+  printf("usage: %s [NAME=VALUE ...] [BUF=FILE | BUF=@FILE ...] [CHECKS=0] [--time [--json]]\n\n", module);
   printf("Runs module %s as `gpuc run` would and prints the same bytes; errors are\n", module);
   printf("\"error: ...\" on stderr with exit status 1.\n\nParameters (NAME=VALUE overrides the default):\n");
   if (nparams == 0) printf("  (none)\n");
@@ -491,11 +497,12 @@ inline void gpuc_print_help(const gpuc_param_arg *params, int nparams, const gpu
   }
   if (n == 0) printf("  (none)\n");
   printf("\nOptions:\n  --time    report the device time, launches and kernels' time on stderr\n");
+  printf("  --json    --time's report as JSON Lines\n");
   printf("  CHECKS=0  failed index and division checks go ahead unchecked (undefined)\n");
 }
 
 // gpuc_parse_args reads NAME=VALUE and BUF=FILE arguments, CHECKS=0|1
-// (unless a parameter has that name), --time and --help. It reports whether
+// (unless a parameter has that name), --time, --json and --help. It reports whether
 // --time was given.
 inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int nparams,
                                    gpuc_buffer_arg *buffers, int nbuffers, const char *module) {
@@ -504,6 +511,10 @@ inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int n
     const char *arg = argv[i];
     if (strcmp(arg, "--time") == 0) {
       time = true;
+      continue;
+    }
+    if (strcmp(arg, "--json") == 0) {
+      gpuc_json = true;
       continue;
     }
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -587,6 +598,11 @@ inline long long gpuc_fit(long long hi, unsigned long long budget, unsigned long
 // gpuc_report_fit prints a fitted value, for --time.
 inline void gpuc_report_fit(const char *name, long long v, double fit, unsigned long long free_bytes,
                             unsigned long long used) {
+  if (gpuc_json) {
+    fprintf(stderr, "{\"gpuc\": \"fit\", \"param\": \"%s\", \"value\": %lld, \"fit\": %g, \"free_bytes\": %llu, \"buffer_bytes\": %llu}\n",
+            name, v, fit, free_bytes, used);
+    return;
+  }
   fprintf(stderr, "gpuc: %s=%lld fitted to %g of %.2f GiB of free device memory (buffers: %.2f GiB)\n", name, v, fit,
           (double)free_bytes / (1024.0 * 1024 * 1024), (double)used / (1024.0 * 1024 * 1024));
 }
@@ -697,6 +713,11 @@ inline void gpuc_print_values(gpuc_type t, const void *vals, long long n) {
 }
 
 // gpuc_report_time prints the device time that --time asks for.
-inline void gpuc_report_time(double ms) { fprintf(stderr, "gpuc: device time %.3f ms\n", ms); }
+inline void gpuc_report_time(double ms) {
+  if (gpuc_json)
+    fprintf(stderr, "{\"gpuc\": \"time\", \"device_ms\": %.3f}\n", ms);
+  else
+    fprintf(stderr, "gpuc: device time %.3f ms\n", ms);
+}
 
 #endif // GPUC_RUNTIME_H

@@ -21,17 +21,19 @@ func (e *exitStatus) Error() string { return fmt.Sprintf("exit status %d", e.cod
 func newExec(stdout io.Writer) *cobra.Command {
 	var bf buildFlags
 	cmd := &cobra.Command{
-		Use:   "exec FILE [NAME=VALUE ...] [-- PROGRAM-ARGS]",
+		Use:   "exec [FLAGS] FILE [PROGRAM-ARGS ...]",
 		Short: "Build a program natively (cached) and run it",
 		Long: `exec builds FILE as gpuc build does, into a cache keyed by the source, the
 options and gpuc's version ($GPUC_CACHE/exec, else ~/.cache/gpuc/exec),
-and runs it with the arguments that follow: NAME=VALUE, BUF=FILE, --time.
+and runs it with the arguments that follow FILE, which are the program's:
+NAME=VALUE, BUF=FILE, --time, --json, CHECKS=0. gpuc's own flags come
+before FILE.
 The program prints what gpuc run prints, many times faster (the CPU host
 build 9 to 25 times on the Fork examples, a GPU more); gpuc run stays the
 reference, with --race.`,
 		Example: `  gpuc exec examples/fork/sieve.fork N=1000000
-  gpuc exec prog.kir N=4096 data=in.txt -- --time
-  gpuc exec prog.fork --toolchain=host CHECKS=0`,
+  gpuc exec prog.kir N=4096 data=in.txt --time --json
+  gpuc exec --toolchain=host --checks=off prog.fork`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o, err := bf.options(cmd.ErrOrStderr())
@@ -61,5 +63,6 @@ reference, with --race.`,
 		},
 	}
 	bf.add(cmd)
+	cmd.Flags().SetInterspersed(false) // after FILE, the program's arguments
 	return cmd
 }
