@@ -277,6 +277,7 @@ func newRun(stdout io.Writer) *cobra.Command {
 	var coop, memory int64
 	var pf passFlags
 	var fo frontendFlags
+	var lim runLimits
 	cmd := &cobra.Command{
 		Use:   "run FILE [NAME=VALUE ...]",
 		Short: "Run a program in the reference interpreter",
@@ -317,7 +318,7 @@ the same output and the same checks.`,
 			}
 			err = interp.Run(m, interp.Config{
 				Stdout: out, Params: b.Params, Inputs: b.Inputs, Race: race, Workers: workers, CoopThreads: coop,
-				DeviceMemory: memory,
+				DeviceMemory: memory, MaxSteps: lim.maxSteps, Timeout: lim.timeout, Progress: lim.progressTo(cmd.ErrOrStderr()),
 			})
 			return errors.Join(err, done())
 		},
@@ -328,6 +329,7 @@ the same output and the same checks.`,
 	cmd.Flags().Int64Var(&memory, "device-memory", 0, "free device memory in bytes that parameters with a fit fraction are fitted to, such as TRS's CAPACITY (default: 256 MiB)")
 	pf.add(cmd, nil)
 	fo.add(cmd)
+	lim.add(cmd)
 	return cmd
 }
 

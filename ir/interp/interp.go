@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"sync/atomic"
+	"time"
 
 	"gpuc/internal/diag"
 	"gpuc/ir"
@@ -40,6 +41,12 @@ type Config struct {
 	// fitted to (Note [Fitted parameters] in package ir). 0 means
 	// DefaultDeviceMemory.
 	DeviceMemory int64
+	// MaxSteps, if positive, stops the run after that many steps; Timeout,
+	// if positive, after that much time; Progress, if set, receives a
+	// status line twice a second (Note [Bounded runs]).
+	MaxSteps int64
+	Timeout  time.Duration
+	Progress io.Writer
 }
 
 // DefaultDeviceMemory is the free device memory that the interpreter
@@ -99,6 +106,7 @@ func Run(m *ir.Module, cfg Config) (err error) {
 	if err != nil {
 		return err
 	}
+	defer x.watch()()
 	x.runMain()
 	x.printOutputs()
 	return nil
@@ -138,6 +146,7 @@ type machine struct {
 	funcs   map[string]*funcCode
 	race    *raceChecker // nil unless cfg.Race
 	host    thread       // the host program's thread
+	lim     limits       // Note [Bounded runs]
 	clock   atomic.Uint64
 }
 

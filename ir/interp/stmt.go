@@ -118,6 +118,7 @@ func (c *compiler) ifStmt(s *ir.If) stmtFn {
 
 func (c *compiler) while(s *ir.While) stmtFn {
 	cond, body := c.expr(s.Cond), c.stmts(s.Body)
+	cond = c.bounded(s.Pos, cond)
 	return func(f *frame) ctl {
 		for cond(f) != 0 {
 			switch body(f) {
@@ -142,6 +143,7 @@ func (c *compiler) forStmt(s *ir.For) stmtFn {
 	if post == nil {
 		post = nop
 	}
+	cond = c.bounded(s.Pos, cond)
 	return func(f *frame) ctl {
 		for init(f); cond(f) != 0; post(f) {
 			switch body(f) {
@@ -153,6 +155,19 @@ func (c *compiler) forStmt(s *ir.For) stmtFn {
 		}
 		return ctlNext
 	}
+}
+
+// bounded wraps a loop's condition for Note [Bounded runs]: host loops
+// count steps, and with a time limit every loop checks it.
+func (c *compiler) bounded(pos ir.Pos, cond evalFn) evalFn {
+	x := c.x
+	switch {
+	case c.mode == modeHost:
+		return func(f *frame) ir.Bits { x.step(pos); return cond(f) }
+	case x.cfg.Timeout > 0:
+		return func(f *frame) ir.Bits { x.checkStop(pos); return cond(f) }
+	}
+	return cond
 }
 
 func (c *compiler) ret(s *ir.Return) stmtFn {
