@@ -86,7 +86,7 @@ func (p *passFlags) config(stderr io.Writer) *passes.Config {
 
 func newCompile(stdout io.Writer) *cobra.Command {
 	var out, emit, target, checks string
-	var report, peRuntime bool
+	var report, peRuntime, asJSON bool
 	var pf passFlags
 	var fo frontendFlags
 	cmd := &cobra.Command{
@@ -150,7 +150,11 @@ Without -o the result goes to standard output.`,
 			if opts.Respec != nil && opts.NoChecks {
 				opts.Respec.Args = append(opts.Respec.Args, "--checks=off")
 			}
-			if report {
+			if report && asJSON {
+				if err := cfg.Report.WriteJSON(cmd.ErrOrStderr()); err != nil {
+					return err
+				}
+			} else if report {
 				cfg.Report.Write(cmd.ErrOrStderr())
 			}
 			var text []byte
@@ -174,6 +178,7 @@ Without -o the result goes to standard output.`,
 	cmd.Flags().StringVar(&target, "target", "nvptx", "target of --emit=llvm and llvm-host: nvptx or host (the CPU)")
 	cmd.Flags().BoolVar(&peRuntime, "pe-runtime", false, "let the CUDA program specialize its kernels again on --static data given when it runs (NVRTC; link with -lnvrtc -lcuda)")
 	addChecksFlag(cmd, &checks)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print --report as JSON (docs/TOOLKIT.md)")
 	cmd.Flags().BoolVar(&report, "report", false, "print, per source construct, what the lowering passes made of it (on standard error)")
 	pf.add(cmd, []string{"default"})
 	fo.add(cmd)
