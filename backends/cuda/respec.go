@@ -23,8 +23,10 @@ import (
 // `gpuc compile --emit=nvrtc --static ...` writes the specialized kernels
 // as CUDA C (EmitNVRTC), which NVRTC compiles to a cubin for the device.
 // The cubin is cached on disk under a hash of the module, the data, the
-// passes and the architecture ($GPUC_CACHE, else $XDG_CACHE_HOME/gpuc or
-// ~/.cache/gpuc), so a second run with the same data loads it at once.
+// passes, the architecture and the versions of gpuc and NVRTC
+// ($GPUC_CACHE, else $XDG_CACHE_HOME/gpuc or ~/.cache/gpuc), with that
+// full key beside it, which a hit must match byte for byte, so a second
+// run with the same data loads it at once.
 // The program reports the time it took on stderr.
 //
 // The kernels it replaces are those that read a static buffer, directly

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gpuc/backends/runtime"
+	"gpuc/internal/version"
 	"gpuc/ir"
 )
 
@@ -22,7 +23,9 @@ func (runtimeAPI) head(e *emitter) string {
 	if e.rt != nil {
 		return banner(e.m, fmt.Sprintf("nvcc -O3 -arch=sm_90 -o %s %s.cu -lnvrtc -lcuda", name, name),
 			"(run-time specialization: ./"+name+" --static NAME=FILE runs gpuc, from $GPUC, beside the program or on PATH)") +
-			"#include <cuda.h>\n#include <nvrtc.h>\n\n" + runtime.Header + "\n" + prelude + "\n" + runtime.Device + "\n" + respecRuntime
+			"#include <cuda.h>\n#include <nvrtc.h>\n\n" + runtime.Header + "\n" + prelude + "\n" + runtime.Device + "\n" +
+			"// The gpuc that wrote this program, for the run-time specialization cache's key.\n" +
+			"#define GPUC_VERSION " + cstring(version.Full()) + "\n" + respecRuntime
 	}
 	return banner(e.m, fmt.Sprintf("nvcc -O3 -arch=sm_90 -o %s %s.cu", name, name)) +
 		runtime.Header + "\n" + prelude + "\n" + runtime.Device
