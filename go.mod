@@ -6,7 +6,9 @@ require (
 	github.com/antlr4-go/antlr/v4 v4.13.1
 	github.com/llir/llvm v0.3.6
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/sourcegraph/jsonrpc2 v0.2.0
 	github.com/spf13/cobra v1.10.2
+	github.com/tliron/glsp v0.2.2
 	gonum.org/v1/plot v0.15.2
 )
 

@@ -88,6 +88,7 @@ GPU semantics.`,
 		newTest(stdout),
 		newBench(stdout),
 		newMan(),
+		newLSP(),
 	)
 	polish(root)
 	return root
