@@ -294,6 +294,13 @@ func checkFacts(t *testing.T, text string, facts []fact) {
 
 func emitFile(t *testing.T, path string, target Target) string {
 	t.Helper()
+	return emitFileWith(t, path, Options{Target: target, NoChecks: true})
+}
+
+// emitFileWith is emitFile with options; emitFile leaves the checks out,
+// whose branches the facts of other constructs do not count.
+func emitFileWith(t *testing.T, path string, opts Options) string {
+	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -305,11 +312,34 @@ func emitFile(t *testing.T, path string, target Target) string {
 	if err := ir.Verify(m, ir.LaunchLevel); err != nil {
 		t.Fatal(err)
 	}
-	out, err := Emit(m, Options{Target: target})
+	out, err := Emit(m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(out)
+}
+
+// TestChecksFacts checks the checks of indices and divisors (Note
+// [Checks] in package abi) in both targets' modules: an unsigned compare
+// with the length per access, a compare with zero per divisor, the first
+// fault's values stored, and the checks word read only on the way to a
+// fault.
+func TestChecksFacts(t *testing.T) {
+	for _, tgt := range []Target{NVPTX, Host} {
+		text := emitFileWith(t, "../cuda/testdata/checks.kir", Options{Target: tgt})
+		checkFacts(t, text, []fact{
+			{`icmp uge i64`, -1},
+			{`@gpuc_error_values = `, 1},
+			{`@gpuc_checks = .*i32 1`, 1},
+			{`getelementptr \[2 x i64\], \[2 x i64\]( addrspace\(1\))?\* @gpuc_error_values, i64 0, i64 1`, -1},
+			{`cmpxchg i32( addrspace\(1\))?\* @gpuc_error,`, -1},
+		})
+		if !strings.Contains(text, "fault.on") {
+			t.Errorf("%s: no fault blocks", tgt)
+		}
+		off := emitFileWith(t, "../cuda/testdata/checks.kir", Options{Target: tgt, NoChecks: true})
+		checkFacts(t, off, []fact{{`gpuc_error_values|gpuc_checks|fault\.on`, 0}})
+	}
 }
 
 // TestNVPTXFacts checks the structure of NVPTX modules: entries, address
