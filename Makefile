@@ -8,7 +8,7 @@ GPU_DIR  ?= gpu-artifacts
 # Grammars and the Go package each one generates.
 GRAMMARS := KIR:kir Fork:fork CHR:chr TRS:trs
 
-.PHONY: all build install man test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install man editor-test test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -37,6 +37,12 @@ lint:
 	$(GO) vet $$($(GO) list ./... | grep -v /parser$$)
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/parser/')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# The editor grammars (editors/vscode) against their annotated samples,
+# with vscode-tmgrammar-test from npm; .ci/run runs it after make test.
+TMGRAMMAR_TEST := npx -y vscode-tmgrammar-test@0.1.3
+editor-test:
+	cd editors/vscode && $(TMGRAMMAR_TEST) $(foreach g,fork kir chr trs,-g syntaxes/$(g).tmLanguage.json) 'test/*'
 
 # Regenerate the ANTLR parsers; the output is committed.
 generate:
