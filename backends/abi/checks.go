@@ -27,9 +27,9 @@ import (
 // without checks, undefined as on the GPU. The comparisons stay; `gpuc
 // compile --checks=off` leaves them out altogether.
 //
-// The interpreter evaluates both sides of a select; the programs evaluate
-// one, so an index that only the side not taken would use is not checked
-// there.
+// Which fault a program reports when several threads fail is the first
+// in block and thread order on the host, as in the interpreter, and the
+// first to reach the error word on the GPU.
 
 // Symbols of the checks in the LLVM backend's modules, which the host
 // programs look up.
