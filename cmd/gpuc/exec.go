@@ -29,7 +29,7 @@ and runs it with the arguments that follow FILE, which are the program's:
 NAME=VALUE, BUF=FILE, --time, --json, CHECKS=0. gpuc's own flags come
 before FILE.
 The program prints what gpuc run prints, many times faster (the CPU host
-build 9 to 25 times on the Fork examples, a GPU more); gpuc run stays the
+build 2 to 42 times on the examples, a GPU more); gpuc run stays the
 reference, with --race.`,
 		Example: `  gpuc exec examples/fork/sieve.fork N=1000000
   gpuc exec prog.kir N=4096 data=in.txt --time --json
