@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -15,6 +16,7 @@ func newBench(stdout io.Writer) *cobra.Command {
 	var backends, sets []string
 	var runs, warmup int
 	var asJSON bool
+	var metric string
 	cmd := &cobra.Command{
 		Use:   "bench FILES...",
 		Short: "Time programs: warm-up, repeated runs, median, extremes and a confidence interval",
@@ -38,11 +40,14 @@ first. --json prints the measurements as JSON (docs/TOOLKIT.md).`,
 			if err != nil {
 				return err
 			}
+			if metric != "wall" && metric != "device" {
+				return fmt.Errorf("--metric=%s: want wall or device", metric)
+			}
 			var ps [][]string
 			for _, s := range sets {
 				ps = append(ps, strings.Fields(s))
 			}
-			ms, err := toolkit.Bench(args, toolkit.BenchOptions{Build: o, Backends: backends, Sets: ps, Runs: runs, Warmup: warmup, Gpuc: self})
+			ms, err := toolkit.Bench(args, toolkit.BenchOptions{Build: o, Backends: backends, Sets: ps, Runs: runs, Warmup: warmup, Gpuc: self, Device: metric == "device"})
 			if err != nil {
 				return err
 			}
@@ -58,6 +63,8 @@ first. --json prints the measurements as JSON (docs/TOOLKIT.md).`,
 	cmd.Flags().IntVar(&runs, "runs", 10, "timed runs per measurement")
 	cmd.Flags().IntVar(&warmup, "warmup", 1, "untimed runs first")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the measurements as JSON")
+	cmd.Flags().StringVar(&metric, "metric", "wall", "what to time: wall (the whole process) or device (the device time native programs report with --time)")
+	_ = cmd.RegisterFlagCompletionFunc("metric", cobra.FixedCompletions([]string{"wall", "device"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("backend", cobra.FixedCompletions([]string{"interp", "host", "nvcc", "native"}, cobra.ShellCompDirectiveNoFileComp))
 	bf.add(cmd)
 	return cmd

@@ -16,7 +16,9 @@ import (
 // `gpuc bench FILES...` times users' programs as `futhark bench` does:
 // per program, per backend (the interpreter, or a native toolchain) and
 // per parameter set, it runs the program Warmup times untimed, then Runs
-// times, each the wall time of the whole process, and reports the median,
+// times, each the wall time of the whole process (or, with --metric=
+// device, the device time that a native program reports with --time
+// --json), and reports the median,
 // the minimum, the maximum and a 95% confidence interval of the median.
 // The interval is distribution-free: the order statistics of ranks
 // n/2 -/+ 1.96 sqrt(n)/2, rounded outwards and clamped to the sample, so
@@ -47,6 +49,10 @@ type BenchOptions struct {
 	Runs     int
 	Warmup   int
 	Gpuc     string // the gpuc executable that runs the interpreter
+	// Device times native runs by the device time that the program
+	// reports with --time --json instead of the process's wall time;
+	// the interpreter has none, so it is refused with interp.
+	Device bool
 }
 
 // Bench measures every file on every backend with every set.
@@ -57,6 +63,9 @@ func Bench(files []string, o BenchOptions) ([]Measurement, error) {
 	sets := o.Sets
 	if len(sets) == 0 {
 		sets = [][]string{nil}
+	}
+	if o.Device && slices.Contains(o.Backends, "interp") {
+		return nil, fmt.Errorf("--metric=device: the interpreter reports no device time; leave interp out")
 	}
 	var out []Measurement
 	for _, file := range files {
@@ -81,6 +90,9 @@ func Bench(files []string, o BenchOptions) ([]Measurement, error) {
 			}
 			for si, set := range sets {
 				args := append(slices.Clone(pre), set...)
+				if o.Device {
+					args = append(args, "--time", "--json")
+				}
 				m := Measurement{File: file, Backend: be, Args: append([]string{}, set...), Runs: o.Runs}
 				for i := 0; i < o.Warmup+o.Runs; i++ {
 					t0 := time.Now()
@@ -91,6 +103,11 @@ func Bench(files []string, o BenchOptions) ([]Measurement, error) {
 					}
 					if r.Status != 0 {
 						return nil, fmt.Errorf("%s (%s %s): exit status %d: %s", file, be, strings.Join(set, " "), r.Status, strings.TrimSpace(r.Stderr))
+					}
+					if o.Device {
+						if ms, err = deviceMS(r.Stderr); err != nil {
+							return nil, fmt.Errorf("%s (%s %s): %v", file, be, strings.Join(set, " "), err)
+						}
 					}
 					if w, ok := want[si]; !ok {
 						want[si] = r.Stdout
@@ -123,6 +140,20 @@ func (m *Measurement) summarize() {
 	lo := max(int(math.Floor(float64(n)/2-half)), 0)
 	hi := min(int(math.Ceil(float64(n)/2+half)), n-1)
 	m.CI95MS = []float64{s[lo], s[hi]}
+}
+
+// deviceMS finds the device time in a program's --time --json report.
+func deviceMS(stderr string) (float64, error) {
+	for _, line := range strings.Split(stderr, "\n") {
+		var rec struct {
+			Gpuc     string  `json:"gpuc"`
+			DeviceMS float64 `json:"device_ms"`
+		}
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Gpuc == "time" {
+			return rec.DeviceMS, nil
+		}
+	}
+	return 0, fmt.Errorf("no device time in the program's --time --json report")
 }
 
 // WriteBench prints measurements as a table, each backend and set side
