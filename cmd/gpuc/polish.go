@@ -57,8 +57,21 @@ var examples = map[string]string{
 	"plot":    `  gpuc run x.trs --trace trace.csv && gpuc plot trace.csv -o fig.svg`,
 }
 
+// sourceCommands take source files as arguments.
+var sourceCommands = map[string]bool{"compile": true, "run": true, "opt": true, "build": true, "exec": true, "test": true, "bench": true}
+
+// completeSources completes a source file by its extension; after the
+// file of compile, run, build and exec, NAME=VALUE arguments follow, of
+// which the shell knows nothing.
+func completeSources(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 && c.Name() != "test" && c.Name() != "bench" {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return []string{"fork", "chr", "trs", "rec", "kir"}, cobra.ShellCompDirectiveFilterFileExt
+}
+
 // polish gives every command under root the completions of flagValues
-// and, where it has none, its Examples section.
+// and of source files and, where it has none, its Examples section.
 func polish(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -73,6 +86,9 @@ func polish(root *cobra.Command) {
 		}
 		if c.Example == "" {
 			c.Example = examples[c.Name()]
+		}
+		if sourceCommands[c.Name()] && c.ValidArgsFunction == nil {
+			c.ValidArgsFunction = completeSources
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
