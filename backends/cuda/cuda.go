@@ -139,6 +139,17 @@ func (e *emitter) number(src *ir.Module) {
 	}
 }
 
+// faultID is the number of a fault's format; one that numbering missed
+// (a specialization's check that the module before it lacks) is an
+// error, never a silent fault without a message.
+func (f *fn) faultID(pos ir.Pos, format string) int {
+	id, ok := f.e.faultIDs[format]
+	if !ok {
+		f.errorf(pos, "internal error: check %q has no number", format)
+	}
+	return id
+}
+
 func (e *emitter) errorf(pos ir.Pos, format string, args ...any) {
 	e.errs.Add(pos, "cuda: "+format, args...)
 }

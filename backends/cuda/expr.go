@@ -196,20 +196,23 @@ func (f *fn) checkedIndex(pos ir.Pos, b *ir.Buffer, index ir.Expr, idx cx) cx {
 	if !f.e.checks || abi.IndexInRange(b, index) {
 		return idx
 	}
-	id := f.e.faultIDs[abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type()))]
-	return call("gpuc_idx", cast(ir.I64, idx), cast(ir.I64, f.expr(b.Len)), primary(strconv.Itoa(id)))
+	id := f.faultID(pos, abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type())))
+	f.length = true
+	n := f.expr(b.Len)
+	f.length = false
+	return call("gpuc_idx", cast(ir.I64, idx), cast(ir.I64, n), primary(strconv.Itoa(id)))
 }
 
 // checkedDivisor checks the divisor y of e: in host code always, with the
 // position; in device code with checks on, through gpuc_divisor.
 func (f *fn) checkedDivisor(e *ir.Binary, y cx) cx {
 	switch {
-	case !abi.CheckedDivisor(e):
+	case !abi.CheckedDivisor(e) || f.length:
 		return y
 	case f.host:
 		return call("gpuc_nonzero_at", y, primary(cstring(e.Pos.String())))
 	case f.e.checks:
-		return call("gpuc_divisor", y, primary(strconv.Itoa(f.e.faultIDs[abi.DivFault(e.Pos)])))
+		return call("gpuc_divisor", y, primary(strconv.Itoa(f.faultID(e.Pos, abi.DivFault(e.Pos)))))
 	}
 	return y
 }

@@ -59,8 +59,13 @@ func (f *fn) elem(name string, index ir.Expr, pos ir.Pos) (value.Value, *ir.Buff
 	}
 	i := f.convert(ir.I64, index.Type(), idx)
 	if f.g.checks && !abi.IndexInRange(b, index) {
+		f.length = true
 		n := f.convert(ir.I64, b.Len.Type(), f.expr(b.Len))
-		id := f.g.faultIDs[abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type()))]
+		f.length = false
+		id, ok := f.g.faultIDs[abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type()))]
+		if !ok {
+			f.errorf(pos, "internal error: the check of this index has no number")
+		}
 		f.check(f.cur.NewICmp(enum.IPredUGE, i, n), id, i, n)
 	}
 	if g, ok := f.g.consts[b.Name]; ok {
@@ -123,8 +128,12 @@ func (f *fn) binary(e *ir.Binary) value.Value {
 	case ir.Mul:
 		return b.NewMul(x, y)
 	case ir.Div, ir.Rem:
-		if f.g.checks && abi.CheckedDivisor(e) {
-			f.check(f.cur.NewICmp(enum.IPredEQ, y, zero(t)), f.g.faultIDs[abi.DivFault(e.Pos)], i64(0), i64(0))
+		if f.g.checks && abi.CheckedDivisor(e) && !f.length {
+			id, ok := f.g.faultIDs[abi.DivFault(e.Pos)]
+			if !ok {
+				f.errorf(e.Pos, "internal error: the check of this divisor has no number")
+			}
+			f.check(f.cur.NewICmp(enum.IPredEQ, y, zero(t)), id, i64(0), i64(0))
 		}
 		return f.divide(e.Op, t, x, y) // f.cur, after the check
 	case ir.And:
