@@ -87,9 +87,13 @@ func CheckedDivisor(e *ir.Binary) bool {
 	return !ok || ir.Normalize(t, k.Bits) == 0
 }
 
-// Faults numbers the formats of the checks in kernels and device
-// functions from first, in module order, as Raises numbers raises.
-func Faults(m *ir.Module, first int) (ids map[string]int, fmts []string) {
+// Faults numbers the formats of the checks of every function of m from
+// first, in module order, as Raises numbers raises, and of further
+// modules after them where they add formats. Host functions count too:
+// at the SPMD level their regions hold what kernels will hold, and a
+// module before run-time specialization must number every check of the
+// kernels specialized from it.
+func Faults(m *ir.Module, first int, more ...*ir.Module) (ids map[string]int, fmts []string) {
 	ids = map[string]int{}
 	add := func(f string) {
 		if ids[f] == 0 {
@@ -97,35 +101,34 @@ func Faults(m *ir.Module, first int) (ids map[string]int, fmts []string) {
 			ids[f] = first + len(fmts) - 1
 		}
 	}
-	index := func(pos ir.Pos, buf string, idx ir.Expr) {
-		if b := m.Buffer(buf); b != nil && idx != nil {
-			add(IndexFault(pos, b, IndexUnsigned(idx.Type())))
-		}
-	}
-	for _, f := range m.Funcs {
-		if f.Kind == ir.HostFunc {
-			continue
-		}
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			switch s := s.(type) {
-			case *ir.Store:
-				index(s.Pos, s.Buf, s.Index)
-			case *ir.Atomic:
-				index(s.Pos, s.Buf, s.Index)
+	for _, mod := range append([]*ir.Module{m}, more...) {
+		index := func(pos ir.Pos, buf string, idx ir.Expr) {
+			if b := mod.Buffer(buf); b != nil && idx != nil {
+				add(IndexFault(pos, b, IndexUnsigned(idx.Type())))
 			}
-			return true
-		})
-		ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
-			switch e := e.(type) {
-			case *ir.Load:
-				index(e.Pos, e.Buf, e.Index)
-			case *ir.Binary:
-				if CheckedDivisor(e) {
-					add(DivFault(e.Pos))
+		}
+		for _, f := range mod.Funcs {
+			ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+				switch s := s.(type) {
+				case *ir.Store:
+					index(s.Pos, s.Buf, s.Index)
+				case *ir.Atomic:
+					index(s.Pos, s.Buf, s.Index)
 				}
-			}
-			return true
-		})
+				return true
+			})
+			ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
+				switch e := e.(type) {
+				case *ir.Load:
+					index(e.Pos, e.Buf, e.Index)
+				case *ir.Binary:
+					if CheckedDivisor(e) {
+						add(DivFault(e.Pos))
+					}
+				}
+				return true
+			})
+		}
 	}
 	return ids, fmts
 }

@@ -92,7 +92,7 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 		if e.rt, err = newRespecPlan(opts.Respec, m); err != nil {
 			return nil, err
 		}
-		e.number(opts.Respec.Before)
+		e.number(opts.Respec.Before, m)
 	}
 	text := e.module()
 	if len(e.errs) > 0 {
@@ -127,14 +127,14 @@ func newEmitter(m *ir.Module, dev device, checks bool) *emitter {
 
 // number numbers the raises and, with checks, the faults of src: m, or
 // the module before run-time specialization, whose numbers every
-// specialization keeps.
-func (e *emitter) number(src *ir.Module) {
+// specialization keeps (and then m's, for checks that lowering made).
+func (e *emitter) number(src *ir.Module, more ...*ir.Module) {
 	e.raiseIDs, e.raiseMsgs = abi.Raises(src)
 	e.nRaise = len(e.raiseMsgs)
 	e.faultIDs = map[string]int{}
 	if e.checks {
 		var fmts []string
-		e.faultIDs, fmts = abi.Faults(src, e.nRaise+1)
+		e.faultIDs, fmts = abi.Faults(src, e.nRaise+1, more...)
 		e.raiseMsgs = append(e.raiseMsgs, fmts...)
 	}
 }
