@@ -9,12 +9,27 @@ GPU_DIR  ?= gpu-artifacts
 # frontends/foo/parser.
 GRAMMARS := $(foreach g,$(basename $(notdir $(wildcard grammars/*.g4))),$(g):$(shell echo $(g) | tr A-Z a-z))
 
-.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install man editor-test test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
+# The commit that gpuc version prints.
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo +dirty)
+LDFLAGS := -X gpuc/internal/version.commit=$(COMMIT)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/gpuc
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gpuc
+
+# Install gpuc into $(PREFIX)/bin (and its man pages, if made).
+PREFIX ?= /usr/local
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpuc
+	if [ -d man ]; then install -d $(DESTDIR)$(PREFIX)/share/man/man1 && install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+
+# Man pages from the commands' help (cobra's doc package), into man/.
+man: build
+	rm -rf man && $(BIN) man man
 
 test:
 	$(GO) test ./...
@@ -23,6 +38,12 @@ lint:
 	$(GO) vet $$($(GO) list ./... | grep -v /parser$$)
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/parser/')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# The editor grammars (editors/vscode) against their annotated samples,
+# with vscode-tmgrammar-test from npm; .ci/run runs it after make test.
+TMGRAMMAR_TEST := npx -y vscode-tmgrammar-test@0.1.3
+editor-test:
+	cd editors/vscode && $(TMGRAMMAR_TEST) $(foreach g,fork kir chr trs,-g syntaxes/$(g).tmLanguage.json) 'test/*'
 
 # Regenerate the ANTLR parsers; the output is committed.
 generate:
@@ -47,7 +68,7 @@ demo: build
 # The backends' test programs that need no input files go along with the
 # examples.
 GPU_EXTRAS := $(wildcard backends/llvm/testdata/*.kir) \
-	$(foreach p,edges host minimal names raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
+	$(foreach p,checks edges host minimal names raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
 	$(wildcard backends/cuda/testdata/coop/*.kir)
 gpu-artifacts: build
 	scripts/gpu-artifacts.sh $(GPU_DIR) $(GPU_EXTRAS)
@@ -57,13 +78,17 @@ gpu-test: gpu-artifacts
 	scripts/gpu-check.sh $(GPU_DIR)
 
 # Benchmark programs and sources for scripts/bench-*.sh on the GPU
-# machine, with a static gpuc for the interpreter's figures.
+# machine, with a static gpuc for the interpreter's figures. CHECKS=off
+# leaves out the programs' checks of indices and divisors, to measure
+# their cost (docs/BENCHMARKS.md; the scripts that compile there read
+# GPUC_CHECKS).
 BENCH_DIR ?= bench-artifacts
+CHECKS ?= on
 bench-artifacts:
 	rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
 	CGO_ENABLED=0 $(GO) build -o $(BENCH_DIR)/gpuc ./cmd/gpuc
 	for p in sieve matmul quicksort; do \
-	  $(BENCH_DIR)/gpuc compile examples/fork/$$p.fork -o $(BENCH_DIR)/fork-$$p.cu || exit 1; \
+	  $(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/fork/$$p.fork -o $(BENCH_DIR)/fork-$$p.cu || exit 1; \
 	  cp examples/fork/$$p.fork $(BENCH_DIR)/; \
 	done
 	cp scripts/bench/* scripts/bench-*.sh $(BENCH_DIR)/
@@ -95,10 +120,10 @@ chr_store = --input $(1)_st --input $(1)_born --input $(1)_top $(foreach a,$(2),
 chr-artifacts:
 	printf 'true.\n' > $(BENCH_DIR)/none.pl
 	printf 'range(2, 1000000, 1000000).\n' > $(BENCH_DIR)/primes6.pl
-	$(BENCH_DIR)/gpuc compile examples/chr/fw.chr --query $(BENCH_DIR)/none.pl $(call chr_store,edge3,0 1 2) -o $(BENCH_DIR)/chr-fw.cu
-	$(BENCH_DIR)/gpuc compile examples/chr/min.chr --query $(BENCH_DIR)/none.pl $(call chr_store,min1,0) -o $(BENCH_DIR)/chr-min.cu
-	$(BENCH_DIR)/gpuc compile examples/chr/gcd.chr --query $(BENCH_DIR)/none.pl $(call chr_store,gcd1,0) -o $(BENCH_DIR)/chr-gcd.cu
-	$(BENCH_DIR)/gpuc compile examples/chr/primes.chr --query $(BENCH_DIR)/primes6.pl -o $(BENCH_DIR)/chr-primes.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/fw.chr --query $(BENCH_DIR)/none.pl $(call chr_store,edge3,0 1 2) -o $(BENCH_DIR)/chr-fw.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/min.chr --query $(BENCH_DIR)/none.pl $(call chr_store,min1,0) -o $(BENCH_DIR)/chr-min.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/gcd.chr --query $(BENCH_DIR)/none.pl $(call chr_store,gcd1,0) -o $(BENCH_DIR)/chr-gcd.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/primes.chr --query $(BENCH_DIR)/primes6.pl -o $(BENCH_DIR)/chr-primes.cu
 	cp examples/chr/fw.chr $(BENCH_DIR)/
 
 # What scripts/bench-pe.sh needs besides gpuc: carve.fork, the image
@@ -115,4 +140,4 @@ carve-artifacts:
 	fi
 
 clean:
-	rm -rf bin $(GPU_DIR) $(BENCH_DIR)
+	rm -rf bin man $(GPU_DIR) $(BENCH_DIR)

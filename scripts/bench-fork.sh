@@ -11,7 +11,8 @@
 # times and ratios, with the launch count and the share of device time
 # outside kernels (synchronisation) from the program's --time. The
 # quicksort's baseline is a sequential quicksort of the same numbers
-# (QSORT_N and QSORT_PROCS set its size and processors).
+# (QSORT_N and QSORT_PROCS set its size and processors). gpuc bench then
+# repeats the GPU run BENCH_RUNS times (5) for its median and interval.
 set -uo pipefail
 dir=${1:?usage: bench-fork.sh DIR}
 cd "$dir" || exit 1
@@ -44,6 +45,10 @@ bench() {
   g=$(ms gpu.err) s=$(ms seq.err)
   echo "gpu $g ms; sequential C -O2 $s ms: $(ratio "$s" "$g")x; $(same gpu.out seq.out)"
   grep launches gpu.err
+  # Repeated runs of the same program, built by gpuc bench with nvcc:
+  # the device time's median, extremes and 95% interval.
+  GPUC_CACHE="$PWD/cache" ./gpuc bench --backend=nvcc --arch="$arch" --checks="${GPUC_CHECKS:-on}" --metric=device \
+    --runs="${BENCH_RUNS:-5}" --set "$big" "$name.fork" | sed 's/^/  /'
   if [ "$name" = matmul ]; then
     ./matmul_naive $big > naive.out 2> naive.err
     local n

@@ -28,6 +28,8 @@
 #
 # Environment: GPUC_ARCH (sm_90), BYTES (4294967296), PROCS (1048576),
 # REPS (3), IMAGE (DIR/carve.img; kept between runs of the same BYTES).
+# GPUC_CHECKS=off compiles without checks of indices and divisors
+# (docs/BENCHMARKS.md, the cost of checks).
 set -uo pipefail
 dir=${1:?usage: bench-pe.sh DIR}
 cd "$dir" || exit 1
@@ -53,12 +55,12 @@ kernels() { sed -n 's/.*kernels \([0-9.]*\) ms.*/\1/p' "$1" | head -1; }
 
 flags=(--input data --static sigs=carve.sigs)
 for v in global constant; do
-  ./gpuc compile carve.fork "${flags[@]}" --pe-placement=$v -o carve-$v.cu || exit 1
+  ./gpuc compile carve.fork --checks="${GPUC_CHECKS:-on}" "${flags[@]}" --pe-placement=$v -o carve-$v.cu || exit 1
 done
-./gpuc compile carve.fork "${flags[@]}" --pe-prefilter=false -o carve-nofilter.cu || exit 1
-spec_ms=$(wall ./gpuc compile carve.fork "${flags[@]}" --report -o carve-spec.cu 2> carve-spec.report) || exit 1
-plain_ms=$(wall ./gpuc compile carve.fork "${flags[@]}" --pe-placement=global --emit=cuda -o /dev/null) || exit 1
-./gpuc compile carve.fork "${flags[@]}" --pe-runtime -o carve-rt.cu || exit 1
+./gpuc compile carve.fork --checks="${GPUC_CHECKS:-on}" "${flags[@]}" --pe-prefilter=false -o carve-nofilter.cu || exit 1
+spec_ms=$(wall ./gpuc compile carve.fork --checks="${GPUC_CHECKS:-on}" "${flags[@]}" --report -o carve-spec.cu 2> carve-spec.report) || exit 1
+plain_ms=$(wall ./gpuc compile carve.fork --checks="${GPUC_CHECKS:-on}" "${flags[@]}" --pe-placement=global --emit=cuda -o /dev/null) || exit 1
+./gpuc compile carve.fork --checks="${GPUC_CHECKS:-on}" "${flags[@]}" --pe-runtime -o carve-rt.cu || exit 1
 for v in global constant nofilter spec; do nvcc -O3 -arch="$arch" -o carve-$v carve-$v.cu & done
 nvcc -O3 -arch="$arch" -o carve-rt carve-rt.cu -lnvrtc -lcuda &
 nvcc -O3 -arch="$arch" -o carve_stream carve_stream.cu &

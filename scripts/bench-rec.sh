@@ -28,6 +28,8 @@
 # asks for deep terms. REC_ONLY="a b" runs only those benchmarks;
 # MAUDE_TIMEOUT (300) bounds each Maude run; GPUC_ARCH sets the GPU
 # architecture (sm_90).
+# GPUC_CHECKS=off compiles without checks of indices and divisors
+# (docs/BENCHMARKS.md, the cost of checks).
 set -uo pipefail
 dir=${1:?usage: bench-rec.sh DIR}
 cd "$dir" || exit 1
@@ -43,7 +45,7 @@ echo "bench-rec: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,dr
 
 benches=(${REC_ONLY:-benchexpr20 benchsym20 evalexpr fib32 tak36 binarysearch factorial9 quicksort100})
 for b in "${benches[@]}"; do
-  "$gpuc" compile "rec/REC/$b.rec" --print=summary --stats -o "rec-$b.cu" || exit 1
+  "$gpuc" compile --checks="${GPUC_CHECKS:-on}" "rec/REC/$b.rec" --print=summary --stats -o "rec-$b.cu" || exit 1
 done
 for b in "${benches[@]}"; do nvcc -O3 -arch="$arch" -o "rec-$b" "rec-$b.cu" & done
 wait

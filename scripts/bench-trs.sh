@@ -31,6 +31,8 @@
 # TRS_NCU=0 skips the Nsight Compute runs (TRS_NCU_TIMEOUT bounds each,
 # 300 s); TRS_ONLY=dram runs only the bandwidth measurements.
 # GPUC_ARCH sets the GPU architecture (sm_90).
+# GPUC_CHECKS=off compiles without checks of indices and divisors
+# (docs/BENCHMARKS.md, the cost of checks).
 set -uo pipefail
 dir=${1:?usage: bench-trs.sh DIR}
 cd "$dir" || exit 1
@@ -59,7 +61,7 @@ for w in "${workloads[@]}"; do
   IFS='|' read -r name file input cap <<< "$w"
   args=()
   [ -n "$input" ] && args=(--input "$input")
-  "$gpuc" compile "$file" "${args[@]}" --print=summary --stats -o "trs-$name.cu" || exit 1
+  "$gpuc" compile --checks="${GPUC_CHECKS:-on}" "$file" "${args[@]}" --print=summary --stats -o "trs-$name.cu" || exit 1
   printf '%s' "$input" > "trs-$name.input"
 done
 for w in "${workloads[@]}"; do

@@ -20,7 +20,10 @@
 #                             through its grid-wide loop (and -relaunch.*
 #                             too, as relaunches)
 # Further .kir files named on the command line (test programs without
-# input files) are added as <dir>-<dir>-<name>. The PTX needs llc-16 or
+# input files) are added as <dir>-<dir>-<name>. One with a <name>.cases
+# file beside it, a line of arguments per error case, also gets
+# <...>-<name>-caseK.* for its Kth line, with <...>.stderr, what `gpuc run`
+# prints on stderr, which gpu-check.sh compares too. The PTX needs llc-16 or
 # llc; without it the LLVM path is left out, with a warning.
 # scripts/gpu-check.sh DIR then needs only nvcc and a GPU.
 set -euo pipefail
@@ -61,6 +64,22 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
   (cd "$parent" && "$gpuc" run "$src" "${args[@]}") > "$dir/$name.expected" || status=$?
   [ "$status" = 0 ] || echo "$status" > "$dir/$name.status"
   n=$((n + 1))
+  if [ -f "${src%.*}.cases" ]; then
+    k=0
+    while read -r line; do
+      k=$((k + 1))
+      c=$name-case$k
+      for ext in cu ptx llvm.cpp; do
+        if [ -f "$dir/$name.$ext" ]; then cp "$dir/$name.$ext" "$dir/$c.$ext"; fi
+      done
+      echo "$line" > "$dir/$c.args"
+      status=0
+      # shellcheck disable=SC2086
+      (cd "$parent" && "$gpuc" run "$src" $line) > "$dir/$c.expected" 2> "$dir/$c.stderr" || status=$?
+      [ "$status" = 0 ] || echo "$status" > "$dir/$c.status"
+      n=$((n + 1))
+    done < "${src%.*}.cases"
+  fi
   case "$src" in
   *.fork | *.chr)
     "$gpuc" compile "$src" --grid-sync=never -o "$dir/$name-relaunch.cu"

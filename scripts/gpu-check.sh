@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Second half of the GPU check (needs nvcc and a GPU, not Go): build every
 # program in DIR, run it, and diff its output and exit status against
-# DIR/*.expected and DIR/*.status, which `gpuc run` wrote. Each program
+# DIR/*.expected and DIR/*.status, which `gpuc run` wrote, and for error
+# cases (DIR/*.stderr) its error too. Each program
 # comes by two paths:
 #   NAME.cu        the CUDA backend's program, built with nvcc; warnings
 #                  from nvcc count as failures;
@@ -34,6 +35,11 @@ check() {
   fi
   if ! diff -q "$name.expected" "$exe.out" > /dev/null; then
     echo "FAIL $prog: output differs from gpuc run"; diff "$name.expected" "$exe.out" | head -20
+    fail=$((fail + 1)); return
+  fi
+  # Error cases: the error reads as gpuc run's (Note [Checks] in backends/abi).
+  if [ -f "$name.stderr" ] && ! diff -q "$name.stderr" "$exe.err" > /dev/null; then
+    echo "FAIL $prog: error differs from gpuc run"; diff "$name.stderr" "$exe.err" | head -20
     fail=$((fail + 1)); return
   fi
   if [ "${GPUC_SANITIZE:-0}" = 1 ]; then

@@ -40,9 +40,11 @@ type Conv struct {
 	use map[*ir.Func]*usage
 }
 
-// New analyses m, which must have passed ir.Verify.
-func New(m *ir.Module) *Conv {
-	return &Conv{m: m, use: analyzeUsage(m)}
+// New analyses m, which must have passed ir.Verify. With checks, a
+// function also receives the parameters of the lengths of the buffers
+// it touches (Note [Checks]).
+func New(m *ir.Module, checks bool) *Conv {
+	return &Conv{m: m, use: analyzeUsage(m, checks)}
 }
 
 // Buffers lists the buffers that kernel or device function f receives as

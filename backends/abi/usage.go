@@ -5,8 +5,9 @@ import "gpuc/ir"
 // usage is what a kernel or device function touches, in its own body or
 // through the device functions it calls: the global and shared buffers
 // (constant buffers are module globals that need no passing) and the
-// module parameters. Kernels and device functions receive these as
-// arguments.
+// module parameters, with those of the touched buffers' lengths where
+// checks need them (Note [Checks]). Kernels and device functions receive these
+// as arguments.
 type usage struct {
 	bufs    map[*ir.Buffer]bool
 	written map[*ir.Buffer]bool // buffers stored to or updated atomically
@@ -17,11 +18,11 @@ type usage struct {
 // analyzeUsage computes the usage of every kernel and device function: the
 // direct uses of each, then the closure over the call graph by fixpoint,
 // which recursion needs.
-func analyzeUsage(m *ir.Module) map[*ir.Func]*usage {
+func analyzeUsage(m *ir.Module, checks bool) map[*ir.Func]*usage {
 	use := map[*ir.Func]*usage{}
 	for _, f := range m.Funcs {
 		if f.Kind != ir.HostFunc {
-			use[f] = directUsage(m, f)
+			use[f] = directUsage(m, f, checks)
 		}
 	}
 	for changed := true; changed; {
@@ -41,11 +42,23 @@ func analyzeUsage(m *ir.Module) map[*ir.Func]*usage {
 	return use
 }
 
-func directUsage(m *ir.Module, f *ir.Func) *usage {
+func directUsage(m *ir.Module, f *ir.Func, checks bool) *usage {
 	u := &usage{bufs: map[*ir.Buffer]bool{}, written: map[*ir.Buffer]bool{},
 		params: map[*ir.Param]bool{}, callees: map[*ir.Func]bool{}}
+	param := func(e ir.Expr) bool {
+		if r, ok := e.(*ir.ParamRef); ok {
+			if p := m.Param(r.Name); p != nil {
+				u.params[p] = true
+			}
+		}
+		return true
+	}
 	touch := func(name string, write bool) {
-		if b := m.Buffer(name); b != nil && b.Space != ir.Constant {
+		b := m.Buffer(name)
+		if b != nil && checks {
+			ir.WalkExpr(b.Len, param)
+		}
+		if b != nil && b.Space != ir.Constant {
 			u.bufs[b] = true
 			if write {
 				u.written[b] = true
@@ -66,9 +79,7 @@ func directUsage(m *ir.Module, f *ir.Func) *usage {
 		case *ir.Load:
 			touch(e.Buf, false)
 		case *ir.ParamRef:
-			if p := m.Param(e.Name); p != nil {
-				u.params[p] = true
-			}
+			param(e)
 		case *ir.Call:
 			if g := m.Func(e.Func); g != nil && g.Kind == ir.DeviceFunc {
 				u.callees[g] = true

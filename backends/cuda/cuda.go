@@ -7,7 +7,8 @@
 // The program it writes behaves as `gpuc run` does on the same module:
 // the same command line (NAME=VALUE, BUF=FILE, BUF=@FILE, plus --time),
 // the same bytes on standard output, and "error: MSG" with exit status 1
-// for every error, raised or not. How C++ is made to follow the IR's
+// for every error, raised or not; a failed check of an index or a divisor
+// is the interpreter's positioned error (Note [Checks] in package abi). How C++ is made to follow the IR's
 // semantics (wrapping arithmetic, saturating conversions, left-to-right
 // evaluation) is told where it is done: backends/runtime/gpuc_runtime.h
 // for scalars, expr.go for evaluation order, backends/runtime/gpuc_device.h
@@ -15,9 +16,9 @@
 //
 // Where the GPU leaves behaviour open the outputs may still differ: data
 // races and the order of float atomics, out-of-range indexing and integer
-// division by zero in device code (the interpreter reports them), and,
-// when one launch raises several different messages, which one is
-// reported (the first to reach the device's error word).
+// division by zero in device code with the checks off, and, when one
+// launch raises or faults several times, which one is reported (the first
+// to reach the device's error word).
 //
 // It is not an optimiser: kernels keep the IR's structure, and nvcc does
 // the rest. Nor does it lower SPMD constructs (regions, grid barriers,
@@ -45,6 +46,9 @@ type Options struct {
 	// that read static data again at run time (Note [Run-time
 	// specialization]).
 	Respec *Respec
+	// NoChecks leaves out the device code's checks of indices and
+	// divisors (Note [Checks] in package abi): `gpuc compile --checks=off`.
+	NoChecks bool
 }
 
 // Device is where a program's kernels run, as its host side sees them.
@@ -80,7 +84,7 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e := newEmitter(m, dev)
+	e := newEmitter(m, dev, !opts.NoChecks)
 	if opts.Respec != nil {
 		if opts.Device != RuntimeAPI {
 			return nil, fmt.Errorf("cuda: run-time specialization needs the CUDA backend's own program")
@@ -88,7 +92,7 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 		if e.rt, err = newRespecPlan(opts.Respec, m); err != nil {
 			return nil, err
 		}
-		e.raiseIDs, e.raiseMsgs = abi.Raises(opts.Respec.Before)
+		e.number(opts.Respec.Before, m)
 	}
 	text := e.module()
 	if len(e.errs) > 0 {
@@ -104,18 +108,46 @@ type emitter struct {
 	dev       device
 	n         *namer
 	conv      *abi.Conv
-	raiseIDs  map[string]int // messages raised in device code, see abi.Raises
-	raiseMsgs []string
+	raiseIDs  map[string]int  // messages raised in device code, see abi.Raises
+	raiseMsgs []string        // the raises' messages, then the faults' formats
+	nRaise    int             // how many of raiseMsgs are raises
+	checks    bool            // device code checks indices and divisors
+	faultIDs  map[string]int  // the checks' formats, see abi.Faults
 	effectful map[string]bool // functions whose calls have effects
 	errs      diag.List
 	rt        *respecPlan           // run-time specialization, if asked for
 	kernelSig func(*ir.Func) string // kernels' declarations, if not signature's
 }
 
-func newEmitter(m *ir.Module, dev device) *emitter {
-	e := &emitter{m: m, dev: dev, n: newNamer(m), conv: abi.New(m), effectful: effectful(m)}
-	e.raiseIDs, e.raiseMsgs = abi.Raises(m)
+func newEmitter(m *ir.Module, dev device, checks bool) *emitter {
+	e := &emitter{m: m, dev: dev, n: newNamer(m), conv: abi.New(m, checks), effectful: effectful(m), checks: checks}
+	e.number(m)
 	return e
+}
+
+// number numbers the raises and, with checks, the faults of src: m, or
+// the module before run-time specialization, whose numbers every
+// specialization keeps (and then m's, for checks that lowering made).
+func (e *emitter) number(src *ir.Module, more ...*ir.Module) {
+	e.raiseIDs, e.raiseMsgs = abi.Raises(src)
+	e.nRaise = len(e.raiseMsgs)
+	e.faultIDs = map[string]int{}
+	if e.checks {
+		var fmts []string
+		e.faultIDs, fmts = abi.Faults(src, e.nRaise+1, more...)
+		e.raiseMsgs = append(e.raiseMsgs, fmts...)
+	}
+}
+
+// faultID is the number of a fault's format; one that numbering missed
+// (a specialization's check that the module before it lacks) is an
+// error, never a silent fault without a message.
+func (f *fn) faultID(pos ir.Pos, format string) int {
+	id, ok := f.e.faultIDs[format]
+	if !ok {
+		f.errorf(pos, "internal error: check %q has no number", format)
+	}
+	return id
 }
 
 func (e *emitter) errorf(pos ir.Pos, format string, args ...any) {

@@ -32,7 +32,7 @@ type device interface {
 	// launch runs kernel k on gpuc_grid blocks of gpuc_block threads (C++
 	// locals), with args as its own arguments and smem bytes of shared
 	// memory.
-	launch(f *fn, k *ir.Func, args []cx, smem string)
+	launch(f *fn, k *ir.Func, args []cx, smem, pos string)
 	// sync waits for the device before the outputs are fetched.
 	sync(f *fn)
 	// stop stops the clock.

@@ -99,8 +99,8 @@ inline void *gpuc_device_global(const char *name, size_t n) {
 // gpuc_launchable checks a launch's geometry and reports whether there is
 // anything to run (grid 0 launches nothing). It raises the kernel's limit
 // of dynamic shared memory where the launch needs more than 48 KiB.
-inline bool gpuc_launchable(CUfunction kernel, const char *name, long long grid, long long block, size_t smem) {
-  if (!gpuc_check_geometry(name, grid, block)) return false;
+inline bool gpuc_launchable(CUfunction kernel, const char *name, const char *pos, long long grid, long long block, size_t smem) {
+  if (!gpuc_check_geometry(pos, grid, block)) return false;
   int most = 0;
   GPUC_CU(cuFuncGetAttribute(&most, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel));
   if (block > most)

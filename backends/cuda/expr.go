@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpuc/backends/abi"
 	"gpuc/ir"
 )
 
@@ -171,7 +172,7 @@ func signedLit(digits, suffix string) cx {
 func (f *fn) load(e *ir.Load) cx {
 	idx := f.expr(e.Index)
 	if a := f.e.m.Array(e.Buf); a != nil && f.host {
-		return primary(f.e.n.c(a.Name) + ".at(" + idx.s + ")")
+		return primary(f.e.n.c(a.Name) + ".at(" + idx.s + ", " + cstring(e.Pos.String()) + ")")
 	}
 	b := f.e.m.Buffer(e.Buf)
 	switch {
@@ -180,11 +181,40 @@ func (f *fn) load(e *ir.Load) cx {
 	case f.host && b.Space == ir.Shared:
 		f.errorf(e.Pos, "shared buffer %s in host code", b.Name)
 	case f.host:
-		return primary(f.e.hostBuf(b) + ".get(" + idx.s + ")")
+		return primary(f.e.hostBuf(b) + ".get(" + idx.s + ", " + cstring(e.Pos.String()) + ")")
 	default:
-		return primary(f.e.n.c(b.Name) + "[" + idx.s + "]")
+		return primary(f.e.n.c(b.Name) + "[" + f.checkedIndex(e.Pos, b, e.Index, idx).s + "]")
 	}
 	return primary("0")
+}
+
+// checkedIndex checks index idx (IR expression index) of an access at pos
+// to buffer b in device code, with checks on (Note [Checks] in package
+// abi): gpuc_idx compares it with b's length and faults if it is out of
+// range.
+func (f *fn) checkedIndex(pos ir.Pos, b *ir.Buffer, index ir.Expr, idx cx) cx {
+	if !f.e.checks || abi.IndexInRange(b, index) {
+		return idx
+	}
+	id := f.faultID(pos, abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type())))
+	f.length = true
+	n := f.expr(b.Len)
+	f.length = false
+	return call("gpuc_idx", cast(ir.I64, idx), cast(ir.I64, n), primary(strconv.Itoa(id)))
+}
+
+// checkedDivisor checks the divisor y of e: in host code always, with the
+// position; in device code with checks on, through gpuc_divisor.
+func (f *fn) checkedDivisor(e *ir.Binary, y cx) cx {
+	switch {
+	case !abi.CheckedDivisor(e) || f.length:
+		return y
+	case f.host:
+		return call("gpuc_nonzero_at", y, primary(cstring(e.Pos.String())))
+	case f.e.checks:
+		return call("gpuc_divisor", y, primary(strconv.Itoa(f.faultID(e.Pos, abi.DivFault(e.Pos)))))
+	}
+	return y
 }
 
 func (f *fn) unaryOp(op ir.UnOp, t ir.Type, x cx) cx {
@@ -230,7 +260,7 @@ func (f *fn) arith(e *ir.Binary, x, y cx) cx {
 	case op == ir.Shl || op == ir.Shr:
 		return shift(op, t, x, y, e.Y)
 	case op == ir.Div || op == ir.Rem:
-		return divide(e, t, x, y)
+		return divide(e, t, x, f.checkedDivisor(e, y))
 	case t == ir.I32 || t == ir.I64:
 		if op == ir.Add || op == ir.Sub || op == ir.Mul {
 			return call("gpuc_"+opNames[op], x, y)

@@ -17,6 +17,7 @@ type fn struct {
 	indent int
 	temps  []string        // declarations of the temporaries, see operands
 	reads  map[string]bool // locals whose value is read
+	length bool            // emitting a buffer's length, which start-up checked
 }
 
 func (e *emitter) newFn(f *ir.Func) *fn {

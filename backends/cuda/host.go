@@ -20,7 +20,7 @@ func (f *fn) hostStmt(s ir.Stmt) {
 	case *ir.Copy:
 		pre, v := f.operands(s.DstOff, s.SrcOff, s.Count)
 		f.pre(pre)
-		f.line("gpuc_copy(%s, %s, %s, %s, %s);", f.memory(s.Dst, s.Pos), v[0].s, f.memory(s.Src, s.Pos), v[1].s, v[2].s)
+		f.line("gpuc_copy(%s, %s, %s, %s, %s, %s);", f.memory(s.Dst, s.Pos), v[0].s, f.memory(s.Src, s.Pos), v[1].s, v[2].s, cstring(s.Pos.String()))
 	case *ir.Swap:
 		f.line("gpuc_swap(%s, %s);", f.memory(s.A, s.Pos), f.memory(s.B, s.Pos))
 	case *ir.Printf:
@@ -63,7 +63,7 @@ func (f *fn) launch(s *ir.Launch) {
 	if s.Coop {
 		f.coopLaunch(s, k, v[:len(s.Args)], smem)
 	} else {
-		f.e.dev.launch(f, k, v[:len(s.Args)], smem)
+		f.e.dev.launch(f, k, v[:len(s.Args)], smem, cstring(s.Pos.String()))
 	}
 	f.indent--
 	f.line("}")
@@ -81,7 +81,7 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 		args = append(args, primary(a))
 	}
 	name := f.e.n.c(k.Name)
-	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(k.Name))
+	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(s.Pos.String()))
 	f.indent++
 	f.line("if (gpuc_coop_fits(%s, gpuc_grid, gpuc_block, %s)) {", name, smem)
 	f.line("  gpuc_profile_mark();")
@@ -282,6 +282,9 @@ func (e *emitter) hostMain() string {
 		if _, ok := e.dev.(runtimeAPI); ok && gridBarriers(e.m) {
 			f.line("gpuc_error_host_init();")
 		}
+	}
+	if len(e.raiseMsgs) > e.nRaise {
+		f.line("if (!gpuc_checks_on) gpuc_device_checks_off();")
 	}
 	if mf := e.m.Main(); mf != nil {
 		f.line("%s();", e.n.c(mf.Name))

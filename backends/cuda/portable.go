@@ -45,8 +45,10 @@ func (portable) setup(f *fn, b *ir.Buffer, find string, zeroed bool) {
 }
 
 // raiseSupport defines the check of the error word, which read reads into
-// the int id.
-func (portable) raiseSupport(e *emitter, b *strings.Builder, decl, read string) {
+// the int id. Where device code checks (Note [Checks] in backends/abi),
+// faults declares the fault's values and the checks word, values reads
+// the values into long long gpuc_v[2], and off clears the checks word.
+func (portable) raiseSupport(e *emitter, b *strings.Builder, decl, read, faults, values, off string) {
 	if len(e.raiseMsgs) == 0 {
 		b.WriteString("\n// No device code raises.\nstatic void gpuc_check_device_error(void) {}\n")
 		return
@@ -57,19 +59,34 @@ func (portable) raiseSupport(e *emitter, b *strings.Builder, decl, read string) 
 // of the first one; the messages by number.
 %s
 static const char *const gpuc_raise_msgs[] = {%s};
-
+`, decl, msgs)
+	v := "nullptr"
+	if len(e.raiseMsgs) > e.nRaise {
+		v = "gpuc_v"
+		fmt.Fprintf(b, `
+// Checks (Note [Checks] in backends/abi): the values of a failed one, and
+// the word that CHECKS=0 clears.
+%s
+static void gpuc_device_checks_off(void) {
+  %s;
+}
+`, faults, off)
+		read += ";\n  long long gpuc_v[2] = {0, 0};\n  if (id > 0) " + values
+	}
+	b.WriteString(raisedFunc(e, n))
+	fmt.Fprintf(b, `
 static void gpuc_check_device_error(void) {
   if (!gpuc_device_ran) return;
   gpuc_device_ran = false;
   int id = 0;
   %s;
-  if (id > 0 && id < %d) gpuc_fail("%%s", gpuc_raise_msgs[id]);
+  gpuc_raised(id, %s);
 }
 
 // gpuc_report_device_error is the fail hook: an error raised on the device
 // came first.
 static void gpuc_report_device_error(void) { gpuc_check_device_error(); }
-`, decl, msgs, read, n)
+`, read, v)
 }
 
 func (portable) stop(f *fn) { f.line("const double gpuc_ms = gpuc_clock_stop();") }
@@ -101,7 +118,10 @@ func (driverAPI) constant(*emitter, *ir.Buffer) string { return "" }
 
 func (d driverAPI) raiseSupport(e *emitter, b *strings.Builder) {
 	d.portable.raiseSupport(e, b, "static void *gpuc_error_word;",
-		"if (gpuc_error_word != nullptr) gpuc_to_host(&id, gpuc_error_word, sizeof id)")
+		"if (gpuc_error_word != nullptr) gpuc_to_host(&id, gpuc_error_word, sizeof id)",
+		"static void *gpuc_error_values_word;",
+		"gpuc_to_host(gpuc_v, gpuc_error_values_word, sizeof gpuc_v)",
+		fmt.Sprintf("const int off = 0;\n  gpuc_to_device(gpuc_device_global(%s, sizeof off), &off, sizeof off)", cstring(abi.ChecksWord)))
 }
 
 // code embeds the PTX and declares a handle for each kernel.
@@ -129,6 +149,9 @@ func (driverAPI) start(f *fn) {
 	if len(f.e.raiseMsgs) > 0 {
 		f.line("gpuc_error_word = gpuc_device_global(%s, sizeof(int));", cstring(abi.ErrorWord))
 	}
+	if len(f.e.raiseMsgs) > f.e.nRaise {
+		f.line("gpuc_error_values_word = gpuc_device_global(%s, 2 * sizeof(long long));", cstring(abi.FaultValues))
+	}
 	f.line("gpuc_clock_start();")
 }
 
@@ -140,9 +163,9 @@ func (d driverAPI) setup(f *fn, b *ir.Buffer) {
 // launch passes the arguments by address, as cuLaunchKernel wants: the
 // kernel's own through typed locals, then the buffers' device addresses
 // and the parameters.
-func (driverAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
+func (driverAPI) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
 	sym := abi.KernelPrefix + k.Name
-	f.line("if (gpuc_launchable(%s, %s, gpuc_grid, gpuc_block, %s)) {", sym, cstring(k.Name), smem)
+	f.line("if (gpuc_launchable(%s, %s, %s, gpuc_grid, gpuc_block, %s)) {", sym, cstring(k.Name), pos, smem)
 	f.indent++
 	var ptrs []string
 	for i, a := range args {
@@ -183,7 +206,10 @@ func (cpu) constant(e *emitter, b *ir.Buffer) string {
 }
 
 func (c cpu) raiseSupport(e *emitter, b *strings.Builder) {
-	c.portable.raiseSupport(e, b, fmt.Sprintf("extern \"C\" int %s;", abi.ErrorWord), "id = "+abi.ErrorWord)
+	c.portable.raiseSupport(e, b, fmt.Sprintf("extern \"C\" int %s;", abi.ErrorWord), "id = "+abi.ErrorWord,
+		fmt.Sprintf("extern \"C\" long long %s[2];\nextern \"C\" int %s;", abi.FaultValues, abi.ChecksWord),
+		fmt.Sprintf("memcpy(gpuc_v, %s, sizeof gpuc_v)", abi.FaultValues),
+		abi.ChecksWord+" = 0")
 }
 
 // code declares each kernel's function: the launch geometry and the
@@ -219,13 +245,13 @@ func (c cpu) setup(f *fn, b *ir.Buffer) {
 
 // launch calls the kernel's function; an error raised in it ends the
 // program at once, as in the interpreter.
-func (cpu) launch(f *fn, k *ir.Func, args []cx, smem string) {
+func (cpu) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
 	all := []string{"(int)gpuc_grid", "(int)gpuc_block", "gpuc_shared_area(" + smem + ")"}
 	for _, a := range args {
 		all = append(all, a.s)
 	}
 	all = append(all, f.e.launchArgs(k)...)
-	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(k.Name))
+	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", pos)
 	f.line("  %s(%s);", abi.KernelPrefix+k.Name, strings.Join(all, ", "))
 	f.line("  gpuc_device_ran = true;")
 	if len(f.e.raiseMsgs) > 0 {

@@ -62,8 +62,8 @@ inline int gpuc_max_block(const void *kernel) {
 // anything to run (grid 0 launches nothing). It raises the kernel's limit
 // of dynamic shared memory where the launch needs more than 48 KiB.
 template <typename K>
-inline bool gpuc_launchable(K *kernel, const char *name, long long grid, long long block, size_t smem) {
-  if (!gpuc_check_geometry(name, grid, block)) return false;
+inline bool gpuc_launchable(K *kernel, const char *name, const char *pos, long long grid, long long block, size_t smem) {
+  if (!gpuc_check_geometry(pos, grid, block)) return false;
   int most = gpuc_max_block((const void *)kernel);
   if (block > most)
     gpuc_fail("launch %s: block size %lld is more than the %d threads a block of this kernel can have (gpuc compiles "
@@ -180,6 +180,15 @@ inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t s
   for (long long i = 0; i < gpuc_profile.used; i++) GPUC_CUDA(cudaEventDestroy(gpuc_profile.events[i]));
   free(gpuc_profile.events);
   double rest = total_ms - busy;
+  if (gpuc_json) {
+    fprintf(stderr,
+            "{\"gpuc\": \"profile\", \"launches\": %lld, \"cooperative\": %lld, \"kernels_ms\": %.3f, \"rest_ms\": %.3f, "
+            "\"before_ms\": %.3f, \"between_ms\": %.3f, \"after_ms\": %.3f, \"by_host_function\": {",
+            gpuc_profile.launches, gpuc_profile.coop, busy, rest, before, rest - before - after, after);
+    for (int g = 0; g < ngroups; g++) fprintf(stderr, "%s\"%s\": %.3f", g ? ", " : "", group[g], group_ms[g]);
+    fprintf(stderr, "}}\n");
+    return;
+  }
   fprintf(stderr,
           "gpuc: %lld launches (%lld cooperative), kernels %.3f ms, the rest %.3f ms (%.1f%%): %.3f ms before the first "
           "kernel, %.3f ms between kernels, %.3f ms after the last\n",

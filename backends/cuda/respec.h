@@ -214,33 +214,78 @@ inline int gpuc_rt_device_arch(void) {
   return major * 10 + minor;
 }
 
+// gpuc_rt_key is a growing byte string: the full key of a cache entry.
+struct gpuc_rt_key {
+  char *p = nullptr;
+  size_t n = 0, cap = 0;
+  void add(const void *data, size_t len) {
+    if (n + len > cap) {
+      cap = (n + len) * 2 + 256;
+      p = (char *)realloc(p, cap);
+      if (p == nullptr) gpuc_fail("run-time specialization: out of host memory for the cache key");
+    }
+    memcpy(p + n, data, len);
+    n += len;
+  }
+  void add(const char *s) { add(s, strlen(s) + 1); }
+};
+
+#ifndef GPUC_VERSION
+#define GPUC_VERSION "unknown"
+#endif
+
 // gpuc_rt_cubin returns the cubin, malloc'd, of the module's kernels
 // specialized on the --static data for architecture arch: from the cache,
 // or made by gpuc and NVRTC and cached. path receives the cache file (4300
 // bytes); *gpuc_ms and *nvrtc_ms what gpuc and NVRTC took, 0 on a hit.
+// The full key (the module, the options, the data, and the versions of
+// gpuc that wrote the program and of NVRTC) is stored beside the cubin
+// as BASE.key, and a hit must match it byte for byte: the file name holds
+// only its 64-bit hash.
 inline char *gpuc_rt_cubin(const char *module, const char *ir, const char *const *args, int nargs, int arch,
                            size_t *size, char *path, double *gpuc_ms, double *nvrtc_ms) {
   char opt[64];
   snprintf(opt, sizeof opt, "-arch=sm_%d", arch); // NVRTC makes a cubin for that SM
-  unsigned long long h = gpuc_rt_hash(14695981039346656037ull, ir, strlen(ir) + 1);
-  h = gpuc_rt_hash(h, opt, strlen(opt) + 1);
-  for (int i = 0; i < nargs; i++) h = gpuc_rt_hash(h, args[i], strlen(args[i]) + 1);
+  int nv_major = 0, nv_minor = 0;
+  GPUC_NVRTC(nvrtcVersion(&nv_major, &nv_minor));
+  char versions[256];
+  snprintf(versions, sizeof versions, "gpuc %s, NVRTC %d.%d", GPUC_VERSION, nv_major, nv_minor);
+  gpuc_rt_key key;
+  key.add(versions);
+  key.add(ir);
+  key.add(opt);
+  for (int i = 0; i < nargs; i++) key.add(args[i]);
   for (int i = 0; i < gpuc_rt_ngiven; i++) {
     const char *eq = strchr(gpuc_rt_given[i], '=');
     size_t len;
     char *data = gpuc_read_file(gpuc_rt_given[i], eq[1] == '@' ? eq + 2 : eq + 1, &len);
     const bool raw = eq[1] == '@';
-    h = gpuc_rt_hash(h, gpuc_rt_given[i], (size_t)(eq - gpuc_rt_given[i]) + 1); // NAME=
-    h = gpuc_rt_hash(h, &raw, 1);
-    h = gpuc_rt_hash(h, data, len);
+    key.add(gpuc_rt_given[i], (size_t)(eq - gpuc_rt_given[i]) + 1); // NAME=
+    key.add(&raw, 1);
+    char n[32];
+    snprintf(n, sizeof n, "%zu", len);
+    key.add(n);
+    key.add(data, len);
     free(data);
   }
+  const unsigned long long h = gpuc_rt_hash(14695981039346656037ull, key.p, key.n);
   char dir[4096], base[4200];
   gpuc_rt_cache_dir(dir, sizeof dir);
   snprintf(base, sizeof base, "%s/%s-%016llx", dir, module, h);
   snprintf(path, 4300, "%s.cubin", base);
   *gpuc_ms = *nvrtc_ms = 0;
-  if (access(path, R_OK) == 0) return gpuc_read_file("run-time specialization", path, size);
+  char keyfile[4300];
+  snprintf(keyfile, sizeof keyfile, "%s.key", base);
+  if (access(path, R_OK) == 0 && access(keyfile, R_OK) == 0) {
+    size_t stored_n = 0;
+    char *stored = gpuc_read_file("run-time specialization", keyfile, &stored_n);
+    const bool same = stored_n == key.n && memcmp(stored, key.p, key.n) == 0;
+    free(stored);
+    if (same) {
+      free(key.p);
+      return gpuc_read_file("run-time specialization", path, size);
+    }
+  }
   char kir[4300], cu[4300];
   snprintf(kir, sizeof kir, "%s.kir", base);
   snprintf(cu, sizeof cu, "%s.cu", base);
@@ -250,6 +295,8 @@ inline char *gpuc_rt_cubin(const char *module, const char *ir, const char *const
   const double t1 = gpuc_rt_now();
   char *cubin = gpuc_rt_nvrtc(cu, opt, size);
   gpuc_rt_write(path, cubin, *size);
+  gpuc_rt_write(keyfile, key.p, key.n);
+  free(key.p);
   *gpuc_ms = t1 - t0;
   *nvrtc_ms = gpuc_rt_now() - t1;
   return cubin;
@@ -273,7 +320,9 @@ inline void gpuc_rt_join_driver(void) {
 // gpuc_rt_specialize specializes the module again on the --static data,
 // if any was given: it loads the cubin of the kernels from the cache, or
 // makes it with gpuc and NVRTC, and finds the kernels. error_word is the
-// program's, if its device code raises. It reports the time on stderr.
+// program's, if its device code raises, and error_values its fault values,
+// if its device code checks (Note [Checks] in backends/abi). It reports the
+// time on stderr.
 //
 // Starting the CUDA driver and its context takes 250-350 ms on an H100
 // host, about as long as NVRTC, so a thread of its own does it meanwhile,
@@ -283,7 +332,8 @@ inline void gpuc_rt_join_driver(void) {
 // of the kernels gpuc writes, did not make its first real compilation in
 // the process any faster.)
 inline void gpuc_rt_specialize(const char *module, const char *ir, const char *const *args, int nargs,
-                               const char *const *names, CUfunction *kernels, int nkernels, void *error_word) {
+                               const char *const *names, CUfunction *kernels, int nkernels, void *error_word,
+                               void *error_values) {
   if (gpuc_rt_ngiven == 0) return;
   const double t0 = gpuc_rt_now();
   double ctx = 0; // ms after t0 when the context was ready
@@ -335,6 +385,15 @@ inline void gpuc_rt_specialize(const char *module, const char *ir, const char *c
     size_t n = 0;
     GPUC_CU(cuModuleGetGlobal(&at, &n, mod, "gpuc_error_at"));
     GPUC_CU(cuMemcpyHtoD(at, &error_word, sizeof error_word));
+  }
+  if (error_values != nullptr) {
+    CUdeviceptr at = 0;
+    size_t n = 0;
+    GPUC_CU(cuModuleGetGlobal(&at, &n, mod, "gpuc_error_values_at"));
+    GPUC_CU(cuMemcpyHtoD(at, &error_values, sizeof error_values));
+    const int checks = gpuc_checks_on ? 1 : 0;
+    GPUC_CU(cuModuleGetGlobal(&at, &n, mod, "gpuc_checks"));
+    GPUC_CU(cuMemcpyHtoD(at, &checks, sizeof checks));
   }
   const double t1 = gpuc_rt_now();
   if (nvrtc_ms > 0)

@@ -40,7 +40,7 @@ func TestRespecProgram(t *testing.T) {
 		{`static const char \*const gpuc_rt_kernel_names\[\] = \{"gpuc_rt_apply"\};`, 1},
 		{`gpuc_rt_take_args\(&argc, argv, gpuc_rt_statics, 1, "respec"\);\n\s*const bool gpuc_time = gpuc_parse_args`, 1},
 		{`GPUC_CUDA\(cudaGetSymbolAddress\(&gpuc_rt_error_word, gpuc_error\)\);`, 1},
-		{`gpuc_rt_specialize\("respec", gpuc_rt_module, gpuc_rt_args, 1, gpuc_rt_kernel_names, gpuc_rt_kernels, 1, gpuc_rt_error_word\);`, 1},
+		{`gpuc_rt_specialize\("respec", gpuc_rt_module, gpuc_rt_args, 1, gpuc_rt_kernel_names, gpuc_rt_kernels, 1, gpuc_rt_error_word, gpuc_rt_error_values\);`, 1},
 		{`void \*gpuc_args\[\] = \{&data\.ptr, &out\.ptr, &N, &B\};`, 1},
 		{`gpuc_rt_launch\(gpuc_rt_kernels\[0\], gpuc_grid, gpuc_block, gpuc_align16\(\(size_t\)gpuc_len_tile \* sizeof\(int\)\), gpuc_args\);`, 1},
 		{`GPUC_LAUNCH\((fill|apply), `, 2},
@@ -56,7 +56,7 @@ func TestEmitNVRTC(t *testing.T) {
 	before, spec := load(t, "testdata/respec.kir"), load(t, "testdata/respec.kir")
 	spec.Buffer("tbl").Init = []ir.Bits{2, 0, 0, 5}
 	irtest.RunPasses(t, spec, nil, "partial-eval", "simplify")
-	out, err := EmitNVRTC(spec, before)
+	out, err := EmitNVRTC(spec, before, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gpuc/backends/runtime"
+	"gpuc/internal/version"
 	"gpuc/ir"
 )
 
@@ -22,7 +23,9 @@ func (runtimeAPI) head(e *emitter) string {
 	if e.rt != nil {
 		return banner(e.m, fmt.Sprintf("nvcc -O3 -arch=sm_90 -o %s %s.cu -lnvrtc -lcuda", name, name),
 			"(run-time specialization: ./"+name+" --static NAME=FILE runs gpuc, from $GPUC, beside the program or on PATH)") +
-			"#include <cuda.h>\n#include <nvrtc.h>\n\n" + runtime.Header + "\n" + prelude + "\n" + runtime.Device + "\n" + respecRuntime
+			"#include <cuda.h>\n#include <nvrtc.h>\n\n" + runtime.Header + "\n" + prelude + "\n" + runtime.Device + "\n" +
+			"// The gpuc that wrote this program, for the run-time specialization cache's key.\n" +
+			"#define GPUC_VERSION " + cstring(version.Full()) + "\n" + respecRuntime
 	}
 	return banner(e.m, fmt.Sprintf("nvcc -O3 -arch=sm_90 -o %s %s.cu", name, name)) +
 		runtime.Header + "\n" + prelude + "\n" + runtime.Device
@@ -52,13 +55,15 @@ func (runtimeAPI) raiseSupport(e *emitter, b *strings.Builder) {
 		return
 	}
 	msgs, n := raiseMessages(e)
+	faults := len(e.raiseMsgs) > e.nRaise
+	coop := gridBarriers(e.m)
 	fmt.Fprintf(b, `
 // Errors raised in device code: the number of the first one, and the
 // messages by number.
 __device__ int gpuc_error;
 static const char *const gpuc_raise_msgs[] = {%s};
 `, msgs)
-	if gridBarriers(e.m) {
+	if coop {
 		b.WriteString(`
 // The number of the first raise also goes to pinned host memory, which the
 // host can read after the trap that stops a cooperative kernel.
@@ -73,15 +78,6 @@ static int *gpuc_error_host;
   __trap();
   __builtin_unreachable();
 }
-
-// gpuc_error_host_init allocates the pinned error word.
-static void gpuc_error_host_init(void) {
-  GPUC_CUDA(cudaHostAlloc((void **)&gpuc_error_host, sizeof(int), cudaHostAllocMapped));
-  *gpuc_error_host = 0;
-  int *dev = nullptr;
-  GPUC_CUDA(cudaHostGetDevicePointer((void **)&dev, gpuc_error_host, 0));
-  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_error_sys, &dev, sizeof dev));
-}
 `)
 	} else {
 		b.WriteString(`
@@ -93,29 +89,134 @@ static void gpuc_error_host_init(void) {
 }
 `)
 	}
+	values := "nullptr"
+	if faults {
+		values = "gpuc_v"
+		pinned := ""
+		if coop {
+			pinned = `
+    if (gpuc_error_values_sys != nullptr) {
+      gpuc_error_values_sys[0] = a;
+      gpuc_error_values_sys[1] = b;
+    }`
+			b.WriteString(`
+// The fault's values also go to pinned host memory.
+__device__ long long *gpuc_error_values_sys;
+static long long *gpuc_error_values_host;
+`)
+		}
+		fmt.Fprintf(b, `
+// Checks (Note [Checks] in backends/abi): a failed one records its values
+// with its number, unless CHECKS=0 cleared gpuc_checks.
+__device__ long long gpuc_error_values[2];
+__device__ int gpuc_checks = 1;
+__device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
+  if (!gpuc_checks) return;
+  if (atomicCAS(&gpuc_error, 0, id) == 0) {
+    gpuc_error_values[0] = a;
+    gpuc_error_values[1] = b;%s
+    __threadfence_system();
+  }
+  gpuc_device_raise(id);
+}
+%s
+static void gpuc_device_checks_off(void) {
+  const int off = 0;
+  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_checks, &off, sizeof off));
+}
+`, pinned, checkHelpers)
+	}
+	b.WriteString(raisedFunc(e, n))
+	if coop {
+		b.WriteString(`
+// gpuc_error_host_init allocates the pinned error word.
+static void gpuc_error_host_init(void) {
+  GPUC_CUDA(cudaHostAlloc((void **)&gpuc_error_host, sizeof(int), cudaHostAllocMapped));
+  *gpuc_error_host = 0;
+  int *dev = nullptr;
+  GPUC_CUDA(cudaHostGetDevicePointer((void **)&dev, gpuc_error_host, 0));
+  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_error_sys, &dev, sizeof dev));
+`)
+		if faults {
+			b.WriteString(`  GPUC_CUDA(cudaHostAlloc((void **)&gpuc_error_values_host, 2 * sizeof(long long), cudaHostAllocMapped));
+  gpuc_error_values_host[0] = gpuc_error_values_host[1] = 0;
+  long long *values = nullptr;
+  GPUC_CUDA(cudaHostGetDevicePointer((void **)&values, gpuc_error_values_host, 0));
+  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_error_values_sys, &values, sizeof values));
+`)
+		}
+		b.WriteString("}\n")
+	}
+	read := ""
+	if faults {
+		read = "\n  long long gpuc_v[2] = {0, 0};\n  if (id > 0) GPUC_CUDA(cudaMemcpyFromSymbol(gpuc_v, gpuc_error_values, sizeof gpuc_v));"
+	}
 	fmt.Fprintf(b, `
 static void gpuc_check_device_error(void) {
   if (!gpuc_device_ran) return;
   gpuc_device_ran = false;
   int id = 0;
-  GPUC_CUDA(cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id));
-  if (id > 0 && id < %d) gpuc_fail("%%s", gpuc_raise_msgs[id]);
+  GPUC_CUDA(cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id));%s
+  gpuc_raised(id, %s);
 }
 
 // gpuc_report_device_error is the fail hook: an error raised on the device
 // came first. It stays quiet if the device cannot be asked.
 static void gpuc_report_device_error(void) {
   int id = 0;
-`, n)
-	if gridBarriers(e.m) {
+`, read, values)
+	if coop {
+		hostValues := "nullptr"
+		if faults {
+			hostValues = "gpuc_error_values_host"
+		}
 		fmt.Fprintf(b, `  id = gpuc_error_host != nullptr ? *(volatile int *)gpuc_error_host : 0;
-  if (id > 0 && id < %d) gpuc_fail("%%s", gpuc_raise_msgs[id]);
-`, n)
+  if (id > 0) gpuc_raised(id, %s);
+`, hostValues)
 	}
-	fmt.Fprintf(b, `  if (cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id) == cudaSuccess && id > 0 && id < %d)
-    gpuc_fail("%%s", gpuc_raise_msgs[id]);
+	if faults {
+		b.WriteString(`  long long gpuc_v[2] = {0, 0};
+  if (cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id) == cudaSuccess && id > 0 &&
+      cudaMemcpyFromSymbol(gpuc_v, gpuc_error_values, sizeof gpuc_v) == cudaSuccess)
+    gpuc_raised(id, gpuc_v);
 }
-`, n)
+`)
+	} else {
+		b.WriteString(`  if (cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id) == cudaSuccess && id > 0) gpuc_raised(id, nullptr);
+}
+`)
+	}
+}
+
+// checkHelpers are the device's checks of an index and a divisor, over
+// gpuc_device_fault (Note [Checks] in backends/abi).
+const checkHelpers = `
+__device__ inline long long gpuc_idx(long long i, long long n, int id) {
+  if ((unsigned long long)i >= (unsigned long long)n) gpuc_device_fault(id, i, n);
+  return i;
+}
+template <typename T> __device__ inline T gpuc_divisor(T b, int id) {
+  if (b == 0) gpuc_device_fault(id, 0, 0);
+  return b;
+}
+`
+
+// raisedFunc defines gpuc_raised, which reports error word id: a raise's
+// message, or a fault's with its values; n is the length of the table.
+func raisedFunc(e *emitter, n int) string {
+	var body strings.Builder
+	if e.nRaise > 0 {
+		fmt.Fprintf(&body, "\n  if (id > 0 && id <= %d) gpuc_fail(\"%%s\", gpuc_raise_msgs[id]);", e.nRaise)
+	}
+	if n-1 > e.nRaise {
+		fmt.Fprintf(&body, "\n  if (id > %d && id < %d) gpuc_fault(gpuc_raise_msgs[id], v[0], v[1]);", e.nRaise, n)
+	}
+	return fmt.Sprintf(`
+// gpuc_raised reports the error that number id in the error word names,
+// with the fault's values v.
+[[maybe_unused]] static void gpuc_raised(int id, [[maybe_unused]] const long long *v) {%s
+}
+`, body.String())
 }
 
 // gridBarriers reports whether some kernel of m holds a grid barrier: it
@@ -199,13 +300,13 @@ func globalBuffers(m *ir.Module) []*ir.Buffer {
 
 // launch checks the geometry on the host, launches with <<<...>>> and
 // checks the launch.
-func (runtimeAPI) launch(f *fn, k *ir.Func, args []cx, smem string) {
+func (runtimeAPI) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
 	own := args
 	for _, a := range f.e.launchArgs(k) {
 		args = append(args, primary(a))
 	}
 	name := f.e.n.c(k.Name)
-	f.line("if (gpuc_launchable(%s, %s, gpuc_grid, gpuc_block, %s)) {", name, cstring(k.Name), smem)
+	f.line("if (gpuc_launchable(%s, %s, %s, gpuc_grid, gpuc_block, %s)) {", name, cstring(k.Name), pos, smem)
 	f.line("  gpuc_profile_mark();")
 	plain := func() {
 		f.line("GPUC_LAUNCH(%s, gpuc_grid, gpuc_block, %s)%s;", name, smem, call("", args...).s)

@@ -250,8 +250,9 @@ func (f *fn) store(s *ir.Store) {
 	if s.Priority {
 		f.errorf(s.Pos, "priority store in %s", f.where())
 	}
+	pos := cstring(s.Pos.String())
 	if a := f.e.m.Array(s.Buf); a != nil && f.host {
-		f.line("%s.at(%s) = %s;", f.e.n.c(a.Name), v[0].s, v[1].s)
+		f.line("%s.at(%s, %s) = %s;", f.e.n.c(a.Name), v[0].s, pos, v[1].s)
 		return
 	}
 	b := f.e.m.Buffer(s.Buf)
@@ -259,9 +260,9 @@ func (f *fn) store(s *ir.Store) {
 	case b == nil || f.host && b.Space == ir.Shared:
 		f.errorf(s.Pos, "store to %s in %s", s.Buf, f.where())
 	case f.host:
-		f.line("%s.set(%s, %s);", f.e.hostBuf(b), v[0].s, v[1].s)
+		f.line("%s.set(%s, %s, %s);", f.e.hostBuf(b), v[0].s, v[1].s, pos)
 	default:
-		f.line("%s[%s] = %s;", f.e.n.c(b.Name), v[0].s, v[1].s)
+		f.line("%s[%s] = %s;", f.e.n.c(b.Name), f.checkedIndex(s.Pos, b, s.Index, v[0]).s, v[1].s)
 	}
 }
 
@@ -291,7 +292,7 @@ func (f *fn) atomic(s *ir.Atomic) {
 	}
 	pre, v := f.operands(append([]ir.Expr{s.Index}, s.Args...)...)
 	f.pre(pre)
-	addr := "&" + f.e.n.c(b.Name) + "[" + v[0].s + "]"
+	addr := "&" + f.e.n.c(b.Name) + "[" + f.checkedIndex(s.Pos, b, s.Index, v[0]).s + "]"
 	if s.Dst == "" && (s.Op == ir.AtomicMin || s.Op == ir.AtomicMax) && b.Space == ir.Global && nativeAtomic(s.Op, b.Elem) {
 		// An extremum that the threads of a warp update together: they
 		// combine their values first (gpuc_atomic_extremum_agg).

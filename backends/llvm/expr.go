@@ -7,6 +7,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"gpuc/backends/abi"
 	"gpuc/ir"
 )
 
@@ -57,6 +58,16 @@ func (f *fn) elem(name string, index ir.Expr, pos ir.Pos) (value.Value, *ir.Buff
 		return nil, nil
 	}
 	i := f.convert(ir.I64, index.Type(), idx)
+	if f.g.checks && !abi.IndexInRange(b, index) {
+		f.length = true
+		n := f.convert(ir.I64, b.Len.Type(), f.expr(b.Len))
+		f.length = false
+		id, ok := f.g.faultIDs[abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type()))]
+		if !ok {
+			f.errorf(pos, "internal error: the check of this index has no number")
+		}
+		f.check(f.cur.NewICmp(enum.IPredUGE, i, n), id, i, n)
+	}
 	if g, ok := f.g.consts[b.Name]; ok {
 		return f.cur.NewGetElementPtr(g.ContentType, g, i64(0), i), b
 	}
@@ -117,7 +128,14 @@ func (f *fn) binary(e *ir.Binary) value.Value {
 	case ir.Mul:
 		return b.NewMul(x, y)
 	case ir.Div, ir.Rem:
-		return f.divide(e.Op, t, x, y)
+		if f.g.checks && abi.CheckedDivisor(e) && !f.length {
+			id, ok := f.g.faultIDs[abi.DivFault(e.Pos)]
+			if !ok {
+				f.errorf(e.Pos, "internal error: the check of this divisor has no number")
+			}
+			f.check(f.cur.NewICmp(enum.IPredEQ, y, zero(t)), id, i64(0), i64(0))
+		}
+		return f.divide(e.Op, t, x, y) // f.cur, after the check
 	case ir.And:
 		return b.NewAnd(x, y)
 	case ir.Or:

@@ -24,6 +24,7 @@ type fn struct {
 	bufs    map[string]value.Value // global and shared buffers' base pointers
 	loops   []loop
 	cpu     *cpuState // kernels on the host target
+	length  bool      // emitting a buffer's length, which start-up checked
 }
 
 // slot is the memory of a local: one alloca, or for a local of a kernel

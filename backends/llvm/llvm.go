@@ -70,6 +70,9 @@ func (t Target) String() string {
 // Options controls code generation.
 type Options struct {
 	Target Target
+	// NoChecks leaves out the checks of indices and divisors (Note
+	// [Checks] in package abi): `gpuc compile --checks=off`.
+	NoChecks bool
 }
 
 // The NVPTX target's triple and data layout, as clang writes them for CUDA.
@@ -111,6 +114,10 @@ type gen struct {
 	mod      *llir.Module
 	conv     *abi.Conv
 	raiseIDs map[string]int        // see abi.Raises
+	checks   bool                  // kernels check indices and divisors
+	faultIDs map[string]int        // see abi.Faults
+	values   *llir.Global          // a fault's two values (abi.FaultValues)
+	checksOn *llir.Global          // cleared by CHECKS=0 (abi.ChecksWord)
 	mayRaise map[string]bool       // device functions that raise, themselves or through calls
 	funcs    map[string]*llir.Func // kernels and device functions by IR name
 	consts   map[string]*llir.Global
@@ -122,10 +129,16 @@ type gen struct {
 }
 
 func newGen(m *ir.Module, opts Options) *gen {
-	g := &gen{m: m, target: opts.Target, mod: llir.NewModule(), conv: abi.New(m),
+	checks := !opts.NoChecks
+	g := &gen{m: m, target: opts.Target, mod: llir.NewModule(), conv: abi.New(m, checks), checks: checks,
 		funcs: map[string]*llir.Func{}, consts: map[string]*llir.Global{}, decls: map[string]*llir.Func{}}
-	g.raiseIDs, _ = abi.Raises(m)
-	g.mayRaise = raisers(m)
+	var msgs []string
+	g.raiseIDs, msgs = abi.Raises(m)
+	g.faultIDs = map[string]int{}
+	if checks {
+		g.faultIDs, _ = abi.Faults(m, len(msgs)+1)
+	}
+	g.mayRaise = raisers(m, checks)
 	return g
 }
 
@@ -200,6 +213,12 @@ func (g *gen) global(name string, t types.Type, s ir.Space, init constant.Consta
 func (g *gen) globals() {
 	g.errWord = g.global(abi.ErrorWord, types.I32, ir.Global, constant.NewInt(types.I32, 0))
 	g.errWord.Align = 4
+	if len(g.faultIDs) > 0 {
+		t := types.NewArray(2, types.I64)
+		g.values = g.global(abi.FaultValues, t, ir.Global, constant.NewZeroInitializer(t))
+		g.checksOn = g.global(abi.ChecksWord, types.I32, ir.Global, i32(1))
+		g.checksOn.Align = 4
+	}
 	for _, b := range g.m.Buffers {
 		if b.Space != ir.Constant {
 			continue
@@ -304,7 +323,7 @@ func (g *gen) intrinsic(name string, result types.Type, params ...types.Type) *l
 
 // raisers lists the device functions that may raise, themselves or
 // through the functions they call.
-func raisers(m *ir.Module) map[string]bool {
+func raisers(m *ir.Module, checks bool) map[string]bool {
 	may := map[string]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -312,8 +331,25 @@ func raisers(m *ir.Module) map[string]bool {
 			if f.Kind != ir.DeviceFunc || may[f.Name] {
 				continue
 			}
-			raises := ir.AnyStmt(f.Body, func(s ir.Stmt) bool { _, ok := s.(*ir.Raise); return ok }) ||
-				ir.AnyExprIn(f.Body, func(e ir.Expr) bool { c, ok := e.(*ir.Call); return ok && may[c.Func] })
+			raises := ir.AnyStmt(f.Body, func(s ir.Stmt) bool {
+				switch s.(type) {
+				case *ir.Raise:
+					return true
+				case *ir.Store, *ir.Atomic:
+					return checks
+				}
+				return false
+			}) || ir.AnyExprIn(f.Body, func(e ir.Expr) bool {
+				switch e := e.(type) {
+				case *ir.Call:
+					return may[e.Func]
+				case *ir.Load:
+					return checks
+				case *ir.Binary:
+					return checks && abi.CheckedDivisor(e)
+				}
+				return false
+			})
 			if raises {
 				may[f.Name] = true
 				changed = true

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,6 +68,11 @@ func programs(t *testing.T) []program {
 	}
 	for c := range 10 {
 		special["faults"] = append(special["faults"], []string{"CASE=" + string(rune('0'+c))})
+	}
+	// CHECKS=0|1 is the programs' own (Note [Checks] in package abi).
+	special["checks"] = [][]string{{"CASE=0", "CHECKS=0"}, {"CASE=3", "CHECKS=1"}}
+	for c := range 13 {
+		special["checks"] = append(special["checks"], []string{"CASE=" + strconv.Itoa(c)})
 	}
 	for _, f := range append(glob(cudaData+"*.kir"), glob("testdata/*.kir")...) {
 		p := program{path: f, runs: [][]string{{}}}
@@ -151,7 +157,7 @@ func TestHostTarget(t *testing.T) {
 			m := load(t, p.path)
 			exe := buildHost(t, clang, cxx, filepath.Join(dir, p.name()), m)
 			for _, args := range p.runs {
-				want, wantStatus := interpret(t, p.path, args)
+				want, wantErr, wantStatus := interpretErr(t, p.path, args)
 				cmd := exec.Command(exe, args...)
 				var stdout, stderr bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -164,6 +170,11 @@ func TestHostTarget(t *testing.T) {
 				}
 				if stdout.String() != want || status != wantStatus {
 					t.Errorf("%v: exit %d, want %d; stderr %q\ngot:\n%s\nwant:\n%s", args, status, wantStatus, stderr.String(), stdout.String(), want)
+				}
+				// Errors read as the interpreter's (Note [Checks] in
+				// package abi).
+				if status != 0 && stderr.String() != wantErr {
+					t.Errorf("%v: stderr %q, want %q", args, stderr.String(), wantErr)
 				}
 			}
 		})
@@ -220,7 +231,7 @@ func buildHost(t *testing.T, clang, cxx, base string, m *ir.Module) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cpp, err := llvm.HostProgram(m, llvm.Host, nil)
+	cpp, err := llvm.HostProgram(m, llvm.Options{Target: llvm.Host}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,19 +249,32 @@ func buildHost(t *testing.T, clang, cxx, base string, m *ir.Module) string {
 // interpret runs the program in the interpreter, as `gpuc run` does.
 func interpret(t *testing.T, path string, args []string) (string, int) {
 	t.Helper()
+	out, _, status := interpretErr(t, path, args)
+	return out, status
+}
+
+// interpretErr is interpret that also returns the error line that `gpuc
+// run` prints, if any.
+func interpretErr(t *testing.T, path string, args []string) (string, string, int) {
+	t.Helper()
 	m, err := driver.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	args = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return strings.HasPrefix(a, "CHECKS=") })
 	b, err := driver.Bind(m, args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
 	if err := interp.Run(m, interp.Config{Stdout: &out, Params: b.Params, Inputs: b.Inputs}); err != nil {
-		return out.String(), 1
+		var raise *interp.RaiseError
+		if errors.As(err, &raise) {
+			return out.String(), "error: " + raise.Msg + "\n", 1
+		}
+		return out.String(), err.Error() + "\n", 1
 	}
-	return out.String(), 0
+	return out.String(), "", 0
 }
 
 // fact is a regular expression and how many times it must match a
@@ -272,15 +296,45 @@ func checkFacts(t *testing.T, text string, facts []fact) {
 
 func emitFile(t *testing.T, path string, target llvm.Target) string {
 	t.Helper()
+	return emitFileWith(t, path, llvm.Options{Target: target, NoChecks: true})
+}
+
+// emitFileWith is emitFile with options; emitFile leaves the checks out,
+// whose branches the facts of other constructs do not count.
+func emitFileWith(t *testing.T, path string, opts llvm.Options) string {
+	t.Helper()
 	m := irtest.ParseFile(t, path)
 	if err := ir.Verify(m, ir.LaunchLevel); err != nil {
 		t.Fatal(err)
 	}
-	out, err := llvm.Emit(m, llvm.Options{Target: target})
+	out, err := llvm.Emit(m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(out)
+}
+
+// TestChecksFacts checks the checks of indices and divisors (Note
+// [Checks] in package abi) in both targets' modules: an unsigned compare
+// with the length per access, a compare with zero per divisor, the first
+// fault's values stored, and the checks word read only on the way to a
+// fault.
+func TestChecksFacts(t *testing.T) {
+	for _, tgt := range []llvm.Target{llvm.NVPTX, llvm.Host} {
+		text := emitFileWith(t, "../cuda/testdata/checks.kir", llvm.Options{Target: tgt})
+		checkFacts(t, text, []fact{
+			{`icmp uge i64`, -1},
+			{`@gpuc_error_values = `, 1},
+			{`@gpuc_checks = .*i32 1`, 1},
+			{`getelementptr \[2 x i64\], \[2 x i64\]( addrspace\(1\))?\* @gpuc_error_values, i64 0, i64 1`, -1},
+			{`cmpxchg i32( addrspace\(1\))?\* @gpuc_error,`, -1},
+		})
+		if !strings.Contains(text, "fault.on") {
+			t.Errorf("%s: no fault blocks", tgt)
+		}
+		off := emitFileWith(t, "../cuda/testdata/checks.kir", llvm.Options{Target: tgt, NoChecks: true})
+		checkFacts(t, off, []fact{{`gpuc_error_values|gpuc_checks|fault\.on`, 0}})
+	}
 }
 
 // TestNVPTXFacts checks the structure of NVPTX modules: entries, address
@@ -371,7 +425,7 @@ func TestRejects(t *testing.T) {
 	if _, err := llvm.Emit(nil, llvm.Options{}); err == nil {
 		t.Error("Emit(nil) succeeded")
 	}
-	if _, err := llvm.HostProgram(m, llvm.NVPTX, nil); err == nil {
+	if _, err := llvm.HostProgram(m, llvm.Options{Target: llvm.NVPTX}, nil); err == nil {
 		t.Error("HostProgram without PTX succeeded")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	llir "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
@@ -221,6 +222,12 @@ func (f *fn) barrier(s *ir.Barrier) {
 // target by returning (Note [Raise on the CPU]).
 func (f *fn) raise(s *ir.Raise) {
 	f.raiseError(f.g.raiseIDs[s.Msg])
+	f.stop()
+}
+
+// stop ends the thread after a raise or a fault: on the GPU with PTX's
+// exit, on the host target by returning (Note [Raise on the CPU]).
+func (f *fn) stop() {
 	if f.g.target == Host {
 		f.leave()
 		return
@@ -229,6 +236,29 @@ func (f *fn) raise(s *ir.Raise) {
 	exit.SideEffect = true
 	f.cur.NewCall(exit)
 	f.cur.NewUnreachable()
+}
+
+// check faults where bad holds (Note [Checks] in package abi): unless
+// CHECKS=0 cleared the checks word, the first fault records its number id
+// in the error word and its values a and b, and the thread stops as a
+// raise stops it.
+func (f *fn) check(bad value.Value, id int, a, b value.Value) {
+	fault, on, first, stop, ok := f.block("fault"), f.block("fault.on"), f.block("fault.first"), f.block("fault.stop"), f.block("ok")
+	f.cur.NewCondBr(bad, fault, ok)
+	f.enter(fault)
+	checks := f.cur.NewLoad(types.I32, f.g.checksOn)
+	f.cur.NewCondBr(f.cur.NewICmp(enum.IPredNE, checks, i32(0)), on, ok)
+	f.enter(on)
+	x := f.cur.NewCmpXchg(f.g.errWord, i32(0), i32(int64(id)), enum.AtomicOrderingMonotonic, enum.AtomicOrderingMonotonic)
+	f.cur.NewCondBr(f.cur.NewExtractValue(x, 1), first, stop)
+	f.enter(first)
+	vt := f.g.values.ContentType
+	f.cur.NewStore(a, f.cur.NewGetElementPtr(vt, f.g.values, i64(0), i64(0)))
+	f.cur.NewStore(b, f.cur.NewGetElementPtr(vt, f.g.values, i64(0), i64(1)))
+	f.cur.NewBr(stop)
+	f.enter(stop)
+	f.stop()
+	f.enter(ok)
 }
 
 func (f *fn) store(s *ir.Store) {

@@ -50,16 +50,16 @@ func PTX(module []byte) ([]byte, error) {
 	return os.ReadFile(out)
 }
 
-// HostProgram writes the C++ host program that runs m's kernels, as Emit writes
-// them for target: for NVPTX a CUDA driver API program that embeds ptx,
-// the kernels compiled by PTX; for Host a program to link with the
+// HostProgram writes the C++ host program that runs m's kernels, as Emit
+// writes them with opts: for NVPTX a CUDA driver API program that embeds
+// ptx, the kernels compiled by PTX; for Host a program to link with the
 // kernels compiled from the module.
-func HostProgram(m *ir.Module, target Target, ptx []byte) ([]byte, error) {
-	if target == Host {
-		return cuda.Emit(m, cuda.Options{Device: cuda.CPU})
+func HostProgram(m *ir.Module, opts Options, ptx []byte) ([]byte, error) {
+	if opts.Target == Host {
+		return cuda.Emit(m, cuda.Options{Device: cuda.CPU, NoChecks: opts.NoChecks})
 	}
 	if len(ptx) == 0 {
 		return nil, fmt.Errorf("llvm: the driver API host program needs the kernels' PTX")
 	}
-	return cuda.Emit(m, cuda.Options{Device: cuda.DriverAPI, PTX: ptx})
+	return cuda.Emit(m, cuda.Options{Device: cuda.DriverAPI, PTX: ptx, NoChecks: opts.NoChecks})
 }

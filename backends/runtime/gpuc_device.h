@@ -47,18 +47,22 @@ template <typename T> struct gpuc_dev {
   const char *name;
 
   size_t bytes() const { return (size_t)len * sizeof(T); }
-  void check(long long i) const {
-    if (i < 0 || i >= len) gpuc_fail("index %lld out of range for buffer %s of length %lld", i, name, len);
+  // check checks index i; pos, if given, is where the access is, for the
+  // interpreter's message.
+  void check(long long i, const char *pos = nullptr) const {
+    if (i >= 0 && i < len) return;
+    if (pos != nullptr) gpuc_fail_line(pos, ": error: index %lld out of range for buffer %s of length %lld", i, name, len);
+    gpuc_fail("index %lld out of range for buffer %s of length %lld", i, name, len);
   }
-  T get(long long i) const {
-    check(i);
+  T get(long long i, const char *pos = nullptr) const {
+    check(i, pos);
     T v{};
     gpuc_to_host(&v, ptr + i, sizeof(T));
     gpuc_check_device_error();
     return v;
   }
-  void set(long long i, T v) const {
-    check(i);
+  void set(long long i, T v, const char *pos = nullptr) const {
+    check(i, pos);
     gpuc_to_device(ptr + i, &v, sizeof(T));
   }
 };
@@ -66,10 +70,10 @@ template <typename T> struct gpuc_dev {
 // gpuc_copy copies n elements between device buffers and host arrays, with
 // the range checks of the IR's copy statement.
 template <typename T>
-inline void gpuc_copy(gpuc_dev<T> &dst, long long doff, gpuc_dev<T> &src, long long soff, long long n) {
-  gpuc_copy_count(n);
-  gpuc_copy_range("buffer", dst.name, dst.len, doff, n);
-  gpuc_copy_range("buffer", src.name, src.len, soff, n);
+inline void gpuc_copy(gpuc_dev<T> &dst, long long doff, gpuc_dev<T> &src, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("buffer", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("buffer", src.name, src.len, soff, n, pos);
   if (n == 0) return;
   size_t bytes = (size_t)n * sizeof(T);
   if (dst.ptr == src.ptr && doff != soff && (doff < soff ? soff - doff : doff - soff) < n) {
@@ -84,20 +88,20 @@ inline void gpuc_copy(gpuc_dev<T> &dst, long long doff, gpuc_dev<T> &src, long l
 }
 
 template <typename T>
-inline void gpuc_copy(gpuc_array<T> &dst, long long doff, gpuc_dev<T> &src, long long soff, long long n) {
-  gpuc_copy_count(n);
-  gpuc_copy_range("array", dst.name, dst.len, doff, n);
-  gpuc_copy_range("buffer", src.name, src.len, soff, n);
+inline void gpuc_copy(gpuc_array<T> &dst, long long doff, gpuc_dev<T> &src, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("array", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("buffer", src.name, src.len, soff, n, pos);
   if (n == 0) return;
   gpuc_to_host(dst.ptr + doff, src.ptr + soff, (size_t)n * sizeof(T));
   gpuc_check_device_error();
 }
 
 template <typename T>
-inline void gpuc_copy(gpuc_dev<T> &dst, long long doff, gpuc_array<T> &src, long long soff, long long n) {
-  gpuc_copy_count(n);
-  gpuc_copy_range("buffer", dst.name, dst.len, doff, n);
-  gpuc_copy_range("array", src.name, src.len, soff, n);
+inline void gpuc_copy(gpuc_dev<T> &dst, long long doff, gpuc_array<T> &src, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("buffer", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("array", src.name, src.len, soff, n, pos);
   if (n == 0) return;
   gpuc_to_device(dst.ptr + doff, src.ptr + soff, (size_t)n * sizeof(T));
 }

@@ -8,7 +8,8 @@
 //     [Semantics] and ir/eval.go): wrapping signed arithmetic, checked
 //     division, saturating float-to-integer conversion, min and max;
 //   - host arrays with checked indexing, and launch geometry checks;
-//   - the command line (NAME=VALUE, BUF=FILE, BUF=@FILE, --time), input
+//   - the command line (NAME=VALUE, BUF=FILE, BUF=@FILE, --time, --json,
+//     --help, CHECKS=0), input
 //     files, and the printing of output buffers.
 //
 // Names beginning with gpuc_ or GPUC_ are reserved for it and for the
@@ -39,23 +40,59 @@
 // device raise happened earlier in program order.
 inline void (*gpuc_fail_hook)(void) = nullptr;
 
-// gpuc_fail prints "error: MSG" on stderr and exits with status 1.
-[[noreturn]] inline void gpuc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-inline void gpuc_fail(const char *fmt, ...) {
+// gpuc_vfail prints PREFIX and MSG on stderr, after the fail hook, and
+// exits with status 1.
+[[noreturn]] inline void gpuc_vfail(const char *prefix, const char *fmt, va_list ap) {
   if (gpuc_fail_hook != nullptr) {
     void (*hook)(void) = gpuc_fail_hook;
     gpuc_fail_hook = nullptr;
     hook();
   }
   fflush(stdout);
-  fputs("error: ", stderr);
-  va_list ap;
-  va_start(ap, fmt);
+  fputs(prefix, stderr);
   vfprintf(stderr, fmt, ap);
-  va_end(ap);
   fputc('\n', stderr);
   exit(1);
 }
+
+// gpuc_fail prints "error: MSG" on stderr and exits with status 1.
+[[noreturn]] inline void gpuc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+inline void gpuc_fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  gpuc_vfail("error: ", fmt, ap);
+}
+
+// gpuc_fail_line prints a whole error line, PREFIX and MSG, and exits
+// with status 1.
+[[noreturn]] inline void gpuc_fail_line(const char *prefix, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+inline void gpuc_fail_line(const char *prefix, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  gpuc_vfail(prefix, fmt, ap);
+}
+
+// gpuc_fault reports a check that failed on the device: fmt, from the
+// program's table, is the whole line, "POS: error: ...", with the
+// fault's two values.
+[[noreturn]] inline void gpuc_fault(const char *fmt, long long a, long long b) {
+  char msg[4096];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#pragma GCC diagnostic ignored "-Wformat-security"
+  snprintf(msg, sizeof msg, fmt, a, b);
+#pragma GCC diagnostic pop
+  gpuc_fail_line("", "%s", msg);
+}
+
+// gpuc_json is set by --json: what --time reports goes to stderr as JSON
+// Lines, one object per record, named by its "gpuc" field
+// (docs/TOOLKIT.md).
+inline bool gpuc_json = false;
+
+// gpuc_checks_on is cleared by CHECKS=0 on the command line: failed
+// checks on the device then go ahead unchecked (Note [Checks]).
+inline bool gpuc_checks_on = true;
 
 // gpuc_raise is the IR's raise statement in host code.
 [[noreturn]] inline void gpuc_raise(const char *msg) { gpuc_fail("%s", msg); }
@@ -194,6 +231,12 @@ __attribute__((noinline)) inline double gpuc_dmul(double a, double b) { return a
 
 // ---- Host arrays ----
 
+// gpuc_nonzero_at checks a divisor in host code, positioned.
+template <typename T> inline T gpuc_nonzero_at(T b, const char *pos) {
+  if (b == 0) gpuc_fail_line(pos, ": error: integer division by zero");
+  return b;
+}
+
 // gpuc_array is a host array of the IR: calloc'd at start-up, indexed with
 // a range check.
 template <typename T> struct gpuc_array {
@@ -206,29 +249,33 @@ template <typename T> struct gpuc_array {
     ptr = (T *)calloc(n > 0 ? (size_t)n : 1, sizeof(T));
     if (ptr == nullptr) gpuc_fail("array %s: out of host memory (%lld elements)", name, n);
   }
-  T &at(long long i) {
-    if (i < 0 || i >= len) gpuc_fail("index %lld out of range for array %s of length %lld", i, name, len);
-    return ptr[i];
+  // at checks index i; pos, if given, is where the access is, for the
+  // interpreter's message.
+  T &at(long long i, const char *pos = nullptr) {
+    if (i >= 0 && i < len) return ptr[i];
+    if (pos != nullptr) gpuc_fail_line(pos, ": error: index %lld out of range for array %s of length %lld", i, name, len);
+    gpuc_fail("index %lld out of range for array %s of length %lld", i, name, len);
   }
 };
 
-// gpuc_copy_range checks one side of a copy statement, whose count n is
-// not negative.
-inline void gpuc_copy_range(const char *kind, const char *name, long long len, long long off, long long n) {
+// gpuc_copy_range checks one side of a copy statement at pos, whose count
+// n is not negative.
+inline void gpuc_copy_range(const char *kind, const char *name, long long len, long long off, long long n, const char *pos) {
   if (off < 0 || n > len || off > len - n)
-    gpuc_fail("copy range [%lld, %lld+%lld) is out of bounds for %s %s of length %lld", off, off, n, kind, name, len);
+    gpuc_fail_line(pos, ": error: copy range [%lld, %lld+%lld) is out of bounds for %s %s of length %lld", off, off, n,
+                   kind, name, len);
 }
 
-// gpuc_copy_count checks the count of a copy statement.
-inline void gpuc_copy_count(long long n) {
-  if (n < 0) gpuc_fail("copy of a negative count %lld", n);
+// gpuc_copy_count checks the count of a copy statement at pos.
+inline void gpuc_copy_count(long long n, const char *pos) {
+  if (n < 0) gpuc_fail_line(pos, ": error: copy of a negative count %lld", n);
 }
 
 template <typename T>
-inline void gpuc_copy(gpuc_array<T> &dst, long long doff, gpuc_array<T> &src, long long soff, long long n) {
-  gpuc_copy_count(n);
-  gpuc_copy_range("array", dst.name, dst.len, doff, n);
-  gpuc_copy_range("array", src.name, src.len, soff, n);
+inline void gpuc_copy(gpuc_array<T> &dst, long long doff, gpuc_array<T> &src, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("array", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("array", src.name, src.len, soff, n, pos);
   if (n > 0) memmove(dst.ptr + doff, src.ptr + soff, (size_t)n * sizeof(T));
 }
 
@@ -240,12 +287,12 @@ inline long long gpuc_length(const char *kind, const char *name, long long n) {
 
 // ---- Launches ----
 
-// gpuc_check_geometry checks a launch's geometry and reports whether there
-// is anything to run (grid 0 launches nothing).
-inline bool gpuc_check_geometry(const char *name, long long grid, long long block) {
-  if (block < 1 || block > 1024) gpuc_fail("launch %s: block size %lld is outside 1..1024", name, block);
-  if (grid < 0) gpuc_fail("launch %s: negative grid size %lld", name, grid);
-  if (grid > INT_MAX) gpuc_fail("launch %s: grid size %lld is larger than 2^31-1", name, grid);
+// gpuc_check_geometry checks the geometry of a launch at pos and reports
+// whether there is anything to run (grid 0 launches nothing).
+inline bool gpuc_check_geometry(const char *pos, long long grid, long long block) {
+  if (block < 1 || block > 1024) gpuc_fail_line(pos, ": error: block size %lld is outside 1..1024", block);
+  if (grid < 0) gpuc_fail_line(pos, ": error: negative grid size %lld", grid);
+  if (grid > INT_MAX) gpuc_fail_line(pos, ": error: grid size %lld is larger than 2^31-1", grid);
   return grid > 0;
 }
 
@@ -418,8 +465,45 @@ inline void gpuc_set_param(const gpuc_param_arg *p, const char *text) {
   gpuc_store_int(p->type, v, p->value);
 }
 
-// gpuc_parse_args reads NAME=VALUE and BUF=FILE arguments and --time. It
-// reports whether --time was given.
+// gpuc_print_help answers --help: the command line, the parameters with
+// their defaults, and the input buffers.
+inline void gpuc_print_help(const gpuc_param_arg *params, int nparams, const gpuc_buffer_arg *buffers, int nbuffers,
+                            const char *module) {
+  printf("usage: %s [NAME=VALUE ...] [BUF=FILE | BUF=@FILE ...] [CHECKS=0] [--time [--json]]\n\n", module);
+  printf("Runs module %s as `gpuc run` would and prints the same bytes; errors are\n", module);
+  printf("\"error: ...\" on stderr with exit status 1.\n\nParameters (NAME=VALUE overrides the default):\n");
+  if (nparams == 0) printf("  (none)\n");
+  for (int i = 0; i < nparams; i++) {
+    const gpuc_param_arg *p = &params[i];
+    printf("  %s: %s = ", p->name, gpuc_type_name(p->type));
+    switch (p->type) {
+    case GPUC_BOOL: printf("%d\n", (int)*(const bool *)p->value); break;
+    case GPUC_I8: printf("%d\n", (int)*(const signed char *)p->value); break;
+    case GPUC_U8: printf("%u\n", (unsigned)*(const unsigned char *)p->value); break;
+    case GPUC_I32: printf("%d\n", *(const int *)p->value); break;
+    case GPUC_U32: printf("%u\n", *(const unsigned *)p->value); break;
+    case GPUC_I64: printf("%lld\n", *(const long long *)p->value); break;
+    case GPUC_U64: printf("%llu\n", *(const unsigned long long *)p->value); break;
+    default: printf("?\n"); break;
+    }
+  }
+  printf("\nInput buffers (BUF=FILE: whitespace-separated text values; BUF=@FILE: raw\nlittle-endian binary):\n");
+  int n = 0;
+  for (int i = 0; i < nbuffers; i++) {
+    if (buffers[i].input) {
+      printf("  %s\n", buffers[i].name);
+      n++;
+    }
+  }
+  if (n == 0) printf("  (none)\n");
+  printf("\nOptions:\n  --time    report the device time, launches and kernels' time on stderr\n");
+  printf("  --json    --time's report as JSON Lines\n");
+  printf("  CHECKS=0  failed index and division checks go ahead unchecked (undefined)\n");
+}
+
+// gpuc_parse_args reads NAME=VALUE and BUF=FILE arguments, CHECKS=0|1
+// (unless a parameter has that name), --time, --json and --help. It reports whether
+// --time was given.
 inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int nparams,
                                    gpuc_buffer_arg *buffers, int nbuffers, const char *module) {
   bool time = false;
@@ -428,6 +512,14 @@ inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int n
     if (strcmp(arg, "--time") == 0) {
       time = true;
       continue;
+    }
+    if (strcmp(arg, "--json") == 0) {
+      gpuc_json = true;
+      continue;
+    }
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      gpuc_print_help(params, nparams, buffers, nbuffers, module);
+      exit(0);
     }
     const char *eq = strchr(arg, '=');
     if (eq == nullptr || eq == arg) gpuc_fail("argument \"%s\": want NAME=VALUE", arg);
@@ -446,6 +538,11 @@ inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int n
         buffers[j].file = eq + 1;
         found = true;
       }
+    }
+    if (!found && n == 6 && strncmp(arg, "CHECKS", 6) == 0) {
+      if (strcmp(eq + 1, "0") != 0 && strcmp(eq + 1, "1") != 0) gpuc_fail("CHECKS=%s: want CHECKS=0 or CHECKS=1", eq + 1);
+      gpuc_checks_on = eq[1] == '1';
+      found = true;
     }
     if (!found) gpuc_fail("%.*s is neither a parameter nor an input buffer of %s", (int)n, arg, module);
   }
@@ -501,6 +598,11 @@ inline long long gpuc_fit(long long hi, unsigned long long budget, unsigned long
 // gpuc_report_fit prints a fitted value, for --time.
 inline void gpuc_report_fit(const char *name, long long v, double fit, unsigned long long free_bytes,
                             unsigned long long used) {
+  if (gpuc_json) {
+    fprintf(stderr, "{\"gpuc\": \"fit\", \"param\": \"%s\", \"value\": %lld, \"fit\": %g, \"free_bytes\": %llu, \"buffer_bytes\": %llu}\n",
+            name, v, fit, free_bytes, used);
+    return;
+  }
   fprintf(stderr, "gpuc: %s=%lld fitted to %g of %.2f GiB of free device memory (buffers: %.2f GiB)\n", name, v, fit,
           (double)free_bytes / (1024.0 * 1024 * 1024), (double)used / (1024.0 * 1024 * 1024));
 }
@@ -611,6 +713,11 @@ inline void gpuc_print_values(gpuc_type t, const void *vals, long long n) {
 }
 
 // gpuc_report_time prints the device time that --time asks for.
-inline void gpuc_report_time(double ms) { fprintf(stderr, "gpuc: device time %.3f ms\n", ms); }
+inline void gpuc_report_time(double ms) {
+  if (gpuc_json)
+    fprintf(stderr, "{\"gpuc\": \"time\", \"device_ms\": %.3f}\n", ms);
+  else
+    fprintf(stderr, "gpuc: device time %.3f ms\n", ms);
+}
 
 #endif // GPUC_RUNTIME_H

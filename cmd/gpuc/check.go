@@ -23,11 +23,6 @@ import (
 	"gpuc/passes"
 )
 
-// exitStatus ends gpuc with a status other than 1 and prints nothing more: --fail-on's 3.
-type exitStatus struct{ code int }
-
-func (e *exitStatus) Error() string { return fmt.Sprintf("exit status %d", e.code) }
-
 func newCheck(stdout io.Writer) *cobra.Command {
 	var termFlag, asJSON, dumpITS, traceSMT bool
 	var budget time.Duration
@@ -37,6 +32,9 @@ func newCheck(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check --termination FILE... [NAME=VALUE ...]",
 		Short: "Prove or disprove termination of every kernel and device function",
+		Example: `  gpuc check --termination examples/fork/prefix.fork
+  gpuc check --termination kernel.cl N=4096 --json > cert.json
+  gpuc check --verify-cert cert.json`,
 		Long: `check --termination analyses one arbitrary thread of each kernel and device
 function (thread-modular: loads from memory other threads may write give any
 value; shared stores and barriers do nothing) and prints one line per kernel:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 
@@ -14,8 +15,8 @@ import (
 )
 
 func newCompile(stdout io.Writer) *cobra.Command {
-	var out, emit, target string
-	var report, peRuntime bool
+	var out, emit, target, checks string
+	var report, peRuntime, asJSON bool
 	var pf *driver.PassFlags
 	var in *driver.Inputs
 	cmd := &cobra.Command{
@@ -47,8 +48,12 @@ Without -o the result goes to standard output.`,
 			if err != nil {
 				return err
 			}
+			noChecks, err := checksOff(checks)
+			if err != nil {
+				return err
+			}
 			text, err := driver.Compile(m, driver.Compilation{Emit: emit, Out: out, Target: target, PERuntime: peRuntime,
-				Report: report, Defaults: args[1:], Passes: pf, Stderr: cmd.ErrOrStderr()})
+				Report: report, JSON: asJSON, NoChecks: noChecks, Defaults: args[1:], Passes: pf, Stderr: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
@@ -63,6 +68,8 @@ Without -o the result goes to standard output.`,
 	cmd.Flags().StringVar(&emit, "emit", "", "what to emit: "+enum.List(driver.Emits()...)+" (default: from -o's extension, else cuda)")
 	cmd.Flags().StringVar(&target, "target", "nvptx", "target of --emit=llvm and llvm-host: nvptx or host (the CPU)")
 	cmd.Flags().BoolVar(&peRuntime, "pe-runtime", false, "let the CUDA program specialize its kernels again on --static data given when it runs (NVRTC; link with -lnvrtc -lcuda)")
+	addChecksFlag(cmd, &checks)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print --report as JSON (docs/TOOLKIT.md)")
 	cmd.Flags().BoolVar(&report, "report", false, "print, per source construct, what the lowering passes made of it (on standard error)")
 	pf = driver.AddPassFlags(cmd.Flags(), []string{"default"})
 	in = driver.AddInputFlags(cmd.Flags(), false)
@@ -75,13 +82,19 @@ func newRun(stdout io.Writer) *cobra.Command {
 	var coop, memory int64
 	var pf *driver.PassFlags
 	var in *driver.Inputs
+	var lim runLimits
 	cmd := &cobra.Command{
 		Use:   "run FILE [NAME=VALUE ...]",
 		Short: "Run a program in the reference interpreter",
 		Long: `run executes FILE on the CPU with GPU semantics. NAME=VALUE sets a
 parameter, or names the file of an input buffer (BUF=FILE for text values,
 BUF=@FILE for raw little-endian binary). With --race, two unsynchronised
-conflicting accesses to one address are reported with both positions.`,
+conflicting accesses to one address are reported with both positions.
+
+run is the reference semantics: use it to check a program, find races
+and see every error with its position. For speed use gpuc exec, which
+builds the program natively (cached) and runs it many times faster with
+the same output and the same checks.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, fe, err := in.Load(args[0])
@@ -91,8 +104,12 @@ conflicting accesses to one address are reported with both positions.`,
 			if err := pf.Run(m, cmd.ErrOrStderr()); err != nil {
 				return err
 			}
+			if memory < 0 {
+				return fmt.Errorf("--device-memory=%d: want a number of bytes", memory)
+			}
 			return driver.Run(m, fe, args[1:], interp.Config{Stdout: stdout, Race: race, Workers: workers,
-				CoopThreads: coop, DeviceMemory: memory})
+				CoopThreads: coop, DeviceMemory: memory, MaxSteps: lim.maxSteps, Timeout: lim.timeout,
+				Progress: lim.progressTo(cmd.ErrOrStderr())})
 		},
 	}
 	cmd.Flags().BoolVar(&race, "race", false, "report data races between threads")
@@ -101,6 +118,7 @@ conflicting accesses to one address are reported with both positions.`,
 	cmd.Flags().Int64Var(&memory, "device-memory", 0, "free device memory in bytes that parameters with a fit fraction are fitted to, such as TRS's CAPACITY (default: 256 MiB)")
 	pf = driver.AddPassFlags(cmd.Flags(), nil)
 	in = driver.AddInputFlags(cmd.Flags(), true)
+	lim.add(cmd)
 	return cmd
 }
 

@@ -62,6 +62,12 @@ func report(w io.Writer, err error) {
 	}
 }
 
+// exitStatus ends gpuc with the status code and prints nothing more:
+// the status of a program that gpuc exec ran, or check --fail-on's 3.
+type exitStatus struct{ code int }
+
+func (e *exitStatus) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gpuc",
@@ -84,8 +90,15 @@ GPU semantics.`,
 		newPasses(stdout),
 		newVersion(stdout),
 		newCheck(stdout),
+		newBuild(),
+		newExec(stdout),
+		newTest(stdout),
+		newBench(stdout),
+		newMan(),
+		newLSP(),
 	)
 	root.AddCommand(driver.FrontendCommands(stdout)...)
+	polish(root)
 	return root
 }
 
@@ -95,7 +108,7 @@ func newVersion(stdout io.Writer) *cobra.Command {
 		Short: "Print gpuc's version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintf(stdout, "gpuc %s\n", version.Version)
+			fmt.Fprintf(stdout, "gpuc %s\n", version.Full())
 			return nil
 		},
 	}

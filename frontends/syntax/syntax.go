@@ -37,13 +37,67 @@ func (e *Errors) SyntaxError(_ antlr.Recognizer, offending any, line, col int, m
 	e.List.Add(pos, "syntax error: %s", cleanMessage(msg, offending))
 }
 
-// cleanMessage rewrites ANTLR's wording into the compiler's.
+// cleanMessage rewrites ANTLR's wording into the compiler's: what was
+// expected in words (expectedWords) rather than a token set.
 func cleanMessage(msg string, offending any) string {
 	msg = strings.ReplaceAll(msg, "<EOF>", "end of file")
 	if tok, ok := offending.(antlr.Token); ok && tok.GetTokenType() == antlr.TokenEOF {
 		msg = strings.ReplaceAll(msg, "'end of file'", "end of file")
 	}
+	if i := strings.Index(msg, " expecting "); i >= 0 {
+		msg = msg[:i] + ", expected " + expectedWords(msg[i+len(" expecting "):])
+	}
 	return msg
+}
+
+// tokenWords name the grammars' token kinds in words.
+var tokenWords = map[string]string{
+	"IDENT": "a name", "NAME": "a name", "WORD": "a name", "VAR": "a variable",
+	"INT": "an integer", "FLOAT": "a number", "CHAR": "a character",
+	"STRING": "a string", "QUOTED": "a quoted atom", "SYMBOL": "an operator", "OPSYM": "an operator",
+	"end of file": "the end of the file",
+}
+
+// expectedWords puts ANTLR's expected set, "{'(', IDENT, ...}" or one
+// token, in words: "an expression" where a name, a number and '(' may
+// all start what comes (as where an expression is due), else the
+// alternatives, at most five, named in words.
+func expectedWords(set string) string {
+	set = strings.TrimSpace(set)
+	set = strings.TrimSuffix(strings.TrimPrefix(set, "{"), "}")
+	var items []string
+	for _, it := range strings.Split(set, ",") {
+		if it = strings.TrimSpace(it); it != "" {
+			items = append(items, it)
+		}
+	}
+	has := func(x string) bool {
+		for _, it := range items {
+			if it == x {
+				return true
+			}
+		}
+		return false
+	}
+	if (has("IDENT") || has("NAME") || has("VAR")) && (has("INT") || has("FLOAT")) && has("'('") {
+		return "an expression"
+	}
+	var words []string
+	for _, it := range items {
+		if w, ok := tokenWords[it]; ok {
+			it = w
+		}
+		words = append(words, it)
+	}
+	switch {
+	case len(words) == 0:
+		return "something else"
+	case len(words) == 1:
+		return words[0]
+	case len(words) > 5:
+		return strings.Join(words[:5], ", ") + " or another token"
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // Setup attaches the listener to a lexer and parser, replacing ANTLR's

@@ -315,7 +315,7 @@ const (
 	pSettle   = "SETTLE"   // pending slots below which walks settle waiting constructor slots (Note [Settling])
 	pMaxIter  = "MAXITER"  // iterations before giving up; 0: no limit
 	pPrint    = "PRINT"    // 0: the normal form; 1: its size and hash
-	pStats    = "STATS"    // 1: print statistics
+	pStats    = "STATS"    // 1: print statistics; 2: as JSON
 	pTrace    = "TRACE"    // 1: print the per-iteration trace
 	pTraceCap = "TRACECAP" // iterations the trace records
 )

@@ -215,14 +215,20 @@ func (l *lowerer) summaryFunc() {
 // statsFunc: trs_stats prints the statistics of --stats: iterations, rewrite
 // steps, the distinct terms of the normal form (as trs_sum counted them),
 // the most worklist entries rewritten in one iteration, and the store's
-// high-water mark.
+// high-water mark; with STATS=2, as one JSON object on a line
+// (docs/TOOLKIT.md).
 func (l *lowerer) statsFunc() {
 	b := l.newFunc(ir.HostFunc, "trs_stats", ir.Void)
-	b.printf("iterations: %d\n", b.ld("status", b.i32(stIter)))
-	b.printf("rewrites: %ld\n", b.ld("total", b.i32(0)))
-	b.printf("live terms: %ld\n", b.ld("h_live", b.i32(0)))
-	b.printf("peak parallelism: %d\n", b.ld("status", b.i32(stPeak)))
-	b.printf("store slots used: %d\n", b.used())
+	b.ifElse(b.eq(b.p(pStats), b.i32(2)), func() {
+		b.printf("{\"iterations\": %d, \"rewrites\": %ld, \"live_terms\": %ld, \"peak_parallelism\": %d, \"store_slots_used\": %d}\n",
+			b.ld("status", b.i32(stIter)), b.ld("total", b.i32(0)), b.ld("h_live", b.i32(0)), b.ld("status", b.i32(stPeak)), b.used())
+	}, func() {
+		b.printf("iterations: %d\n", b.ld("status", b.i32(stIter)))
+		b.printf("rewrites: %ld\n", b.ld("total", b.i32(0)))
+		b.printf("live terms: %ld\n", b.ld("h_live", b.i32(0)))
+		b.printf("peak parallelism: %d\n", b.ld("status", b.i32(stPeak)))
+		b.printf("store slots used: %d\n", b.used())
+	})
 }
 
 // traceFunc: trs_trace prints the per-iteration trace as CSV.

@@ -93,8 +93,12 @@ type Compilation struct {
 	// PERuntime makes a CUDA program that specializes its kernels again
 	// on static data given when it runs.
 	PERuntime bool
-	// Report prints, per source construct, what the lowering did.
-	Report bool
+	// Report prints, per source construct, what the lowering did; JSON
+	// prints it as JSON (docs/TOOLKIT.md).
+	Report, JSON bool
+	// NoChecks leaves the checks of indices and divisors out of the
+	// generated program (Note [Checks] in backends/abi).
+	NoChecks bool
 	// Defaults are NAME=VALUE arguments that set parameters' defaults.
 	Defaults []string
 	Passes   *PassFlags
@@ -180,11 +184,20 @@ func Compile(m *ir.Module, c Compilation) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Report {
+	opts.NoChecks = c.NoChecks
+	if opts.Respec != nil && opts.NoChecks {
+		opts.Respec.Args = append(opts.Respec.Args, "--checks=off")
+	}
+	switch {
+	case c.Report && c.JSON:
+		if err := cfg.Report.WriteJSON(c.Stderr); err != nil {
+			return nil, err
+		}
+	case c.Report:
 		cfg.Report.Write(c.Stderr)
 	}
 	if em.name == "nvrtc" {
-		return cuda.EmitNVRTC(m, before)
+		return cuda.EmitNVRTC(m, before, !c.NoChecks)
 	}
 	return emitModule(m, em.name, tgt, opts)
 }
@@ -220,16 +233,17 @@ func emitModule(m *ir.Module, kind string, tgt llvm.Target, opts cuda.Options) (
 			return nil, fmt.Errorf("--emit=ptx needs --target=nvptx")
 		}
 	}
-	ll, err := llvm.Emit(m, llvm.Options{Target: tgt})
+	lo := llvm.Options{Target: tgt, NoChecks: opts.NoChecks}
+	ll, err := llvm.Emit(m, lo)
 	switch {
 	case err != nil || kind == "llvm":
 		return ll, err
 	case tgt == llvm.Host:
-		return llvm.HostProgram(m, tgt, nil)
+		return llvm.HostProgram(m, lo, nil)
 	}
 	ptx, err := llvm.PTX(ll)
 	if err != nil || kind == "ptx" {
 		return ptx, err
 	}
-	return llvm.HostProgram(m, tgt, ptx)
+	return llvm.HostProgram(m, lo, ptx)
 }

@@ -188,3 +188,16 @@ func Run(m *ir.Module, s *frontend.Session, args []string, cfg interp.Config) er
 	cfg.Stdout, cfg.Params, cfg.Inputs = out, b.Params, b.Inputs
 	return errors.Join(interp.Run(m, cfg), done())
 }
+
+// Args returns the input flags given, as command-line arguments
+// (["--procs=64", "--static=tbl=t.txt"]), for tools that load the same
+// input again elsewhere, as Load takes them.
+func (in *Inputs) Args() []string {
+	var args []string
+	for _, r := range in.flags {
+		for _, v := range r.vals {
+			args = append(args, "--"+r.name+"="+v)
+		}
+	}
+	return args
+}

@@ -70,6 +70,7 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 			vals[i] = a(f)
 		}
 		g, b := asInt(gt, grid(f)), asInt(bt, blockSize(f))
+		x.step(pos)
 		if !coop {
 			x.launch(k, vals, g, b, pos)
 			return ctlNext

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"gpuc/internal/diag"
 	"gpuc/ir"
@@ -41,6 +42,12 @@ type Config struct {
 	// fitted to (Note [Fitted parameters] in package ir). 0 means
 	// DefaultDeviceMemory.
 	DeviceMemory int64
+	// MaxSteps, if positive, stops the run after that many steps; Timeout,
+	// if positive, after that much time; Progress, if set, receives a
+	// status line twice a second (Note [Bounded runs]).
+	MaxSteps int64
+	Timeout  time.Duration
+	Progress io.Writer
 	// LoopLimit, when positive, stops the run with a *LoopLimitError as
 	// soon as one loop of device code runs more than LoopLimit iterations
 	// in one thread (gpuc check --replay confirms non-termination so).
@@ -116,6 +123,7 @@ func Run(m *ir.Module, cfg Config) (err error) {
 	if err != nil {
 		return err
 	}
+	defer x.watch()()
 	x.runMain()
 	x.printOutputs()
 	return nil
@@ -157,6 +165,7 @@ type machine struct {
 	funcs   map[string]*funcCode
 	race    *raceChecker // nil unless cfg.Race
 	host    thread       // the host program's thread
+	lim     limits       // Note [Bounded runs]
 	clock   atomic.Uint64
 }
 

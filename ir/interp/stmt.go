@@ -119,6 +119,7 @@ func (c *compiler) ifStmt(s *ir.If) stmtFn {
 func (c *compiler) while(s *ir.While) stmtFn {
 	cond, body := c.expr(s.Cond), c.stmts(s.Body)
 	limit := c.loopLimit(s.Pos)
+	cond = c.bounded(s.Pos, cond)
 	return func(f *frame) ctl {
 		for n := int64(0); cond(f) != 0; n++ {
 			limit(f, n)
@@ -155,6 +156,7 @@ func (c *compiler) forStmt(s *ir.For) stmtFn {
 		post = nop
 	}
 	limit := c.loopLimit(s.Pos)
+	cond = c.bounded(s.Pos, cond)
 	return func(f *frame) ctl {
 		n := int64(0)
 		for init(f); cond(f) != 0; post(f) {
@@ -178,6 +180,19 @@ func afterBody(c ctl) (ctl, bool) {
 		return ctlReturn, true
 	}
 	return ctlNext, false
+}
+
+// bounded wraps a loop's condition for Note [Bounded runs]: host loops
+// count steps, and with a time limit every loop checks it.
+func (c *compiler) bounded(pos ir.Pos, cond evalFn) evalFn {
+	x := c.x
+	switch {
+	case c.mode == modeHost:
+		return func(f *frame) ir.Bits { x.step(pos); return cond(f) }
+	case x.cfg.Timeout > 0:
+		return func(f *frame) ir.Bits { x.checkStop(pos); return cond(f) }
+	}
+	return cond
 }
 
 func (c *compiler) ret(s *ir.Return) stmtFn {

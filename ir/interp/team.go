@@ -243,6 +243,7 @@ func (c *compiler) wideLoop(pos ir.Pos, initStmt ir.Stmt, condExpr ir.Expr, post
 	if fn := c.simple(postStmt); fn != nil {
 		post = c.segment(fn)
 	}
+	x := c.x
 	c.loops++
 	body, depth := c.wideList(bodyList), c.loops
 	c.loops--
@@ -251,6 +252,7 @@ func (c *compiler) wideLoop(pos ir.Pos, initStmt ir.Stmt, condExpr ir.Expr, post
 			init(tm)
 		}
 		for tm.live > 0 && tm.agree(cond, pos, "the condition of this loop", showBool) != 0 {
+			x.step(pos)
 			body(tm)
 			tm.resume(continueAt(depth))
 			if post != nil && tm.live > 0 {

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -15,6 +17,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"gpuc/frontends/trs"
 )
@@ -26,7 +29,7 @@ type traceRow struct {
 }
 
 func plotCommand(stdout io.Writer) *cobra.Command {
-	var out string
+	var out, title string
 	var from, to int
 	cmd := &cobra.Command{
 		Use:   "plot TRACE.csv -o FIG.svg",
@@ -35,7 +38,7 @@ func plotCommand(stdout io.Writer) *cobra.Command {
 program prints with TRACE=1) as the TRS paper's Figure 2 does: for each
 iteration of the fixpoint loop, the number of terms rewritten in it. Red
 iterations ran in the grid-wide loop, blue ones in the one-block loop;
-the line is the number of terms still pending. The format follows the
+the panel below shows the number of terms still pending. The format follows the
 output's extension: .svg, .png or .pdf. --from and --to zoom in on a range
 of iterations.`,
 		Args: cobra.ExactArgs(1),
@@ -50,17 +53,21 @@ of iterations.`,
 			if from > 0 && from < len(rows) {
 				rows = rows[from:]
 			}
-			p, err := plotTrace(rows, args[0])
+			if title == "" {
+				title = strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))
+			}
+			panels, err := plotTrace(rows, title+": terms rewritten and pending per iteration")
 			if err != nil {
 				return err
 			}
 			if out == "" {
 				return fmt.Errorf("plot: name the figure with -o FIG.svg")
 			}
-			return p.Save(8*vg.Inch, 4*vg.Inch, out)
+			return savePlots(panels, out)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the figure: .svg, .png or .pdf")
+	cmd.Flags().StringVar(&title, "title", "", "the program's name in the title (default: the trace's file name without its extension)")
 	cmd.Flags().IntVar(&from, "from", 0, "first iteration to draw")
 	cmd.Flags().IntVar(&to, "to", 0, "iteration to stop before (default: the last)")
 	cmd.SetOut(stdout)
@@ -98,15 +105,17 @@ func readTrace(path string) ([]traceRow, error) {
 	return rows, nil
 }
 
-// plotTrace draws the rewritten terms of each iteration as filled steps,
-// red for the grid-wide loop and blue for the one-block loop, and the
-// pending terms as a line.
-func plotTrace(rows []traceRow, title string) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "iteration"
-	p.Y.Label.Text = "terms rewritten in the iteration"
-	p.Add(plotter.NewGrid())
+// plotTrace draws a trace in two panels over one iteration axis: above,
+// the rewritten terms of each iteration as filled steps, red for the
+// grid-wide loop and blue for the one-block loop; below, the pending
+// terms as a line. Axes of counts get integer ticks; the upper panel
+// leaves headroom for its legend, so that it covers no data.
+func plotTrace(rows []traceRow, title string) ([][]*plot.Plot, error) {
+	top := plot.New()
+	top.Title.Text = title
+	top.Y.Label.Text = "terms rewritten"
+	top.Add(plotter.NewGrid())
+	most := 0.0
 	for _, block := range []bool{false, true} {
 		pts := make(plotter.XYs, 0, len(rows)+1)
 		for _, r := range rows {
@@ -114,6 +123,7 @@ func plotTrace(rows []traceRow, title string) (*plot.Plot, error) {
 			if r.block != block {
 				y = 0
 			}
+			most = max(most, y)
 			pts = append(pts, plotter.XY{X: r.iteration, Y: y})
 		}
 		last := rows[len(rows)-1]
@@ -125,14 +135,20 @@ func plotTrace(rows []traceRow, title string) (*plot.Plot, error) {
 		steps.StepStyle = plotter.PostStep
 		steps.LineStyle.Width = 0
 		steps.FillColor = color.RGBA{R: 200, G: 30, B: 30, A: 255}
-		name := "rewritten (grid)"
+		name := "grid-wide loop"
 		if block {
 			steps.FillColor = color.RGBA{R: 30, G: 60, B: 200, A: 255}
-			name = "rewritten (one block)"
+			name = "one-block loop"
 		}
-		p.Add(steps)
-		p.Legend.Add(name, steps)
+		top.Add(steps)
+		top.Legend.Add(name, steps)
 	}
+	top.Legend.Top = true
+	top.Y.Min, top.Y.Max = 0, max(most, 1)*1.4 // the legend's headroom
+	bottom := plot.New()
+	bottom.X.Label.Text = "iteration"
+	bottom.Y.Label.Text = "terms pending"
+	bottom.Add(plotter.NewGrid())
 	pend := make(plotter.XYs, len(rows))
 	for i, r := range rows {
 		pend[i] = plotter.XY{X: r.iteration, Y: r.pending}
@@ -141,11 +157,64 @@ func plotTrace(rows []traceRow, title string) (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	line.LineStyle.Color = color.Gray{Y: 90}
-	p.Add(line)
-	p.Legend.Add("pending", line)
-	p.Legend.Top = true
-	return p, nil
+	line.LineStyle.Color = color.Gray{Y: 60}
+	line.LineStyle.Width = vg.Points(1.5)
+	bottom.Add(line)
+	bottom.Y.Min = 0
+	lo, hi := rows[0].iteration, rows[len(rows)-1].iteration+1
+	for _, p := range []*plot.Plot{top, bottom} {
+		p.X.Min, p.X.Max = lo, hi
+		p.X.Tick.Marker = intTicks{}
+		p.Y.Tick.Marker = intTicks{}
+	}
+	return [][]*plot.Plot{{top}, {bottom}}, nil
+}
+
+// intTicks marks integer values only, labelled without decimals.
+type intTicks struct{}
+
+func (intTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
+		if t.Value != math.Trunc(t.Value) {
+			continue
+		}
+		if t.Label != "" {
+			t.Label = strconv.FormatFloat(t.Value, 'f', 0, 64)
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		for v := math.Ceil(lo); v <= hi; v++ {
+			out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+		}
+	}
+	return out
+}
+
+// savePlots writes panels, one above the other, to out in the format of
+// its extension.
+func savePlots(panels [][]*plot.Plot, out string) error {
+	format := strings.TrimPrefix(filepath.Ext(out), ".")
+	c, err := draw.NewFormattedCanvas(8*vg.Inch, 5*vg.Inch, format)
+	if err != nil {
+		return fmt.Errorf("plot: %s: %v (want .svg, .png or .pdf)", out, err)
+	}
+	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Millimeter * 2, PadTop: vg.Millimeter, PadBottom: vg.Millimeter,
+		PadLeft: vg.Millimeter, PadRight: vg.Millimeter * 3}
+	canvases := plot.Align(panels, tiles, draw.New(c))
+	for i, row := range panels {
+		row[0].Draw(canvases[i][0])
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // traceOutput is where `gpuc run --trace FILE` writes: the program's

@@ -14,3 +14,4 @@ nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram prog, size_t *logSizeRet);
 nvrtcResult nvrtcGetProgramLog(nvrtcProgram prog, char *log);
 nvrtcResult nvrtcGetCUBINSize(nvrtcProgram prog, size_t *cubinSizeRet);
 nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin);
+nvrtcResult nvrtcVersion(int *major, int *minor);

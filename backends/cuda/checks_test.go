@@ -1,0 +1,37 @@
+package cuda
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestChecksFacts checks the device code's checks (Note [Checks] in
+// package abi): each access and divisor of checks.kir's kernels is
+// checked, each fault has its positioned format in the table, and
+// NoChecks leaves them all out.
+func TestChecksFacts(t *testing.T) {
+	on, _ := emit(t, "testdata/checks.kir")
+	for _, f := range []fact{
+		{`data\[gpuc_idx\(\(long long\)gpuc_add\(i, 1\), \(long long\)N, \d+\)\] = i;`, 1},
+		{`gpuc_divisor\((gpuc_sub|z)`, 2},
+		{`"testdata/checks\.kir:\d+:\d+: error: index %lld out of range for buffer data of length %lld"`, -1},
+		{`"testdata/checks\.kir:50:17: error: index %llu out of range for buffer data of length %lld"`, 1},
+		{`"testdata/checks\.kir:34:20: error: integer division by zero"`, 1},
+		{`harr\.at\(N, "testdata/checks\.kir:65:7"\) = 1;`, 1},
+		{`gpuc_nonzero_at\(ZERO, "testdata/checks\.kir:71:24"\)`, 1},
+		{`if \(!gpuc_checks_on\) gpuc_device_checks_off\(\);`, 1},
+	} {
+		checkFact(t, on, f)
+	}
+	off, _ := emitUnchecked(t, "testdata/checks.kir")
+	for _, f := range []fact{
+		{`gpuc_idx|gpuc_divisor|gpuc_device_fault|gpuc_checks`, 0},
+		// Host code checks whatever --checks says.
+		{`gpuc_nonzero_at\(ZERO, "testdata/checks\.kir:71:24"\)`, 1},
+	} {
+		checkFact(t, off, f)
+	}
+	if strings.Contains(off, "error: index %lld") {
+		t.Errorf("NoChecks: the table still holds the faults' formats")
+	}
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"gpuc/internal/driver"
+	"gpuc/internal/toolkit"
+)
+
+// buildFlags are the flags that build and exec share.
+type buildFlags struct {
+	toolchain, arch, checks string
+	verbose                 bool
+	in                      *driver.Inputs
+}
+
+func (b *buildFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&b.toolchain, "toolchain", toolkit.Auto, "how to build: nvcc (the CUDA program), host (the LLVM backend's CPU build with clang-16), or auto (nvcc where it is on PATH, else host)")
+	cmd.Flags().StringVar(&b.arch, "arch", "sm_90", "nvcc's GPU architecture")
+	cmd.Flags().BoolVarP(&b.verbose, "verbose", "v", false, "print each tool's command line on standard error")
+	addChecksFlag(cmd, &b.checks)
+	_ = cmd.RegisterFlagCompletionFunc("toolchain", cobra.FixedCompletions([]string{toolkit.Auto, toolkit.NVCC, toolkit.Host}, cobra.ShellCompDirectiveNoFileComp))
+	b.in = driver.AddInputFlags(cmd.Flags(), false)
+}
+
+func (b *buildFlags) options(stderr io.Writer) (toolkit.Options, error) {
+	off, err := checksOff(b.checks)
+	o := toolkit.Options{Toolchain: b.toolchain, Arch: b.arch, Frontend: b.in.Args(), NoChecks: off}
+	if b.verbose {
+		o.Log = func(cmd string) { fmt.Fprintln(stderr, cmd) }
+	}
+	return o, err
+}
+
+func newBuild() *cobra.Command {
+	var out string
+	var bf buildFlags
+	cmd := &cobra.Command{
+		Use:   "build FILE -o PROG",
+		Short: "Compile a program to a native executable (nvcc, or clang for the CPU)",
+		Long: `build compiles FILE and builds the generated program with the toolchain
+at hand: nvcc for the CUDA program where nvcc is on PATH, otherwise
+clang-16 for the LLVM backend's host build, whose kernels run on the CPU
+(--toolchain chooses). PROG takes NAME=VALUE and BUF=FILE as gpuc run
+does, prints the same bytes, and answers --help with its parameters and
+input buffers.`,
+		Example: `  gpuc build examples/fork/sieve.fork -o sieve && ./sieve N=1000000
+  gpuc build prog.kir -o prog --toolchain=host
+  gpuc build prog.chr --query q.pl -o prog --checks=off`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return fmt.Errorf("build: -o PROG is required")
+			}
+			o, err := bf.options(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			return toolkit.Build(args[0], out, o)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the executable to write")
+	bf.add(cmd)
+	return cmd
+}

@@ -1,0 +1,143 @@
+// Package toolkit builds and runs users' programs natively: `gpuc build`
+// compiles a source file to an executable with the toolchain at hand
+// (nvcc for the CUDA program, else clang for the LLVM backend's host
+// build), and `gpuc exec` builds into a cache and runs the result. It
+// drives the compiler the way `gpuc compile` does (package driver, then a
+// backend) and the external tools; it is not a build system.
+package toolkit
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"gpuc/backends/cuda"
+	"gpuc/backends/llvm"
+	"gpuc/internal/driver"
+	"gpuc/passes"
+)
+
+// Toolchains that Build knows.
+const (
+	Auto = "auto" // nvcc where it is on PATH, else the host build
+	NVCC = "nvcc" // the CUDA backend's program, built by nvcc
+	Host = "host" // the LLVM backend's host build, built by clang
+)
+
+// Options say how to build.
+type Options struct {
+	// Toolchain is Auto, NVCC or Host.
+	Toolchain string
+	// Arch is nvcc's GPU architecture (default sm_90).
+	Arch string
+	// Frontend are the input flags, as command-line arguments
+	// (driver.Inputs.Args), as for gpuc compile.
+	Frontend []string
+	// NoChecks leaves out the checks of indices and divisors.
+	NoChecks bool
+	// Log, if set, receives each tool's command line.
+	Log func(cmd string)
+}
+
+// Resolve picks the toolchain: Auto becomes NVCC where nvcc is on PATH,
+// else Host. It fails if the chosen toolchain's tools are missing.
+func Resolve(toolchain string) (string, error) {
+	switch toolchain {
+	case "", Auto:
+		if llvm.FindTool("nvcc") != "" {
+			return NVCC, nil
+		}
+		toolchain = Host
+	case NVCC, Host:
+	default:
+		return "", fmt.Errorf("--toolchain=%s: want auto, nvcc or host", toolchain)
+	}
+	switch {
+	case toolchain == NVCC && llvm.FindTool("nvcc") == "":
+		return "", fmt.Errorf("--toolchain=nvcc: nvcc is not on PATH")
+	case toolchain == Host && (llvm.FindTool(clangNames...) == "" || llvm.FindTool(cxxNames...) == ""):
+		return "", fmt.Errorf("the host build needs %s and %s on PATH (install clang-16)", strings.Join(clangNames, " or "), strings.Join(cxxNames, " or "))
+	}
+	return toolchain, nil
+}
+
+var (
+	clangNames = []string{"clang-16", "clang"}
+	cxxNames   = []string{"clang++-16", "clang++", "g++"}
+)
+
+// Build compiles file into the executable out.
+func Build(file, out string, o Options) error {
+	tc, err := Resolve(o.Toolchain)
+	if err != nil {
+		return err
+	}
+	m, err := driver.Load(file, o.Frontend...)
+	if err != nil {
+		return err
+	}
+	gridSync := passes.GridSyncNever // the host build and the LLVM path relaunch
+	if tc == NVCC {
+		gridSync = passes.GridSyncAuto
+	}
+	if err := driver.Lower(m, []string{"default"}, &passes.Config{GridSync: gridSync}); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "gpuc-build")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if tc == NVCC {
+		cu, err := cuda.Emit(m, cuda.Options{NoChecks: o.NoChecks})
+		if err != nil {
+			return err
+		}
+		src := filepath.Join(dir, m.Name+".cu")
+		if err := os.WriteFile(src, cu, 0o644); err != nil {
+			return err
+		}
+		arch := o.Arch
+		if arch == "" {
+			arch = "sm_90"
+		}
+		return o.run(llvm.FindTool("nvcc"), "-O3", "-arch="+arch, "-o", out, src)
+	}
+	lo := llvm.Options{Target: llvm.Host, NoChecks: o.NoChecks}
+	ll, err := llvm.Emit(m, lo)
+	if err != nil {
+		return err
+	}
+	cpp, err := llvm.HostProgram(m, lo, nil)
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(dir, m.Name)
+	if err := os.WriteFile(base+".ll", ll, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(base+".cpp", cpp, 0o644); err != nil {
+		return err
+	}
+	if err := o.run(llvm.FindTool(clangNames...), "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o"); err != nil {
+		return err
+	}
+	return o.run(llvm.FindTool(cxxNames...), "-std=c++17", "-O2", "-o", out, base+".cpp", base+".o")
+}
+
+// run runs a tool and reports its output if it fails.
+func (o Options) run(tool string, args ...string) error {
+	if o.Log != nil {
+		o.Log(tool + " " + strings.Join(args, " "))
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(tool, args...)
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", filepath.Base(tool), err, strings.TrimRight(stderr.String(), "\n"))
+	}
+	return nil
+}

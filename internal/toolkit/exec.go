@@ -1,0 +1,109 @@
+package toolkit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gpuc/internal/version"
+)
+
+// Note [Exec cache]
+//
+// `gpuc exec FILE` builds FILE into $GPUC_CACHE/exec (else
+// $XDG_CACHE_HOME/gpuc/exec or ~/.cache/gpuc/exec, the directory that
+// run-time specialization uses too) under a key that hashes gpuc's version
+// and commit, the toolchain, the options, and the contents of FILE and of
+// the files its options name (the CHR query, static data, the TRS input
+// term beside it). Any change to those builds anew; the old entry stays
+// until the cache is cleared. An entry is the executable itself, written
+// under a temporary name and renamed, so that concurrent runs never see a
+// half-written one.
+
+// CacheDir is the exec cache's directory.
+func CacheDir() (string, error) {
+	if d := os.Getenv("GPUC_CACHE"); d != "" {
+		return filepath.Join(d, "exec"), nil
+	}
+	d, err := os.UserCacheDir() // $XDG_CACHE_HOME or ~/.cache
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "gpuc", "exec"), nil
+}
+
+// Cached returns the executable for file, building it if the cache has
+// none, and whether it was built now.
+func Cached(file string, o Options) (exe string, built bool, err error) {
+	tc, err := Resolve(o.Toolchain)
+	if err != nil {
+		return "", false, err
+	}
+	o.Toolchain = tc
+	key, err := cacheKey(file, o)
+	if err != nil {
+		return "", false, err
+	}
+	dir, err := CacheDir()
+	if err != nil {
+		return "", false, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", false, err
+	}
+	exe = filepath.Join(dir, key)
+	if fi, err := os.Stat(exe); err == nil && fi.Mode().IsRegular() {
+		return exe, false, nil
+	}
+	tmp := fmt.Sprintf("%s.tmp%d", exe, os.Getpid())
+	defer os.Remove(tmp)
+	if err := Build(file, tmp, o); err != nil {
+		return "", false, err
+	}
+	return exe, true, os.Rename(tmp, exe)
+}
+
+// cacheKey hashes what the executable depends on (Note [Exec cache]).
+func cacheKey(file string, o Options) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "gpuc %s\x00%s\x00%s\x00checks=%t\x00", version.Full(), o.Toolchain, o.Arch, !o.NoChecks)
+	files := []string{file}
+	// The input flags, and the contents of every file that one names
+	// (--query FILE, --static NAME=FILE or NAME=@FILE).
+	for _, a := range o.Frontend {
+		fmt.Fprintf(h, "%s\x00", a)
+		_, v, _ := strings.Cut(a, "=")
+		for _, p := range []string{v, afterEq(v)} {
+			p = strings.TrimPrefix(p, "@")
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				files = append(files, p)
+				break
+			}
+		}
+	}
+	if ext := filepath.Ext(file); ext == ".trs" || ext == ".rec" {
+		beside := strings.TrimSuffix(file, ext) + ".input"
+		if _, err := os.Stat(beside); err == nil {
+			files = append(files, beside)
+		}
+	}
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%d\x00", len(b))
+		h.Write(b)
+	}
+	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	return base + "-" + hex.EncodeToString(h.Sum(nil))[:32], nil
+}
+
+// afterEq is what follows the first '=' of s, or "".
+func afterEq(s string) string {
+	_, v, _ := strings.Cut(s, "=")
+	return v
+}

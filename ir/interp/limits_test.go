@@ -1,0 +1,54 @@
+package interp_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"gpuc/frontends/kir"
+	"gpuc/ir/interp"
+)
+
+const loopSrc = `module loop;
+param K: i32 = 1000000000;
+buffer d: i32[1] global output;
+kernel k() {
+  var i: i32 = 0;
+  while i < K {
+    i = i + 1;
+  }
+  d[0] = i;
+}
+host main() {
+  var n: i32 = 0;
+  while n < 1000 {
+    launch k() grid 1 block 1;
+    n = n + 1;
+  }
+}`
+
+// TestBoundedRuns checks --max-steps and --timeout (Note [Bounded runs]):
+// a run past either stops with a positioned error, a kernel's endless
+// loop included, and a run within them is untouched.
+func TestBoundedRuns(t *testing.T) {
+	m, err := kir.Parse("loop.kir", []byte(loopSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = interp.Run(m, interp.Config{Params: map[string]int64{"K": 1}, MaxSteps: 50})
+	if err == nil || err.Error() != "loop.kir:13:3: error: stopped after 50 steps (--max-steps)" {
+		t.Errorf("max steps: got %v", err)
+	}
+	t0 := time.Now()
+	err = interp.Run(m, interp.Config{Timeout: 100 * time.Millisecond})
+	if err == nil || !strings.HasPrefix(err.Error(), "loop.kir:6:3: error: stopped after 100ms, the time limit (--timeout)") {
+		t.Errorf("timeout: got %v", err)
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("timeout of 100ms took %s", d)
+	}
+	var out strings.Builder
+	if err := interp.Run(m, interp.Config{Stdout: &out, Params: map[string]int64{"K": 3}, MaxSteps: 2002, Timeout: time.Minute}); err != nil || out.String() != "3\n" {
+		t.Errorf("within the limits: %q, %v", out.String(), err)
+	}
+}
