@@ -1,9 +1,18 @@
 // cpu.h: the device side of a host program that runs the LLVM backend's
 // --target=host kernels on the CPU, pasted after gpuc_runtime.h and before
-// gpuc_device.h. Device memory is host memory, and a launch is a call of
-// the kernel's function, which runs every block and thread in turn.
+// gpuc_device.h. Device memory is host memory, and a launch runs the
+// kernel's function, which runs a range of blocks and their threads in
+// turn, on a pool of worker threads, one per core (Note [Blocks across
+// cores] in backends/llvm/kernel.go).
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 // Device memory primitives, for gpuc_device.h.
 inline void *gpuc_device_alloc(size_t n) {
@@ -33,22 +42,154 @@ inline unsigned long long gpuc_free_memory(void) {
   return pages > 0 && size > 0 ? (unsigned long long)pages * (unsigned long long)size : 0;
 }
 
-// gpuc_shared_area returns n bytes for the shared buffers of a launch's
-// blocks, which the kernel zeroes for each block; malloc aligns them to
-// 16 bytes, as package abi wants.
+// gpuc_shared_area returns n bytes for the shared buffers of the blocks
+// that the calling worker runs, which the kernel zeroes for each block;
+// malloc aligns them to 16 bytes, as package abi wants.
 inline unsigned char *gpuc_shared_area(size_t n) {
-  static unsigned char *area = nullptr;
-  static size_t cap = 0;
-  if (n > cap) {
+  static thread_local unsigned char *area = nullptr;
+  static thread_local size_t cap = 0;
+  if (n > cap || area == nullptr) {
     free(area);
-    area = (unsigned char *)malloc(n);
+    area = (unsigned char *)malloc(n > 0 ? n : 1);
     if (area == nullptr) gpuc_fail("out of memory for %zu bytes of shared memory", n);
     cap = n;
   }
   return area;
 }
 
-// The clock measures wall time, as the device's work runs on this thread.
+// gpuc_take_error reads the calling worker's error word, the kernels'
+// thread-local one, and clears it; the program defines it.
+static int gpuc_take_error(void);
+
+// The worker pool. A launch's blocks go out in chunks, taken in turn by
+// the calling thread and the helpers; a kernel's function returns the
+// block it stopped at, and a raise in an earlier block than any seen so
+// far gives the launch's message, so that the first raise in block
+// order wins, as when the blocks run one after another.
+typedef int (*gpuc_blocks_fn)(void *ctx, unsigned char *shared, int lo, int hi);
+
+struct gpuc_pool {
+  int workers = 1;  // the calling thread and its helpers
+  std::mutex mu;
+  std::condition_variable start, done;
+  unsigned long launches = 0;  // launches handed to the helpers
+  int busy = 0;                // helpers still on the current one
+  // The current launch.
+  gpuc_blocks_fn fn = nullptr;
+  void *ctx = nullptr;
+  int grid = 0, chunk = 1;
+  size_t shared = 0;
+  std::atomic<int> next{0};      // the first block not taken
+  std::atomic<int> raised_at{0};  // the first block that raised, or grid
+  int raised = 0;                 // its message's number
+};
+static gpuc_pool *gpuc_the_pool;
+static int gpuc_cpu_raised;  // the last launch's raise, for gpuc_check_device_error
+
+// gpuc_pool_work runs chunks of the current launch until none is left or
+// the rest follow a block that raised.
+inline void gpuc_pool_work(gpuc_pool *p) {
+  unsigned char *area = gpuc_shared_area(p->shared);
+  for (;;) {
+    int lo = p->next.fetch_add(p->chunk, std::memory_order_relaxed);
+    if (lo >= p->grid || lo >= p->raised_at.load(std::memory_order_relaxed)) return;
+    int hi = lo + p->chunk < p->grid ? lo + p->chunk : p->grid;
+    int at = p->fn(p->ctx, area, lo, hi);
+    if (at < hi) {
+      int id = gpuc_take_error();
+      std::lock_guard<std::mutex> l(p->mu);
+      if (at < p->raised_at.load(std::memory_order_relaxed)) {
+        p->raised_at.store(at, std::memory_order_relaxed);
+        p->raised = id;
+      }
+      return;
+    }
+  }
+}
+
+inline void gpuc_pool_helper(gpuc_pool *p) {
+  unsigned long seen = 0;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> l(p->mu);
+      p->start.wait(l, [&] { return p->launches != seen; });
+      seen = p->launches;
+    }
+    gpuc_pool_work(p);
+    std::lock_guard<std::mutex> l(p->mu);
+    if (--p->busy == 0) p->done.notify_one();
+  }
+}
+
+// gpuc_cpu_workers is the number of workers: GPUC_THREADS if set, else
+// the cores this process may run on.
+inline int gpuc_cpu_workers(void) {
+  if (const char *s = getenv("GPUC_THREADS")) {
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*s == 0 || *end != 0 || n < 1 || n > 4096) gpuc_fail("GPUC_THREADS=%s: want a number of threads from 1 to 4096", s);
+    return (int)n;
+  }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  unsigned n = std::thread::hardware_concurrency();
+  return n > 0 ? (int)n : 1;
+}
+
+// gpuc_pool_get starts the pool on first use. Its helpers are detached
+// and never stop: the pool lives until the process exits.
+inline gpuc_pool *gpuc_pool_get(void) {
+  if (gpuc_the_pool == nullptr) {
+    gpuc_the_pool = new gpuc_pool;
+    gpuc_the_pool->workers = gpuc_cpu_workers();
+    for (int i = 1; i < gpuc_the_pool->workers; i++) std::thread(gpuc_pool_helper, gpuc_the_pool).detach();
+  }
+  return gpuc_the_pool;
+}
+
+// gpuc_pool_run runs blocks 0 up to grid of a launch, each worker with
+// shared bytes of its own, and sets gpuc_cpu_raised to the message of
+// the first block that raised, or 0. A launch of one block runs on the
+// calling thread alone.
+inline void gpuc_pool_run(int grid, size_t shared, gpuc_blocks_fn fn, void *ctx) {
+  gpuc_pool *p = gpuc_pool_get();
+  gpuc_cpu_raised = 0;
+  if (p->workers == 1 || grid < 2) {
+    if (fn(ctx, gpuc_shared_area(shared), 0, grid) < grid) gpuc_cpu_raised = gpuc_take_error();
+    return;
+  }
+  p->fn = fn;
+  p->ctx = ctx;
+  p->grid = grid;
+  p->shared = shared;
+  // Chunks of about an eighth of a worker's share balance blocks of
+  // uneven work against the cost of taking a chunk.
+  int chunk = grid / (p->workers * 8);
+  p->chunk = chunk > 0 ? chunk : 1;
+  p->next.store(0, std::memory_order_relaxed);
+  p->raised_at.store(grid, std::memory_order_relaxed);
+  p->raised = 0;
+  {
+    std::lock_guard<std::mutex> l(p->mu);
+    p->busy = p->workers - 1;
+    p->launches++;
+  }
+  p->start.notify_all();
+  gpuc_pool_work(p);
+  std::unique_lock<std::mutex> l(p->mu);
+  p->done.wait(l, [&] { return p->busy == 0; });
+  gpuc_cpu_raised = p->raised;
+}
+
+// gpuc_cpu_launch runs f(shared, lo, hi), a kernel's function over a
+// range of blocks, for blocks 0 up to grid.
+template <class F>
+inline void gpuc_cpu_launch(int grid, size_t shared, F &f) {
+  gpuc_pool_run(grid, shared, [](void *c, unsigned char *sh, int lo, int hi) { return (*(F *)c)(sh, lo, hi); }, &f);
+}
+
+// The clock measures wall time, as the device's work runs on this
+// process's threads.
 static double gpuc_clock_t0;
 inline double gpuc_now_ms(void) {
   struct timespec ts;

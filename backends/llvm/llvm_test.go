@@ -3,6 +3,7 @@ package llvm
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -166,6 +167,70 @@ func TestHostTarget(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHostPool runs host-target programs on worker pools of several
+// sizes (Note [Blocks across cores]): the output and exit status must be
+// the interpreter's, the first raise in block order included. The
+// compiled raise_order waits longer than the interpreted one for a later
+// block to raise first, which changes nothing that it prints.
+func TestHostPool(t *testing.T) {
+	clang := tool(t, "clang-16")
+	cxx := tool(t, "clang++-16", "g++")
+	dir := t.TempDir()
+	for _, p := range []program{
+		{"testdata/raise_order.kir", [][]string{{}, {"FIRST=0"}, {"FIRST=200"}}},
+		{"../cuda/testdata/shared.kir", [][]string{{"N=5000"}}},
+		{"../../examples/kir/scan.kir", [][]string{{}}},
+		{"../../examples/trs/treemergesort.trs", [][]string{{}}},
+	} {
+		t.Run(p.name(), func(t *testing.T) {
+			t.Parallel()
+			exe := buildHost(t, clang, cxx, filepath.Join(dir, p.name()), load(t, p.path))
+			for _, args := range p.runs {
+				want, wantStatus := interpret(t, p.path, args)
+				wantErr := interpretError(t, p.path, args)
+				for _, threads := range []string{"1", "3", "8"} {
+					if p.name() == "raise_order" && threads != "1" {
+						args = append(args[:len(args):len(args)], "WORK=100000000")
+					}
+					cmd := exec.Command(exe, args...)
+					cmd.Env = append(os.Environ(), "GPUC_THREADS="+threads)
+					var stdout, stderr bytes.Buffer
+					cmd.Stdout, cmd.Stderr = &stdout, &stderr
+					status := 0
+					var exit *exec.ExitError
+					if err := cmd.Run(); errors.As(err, &exit) {
+						status = exit.ExitCode()
+					} else if err != nil {
+						t.Fatal(err)
+					}
+					if stdout.String() != want || status != wantStatus || !strings.Contains(stderr.String(), wantErr) {
+						t.Errorf("%v GPUC_THREADS=%s: exit %d, want %d; stderr %q, want %q\ngot:\n%s\nwant:\n%s",
+							args, threads, status, wantStatus, stderr.String(), wantErr, stdout.String(), want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// interpretError is the message of the error that ends the program in
+// the interpreter, or "" if none does.
+func interpretError(t *testing.T, path string, args []string) string {
+	t.Helper()
+	m, err := driver.Load(path, driver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := driver.Bind(m, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := interp.Run(m, interp.Config{Stdout: io.Discard, Params: b.Params, Inputs: b.Inputs}); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // TestHostFit runs a CPU program whose parameter M is fitted to a
@@ -343,7 +408,8 @@ func TestHostFacts(t *testing.T) {
 	scan := emitFile(t, "../../examples/kir/scan.kir", Host)
 	checkFacts(t, scan, []fact{
 		{`target triple`, 0},
-		{`define void @gpuc_kernel_scan\(i32 %gpuc_grid, i32 %gpuc_block, i8\* %gpuc_shared, i32\* %data, i32 %N, i32 %B\)`, 1},
+		{`define i32 @gpuc_kernel_scan\(i32 %gpuc_grid, i32 %gpuc_block, i8\* %gpuc_shared, i32 %gpuc_lo, i32 %gpuc_hi, i32\* %data, i32 %N, i32 %B\)`, 1},
+		{`@gpuc_(error|tid|bid|bdim|gdim) = .*thread_local\(initialexec\)`, 5},
 		{`nvvm|addrspace`, 0},
 		{`alloca i32, i32 %gpuc_block`, -1}, // locals live across barriers
 		{`alloca i8, i32 %gpuc_block`, 1},   // the threads' statuses
