@@ -69,7 +69,9 @@ static int gpuc_take_error(void);
 typedef int (*gpuc_blocks_fn)(void *ctx, unsigned char *shared, int lo, int hi);
 
 struct gpuc_pool {
-  int workers = 1;  // the calling thread and its helpers
+  int workers = 1;          // the calling thread and its helpers
+  long long least = 16384;  // the fewest threads of a launch that the helpers share
+  bool started = false;     // the helpers are running
   std::mutex mu;
   std::condition_variable start, done;
   unsigned long launches = 0;  // launches handed to the helpers
@@ -121,42 +123,56 @@ inline void gpuc_pool_helper(gpuc_pool *p) {
   }
 }
 
+// gpuc_env_count reads environment variable name as a count from lo to
+// hi, or returns -1 where it is not set.
+inline long long gpuc_env_count(const char *name, long long lo, long long hi) {
+  const char *s = getenv(name);
+  if (s == nullptr) return -1;
+  char *end;
+  long long n = strtoll(s, &end, 10);
+  if (*s == 0 || *end != 0 || n < lo || n > hi) gpuc_fail("%s=%s: want a number from %lld to %lld", name, s, lo, hi);
+  return n;
+}
+
 // gpuc_cpu_workers is the number of workers: GPUC_THREADS if set, else
 // the cores this process may run on.
 inline int gpuc_cpu_workers(void) {
-  if (const char *s = getenv("GPUC_THREADS")) {
-    char *end;
-    long n = strtol(s, &end, 10);
-    if (*s == 0 || *end != 0 || n < 1 || n > 4096) gpuc_fail("GPUC_THREADS=%s: want a number of threads from 1 to 4096", s);
-    return (int)n;
-  }
+  long long n = gpuc_env_count("GPUC_THREADS", 1, 4096);
+  if (n > 0) return (int)n;
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
-  unsigned n = std::thread::hardware_concurrency();
-  return n > 0 ? (int)n : 1;
+  unsigned cores = std::thread::hardware_concurrency();
+  return cores > 0 ? (int)cores : 1;
 }
 
-// gpuc_pool_get starts the pool on first use. Its helpers are detached
-// and never stop: the pool lives until the process exits.
+// gpuc_pool_get makes the pool on first use; its helpers start with the
+// first launch they share. They are detached and never stop: the pool
+// lives until the process exits.
 inline gpuc_pool *gpuc_pool_get(void) {
   if (gpuc_the_pool == nullptr) {
     gpuc_the_pool = new gpuc_pool;
     gpuc_the_pool->workers = gpuc_cpu_workers();
-    for (int i = 1; i < gpuc_the_pool->workers; i++) std::thread(gpuc_pool_helper, gpuc_the_pool).detach();
+    long long least = gpuc_env_count("GPUC_POOL_MIN", 0, 1LL << 40);
+    if (least >= 0) gpuc_the_pool->least = least;
   }
   return gpuc_the_pool;
 }
 
 // gpuc_pool_run runs blocks 0 up to grid of a launch, each worker with
 // shared bytes of its own, and sets gpuc_cpu_raised to the message of
-// the first block that raised, or 0. A launch of one block runs on the
-// calling thread alone.
-inline void gpuc_pool_run(int grid, size_t shared, gpuc_blocks_fn fn, void *ctx) {
+// the first block that raised, or 0. A launch of one block, or of fewer
+// threads than GPUC_POOL_MIN (16384), runs on the calling thread alone:
+// waking the helpers costs more than such a launch's work.
+inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn, void *ctx) {
   gpuc_pool *p = gpuc_pool_get();
   gpuc_cpu_raised = 0;
-  if (p->workers == 1 || grid < 2) {
+  if (p->workers == 1 || grid < 2 || (long long)grid * block < p->least) {
     if (fn(ctx, gpuc_shared_area(shared), 0, grid) < grid) gpuc_cpu_raised = gpuc_take_error();
     return;
+  }
+  if (!p->started) {
+    for (int i = 1; i < p->workers; i++) std::thread(gpuc_pool_helper, p).detach();
+    p->started = true;
   }
   p->fn = fn;
   p->ctx = ctx;
@@ -182,10 +198,10 @@ inline void gpuc_pool_run(int grid, size_t shared, gpuc_blocks_fn fn, void *ctx)
 }
 
 // gpuc_cpu_launch runs f(shared, lo, hi), a kernel's function over a
-// range of blocks, for blocks 0 up to grid.
+// range of blocks, for blocks 0 up to grid of block threads each.
 template <class F>
-inline void gpuc_cpu_launch(int grid, size_t shared, F &f) {
-  gpuc_pool_run(grid, shared, [](void *c, unsigned char *sh, int lo, int hi) { return (*(F *)c)(sh, lo, hi); }, &f);
+inline void gpuc_cpu_launch(int grid, int block, size_t shared, F &f) {
+  gpuc_pool_run(grid, block, shared, [](void *c, unsigned char *sh, int lo, int hi) { return (*(F *)c)(sh, lo, hi); }, &f);
 }
 
 // The clock measures wall time, as the device's work runs on this

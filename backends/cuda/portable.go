@@ -238,7 +238,7 @@ func (cpu) launch(f *fn, k *ir.Func, args []cx, smem string) {
 	f.line("auto gpuc_blocks = [&](unsigned char *gpuc_sh, int gpuc_lo, int gpuc_hi) {")
 	f.line("  return %s(%s);", abi.KernelPrefix+k.Name, strings.Join(all, ", "))
 	f.line("};")
-	f.line("gpuc_cpu_launch((int)gpuc_grid, %s, gpuc_blocks);", smem)
+	f.line("gpuc_cpu_launch((int)gpuc_grid, (int)gpuc_block, %s, gpuc_blocks);", smem)
 	f.line("gpuc_device_ran = true;")
 	if len(f.e.raiseMsgs) > 0 {
 		f.line("gpuc_check_device_error();")
