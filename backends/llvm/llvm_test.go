@@ -139,7 +139,9 @@ func TestNVPTX(t *testing.T) {
 }
 
 // TestHostTarget builds every program for the CPU, runs it and compares
-// its output and exit status with the interpreter's.
+// its output and exit status with the interpreter's. Every launch of two
+// blocks or more runs on a pool of three workers (Note [Blocks across
+// cores]); TestHostPool runs some programs on one.
 func TestHostTarget(t *testing.T) {
 	clang := tool(t, "clang-16")
 	cxx := tool(t, "clang++-16", "g++")
@@ -152,6 +154,7 @@ func TestHostTarget(t *testing.T) {
 			for _, args := range p.runs {
 				want, wantStatus := interpret(t, p.path, args)
 				cmd := exec.Command(exe, args...)
+				cmd.Env = append(os.Environ(), "GPUC_THREADS=3", "GPUC_POOL_MIN=0")
 				var stdout, stderr bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
 				status := 0
