@@ -215,7 +215,12 @@ func (cpu) code(e *emitter, b *strings.Builder) []*ir.Func {
 	return hostFuncs(e.m)
 }
 
-func (cpu) start(f *fn) { f.line("gpuc_clock_start();") }
+// start reads the worker pool's settings before any work, so that a bad
+// GPUC_THREADS stops the program before it prints.
+func (cpu) start(f *fn) {
+	f.line("gpuc_pool_get();")
+	f.line("gpuc_clock_start();")
+}
 
 // setup needs no zeroing: gpuc_device_alloc callocs, so that a large
 // buffer takes memory only where the program writes it.

@@ -190,6 +190,11 @@ func TestHostPool(t *testing.T) {
 		t.Run(p.name(), func(t *testing.T) {
 			t.Parallel()
 			exe := buildHost(t, clang, cxx, filepath.Join(dir, p.name()), load(t, p.path))
+			bad := exec.Command(exe)
+			bad.Env = append(os.Environ(), "GPUC_THREADS=0")
+			if out, err := bad.Output(); err == nil || len(out) > 0 {
+				t.Errorf("GPUC_THREADS=0: %v, prints %q; want exit 1 before any output", err, out)
+			}
 			for _, args := range p.runs {
 				want, wantStatus := interpret(t, p.path, args)
 				wantErr := interpretError(t, p.path, args)
