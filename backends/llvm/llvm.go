@@ -235,7 +235,8 @@ func (g *gen) globals() {
 // the signature that package abi describes. On the host target a kernel
 // first takes the grid and block sizes, the worker's shared area and the
 // range of blocks to run, and returns the block it stopped at (Note
-// [Blocks across cores]). A kernel takes bool parameters as bytes, as the host passes them.
+// [Blocks across cores]). A kernel takes bool parameters as bytes, as
+// the host passes them.
 func (g *gen) declare(f *ir.Func) *llir.Func {
 	var params []*llir.Param
 	host := f.Kind == ir.KernelFunc && g.target == Host
