@@ -4,15 +4,12 @@
 // kernel's function, which runs a range of blocks and their threads in
 // turn, on a pool of worker threads, one per core (Note [Blocks across
 // cores] in backends/llvm/kernel.go).
+// The pool is POSIX threads and the compiler's __atomic builtins: C++'s
+// thread headers would add a third of a second to every build.
+#include <pthread.h>
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 // Device memory primitives, for gpuc_device.h.
 inline void *gpuc_device_alloc(size_t n) {
@@ -72,8 +69,8 @@ struct gpuc_pool {
   int workers = 1;          // the calling thread and its helpers
   long long least = 16384;  // the fewest threads of a launch that the helpers share
   bool started = false;     // the helpers are running
-  std::mutex mu;
-  std::condition_variable start, done;
+  pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t start = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITIALIZER;
   unsigned long launches = 0;  // launches handed to the helpers
   int busy = 0;                // helpers still on the current one
   // The current launch.
@@ -81,9 +78,9 @@ struct gpuc_pool {
   void *ctx = nullptr;
   int grid = 0, chunk = 1;
   size_t shared = 0;
-  std::atomic<int> next{0};      // the first block not taken
-  std::atomic<int> raised_at{0};  // the first block that raised, or grid
-  int raised = 0;                 // its message's number
+  int next = 0;       // the first block not taken (atomic)
+  int raised_at = 0;  // the first block that raised, or grid (atomic)
+  int raised = 0;     // its message's number, under mu
 };
 static gpuc_pool *gpuc_the_pool;
 static int gpuc_cpu_raised;  // the last launch's raise, for gpuc_check_device_error
@@ -93,34 +90,37 @@ static int gpuc_cpu_raised;  // the last launch's raise, for gpuc_check_device_e
 inline void gpuc_pool_work(gpuc_pool *p) {
   unsigned char *area = gpuc_shared_area(p->shared);
   for (;;) {
-    int lo = p->next.fetch_add(p->chunk, std::memory_order_relaxed);
-    if (lo >= p->grid || lo >= p->raised_at.load(std::memory_order_relaxed)) return;
+    int lo = __atomic_fetch_add(&p->next, p->chunk, __ATOMIC_RELAXED);
+    if (lo >= p->grid || lo >= __atomic_load_n(&p->raised_at, __ATOMIC_RELAXED)) return;
     int hi = lo + p->chunk < p->grid ? lo + p->chunk : p->grid;
     int at = p->fn(p->ctx, area, lo, hi);
     if (at < hi) {
       int id = gpuc_take_error();
-      std::lock_guard<std::mutex> l(p->mu);
-      if (at < p->raised_at.load(std::memory_order_relaxed)) {
-        p->raised_at.store(at, std::memory_order_relaxed);
+      pthread_mutex_lock(&p->mu);
+      if (at < __atomic_load_n(&p->raised_at, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&p->raised_at, at, __ATOMIC_RELAXED);
         p->raised = id;
       }
+      pthread_mutex_unlock(&p->mu);
       return;
     }
   }
 }
 
-inline void gpuc_pool_helper(gpuc_pool *p) {
+inline void *gpuc_pool_helper(void *arg) {
+  gpuc_pool *p = (gpuc_pool *)arg;
   unsigned long seen = 0;
   for (;;) {
-    {
-      std::unique_lock<std::mutex> l(p->mu);
-      p->start.wait(l, [&] { return p->launches != seen; });
-      seen = p->launches;
-    }
+    pthread_mutex_lock(&p->mu);
+    while (p->launches == seen) pthread_cond_wait(&p->start, &p->mu);
+    seen = p->launches;
+    pthread_mutex_unlock(&p->mu);
     gpuc_pool_work(p);
-    std::lock_guard<std::mutex> l(p->mu);
-    if (--p->busy == 0) p->done.notify_one();
+    pthread_mutex_lock(&p->mu);
+    if (--p->busy == 0) pthread_cond_signal(&p->done);
+    pthread_mutex_unlock(&p->mu);
   }
+  return nullptr;
 }
 
 // gpuc_env_count reads environment variable name as a count from lo to
@@ -141,7 +141,7 @@ inline int gpuc_cpu_workers(void) {
   if (n > 0) return (int)n;
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
-  unsigned cores = std::thread::hardware_concurrency();
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
   return cores > 0 ? (int)cores : 1;
 }
 
@@ -171,7 +171,11 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
     return;
   }
   if (!p->started) {
-    for (int i = 1; i < p->workers; i++) std::thread(gpuc_pool_helper, p).detach();
+    for (int i = 1; i < p->workers; i++) {
+      pthread_t t;
+      if (pthread_create(&t, nullptr, gpuc_pool_helper, p) != 0) gpuc_fail("cannot start worker thread %d of %d", i, p->workers);
+      pthread_detach(t);
+    }
     p->started = true;
   }
   p->fn = fn;
@@ -182,19 +186,19 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
   // uneven work against the cost of taking a chunk.
   int chunk = grid / (p->workers * 8);
   p->chunk = chunk > 0 ? chunk : 1;
-  p->next.store(0, std::memory_order_relaxed);
-  p->raised_at.store(grid, std::memory_order_relaxed);
+  __atomic_store_n(&p->next, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&p->raised_at, grid, __ATOMIC_RELAXED);
   p->raised = 0;
-  {
-    std::lock_guard<std::mutex> l(p->mu);
-    p->busy = p->workers - 1;
-    p->launches++;
-  }
-  p->start.notify_all();
+  pthread_mutex_lock(&p->mu);
+  p->busy = p->workers - 1;
+  p->launches++;
+  pthread_cond_broadcast(&p->start);
+  pthread_mutex_unlock(&p->mu);
   gpuc_pool_work(p);
-  std::unique_lock<std::mutex> l(p->mu);
-  p->done.wait(l, [&] { return p->busy == 0; });
+  pthread_mutex_lock(&p->mu);
+  while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
   gpuc_cpu_raised = p->raised;
+  pthread_mutex_unlock(&p->mu);
 }
 
 // gpuc_cpu_launch runs f(shared, lo, hi), a kernel's function over a

@@ -154,7 +154,7 @@ func TestHostTarget(t *testing.T) {
 			for _, args := range p.runs {
 				want, wantStatus := interpret(t, p.path, args)
 				cmd := exec.Command(exe, args...)
-				cmd.Env = append(os.Environ(), "GPUC_THREADS=3", "GPUC_POOL_MIN=0")
+				cmd.Env = append(os.Environ(), "GPUC_THREADS=2", "GPUC_POOL_MIN=1024")
 				var stdout, stderr bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
 				status := 0
