@@ -140,8 +140,9 @@ func TestNVPTX(t *testing.T) {
 
 // TestHostTarget builds every program for the CPU, runs it and compares
 // its output and exit status with the interpreter's. Every launch of two
-// blocks or more runs on a pool of three workers (Note [Blocks across
-// cores]); TestHostPool runs some programs on one.
+// blocks and 1024 threads or more runs on a pool of two workers (Note
+// [Blocks across cores]); TestHostPool runs some programs on one, three
+// and eight, small launches included.
 func TestHostTarget(t *testing.T) {
 	clang := tool(t, "clang-16")
 	cxx := tool(t, "clang++-16", "g++")
