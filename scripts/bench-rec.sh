@@ -6,12 +6,11 @@
 #   make bench-artifacts           # here: gpuc, the REC corpus, a Maude bundle
 #   scripts/bench-rec.sh DIR       # there
 #
-# The workloads are benchmarks of the Rewrite Engines Competition
+# The workloads are the benchmarks of the Rewrite Engines Competition
 # (../shared/corpus/trs/rec/REC, which make bench-artifacts copies where
-# the checkout has it): first those whose critical path (Note [Critical
-# path] in frontends/trs/rewrite) is short beside their rewrites, where a
-# GPU can work in parallel, then two that are nearly sequential. For each
-# it compiles the .rec file with the static gpuc (--print=summary
+# the checkout has it): every one that Maude reduces within
+# MAUDE_TIMEOUT, not a selection; those it does not finish are listed
+# as skipped. For each it compiles the .rec file with the static gpuc (--print=summary
 # --stats), builds it with nvcc and runs it with --time; runs the CPU
 # rewriter (gpuc rewrite, single-threaded); and has Maude reduce the same
 # term (gpuc maude --timing, which also reads Maude's normal form back).
@@ -26,8 +25,11 @@
 # Maude runs from DIR/maude (scripts/maude-bundle.sh: the Debian
 # package's binary with its libraries), with an unlimited stack, as it
 # asks for deep terms. REC_ONLY="a b" runs only those benchmarks;
-# MAUDE_TIMEOUT (300) bounds each Maude run; GPUC_ARCH sets the GPU
-# architecture (sm_90).
+# MAUDE_TIMEOUT (300) bounds each Maude run, RUN_TIMEOUT (600) each run
+# of the GPU program and of the CPU rewriter; GPUC_ARCH sets the GPU
+# architecture (sm_90). Last comes a table of every benchmark run: Maude's
+# time, the GPU program's whole run (wall clock from process start) and
+# rewriting kernels, the CPU rewriter's, and the whole run against Maude.
 # GPUC_CHECKS=off compiles without checks of indices and divisors
 # (docs/BENCHMARKS.md, the cost of checks).
 set -uo pipefail
@@ -43,13 +45,19 @@ fi
 [ -x "$maude" ] || { echo "bench-rec: no $maude (make bench-artifacts bundles the Debian package's Maude where it is installed)"; exit 1; }
 echo "bench-rec: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvcc --version | tail -1), CPU $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $("$maude" --version 2>&1 | head -1 | sed 's/^/Maude /')"
 
-benches=(${REC_ONLY:-benchexpr20 benchsym20 evalexpr fib32 tak36 binarysearch factorial9 quicksort100})
+if [ -n "${REC_ONLY:-}" ]; then
+  benches=($REC_ONLY)
+else
+  benches=($(cd rec/REC && ls -- *.rec | sed 's/\.rec$//'))
+fi
 for b in "${benches[@]}"; do
   "$gpuc" compile --checks="${GPUC_CHECKS:-on}" "rec/REC/$b.rec" --print=summary --stats -o "rec-$b.cu" || exit 1
 done
-for b in "${benches[@]}"; do nvcc -O3 -arch="$arch" -o "rec-$b" "rec-$b.cu" & done
-wait
+printf '%s\n' "${benches[@]}" | xargs -P "$(nproc)" -I{} nvcc -O3 -arch="$arch" -o "rec-{}" "rec-{}.cu" || exit 1
 ulimit -s unlimited
+run_timeout=${RUN_TIMEOUT:-600}
+table="| benchmark | Maude reduce ms | GPU whole run ms | GPU kernels ms | CPU rewriter ms | Maude / GPU whole run |"$'\n'"|---|---|---|---|---|---|"
+skipped=()
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3g", a / b; else print "n/a" }'; }
 rate() { awk -v n="$1" -v ms="$2" 'BEGIN { if (ms > 0) printf "%.3g", n / (ms / 1000); else print "n/a" }'; }
@@ -58,14 +66,24 @@ ms_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", (b - a) / 1e6 }
 
 for b in "${benches[@]}"; do
   file=rec/REC/$b.rec
+  "$gpuc" maude --timing "$file" > maude.in
+  timeout "${MAUDE_TIMEOUT:-300}" "$maude" -no-banner -batch maude.in > maude.out 2>&1
+  m_status=$?
+  m_ms=$(sed -n 's/^rewrites: [0-9]* in [0-9]*ms cpu (\([0-9]*\)ms real).*/\1/p' maude.out | head -1)
+  if [ -z "$m_ms" ]; then
+    echo "== $b: Maude did not finish within ${MAUDE_TIMEOUT:-300} s (exit $m_status); skipped"
+    skipped+=("$b")
+    continue
+  fi
   echo "== $b"
   t0=$(now)
-  ./"rec-$b" --time > gpu.out 2> gpu.err
+  timeout "$run_timeout" ./"rec-$b" --time > gpu.out 2> gpu.err
   status=$?
   g_wall=$(ms_since "$t0")
   if [ "$status" != 0 ]; then
-    echo "GPU program failed (exit $status):"
+    echo "GPU program failed (exit $status; 124: over RUN_TIMEOUT):"
     cat gpu.err
+    table+=$'\n'"| $b | $m_ms | failed (exit $status) | | | |"
     continue
   fi
   g_ms=$(grep -o ' main [0-9.]* ms' gpu.err | awk '{ print $2 }')
@@ -73,15 +91,12 @@ for b in "${benches[@]}"; do
   g_rew=$(awk '/^rewrites:/ { print $2 }' gpu.out)
   echo "gpu: $g_rew rewrites, kernels $g_ms ms ($(rate "$g_rew" "$g_ms") rewrites/s), whole run $g_wall ms; $(grep -v '^term size\|^rewrites' gpu.out | tr '\n' ' ')"
 
-  "$gpuc" rewrite "$file" --print=summary --stats --time > cpu.out 2> cpu.err
+  timeout "$run_timeout" "$gpuc" rewrite "$file" --print=summary --stats --time > cpu.out 2> cpu.err
   c_ms=$(grep -o 'in [0-9.]* ms' cpu.err | awk '{ print $2 }')
   c_rew=$(awk '/^rewrites:/ { print $2 }' cpu.out)
   c_span=$(awk '/^critical path:/ { print $3 }' cpu.out)
   echo "cpu (gpuc rewrite, 1 thread): $c_rew rewrites in $c_ms ms ($(rate "$c_rew" "$c_ms") rewrites/s); critical path $c_span, parallelism $(ratio "$c_rew" "$c_span")"
 
-  "$gpuc" maude --timing "$file" > maude.in
-  timeout "${MAUDE_TIMEOUT:-300}" "$maude" -no-banner -batch maude.in > maude.out 2>&1
-  m_ms=$(sed -n 's/^rewrites: [0-9]* in [0-9]*ms cpu (\([0-9]*\)ms real).*/\1/p' maude.out | head -1)
   m_rew=$(sed -n 's/^rewrites: \([0-9]*\) in.*/\1/p' maude.out | head -1)
   m_sum=$("$gpuc" maude --result maude.out --print=summary "$file" 2>&1 | head -1)
   echo "maude: ${m_rew:-?} of its rewrites in ${m_ms:-?} ms real"
@@ -91,4 +106,8 @@ for b in "${benches[@]}"; do
   [ "$g_out" = "$(head -1 cpu.out)" ] && [ "$g_out" = "$m_sum" ] || same="NORMAL FORMS DIFFER: gpu '$g_out', cpu '$(head -1 cpu.out)', maude '$m_sum'"
   [ "$g_rew" = "$c_rew" ] || same="$same; REWRITES DIFFER (gpu $g_rew, cpu $c_rew)"
   echo "speedups (the other's time / this one's): gpu kernels over the CPU rewriter $(ratio "$c_ms" "$g_ms"), over Maude $(ratio "${m_ms:-0}" "$g_ms"); whole gpu run over Maude $(ratio "${m_ms:-0}" "$g_wall"); CPU rewriter over Maude $(ratio "${m_ms:-0}" "$c_ms"); $same"
+  table+=$'\n'"| $b | $m_ms | $g_wall | ${g_ms:-?} | ${c_ms:-?} | $(ratio "$m_ms" "$g_wall") |"
 done
+echo
+echo "$table"
+[ ${#skipped[@]} -eq 0 ] || echo "Maude did not finish within ${MAUDE_TIMEOUT:-300} s: ${skipped[*]}"

@@ -560,9 +560,10 @@ func TestLLVMHostFacts(t *testing.T) {
 	})
 	cpu := module(emitFor(t, "testdata/raise_device.kir", CPU))
 	checkFacts(t, cpu, []fact{
-		{`extern "C" void gpuc_kernel_insert\(int gpuc_grid, int gpuc_block, unsigned char \*gpuc_shared, int \*next, int \*store, int N, int CAP\);`, 1},
-		{`gpuc_kernel_insert\(\(int\)gpuc_grid, \(int\)gpuc_block, gpuc_shared_area\(0\), next\.ptr, store\.ptr, N, CAP\);\n\s*gpuc_device_ran = true;\n\s*gpuc_check_device_error\(\);`, 1},
-		{`extern "C" int gpuc_error;`, 1},
+		{`extern "C" int gpuc_kernel_insert\(int gpuc_grid, int gpuc_block, unsigned char \*gpuc_shared, int gpuc_lo, int gpuc_hi, int \*next, int \*store, int N, int CAP\);`, 1},
+		// The worker pool runs the blocks (Note [Blocks across cores]).
+		{`return gpuc_kernel_insert\(\(int\)gpuc_grid, \(int\)gpuc_block, gpuc_sh, gpuc_lo, gpuc_hi, next\.ptr, store\.ptr, N, CAP\);\n\s*\};\n\s*gpuc_cpu_launch\(\(int\)gpuc_grid, \(int\)gpuc_block, 0, gpuc_blocks\);\n\s*gpuc_device_ran = true;\n\s*gpuc_check_device_error\(\);`, 1},
+		{`extern "C" __thread int gpuc_error;`, 1},
 	})
 	constants := module(emitFor(t, "testdata/device.kir", CPU))
 	checkFacts(t, constants, []fact{

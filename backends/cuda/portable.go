@@ -205,22 +205,34 @@ func (cpu) constant(e *emitter, b *ir.Buffer) string {
 	return fmt.Sprintf("extern \"C\" %s %s[];\n", ctype(b.Elem), abi.ConstantPrefix+b.Name)
 }
 
+// raiseSupport reads the message of the last launch's first raise, which
+// the worker pool keeps (cpu.h).
 func (c cpu) raiseSupport(e *emitter, b *strings.Builder) {
-	c.portable.raiseSupport(e, b, fmt.Sprintf("extern \"C\" int %s;", abi.ErrorWord), "id = "+abi.ErrorWord,
-		fmt.Sprintf("extern \"C\" long long %s[2];\nextern \"C\" int %s;", abi.FaultValues, abi.ChecksWord),
-		fmt.Sprintf("memcpy(gpuc_v, %s, sizeof gpuc_v)", abi.FaultValues),
+	c.portable.raiseSupport(e, b, "", "id = gpuc_cpu_raised",
+		fmt.Sprintf("extern \"C\" int %s;", abi.ChecksWord),
+		"memcpy(gpuc_v, gpuc_cpu_values, sizeof gpuc_v)",
 		abi.ChecksWord+" = 0")
 }
 
-// code declares each kernel's function: the launch geometry and the
-// block's shared area, then the arguments that package abi lists.
+// code declares the kernels' error word, thread-local, and each kernel's
+// function: the launch geometry, the worker's shared area and the range
+// of blocks, then the arguments that package abi lists (Note [Blocks
+// across cores] in backends/llvm/kernel.go).
 func (cpu) code(e *emitter, b *strings.Builder) []*ir.Func {
+	fmt.Fprintf(b, "\n// The kernels' error word: each worker's own.\nextern \"C\" __thread int %s;\n", abi.ErrorWord)
+	values := "  (void)vals;\n"
+	if len(e.raiseMsgs) > e.nRaise { // checks: a fault's values, the worker's own too
+		fmt.Fprintf(b, "extern \"C\" __thread long long %s[2];\n", abi.FaultValues)
+		values = fmt.Sprintf("  vals[0] = %s[0];\n  vals[1] = %s[1];\n", abi.FaultValues, abi.FaultValues)
+	}
+	fmt.Fprintf(b, "static int gpuc_take_error(long long *vals) {\n  int id = %s;\n  %s = 0;\n%s  return id;\n}\n",
+		abi.ErrorWord, abi.ErrorWord, values)
 	ks := kernels(e.m)
 	if len(ks) > 0 {
 		b.WriteString("\n// The kernels, compiled from the LLVM backend's --target=host module.\n")
 	}
 	for _, k := range ks {
-		params := []string{"int gpuc_grid", "int gpuc_block", "unsigned char *gpuc_shared"}
+		params := []string{"int gpuc_grid", "int gpuc_block", "unsigned char *gpuc_shared", "int gpuc_lo", "int gpuc_hi"}
 		for _, p := range k.Params {
 			params = append(params, ctype(p.Type)+" "+e.n.c(p.Name))
 		}
@@ -230,12 +242,17 @@ func (cpu) code(e *emitter, b *strings.Builder) []*ir.Func {
 		for _, p := range e.conv.Params(k) {
 			params = append(params, ctype(p.Type)+" "+e.n.c(p.Name))
 		}
-		fmt.Fprintf(b, "extern \"C\" void %s(%s);\n", abi.KernelPrefix+k.Name, strings.Join(params, ", "))
+		fmt.Fprintf(b, "extern \"C\" int %s(%s);\n", abi.KernelPrefix+k.Name, strings.Join(params, ", "))
 	}
 	return hostFuncs(e.m)
 }
 
-func (cpu) start(f *fn) { f.line("gpuc_clock_start();") }
+// start reads the worker pool's settings before any work, so that a bad
+// GPUC_THREADS stops the program before it prints.
+func (cpu) start(f *fn) {
+	f.line("gpuc_pool_get();")
+	f.line("gpuc_clock_start();")
+}
 
 // setup needs no zeroing: gpuc_device_alloc callocs, so that a large
 // buffer takes memory only where the program writes it.
@@ -243,20 +260,27 @@ func (c cpu) setup(f *fn, b *ir.Buffer) {
 	c.portable.setup(f, b, abi.ConstantPrefix+b.Name, true)
 }
 
-// launch calls the kernel's function; an error raised in it ends the
-// program at once, as in the interpreter.
+// launch runs the kernel's function over the launch's blocks on the
+// worker pool, the kernel's own arguments evaluated once; an error raised
+// in it ends the program at once, as in the interpreter.
 func (cpu) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
-	all := []string{"(int)gpuc_grid", "(int)gpuc_block", "gpuc_shared_area(" + smem + ")"}
-	for _, a := range args {
-		all = append(all, a.s)
+	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", pos)
+	f.indent++
+	all := []string{"(int)gpuc_grid", "(int)gpuc_block", "gpuc_sh", "gpuc_lo", "gpuc_hi"}
+	for i, a := range args {
+		f.line("%s gpuc_a%d = %s;", ctype(k.Params[i].Type), i, a.s)
+		all = append(all, fmt.Sprintf("gpuc_a%d", i))
 	}
 	all = append(all, f.e.launchArgs(k)...)
-	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", pos)
-	f.line("  %s(%s);", abi.KernelPrefix+k.Name, strings.Join(all, ", "))
-	f.line("  gpuc_device_ran = true;")
+	f.line("auto gpuc_blocks = [&](unsigned char *gpuc_sh, int gpuc_lo, int gpuc_hi) {")
+	f.line("  return %s(%s);", abi.KernelPrefix+k.Name, strings.Join(all, ", "))
+	f.line("};")
+	f.line("gpuc_cpu_launch((int)gpuc_grid, (int)gpuc_block, %s, gpuc_blocks);", smem)
+	f.line("gpuc_device_ran = true;")
 	if len(f.e.raiseMsgs) > 0 {
-		f.line("  gpuc_check_device_error();")
+		f.line("gpuc_check_device_error();")
 	}
+	f.indent--
 	f.line("}")
 }
 

@@ -119,8 +119,14 @@ func (f *fn) addr(s *slot) value.Value {
 	return f.cur.NewGetElementPtr(valType(s.t), s.ptr, f.cur.NewLoad(types.I32, f.g.geom[ir.ThreadID]))
 }
 
-// leave returns from the function: void, or the result type's zero.
+// leave returns from the function: void, or the result type's zero; a
+// kernel on the host target returns the block it is at (Note [Blocks
+// across cores]).
 func (f *fn) leave() {
+	if f.cpu != nil {
+		f.cur.NewRet(f.cur.NewLoad(types.I32, f.g.geom[ir.BlockID]))
+		return
+	}
 	if f.src.Result == ir.Void || f.src.Kind == ir.KernelFunc {
 		f.cur.NewRet(nil)
 		return

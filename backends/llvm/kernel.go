@@ -146,9 +146,26 @@ func (c *cpuState) statusOf(f *fn) value.Value {
 	return f.cur.NewGetElementPtr(types.I8, c.status, f.cur.NewLoad(types.I32, f.g.geom[ir.ThreadID]))
 }
 
-// cpuKernel emits a kernel for the host target: a function that runs the
-// blocks of a launch in order, each with its shared area zeroed, and the
-// threads of each block in a loop, or in segments between barriers.
+// Note [Blocks across cores]
+//
+// A host program runs a launch's blocks on a pool of worker threads, one
+// per core (cpu.h). A kernel's function on the host target therefore runs
+// a range of blocks, lo up to hi, in order, with the worker's own shared
+// area; the current thread's geometry and the error word are thread-local
+// globals, so each worker has its own. The function returns the block it
+// stopped at: hi, or the block whose thread raised (Note [Raise on the
+// CPU]). The pool hands out ranges in any order, and of the ranges that
+// stop early the one that stopped at the smallest block gives the
+// message, which is the one the blocks run in order would give: the
+// first in block and thread order. Blocks of one launch ran in any order
+// on the GPU already, so nothing else changes: atomics are atomicrmw and
+// cmpxchg, atomic on the CPU as on the GPU, and the pool's start and end
+// of a launch order the workers' memory as a kernel boundary does.
+
+// cpuKernel emits a kernel for the host target: a function that runs a
+// range of the blocks of a launch in order, each with its shared area
+// zeroed, and the threads of each block in a loop, or in segments between
+// barriers (Note [Blocks across cores]).
 func (g *gen) cpuKernel(src *ir.Func) {
 	f := g.newFn(src)
 	ps := f.f.Params
@@ -156,14 +173,14 @@ func (g *gen) cpuKernel(src *ir.Func) {
 	f.cpu = c
 	f.cur.NewStore(c.grid, g.geom[ir.GridDim])
 	f.cur.NewStore(c.block, g.geom[ir.BlockDim])
-	const first = 3 // after grid, block and the shared area
+	const first = 5 // after grid, block, the shared area and the block range
 	f.bind(first + len(src.Params))
 	bytes := f.carve(ps[2])
 	if c.wide {
 		c.status = f.alloca(types.I8, c.block)
 	}
 	f.paramSlots(c.wide)
-	f.forBlocks(func() {
+	f.forBlocks(ps[3], ps[4], func() {
 		if len(g.conv.Shared(src)) > 0 {
 			f.call("llvm.memset.p0i8.i64", types.Void, ps[2], constantI8(0), bytes, konst(ir.Bool, 0))
 		}
@@ -183,9 +200,9 @@ func (g *gen) cpuKernel(src *ir.Func) {
 	f.finish()
 }
 
-// forBlocks runs body for each block of the launch, bid() going up.
-func (f *fn) forBlocks(body func()) {
-	f.count(f.g.geom[ir.BlockID], f.cpu.grid, "block", func(*llir.Block) { body() })
+// forBlocks runs body for each block from lo up to hi, bid() going up.
+func (f *fn) forBlocks(lo, hi value.Value, body func()) {
+	f.count(f.g.geom[ir.BlockID], lo, hi, "block", func(*llir.Block) { body() })
 }
 
 // forThreads runs body for each thread of the block, tid() going up; if
@@ -193,7 +210,7 @@ func (f *fn) forBlocks(body func()) {
 // thread's code ends by branching to f.cpu.next.
 func (f *fn) forThreads(onlyRunning bool, body func()) {
 	c := f.cpu
-	f.count(f.g.geom[ir.ThreadID], c.block, "thread", func(next *llir.Block) {
+	f.count(f.g.geom[ir.ThreadID], i32(0), c.block, "thread", func(next *llir.Block) {
 		if onlyRunning {
 			run := f.block("running")
 			st := f.cur.NewLoad(types.I8, c.statusOf(f))
@@ -207,10 +224,10 @@ func (f *fn) forThreads(onlyRunning bool, body func()) {
 	})
 }
 
-// count runs body with the counter global ctr going from 0 up to n; body
-// may branch to the block it gets to go on with the next value.
-func (f *fn) count(ctr *llir.Global, n value.Value, name string, body func(next *llir.Block)) {
-	f.cur.NewStore(i32(0), ctr)
+// count runs body with the counter global ctr going from lo up to n;
+// body may branch to the block it gets to go on with the next value.
+func (f *fn) count(ctr *llir.Global, lo, n value.Value, name string, body func(next *llir.Block)) {
+	f.cur.NewStore(lo, ctr)
 	head, run, next, done := f.block(name), f.block(name+".run"), f.block(name+".next"), f.block(name+".done")
 	f.jump(head)
 	f.enter(head)

@@ -231,10 +231,18 @@ func (g *gen) globals() {
 		g.consts[b.Name] = g.global(abi.ConstantPrefix+b.Name, t, ir.Constant, constant.NewZeroInitializer(t))
 	}
 	if g.target == Host {
+		// Each worker of the host program's pool runs its own blocks
+		// (Note [Blocks across cores]): the geometry, the error word and
+		// a fault's values are the worker's.
+		g.errWord.TLSModel = enum.TLSModelInitialExec
+		if g.values != nil {
+			g.values.TLSModel = enum.TLSModelInitialExec
+		}
 		g.geom = map[ir.BuiltinOp]*llir.Global{}
 		for _, op := range []ir.BuiltinOp{ir.ThreadID, ir.BlockID, ir.BlockDim, ir.GridDim} {
 			v := g.global("gpuc_"+op.String(), types.I32, ir.Global, i32(0))
 			v.Linkage, v.Align = enum.LinkageInternal, 4
+			v.TLSModel = enum.TLSModelInitialExec
 			g.geom[op] = v
 		}
 		return
@@ -247,13 +255,16 @@ func (g *gen) globals() {
 
 // declare creates the LLVM function of kernel or device function f with
 // the signature that package abi describes. On the host target a kernel
-// first takes the grid and block sizes and the block's shared area. A
-// kernel takes bool parameters as bytes, as the host passes them.
+// first takes the grid and block sizes, the worker's shared area and the
+// range of blocks to run, and returns the block it stopped at (Note
+// [Blocks across cores]). A kernel takes bool parameters as bytes, as
+// the host passes them.
 func (g *gen) declare(f *ir.Func) *llir.Func {
 	var params []*llir.Param
-	if f.Kind == ir.KernelFunc && g.target == Host {
+	host := f.Kind == ir.KernelFunc && g.target == Host
+	if host {
 		params = append(params, llir.NewParam("gpuc_grid", types.I32), llir.NewParam("gpuc_block", types.I32),
-			llir.NewParam("gpuc_shared", types.I8Ptr))
+			llir.NewParam("gpuc_shared", types.I8Ptr), llir.NewParam("gpuc_lo", types.I32), llir.NewParam("gpuc_hi", types.I32))
 	}
 	for _, p := range f.Params {
 		t := valType(p.Type)
@@ -269,7 +280,10 @@ func (g *gen) declare(f *ir.Func) *llir.Func {
 		params = append(params, llir.NewParam(p.Name, valType(p.Type)))
 	}
 	name, result := "gpuc_func_"+f.Name, valType(f.Result)
-	if f.Kind == ir.KernelFunc {
+	switch {
+	case host:
+		name, result = abi.KernelPrefix+f.Name, types.I32
+	case f.Kind == ir.KernelFunc:
 		name, result = abi.KernelPrefix+f.Name, types.Void
 	}
 	lf := g.mod.NewFunc(name, result, params...)

@@ -146,7 +146,10 @@ func TestNVPTX(t *testing.T) {
 }
 
 // TestHostTarget builds every program for the CPU, runs it and compares
-// its output and exit status with the interpreter's.
+// its output and exit status with the interpreter's. Every launch of two
+// blocks and 1024 threads or more runs on a pool of two workers (Note
+// [Blocks across cores]); TestHostPool runs some programs on one, three
+// and eight, small launches included.
 func TestHostTarget(t *testing.T) {
 	clang := tool(t, "clang-16")
 	cxx := tool(t, "clang++-16", "g++")
@@ -159,6 +162,7 @@ func TestHostTarget(t *testing.T) {
 			for _, args := range p.runs {
 				want, wantErr, wantStatus := interpretErr(t, p.path, args)
 				cmd := exec.Command(exe, args...)
+				cmd.Env = append(os.Environ(), "GPUC_THREADS=2", "GPUC_POOL_MIN=1024")
 				var stdout, stderr bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
 				status := 0
@@ -175,6 +179,57 @@ func TestHostTarget(t *testing.T) {
 				// package abi).
 				if status != 0 && stderr.String() != wantErr {
 					t.Errorf("%v: stderr %q, want %q", args, stderr.String(), wantErr)
+				}
+			}
+		})
+	}
+}
+
+// TestHostPool runs host-target programs on worker pools of several
+// sizes, small launches included (Note [Blocks across cores]): the output and exit status must be
+// the interpreter's, the first raise in block order included. The
+// compiled raise_order waits longer than the interpreted one for a later
+// block to raise first, which changes nothing that it prints.
+func TestHostPool(t *testing.T) {
+	clang := tool(t, "clang-16")
+	cxx := tool(t, "clang++-16", "g++")
+	dir := t.TempDir()
+	for _, p := range []program{
+		{"testdata/raise_order.kir", [][]string{{}, {"FIRST=0"}, {"FIRST=200"}}},
+		{"../cuda/testdata/shared.kir", [][]string{{"N=5000"}}},
+		{"../../examples/kir/scan.kir", [][]string{{}}},
+		{"../../examples/trs/treemergesort.trs", [][]string{{}}},
+	} {
+		t.Run(p.name(), func(t *testing.T) {
+			t.Parallel()
+			exe := buildHost(t, clang, cxx, filepath.Join(dir, p.name()), load(t, p.path))
+			bad := exec.Command(exe)
+			bad.Env = append(os.Environ(), "GPUC_THREADS=0")
+			if out, err := bad.Output(); err == nil || len(out) > 0 {
+				t.Errorf("GPUC_THREADS=0: %v, prints %q; want exit 1 before any output", err, out)
+			}
+			for _, args := range p.runs {
+				want, wantErr, wantStatus := interpretErr(t, p.path, args)
+				wantErr = strings.TrimSuffix(wantErr, "\n")
+				for _, threads := range []string{"1", "3", "8"} {
+					if p.name() == "raise_order" && threads != "1" {
+						args = append(args[:len(args):len(args)], "WORK=100000000")
+					}
+					cmd := exec.Command(exe, args...)
+					cmd.Env = append(os.Environ(), "GPUC_THREADS="+threads, "GPUC_POOL_MIN=0")
+					var stdout, stderr bytes.Buffer
+					cmd.Stdout, cmd.Stderr = &stdout, &stderr
+					status := 0
+					var exit *exec.ExitError
+					if err := cmd.Run(); errors.As(err, &exit) {
+						status = exit.ExitCode()
+					} else if err != nil {
+						t.Fatal(err)
+					}
+					if stdout.String() != want || status != wantStatus || !strings.Contains(stderr.String(), wantErr) {
+						t.Errorf("%v GPUC_THREADS=%s: exit %d, want %d; stderr %q, want %q\ngot:\n%s\nwant:\n%s",
+							args, threads, status, wantStatus, stderr.String(), wantErr, stdout.String(), want)
+					}
 				}
 			}
 		})
@@ -392,7 +447,8 @@ func TestHostFacts(t *testing.T) {
 	scan := emitFile(t, "../../examples/kir/scan.kir", llvm.Host)
 	checkFacts(t, scan, []fact{
 		{`target triple`, 0},
-		{`define void @gpuc_kernel_scan\(i32 %gpuc_grid, i32 %gpuc_block, i8\* %gpuc_shared, i32\* %data, i32 %N, i32 %B\)`, 1},
+		{`define i32 @gpuc_kernel_scan\(i32 %gpuc_grid, i32 %gpuc_block, i8\* %gpuc_shared, i32 %gpuc_lo, i32 %gpuc_hi, i32\* %data, i32 %N, i32 %B\)`, 1},
+		{`@gpuc_(error|tid|bid|bdim|gdim) = .*thread_local\(initialexec\)`, 5},
 		{`nvvm|addrspace`, 0},
 		{`alloca i32, i32 %gpuc_block`, -1}, // locals live across barriers
 		{`alloca i8, i32 %gpuc_block`, 1},   // the threads' statuses

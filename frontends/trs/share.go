@@ -27,7 +27,11 @@ import "fmt"
 // that one slot wherever r has t. The repeated subterms lifted at once are
 // the smallest ones, those without another repeated pending subterm
 // inside; the new rule is let in turn, so that a repeat with a repeat
-// inside takes a let for each. Innermost rewriting normalises every
+// inside takes a let for each. Each let also takes the largest pending
+// subterms of r that hold no repeat, so that work which needs no repeat
+// is rewritten beside the repeats, not after them: a let must not
+// serialise independent work. What needs a repeat's normal form waits
+// for it, as innermost rewriting wants. Innermost rewriting normalises every
 // subterm of r in any case, before the term above it, so the normal form
 // is the same and only the work changes: rewrites of the copies are saved
 // and each let costs one. Systems whose right-hand sides repeat no pending
@@ -96,6 +100,7 @@ func (c *checker) let(rhs *Term, subs []*Term, f *Sym) *Term {
 		i := indexOf(seen, t)
 		return i >= 0 && count[seen[i]] > 1
 	}
+	pend := map[*Term]bool{} // by occurrence
 	var walk func(t *Term, root bool) bool
 	walk = func(t *Term, root bool) bool {
 		if bound(t) {
@@ -105,6 +110,7 @@ func (c *checker) let(rhs *Term, subs []*Term, f *Sym) *Term {
 		for _, a := range t.Args {
 			pending = walk(a, false) || pending
 		}
+		pend[t] = pending
 		if pending && !root {
 			count[first(t)]++
 		}
@@ -131,12 +137,33 @@ func (c *checker) let(rhs *Term, subs []*Term, f *Sym) *Term {
 	if len(reps) == 0 {
 		return rhs
 	}
-	// The let's arguments: the repeats, then the bound subterms outside
-	// them, each once.
+	// The pending subterms that hold no repeat go along with the repeats,
+	// the largest such, so that they are rewritten beside them.
+	var frees []*Term
+	var free func(t *Term)
+	free = func(t *Term) {
+		for _, a := range t.Args {
+			switch {
+			case bound(a) || indexOf(reps, a) >= 0:
+			case repeated(a) || inside(a):
+				free(a)
+			case pend[a]:
+				if indexOf(frees, a) < 0 {
+					frees = append(frees, a)
+				}
+			default:
+				free(a)
+			}
+		}
+	}
+	free(rhs)
+	lifted := append(append([]*Term{}, reps...), frees...)
+	// The let's arguments: those, then the bound subterms outside them,
+	// each once.
 	var keeps []*Term
 	var keep func(t *Term)
 	keep = func(t *Term) {
-		if indexOf(reps, t) >= 0 {
+		if indexOf(lifted, t) >= 0 {
 			return
 		}
 		if bound(t) {
@@ -150,7 +177,7 @@ func (c *checker) let(rhs *Term, subs []*Term, f *Sym) *Term {
 		}
 	}
 	keep(rhs)
-	args := append(append([]*Term{}, reps...), keeps...)
+	args := append(lifted, keeps...)
 	s := &Sym{Name: fmt.Sprintf("%s.let.%d", f.Name, c.nextRule), Arity: len(args), Sort: rhs.Sort(), Pos: rhs.Pos, Aux: true}
 	vars := make([]*Var, len(args))
 	params := make([]*Term, len(args))

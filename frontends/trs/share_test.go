@@ -47,3 +47,29 @@ func TestShareRepeats(t *testing.T) {
 		}
 	}
 }
+
+// A let takes along the largest pending subterms that hold no repeat, so
+// that they are rewritten beside the repeats (Note [Repeated subterms]);
+// what holds a repeat stays in the let's rule.
+func TestShareIndependent(t *testing.T) {
+	sys := mustLoad(t, `(VAR x y)
+(RULES
+  g(0) -> 0
+  g(s(x)) -> s(g(x))
+  h(x, y) -> s(x)
+  m(x) -> c(g(x), g(x), s(g(s(x))))
+  p(x) -> c(h(g(x), g(s(x))), g(x), x)
+  q(x) -> c(h(g(g(x)), g(s(x))), g(g(x)), g(x))
+)`, "g(s(s(0)))")
+	for name, want := range map[string]string{
+		"m": "m(x) -> m.let.6(g(x), s(g(s(x))))\nm.let.6(Z0, Z1) -> c(Z0, Z0, Z1)\n",
+		"p": "p(x) -> p.let.7(g(x), g(s(x)), x)\np.let.7(Z0, Z1, Z2) -> c(h(Z0, Z1), Z0, Z2)\n",
+		// g(s(x)) goes along with g(x), the first repeat, and h(...)
+		// waits for the second, g(g(x)).
+		"q": "q(x) -> q.let.8(g(x), g(s(x)))\nq.let.8(Z0, Z1) -> q.let.9(g(Z0), Z1, Z0)\nq.let.9(Z0, Z1, Z2) -> c(h(Z0, Z1), Z0, Z2)\n",
+	} {
+		if got := rulesOf(sys, name); got != want {
+			t.Errorf("%s:\n%swant\n%s", name, got, want)
+		}
+	}
+}
