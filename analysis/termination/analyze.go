@@ -320,7 +320,7 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 			cert = append(cert, obl...)
 		} else {
 			l.Verdict = Unknown
-			l.Reason = a.unknownReason(bad)
+			l.Reason = a.unknownReasonIn(exact, bad)
 			stuck = append(stuck, bad)
 		}
 		loops = append(loops, l)
@@ -340,8 +340,10 @@ func headOf(sys *its.System, comp []int) int {
 }
 
 // unknownReason says why comp was not proved.
-func (a *analyzer) unknownReason(comp []int) string {
-	sys := a.sys
+func (a *analyzer) unknownReason(comp []int) string { return a.unknownReasonIn(a.sys, comp) }
+
+// unknownReasonIn reads the reason in sys, the exact system (Note [Proof view]).
+func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 	head := headOf(sys, comp)
 	where := sys.Locs[head].Pos
 	if where == "" {
