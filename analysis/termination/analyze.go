@@ -380,6 +380,43 @@ func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 	if len(whys) > 0 {
 		return fmt.Sprintf("loop at %s: whether it ends depends on values it reads (%s), which other threads may write", where, strings.Join(whys, ", "))
 	}
+	// Variables that nothing sets (not parameters, ids or launch sizes) are the translators'
+	// reads of read-only memory at fixed addresses: a witness would have to state memory.
+	known := map[string]bool{}
+	for _, p := range append(append([]string{}, sys.Params...), sys.ThreadVars...) {
+		known[p] = true
+	}
+	for _, f := range sys.Facts {
+		for v := range its.FreeVars(f.Expr) {
+			known[v] = true
+		}
+	}
+	for _, t := range sys.Trans {
+		for k := range t.Update {
+			known[k] = true
+		}
+		for _, h := range t.Havoc {
+			known[h] = true
+		}
+	}
+	var consts []string
+	for _, t := range sys.Trans {
+		if !in[t.From] {
+			continue
+		}
+		for _, g := range t.Guard {
+			for v := range its.FreeVars(g) {
+				if !known[v] && !seen[v] {
+					seen[v] = true
+					consts = append(consts, v)
+				}
+			}
+		}
+	}
+	if len(consts) > 0 {
+		sort.Strings(consts)
+		return fmt.Sprintf("loop at %s: whether it ends depends on the contents of read-only memory (%s)", where, strings.Join(consts, ", "))
+	}
 	if a.zOnly {
 		return fmt.Sprintf("loop at %s: a ranking function holds over the integers but not with wrap-around arithmetic", where)
 	}

@@ -287,6 +287,9 @@ func replayWitness(stdout io.Writer, path string, limit int64, opts driver.Optio
 		err = interp.Run(m, interp.Config{Params: params, LoopLimit: limit})
 		var ll *interp.LoopLimitError
 		switch {
+		case errors.As(err, &ll) && r.Witness.Pos != "" && ll.Pos.String() != r.Witness.Pos:
+			fmt.Fprintf(stdout, "%s: %s: witness not confirmed: another loop passed the limit: %s\n", r.File, r.Kernel, ll.Error())
+			bad++
 		case errors.As(err, &ll):
 			fmt.Fprintf(stdout, "%s: %s: witness confirmed: %s\n", r.File, r.Kernel, ll.Error())
 		case err != nil:
