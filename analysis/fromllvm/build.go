@@ -93,7 +93,9 @@ func (t *fnT) fromCut(c int) bool {
 				continue
 			}
 			emit := func(to int, g []its.Expr, upd map[string]its.Expr) {
-				trans = append(trans, its.Transition{From: from, To: to, Guard: g, Update: upd, Pos: t.pos(blk.Term)})
+				if !infeasible(g) {
+					trans = append(trans, its.Transition{From: from, To: to, Guard: g, Update: upd, Pos: t.pos(blk.Term)})
+				}
 			}
 			next := func(s int, g its.Expr) bool {
 				ns := &state{guards: append([]its.Expr(nil), st.guards...)}
@@ -102,6 +104,9 @@ func (t *fnT) fromCut(c int) bool {
 						return true
 					}
 					ns.guards = addGuard(ns.guards, g)
+					if infeasible(ns.guards) {
+						return true
+					}
 				}
 				phis := t.phis(t.blocks[s], blk, st.env)
 				if t.cut[s] {
@@ -169,7 +174,13 @@ func (t *fnT) fromCut(c int) bool {
 			}
 		}
 	}
-	t.sys.Trans = append(t.sys.Trans, mergeTrans(trans)...)
+	for _, tr := range mergeTrans(trans) {
+		for _, st := range splitIte(tr) {
+			if !infeasible(st.Guard) {
+				t.sys.Trans = append(t.sys.Trans, st)
+			}
+		}
+	}
 	return true
 }
 
@@ -380,6 +391,20 @@ func intersect(a, b []its.Expr) []its.Expr {
 	return out
 }
 
+// infeasible reports whether guards hold a guard and its negation.
+func infeasible(gs []its.Expr) bool {
+	seen := map[string]bool{}
+	for _, g := range gs {
+		seen[g.String()] = true
+	}
+	for _, g := range gs {
+		if seen[not(g).String()] {
+			return true
+		}
+	}
+	return false
+}
+
 // addGuard appends g split at &&, dropping true and guards that are only a fresh value.
 func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
 	if b, ok := g.(*its.Binary); ok && b.Op == its.LAnd {
@@ -387,6 +412,11 @@ func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
 	}
 	if c, ok := g.(*its.Const); ok && c.Val.Sign() != 0 {
 		return gs
+	}
+	for _, h := range gs {
+		if h == g || h.String() == g.String() {
+			return gs
+		}
 	}
 	switch g := g.(type) {
 	case *its.Nondet:
