@@ -192,9 +192,9 @@ func (x *fx) launchFacts() {
 	x.sys.ThreadVars = []string{tid.(*its.Ref).Var.Name, bid.(*its.Ref).Var.Name}
 	c := func(v int64) its.Expr { return its.C(v, its.I32) }
 	fact := func(e its.Expr, why string) { x.sys.Facts = append(x.sys.Facts, its.Fact{Expr: e, Why: why}) }
-	fact(its.B(its.Ult, tid, bdim), "thread id < block size")
+	fact(its.B(its.LAnd, its.B(its.Sle, c(0), tid), its.B(its.Slt, tid, bdim)), "thread id < block size")
 	fact(its.B(its.LAnd, its.B(its.Sle, c(1), bdim), its.B(its.Sle, bdim, c(1024))), "1 <= block size <= 1024")
-	fact(its.B(its.Ult, bid, gdim), "block id < grid size")
+	fact(its.B(its.LAnd, its.B(its.Sle, c(0), bid), its.B(its.Slt, bid, gdim)), "block id < grid size")
 	fact(its.B(its.LAnd, its.B(its.Sle, c(1), gdim), its.B(its.Sle, gdim, c(1<<31-1))), "1 <= grid size <= 2^31-1")
 	if b := x.launchBlock(); b != nil {
 		fact(its.B(its.Eq, bdim, b), "launch block "+b.String())
@@ -407,11 +407,8 @@ func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
 	if c, ok := g.(*its.Const); ok && c.Val.Sign() != 0 {
 		return gs
 	}
-	if _, ok := g.(*its.Nondet); ok {
-		return gs
-	}
-	if u, ok := g.(*its.Unary); ok {
-		if _, ok := u.X.(*its.Nondet); ok {
+	for _, h := range gs {
+		if h == g {
 			return gs
 		}
 	}

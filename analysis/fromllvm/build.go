@@ -167,6 +167,9 @@ func (t *fnT) fromCut(c int) bool {
 					return false
 				}
 			case *ir.TermUnreachable:
+				// After a call that does not return (a trap): the thread ends. Keeping the
+				// path keeps every way out of a loop (a witness must not ignore it).
+				emit(t.exitLoc(), st.guards, t.updates(st.env))
 			case *ir.TermRet:
 				emit(t.exitLoc(), st.guards, t.updates(st.env))
 			default: // resume and friends do not occur in kernels; the thread ends
@@ -393,19 +396,23 @@ func intersect(a, b []its.Expr) []its.Expr {
 
 // infeasible reports whether guards hold a guard and its negation.
 func infeasible(gs []its.Expr) bool {
+	// Text identifies a guard only without fresh values: two nondets may print alike.
 	seen := map[string]bool{}
 	for _, g := range gs {
-		seen[g.String()] = true
+		if !hasNondet(g) {
+			seen[g.String()] = true
+		}
 	}
 	for _, g := range gs {
-		if seen[not(g).String()] {
+		if !hasNondet(g) && seen[not(g).String()] {
 			return true
 		}
 	}
 	return false
 }
 
-// addGuard appends g split at &&, dropping true and guards that are only a fresh value.
+// addGuard appends g split at &&, dropping true and repeated guards. A guard that reads a fresh
+// value stays: the analysis needs every branch as it is, for witnesses.
 func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
 	if b, ok := g.(*its.Binary); ok && b.Op == its.LAnd {
 		return addGuard(addGuard(gs, b.X), b.Y)
@@ -414,15 +421,7 @@ func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
 		return gs
 	}
 	for _, h := range gs {
-		if h == g || h.String() == g.String() {
-			return gs
-		}
-	}
-	switch g := g.(type) {
-	case *its.Nondet:
-		return gs
-	case *its.Unary:
-		if _, ok := g.X.(*its.Nondet); ok {
+		if h == g || (!hasNondet(g) && h.String() == g.String()) {
 			return gs
 		}
 	}
