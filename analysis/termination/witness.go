@@ -138,12 +138,20 @@ func recurrentCandidates(sys *its.System) []its.Expr {
 	return out
 }
 
-func (a *analyzer) witness(inv Invariants, comp []int) *Witness {
+func (a *analyzer) witness(inv Invariants, stuck []int) *Witness {
 	sys := a.sys
-	locs := locsOf(sys, comp)
+	locs := locsOf(sys, stuck)
 	in := map[int]bool{}
 	for _, l := range locs {
 		in[l] = true
+	}
+	// Every transition between the loop's locations stays in the loop, including those a ranking
+	// component removed from the stuck part: the recurrent set must be closed under all of them.
+	var comp []int
+	for ti, t := range sys.Trans {
+		if in[t.From] && in[t.To] {
+			comp = append(comp, ti)
+		}
 	}
 	h := headOf(sys, comp)
 	prefix, ok := shortestPath(sys, h)
