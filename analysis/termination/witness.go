@@ -14,7 +14,8 @@ import (
 // loop. The search, for a loop that could not be ranked:
 //  1. Take the shortest path from the entry to the loop head and ask the solver for a launch
 //     (parameters, thread ids, launch sizes) under which the path can be taken and the loop
-//     entered, trying a few hints (parameters 1, 3, past half the range, the maximum).
+//     entered, trying a few hints (parameters 1, 3, past half the range, the maximum), each first
+//     with launch sizes and ids below 1024 so that the witness is a launch one can run.
 //  2. Evaluate the template candidates (the invariant ones, plus v == 0, v a power of two or 0,
 //     v past half its range, and each launch value) at the state reached; keep those that hold.
 //  3. Shrink them, Houdini style, to a set R closed under every transition of the loop for all
@@ -159,7 +160,25 @@ func (a *analyzer) witness(inv Invariants, stuck []int) *Witness {
 		return nil
 	}
 	lv := launchVars(sys)
-	for _, hint := range a.hints() {
+	isParam := map[string]bool{}
+	for _, p := range sys.Params {
+		isParam[p] = true
+	}
+	var tries []struct {
+		hint  map[string]*big.Int
+		small bool
+	}
+	for _, h := range a.hints() {
+		tries = append(tries, struct {
+			hint  map[string]*big.Int
+			small bool
+		}{h, true}, struct {
+			hint  map[string]*big.Int
+			small bool
+		}{h, false})
+	}
+	for _, try := range tries {
+		hint, small := try.hint, try.small
 		// 1. A launch under which the path reaches the loop and a loop transition is enabled.
 		q := newQuery(sys)
 		x0 := q.state("0")
@@ -167,6 +186,19 @@ func (a *analyzer) witness(inv Invariants, stuck []int) *Witness {
 		for _, name := range sortedNames(hint) {
 			v, _ := sys.Var(name)
 			q.assert("(= " + x0[name] + " " + bvConst(hint[name], v.Sort.Width) + ")")
+		}
+		// Prefer a small launch: ids and sizes below 1024 where the facts allow it.
+		if small {
+			for _, name := range lv {
+				if isParam[name] {
+					continue
+				}
+				v, _ := sys.Var(name)
+				if v.Sort.IsBool() || v.Sort.Width < 12 {
+					continue
+				}
+				q.assert("(bvule " + x0[name] + " " + bvConst(big.NewInt(1024), v.Sort.Width) + ")")
+			}
 		}
 		cur := x0
 		for i, ti := range prefix {
