@@ -249,6 +249,9 @@ func locText(sys *its.System, name, pos string) string {
 }
 
 func launchText(m map[string]string) string {
+	if len(m) == 0 {
+		return "every launch"
+	}
 	var ks []string
 	for k := range m {
 		ks = append(ks, k)

@@ -233,7 +233,7 @@ func (a *analyzer) witness(inv Invariants, stuck []int) *Witness {
 			}
 		}
 		res, model, err := a.check(q.script(), ask...)
-		if err != nil || res != smt.Sat || model == nil {
+		if err != nil || res != smt.Sat || (model == nil && len(ask) > 0) {
 			continue
 		}
 		launch := map[string]*big.Int{}
