@@ -300,14 +300,26 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	a.sys = proofView(exact)
 	defer func() { a.sys = exact }()
 	sys := a.sys
-	inv := a.houdini(candidates(sys))
-	cert := a.invariantObligations(inv)
+	// Facts on variables that nothing updates hold everywhere; many loops need no more. Houdini
+	// runs only when a loop needs it, once.
+	inv0 := constantFacts(sys)
+	var full Invariants
+	var cert []Obligation
+	certified := map[*Invariants]bool{}
 	var loops []Loop
 	var stuck [][]int
 	for _, c := range sccs(sys, allTrans(sys)) {
 		head := headOf(sys, c)
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
-		ranks, obl, bad := a.proveComponent(inv, c)
+		used := &inv0
+		ranks, obl, bad := a.proveComponent(inv0, c)
+		if bad != nil {
+			if full == nil {
+				full = a.houdini(candidates(sys))
+			}
+			used = &full
+			ranks, obl, bad = a.proveComponent(full, c)
+		}
 		for _, r := range ranks {
 			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn, head))
 		}
@@ -317,9 +329,13 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 				heads = append(heads, x)
 			}
 		}
-		l.Invariants = describeInvariant(sys, inv, heads)
+		l.Invariants = describeInvariant(sys, *used, heads)
 		if bad == nil {
 			l.Verdict = True
+			if !certified[used] {
+				certified[used] = true
+				cert = append(cert, a.invariantObligations(*used)...)
+			}
 			cert = append(cert, obl...)
 		} else {
 			l.Verdict = Unknown
@@ -327,6 +343,10 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 			stuck = append(stuck, bad)
 		}
 		loops = append(loops, l)
+	}
+	inv := full
+	if inv == nil {
+		inv = inv0
 	}
 	return inv, loops, cert, stuck
 }

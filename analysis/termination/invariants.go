@@ -214,6 +214,7 @@ func (a *analyzer) houdini(cands []its.Expr) Invariants {
 		}
 		inv[l] = append([]its.Expr(nil), cands...)
 	}
+	a.sampleFilter(inv)
 	if entryTargeted {
 		// The entry is also reached by transitions: its candidates must hold under the facts.
 		inv[sys.Entry] = a.filterInitial(inv[sys.Entry])
@@ -315,4 +316,34 @@ func describeInvariant(sys *its.System, inv Invariants, locs []int) []string {
 		}
 	}
 	return out
+}
+
+// constantFacts holds every fact at the entry, and at every other location the facts whose
+// variables no transition updates or havocs: those stay true, so they are inductive.
+func constantFacts(sys *its.System) Invariants {
+	changed := map[string]bool{}
+	for _, t := range sys.Trans {
+		for k := range t.Update {
+			changed[k] = true
+		}
+		for _, h := range t.Havoc {
+			changed[h] = true
+		}
+	}
+	inv := Invariants{}
+	for l := range sys.Locs {
+		for _, f := range sys.Facts {
+			keep := l == sys.Entry
+			if !keep {
+				keep = true
+				for v := range its.FreeVars(f.Expr) {
+					keep = keep && !changed[v]
+				}
+			}
+			if keep {
+				inv[l] = append(inv[l], f.Expr)
+			}
+		}
+	}
+	return inv
 }
