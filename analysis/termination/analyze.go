@@ -542,6 +542,23 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time,
 			}
 		}
 	}
+	// And what those variables are computed from, through any update (a bound set from n).
+	for changed := true; changed; {
+		changed = false
+		for _, t := range sys.Trans {
+			for k, u := range t.Update {
+				if !read[k] {
+					continue
+				}
+				for v := range its.FreeVars(u) {
+					if !read[v] {
+						read[v] = true
+						changed = true
+					}
+				}
+			}
+		}
+	}
 	var params []its.Var
 	for _, p := range sys.Params {
 		if _, fixed := e.cfg.Fixed[p]; fixed || !read[p] {
