@@ -559,8 +559,33 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time,
 			}
 		}
 	}
+	// Parameters, and values read once from read-only memory (variables nothing updates that
+	// are no thread id or launch size): a condition may bound both.
+	bounded := append([]string(nil), sys.Params...)
+	set := map[string]bool{}
+	for _, t := range sys.Trans {
+		for k := range t.Update {
+			set[k] = true
+		}
+		for _, h := range t.Havoc {
+			set[h] = true
+		}
+	}
+	for _, v := range append(append([]string(nil), sys.Params...), sys.ThreadVars...) {
+		set[v] = true
+	}
+	for _, f := range sys.Facts {
+		for v := range its.FreeVars(f.Expr) {
+			set[v] = true
+		}
+	}
+	for _, v := range sys.Vars {
+		if !set[v.Name] {
+			bounded = append(bounded, v.Name)
+		}
+	}
 	var params []its.Var
-	for _, p := range sys.Params {
+	for _, p := range bounded {
 		if _, fixed := e.cfg.Fixed[p]; fixed || !read[p] {
 			continue
 		}
