@@ -80,7 +80,7 @@ func TestConstructedKernels(t *testing.T) {
 			clang = false
 		}
 	}
-	eng, err := termination.NewEngine(termination.Config{Budget: 20 * time.Second})
+	eng, err := termination.NewEngine(termination.Config{Budget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
