@@ -250,7 +250,8 @@ func verifyCertificate(stdout io.Writer, path, solver string) error {
 	return nil
 }
 
-// replayWitness runs each FALSE witness of a gpuc input with its parameters and a loop limit.
+// replayWitness runs each witness of a gpuc input (FALSE, or the other side of a TRUE under a
+// condition) with its parameters and a loop limit.
 func replayWitness(stdout io.Writer, path string, limit int64, opts driver.Options) error {
 	rs, err := readResults(path)
 	if err != nil {
@@ -258,8 +259,8 @@ func replayWitness(stdout io.Writer, path string, limit int64, opts driver.Optio
 	}
 	bad := 0
 	for _, r := range rs {
-		if r.Verdict != termination.False || r.Witness == nil {
-			continue
+		if r.Witness == nil {
+			continue // FALSE, and TRUE under a condition whose witness shows the other side
 		}
 		switch filepath.Ext(r.File) {
 		case ".ll", ".cl", ".cu":
