@@ -116,9 +116,25 @@ func (a *analyzer) hints() []map[string]*big.Int {
 	return out
 }
 
-// recurrentCandidates adds to the invariant templates the shapes a recurrent set needs.
+// recurrentCandidates adds to the invariant templates the shapes a recurrent set needs: v == 0,
+// v != 0, v a power of two or 0, v past half its range, and a step of zero (v := v + e, e == 0).
 func recurrentCandidates(sys *its.System) []its.Expr {
 	out := candidates(sys)
+	for _, t := range sys.Trans {
+		for _, k := range its.SortedUpdates(t) {
+			b, ok := t.Update[k].(*its.Binary)
+			if !ok || (b.Op != its.Add && b.Op != its.Sub) || its.HasNondet(b.Y) {
+				continue
+			}
+			if r, ok := b.X.(*its.Ref); !ok || r.Var.Name != k {
+				continue
+			}
+			if _, c := b.Y.(*its.Const); c {
+				continue
+			}
+			out = append(out, its.B(its.Eq, b.Y, &its.Const{Val: new(big.Int), Sort: its.SortOf(b.Y)}))
+		}
+	}
 	for _, v := range sys.Vars {
 		if v.Sort.IsBool() {
 			continue
@@ -164,18 +180,18 @@ func (a *analyzer) witness(inv Invariants, stuck []int) *Witness {
 	for _, p := range sys.Params {
 		isParam[p] = true
 	}
-	var tries []struct {
+	type attempt struct {
 		hint  map[string]*big.Int
 		small bool
+		zero  its.Expr // a step asked to be 0 at the loop head, or nil
 	}
+	var tries []attempt
 	for _, h := range a.hints() {
-		tries = append(tries, struct {
-			hint  map[string]*big.Int
-			small bool
-		}{h, true}, struct {
-			hint  map[string]*big.Int
-			small bool
-		}{h, false})
+		tries = append(tries, attempt{h, true, nil}, attempt{h, false, nil})
+	}
+	// A step that may be 0 (a stride that wraps to 0) is worth asking for.
+	for _, z := range zeroSteps(sys, stuck) {
+		tries = append(tries, attempt{nil, true, z}, attempt{nil, false, z})
 	}
 	for _, try := range tries {
 		hint, small := try.hint, try.small
@@ -218,6 +234,9 @@ func (a *analyzer) witness(inv Invariants, stuck []int) *Witness {
 			}
 		}
 		q.assert(or(enabled))
+		if try.zero != nil {
+			q.assert("(not " + q.term(its.B(its.Ne, try.zero, &its.Const{Val: new(big.Int), Sort: its.SortOf(try.zero)}), q.newScope(cur)) + ")")
+		}
 		var ask []string
 		askSeen := map[string]bool{}
 		for _, name := range lv {
@@ -457,6 +476,30 @@ func joinAnd(ss []string) string {
 			out += " && "
 		}
 		out += s
+	}
+	return out
+}
+
+// zeroSteps lists the non-constant steps e of updates v := v + e or v - e in the loop.
+func zeroSteps(sys *its.System, comp []int) []its.Expr {
+	var out []its.Expr
+	seen := map[string]bool{}
+	for _, ti := range comp {
+		t := sys.Trans[ti]
+		for _, k := range its.SortedUpdates(t) {
+			b, ok := t.Update[k].(*its.Binary)
+			if !ok || (b.Op != its.Add && b.Op != its.Sub) || its.HasNondet(b.Y) {
+				continue
+			}
+			if r, ok := b.X.(*its.Ref); !ok || r.Var.Name != k {
+				continue
+			}
+			if _, c := b.Y.(*its.Const); c || seen[b.Y.String()] {
+				continue
+			}
+			seen[b.Y.String()] = true
+			out = append(out, b.Y)
+		}
 	}
 	return out
 }
