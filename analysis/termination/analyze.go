@@ -147,7 +147,7 @@ func (a *analyzer) check(script string, vals ...string) (smt.Result, map[string]
 		return smt.Unknown, nil, nil
 	}
 	t0 := time.Now()
-	r, m, err := a.eng.solver.Check(script, vals...)
+	r, m, err := a.eng.solver.CheckWithin(time.Until(a.deadline), script, vals...)
 	if d := time.Since(t0); a.eng.cfg.Trace != nil && d > 50*time.Millisecond {
 		fmt.Fprintf(a.eng.cfg.Trace, ";; %s: %v %v\n%s\n", a.sys.Name, d.Round(time.Millisecond), r, script)
 	}
