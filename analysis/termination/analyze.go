@@ -215,12 +215,11 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	if res.Witness != nil {
 		res.Verdict = False
 		res.Reason = fmt.Sprintf("loop at %s runs forever for %s", locText(sys, res.Witness.Loop, res.Witness.Pos), launchText(res.Witness.Launch))
-		for i := range res.Loops {
-			if res.Loops[i].Loc == res.Witness.Loop || containsLoc(sys, stuck, res.Witness.Loop) {
-				if res.Loops[i].Verdict == Unknown {
-					res.Loops[i].Verdict = False
-				}
-				break
+		// The loop nest that holds the witness's loop is FALSE (prove lists nests in sccs order).
+		for i, c := range top {
+			if i < len(res.Loops) && containsLoc(sys, [][]int{c}, res.Witness.Loop) {
+				res.Loops[i].Verdict = False
+				res.Loops[i].Reason = res.Reason
 			}
 		}
 		return res
