@@ -160,7 +160,7 @@ is FALSE or UNKNOWN. See docs/TERMINATION.md.`,
 	cmd.Flags().BoolVar(&dumpITS, "dump-its", false, "print each integer transition system before its verdict (its text form)")
 	cmd.Flags().StringVar(&kernel, "kernel", "", "analyse only the kernel or device function of this name")
 	cmd.Flags().BoolVar(&traceSMT, "trace-smt", false, "print the solver queries that take longer than 50ms to standard error")
-	cmd.Flags().DurationVar(&budget, "budget", 5*time.Second, "time allowed per kernel; past it the verdict is UNKNOWN")
+	cmd.Flags().DurationVar(&budget, "budget", 4500*time.Millisecond, "time allowed per kernel; past it the verdict is UNKNOWN")
 	cmd.Flags().Int64Var(&limit, "limit", 100000, "--replay: the loop-iteration limit per thread")
 	fo.add(cmd)
 	return cmd
