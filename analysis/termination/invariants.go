@@ -21,7 +21,8 @@ import (
 //   - v > 0 and v >= 0 for every variable (a multiplicative counter stays > 0, a step is > 0);
 //   - both orders (< and <=, in the compare's signedness) between the two sides of every
 //     comparison in a guard (i <= n under an i != n guard; constant bounds, the interval part);
-//   - congruences (v & m) == r and ((w - v) & m) == r where v steps by a multiple of m+1.
+//   - congruences (v & m) == r and ((w - v) & m) == r where v steps by a multiple of m+1;
+//   - interval bounds v <= c and v >= c where some transition sets v to the constant c.
 // Since the check is bit-precise, a candidate that only holds over the integers is dropped.
 
 // candidates proposes invariant candidates over the state (no Nondet in them).
@@ -62,6 +63,23 @@ func candidates(sys *its.System) []its.Expr {
 		add(its.B(lt, a.x, a.y))
 		add(its.B(le, a.y, a.x))
 		add(its.B(lt, a.y, a.x))
+	}
+	// Interval bounds: a variable set to a constant anywhere may stay on one side of it (a
+	// counter that starts at 1024 and counts down stays <= 1024).
+	for _, t := range sys.Trans {
+		for _, k := range its.SortedUpdates(t) {
+			c, ok := t.Update[k].(*its.Const)
+			if !ok || c.Sort.IsBool() {
+				continue
+			}
+			v, _ := sys.Var(k)
+			le, ge := its.Ule, its.Uge
+			if v.Sort.Signed {
+				le, ge = its.Sle, its.Sge
+			}
+			add(its.B(le, its.R(v), c))
+			add(its.B(ge, its.R(v), c))
+		}
 	}
 	for _, st := range steps(sys) {
 		m := st.mod
