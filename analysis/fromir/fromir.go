@@ -199,6 +199,60 @@ func (x *fx) launchFacts() {
 	if b := x.launchBlock(); b != nil {
 		fact(its.B(its.Eq, bdim, b), "launch block "+b.String())
 	}
+	if g := x.launchSame(func(l *ir.Launch) ir.Expr { return l.Grid }); g != nil && its.SortOf(g) == its.I32 {
+		fact(its.B(its.Eq, gdim, g), "launch grid "+g.String())
+	}
+	for i, p := range x.f.Params {
+		v, ok := x.vars[p.Name]
+		if !ok {
+			continue
+		}
+		a := x.launchSame(func(l *ir.Launch) ir.Expr {
+			if i < len(l.Args) {
+				return l.Args[i]
+			}
+			return nil
+		})
+		if a != nil && its.SortOf(a) == x.exprSort(v) && !its.SortOf(a).IsBool() {
+			fact(its.B(its.Eq, its.R(v), a), "launch argument "+p.Name+" = "+a.String())
+		}
+	}
+}
+
+// launchSame is the expression (over constants and module parameters) that every launch of the
+// kernel gives for the part pick selects, or nil where launches differ or it reads host values.
+func (x *fx) launchSame(pick func(*ir.Launch) ir.Expr) its.Expr {
+	var found its.Expr
+	n, ok := 0, true
+	for _, h := range x.m.Funcs {
+		if h == nil || h.Kind != ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(h.Body, func(s ir.Stmt) bool {
+			l, isLaunch := s.(*ir.Launch)
+			if !isLaunch || l.Kernel != x.f.Name {
+				return true
+			}
+			n++
+			e := pick(l)
+			if e == nil {
+				ok = false
+				return true
+			}
+			t := x.hostExpr(e)
+			if t == nil || (found != nil && found.String() != t.String()) {
+				ok = false
+			}
+			if found == nil {
+				found = t
+			}
+			return true
+		})
+	}
+	if !ok || n == 0 {
+		return nil
+	}
+	return found
 }
 
 // launchBlock is the block size every launch of the kernel gives, over module parameters.
