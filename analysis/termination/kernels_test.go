@@ -1,9 +1,11 @@
 package termination_test
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,8 @@ import (
 	"gpuc/analysis/its"
 	"gpuc/analysis/termination"
 	"gpuc/internal/driver"
+	"gpuc/ir"
+	"gpuc/ir/interp"
 	"gpuc/passes"
 )
 
@@ -36,14 +40,14 @@ func wants(t *testing.T, path string) map[string]string {
 	return m
 }
 
-func systemsOf(t *testing.T, path string) []*its.System {
+func systemsOf(t *testing.T, path string) ([]*its.System, *ir.Module) {
 	t.Helper()
 	if filepath.Ext(path) == ".cl" {
 		ss, err := fromllvm.Systems(path, fromllvm.Options{Semantics: "wrap"})
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		return ss
+		return ss, nil
 	}
 	m, err := driver.Load(path, driver.Options{})
 	if err != nil {
@@ -56,7 +60,22 @@ func systemsOf(t *testing.T, path string) []*its.System {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ss
+	return ss, m
+}
+
+// replay runs m in the interpreter with params and a loop limit; it reports whether some loop
+// passed the limit.
+func replay(t *testing.T, m *ir.Module, params map[string]int64) bool {
+	t.Helper()
+	err := interp.Run(m, interp.Config{Params: params, LoopLimit: 20000})
+	var ll *interp.LoopLimitError
+	if errors.As(err, &ll) {
+		return true
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", m.Name, err)
+	}
+	return false
 }
 
 func verdictText(r *termination.Result) string {
@@ -92,7 +111,8 @@ func TestConstructedKernels(t *testing.T) {
 			continue
 		}
 		want := wants(t, f)
-		for _, sys := range systemsOf(t, f) {
+		systems, m := systemsOf(t, f)
+		for _, sys := range systems {
 			w, ok := want[sys.Name]
 			if !ok {
 				continue
@@ -105,9 +125,46 @@ func TestConstructedKernels(t *testing.T) {
 			if r.Verdict == termination.False && r.Witness == nil {
 				t.Errorf("%s: FALSE without a witness", f)
 			}
+			if m == nil {
+				continue
+			}
+			// Differential check in the interpreter: a witness's parameters make a loop pass
+			// any limit; a TRUE kernel ends at the defaults (which meet every condition here).
+			if r.Witness != nil {
+				params := map[string]int64{}
+				for k, v := range r.Witness.Launch {
+					if m.Param(k) != nil {
+						n, _ := strconv.ParseInt(v, 10, 64)
+						params[k] = n
+					}
+				}
+				if r.Witness.Launch != nil && len(params) == len(paramsIn(m, r.Witness.Launch)) && launchFits(r.Witness.Launch) && !replay(t, m, params) {
+					t.Errorf("%s: the witness %v does not loop in the interpreter", f, r.Witness.Launch)
+				}
+			}
+			if r.Verdict == termination.True && replay(t, m, nil) {
+				t.Errorf("%s: TRUE, but the interpreter passed the loop limit at the defaults", f)
+			}
 		}
 		for k := range want {
 			t.Errorf("%s: no kernel %s", f, k)
 		}
 	}
+}
+
+func paramsIn(m *ir.Module, launch map[string]string) []string {
+	var out []string
+	for k := range launch {
+		if m.Param(k) != nil {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// launchFits reports whether the witness's thread lies in the launch main makes at those
+// parameters: the interpreter runs main's launches, not the witness's block and grid.
+func launchFits(launch map[string]string) bool {
+	v, ok := launch["bid"]
+	return !ok || v == "0"
 }
