@@ -217,6 +217,10 @@ func resize(a its.Expr, from, to its.Sort, signed bool) its.Expr {
 		// Same bits, another reading: a cast to the other signedness of one width.
 		return &its.Cast{Op: its.ZExt, X: a, To: to}
 	case from.Width > to.Width:
+		// trunc(ext(x)) back to x's own sort is x.
+		if c, ok := a.(*its.Cast); ok && (c.Op == its.SExt || c.Op == its.ZExt) && its.SortOf(c.X) == to {
+			return c.X
+		}
 		return &its.Cast{Op: its.Trunc, X: a, To: to}
 	case signed:
 		return &its.Cast{Op: its.SExt, X: a, To: to}

@@ -192,13 +192,67 @@ func (x *fx) launchFacts() {
 	x.sys.ThreadVars = []string{tid.(*its.Ref).Var.Name, bid.(*its.Ref).Var.Name}
 	c := func(v int64) its.Expr { return its.C(v, its.I32) }
 	fact := func(e its.Expr, why string) { x.sys.Facts = append(x.sys.Facts, its.Fact{Expr: e, Why: why}) }
-	fact(its.B(its.Ult, tid, bdim), "thread id < block size")
+	fact(its.B(its.LAnd, its.B(its.Sle, c(0), tid), its.B(its.Slt, tid, bdim)), "thread id < block size")
 	fact(its.B(its.LAnd, its.B(its.Sle, c(1), bdim), its.B(its.Sle, bdim, c(1024))), "1 <= block size <= 1024")
-	fact(its.B(its.Ult, bid, gdim), "block id < grid size")
+	fact(its.B(its.LAnd, its.B(its.Sle, c(0), bid), its.B(its.Slt, bid, gdim)), "block id < grid size")
 	fact(its.B(its.LAnd, its.B(its.Sle, c(1), gdim), its.B(its.Sle, gdim, c(1<<31-1))), "1 <= grid size <= 2^31-1")
 	if b := x.launchBlock(); b != nil {
 		fact(its.B(its.Eq, bdim, b), "launch block "+b.String())
 	}
+	if g := x.launchSame(func(l *ir.Launch) ir.Expr { return l.Grid }); g != nil && its.SortOf(g) == its.I32 {
+		fact(its.B(its.Eq, gdim, g), "launch grid "+g.String())
+	}
+	for i, p := range x.f.Params {
+		v, ok := x.vars[p.Name]
+		if !ok {
+			continue
+		}
+		a := x.launchSame(func(l *ir.Launch) ir.Expr {
+			if i < len(l.Args) {
+				return l.Args[i]
+			}
+			return nil
+		})
+		if a != nil && its.SortOf(a) == x.exprSort(v) && !its.SortOf(a).IsBool() {
+			fact(its.B(its.Eq, its.R(v), a), "launch argument "+p.Name+" = "+a.String())
+		}
+	}
+}
+
+// launchSame is the expression (over constants and module parameters) that every launch of the
+// kernel gives for the part pick selects, or nil where launches differ or it reads host values.
+func (x *fx) launchSame(pick func(*ir.Launch) ir.Expr) its.Expr {
+	var found its.Expr
+	n, ok := 0, true
+	for _, h := range x.m.Funcs {
+		if h == nil || h.Kind != ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(h.Body, func(s ir.Stmt) bool {
+			l, isLaunch := s.(*ir.Launch)
+			if !isLaunch || l.Kernel != x.f.Name {
+				return true
+			}
+			n++
+			e := pick(l)
+			if e == nil {
+				ok = false
+				return true
+			}
+			t := x.hostExpr(e)
+			if t == nil || (found != nil && found.String() != t.String()) {
+				ok = false
+			}
+			if found == nil {
+				found = t
+			}
+			return true
+		})
+	}
+	if !ok || n == 0 {
+		return nil
+	}
+	return found
 }
 
 // launchBlock is the block size every launch of the kernel gives, over module parameters.
@@ -407,11 +461,8 @@ func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
 	if c, ok := g.(*its.Const); ok && c.Val.Sign() != 0 {
 		return gs
 	}
-	if _, ok := g.(*its.Nondet); ok {
-		return gs
-	}
-	if u, ok := g.(*its.Unary); ok {
-		if _, ok := u.X.(*its.Nondet); ok {
+	for _, h := range gs {
+		if h == g {
 			return gs
 		}
 	}

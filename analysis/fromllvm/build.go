@@ -51,6 +51,7 @@ func (t *fnT) build() bool {
 			return false
 		}
 	}
+	t.foldConstCopies()
 	if t.noAlias {
 		t.assume("distinct kernel pointer parameters point to disjoint buffers (as GPUVerify assumes)")
 	}
@@ -93,7 +94,9 @@ func (t *fnT) fromCut(c int) bool {
 				continue
 			}
 			emit := func(to int, g []its.Expr, upd map[string]its.Expr) {
-				trans = append(trans, its.Transition{From: from, To: to, Guard: g, Update: upd, Pos: t.pos(blk.Term)})
+				if !infeasible(g) {
+					trans = append(trans, its.Transition{From: from, To: to, Guard: g, Update: upd, Pos: t.pos(blk.Term)})
+				}
 			}
 			next := func(s int, g its.Expr) bool {
 				ns := &state{guards: append([]its.Expr(nil), st.guards...)}
@@ -102,6 +105,9 @@ func (t *fnT) fromCut(c int) bool {
 						return true
 					}
 					ns.guards = addGuard(ns.guards, g)
+					if infeasible(ns.guards) {
+						return true
+					}
 				}
 				phis := t.phis(t.blocks[s], blk, st.env)
 				if t.cut[s] {
@@ -162,6 +168,9 @@ func (t *fnT) fromCut(c int) bool {
 					return false
 				}
 			case *ir.TermUnreachable:
+				// After a call that does not return (a trap): the thread ends. Keeping the
+				// path keeps every way out of a loop (a witness must not ignore it).
+				emit(t.exitLoc(), st.guards, t.updates(st.env))
 			case *ir.TermRet:
 				emit(t.exitLoc(), st.guards, t.updates(st.env))
 			default: // resume and friends do not occur in kernels; the thread ends
@@ -169,7 +178,13 @@ func (t *fnT) fromCut(c int) bool {
 			}
 		}
 	}
-	t.sys.Trans = append(t.sys.Trans, mergeTrans(trans)...)
+	for _, tr := range mergeTrans(trans) {
+		for _, st := range splitIte(tr) {
+			if !infeasible(st.Guard) {
+				t.sys.Trans = append(t.sys.Trans, st)
+			}
+		}
+	}
 	return true
 }
 
@@ -243,6 +258,81 @@ func (t *fnT) exec(b *ir.Block, st *state) bool {
 	return true
 }
 
+// foldConstCopies replaces a variable whose every update copies one constant variable (a
+// hoisted value kept for uses in other blocks) by that variable. SSA defines a value before
+// any use, so no read sees the variable before its copy.
+func (t *fnT) foldConstCopies() {
+	copyOf := map[string]string{}
+	bad := map[string]bool{}
+	for _, tr := range t.sys.Trans {
+		for k, e := range tr.Update {
+			r, ok := e.(*its.Ref)
+			if !ok || !t.constVar[r.Var.Name] || (copyOf[k] != "" && copyOf[k] != r.Var.Name) {
+				bad[k] = true
+				continue
+			}
+			copyOf[k] = r.Var.Name
+		}
+		for _, h := range tr.Havoc {
+			bad[h] = true
+		}
+	}
+	repl := map[string]its.Var{}
+	for k, c := range copyOf {
+		if bad[k] || t.constVar[k] {
+			continue
+		}
+		v, _ := t.sys.Var(c)
+		kv, _ := t.sys.Var(k)
+		if v.Sort == kv.Sort {
+			repl[k] = v
+		}
+	}
+	if len(repl) == 0 {
+		return
+	}
+	for i := range t.sys.Trans {
+		tr := &t.sys.Trans[i]
+		for j, g := range tr.Guard {
+			tr.Guard[j] = renameVars(g, repl)
+		}
+		upd := map[string]its.Expr{}
+		for k, e := range tr.Update {
+			if _, gone := repl[k]; !gone {
+				upd[k] = renameVars(e, repl)
+			}
+		}
+		tr.Update = upd
+	}
+	var vars []its.Var
+	for _, v := range t.sys.Vars {
+		if _, gone := repl[v.Name]; !gone {
+			vars = append(vars, v)
+		}
+	}
+	t.sys.Vars = vars
+}
+
+func renameVars(e its.Expr, repl map[string]its.Var) its.Expr {
+	switch x := e.(type) {
+	case *its.Ref:
+		if v, ok := repl[x.Var.Name]; ok {
+			return its.R(v)
+		}
+	case *its.Unary:
+		return &its.Unary{Op: x.Op, X: renameVars(x.X, repl)}
+	case *its.Binary:
+		return its.B(x.Op, renameVars(x.X, repl), renameVars(x.Y, repl))
+	case *its.Cast:
+		return &its.Cast{Op: x.Op, X: renameVars(x.X, repl), To: x.To}
+	case *its.Ite:
+		return &its.Ite{C: renameVars(x.C, repl), T: renameVars(x.T, repl), E: renameVars(x.E, repl)}
+	case *its.Load:
+		return &its.Load{Buffer: x.Buffer, Addr: renameVars(x.Addr, repl), Sort: x.Sort}
+	}
+	return e
+}
+
 // Note [Hoisted invariants]
 // A value computed inside a loop from unknown constants only (parameters, launch values, hoisted
 // loads: Note [Hoisted loads]) is the same on every iteration: it becomes a variable that no
@@ -265,6 +355,7 @@ func (t *fnT) hoist(v value.Value, e its.Expr) its.Expr {
 	if !ok {
 		nv = its.Var{Name: t.uniq("inv." + valueName(v)), Sort: s}
 		t.loads[key] = nv
+		t.constVar[nv.Name] = true
 		t.sys.Vars = append(t.sys.Vars, nv)
 		t.sys.Facts = append(t.sys.Facts, its.Fact{Expr: its.B(its.Eq, its.R(nv), e), Why: "loop-invariant " + valueName(v)})
 	}
@@ -380,7 +471,25 @@ func intersect(a, b []its.Expr) []its.Expr {
 	return out
 }
 
-// addGuard appends g split at &&, dropping true and guards that are only a fresh value.
+// infeasible reports whether guards hold a guard and its negation.
+func infeasible(gs []its.Expr) bool {
+	// Text identifies a guard only without fresh values: two nondets may print alike.
+	seen := map[string]bool{}
+	for _, g := range gs {
+		if !hasNondet(g) {
+			seen[g.String()] = true
+		}
+	}
+	for _, g := range gs {
+		if !hasNondet(g) && seen[not(g).String()] {
+			return true
+		}
+	}
+	return false
+}
+
+// addGuard appends g split at &&, dropping true and repeated guards. A guard that reads a fresh
+// value stays: the analysis needs every branch as it is, for witnesses.
 func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
 	if b, ok := g.(*its.Binary); ok && b.Op == its.LAnd {
 		return addGuard(addGuard(gs, b.X), b.Y)
@@ -388,11 +497,8 @@ func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
 	if c, ok := g.(*its.Const); ok && c.Val.Sign() != 0 {
 		return gs
 	}
-	switch g := g.(type) {
-	case *its.Nondet:
-		return gs
-	case *its.Unary:
-		if _, ok := g.X.(*its.Nondet); ok {
+	for _, h := range gs {
+		if h == g || (!hasNondet(g) && h.String() == g.String()) {
 			return gs
 		}
 	}

@@ -2,6 +2,7 @@ package fromllvm
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/llir/llvm/ir"
@@ -65,6 +66,10 @@ func (t *fnT) translate(in ir.Instruction, env map[value.Value]its.Expr) its.Exp
 	case *ir.InstXor:
 		if c, ok := in.Y.(*constant.Int); ok && s.IsBool() && c.X.Sign() != 0 {
 			return not(t.eval(in.X, env))
+		}
+		if c, ok := in.Y.(*constant.Int); ok && !s.IsBool() && s.Norm(c.X).Cmp(s.Norm(big.NewInt(-1))) == 0 {
+			// ~x is -1 - x exactly in two's complement, which linear arithmetic reads.
+			return its.B(its.Sub, its.C(-1, s), coerce(t.eval(in.X, env), s))
 		}
 		return bin(its.Xor, in.X, in.Y)
 	case *ir.InstICmp:

@@ -137,7 +137,6 @@ type fnT struct {
 	defBlock  map[value.Value]int
 	relevant  map[value.Value]bool
 	needVar   map[value.Value]bool
-	signed    map[value.Value]bool
 	cls       map[value.Value]value.Value // union-find of signedness classes
 	signedCls map[value.Value]bool
 	readOnly  map[value.Value]bool // kernel pointer parameters and globals never written
@@ -334,7 +333,6 @@ func calleeName(c *ir.InstCall) string {
 // (a slice of the function for its control flow).
 func (t *fnT) findRelevant() {
 	t.relevant = map[value.Value]bool{}
-	t.signed = map[value.Value]bool{}
 	var work []value.Value
 	mark := func(v value.Value) {
 		if v == nil || t.relevant[v] {
@@ -366,8 +364,10 @@ func (t *fnT) findRelevant() {
 	// Note [Signedness classes]
 	// LLVM integers have no signedness, but its sorts do, and the analysis reads a variable
 	// over the integers as its sort says. Values joined by arithmetic, phis and selects form a
-	// class; a class is signed where a signed operation (slt, sdiv, srem, ashr, sext) reads one
-	// of its members, unsigned otherwise. Operands of another reading are reinterpreted.
+	// class (bitwise operations do not join: masks mix readings). A class is signed where a
+	// signed compare reads a member, else unsigned where an unsigned compare does, else signed
+	// where sdiv, srem, ashr or sext reads one, else unsigned. Operands of another reading are
+	// reinterpreted.
 	t.cls = map[value.Value]value.Value{}
 	for _, b := range t.blocks {
 		for _, in := range b.Insts {
@@ -377,7 +377,7 @@ func (t *fnT) findRelevant() {
 			}
 			var ops []value.Value
 			switch in := in.(type) {
-			case *ir.InstAdd, *ir.InstSub, *ir.InstMul, *ir.InstAnd, *ir.InstOr, *ir.InstXor,
+			case *ir.InstAdd, *ir.InstSub, *ir.InstMul,
 				*ir.InstUDiv, *ir.InstSDiv, *ir.InstURem, *ir.InstSRem, *ir.InstFreeze:
 				ops = instOperands(in)
 			case *ir.InstShl:
@@ -400,43 +400,59 @@ func (t *fnT) findRelevant() {
 			}
 		}
 	}
-	// Signed uses.
+	// Votes: compares decide (signed ones win), other signed readings only where a class is
+	// never compared.
+	const sCmp, uCmp, sUse = 1, 2, 4
+	votes := map[value.Value]int{}
+	vote := func(v value.Value, k int) {
+		if _, isConst := v.(constant.Constant); !isConst {
+			votes[t.find(v)] |= k
+		}
+	}
 	for _, b := range t.blocks {
 		for _, in := range b.Insts {
 			switch in := in.(type) {
 			case *ir.InstICmp:
 				switch in.Pred {
 				case enum.IPredSLT, enum.IPredSLE, enum.IPredSGT, enum.IPredSGE:
-					t.signed[in.X], t.signed[in.Y] = true, true
+					vote(in.X, sCmp)
+					vote(in.Y, sCmp)
+				case enum.IPredULT, enum.IPredULE, enum.IPredUGT, enum.IPredUGE:
+					vote(in.X, uCmp)
+					vote(in.Y, uCmp)
 				}
 			case *ir.InstSDiv:
-				t.signed[in.X] = true
+				vote(in.X, sUse)
 			case *ir.InstSRem:
-				t.signed[in.X] = true
+				vote(in.X, sUse)
 			case *ir.InstAShr:
-				t.signed[in.X] = true
+				vote(in.X, sUse)
 			case *ir.InstSExt:
-				t.signed[in.From] = true
+				vote(in.From, sUse)
 			}
 		}
 	}
 	t.signedCls = map[value.Value]bool{}
-	for v, sg := range t.signed {
-		if sg {
-			t.signedCls[t.find(v)] = true
-		}
+	for c, k := range votes {
+		t.signedCls[c] = k&sCmp != 0 || (k&uCmp == 0 && k&sUse != 0)
 	}
 }
 
 func (t *fnT) find(v value.Value) value.Value {
+	root := v
 	for {
-		p, ok := t.cls[v]
-		if !ok || p == v {
-			return v
+		p, ok := t.cls[root]
+		if !ok || p == root {
+			break
 		}
-		t.cls[v] = t.cls[p]
+		root = p
+	}
+	for v != root {
+		p := t.cls[v]
+		t.cls[v] = root
 		v = p
 	}
+	return root
 }
 
 func (t *fnT) union(a, b value.Value) {

@@ -128,6 +128,15 @@ func (s *Solver) kill() {
 // vals is not empty and the answer is sat, it also returns the model's value of each term in vals,
 // as the solver prints it.
 func (s *Solver) Check(script string, vals ...string) (Result, map[string]string, error) {
+	return s.CheckWithin(s.Timeout, script, vals...)
+}
+
+// CheckWithin is Check with a time limit for this query (at most the solver's Timeout); an
+// answer cut short is Unknown and is not cached.
+func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string) (Result, map[string]string, error) {
+	if limit <= 0 || limit > s.Timeout {
+		limit = s.Timeout
+	}
 	key := script + "\x00" + strings.Join(vals, "\x00")
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -142,8 +151,8 @@ func (s *Solver) Check(script string, vals ...string) (Result, map[string]string
 	s.Queries++
 	var b strings.Builder
 	b.WriteString("(push 1)\n")
-	if s.Timeout > 0 {
-		ms := s.Timeout.Milliseconds()
+	if limit > 0 {
+		ms := max(limit.Milliseconds(), 1)
 		if s.Name == "z3" {
 			fmt.Fprintf(&b, "(set-option :timeout %d)\n", ms)
 		}
@@ -154,7 +163,7 @@ func (s *Solver) Check(script string, vals ...string) (Result, map[string]string
 		s.kill()
 		return Unknown, nil, err
 	}
-	deadline := time.After(s.Timeout + 2*time.Second)
+	deadline := time.After(limit + 2*time.Second)
 	res, err := s.readAnswer(deadline)
 	if err != nil {
 		s.kill()
@@ -180,7 +189,9 @@ func (s *Solver) Check(script string, vals ...string) (Result, map[string]string
 	if _, err := io.WriteString(s.in, "(pop 1)\n"); err != nil {
 		s.kill()
 	}
-	s.cache[key] = cacheEntry{res, model}
+	if res != Unknown || limit == s.Timeout {
+		s.cache[key] = cacheEntry{res, model}
+	}
 	return res, model, nil
 }
 

@@ -37,8 +37,9 @@ type Config struct {
 	Fixed map[string]*big.Int
 	// NoConditions turns off the search for parameter bounds under which a proof holds.
 	NoConditions bool
-	// Budget bounds the time spent on one system (default 5s): past it every solver query
-	// answers unknown, so the verdict becomes UNKNOWN rather than the run hanging.
+	// Budget bounds the time spent on one system (default 4.5s, so that a kernel takes under
+	// 5s): past it every solver query answers unknown, and the verdict becomes UNKNOWN rather
+	// than the run hanging.
 	Budget time.Duration
 	// Trace, where not nil, receives each query that took longer than 50ms.
 	Trace io.Writer
@@ -59,7 +60,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 		cfg.Timeout = 2 * time.Second
 	}
 	if cfg.Budget == 0 {
-		cfg.Budget = 5 * time.Second
+		cfg.Budget = 4500 * time.Millisecond
 	}
 	s, err := smt.Start(cfg.Solver, cfg.Timeout)
 	if err != nil {
@@ -147,7 +148,7 @@ func (a *analyzer) check(script string, vals ...string) (smt.Result, map[string]
 		return smt.Unknown, nil, nil
 	}
 	t0 := time.Now()
-	r, m, err := a.eng.solver.Check(script, vals...)
+	r, m, err := a.eng.solver.CheckWithin(time.Until(a.deadline), script, vals...)
 	if d := time.Since(t0); a.eng.cfg.Trace != nil && d > 50*time.Millisecond {
 		fmt.Fprintf(a.eng.cfg.Trace, ";; %s: %v %v\n%s\n", a.sys.Name, d.Round(time.Millisecond), r, script)
 	}
@@ -215,12 +216,11 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	if res.Witness != nil {
 		res.Verdict = False
 		res.Reason = fmt.Sprintf("loop at %s runs forever for %s", locText(sys, res.Witness.Loop, res.Witness.Pos), launchText(res.Witness.Launch))
-		for i := range res.Loops {
-			if res.Loops[i].Loc == res.Witness.Loop || containsLoc(sys, stuck, res.Witness.Loop) {
-				if res.Loops[i].Verdict == Unknown {
-					res.Loops[i].Verdict = False
-				}
-				break
+		// The loop nest that holds the witness's loop is FALSE (prove lists nests in sccs order).
+		for i, c := range top {
+			if i < len(res.Loops) && containsLoc(sys, [][]int{c}, res.Witness.Loop) {
+				res.Loops[i].Verdict = False
+				res.Loops[i].Reason = res.Reason
 			}
 		}
 		return res
@@ -249,6 +249,9 @@ func locText(sys *its.System, name, pos string) string {
 }
 
 func launchText(m map[string]string) string {
+	if len(m) == 0 {
+		return "every launch"
+	}
 	var ks []string
 	for k := range m {
 		ks = append(ks, k)
@@ -297,14 +300,26 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	a.sys = proofView(exact)
 	defer func() { a.sys = exact }()
 	sys := a.sys
-	inv := a.houdini(candidates(sys))
-	cert := a.invariantObligations(inv)
+	// Facts on variables that nothing updates hold everywhere; many loops need no more. Houdini
+	// runs only when a loop needs it, once.
+	inv0 := constantFacts(sys)
+	var full Invariants
+	var cert []Obligation
+	certified := map[*Invariants]bool{}
 	var loops []Loop
 	var stuck [][]int
 	for _, c := range sccs(sys, allTrans(sys)) {
 		head := headOf(sys, c)
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
-		ranks, obl, bad := a.proveComponent(inv, c)
+		used := &inv0
+		ranks, obl, bad := a.proveComponent(inv0, c)
+		if bad != nil {
+			if full == nil {
+				full = a.houdini(candidates(sys))
+			}
+			used = &full
+			ranks, obl, bad = a.proveComponent(full, c)
+		}
 		for _, r := range ranks {
 			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn, head))
 		}
@@ -314,16 +329,24 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 				heads = append(heads, x)
 			}
 		}
-		l.Invariants = describeInvariant(sys, inv, heads)
+		l.Invariants = describeInvariant(sys, *used, heads)
 		if bad == nil {
 			l.Verdict = True
+			if !certified[used] {
+				certified[used] = true
+				cert = append(cert, a.invariantObligations(*used)...)
+			}
 			cert = append(cert, obl...)
 		} else {
 			l.Verdict = Unknown
-			l.Reason = a.unknownReason(bad)
+			l.Reason = a.unknownReasonIn(exact, bad)
 			stuck = append(stuck, bad)
 		}
 		loops = append(loops, l)
+	}
+	inv := full
+	if inv == nil {
+		inv = inv0
 	}
 	return inv, loops, cert, stuck
 }
@@ -340,8 +363,10 @@ func headOf(sys *its.System, comp []int) int {
 }
 
 // unknownReason says why comp was not proved.
-func (a *analyzer) unknownReason(comp []int) string {
-	sys := a.sys
+func (a *analyzer) unknownReason(comp []int) string { return a.unknownReasonIn(a.sys, comp) }
+
+// unknownReasonIn reads the reason in sys, the exact system (Note [Proof view]).
+func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 	head := headOf(sys, comp)
 	where := sys.Locs[head].Pos
 	if where == "" {
@@ -377,6 +402,43 @@ func (a *analyzer) unknownReason(comp []int) string {
 	}
 	if len(whys) > 0 {
 		return fmt.Sprintf("loop at %s: whether it ends depends on values it reads (%s), which other threads may write", where, strings.Join(whys, ", "))
+	}
+	// Variables that nothing sets (not parameters, ids or launch sizes) are the translators'
+	// reads of read-only memory at fixed addresses: a witness would have to state memory.
+	known := map[string]bool{}
+	for _, p := range append(append([]string{}, sys.Params...), sys.ThreadVars...) {
+		known[p] = true
+	}
+	for _, f := range sys.Facts {
+		for v := range its.FreeVars(f.Expr) {
+			known[v] = true
+		}
+	}
+	for _, t := range sys.Trans {
+		for k := range t.Update {
+			known[k] = true
+		}
+		for _, h := range t.Havoc {
+			known[h] = true
+		}
+	}
+	var consts []string
+	for _, t := range sys.Trans {
+		if !in[t.From] {
+			continue
+		}
+		for _, g := range t.Guard {
+			for v := range its.FreeVars(g) {
+				if !known[v] && !seen[v] {
+					seen[v] = true
+					consts = append(consts, v)
+				}
+			}
+		}
+	}
+	if len(consts) > 0 {
+		sort.Strings(consts)
+		return fmt.Sprintf("loop at %s: whether it ends depends on the contents of read-only memory (%s)", where, strings.Join(consts, ", "))
 	}
 	if a.zOnly {
 		return fmt.Sprintf("loop at %s: a ranking function holds over the integers but not with wrap-around arithmetic", where)
@@ -480,8 +542,50 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time,
 			}
 		}
 	}
+	// And what those variables are computed from, through any update (a bound set from n).
+	for changed := true; changed; {
+		changed = false
+		for _, t := range sys.Trans {
+			for k, u := range t.Update {
+				if !read[k] {
+					continue
+				}
+				for v := range its.FreeVars(u) {
+					if !read[v] {
+						read[v] = true
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	// Parameters, and values read once from read-only memory (variables nothing updates that
+	// are no thread id or launch size): a condition may bound both.
+	bounded := append([]string(nil), sys.Params...)
+	set := map[string]bool{}
+	for _, t := range sys.Trans {
+		for k := range t.Update {
+			set[k] = true
+		}
+		for _, h := range t.Havoc {
+			set[h] = true
+		}
+	}
+	for _, v := range append(append([]string(nil), sys.Params...), sys.ThreadVars...) {
+		set[v] = true
+	}
+	for _, f := range sys.Facts {
+		for v := range its.FreeVars(f.Expr) {
+			set[v] = true
+		}
+	}
+	for _, v := range sys.Vars {
+		if !set[v.Name] {
+			bounded = append(bounded, v.Name)
+		}
+	}
 	var params []its.Var
-	for _, p := range sys.Params {
+	for _, p := range bounded {
 		if _, fixed := e.cfg.Fixed[p]; fixed || !read[p] {
 			continue
 		}

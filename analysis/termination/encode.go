@@ -191,66 +191,69 @@ func (q *query) step(t its.Transition, pre map[string]string, tag string) (guard
 
 // diffTerm encodes f(pre) - g(post) in a signed bitvector of width w, each variable read as its
 // sort says (sign- or zero-extended), so that no operation wraps. Variables that the transition
-// leaves alone cancel before the solver sees them, and coefficients are positive constants (a
-// multiplication by a large constant such as -1 in 37 bits is slow to bit-blast).
+// leaves alone cancel before the solver sees them; a variable with one coefficient c in both is
+// encoded as c*(x - x'); coefficients are positive and multiply by shifts and adds (a
+// multiplier by a constant, such as -1 or 3 in 39 bits, is slow to bit-blast).
 func (q *query) diffTerm(f *Linear, pre map[string]string, g *Linear, post map[string]string, w int) string {
-	type item struct {
-		name string
-		sort its.Sort
-		coef *big.Int
+	ext := func(name string, s its.Sort) string {
+		if d := w - s.Width; d > 0 {
+			if s.Signed {
+				return fmt.Sprintf("((_ sign_extend %d) %s)", d, name)
+			}
+			return fmt.Sprintf("((_ zero_extend %d) %s)", d, name)
+		}
+		return name
 	}
-	var items []*item
-	byName := map[string]*item{}
-	addItem := func(name string, s its.Sort, c *big.Int) {
-		if it, ok := byName[name]; ok {
-			it.coef.Add(it.coef, c)
+	var plus, minus []string
+	put := func(c *big.Int, x string) {
+		if c.Sign() == 0 {
 			return
 		}
-		it := &item{name, s, new(big.Int).Set(c)}
-		byName[name] = it
-		items = append(items, it)
+		t := scaleTerm(new(big.Int).Abs(c), x, w)
+		if c.Sign() > 0 {
+			plus = append(plus, t)
+		} else {
+			minus = append(minus, t)
+		}
 	}
+	seen := map[string]bool{}
 	for _, v := range f.sortedVars() {
 		sv, _ := q.sys.Var(v)
-		addItem(pre[v], sv.Sort, f.Coef[v])
+		c := f.Coef[v]
+		var d *big.Int
+		if g != nil && g.Coef[v] != nil {
+			d = g.Coef[v]
+		} else {
+			d = new(big.Int)
+		}
+		seen[v] = true
+		switch {
+		case pre[v] == post[v]:
+			put(new(big.Int).Sub(c, d), ext(pre[v], sv.Sort))
+		case c.Cmp(d) == 0:
+			put(c, "(bvsub "+ext(pre[v], sv.Sort)+" "+ext(post[v], sv.Sort)+")")
+		default:
+			put(c, ext(pre[v], sv.Sort))
+			put(new(big.Int).Neg(d), ext(post[v], sv.Sort))
+		}
 	}
 	if g != nil {
 		for _, v := range g.sortedVars() {
+			if seen[v] {
+				continue
+			}
 			sv, _ := q.sys.Var(v)
-			addItem(post[v], sv.Sort, new(big.Int).Neg(g.Coef[v]))
+			put(new(big.Int).Neg(g.Coef[v]), ext(post[v], sv.Sort))
 		}
 	}
 	k := new(big.Int).Set(f.Const)
 	if g != nil {
 		k.Sub(k, g.Const)
 	}
-	var plus, minus []string
 	if k.Sign() > 0 {
 		plus = append(plus, bvConst(k, w))
 	} else if k.Sign() < 0 {
 		minus = append(minus, bvConst(new(big.Int).Neg(k), w))
-	}
-	for _, it := range items {
-		if it.coef.Sign() == 0 {
-			continue
-		}
-		x := it.name
-		if d := w - it.sort.Width; d > 0 {
-			if it.sort.Signed {
-				x = fmt.Sprintf("((_ sign_extend %d) %s)", d, x)
-			} else {
-				x = fmt.Sprintf("((_ zero_extend %d) %s)", d, x)
-			}
-		}
-		a := new(big.Int).Abs(it.coef)
-		if a.Cmp(big.NewInt(1)) != 0 {
-			x = "(bvmul " + bvConst(a, w) + " " + x + ")"
-		}
-		if it.coef.Sign() > 0 {
-			plus = append(plus, x)
-		} else {
-			minus = append(minus, x)
-		}
 	}
 	sum := func(ts []string) string {
 		switch len(ts) {
@@ -265,6 +268,34 @@ func (q *query) diffTerm(f *Linear, pre map[string]string, g *Linear, post map[s
 		return sum(plus)
 	}
 	return "(bvsub " + sum(plus) + " " + sum(minus) + ")"
+}
+
+// scaleTerm multiplies x by c > 0 with shifts and adds where c has few bits set.
+func scaleTerm(c *big.Int, x string, w int) string {
+	if c.Cmp(big.NewInt(1)) == 0 {
+		return x
+	}
+	var bits []int
+	for i := 0; i < c.BitLen(); i++ {
+		if c.Bit(i) == 1 {
+			bits = append(bits, i)
+		}
+	}
+	if len(bits) > 4 {
+		return "(bvmul " + bvConst(c, w) + " " + x + ")"
+	}
+	var parts []string
+	for _, b := range bits {
+		if b == 0 {
+			parts = append(parts, x)
+		} else {
+			parts = append(parts, fmt.Sprintf("(bvshl %s %s)", x, bvConst(big.NewInt(int64(b)), w)))
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "(bvadd " + strings.Join(parts, " ") + ")"
 }
 
 // Linear is an integer linear function of the variables, read as their sorts say.

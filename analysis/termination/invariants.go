@@ -21,7 +21,8 @@ import (
 //   - v > 0 and v >= 0 for every variable (a multiplicative counter stays > 0, a step is > 0);
 //   - both orders (< and <=, in the compare's signedness) between the two sides of every
 //     comparison in a guard (i <= n under an i != n guard; constant bounds, the interval part);
-//   - congruences (v & m) == r and ((w - v) & m) == r where v steps by a multiple of m+1.
+//   - congruences (v & m) == r and ((w - v) & m) == r where v steps by a multiple of m+1;
+//   - interval bounds v <= c and v >= c where some transition sets v to the constant c.
 // Since the check is bit-precise, a candidate that only holds over the integers is dropped.
 
 // candidates proposes invariant candidates over the state (no Nondet in them).
@@ -62,6 +63,23 @@ func candidates(sys *its.System) []its.Expr {
 		add(its.B(lt, a.x, a.y))
 		add(its.B(le, a.y, a.x))
 		add(its.B(lt, a.y, a.x))
+	}
+	// Interval bounds: a variable set to a constant anywhere may stay on one side of it (a
+	// counter that starts at 1024 and counts down stays <= 1024).
+	for _, t := range sys.Trans {
+		for _, k := range its.SortedUpdates(t) {
+			c, ok := t.Update[k].(*its.Const)
+			if !ok || c.Sort.IsBool() {
+				continue
+			}
+			v, _ := sys.Var(k)
+			le, ge := its.Ule, its.Uge
+			if v.Sort.Signed {
+				le, ge = its.Sle, its.Sge
+			}
+			add(its.B(le, its.R(v), c))
+			add(its.B(ge, its.R(v), c))
+		}
 	}
 	for _, st := range steps(sys) {
 		m := st.mod
@@ -214,6 +232,7 @@ func (a *analyzer) houdini(cands []its.Expr) Invariants {
 		}
 		inv[l] = append([]its.Expr(nil), cands...)
 	}
+	a.sampleFilter(inv)
 	if entryTargeted {
 		// The entry is also reached by transitions: its candidates must hold under the facts.
 		inv[sys.Entry] = a.filterInitial(inv[sys.Entry])
@@ -315,4 +334,34 @@ func describeInvariant(sys *its.System, inv Invariants, locs []int) []string {
 		}
 	}
 	return out
+}
+
+// constantFacts holds every fact at the entry, and at every other location the facts whose
+// variables no transition updates or havocs: those stay true, so they are inductive.
+func constantFacts(sys *its.System) Invariants {
+	changed := map[string]bool{}
+	for _, t := range sys.Trans {
+		for k := range t.Update {
+			changed[k] = true
+		}
+		for _, h := range t.Havoc {
+			changed[h] = true
+		}
+	}
+	inv := Invariants{}
+	for l := range sys.Locs {
+		for _, f := range sys.Facts {
+			keep := l == sys.Entry
+			if !keep {
+				keep = true
+				for v := range its.FreeVars(f.Expr) {
+					keep = keep && !changed[v]
+				}
+			}
+			if keep {
+				inv[l] = append(inv[l], f.Expr)
+			}
+		}
+	}
+	return inv
 }

@@ -14,7 +14,7 @@ import (
 
 func engine(t *testing.T, solver string) *Engine {
 	t.Helper()
-	e, err := NewEngine(Config{Solver: solver, Timeout: 5 * time.Second})
+	e, err := NewEngine(Config{Solver: solver, Timeout: 5 * time.Second, Budget: time.Minute})
 	if errors.Is(err, smt.ErrNoSolver) {
 		t.Skipf("%s is not installed", solver)
 	}

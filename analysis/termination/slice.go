@@ -85,9 +85,20 @@ func slice(sys *its.System) *its.System {
 // the address arithmetic of loads, which is most of the cost of such queries. Witnesses read the
 // exact system: more runs would make a FALSE unsound.
 
-// proofView drops the guard conjuncts that read memory.
+// proofView drops the guard conjuncts that read memory, and the facts that multiply or divide
+// two variables (gid == bid*bdim + tid): fewer assumptions can only make a proof harder, never
+// wrong, and 64-bit multipliers are what the solver is slowest at. Their linear consequences
+// (tid <= gid < gsize), which translators state as facts too, stay.
 func proofView(sys *its.System) *its.System {
 	changed := false
+	var facts []its.Fact
+	for _, f := range sys.Facts {
+		if nonlinear(f.Expr) {
+			changed = true
+			continue
+		}
+		facts = append(facts, f)
+	}
 	trans := make([]its.Transition, len(sys.Trans))
 	for i, t := range sys.Trans {
 		nt := t
@@ -106,5 +117,26 @@ func proofView(sys *its.System) *its.System {
 	}
 	c := *sys
 	c.Trans = trans
+	c.Facts = facts
 	return slice(&c)
+}
+
+// nonlinear reports whether e multiplies, divides or shifts by a non-constant.
+func nonlinear(e its.Expr) bool {
+	found := false
+	its.Walk(e, func(x its.Expr) {
+		b, ok := x.(*its.Binary)
+		if !ok {
+			return
+		}
+		_, xc := b.X.(*its.Const)
+		_, yc := b.Y.(*its.Const)
+		switch b.Op {
+		case its.Mul:
+			found = found || (!xc && !yc)
+		case its.UDiv, its.SDiv, its.URem, its.SRem, its.Shl, its.LShr, its.AShr:
+			found = found || !yc
+		}
+	})
+	return found
 }

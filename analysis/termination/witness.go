@@ -14,7 +14,8 @@ import (
 // loop. The search, for a loop that could not be ranked:
 //  1. Take the shortest path from the entry to the loop head and ask the solver for a launch
 //     (parameters, thread ids, launch sizes) under which the path can be taken and the loop
-//     entered, trying a few hints (parameters 1, 3, past half the range, the maximum).
+//     entered, trying a few hints (parameters 1, 3, past half the range, the maximum), each first
+//     with launch sizes and ids below 1024 so that the witness is a launch one can run.
 //  2. Evaluate the template candidates (the invariant ones, plus v == 0, v a power of two or 0,
 //     v past half its range, and each launch value) at the state reached; keep those that hold.
 //  3. Shrink them, Houdini style, to a set R closed under every transition of the loop for all
@@ -115,9 +116,25 @@ func (a *analyzer) hints() []map[string]*big.Int {
 	return out
 }
 
-// recurrentCandidates adds to the invariant templates the shapes a recurrent set needs.
+// recurrentCandidates adds to the invariant templates the shapes a recurrent set needs: v == 0,
+// v != 0, v a power of two or 0, v past half its range, and a step of zero (v := v + e, e == 0).
 func recurrentCandidates(sys *its.System) []its.Expr {
 	out := candidates(sys)
+	for _, t := range sys.Trans {
+		for _, k := range its.SortedUpdates(t) {
+			b, ok := t.Update[k].(*its.Binary)
+			if !ok || (b.Op != its.Add && b.Op != its.Sub) || its.HasNondet(b.Y) {
+				continue
+			}
+			if r, ok := b.X.(*its.Ref); !ok || r.Var.Name != k {
+				continue
+			}
+			if _, c := b.Y.(*its.Const); c {
+				continue
+			}
+			out = append(out, its.B(its.Eq, b.Y, &its.Const{Val: new(big.Int), Sort: its.SortOf(b.Y)}))
+		}
+	}
 	for _, v := range sys.Vars {
 		if v.Sort.IsBool() {
 			continue
@@ -138,12 +155,20 @@ func recurrentCandidates(sys *its.System) []its.Expr {
 	return out
 }
 
-func (a *analyzer) witness(inv Invariants, comp []int) *Witness {
+func (a *analyzer) witness(inv Invariants, stuck []int) *Witness {
 	sys := a.sys
-	locs := locsOf(sys, comp)
+	locs := locsOf(sys, stuck)
 	in := map[int]bool{}
 	for _, l := range locs {
 		in[l] = true
+	}
+	// Every transition between the loop's locations stays in the loop, including those a ranking
+	// component removed from the stuck part: the recurrent set must be closed under all of them.
+	var comp []int
+	for ti, t := range sys.Trans {
+		if in[t.From] && in[t.To] {
+			comp = append(comp, ti)
+		}
 	}
 	h := headOf(sys, comp)
 	prefix, ok := shortestPath(sys, h)
@@ -151,7 +176,25 @@ func (a *analyzer) witness(inv Invariants, comp []int) *Witness {
 		return nil
 	}
 	lv := launchVars(sys)
-	for _, hint := range a.hints() {
+	isParam := map[string]bool{}
+	for _, p := range sys.Params {
+		isParam[p] = true
+	}
+	type attempt struct {
+		hint  map[string]*big.Int
+		small bool
+		zero  its.Expr // a step asked to be 0 at the loop head, or nil
+	}
+	var tries []attempt
+	for _, h := range a.hints() {
+		tries = append(tries, attempt{h, true, nil}, attempt{h, false, nil})
+	}
+	// A step that may be 0 (a stride that wraps to 0) is worth asking for.
+	for _, z := range zeroSteps(sys, stuck) {
+		tries = append(tries, attempt{nil, true, z}, attempt{nil, false, z})
+	}
+	for _, try := range tries {
+		hint, small := try.hint, try.small
 		// 1. A launch under which the path reaches the loop and a loop transition is enabled.
 		q := newQuery(sys)
 		x0 := q.state("0")
@@ -159,6 +202,19 @@ func (a *analyzer) witness(inv Invariants, comp []int) *Witness {
 		for _, name := range sortedNames(hint) {
 			v, _ := sys.Var(name)
 			q.assert("(= " + x0[name] + " " + bvConst(hint[name], v.Sort.Width) + ")")
+		}
+		// Prefer a small launch: ids and sizes below 1024 where the facts allow it.
+		if small {
+			for _, name := range lv {
+				if isParam[name] {
+					continue
+				}
+				v, _ := sys.Var(name)
+				if v.Sort.IsBool() || v.Sort.Width < 12 {
+					continue
+				}
+				q.assert("(bvule " + x0[name] + " " + bvConst(big.NewInt(1024), v.Sort.Width) + ")")
+			}
 		}
 		cur := x0
 		for i, ti := range prefix {
@@ -178,6 +234,9 @@ func (a *analyzer) witness(inv Invariants, comp []int) *Witness {
 			}
 		}
 		q.assert(or(enabled))
+		if try.zero != nil {
+			q.assert("(not " + q.term(its.B(its.Ne, try.zero, &its.Const{Val: new(big.Int), Sort: its.SortOf(try.zero)}), q.newScope(cur)) + ")")
+		}
 		var ask []string
 		askSeen := map[string]bool{}
 		for _, name := range lv {
@@ -193,7 +252,7 @@ func (a *analyzer) witness(inv Invariants, comp []int) *Witness {
 			}
 		}
 		res, model, err := a.check(q.script(), ask...)
-		if err != nil || res != smt.Sat || model == nil {
+		if err != nil || res != smt.Sat || (model == nil && len(ask) > 0) {
 			continue
 		}
 		launch := map[string]*big.Int{}
@@ -417,6 +476,30 @@ func joinAnd(ss []string) string {
 			out += " && "
 		}
 		out += s
+	}
+	return out
+}
+
+// zeroSteps lists the non-constant steps e of updates v := v + e or v - e in the loop.
+func zeroSteps(sys *its.System, comp []int) []its.Expr {
+	var out []its.Expr
+	seen := map[string]bool{}
+	for _, ti := range comp {
+		t := sys.Trans[ti]
+		for _, k := range its.SortedUpdates(t) {
+			b, ok := t.Update[k].(*its.Binary)
+			if !ok || (b.Op != its.Add && b.Op != its.Sub) || its.HasNondet(b.Y) {
+				continue
+			}
+			if r, ok := b.X.(*its.Ref); !ok || r.Var.Name != k {
+				continue
+			}
+			if _, c := b.Y.(*its.Const); c || seen[b.Y.String()] {
+				continue
+			}
+			seen[b.Y.String()] = true
+			out = append(out, b.Y)
+		}
 	}
 	return out
 }

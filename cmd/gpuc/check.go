@@ -158,7 +158,7 @@ is FALSE or UNKNOWN. See docs/TERMINATION.md.`,
 	cmd.Flags().BoolVar(&dumpITS, "dump-its", false, "print each integer transition system before its verdict (its text form)")
 	cmd.Flags().StringVar(&kernel, "kernel", "", "analyse only the kernel or device function of this name")
 	cmd.Flags().BoolVar(&traceSMT, "trace-smt", false, "print the solver queries that take longer than 50ms to standard error")
-	cmd.Flags().DurationVar(&budget, "budget", 5*time.Second, "time allowed per kernel; past it the verdict is UNKNOWN")
+	cmd.Flags().DurationVar(&budget, "budget", 4500*time.Millisecond, "time allowed per kernel; past it the verdict is UNKNOWN")
 	cmd.Flags().Int64Var(&limit, "limit", 100000, "--replay: the loop-iteration limit per thread")
 	in = driver.AddInputFlags(cmd.Flags(), false)
 	return cmd
@@ -248,7 +248,8 @@ func verifyCertificate(stdout io.Writer, path, solver string) error {
 	return nil
 }
 
-// replayWitness runs each FALSE witness of a gpuc input with its parameters and a loop limit.
+// replayWitness runs each witness of a gpuc input (FALSE, or the other side of a TRUE under a
+// condition) with its parameters and a loop limit.
 func replayWitness(stdout io.Writer, path string, limit int64, in *driver.Inputs) error {
 	rs, err := readResults(path)
 	if err != nil {
@@ -256,8 +257,8 @@ func replayWitness(stdout io.Writer, path string, limit int64, in *driver.Inputs
 	}
 	bad := 0
 	for _, r := range rs {
-		if r.Verdict != termination.False || r.Witness == nil {
-			continue
+		if r.Witness == nil {
+			continue // FALSE, and TRUE under a condition whose witness shows the other side
 		}
 		switch filepath.Ext(r.File) {
 		case ".ll", ".cl", ".cu":
@@ -285,6 +286,9 @@ func replayWitness(stdout io.Writer, path string, limit int64, in *driver.Inputs
 		err = interp.Run(m, interp.Config{Params: params, LoopLimit: limit})
 		var ll *interp.LoopLimitError
 		switch {
+		case errors.As(err, &ll) && r.Witness.Pos != "" && ll.Pos.String() != r.Witness.Pos:
+			fmt.Fprintf(stdout, "%s: %s: witness not confirmed: another loop passed the limit: %s\n", r.File, r.Kernel, ll.Error())
+			bad++
 		case errors.As(err, &ll):
 			fmt.Fprintf(stdout, "%s: %s: witness confirmed: %s\n", r.File, r.Kernel, ll.Error())
 		case err != nil:

@@ -1,0 +1,49 @@
+package fromir
+
+import (
+	"flag"
+	"path/filepath"
+	"testing"
+
+	"gpuc/analysis/termination"
+	"gpuc/internal/driver"
+	"gpuc/passes"
+)
+
+var examplesAnalyze = flag.Bool("analyze-examples", false, "print the termination verdict of every example kernel")
+
+// TestExampleVerdicts prints every example kernel's verdict (a measuring aid, with
+// -analyze-examples; the expected verdicts are checked by gpuc check's script tests).
+func TestExampleVerdicts(t *testing.T) {
+	if !*examplesAnalyze {
+		t.Skip("needs -analyze-examples")
+	}
+	eng, err := termination.NewEngine(termination.Config{})
+	if err != nil {
+		t.Skip(err)
+	}
+	defer eng.Close()
+	var files []string
+	for _, pat := range []string{"*/*.kir", "*/*.fork", "*/*.chr", "*/*.trs", "*/*.rec"} {
+		m, _ := filepath.Glob(filepath.Join("../../examples", pat))
+		files = append(files, m...)
+	}
+	for _, f := range files {
+		m, err := driver.Load(f)
+		if err != nil {
+			continue
+		}
+		if err := driver.Lower(m, []string{"default"}, &passes.Config{}); err != nil {
+			continue
+		}
+		ss, err := Systems(m, f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		for _, s := range ss {
+			r := eng.Analyze(s)
+			t.Logf("%s [%.0f ms]", r.Line(), r.TimeMS)
+		}
+	}
+}

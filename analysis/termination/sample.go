@@ -1,0 +1,139 @@
+package termination
+
+import (
+	"math/big"
+	"math/rand"
+
+	"gpuc/analysis/its"
+	"gpuc/analysis/smt"
+)
+
+// Note [Sampling before Houdini]
+// Most template candidates are false, and Houdini's solver queries drop only the few that each
+// counterexample falsifies. So before the first query, the system runs: the solver gives a few
+// entry states that satisfy the facts, and random walks from them (random load values, random
+// choices among enabled transitions) visit states; a candidate false at a visited state of its
+// location is dropped. Dropping is always safe, so the walks need not be exhaustive or exact.
+
+// walk runs sys from init for at most steps transitions, calling visit at each state.
+func walk(sys *its.System, init map[string]*big.Int, rng *rand.Rand, steps int, visit func(loc int, vals map[string]*big.Int)) {
+	vals := map[string]*big.Int{}
+	for _, v := range sys.Vars {
+		if x, ok := init[v.Name]; ok {
+			vals[v.Name] = x
+		} else {
+			vals[v.Name] = new(big.Int)
+		}
+	}
+	draw := func(s its.Sort) *big.Int {
+		switch rng.Intn(4) {
+		case 0:
+			return s.Norm(big.NewInt(rng.Int63n(2048) - 1024))
+		case 1:
+			return s.Max()
+		default:
+			return s.Norm(big.NewInt(rng.Int63n(16)))
+		}
+	}
+	mem := map[string]*big.Int{}
+	loc := sys.Entry
+	for i := 0; i < steps; i++ {
+		visit(loc, vals)
+		if sys.IsExit(loc) {
+			return
+		}
+		draws := map[*its.Nondet]*big.Int{}
+		env := &its.Env{Vars: vals,
+			Nondet: func(n *its.Nondet) *big.Int {
+				if v, ok := draws[n]; ok {
+					return v
+				}
+				draws[n] = draw(n.Sort)
+				return draws[n]
+			},
+			Load: func(buf string, addr *big.Int, s its.Sort) *big.Int {
+				k := buf + "/" + addr.String()
+				if _, ok := mem[k]; !ok {
+					mem[k] = draw(s)
+				}
+				return mem[k]
+			}}
+		var enabled []int
+		for ti, t := range sys.Trans {
+			if t.From != loc {
+				continue
+			}
+			ok := true
+			for _, g := range t.Guard {
+				if its.Eval(g, env).Sign() == 0 {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				enabled = append(enabled, ti)
+			}
+		}
+		if len(enabled) == 0 {
+			return
+		}
+		t := sys.Trans[enabled[rng.Intn(len(enabled))]]
+		next := make(map[string]*big.Int, len(vals))
+		for k, v := range vals {
+			next[k] = v
+		}
+		for _, k := range its.SortedUpdates(t) {
+			v, _ := sys.Var(k)
+			next[k] = v.Sort.Norm(its.Eval(t.Update[k], env))
+		}
+		for _, h := range t.Havoc {
+			v, _ := sys.Var(h)
+			next[h] = draw(v.Sort)
+		}
+		vals, loc = next, t.To
+	}
+}
+
+// sampleFilter drops the candidates that a sampled run falsifies at their location.
+func (a *analyzer) sampleFilter(inv Invariants) {
+	sys := a.sys
+	rng := rand.New(rand.NewSource(1))
+	for _, hint := range a.hints() {
+		q := newQuery(sys)
+		x0 := q.state("0")
+		q.assert(entryFacts(q, sys, x0))
+		for _, name := range sortedNames(hint) {
+			v, _ := sys.Var(name)
+			q.assert("(= " + x0[name] + " " + bvConst(hint[name], v.Sort.Width) + ")")
+		}
+		var ask []string
+		for _, v := range sys.Vars {
+			ask = append(ask, x0[v.Name])
+		}
+		res, model, err := a.check(q.script(), ask...)
+		if err != nil || res != smt.Sat {
+			continue
+		}
+		init := map[string]*big.Int{}
+		for _, v := range sys.Vars {
+			if x, ok := smt.Value(model[x0[v.Name]]); ok {
+				init[v.Name] = v.Sort.Norm(x)
+			}
+		}
+		for run := 0; run < 6; run++ {
+			walk(sys, init, rng, 200, func(loc int, vals map[string]*big.Int) {
+				if loc == sys.Entry || len(inv[loc]) == 0 {
+					return
+				}
+				env := &its.Env{Vars: vals}
+				keep := inv[loc][:0]
+				for _, c := range inv[loc] {
+					if its.Eval(c, env).Sign() != 0 {
+						keep = append(keep, c)
+					}
+				}
+				inv[loc] = keep
+			})
+		}
+	}
+}
