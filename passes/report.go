@@ -31,6 +31,15 @@ func (r *Report) note(pos ir.Pos, format string, args ...any) {
 	r.entries = append(r.entries, reportEntry{pos: pos, pass: r.pass, msg: fmt.Sprintf(format, args...)})
 }
 
+// noteAs is note for a fact that the code of the pass called pass
+// records while another pass runs it.
+func (r *Report) noteAs(pass string, pos ir.Pos, format string, args ...any) {
+	if r == nil {
+		return
+	}
+	r.entries = append(r.entries, reportEntry{pos: pos, pass: pass, msg: fmt.Sprintf(format, args...)})
+}
+
 // Write prints the report sorted by source position, one fact per line:
 // "file:line:col: pass: what".
 func (r *Report) Write(w io.Writer) {
