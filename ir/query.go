@@ -3,12 +3,29 @@ package ir
 // AnyStmt reports whether pred holds for a statement of body, nested
 // statements included. It stops at the first that it holds for.
 func AnyStmt(body []Stmt, pred func(Stmt) bool) bool {
+	return AnyStmtOutside(body, func(Stmt) bool { return false }, pred)
+}
+
+// AnyStmtOutside is AnyStmt that tries the statements for which inner
+// holds but not the statements nested in them.
+func AnyStmtOutside(body []Stmt, inner, pred func(Stmt) bool) bool {
 	found := false
 	WalkStmts(body, func(s Stmt) bool {
 		found = found || pred(s)
-		return !found
+		return !found && !inner(s)
 	})
 	return found
+}
+
+// ExprsHold reports whether pred holds for an expression that s holds
+// directly (not in nested statements), operands included.
+func ExprsHold(s Stmt, pred func(Expr) bool) bool {
+	for _, e := range StmtExprs(s) {
+		if AnyExpr(e, pred) {
+			return true
+		}
+	}
+	return false
 }
 
 // AnyExpr reports whether pred holds for e or an expression nested in it.
@@ -24,14 +41,7 @@ func AnyExpr(e Expr, pred func(Expr) bool) bool {
 // AnyExprIn reports whether pred holds for an expression of body, those of
 // nested statements included.
 func AnyExprIn(body []Stmt, pred func(Expr) bool) bool {
-	return AnyStmt(body, func(s Stmt) bool {
-		for _, e := range StmtExprs(s) {
-			if AnyExpr(e, pred) {
-				return true
-			}
-		}
-		return false
-	})
+	return AnyStmt(body, func(s Stmt) bool { return ExprsHold(s, pred) })
 }
 
 // HasBarrier reports whether body holds a barrier, or with gridOnly a grid
