@@ -25,10 +25,9 @@ type reportEntry struct {
 // note records one fact about the construct at pos, stamped with the name
 // of the pass that runs; a nil Report records nothing.
 func (r *Report) note(pos ir.Pos, format string, args ...any) {
-	if r == nil {
-		return
+	if r != nil {
+		r.noteAs(r.pass, pos, format, args...)
 	}
-	r.entries = append(r.entries, reportEntry{pos: pos, pass: r.pass, msg: fmt.Sprintf(format, args...)})
 }
 
 // noteAs is note for a fact that the code of the pass called pass
