@@ -52,6 +52,15 @@ func (r *Report) Write(w io.Writer) {
 // Len is the number of facts recorded.
 func (r *Report) Len() int { return len(r.entries) }
 
+// reporting makes a pass's Run of a transformation that cannot fail and
+// needs only the report from the configuration.
+func reporting(f func(*ir.Module, *Report)) func(*ir.Module, *Config) error {
+	return func(m *ir.Module, cfg *Config) error {
+		f(m, cfg.report())
+		return nil
+	}
+}
+
 func (c *Config) report() *Report {
 	if c == nil {
 		return nil
