@@ -52,3 +52,32 @@ func HasBarrier(body []Stmt, gridOnly bool) bool {
 		return ok && (b.Grid || !gridOnly)
 	})
 }
+
+// BufferUse is how a statement or expression touches a buffer element.
+type BufferUse uint8
+
+const (
+	UseRead   BufferUse = iota // a load
+	UseWrite                   // a store
+	UseAtomic                  // an atomic read-modify-write
+)
+
+// WalkBufferUses calls f on every load, store and atomic of body, nested
+// statements included, with the buffer or array it touches.
+func WalkBufferUses(body []Stmt, f func(buf string, use BufferUse)) {
+	WalkStmts(body, func(s Stmt) bool {
+		switch s := s.(type) {
+		case *Store:
+			f(s.Buf, UseWrite)
+		case *Atomic:
+			f(s.Buf, UseAtomic)
+		}
+		return true
+	})
+	WalkAllExprs(body, func(e Expr) bool {
+		if l, ok := e.(*Load); ok {
+			f(l.Buf, UseRead)
+		}
+		return true
+	})
+}
