@@ -142,7 +142,8 @@
 //   - names (names.go): IsKeyword, IsReserved, FreshName, ModuleName,
 //     DeclaredNames, MaxConstantMemory;
 //   - queries (query.go, walk.go): AnyStmt, AnyStmtOutside, AnyExpr,
-//     AnyExprIn, HasBarrier, WalkBufferUses, SubBodies, StmtExprs;
+//     AnyExprIn, HasBarrier, IsGroupConstruct, WalkBufferUses, SubBodies,
+//     StmtExprs;
 //   - copies (clone.go): CloneModule, CloneStmts, CloneExpr;
 //   - constants (eval.go): Fold for one operation, EvalConst for a whole
 //     integer expression, Switch.Taken for a switch on a constant.

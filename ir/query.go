@@ -44,6 +44,16 @@ func AnyExprIn(body []Stmt, pred func(Expr) bool) bool {
 	return AnyStmt(body, func(s Stmt) bool { return ExprsHold(s, pred) })
 }
 
+// IsGroupConstruct reports whether s is a split, a split while or a fork:
+// a statement that divides the group that runs it.
+func IsGroupConstruct(s Stmt) bool {
+	switch s.(type) {
+	case *Split, *SplitWhile, *Fork:
+		return true
+	}
+	return false
+}
+
 // HasBarrier reports whether body holds a barrier, or with gridOnly a grid
 // barrier.
 func HasBarrier(body []Stmt, gridOnly bool) bool {

@@ -98,16 +98,7 @@ func uniformSplits(m *ir.Module, body []ir.Stmt, rep *Report) []ir.Stmt {
 }
 
 func hasGroupConstructs(body []ir.Stmt) bool {
-	return ir.AnyStmt(body, isGroupConstruct)
-}
-
-// isGroupConstruct reports whether s is a split, split while or fork.
-func isGroupConstruct(s ir.Stmt) bool {
-	switch s.(type) {
-	case *ir.Split, *ir.SplitWhile, *ir.Fork:
-		return true
-	}
-	return false
+	return ir.AnyStmt(body, ir.IsGroupConstruct)
 }
 
 type grouper struct {
@@ -320,7 +311,7 @@ func (g *grouper) part(body []ir.Stmt, member string, pos ir.Pos) []ir.Stmt {
 // usesGroupSize reports whether body reads groupsize() outside nested
 // group constructs, which count their own.
 func usesGroupSize(body []ir.Stmt) bool {
-	return ir.AnyStmtOutside(body, isGroupConstruct, func(s ir.Stmt) bool {
+	return ir.AnyStmtOutside(body, ir.IsGroupConstruct, func(s ir.Stmt) bool {
 		return ir.ExprsHold(s, func(x ir.Expr) bool {
 			b, ok := x.(*ir.Builtin)
 			return ok && b.Op == ir.GroupSize
@@ -337,8 +328,7 @@ func replaceGroupSize(s ir.Stmt, gs ir.Expr) {
 		}
 		return e
 	})
-	switch s.(type) {
-	case *ir.Split, *ir.SplitWhile, *ir.Fork:
+	if ir.IsGroupConstruct(s) {
 		return
 	}
 	for _, sub := range ir.SubBodies(s) {
