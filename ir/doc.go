@@ -135,4 +135,16 @@
 // the CPU, and interp.Config.DeviceMemory in the interpreter (a model of
 // 256 MiB unless `gpuc run --device-memory` says otherwise). A generated
 // program run with --time prints each fitted value on standard error.
+//
+// # Helpers that frontends, passes and backends share
+//
+// Before writing a helper, look here; each has one definition:
+//   - names (names.go): IsKeyword, IsReserved, FreshName, ModuleName,
+//     DeclaredNames, MaxConstantMemory;
+//   - queries (query.go, walk.go): AnyStmt, AnyStmtOutside, AnyExpr,
+//     AnyExprIn, HasBarrier, IsGroupConstruct, WalkBufferUses, SubBodies,
+//     StmtExprs;
+//   - copies (clone.go): CloneModule, CloneStmts, CloneExpr;
+//   - constants (eval.go): Fold for one operation, EvalConst for a whole
+//     integer expression, Switch.Taken for a switch on a constant.
 package ir

@@ -322,3 +322,68 @@ func Fold(e Expr) Expr {
 	}
 	return e
 }
+
+const divByZero = "divides by zero"
+
+// EvalConst evaluates an integer or bool expression over constants, as the
+// lengths of static and constant buffers are written, with the scalar
+// semantics of EvalUnary, EvalBinary, EvalConvert and EvalBuiltin. why says
+// what stops it otherwise ("reads parameter N", "divides by zero"). e must
+// have passed the type checks.
+func EvalConst(e Expr) (b Bits, why string) {
+	switch e := e.(type) {
+	case *Const:
+		if e.T.IsFloat() {
+			return 0, "uses a float"
+		}
+		return e.Bits, ""
+	case *ParamRef:
+		return 0, "reads parameter " + e.Name
+	case *Unary:
+		x, why := EvalConst(e.X)
+		return EvalUnary(e.Op, e.X.Type(), x), why
+	case *Binary:
+		x, why := EvalConst(e.X)
+		y, why2 := EvalConst(e.Y)
+		if why == "" {
+			why = why2
+		}
+		if why != "" {
+			return 0, why
+		}
+		v, err := EvalBinary(e.Op, e.X.Type(), x, y)
+		if err != nil {
+			return 0, divByZero
+		}
+		return v, ""
+	case *Select:
+		c, why := EvalConst(e.Cond)
+		if why != "" {
+			return 0, why
+		}
+		if c != 0 {
+			return EvalConst(e.X)
+		}
+		return EvalConst(e.Y)
+	case *Convert:
+		x, why := EvalConst(e.X)
+		if e.T.IsFloat() {
+			return 0, "uses a float"
+		}
+		return Normalize(e.T, x), why
+	case *Builtin:
+		if e.Op != Min && e.Op != Max && e.Op != Abs {
+			return 0, "is not constant"
+		}
+		args := make([]Bits, len(e.Args))
+		for i, a := range e.Args {
+			v, why := EvalConst(a)
+			if why != "" {
+				return 0, why
+			}
+			args[i] = v
+		}
+		return EvalBuiltin(e.Op, e.Args[0].Type(), args...), ""
+	}
+	return 0, "is not constant"
+}

@@ -87,7 +87,7 @@ func (m *Module) DefaultValue(e Expr) (v int64, ok bool) {
 	if !ok || !e.Type().IsInt() {
 		return 0, false
 	}
-	b, why := constValue(e)
+	b, why := EvalConst(e)
 	if why != "" {
 		return 0, false
 	}

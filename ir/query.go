@@ -3,12 +3,29 @@ package ir
 // AnyStmt reports whether pred holds for a statement of body, nested
 // statements included. It stops at the first that it holds for.
 func AnyStmt(body []Stmt, pred func(Stmt) bool) bool {
+	return AnyStmtOutside(body, func(Stmt) bool { return false }, pred)
+}
+
+// AnyStmtOutside is AnyStmt that tries the statements for which inner
+// holds but not the statements nested in them.
+func AnyStmtOutside(body []Stmt, inner, pred func(Stmt) bool) bool {
 	found := false
 	WalkStmts(body, func(s Stmt) bool {
 		found = found || pred(s)
-		return !found
+		return !found && !inner(s)
 	})
 	return found
+}
+
+// ExprsHold reports whether pred holds for an expression that s holds
+// directly (not in nested statements), operands included.
+func ExprsHold(s Stmt, pred func(Expr) bool) bool {
+	for _, e := range StmtExprs(s) {
+		if AnyExpr(e, pred) {
+			return true
+		}
+	}
+	return false
 }
 
 // AnyExpr reports whether pred holds for e or an expression nested in it.
@@ -24,14 +41,17 @@ func AnyExpr(e Expr, pred func(Expr) bool) bool {
 // AnyExprIn reports whether pred holds for an expression of body, those of
 // nested statements included.
 func AnyExprIn(body []Stmt, pred func(Expr) bool) bool {
-	return AnyStmt(body, func(s Stmt) bool {
-		for _, e := range StmtExprs(s) {
-			if AnyExpr(e, pred) {
-				return true
-			}
-		}
-		return false
-	})
+	return AnyStmt(body, func(s Stmt) bool { return ExprsHold(s, pred) })
+}
+
+// IsGroupConstruct reports whether s is a split, a split while or a fork:
+// a statement that divides the group that runs it.
+func IsGroupConstruct(s Stmt) bool {
+	switch s.(type) {
+	case *Split, *SplitWhile, *Fork:
+		return true
+	}
+	return false
 }
 
 // HasBarrier reports whether body holds a barrier, or with gridOnly a grid
@@ -40,5 +60,34 @@ func HasBarrier(body []Stmt, gridOnly bool) bool {
 	return AnyStmt(body, func(s Stmt) bool {
 		b, ok := s.(*Barrier)
 		return ok && (b.Grid || !gridOnly)
+	})
+}
+
+// BufferUse is how a statement or expression touches a buffer element.
+type BufferUse uint8
+
+const (
+	UseRead   BufferUse = iota // a load
+	UseWrite                   // a store
+	UseAtomic                  // an atomic read-modify-write
+)
+
+// WalkBufferUses calls f on every load, store and atomic of body, nested
+// statements included, with the buffer or array it touches.
+func WalkBufferUses(body []Stmt, f func(buf string, use BufferUse)) {
+	WalkStmts(body, func(s Stmt) bool {
+		switch s := s.(type) {
+		case *Store:
+			f(s.Buf, UseWrite)
+		case *Atomic:
+			f(s.Buf, UseAtomic)
+		}
+		return true
+	})
+	WalkAllExprs(body, func(e Expr) bool {
+		if l, ok := e.(*Load); ok {
+			f(l.Buf, UseRead)
+		}
+		return true
 	})
 }

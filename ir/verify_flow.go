@@ -226,15 +226,12 @@ func terminates(body []Stmt) bool {
 // breaks reports whether body holds a break out of the loop whose body it
 // is.
 func breaks(body []Stmt) bool {
-	found := false
-	WalkStmts(body, func(s Stmt) bool {
+	loop := func(s Stmt) bool { // breaks in here leave the inner loop
 		switch s.(type) {
-		case *Break:
-			found = true
 		case *While, *For, *Region:
-			return false // breaks in here leave the inner loop
+			return true
 		}
-		return !found
-	})
-	return found
+		return false
+	}
+	return AnyStmtOutside(body, loop, func(s Stmt) bool { _, ok := s.(*Break); return ok })
 }

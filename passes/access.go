@@ -137,23 +137,11 @@ func (a *accessInfo) callSummary(name string) []access {
 				seen[buf] = k
 			}
 		}
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			switch s := s.(type) {
-			case *ir.Store:
-				note(s.Buf, writeAccess)
-			case *ir.Atomic:
-				note(s.Buf, atomicAccess)
-			}
-			for _, e := range ir.StmtExprs(s) {
-				ir.WalkExpr(e, func(x ir.Expr) bool {
-					switch x := x.(type) {
-					case *ir.Load:
-						note(x.Buf, readAccess)
-					case *ir.Call:
-						visit(x.Func)
-					}
-					return true
-				})
+		kinds := [...]accessKind{ir.UseRead: readAccess, ir.UseWrite: writeAccess, ir.UseAtomic: atomicAccess}
+		ir.WalkBufferUses(f.Body, func(buf string, use ir.BufferUse) { note(buf, kinds[use]) })
+		ir.WalkAllExprs(f.Body, func(x ir.Expr) bool {
+			if c, ok := x.(*ir.Call); ok {
+				visit(c.Func)
 			}
 			return true
 		})

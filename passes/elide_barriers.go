@@ -9,7 +9,7 @@ var elideBarriersPass = &Pass{
 	Doc:  "remove grid barriers that no cross-processor dependence needs; turn sync-free splits into ifs",
 	From: ir.SPMDLevel,
 	To:   ir.SPMDLevel,
-	Run:  func(m *ir.Module, cfg *Config) error { elideBarriers(m, cfg.report()); return nil },
+	Run:  reporting(elideBarriers),
 }
 
 // elideBarriers runs on every region. Frontends insert grid barriers

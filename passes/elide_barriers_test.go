@@ -2,7 +2,6 @@ package passes_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -45,20 +44,7 @@ func TestForkBarriers(t *testing.T) {
 	}
 	sort.Strings(lines)
 	got := strings.Join(lines, "\n") + "\n"
-	const golden = "testdata/elide_barriers/fork_examples.golden"
-	if *irtest.Update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("barrier counts differ from %s:\n%s", golden, got)
-	}
+	irtest.GoldenFile(t, "testdata/elide_barriers/fork_examples.golden", got)
 }
 
 func countGrid(m *ir.Module) int {

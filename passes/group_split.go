@@ -98,13 +98,7 @@ func uniformSplits(m *ir.Module, body []ir.Stmt, rep *Report) []ir.Stmt {
 }
 
 func hasGroupConstructs(body []ir.Stmt) bool {
-	return ir.AnyStmt(body, func(s ir.Stmt) bool {
-		switch s.(type) {
-		case *ir.Split, *ir.SplitWhile, *ir.Fork:
-			return true
-		}
-		return false
-	})
+	return ir.AnyStmt(body, ir.IsGroupConstruct)
 }
 
 type grouper struct {
@@ -317,29 +311,12 @@ func (g *grouper) part(body []ir.Stmt, member string, pos ir.Pos) []ir.Stmt {
 // usesGroupSize reports whether body reads groupsize() outside nested
 // group constructs, which count their own.
 func usesGroupSize(body []ir.Stmt) bool {
-	found := false
-	var visit func([]ir.Stmt)
-	visit = func(list []ir.Stmt) {
-		for _, s := range list {
-			for _, e := range ir.StmtExprs(s) {
-				ir.WalkExpr(e, func(x ir.Expr) bool {
-					if b, ok := x.(*ir.Builtin); ok && b.Op == ir.GroupSize {
-						found = true
-					}
-					return !found
-				})
-			}
-			switch s.(type) {
-			case *ir.Split, *ir.SplitWhile, *ir.Fork:
-				continue
-			}
-			for _, sub := range ir.SubBodies(s) {
-				visit(sub)
-			}
-		}
-	}
-	visit(body)
-	return found
+	return ir.AnyStmtOutside(body, ir.IsGroupConstruct, func(s ir.Stmt) bool {
+		return ir.ExprsHold(s, func(x ir.Expr) bool {
+			b, ok := x.(*ir.Builtin)
+			return ok && b.Op == ir.GroupSize
+		})
+	})
 }
 
 // replaceGroupSize replaces groupsize() in s, but not inside the group
@@ -351,8 +328,7 @@ func replaceGroupSize(s ir.Stmt, gs ir.Expr) {
 		}
 		return e
 	})
-	switch s.(type) {
-	case *ir.Split, *ir.SplitWhile, *ir.Fork:
+	if ir.IsGroupConstruct(s) {
 		return
 	}
 	for _, sub := range ir.SubBodies(s) {

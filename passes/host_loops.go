@@ -127,11 +127,8 @@ func (o *outliner) hoistRegion(r *ir.Region) ([]ir.Stmt, error) {
 func checkNoGroups(r *ir.Region) error {
 	var err error
 	ir.WalkStmts(r.Body, func(s ir.Stmt) bool {
-		switch s.(type) {
-		case *ir.Split, *ir.SplitWhile, *ir.Fork:
-			if err == nil {
-				err = errorf(s.At(), "host-loops: group construct in a region; run %s first", groupSplitPass.Name)
-			}
+		if ir.IsGroupConstruct(s) && err == nil {
+			err = errorf(s.At(), "host-loops: group construct in a region; run %s first", groupSplitPass.Name)
 		}
 		return err == nil
 	})

@@ -6,8 +6,12 @@ import (
 	"gpuc/ir"
 )
 
+// lowerMultiprefixName is the pass's name, for the report entries that
+// lower-priority makes with its code.
+const lowerMultiprefixName = "lower-multiprefix"
+
 var lowerMultiprefixPass = &Pass{
-	Name: "lower-multiprefix",
+	Name: lowerMultiprefixName,
 	Doc:  "implement multiprefix atomics (mpadd and friends) with a device-wide scan",
 	From: ir.SPMDLevel,
 	To:   ir.SPMDLevel,
@@ -67,14 +71,15 @@ func lowerMultiprefix(m *ir.Module, cfg *Config) error {
 
 // dropUnusedPrefixes turns the multiprefix atomics whose result nobody
 // takes (Fork's syncadd and friends) into ordinary atomics: the memory
-// ends with the same total in any order.
+// ends with the same total in any order. lower-priority runs it too; the
+// report credits lower-multiprefix either way.
 func dropUnusedPrefixes(m *ir.Module, rep *Report) {
 	plain := map[ir.AtomicOp]ir.AtomicOp{ir.MultiAdd: ir.AtomicAdd, ir.MultiMax: ir.AtomicMax,
 		ir.MultiMin: ir.AtomicMin, ir.MultiAnd: ir.AtomicAnd, ir.MultiOr: ir.AtomicOr}
 	for _, f := range m.Funcs {
 		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
 			if a, ok := s.(*ir.Atomic); ok && a.Op.IsMultiprefix() && a.Dst == "" {
-				rep.note(a.Pos, "%s without a result: an atomic %s", a.Op, plain[a.Op])
+				rep.noteAs(lowerMultiprefixName, a.Pos, "%s without a result: an atomic %s", a.Op, plain[a.Op])
 				a.Op = plain[a.Op]
 			}
 			return true

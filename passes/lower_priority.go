@@ -9,7 +9,7 @@ var lowerPriorityPass = &Pass{
 	Doc:  "implement Priority CRCW stores with plain stores, exchanges or claims; unused multiprefixes become atomics",
 	From: ir.SPMDLevel,
 	To:   ir.SPMDLevel,
-	Run:  func(m *ir.Module, cfg *Config) error { lowerPriority(m, cfg.report()); return nil },
+	Run:  reporting(lowerPriority),
 }
 
 // Note [Priority stores]

@@ -200,8 +200,8 @@ func Run(m *ir.Module, ps []*Pass, cfg *Config) error {
 			return err
 		}
 		if cfg.VerifyEach {
-			// A pass lowers a module to its To level, or leaves a module
-			// below that where it was.
+			// A pass brings a module to its To level, or leaves one that
+			// is already nearer the launch level where it was.
 			if err := ir.Verify(m, min(lvl, p.To)); err != nil {
 				return fmt.Errorf("invalid IR after pass %s:\n%v\n%s", p.Name, err, ir.Print(m))
 			}

@@ -91,3 +91,24 @@ func TestPipelinesKeepForkExamples(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifyAtLevelAfter checks that the runner verifies a module at the
+// level it must have after a pass: a pass that takes and gives SPMD-level
+// modules may not raise a launch-level one, here by adding a region.
+func TestVerifyAtLevelAfter(t *testing.T) {
+	m := irtest.Parse(t, "l.kir", []byte(`module l;
+buffer o: i32[1] global output;
+host main() {
+  o[0] = 1;
+}
+`))
+	raise := &passes.Pass{Name: "raise", From: ir.SPMDLevel, To: ir.SPMDLevel, Run: func(m *ir.Module, _ *passes.Config) error {
+		main := m.Func("main")
+		main.Body = []ir.Stmt{&ir.Region{Pos: main.Pos, Procs: ir.IntConst(ir.I32, 1), Body: main.Body}}
+		return nil
+	}}
+	err := passes.Run(m, []*passes.Pass{raise}, &passes.Config{VerifyEach: true})
+	if err == nil || !strings.Contains(err.Error(), "invalid IR after pass raise") {
+		t.Errorf("error %v, want invalid IR after pass raise", err)
+	}
+}

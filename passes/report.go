@@ -25,10 +25,18 @@ type reportEntry struct {
 // note records one fact about the construct at pos, stamped with the name
 // of the pass that runs; a nil Report records nothing.
 func (r *Report) note(pos ir.Pos, format string, args ...any) {
+	if r != nil {
+		r.noteAs(r.pass, pos, format, args...)
+	}
+}
+
+// noteAs is note for a fact that the code of the pass called pass
+// records while another pass runs it.
+func (r *Report) noteAs(pass string, pos ir.Pos, format string, args ...any) {
 	if r == nil {
 		return
 	}
-	r.entries = append(r.entries, reportEntry{pos: pos, pass: r.pass, msg: fmt.Sprintf(format, args...)})
+	r.entries = append(r.entries, reportEntry{pos: pos, pass: pass, msg: fmt.Sprintf(format, args...)})
 }
 
 // Write prints the report sorted by source position, one fact per line:
@@ -43,6 +51,15 @@ func (r *Report) Write(w io.Writer) {
 
 // Len is the number of facts recorded.
 func (r *Report) Len() int { return len(r.entries) }
+
+// reporting makes a pass's Run of a transformation that cannot fail and
+// needs only the report from the configuration.
+func reporting(f func(*ir.Module, *Report)) func(*ir.Module, *Config) error {
+	return func(m *ir.Module, cfg *Config) error {
+		f(m, cfg.report())
+		return nil
+	}
+}
 
 func (c *Config) report() *Report {
 	if c == nil {

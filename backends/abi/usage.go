@@ -65,19 +65,9 @@ func directUsage(m *ir.Module, f *ir.Func, checks bool) *usage {
 			}
 		}
 	}
-	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-		switch s := s.(type) {
-		case *ir.Store:
-			touch(s.Buf, true)
-		case *ir.Atomic:
-			touch(s.Buf, true)
-		}
-		return true
-	})
+	ir.WalkBufferUses(f.Body, func(buf string, use ir.BufferUse) { touch(buf, use != ir.UseRead) })
 	ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
 		switch e := e.(type) {
-		case *ir.Load:
-			touch(e.Buf, false)
 		case *ir.ParamRef:
 			param(e)
 		case *ir.Call:

@@ -94,6 +94,13 @@ func (f *fn) jump(b *llir.Block) {
 // enter makes b the current block.
 func (f *fn) enter(b *llir.Block) { f.cur = b }
 
+// arm emits body into block b with emit, then jumps to end.
+func (f *fn) arm(b *llir.Block, emit func([]ir.Stmt), body []ir.Stmt, end *llir.Block) {
+	f.enter(b)
+	emit(body)
+	f.jump(end)
+}
+
 // alloca reserves memory for n values of type t (one if n is nil) in the
 // entry block, so that loops do not grow the stack.
 func (f *fn) alloca(t types.Type, n value.Value) *llir.InstAlloca {

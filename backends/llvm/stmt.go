@@ -90,13 +90,9 @@ func (f *fn) ifStmt(s *ir.If) {
 		els = f.block("else")
 	}
 	f.cur.NewCondBr(c, then, els)
-	f.enter(then)
-	f.list(s.Then)
-	f.jump(end)
+	f.arm(then, f.list, s.Then, end)
 	if s.Else != nil {
-		f.enter(els)
-		f.list(s.Else)
-		f.jump(end)
+		f.arm(els, f.list, s.Else, end)
 	}
 	f.enter(end)
 }
@@ -174,14 +170,10 @@ func (f *fn) switchStmt(s *ir.Switch) {
 	}
 	arms := f.switchTo(x, s.X.Type(), s.Cases, def)
 	for i, c := range s.Cases {
-		f.enter(arms[i])
-		f.list(c.Body)
-		f.jump(end)
+		f.arm(arms[i], f.list, c.Body, end)
 	}
 	if s.Default != nil {
-		f.enter(def)
-		f.list(s.Default)
-		f.jump(end)
+		f.arm(def, f.list, s.Default, end)
 	}
 	f.enter(end)
 }

@@ -84,50 +84,6 @@ func i64(v int64) constant.Constant        { return constant.NewInt(types.I64, v
 // constLength evaluates the length of a constant buffer, which the
 // verifier keeps constant, with the IR's own scalar semantics.
 func constLength(e ir.Expr) (int64, bool) {
-	b, ok := constValue(e)
-	return int64(b), ok && int64(b) >= 0
-}
-
-func constValue(e ir.Expr) (ir.Bits, bool) {
-	switch e := e.(type) {
-	case *ir.Const:
-		return e.Bits, true
-	case *ir.Unary:
-		x, ok := constValue(e.X)
-		return ir.EvalUnary(e.Op, e.X.Type(), x), ok
-	case *ir.Binary:
-		x, ok1 := constValue(e.X)
-		y, ok2 := constValue(e.Y)
-		if !ok1 || !ok2 {
-			return 0, false
-		}
-		v, err := ir.EvalBinary(e.Op, e.X.Type(), x, y)
-		return v, err == nil
-	case *ir.Convert:
-		x, ok := constValue(e.X)
-		return ir.EvalConvert(e.T, e.X.Type(), x), ok
-	case *ir.Select:
-		c, ok := constValue(e.Cond)
-		if !ok {
-			return 0, false
-		}
-		if c != 0 {
-			return constValue(e.X)
-		}
-		return constValue(e.Y)
-	case *ir.Builtin:
-		var args []ir.Bits
-		for _, a := range e.Args {
-			v, ok := constValue(a)
-			if !ok {
-				return 0, false
-			}
-			args = append(args, v)
-		}
-		if e.Op.Arity() == 0 || len(args) != e.Op.Arity() {
-			return 0, false
-		}
-		return ir.EvalBuiltin(e.Op, e.Type(), args...), true
-	}
-	return 0, false
+	b, why := ir.EvalConst(e)
+	return int64(b), why == "" && int64(b) >= 0
 }

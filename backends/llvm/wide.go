@@ -80,12 +80,8 @@ func (f *fn) wideStmt(s ir.Stmt) {
 	case *ir.If:
 		then, els, end := f.block("wide.then"), f.block("wide.else"), f.block("wide.endif")
 		f.cur.NewCondBr(f.collective(s.Cond), then, els)
-		f.enter(then)
-		f.wideList(s.Then)
-		f.jump(end)
-		f.enter(els)
-		f.wideList(s.Else)
-		f.jump(end)
+		f.arm(then, f.wideList, s.Then, end)
+		f.arm(els, f.wideList, s.Else, end)
 		f.enter(end)
 	case *ir.While:
 		f.wideLoop(nil, s.Cond, nil, s.Body)
@@ -154,12 +150,8 @@ func (f *fn) wideSwitch(s *ir.Switch) {
 	def := f.block("wide.default")
 	arms := f.switchTo(x, t, s.Cases, def)
 	for i, c := range s.Cases {
-		f.enter(arms[i])
-		f.wideList(c.Body)
-		f.jump(end)
+		f.arm(arms[i], f.wideList, c.Body, end)
 	}
-	f.enter(def)
-	f.wideList(s.Default)
-	f.jump(end)
+	f.arm(def, f.wideList, s.Default, end)
 	f.enter(end)
 }

@@ -165,15 +165,7 @@ func (b *body) branch(pos diag.Pos, private bool, c ir.Expr, then, els []ir.Stmt
 // synchronises reports whether body holds a grid barrier or a group
 // construct.
 func synchronises(body []ir.Stmt) bool {
-	return ir.AnyStmt(body, func(s ir.Stmt) bool {
-		switch s := s.(type) {
-		case *ir.Barrier:
-			return s.Grid
-		case *ir.Split, *ir.SplitWhile, *ir.Fork:
-			return true
-		}
-		return false
-	})
+	return ir.HasBarrier(body, true) || ir.AnyStmt(body, ir.IsGroupConstruct)
 }
 
 // jumpGuard returns the condition under which the statements after s run

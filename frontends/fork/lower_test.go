@@ -3,7 +3,6 @@ package fork_test
 import (
 	"errors"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,15 +22,7 @@ func TestGolden(t *testing.T) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			got := ir.Print(mustParse(t, filepath.Base(file), irtest.ReadFile(t, file), defaultOpts))
 			golden := "testdata/" + strings.TrimSuffix(filepath.Base(file), ".fork") + ".kir"
-			if *irtest.Update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if want := irtest.ReadFile(t, golden); got != want {
-				t.Errorf("lowering differs from %s (go test -update rewrites it):\n%s", golden, got)
-			}
+			irtest.GoldenFile(t, golden, got)
 		})
 	}
 }

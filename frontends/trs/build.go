@@ -61,11 +61,7 @@ func (b *builder) paperSection(f *file, ctx parser.IPaperSectionContext) {
 		}
 	case *parser.VarSectionContext:
 		for _, d := range s.AllVarDecl() {
-			var ids []ident
-			for _, n := range d.AllName() {
-				ids = append(ids, b.name(n))
-			}
-			f.vars = append(f.vars, typedVars(ids))
+			f.vars = append(f.vars, typedVars(d.AllName(), b.name))
 		}
 	case *parser.EqnSectionContext:
 		for _, e := range s.AllEquation() {
@@ -76,8 +72,13 @@ func (b *builder) paperSection(f *file, ctx parser.IPaperSectionContext) {
 	}
 }
 
-// typedVars declares the names ids but the last, which is their sort.
-func typedVars(ids []ident) *varDecl {
+// typedVars declares the names but the last, which is their sort; read
+// reads each name.
+func typedVars[N any](names []N, read func(N) ident) *varDecl {
+	var ids []ident
+	for _, n := range names {
+		ids = append(ids, read(n))
+	}
 	n := len(ids) - 1
 	return &varDecl{names: ids[:n], sort: ids[n]}
 }

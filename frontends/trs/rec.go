@@ -163,11 +163,7 @@ func (b *builder) recSection(f *file, ctx parser.IRecSectionContext) {
 		}
 	case *parser.RecVarSectionContext:
 		for _, d := range s.AllRecVars() {
-			var ids []ident
-			for _, n := range d.AllRecName() {
-				ids = append(ids, b.recName(n))
-			}
-			f.vars = append(f.vars, typedVars(ids))
+			f.vars = append(f.vars, typedVars(d.AllRecName(), b.recName))
 		}
 	case *parser.RecRulesContext:
 		for _, r := range s.AllRecRule() {

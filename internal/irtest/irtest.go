@@ -197,6 +197,21 @@ func Golden(t *testing.T, pattern string, check func(t *testing.T, a *txtar.Arch
 	}
 }
 
+// GoldenFile checks got against the file at path, or with -update
+// rewrites the file with it.
+func GoldenFile(t testing.TB, path, got string) {
+	t.Helper()
+	if *Update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want := ReadFile(t, path); got != want {
+		t.Errorf("%s differs (go test -update rewrites it); got:\n%s", path, got)
+	}
+}
+
 // Section returns the text of the archive's section called name, failing
 // the test if there is none.
 func Section(t testing.TB, a *txtar.Archive, name string) []byte {

@@ -246,8 +246,6 @@ host main() {
 	}
 }
 
-// Select evaluates both sides (Note [Semantics]), so a load on the side
-// not taken is still checked.
 // TestSelectIsLazy checks C's ?: semantics: the side not taken is not
 // evaluated, so its out-of-range load is no error.
 func TestSelectIsLazy(t *testing.T) {

@@ -43,6 +43,17 @@ func mustRun(t testing.TB, name, src string, cfg interp.Config) string {
 	return out
 }
 
+// wantBothRaces runs .kir text with and without the race checker; each
+// run must print want.
+func wantBothRaces(t testing.TB, name, src, want string) {
+	t.Helper()
+	for _, race := range []bool{false, true} {
+		if got := mustRun(t, name, src, interp.Config{Race: race}); got != want {
+			t.Errorf("race=%v: got\n%s\nwant\n%s", race, got, want)
+		}
+	}
+}
+
 // mustFail runs .kir text that must fail with a positioned error whose
 // text contains want, and returns the output printed before it.
 func mustFail(t testing.TB, name, src string, cfg interp.Config, want string) string {

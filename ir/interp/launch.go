@@ -12,11 +12,8 @@ import (
 // among the workers in chunks; if blocks fail, the error of the lowest
 // failing block is reported, so errors do not depend on scheduling.
 func (x *machine) launch(k *funcCode, args []ir.Bits, grid, bdim int64, pos ir.Pos) {
+	checkGeometry(grid, bdim, pos)
 	switch {
-	case bdim < 1 || bdim > maxBlockSize:
-		fault(pos, "block size %d is outside 1..%d", bdim, maxBlockSize)
-	case grid < 0:
-		fault(pos, "negative grid size %d", grid)
 	case grid > math.MaxInt32:
 		fault(pos, "grid size %d is larger than 2^31-1", grid)
 	case grid == 0:
@@ -177,12 +174,8 @@ func (x *machine) coopFits(grid, bdim int64) bool {
 // barrier waits for them all too, which synchronises more than it must and
 // so stays correct; each block keeps its own shared memory.
 func (x *machine) coopLaunch(k *funcCode, args []ir.Bits, grid, bdim int64, pos ir.Pos) {
-	switch {
-	case bdim < 1 || bdim > maxBlockSize:
-		fault(pos, "block size %d is outside 1..%d", bdim, maxBlockSize)
-	case grid < 0:
-		fault(pos, "negative grid size %d", grid)
-	case grid == 0:
+	checkGeometry(grid, bdim, pos)
+	if grid == 0 {
 		return
 	}
 	if k.wide == nil {
@@ -219,5 +212,16 @@ func (x *machine) coopLaunch(k *funcCode, args []ir.Bits, grid, bdim int64, pos 
 	k.wide(tm)
 	if x.race != nil {
 		x.race.check()
+	}
+}
+
+// checkGeometry faults on a block size or a grid size that no launch may
+// have.
+func checkGeometry(grid, bdim int64, pos ir.Pos) {
+	switch {
+	case bdim < 1 || bdim > maxBlockSize:
+		fault(pos, "block size %d is outside 1..%d", bdim, maxBlockSize)
+	case grid < 0:
+		fault(pos, "negative grid size %d", grid)
 	}
 }

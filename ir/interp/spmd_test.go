@@ -65,11 +65,7 @@ host main() {
 	// Subgroup {0,3,6,9} reads ring[(p+3) % 12], written by its members
 	// before its barrier; {0,3} and {6,9} split it further.
 	want := "2030\n6001\n6002\n2060\n6004\n6005\n2091\n6007\n6008\n2001\n" + strings.Repeat("10\n", 10)
-	for _, race := range []bool{false, true} {
-		if got := mustRun(t, "split.kir", src, interp.Config{Race: race}); got != want {
-			t.Errorf("race=%v: got\n%s\nwant\n%s", race, got, want)
-		}
-	}
+	wantBothRaces(t, "split.kir", src, want)
 }
 
 func TestFork(t *testing.T) {
@@ -103,11 +99,7 @@ host main() {
 	for p := range 12 {
 		fmt.Fprintf(&want, "%d\n", p*100+12)
 	}
-	for _, race := range []bool{false, true} {
-		if got := mustRun(t, "fork.kir", src, interp.Config{Race: race}); got != want.String() {
-			t.Errorf("race=%v: got\n%s\nwant\n%s", race, got, want.String())
-		}
-	}
+	wantBothRaces(t, "fork.kir", src, want.String())
 }
 
 func TestMultiprefix(t *testing.T) {
@@ -207,11 +199,7 @@ host main() {
 	// The lowest pid wins within an interval, even against a store that
 	// ran first in an earlier segment; after a barrier a new store wins.
 	want := "1000\n999\n998\n997\n996\n995\n994\n993\n992\n991\n100\n7\n"
-	for _, race := range []bool{false, true} {
-		if got := mustRun(t, "prio.kir", src, interp.Config{Race: race}); got != want {
-			t.Errorf("race=%v: got\n%s\nwant\n%s", race, got, want)
-		}
-	}
+	wantBothRaces(t, "prio.kir", src, want)
 }
 
 func TestRegionErrors(t *testing.T) {
@@ -269,11 +257,7 @@ host main() {
 		}
 		fmt.Fprintf(&want, "%d\n", v)
 	}
-	for _, race := range []bool{false, true} {
-		if got := mustRun(t, "sw.kir", src, interp.Config{Race: race}); got != want.String() {
-			t.Errorf("race=%v: got\n%s\nwant\n%s", race, got, want.String())
-		}
-	}
+	wantBothRaces(t, "sw.kir", src, want.String())
 }
 
 // TestSplitSyncsFirst checks that a split's condition, and each test of a

@@ -88,15 +88,7 @@ func showBool(b ir.Bits) string {
 // collective reports whether s must run team-wide: it holds a barrier, or
 // in a region a split or fork.
 func (c *compiler) collective(s ir.Stmt) bool {
-	return ir.AnyStmt([]ir.Stmt{s}, func(s ir.Stmt) bool {
-		switch s.(type) {
-		case *ir.Barrier:
-			return true
-		case *ir.Split, *ir.SplitWhile, *ir.Fork:
-			return c.mode == modeRegion
-		}
-		return false
-	})
+	return ir.HasBarrier([]ir.Stmt{s}, false) || c.mode == modeRegion && ir.AnyStmt([]ir.Stmt{s}, ir.IsGroupConstruct)
 }
 
 func (c *compiler) collectiveList(list []ir.Stmt) bool {
