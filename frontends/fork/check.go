@@ -1,6 +1,7 @@
 package fork
 
 import (
+	"gpuc/frontends/syntax"
 	"gpuc/internal/diag"
 	"gpuc/ir"
 )
@@ -82,7 +83,7 @@ func (c *checker) mainFunc() {
 	f, _ := c.prog.byName["main"].(*function)
 	switch {
 	case f == nil:
-		c.errorf(diag.Pos{File: c.file}, "program has no function main")
+		c.errorf(syntax.FileStart(c.file), "program has no function main")
 	case len(f.params) > 0:
 		c.errorf(f.pos, "main must take no parameters")
 	case f.result != ir.Void && f.result != ir.I32:

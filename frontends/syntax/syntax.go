@@ -6,6 +6,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -37,9 +38,10 @@ func (e *Errors) SyntaxError(_ antlr.Recognizer, offending any, line, col int, m
 	e.List.Add(pos, "syntax error: %s", cleanMessage(msg, offending))
 }
 
-// cleanMessage rewrites ANTLR's wording into the compiler's.
+// cleanMessage rewrites ANTLR's wording into the compiler's, on one line:
+// a token-recognition error quotes the raw text, newlines and all.
 func cleanMessage(msg string, offending any) string {
-	msg = strings.ReplaceAll(msg, "<EOF>", "end of file")
+	msg = OneLine(strings.ReplaceAll(msg, "<EOF>", "end of file"))
 	if tok, ok := offending.(antlr.Token); ok && tok.GetTokenType() == antlr.TokenEOF {
 		msg = strings.ReplaceAll(msg, "'end of file'", "end of file")
 	}
@@ -78,8 +80,47 @@ func NodePos(file string, n antlr.TerminalNode) diag.Pos {
 	return Pos(file, n.GetSymbol())
 }
 
-// Input makes an ANTLR character stream of src.
-func Input(src string) antlr.CharStream { return antlr.NewInputStream(src) }
+// OneLine escapes the line breaks and other control characters of a
+// message's quoted source text, so that a diagnostic stays on one line.
+func OneLine(msg string) string {
+	if !strings.ContainsFunc(msg, isControl) {
+		return msg
+	}
+	var b strings.Builder
+	for _, r := range msg {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// BOM is the UTF-8 byte-order mark that some editors put at the start of
+// a file.
+const BOM = "\uFEFF"
+
+// StripBOM drops a leading byte-order mark, which every frontend reads as
+// nothing.
+func StripBOM(src []byte) []byte { return bytes.TrimPrefix(src, []byte(BOM)) }
+
+// Input makes an ANTLR character stream of src, without a leading
+// byte-order mark.
+func Input(src string) antlr.CharStream { return antlr.NewInputStream(strings.TrimPrefix(src, BOM)) }
+
+// FileStart is the position of a file's first character: where a
+// diagnostic about the whole file, such as an empty one, points.
+func FileStart(file string) diag.Pos { return diag.Pos{File: file, Line: 1, Col: 1} }
 
 // Recover turns a panic inside a parse into an internal-error diagnostic so
 // that no input ever crashes the compiler.

@@ -2,6 +2,7 @@ package trs
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,7 +27,9 @@ import (
 //     in C, from the including file's directory or, as the competition's
 //     benchmarks are laid out, from REC-LIB beside it. The expanded text
 //     keeps the origin of each line, so that diagnostics name the file
-//     and line they come from.
+//     and line they come from. Only regular files are included, and the
+//     expansion is bounded in depth, in the number of includes and in
+//     size, since a few includes nested deep multiply the text.
 //
 // REC's rules do not overlap, so first-match in file order, which gpuc
 // applies, is the only match. Conditional rules are unravelled by the
@@ -64,16 +67,33 @@ type origin struct {
 
 // recSource is a REC file with its includes expanded (Note [REC]).
 type recSource struct {
-	text  []byte
-	lines []origin // lines[i] is the origin of line i+1 of text
+	text     []byte
+	lines    []origin // lines[i] is the origin of line i+1 of text
+	includes int      // the #include lines expanded so far
+	full     bool     // a limit was reached and reported
 }
+
+// Limits of the expansion (Note [REC]): includes nested maxIncludes deep
+// could multiply the text exponentially, so the expanded text and the
+// number of includes expanded are bounded as well.
+const (
+	// MaxRECText is the most bytes of expanded text.
+	MaxRECText = 64 << 20
+	// maxIncludeCount is the most #include lines expanded in all.
+	maxIncludeCount = 10000
+)
 
 // expand reads src, from file, into r: comments blanked and each
 // #include line replaced by the file it names, expanded in turn.
 func (r *recSource) expand(file string, src []byte, depth int, errs *diag.List) {
-	src = blankComments(src)
+	src = blankComments(syntax.StripBOM(src))
 	for i, line := range bytes.SplitAfter(src, []byte("\n")) {
-		if len(line) == 0 {
+		if len(line) == 0 || r.full {
+			continue
+		}
+		if len(r.text)+len(line) > MaxRECText {
+			r.full = true
+			errs.Add(diag.Pos{File: file, Line: i + 1, Col: 1}, "the expanded specification exceeds %d MiB", MaxRECText>>20)
 			continue
 		}
 		m := recInclude.FindSubmatchIndex(bytes.TrimRight(line, "\r\n"))
@@ -86,6 +106,11 @@ func (r *recSource) expand(file string, src []byte, depth int, errs *diag.List) 
 			continue
 		}
 		pos := diag.Pos{File: file, Line: i + 1, Col: m[2] + 1}
+		if r.includes++; r.includes > maxIncludeCount {
+			r.full = true
+			errs.Add(pos, "more than %d #include lines expanded in all", maxIncludeCount)
+			continue
+		}
 		path, lib, ok := findInclude(file, string(line[m[2]:m[3]]), pos, depth, errs)
 		if ok {
 			r.expand(path, lib, depth+1, errs)
@@ -107,12 +132,34 @@ func findInclude(file, quoted string, pos diag.Pos, depth int, errs *diag.List) 
 	}
 	dir := filepath.Dir(file)
 	for _, p := range []string{filepath.Join(dir, name), filepath.Join(dir, "..", "REC-LIB", name)} {
-		if src, err := os.ReadFile(p); err == nil {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			continue
+		case !fi.Mode().IsRegular():
+			errs.Add(pos, "%s is not a regular file", p)
+			return "", nil, false
+		case fi.Size() > MaxRECText:
+			errs.Add(pos, "%s is larger than %d MiB", p, MaxRECText>>20)
+			return "", nil, false
+		}
+		if src, err := readAtMost(p, MaxRECText); err == nil {
 			return p, src, true
 		}
 	}
 	errs.Add(pos, "cannot find %s in %s or %s", name, dir, filepath.Join(dir, "..", "REC-LIB"))
 	return "", nil, false
+}
+
+// readAtMost reads at most limit bytes of a file, which may grow after
+// it was checked.
+func readAtMost(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 // offsetPos is the position of byte at of src.

@@ -76,6 +76,7 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 	defer syntax.Recover(file, &err)
 	var errs diag.List
 	b := &builder{file: file, errs: &errs}
+	src = syntax.StripBOM(src)
 	if recOf(src) { // Note [REC]
 		rec := &recSource{}
 		rec.expand(file, src, 0, &errs)

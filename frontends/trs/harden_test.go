@@ -1,0 +1,56 @@
+package trs_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gpuc/frontends/trs"
+)
+
+// TestRECIncludeBounds checks that #include is bounded (Note [REC]): a
+// few includes nested deep, which would multiply the text 3^15-fold, and
+// an include of a device end in a positioned error, quickly.
+func TestRECIncludeBounds(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 15; i++ {
+		inc := fmt.Sprintf("#include \"l%d.rec\"\n", i+1)
+		write(fmt.Sprintf("l%d.rec", i), strings.Repeat(inc, 3))
+	}
+	write("l15.rec", "% leaf\n")
+	for _, c := range []struct{ src, want string }{
+		{"REC-SPEC A\n#include \"l0.rec\"\nEVAL\n  d0\nEND-SPEC\n", "#include lines expanded in all"},
+		{"REC-SPEC A\n#include \"../../../../../../../../dev/urandom\"\nEVAL\n  d0\nEND-SPEC\n", "a.rec:2:10: error: "},
+		{"REC-SPEC A\n#include \".\"\nEVAL\n  d0\nEND-SPEC\n", "a.rec:2:10: error: " + dir + " is not a regular file"},
+	} {
+		start := time.Now()
+		_, err := trs.Load(filepath.Join(dir, "a.rec"), []byte(c.src), trs.Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%q: took %v", c.src, d)
+		}
+	}
+}
+
+// TestBOM checks that a UTF-8 byte-order mark is read as nothing, in the
+// WST and REC notations.
+func TestBOM(t *testing.T) {
+	for _, c := range []struct{ file, src, input string }{
+		{"a.trs", "\uFEFF(VAR x)\n(RULES f(x) -> x)\n", "f(f(a))"},
+		{"a.rec", "\uFEFFREC-SPEC A\nSORTS\n  N\nCONS\n  d0 : -> N\nOPNS\nVARS\nRULES\nEVAL\n  d0\nEND-SPEC\n", ""},
+	} {
+		if _, err := trs.Load(c.file, []byte(c.src), trs.Options{Input: c.input}); err != nil {
+			t.Errorf("%q: %v", c.src, err)
+		}
+	}
+}
