@@ -188,6 +188,9 @@ func Run(m *ir.Module, ps []*Pass, cfg *Config) error {
 	if cfg == nil {
 		cfg = &Config{}
 	}
+	if err := cfg.check(); err != nil {
+		return err
+	}
 	for _, p := range ps {
 		if lvl := m.Level(); lvl > p.From {
 			return fmt.Errorf("pass %s takes %s-level modules, but %s is at the %s level", p.Name, p.From, m.Name, lvl)

@@ -143,6 +143,9 @@ func InputBeside(file string) (input, name string, err error) {
 
 // Parse reads a .trs file and lowers it to an SPMD-level module.
 func Parse(file string, src []byte, opts Options) (*ir.Module, error) {
+	if opts.Capacity < 0 {
+		return nil, diag.List{diag.Errorf(syntax.FileStart(file), "--capacity=%d: want a number of term slots, 0 to fit the store to the device", opts.Capacity)}
+	}
 	sys, err := Load(file, src, opts)
 	if err != nil {
 		return nil, err

@@ -145,6 +145,9 @@ func SetRoles(m *ir.Module, opts Options) error {
 		if err != nil {
 			return fmt.Errorf("--static %s: %w", arg, err)
 		}
+		if len(vals) == 0 {
+			return fmt.Errorf("--static %s: %s holds no values", arg, strings.TrimPrefix(file, "@"))
+		}
 		b.Role, b.Init, b.Len = ir.Static, vals, ir.IntConst(lengthType(len(vals)), int64(len(vals)))
 		if b.Space == ir.Constant && len(vals)*b.Elem.Size() > 64<<10 {
 			b.Space = ir.Global

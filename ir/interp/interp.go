@@ -145,6 +145,9 @@ type machine struct {
 func (x *machine) newInterval() uint64 { return x.clock.Add(1) }
 
 func load(m *ir.Module, cfg Config, out *bufio.Writer) (*machine, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
 	x := &machine{mod: m, cfg: cfg, out: out, workers: cfg.Workers}
 	if x.workers <= 0 {
 		x.workers = runtime.GOMAXPROCS(0)
