@@ -65,6 +65,11 @@ func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
 	return m, nil
 }
 
+// chrNesting is how CHR's tokens nest (Note [Nesting limit] in package
+// syntax): every operator nests, the comma too, and a full stop ends a
+// clause.
+var chrNesting = syntax.Nesting{Ends: []string{"."}, Words: []string{"mod", "rem", "div", "xor", "is", "pragma"}}
+
 // parseClauses parses a file of clauses into terms.
 func parseClauses(file string, src []byte, errs *diag.List) []term {
 	text := string(src)
@@ -72,8 +77,14 @@ func parseClauses(file string, src []byte, errs *diag.List) []term {
 		text += "\n" // a final full stop needs layout after it
 	}
 	lexer := parser.NewCHRLexer(syntax.Input(text))
-	p := parser.NewCHRParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	stream := antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel)
+	p := parser.NewCHRParser(stream)
 	syntaxErrs := syntax.Setup(file, lexer, p)
+	if deep := syntax.CheckNesting(file, stream, chrNesting); deep != nil {
+		deep[0].Msg += "; a long query fits in a --query file, one goal a line"
+		*errs = append(*errs, deep...)
+		return nil
+	}
 	tree := p.Program()
 	if len(syntaxErrs.List) > 0 {
 		*errs = append(*errs, syntaxErrs.List...)

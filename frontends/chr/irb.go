@@ -84,15 +84,17 @@ func (b *block) sub() *block { return &block{pos: b.pos} }
 // shadow another.
 type names struct {
 	used map[string]bool
+	next map[string]int // the suffix to try next for a base, which keeps fresh linear
 }
 
 func (n *names) fresh(base string) string {
 	if n.used == nil {
-		n.used = map[string]bool{}
+		n.used, n.next = map[string]bool{}, map[string]int{}
 	}
 	name := base
-	for i := 1; n.used[name]; i++ {
+	for i := max(n.next[base], 1); n.used[name]; i++ {
 		name = fmt.Sprintf("%s_%d", base, i)
+		n.next[base] = i + 1
 	}
 	n.used[name] = true
 	return name

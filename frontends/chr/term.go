@@ -68,10 +68,18 @@ func is(t term, name string, arity int) bool {
 // conjuncts splits a conjunction (A, B, C) into its goals. Parentheses
 // around a conjunction do not protect it here, as in Prolog.
 func conjuncts(t term) []term {
-	if c, ok := t.(*compound); ok && c.name == "," && len(c.args) == 2 {
-		return append(conjuncts(c.args[0]), conjuncts(c.args[1])...)
+	var out []term
+	stack := []term{t} // what is left to split, the next last
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c, ok := t.(*compound); ok && c.name == "," && len(c.args) == 2 {
+			stack = append(stack, c.args[1], c.args[0])
+			continue
+		}
+		out = append(out, t)
 	}
-	return []term{t}
+	return out
 }
 
 // termBuilder turns parse trees into terms.

@@ -89,14 +89,22 @@ type Options struct {
 	CRCW string
 }
 
+// forkNesting is how Fork's tokens nest (Note [Nesting limit] in package
+// syntax): statements that hold a statement nest like operators.
+var forkNesting = syntax.Nesting{Seps: []string{",", ";"}, Words: []string{"if", "else", "while", "do", "for", "start", "seq", "farm", "fork", "sizeof"}}
+
 // Parse reads a Fork program and lowers it to an SPMD-level module. file
 // names it in diagnostics. The error, if any, is a diag.List holding every
 // error found, sorted by position.
 func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
 	defer syntax.Recover(file, &err)
 	lexer := parser.NewForkLexer(syntax.Input(string(src)))
-	p := parser.NewForkParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	stream := antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel)
+	p := parser.NewForkParser(stream)
 	syntaxErrs := syntax.Setup(file, lexer, p)
+	if deep := syntax.CheckNesting(file, stream, forkNesting); deep != nil {
+		return nil, deep
+	}
 	tree := p.Program()
 	if len(syntaxErrs.List) > 0 {
 		return nil, syntaxErrs.List

@@ -13,13 +13,21 @@ import (
 	"gpuc/ir"
 )
 
+// kirNesting is how the tokens of .kir text nest (Note [Nesting limit] in
+// package syntax).
+var kirNesting = syntax.Nesting{Seps: []string{",", ";"}, Words: []string{"if", "else", "while", "for"}}
+
 // Parse reads a module from src; file names it in diagnostics. The error,
 // if any, is a diag.List with every syntax and name-resolution error.
 func Parse(file string, src []byte) (m *ir.Module, err error) {
 	defer syntax.Recover(file, &err)
 	lexer := parser.NewKIRLexer(syntax.Input(string(src)))
-	p := parser.NewKIRParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	stream := antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel)
+	p := parser.NewKIRParser(stream)
 	errs := syntax.Setup(file, lexer, p)
+	if deep := syntax.CheckNesting(file, stream, kirNesting); deep != nil {
+		return nil, deep
+	}
 	tree := p.Module_()
 	if len(errs.List) > 0 {
 		return nil, errs.List

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"gpuc/frontends/chr"
 	"gpuc/frontends/fork"
@@ -62,6 +63,49 @@ func TestBOM(t *testing.T) {
 		}
 		if _, err := parse(file, append([]byte("\uFEFF"), src...)); err != nil {
 			t.Errorf("%s with a BOM: %v", file, err)
+		}
+	}
+}
+
+// TestDeepNesting checks Note [Nesting limit]: input nested 200,000 deep
+// ends in a positioned error that names the limit, in every frontend and
+// in seconds, where it used to overflow the Go stack or take minutes;
+// nesting below the limit parses, in linear time.
+func TestDeepNesting(t *testing.T) {
+	deep := func(open, mid, close string, n int) string {
+		return strings.Repeat(open, n) + mid + strings.Repeat(close, n)
+	}
+	goals := strings.Repeat("gcd(3), ", 100000)
+	for _, c := range []struct {
+		file, src string
+		ok        bool
+	}{
+		{"a.fork", "void main() { int x; x = " + deep("(", "1", ")", 200000) + "; }\n", false},
+		{"a.fork", "void main() { int x; x = " + deep("-", "1", "", 200000) + "; }\n", false},
+		{"a.fork", "void main() { int x; x = " + strings.Repeat("1+", 200000) + "1; }\n", false},
+		{"a.fork", "void main() { " + deep("{", "", "}", 200000) + " }\n", false},
+		{"a.fork", "void main() { int x; x = " + deep("(", "1", ")", 10000) + "; printf(\"%d\\n\", x); }\n", true},
+		{"a.chr", ":- chr_constraint gcd(+int).\ngcd(0) <=> true.\n?- " + goals + "gcd(1).\n", false},
+		{"a.chr", ":- chr_constraint gcd(+int).\ngcd(0) <=> true.\n?- " + goals[:8*5000] + "gcd(1).\n", true},
+		{"a.chr", ":- chr_constraint g(+int).\n?- g(" + deep("(", "1", ")", 200000) + ").\n", false},
+		{"a.kir", "module m;\nhost main() {\n  var x: i32 = " + deep("(", "1", ")", 200000) + ";\n}\n", false},
+		{"a.trs", "(VAR x)\n(RULES f(x) -> x)\n", false},
+	} {
+		parse := parsers[c.file[1:]]
+		if c.file == "a.trs" {
+			in := deep("f(", "a", ")", 200000)
+			parse = func(f string, s []byte) (*ir.Module, error) { return trs.Parse(f, s, trs.Options{Input: in}) }
+		}
+		start := time.Now()
+		_, err := parse(c.file, []byte(c.src))
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%s %.40q: %v", c.file, c.src, err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), "nests deeper than 20000 levels")):
+			t.Errorf("%s %.40q: got %v, want the nesting limit", c.file, c.src, err)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%s %.40q: took %v", c.file, c.src, d)
 		}
 	}
 }

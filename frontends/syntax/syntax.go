@@ -8,6 +8,7 @@ package syntax
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/antlr4-go/antlr/v4"
@@ -136,4 +137,89 @@ func Describe(tok antlr.Token) string {
 		return "end of file"
 	}
 	return fmt.Sprintf("%q", tok.GetText())
+}
+
+// Note [Nesting limit]
+//
+// ANTLR's parsers recurse once per level of nesting, a bracket or an
+// operator of a chain such as a, b, c or - - x, and take kilobytes of Go
+// stack a level; the builders and checkers recurse over the tree again.
+// A deeply nested input would run out of stack, which is a fatal error in
+// Go, not a panic that Recover can catch. So every frontend fills its
+// token stream first, which is linear, and refuses input that nests
+// deeper than MaxNesting with a positioned error, before the parser
+// starts. The measure is an upper bound on the parse's depth: open
+// brackets, plus the operators of the chain that each open bracket is in
+// the middle of; a separator (a statement's ; or an argument's ,) ends a
+// chain, and an end token (a CHR clause's full stop) all of them.
+
+// MaxNesting is the deepest nesting a frontend parses (Note [Nesting
+// limit]).
+const MaxNesting = 20000
+
+// Nesting says how a frontend's tokens nest, by their text.
+type Nesting struct {
+	// Seps end an operator chain at their bracket level.
+	Seps []string
+	// Ends end every chain and close every bracket.
+	Ends []string
+	// Words are operators spelled as words, such as else or is; any
+	// token spelled with symbols only is an operator.
+	Words []string
+	// BracketsOnly counts brackets alone, for languages without operator
+	// chains.
+	BracketsOnly bool
+}
+
+// CheckNesting fills stream with every token of its source and reports
+// the first place that nests deeper than MaxNesting (Note [Nesting
+// limit]).
+func CheckNesting(file string, stream *antlr.CommonTokenStream, n Nesting) diag.List {
+	stream.Fill()
+	chains := []int{0} // the operators of the chain at each open level
+	sum := 0
+	for _, tok := range stream.GetAllTokens() {
+		text := tok.GetText()
+		switch {
+		case tok.GetTokenType() == antlr.TokenEOF:
+		case text == "(" || text == "[" || text == "{":
+			chains = append(chains, 0)
+		case text == ")" || text == "]" || text == "}":
+			if len(chains) > 1 {
+				sum -= chains[len(chains)-1]
+				chains = chains[:len(chains)-1]
+			}
+		case slices.Contains(n.Ends, strings.TrimSpace(text)):
+			chains, sum = chains[:1], 0
+			chains[0] = 0
+		case slices.Contains(n.Seps, text):
+			sum -= chains[len(chains)-1]
+			chains[len(chains)-1] = 0
+		case n.BracketsOnly:
+			continue
+		case isOperator(text) || slices.Contains(n.Words, text):
+			chains[len(chains)-1]++
+			sum++
+		default:
+			continue
+		}
+		if len(chains)-1+sum > MaxNesting {
+			return diag.List{diag.Errorf(Pos(file, tok), "the input nests deeper than %d levels of brackets and operators, gpuc's limit", MaxNesting)}
+		}
+	}
+	return nil
+}
+
+// isOperator reports whether a token is spelled with symbols only.
+func isOperator(text string) bool {
+	if text == "" {
+		return false
+	}
+	for _, r := range text {
+		if r < 0x80 && (r == '_' || r == '"' || r == '\'' || r == '`' || r == ' ' ||
+			'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') || r >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -156,8 +156,12 @@ func Parse(file string, src []byte, opts Options) (*ir.Module, error) {
 // parse runs the ANTLR parser from the rule that start picks.
 func parse(file string, src []byte, start func(*parser.TRSParser) antlr.ParserRuleContext) (antlr.ParserRuleContext, diag.List) {
 	lexer := parser.NewTRSLexer(syntax.Input(string(src)))
-	p := parser.NewTRSParser(antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel))
+	stream := antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel)
+	p := parser.NewTRSParser(stream)
 	errs := syntax.Setup(file, lexer, p)
+	if deep := syntax.CheckNesting(file, stream, syntax.Nesting{BracketsOnly: true}); deep != nil {
+		return nil, deep
+	}
 	tree := start(p)
 	return tree, errs.List
 }
