@@ -288,7 +288,7 @@ void main(int argc) {
 			"t.fork:10:7: error: x redeclared in this scope (previous declaration at t.fork:9:7)",
 		}},
 		{"no main", `int f(void) { return 1; }`, []string{
-			"t.fork: error: program has no function main",
+			"t.fork:1:1: error: program has no function main",
 		}},
 		{"syntax", `
 void main() {

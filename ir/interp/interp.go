@@ -40,6 +40,11 @@ type Config struct {
 	// fitted to (Note [Fitted parameters] in package ir). 0 means
 	// DefaultDeviceMemory.
 	DeviceMemory int64
+	// MaxSteps, if positive, bounds the loop iterations of the whole run,
+	// on the host and in every thread (--max-steps): past it the run
+	// stops with an error, so that a harness can bound a program that
+	// never ends. It is counted in batches (Note [Step limit]).
+	MaxSteps int64
 }
 
 // DefaultDeviceMemory is the free device memory that the interpreter
@@ -69,7 +74,7 @@ func (e *RaceError) Error() string { return e.Races.Error() }
 // Limits that keep a wild program from exhausting the machine: Go cannot
 // recover from running out of memory or stack.
 const (
-	maxElements   = 1 << 30 // buffer and array elements, all together
+	maxElements   = 1 << 28 // buffer and array elements, all together: 2 GiB at 8 bytes an element
 	maxShared     = 1 << 24 // shared elements per block
 	maxProcs      = 1 << 26 // processors of a region that holds barriers
 	maxCallDepth  = 10000   // nested calls of one thread
@@ -139,6 +144,7 @@ type machine struct {
 	race    *raceChecker // nil unless cfg.Race
 	host    thread       // the host program's thread
 	clock   atomic.Uint64
+	steps   atomic.Int64 // loop iterations, with Config.MaxSteps (limits.go)
 }
 
 // newInterval returns a fresh barrier-interval number (Note [Races]).

@@ -19,6 +19,9 @@ func (x *machine) launch(k *funcCode, args []ir.Bits, grid, bdim int64, pos ir.P
 		fault(pos, "negative grid size %d", grid)
 	case grid > math.MaxInt32:
 		fault(pos, "grid size %d is larger than 2^31-1", grid)
+	case grid > math.MaxInt32/bdim:
+		// As for regions: the interpreter's thread indices are int32.
+		fault(pos, "launch of %d blocks of %d threads is larger than the interpreter's limit of 2^31-1 threads", grid, bdim)
 	case grid == 0:
 		return
 	}
@@ -194,6 +197,7 @@ func (x *machine) coopLaunch(k *funcCode, args []ir.Bits, grid, bdim int64, pos 
 		x.race.start(gridBlk.interval)
 	}
 	n := grid * bdim
+	checkTeamMemory(pos, "cooperative launch", n, k.nslots)
 	blocks := make([]block, grid)
 	threads := make([]thread, n)
 	frames := make([]frame, n)

@@ -1,6 +1,11 @@
 package interp
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+
+	"gpuc/ir"
+)
 
 // check refuses configuration values that have no meaning, rather than
 // reading them as their defaults: a negative count is a mistake.
@@ -10,8 +15,73 @@ func (c Config) check() error {
 		return fmt.Errorf("--workers=%d: want a number of goroutines, 0 for one a core", c.Workers)
 	case c.CoopThreads < 0:
 		return fmt.Errorf("--coop-threads=%d: want a number of threads, 0 for the default", c.CoopThreads)
+	case c.MaxSteps < 0:
+		return fmt.Errorf("--max-steps=%d: want a number of loop iterations, 0 for no limit", c.MaxSteps)
 	case c.DeviceMemory < 0:
 		return fmt.Errorf("--device-memory=%d: want a number of bytes, 0 for the default", c.DeviceMemory)
 	}
 	return nil
+}
+
+// Note [Step limit]
+//
+// Config.MaxSteps bounds the loop iterations of a run, so that a test
+// harness or a fuzzer can bound every run, including one of a program
+// whose loop never ends. Each thread counts its iterations itself and
+// adds them to the machine's atomic total a batch at a time, so that the
+// threads do not contend for the total at every iteration; a team
+// (processors that run a loop in step) adds its iterations at once. The
+// run stops at the first batch that takes the total past MaxSteps, so a
+// run may take up to a batch a thread more: the limit is for runs that
+// never end, not an exact count. With MaxSteps 0 nothing is counted.
+
+// stepBatch is the most iterations a thread counts before it adds them to
+// the total; small limits count every iteration.
+func (x *machine) stepBatch() int64 {
+	if x.cfg.MaxSteps < 1<<20 {
+		return 1
+	}
+	return 1024
+}
+
+// counted wraps a loop body so that each iteration counts (Note [Step
+// limit]).
+func (x *machine) counted(pos ir.Pos, body stmtFn) stmtFn {
+	batch := x.stepBatch()
+	return func(f *frame) ctl {
+		if f.th.steps++; f.th.steps >= batch {
+			f.th.steps = 0
+			x.addSteps(pos, batch)
+		}
+		return body(f)
+	}
+}
+
+// countedWide wraps the body of a team's loop so that each iteration
+// counts once (Note [Step limit]).
+func (x *machine) countedWide(pos ir.Pos, body wideFn) wideFn {
+	return func(tm *team) {
+		x.addSteps(pos, 1)
+		body(tm)
+	}
+}
+
+func (x *machine) addSteps(pos ir.Pos, n int64) {
+	if x.steps.Add(n) > x.cfg.MaxSteps {
+		fault(pos, "the run takes more than %d loop iterations (--max-steps); it may not terminate", x.cfg.MaxSteps)
+	}
+}
+
+// maxTeamBytes bounds the memory of the processors of a team, which a
+// region with grid barriers or a cooperative launch allocates at once:
+// Go cannot recover from running out of memory.
+const maxTeamBytes = 4 << 30
+
+// checkTeamMemory refuses a team of n processors with nslots registers
+// each whose state would take more than maxTeamBytes, before allocation.
+func checkTeamMemory(pos ir.Pos, what string, n int64, nslots int) {
+	per := int64(unsafe.Sizeof(thread{})+unsafe.Sizeof(frame{})+unsafe.Sizeof(&frame{})+unsafe.Sizeof(status(0))) + 8*int64(nslots)
+	if n > maxTeamBytes/per {
+		fault(pos, "%s of %d processors needs %d MiB for their state, more than the interpreter's limit of %d MiB", what, n, n*per>>20, maxTeamBytes>>20)
+	}
 }

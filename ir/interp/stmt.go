@@ -118,6 +118,9 @@ func (c *compiler) ifStmt(s *ir.If) stmtFn {
 
 func (c *compiler) while(s *ir.While) stmtFn {
 	cond, body := c.expr(s.Cond), c.stmts(s.Body)
+	if c.x.cfg.MaxSteps > 0 {
+		body = c.x.counted(s.Pos, body)
+	}
 	return func(f *frame) ctl {
 		for cond(f) != 0 {
 			switch body(f) {
@@ -136,6 +139,9 @@ func (c *compiler) forStmt(s *ir.For) stmtFn {
 	cond := c.expr(s.Cond)
 	post := c.simple(s.Post)
 	body := c.stmts(s.Body)
+	if c.x.cfg.MaxSteps > 0 {
+		body = c.x.counted(s.Pos, body)
+	}
 	if init == nil {
 		init = nop
 	}
