@@ -8,7 +8,7 @@ GPU_DIR  ?= gpu-artifacts
 # Grammars and the Go package each one generates.
 GRAMMARS := KIR:kir Fork:fork CHR:chr TRS:trs
 
-.PHONY: all build test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -17,6 +17,19 @@ build:
 
 test:
 	$(GO) test ./...
+
+# The fuzz targets of internal/fuzz (Note [Fuzz targets]), one at a time:
+# fuzz-ci briefly, as CI runs them after make test; fuzz for FUZZTIME each.
+FUZZ_TARGETS := FuzzFork FuzzForkPasses FuzzCHR FuzzTRS FuzzKIR
+FUZZTIME ?= 10m
+fuzz-ci:
+	$(MAKE) fuzz FUZZTIME=15s
+
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz: $$t for $(FUZZTIME)"; \
+	  $(GO) test ./internal/fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
 
 lint:
 	$(GO) vet $$($(GO) list ./... | grep -v /parser$$)

@@ -312,7 +312,7 @@ conflicting accesses to one address are reported with both positions.`,
 	cmd.Flags().BoolVar(&race, "race", false, "report data races between threads")
 	cmd.Flags().IntVar(&workers, "workers", 0, "goroutines that run blocks in parallel (default: all cores)")
 	cmd.Flags().Int64Var(&coop, "coop-threads", 0, "threads a cooperative launch may have before its fallback runs (default: an H100's 270336)")
-	cmd.Flags().Int64Var(&maxSteps, "max-steps", 0, "the most loop iterations of the run, all threads together, before it stops with an error (default: no limit)")
+	cmd.Flags().Int64Var(&maxSteps, "max-steps", 0, "the most steps of the run (loop iterations, calls and threads started, all threads together) before it stops with an error (default: no limit)")
 	cmd.Flags().Int64Var(&memory, "device-memory", 0, "free device memory in bytes that parameters with a fit fraction are fitted to, such as TRS's CAPACITY (default: 256 MiB)")
 	pf.add(cmd, nil)
 	fo.add(cmd)

@@ -40,10 +40,10 @@ type Config struct {
 	// fitted to (Note [Fitted parameters] in package ir). 0 means
 	// DefaultDeviceMemory.
 	DeviceMemory int64
-	// MaxSteps, if positive, bounds the loop iterations of the whole run,
-	// on the host and in every thread (--max-steps): past it the run
-	// stops with an error, so that a harness can bound a program that
-	// never ends. It is counted in batches (Note [Step limit]).
+	// MaxSteps, if positive, bounds the steps of the whole run: loop
+	// iterations, calls, and threads started, on the host and on the
+	// device (--max-steps). Past it the run stops with an error, so that
+	// a harness can bound a program that never ends (Note [Step limit]).
 	MaxSteps int64
 }
 

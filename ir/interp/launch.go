@@ -25,6 +25,9 @@ func (x *machine) launch(k *funcCode, args []ir.Bits, grid, bdim int64, pos ir.P
 	case grid == 0:
 		return
 	}
+	if x.cfg.MaxSteps > 0 {
+		x.addSteps(pos, grid*bdim)
+	}
 	if x.race != nil {
 		x.race.start(x.newInterval())
 	}
@@ -198,6 +201,9 @@ func (x *machine) coopLaunch(k *funcCode, args []ir.Bits, grid, bdim int64, pos 
 	}
 	n := grid * bdim
 	checkTeamMemory(pos, "cooperative launch", n, k.nslots)
+	if x.cfg.MaxSteps > 0 {
+		x.addSteps(pos, n)
+	}
 	blocks := make([]block, grid)
 	threads := make([]thread, n)
 	frames := make([]frame, n)

@@ -25,9 +25,11 @@ func (c Config) check() error {
 
 // Note [Step limit]
 //
-// Config.MaxSteps bounds the loop iterations of a run, so that a test
-// harness or a fuzzer can bound every run, including one of a program
-// whose loop never ends. Each thread counts its iterations itself and
+// Config.MaxSteps bounds the work of a run, so that a test harness or a
+// fuzzer can bound every run, including one of a program whose loop never
+// ends. It counts what can repeat straight-line code without bound: loop
+// iterations, calls, and the threads and processors that launches and
+// regions start. Each thread counts its iterations itself and
 // adds them to the machine's atomic total a batch at a time, so that the
 // threads do not contend for the total at every iteration; a team
 // (processors that run a loop in step) adds its iterations at once. The
@@ -68,7 +70,7 @@ func (x *machine) countedWide(pos ir.Pos, body wideFn) wideFn {
 
 func (x *machine) addSteps(pos ir.Pos, n int64) {
 	if x.steps.Add(n) > x.cfg.MaxSteps {
-		fault(pos, "the run takes more than %d loop iterations (--max-steps); it may not terminate", x.cfg.MaxSteps)
+		fault(pos, "the run takes more than %d steps: loop iterations, calls and threads (--max-steps); it may not terminate", x.cfg.MaxSteps)
 	}
 }
 

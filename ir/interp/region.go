@@ -51,6 +51,9 @@ func (x *machine) runRegion(rc *regionCode, P int64, host []ir.Bits, pos ir.Pos)
 	case P == 0:
 		return
 	}
+	if x.cfg.MaxSteps > 0 {
+		x.addSteps(pos, P)
+	}
 	blk := &block{id: -1, shared: make([][]ir.Bits, len(x.shared)), shadow: make([][]shadow, len(x.shared))}
 	if x.race != nil {
 		x.race.start(x.newInterval())
