@@ -23,7 +23,7 @@ test:
 FUZZ_TARGETS := FuzzFork FuzzForkPasses FuzzCHR FuzzTRS FuzzKIR
 FUZZTIME ?= 10m
 fuzz-ci:
-	$(MAKE) fuzz FUZZTIME=15s
+	$(MAKE) fuzz FUZZTIME=12s
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

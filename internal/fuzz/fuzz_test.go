@@ -74,18 +74,22 @@ func bad(err error) bool {
 	return strings.Contains(msg, "internal error") || strings.Contains(msg, "panic")
 }
 
-// withDeadline runs fn and fails t if it panics, or if it takes longer
-// than d: a hang.
-func withDeadline(t *testing.T, d time.Duration, fn func()) {
-	done := make(chan any, 1)
+// withDeadline runs fn on a goroutine of its own and fails t if it
+// fails, panics, or takes longer than d: a hang.
+func withDeadline(t *testing.T, d time.Duration, fn func() error) {
+	done := make(chan error, 1)
 	go func() {
-		defer func() { done <- recover() }()
-		fn()
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("panic: %v", r)
+			}
+		}()
+		done <- fn()
 	}()
 	select {
-	case r := <-done:
-		if r != nil {
-			t.Fatalf("panic: %v", r)
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
 		}
 	case <-time.After(d):
 		t.Fatalf("no result after %v: a hang", d)
@@ -93,10 +97,10 @@ func withDeadline(t *testing.T, d time.Duration, fn func()) {
 }
 
 // load writes src to a file of the extension and loads it.
-func load(t *testing.T, ext string, src []byte, input string) (*ir.Module, error) {
-	file := filepath.Join(t.TempDir(), "fuzz"+ext)
+func load(dir, ext string, src []byte, input string) (*ir.Module, error) {
+	file := filepath.Join(dir, "fuzz"+ext)
 	if err := os.WriteFile(file, src, 0o644); err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("internal error: %v", err)
 	}
 	var opts driver.Options
 	if input != "" && ext == ".trs" {
@@ -108,17 +112,18 @@ func load(t *testing.T, ext string, src []byte, input string) (*ir.Module, error
 // compileAll takes src through the whole compile path (Note [Fuzz
 // targets]).
 func compileAll(t *testing.T, ext string, src []byte, input string) {
-	check := func(stage string, err error) bool {
-		if bad(err) {
-			t.Fatalf("%s: %v", stage, err)
+	dir := t.TempDir()
+	withDeadline(t, 20*time.Second, func() (failure error) {
+		check := func(stage string, err error) bool {
+			if bad(err) && failure == nil {
+				failure = fmt.Errorf("%s: %v", stage, err)
+			}
+			return err == nil
 		}
-		return err == nil
-	}
-	withDeadline(t, 20*time.Second, func() {
 		for _, gridSync := range []string{"never", "always"} {
-			m, err := load(t, ext, src, input)
+			m, err := load(dir, ext, src, input)
 			if !check("load", err) {
-				return
+				return failure
 			}
 			cfg := &passes.Config{VerifyEach: true, GridSync: gridSync}
 			if !check("passes, grid sync "+gridSync, driver.Lower(m, []string{"default"}, cfg)) {
@@ -138,6 +143,7 @@ func compileAll(t *testing.T, ext string, src []byte, input string) {
 			_, err = llvm.HostProgram(m, llvm.NVPTX, []byte("// PTX stand-in\n"))
 			check("driver API host program", err)
 		}
+		return failure
 	})
 }
 
@@ -192,37 +198,39 @@ func limited(err error) bool {
 func FuzzForkPasses(f *testing.F) {
 	seeds(f, 100, "examples/fork/*.fork", "frontends/fork/testdata/*.fork")
 	f.Fuzz(func(t *testing.T, src []byte, input string) {
-		withDeadline(t, 20*time.Second, func() {
-			m, err := load(t, ".fork", src, "")
+		dir := t.TempDir()
+		withDeadline(t, 20*time.Second, func() error {
+			m, err := load(dir, ".fork", src, "")
 			if err != nil {
 				if bad(err) {
-					t.Fatalf("load: %v", err)
+					return fmt.Errorf("load: %v", err)
 				}
-				return
+				return nil
 			}
 			lowered, err := driver.Snapshot(m)
 			if err != nil {
-				t.Fatalf("snapshot of a valid module: %v", err)
+				return fmt.Errorf("snapshot of a valid module: %v", err)
 			}
 			if err := driver.Lower(lowered, []string{"default"}, &passes.Config{VerifyEach: true}); err != nil {
 				if bad(err) {
-					t.Fatalf("passes: %v", err)
+					return fmt.Errorf("passes: %v", err)
 				}
-				return
+				return nil
 			}
 			before, errBefore := run(m)
 			after, errAfter := run(lowered)
 			switch {
 			case bad(errBefore) || bad(errAfter):
-				t.Fatalf("run: %v / %v", errBefore, errAfter)
+				return fmt.Errorf("run: %v / %v", errBefore, errAfter)
 			case limited(errBefore) || limited(errAfter):
 			case (errBefore == nil) != (errAfter == nil):
-				t.Fatalf("before the passes: %v; after: %v", errBefore, errAfter)
+				return fmt.Errorf("before the passes: %v; after: %v", errBefore, errAfter)
 			case before != after:
-				t.Fatalf("the passes change the output:\n%s", diff(before, after))
+				return fmt.Errorf("the passes change the output:\n%s", diff(before, after))
 			case errBefore != nil && !sameRaise(errBefore, errAfter):
-				t.Fatalf("before the passes: %v; after: %v", errBefore, errAfter)
+				return fmt.Errorf("before the passes: %v; after: %v", errBefore, errAfter)
 			}
+			return nil
 		})
 	})
 }
