@@ -116,7 +116,7 @@ func readQuery(prog *program, opts Options, errs *diag.List) []fact {
 			q.goals(conjuncts(c.(*compound).args[0]))
 			continue
 		}
-		q.goals([]term{c})
+		q.goals(conjuncts(c)) // a line may hold several goals, as a query does
 	}
 	return q.facts
 }
