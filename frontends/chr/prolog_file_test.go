@@ -14,12 +14,12 @@ import (
 func TestDeclaresConstraints(t *testing.T) {
 	for src, want := range map[string]bool{
 		":- use_module(library(chr)).\n:- chr_constraint gcd/1.\n": true,
-		"\uFEFF:- chr_constraint gcd/1.\n":                          true,
-		"  :-  constraints leq/2.\n":                                true,
-		"% :- chr_constraint gcd/1.\nfoo.\n":                        false,
-		"/*\n:- chr_constraint gcd/1.\n*/\nfoo.\n":                  false,
-		"p :- write(':- chr_constraint x'), nl.\n":                  false,
-		"main :- writeln(hello).\n":                                 false,
+		"\uFEFF:- chr_constraint gcd/1.\n":                         true,
+		"  :-  constraints leq/2.\n":                               true,
+		"% :- chr_constraint gcd/1.\nfoo.\n":                       false,
+		"/*\n:- chr_constraint gcd/1.\n*/\nfoo.\n":                 false,
+		"p :- write(':- chr_constraint x'), nl.\n":                 false,
+		"main :- writeln(hello).\n":                                false,
 	} {
 		if got := chr.DeclaresConstraints([]byte(src)); got != want {
 			t.Errorf("%q: got %v, want %v", src, got, want)

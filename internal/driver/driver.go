@@ -64,7 +64,9 @@ var frontends = map[string]Frontend{
 	".trs":  parseTRS,
 	".rec":  parseTRS, // the REC format (Note [REC] in frontends/trs)
 	".chr":  parseCHR,
-	".pl":   func(f string, s []byte, o Options) (*ir.Module, error) { return chr.ParseProlog(f, s, chr.Options{Query: o.Query, Stats: o.Stats}) },
+	".pl": func(f string, s []byte, o Options) (*ir.Module, error) {
+		return chr.ParseProlog(f, s, chr.Options{Query: o.Query, Stats: o.Stats})
+	},
 }
 
 // parseFork adapts the Fork frontend, which cannot import this package.
