@@ -54,3 +54,35 @@ func TestPointers(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestIlog2 checks Fork's ilog2: folded in constants, following an
+// overridden parameter, and computed at run time for every integer type.
+func TestIlog2(t *testing.T) {
+	src := `static const int N = 1024;
+static const int L = ilog2(N);
+const int P = 100;
+sh int r[8];
+void main() {
+  int i;
+  unsigned u;
+  long big;
+  u = 4294967295u;
+  big = 1099511627776l;
+  printf("%d %d %d %d %d %d\n", L, ilog2(P), ilog2(0), ilog2(-5), ilog2(u), ilog2(big));
+  for (i = 1; i < 70; i = i * 3) printf("%d ", ilog2(i));
+  start(8) { r[$] = ilog2($ + 1); }
+  for (i = 0; i < 8; i++) printf("%d ", r[i]);
+  printf("\n");
+}
+`
+	if got, want := run(t, src, nil), "10 6 -1 -1 31 40\n0 1 3 4 0 1 1 2 2 2 2 3 \n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := run(t, src, map[string]int64{"P": 1000}), "10 9 -1 -1 31 40\n"; !strings.HasPrefix(got, want) {
+		t.Errorf("P=1000: got %q, want %q...", got, want)
+	}
+	_, err := fork.Parse("t.fork", []byte("void main() { double d; d = 2.0; printf(\"%d\\n\", ilog2(d)); }\n"), fork.Options{})
+	if err == nil || !strings.Contains(err.Error(), "t.fork:1:55: error: ilog2 takes an integer, not f64") {
+		t.Errorf("ilog2 of a double: got %v", err)
+	}
+}
