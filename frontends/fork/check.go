@@ -154,6 +154,9 @@ func (c *checker) varDecl(v *variable) {
 		c.errorf(v.pos, "private global variables are not supported; declare %s sh, or pr inside start", v.name)
 	case v.kind == localVar && v.static:
 		c.errorf(v.pos, "static local variables are not supported; declare %s at global scope", v.name)
+	case v.isConst && v.init == nil && v.kind == globalVar && v.isArray() && v.rows != nil:
+		// Its contents come with --static (Note [Static arrays without
+		// initializers] in lower.go).
 	case v.isConst && v.init == nil:
 		c.errorf(v.pos, "const %s needs an initializer", v.name)
 	}
