@@ -14,8 +14,11 @@
 // capacity checks (Note [Parallel firing], Note [Indices]).
 //
 // It is not a Prolog system: non-ground constraints, unification, cuts,
-// disjunction, Prolog predicates other than a main/0 that posts
-// constraints, and pragmas are refused with a diagnostic.
+// disjunction, Prolog predicates with arguments, atoms and pragmas are
+// refused with a diagnostic. Predicates without arguments that post
+// constraints (main/0 or any other, which a query calls), module-qualified
+// goals and .pl files that declare constraints (Note [CHR in .pl files])
+// are read as their authors keep them.
 package chr
 
 import (

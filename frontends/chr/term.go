@@ -107,7 +107,13 @@ func (b *termBuilder) term(ctx parser.ITermContext) term {
 		return b.op(c.GetOp().GetText(), tokPos(b.file, c.GetOp()), c.Term())
 	}
 	if op, pos, l, r, ok := binary(b.file, ctx); ok {
-		return &compound{pos: pos, name: op, args: []term{b.term(l), b.term(r)}}
+		x, y := b.term(l), b.term(r)
+		if m, ok := x.(*compound); ok && op == ":" && len(m.args) == 0 {
+			if _, ok := y.(*compound); ok {
+				return y // a module-qualified goal, primes:prime(N), is the goal
+			}
+		}
+		return &compound{pos: pos, name: op, args: []term{x, y}}
 	}
 	pos := ctxPos(b.file, ctx)
 	b.errs.Add(pos, "unsupported term")
