@@ -54,3 +54,25 @@ func TestBOM(t *testing.T) {
 		}
 	}
 }
+
+// TestREC2008Queries checks Note [REC-2008 queries]: `get normal form
+// for:` lines after END-SPEC are the EVAL section, positioned where they
+// stand; other REC-2008 commands are refused there.
+func TestREC2008Queries(t *testing.T) {
+	spec := "REC-SPEC A\nSORTS\n  N\nCONS\n  d0 : -> N\n  s : N -> N\nOPNS\n  plus : N N -> N\nVARS\n  X Y : N\nRULES\n  plus(d0, Y) -> Y\n  plus(s(X), Y) -> s(plus(X, Y))\nEND-SPEC\n\n"
+	sys, err := trs.Load("a.rec", []byte(spec+"get normal form for:  plus(s(d0), s(d0))   % two\n"), trs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sys.Format(sys.Input); got != "plus(s(d0), s(d0))" {
+		t.Errorf("input %s", got)
+	}
+	_, err = trs.Load("a.rec", []byte(spec+"get normal form for: plus(d0, q)\n"), trs.Options{})
+	if err == nil || !strings.Contains(err.Error(), "a.rec:16:31: error: unknown symbol q") {
+		t.Errorf("got %v, want the query's position", err)
+	}
+	_, err = trs.Load("a.rec", []byte(spec+"get normal form for: d0\n\ncheck the confluence of: d0 -><- d0\n"), trs.Options{})
+	if err == nil || err.Error() != "a.rec:18:1: error: after END-SPEC gpuc reads REC-2008's `get normal form for:` lines; \"check the confluence of: d0 -><- d0\" is not one" {
+		t.Errorf("got %v", err)
+	}
+}

@@ -239,3 +239,76 @@ func (b *builder) rterm(ctx parser.IRtermContext) *term {
 	}
 	return t
 }
+
+// Note [REC-2008 queries]
+//
+// REC-2008 specifications, as the competition's REC-BAD benchmarks keep
+// them, ask for normal forms after END-SPEC, one `get normal form for: T`
+// line each, rather than in an EVAL section. recQueries turns them into
+// one, keeping every line and column: END-SPEC becomes EVAL, each query
+// line keeps its term in place, and END-SPEC follows the last line. Other
+// REC-2008 commands after END-SPEC, such as `check the confluence of:`,
+// are refused where they stand.
+
+var (
+	recQuery   = regexp.MustCompile(`^(\s*get\s+normal\s+form\s+for\s*:)`)
+	recEndSpec = regexp.MustCompile(`^\s*END-SPEC\s*$`)
+)
+
+// blank replaces text with spaces.
+func blank(text []byte) {
+	for k := range text {
+		text[k] = ' '
+	}
+}
+
+// recQueries rewrites a REC-2008 specification's queries into an EVAL
+// section (Note [REC-2008 queries]); src is returned as it is if it has
+// none.
+func recQueries(file string, src []byte, errs *diag.List) []byte {
+	lines := bytes.SplitAfter(blankComments(src), []byte("\n"))
+	end := -1
+	for i, line := range lines {
+		if recEndSpec.Match(bytes.TrimRight(line, "\r\n")) {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return src
+	}
+	out := bytes.Clone(src)
+	at := func(i int) int { // the offset of line i
+		n := 0
+		for _, l := range lines[:i] {
+			n += len(l)
+		}
+		return n
+	}
+	queries := 0
+	for i := end + 1; i < len(lines); i++ {
+		line := lines[i]
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		m := recQuery.FindIndex(line)
+		if m == nil {
+			col := len(line) - len(bytes.TrimLeft(line, " \t")) + 1
+			errs.Add(diag.Pos{File: file, Line: i + 1, Col: col}, "after END-SPEC gpuc reads REC-2008's `get normal form for:` lines; %q is not one", string(bytes.TrimSpace(line)))
+			blank(out[at(i) : at(i)+len(bytes.TrimRight(line, "\r\n"))])
+			queries++ // the END-SPEC must move past it
+			continue
+		}
+		queries++
+		blank(out[at(i)+m[0] : at(i)+m[1]])
+	}
+	if queries == 0 {
+		return src
+	}
+	off := at(end) + bytes.Index(lines[end], []byte("END-SPEC"))
+	copy(out[off:], "EVAL    ")
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return append(out, "END-SPEC\n"...)
+}

@@ -79,6 +79,7 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 	src = syntax.StripBOM(src)
 	if recOf(src) { // Note [REC]
 		rec := &recSource{}
+		src = recQueries(file, src, &errs) // Note [REC-2008 queries]
 		rec.expand(file, src, 0, &errs)
 		src, b.at = rec.text, rec.origin
 	}

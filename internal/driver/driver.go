@@ -115,7 +115,7 @@ func Load(path string, opts Options) (*ir.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ext == ".trs" {
+	if ext == ".trs" || ext == ".rec" {
 		opts.Inputs = nil // the input term, which parseTRS took
 	}
 	if err := SetRoles(m, opts); err != nil {
