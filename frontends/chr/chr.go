@@ -90,6 +90,7 @@ func parseClauses(file string, src []byte, errs *diag.List) []term {
 	}
 	tree := p.Program()
 	if len(syntaxErrs.List) > 0 {
+		*errs = append(*errs, opDirectives(file, text)...)
 		*errs = append(*errs, syntaxErrs.List...)
 		return nil
 	}

@@ -40,3 +40,15 @@ test :- setup, user:candidate(7).
 		}
 	}
 }
+
+// TestOpDirective checks that operators declared with op/3, which the
+// fixed grammar does not read, are named as the reason for the syntax
+// errors their uses cause.
+func TestOpDirective(t *testing.T) {
+	src := ":- chr_constraint p/1.\n:- op(700, xfx, '~>').\np(X) ~> q <=> true.\n"
+	_, err := chr.Parse("t.chr", []byte(src), chr.Options{})
+	want := "t.chr:2:1: error: operator '~>' declared with op/3 is outside the subset, whose operators are fixed: write its terms in canonical form, '~>'(A, B)\n"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want first\n%s", err, want)
+	}
+}
