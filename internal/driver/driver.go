@@ -103,7 +103,7 @@ func Load(path string, opts Options) (*ir.Module, error) {
 	fe, known := frontends[ext]
 	switch {
 	case !known:
-		return nil, fmt.Errorf("%s: unknown file type %q (want .kir, .fork, .trs, .rec or .chr)", path, ext)
+		return nil, fmt.Errorf("%s: unknown file type %q (want .kir, .fork, .trs, .rec, .chr, or .pl with CHR constraints)", path, ext)
 	case fe == nil:
 		return nil, fmt.Errorf("%s: the %s frontend is not available yet", path, ext)
 	}
