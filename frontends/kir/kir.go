@@ -14,8 +14,10 @@ import (
 )
 
 // kirNesting is how the tokens of .kir text nest (Note [Nesting limit] in
-// package syntax).
-var kirNesting = syntax.Nesting{Seps: []string{",", ";"}, Words: []string{"if", "else", "while", "for"}}
+// package syntax). Its limit is twice the frontends', since the printed
+// form of what a frontend accepted may nest deeper: conversions and
+// compound assignments add levels, and it must parse back.
+var kirNesting = syntax.Nesting{Seps: []string{",", ";"}, Words: []string{"if", "else", "while", "for"}, Limit: 2 * syntax.MaxNesting}
 
 // Parse reads a module from src; file names it in diagnostics. The error,
 // if any, is a diag.List with every syntax and name-resolution error.

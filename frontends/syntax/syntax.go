@@ -169,6 +169,8 @@ type Nesting struct {
 	// BracketsOnly counts brackets alone, for languages without operator
 	// chains.
 	BracketsOnly bool
+	// Limit is the deepest nesting allowed; 0 means MaxNesting.
+	Limit int
 }
 
 // CheckNesting fills stream with every token of its source and reports
@@ -176,6 +178,10 @@ type Nesting struct {
 // limit]).
 func CheckNesting(file string, stream *antlr.CommonTokenStream, n Nesting) diag.List {
 	stream.Fill()
+	limit := n.Limit
+	if limit == 0 {
+		limit = MaxNesting
+	}
 	chains := []int{0} // the operators of the chain at each open level
 	sum := 0
 	for _, tok := range stream.GetAllTokens() {
@@ -203,8 +209,8 @@ func CheckNesting(file string, stream *antlr.CommonTokenStream, n Nesting) diag.
 		default:
 			continue
 		}
-		if len(chains)-1+sum > MaxNesting {
-			return diag.List{diag.Errorf(Pos(file, tok), "the input nests deeper than %d levels of brackets and operators, gpuc's limit", MaxNesting)}
+		if len(chains)-1+sum > limit {
+			return diag.List{diag.Errorf(Pos(file, tok), "the input nests deeper than %d levels of brackets and operators, gpuc's limit", limit)}
 		}
 	}
 	return nil

@@ -15,7 +15,7 @@ type thread struct {
 	blk                       *block
 	grid                      *block   // a cooperative launch's grid-wide intervals, else nil
 	depth                     int      // calls in progress
-	steps                     int64    // loop iterations not yet counted in machine.steps
+	steps                     int64    // steps not yet counted in machine.steps (Note [Step limit])
 	calls                     []*frame // frames of calls, by depth
 }
 
