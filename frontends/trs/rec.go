@@ -312,3 +312,32 @@ func recQueries(file string, src []byte, errs *diag.List) []byte {
 	}
 	return append(out, "END-SPEC\n"...)
 }
+
+// recOPS is REC-2008's section of operators.
+var recOPS = regexp.MustCompile(`^\s*OPS\s*$`)
+
+// recDefects finds the defects of REC specifications that REC-2017
+// refuses and that would otherwise surface as syntax errors far from
+// their cause, as in the competition's REC-BAD benchmarks: REC-2008's OPS
+// section, which does not tell constructors from operations, and a
+// missing END-SPEC. It reports whether it found any.
+func recDefects(file string, src []byte, errs *diag.List) bool {
+	lines := bytes.SplitAfter(blankComments(src), []byte("\n"))
+	found, end := false, false
+	for i, line := range lines {
+		text := bytes.TrimRight(line, "\r\n")
+		switch {
+		case recOPS.Match(text):
+			col := len(text) - len(bytes.TrimLeft(text, " \t")) + 1
+			errs.Add(diag.Pos{File: file, Line: i + 1, Col: col}, "OPS is REC-2008's section, which does not tell constructors from operations; REC declares them in CONS and OPNS")
+			found = true
+		case recEndSpec.Match(text):
+			end = true
+		}
+	}
+	if !end {
+		errs.Add(offsetPos(file, src, len(src)), "the specification ends without END-SPEC")
+		found = true
+	}
+	return found
+}

@@ -78,6 +78,9 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 	b := &builder{file: file, errs: &errs}
 	src = syntax.StripBOM(src)
 	if recOf(src) { // Note [REC]
+		if recDefects(file, src, &errs) {
+			return nil, capped(errs)
+		}
 		rec := &recSource{}
 		src = recQueries(file, src, &errs) // Note [REC-2008 queries]
 		rec.expand(file, src, 0, &errs)
