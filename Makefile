@@ -9,7 +9,7 @@ GPU_DIR  ?= gpu-artifacts
 # frontends/foo/parser.
 GRAMMARS := $(foreach g,$(basename $(notdir $(wildcard grammars/*.g4))),$(g):$(shell echo $(g) | tr A-Z a-z))
 
-.PHONY: all build install man editor-test test lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -33,6 +33,19 @@ man: build
 
 test:
 	$(GO) test ./...
+
+# The fuzz targets of internal/fuzz (Note [Fuzz targets]), one at a time:
+# fuzz-ci briefly, as CI runs them after make test; fuzz for FUZZTIME each.
+FUZZ_TARGETS := FuzzFork FuzzForkPasses FuzzCHR FuzzTRS FuzzKIR
+FUZZTIME ?= 10m
+fuzz-ci:
+	$(MAKE) fuzz FUZZTIME=12s
+
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz: $$t for $(FUZZTIME)"; \
+	  $(GO) test ./internal/fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
 
 lint:
 	$(GO) vet $$($(GO) list ./... | grep -v /parser$$)

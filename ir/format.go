@@ -196,10 +196,10 @@ func (p FormatPiece) FormatC(t Type, b Bits, s string) string {
 		}
 		switch {
 		case math.IsNaN(f):
+			// NaN's sign depends on where it was made (x86 makes -NaN,
+			// a C compiler's folding +NaN): it prints without one
+			// everywhere (gpuc_nan_canon in the runtime).
 			body, numeric = "nan", false
-			if math.Signbit(f) {
-				body = "-nan"
-			}
 		case math.IsInf(f, 0):
 			body, numeric = "inf", false
 			if f < 0 {

@@ -125,7 +125,7 @@ func (v *verifier) buffer(b *Buffer) (n int64, known bool) {
 	case b.Role != Static && b.Init != nil:
 		v.errorf(b.Pos, "buffer %s has contents but is not static", b.Name)
 	case b.Role == Static && b.Init == nil:
-		v.errorf(b.Pos, "static buffer %s has no contents", b.Name)
+		v.errorf(b.Pos, "static buffer %s has no contents; give them with --static %s=FILE", b.Name, b.Name)
 	case b.Role == Static:
 		v.staticInit(b, n, known)
 	}

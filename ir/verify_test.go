@@ -347,7 +347,7 @@ host main() {
 		{"static contents elsewhere", func(m *ir.Module) { m.Buffers[0].Init = []ir.Bits{1} },
 			"r.kir:4:1: error: buffer data has contents but is not static"},
 		{"static without contents", func(m *ir.Module) { m.Buffers[1].Init = nil },
-			"r.kir:5:1: error: static buffer tab has no contents"},
+			"r.kir:5:1: error: static buffer tab has no contents; give them with --static tab=FILE"},
 		{"void local", func(m *ir.Module) { find[*ir.Decl](m).T = ir.Void },
 			"r.kir:12:3: error: kernel k: local i has type void, want a scalar type"},
 		{"for post declaration", func(m *ir.Module) {

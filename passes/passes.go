@@ -188,6 +188,9 @@ func Run(m *ir.Module, ps []*Pass, cfg *Config) error {
 	if cfg == nil {
 		cfg = &Config{}
 	}
+	if err := cfg.check(); err != nil {
+		return err
+	}
 	for _, p := range ps {
 		lvl := m.Level()
 		if lvl > p.From {

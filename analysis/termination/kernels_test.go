@@ -65,17 +65,22 @@ func systemsOf(t *testing.T, path string) ([]*its.System, *ir.Module) {
 
 // replay runs m in the interpreter with params and a loop limit; it reports whether some loop
 // passed the limit.
-func replay(t *testing.T, m *ir.Module, params map[string]int64) bool {
+func replay(t *testing.T, m *ir.Module, params map[string]int64) (looped, ran bool) {
 	t.Helper()
 	err := interp.Run(m, interp.Config{Params: params, LoopLimit: 20000})
 	var ll *interp.LoopLimitError
-	if errors.As(err, &ll) {
-		return true
-	}
-	if err != nil {
+	switch {
+	case errors.As(err, &ll):
+		return true, true
+	case err != nil && strings.Contains(err.Error(), "larger than the interpreter's limit"):
+		// A launch the GPU takes but the interpreter does not simulate
+		// (more than 2^31-1 threads): nothing to replay.
+		t.Logf("%s: not replayed: %v", m.Name, err)
+		return false, false
+	case err != nil:
 		t.Fatalf("%s: %v", m.Name, err)
 	}
-	return false
+	return false, true
 }
 
 func verdictText(r *termination.Result) string {
@@ -138,11 +143,16 @@ func TestConstructedKernels(t *testing.T) {
 						params[k] = n
 					}
 				}
-				if r.Witness.Launch != nil && len(params) == len(paramsIn(m, r.Witness.Launch)) && launchFits(r.Witness.Launch) && !replay(t, m, params) {
-					t.Errorf("%s: the witness %v does not loop in the interpreter", f, r.Witness.Launch)
+				if r.Witness.Launch != nil && len(params) == len(paramsIn(m, r.Witness.Launch)) && launchFits(r.Witness.Launch) {
+					if looped, ran := replay(t, m, params); ran && !looped {
+						t.Errorf("%s: the witness %v does not loop in the interpreter", f, r.Witness.Launch)
+					}
 				}
 			}
-			if r.Verdict == termination.True && replay(t, m, nil) {
+			if r.Verdict != termination.True {
+				continue
+			}
+			if looped, _ := replay(t, m, nil); looped {
 				t.Errorf("%s: TRUE, but the interpreter passed the loop limit at the defaults", f)
 			}
 		}

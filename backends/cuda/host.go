@@ -229,7 +229,8 @@ func printfArg(p ir.FormatPiece, t ir.Type, x cx) cx {
 	case p.Verb == 's':
 		return x
 	case p.Verb == 'f' || p.Verb == 'e':
-		c = "double"
+		// One sign for NaN, as the interpreter prints it.
+		return primary("gpuc_nan_canon(" + operand(x) + ")")
 	case p.Verb == 'd' && p.Long:
 		c = "long"
 	case p.Verb == 'd' || p.Verb == 'c':

@@ -667,6 +667,11 @@ inline void *gpuc_read_input(const gpuc_buffer_arg *b, gpuc_type t, long long n)
 
 // ---- Output ----
 
+// gpuc_nan_canon gives every NaN one sign, as printf arguments, so that
+// printf prints "nan" wherever the NaN was made: x86 makes -NaN, a C
+// compiler folding 0.0/0.0 +NaN. The interpreter prints NaN so too.
+inline double gpuc_nan_canon(double x) { return x != x ? __builtin_nan("") : x; }
+
 // gpuc_put_u64 and gpuc_put_i64 write v in decimal, as printf's %lu and
 // %ld do, at buf + n, and return the new length. Host printfs of text and
 // plain integers go through them (a million-line store prints several
@@ -706,8 +711,8 @@ inline void gpuc_print_values(gpuc_type t, const void *vals, long long n) {
     case GPUC_U32: printf("%u\n", ((const unsigned *)vals)[i]); break;
     case GPUC_I64: printf("%ld\n", (long)((const long long *)vals)[i]); break;
     case GPUC_U64: printf("%lu\n", (unsigned long)((const unsigned long long *)vals)[i]); break;
-    case GPUC_F32: printf("%f\n", (double)((const float *)vals)[i]); break;
-    case GPUC_F64: printf("%f\n", ((const double *)vals)[i]); break;
+    case GPUC_F32: printf("%f\n", gpuc_nan_canon((double)((const float *)vals)[i])); break;
+    case GPUC_F64: printf("%f\n", gpuc_nan_canon(((const double *)vals)[i])); break;
     }
   }
 }

@@ -17,7 +17,7 @@ type runLimits struct {
 }
 
 func (l *runLimits) add(cmd *cobra.Command) {
-	cmd.Flags().Int64Var(&l.maxSteps, "max-steps", 0, "stop with an error after this many steps: launches and iterations of host loops and of group-wide loops (0: no limit)")
+	cmd.Flags().Int64Var(&l.maxSteps, "max-steps", 0, "stop with an error after this many steps: loop iterations, calls and threads started, all threads together (0: no limit)")
 	cmd.Flags().DurationVar(&l.timeout, "timeout", 0, "stop with an error after this long, e.g. 30s or 5m (0: no limit)")
 	cmd.Flags().StringVar(&l.progress, "progress", "auto", "show steps and elapsed time on stderr: auto (when it is a terminal), always or never")
 	_ = cmd.RegisterFlagCompletionFunc("progress", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))

@@ -256,6 +256,11 @@ func (c *checker) constraintArg(r *rule, a term) arith {
 	switch a := a.(type) {
 	case *variable, *integer, *float:
 		return c.arith(r, a)
+	case *compound:
+		if len(a.args) == 0 {
+			c.errorf(a.at(), "constraint argument %s is an atom: atoms are outside the subset, whose constraints hold numbers", show(a))
+			return nil
+		}
 	}
 	c.errorf(a.at(), "constraint argument %s is not a number: Prolog would store the term unevaluated; compute it first with V is %s", show(a), show(a))
 	return nil

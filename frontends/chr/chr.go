@@ -14,8 +14,11 @@
 // capacity checks (Note [Parallel firing], Note [Indices]).
 //
 // It is not a Prolog system: non-ground constraints, unification, cuts,
-// disjunction, Prolog predicates other than a main/0 that posts
-// constraints, and pragmas are refused with a diagnostic.
+// disjunction, Prolog predicates with arguments, atoms and pragmas are
+// refused with a diagnostic. Predicates without arguments that post
+// constraints (main/0 or any other, which a query calls), module-qualified
+// goals and .pl files that declare constraints (Note [CHR in .pl files])
+// are read as their authors keep them.
 package chr
 
 import (
@@ -63,6 +66,11 @@ func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
 	return m, nil
 }
 
+// chrNesting is how CHR's tokens nest (Note [Nesting limit] in package
+// syntax): every operator nests, the comma too, and a full stop ends a
+// clause.
+var chrNesting = syntax.Nesting{Ends: []string{"."}, Words: []string{"mod", "rem", "div", "xor", "is", "pragma"}}
+
 // parseClauses parses a file of clauses into terms.
 func parseClauses(file string, src []byte, errs *diag.List) []term {
 	text := string(src)
@@ -70,10 +78,17 @@ func parseClauses(file string, src []byte, errs *diag.List) []term {
 		text += "\n" // a final full stop needs layout after it
 	}
 	lexer := parser.NewCHRLexer(syntax.Input(text))
-	p := parser.NewCHRParser(syntax.Tokens(lexer))
+	stream := syntax.Tokens(lexer)
+	p := parser.NewCHRParser(stream)
 	syntaxErrs := syntax.Setup(file, lexer, p)
+	if deep := syntax.CheckNesting(file, stream, chrNesting); deep != nil {
+		deep[0].Msg += "; a long query fits in a --query file, one goal a line"
+		*errs = append(*errs, deep...)
+		return nil
+	}
 	tree := p.Program()
 	if len(syntaxErrs.List) > 0 {
+		*errs = append(*errs, opDirectives(file, text)...)
 		*errs = append(*errs, syntaxErrs.List...)
 		return nil
 	}
@@ -103,7 +118,7 @@ func readQuery(prog *program, opts Options, errs *diag.List) []fact {
 			q.goals(conjuncts(c.(*compound).args[0]))
 			continue
 		}
-		q.goals([]term{c})
+		q.goals(conjuncts(c)) // a line may hold several goals, as a query does
 	}
 	return q.facts
 }

@@ -82,11 +82,12 @@ func (b *block) sub() *block { return &block{pos: b.pos} }
 // shadow another.
 type names struct {
 	used map[string]bool
+	next map[string]int // the suffix to try next for a base, which keeps fresh linear
 }
 
 func (n *names) fresh(base string) string {
 	if n.used == nil {
-		n.used = map[string]bool{}
+		n.used, n.next = map[string]bool{}, map[string]int{}
 	}
 	name := ir.FreshName(base, 1, func(s string) bool { return n.used[s] })
 	n.used[name] = true

@@ -19,6 +19,9 @@ type program struct {
 	qpos    diag.Pos // where the query is
 	inited  bool     // `:- initialization(main)` was seen
 	mainAt  diag.Pos // where main/0 is defined, if it is
+	// drivers holds the bodies of the Prolog predicates p/0 other than
+	// main/0, which queries may call to post constraints.
+	drivers map[string]*compound
 }
 
 // ctype is a constraint type name/arity.
@@ -316,7 +319,9 @@ func (r *reader) heads(t term, removed bool) []*head {
 }
 
 // prologClause reads `Head :- Body`: main/0 holds the query; any other
-// predicate is outside the subset.
+// predicate without arguments is a driver that queries may call, as the
+// SWI-Prolog examples' tests are, and whose goals the query reader
+// checks; predicates with arguments are outside the subset.
 func (r *reader) prologClause(c *compound) {
 	h, ok := c.args[0].(*compound)
 	if ok && h.name == "main" && len(h.args) == 0 {
@@ -328,7 +333,18 @@ func (r *reader) prologClause(c *compound) {
 		r.setQuery(h.pos, c.args[1])
 		return
 	}
-	r.errorf(c.args[0].at(), "Prolog predicate %s is outside the CHR subset: only main/0, posting constraints, may be defined", predName(c.args[0]))
+	if ok && len(h.args) == 0 {
+		if r.prog.drivers == nil {
+			r.prog.drivers = map[string]*compound{}
+		}
+		if old := r.prog.drivers[h.name]; old != nil {
+			r.errorf(c.pos, "%s/0 is defined twice (first at %s); it may have one clause that posts constraints", h.name, old.pos)
+			return
+		}
+		r.prog.drivers[h.name] = c
+		return
+	}
+	r.errorf(c.args[0].at(), "Prolog predicate %s is outside the CHR subset: only predicates without arguments that post constraints may be defined", predName(c.args[0]))
 }
 
 // fact reads a clause without a body: `main.` posts nothing; anything else

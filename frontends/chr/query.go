@@ -28,6 +28,7 @@ type queryReader struct {
 	prog  *program
 	env   map[string]value
 	facts []fact
+	depth int // the driver calls in progress
 }
 
 func (q *queryReader) errorf(pos diag.Pos, format string, args ...any) {
@@ -49,6 +50,8 @@ func (q *queryReader) goal(g term) {
 	}
 	switch {
 	case c.name == "true" && len(c.args) == 0:
+	case len(c.args) == 0 && q.prog.drivers[c.name] != nil:
+		q.driver(c)
 	case c.name == "is" && len(c.args) == 2:
 		v, ok := c.args[0].(*variable)
 		if !ok || v.name == "_" {
@@ -67,6 +70,25 @@ func (q *queryReader) goal(g term) {
 	}
 }
 
+// maxDriverDepth bounds the nesting of driver calls, which a driver that
+// calls itself would make endless.
+const maxDriverDepth = 64
+
+// driver runs the goals of a driver predicate that a query calls, with
+// variables of their own.
+func (q *queryReader) driver(c *compound) {
+	if q.depth >= maxDriverDepth {
+		q.errorf(c.pos, "%s/0 calls drivers more than %d deep", c.name, maxDriverDepth)
+		return
+	}
+	env := q.env
+	q.env, q.depth = map[string]value{}, q.depth+1
+	for _, g := range conjuncts(q.prog.drivers[c.name].args[1]) {
+		q.goal(g)
+	}
+	q.env, q.depth = env, q.depth-1
+}
+
 // constraint posts one constraint of the query.
 func (q *queryReader) constraint(c *compound) {
 	ct, ok := q.prog.byKey[key(c.name, len(c.args))]
@@ -76,8 +98,15 @@ func (q *queryReader) constraint(c *compound) {
 	}
 	f := fact{pos: c.pos, ct: ct}
 	for _, a := range c.args {
-		switch a.(type) {
+		switch a := a.(type) {
 		case *variable, *integer, *float:
+		case *compound:
+			if len(a.args) == 0 {
+				q.errorf(a.at(), "constraint argument %s is an atom: atoms are outside the subset, whose constraints hold numbers", show(a))
+			} else {
+				q.errorf(a.at(), "constraint argument %s is not a number (compute it with is/2 first)", show(a))
+			}
+			return
 		default:
 			q.errorf(a.at(), "constraint argument %s is not a number (compute it with is/2 first)", show(a))
 			return

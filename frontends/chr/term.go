@@ -68,10 +68,18 @@ func is(t term, name string, arity int) bool {
 // conjuncts splits a conjunction (A, B, C) into its goals. Parentheses
 // around a conjunction do not protect it here, as in Prolog.
 func conjuncts(t term) []term {
-	if c, ok := t.(*compound); ok && c.name == "," && len(c.args) == 2 {
-		return append(conjuncts(c.args[0]), conjuncts(c.args[1])...)
+	var out []term
+	stack := []term{t} // what is left to split, the next last
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c, ok := t.(*compound); ok && c.name == "," && len(c.args) == 2 {
+			stack = append(stack, c.args[1], c.args[0])
+			continue
+		}
+		out = append(out, t)
 	}
-	return []term{t}
+	return out
 }
 
 // termBuilder turns parse trees into terms.
@@ -99,7 +107,13 @@ func (b *termBuilder) term(ctx parser.ITermContext) term {
 		return b.op(c.GetOp().GetText(), tokPos(b.file, c.GetOp()), c.Term())
 	}
 	if op, pos, l, r, ok := binary(b.file, ctx); ok {
-		return &compound{pos: pos, name: op, args: []term{b.term(l), b.term(r)}}
+		x, y := b.term(l), b.term(r)
+		if m, ok := x.(*compound); ok && op == ":" && len(m.args) == 0 {
+			if _, ok := y.(*compound); ok {
+				return y // a module-qualified goal, primes:prime(N), is the goal
+			}
+		}
+		return &compound{pos: pos, name: op, args: []term{x, y}}
 	}
 	pos := ctxPos(b.file, ctx)
 	b.errs.Add(pos, "unsupported term")

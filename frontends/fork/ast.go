@@ -283,8 +283,9 @@ const (
 	printfBuiltin
 	errorBuiltin // error("message"): stops the program
 	groupsizeBuiltin
-	mpBuiltin   // mpadd mpmax mpmin mpand mpor: the prefix
-	syncBuiltin // syncadd syncmax syncmin syncand syncor: no result
+	mpBuiltin    // mpadd mpmax mpmin mpand mpor: the prefix
+	syncBuiltin  // syncadd syncmax syncmin syncand syncor: no result
+	ilog2Builtin // ilog2(x): floor(log2(x)), -1 for x <= 0 (ilog2.go)
 )
 
 // builtinOps maps the multiprefix builtins to their IR operations.
@@ -302,6 +303,8 @@ func builtinOf(name string) builtin {
 		return errorBuiltin
 	case name == "groupsize":
 		return groupsizeBuiltin
+	case name == "ilog2":
+		return ilog2Builtin
 	}
 	if _, ok := builtinOps[name]; !ok {
 		return notBuiltin

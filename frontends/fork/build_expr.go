@@ -47,7 +47,9 @@ func (b *builder) expr(ctx parser.IExprContext) expr {
 
 func (b *builder) primary(ctx parser.IPrimaryContext) expr {
 	pos := ctxPos(b.file, ctx)
-	text := ctx.GetText()
+	// The text of a token, not ctx.GetText(), which would copy all of a
+	// parenthesised expression at every level of its nesting.
+	text := ctx.GetStart().GetText()
 	switch c := ctx.(type) {
 	case *parser.IntLitContext:
 		t, bits, err := intLiteral(text)

@@ -1,6 +1,7 @@
 package fork
 
 import (
+	"gpuc/frontends/syntax"
 	"gpuc/internal/diag"
 	"gpuc/ir"
 )
@@ -82,7 +83,7 @@ func (c *checker) mainFunc() {
 	f, _ := c.prog.byName["main"].(*function)
 	switch {
 	case f == nil:
-		c.errorf(diag.Pos{File: c.file}, "program has no function main")
+		c.errorf(syntax.FileStart(c.file), "program has no function main")
 	case len(f.params) > 0:
 		c.errorf(f.pos, "main must take no parameters")
 	case f.result != ir.Void && f.result != ir.I32:
@@ -153,6 +154,9 @@ func (c *checker) varDecl(v *variable) {
 		c.errorf(v.pos, "private global variables are not supported; declare %s sh, or pr inside start", v.name)
 	case v.kind == localVar && v.static:
 		c.errorf(v.pos, "static local variables are not supported; declare %s at global scope", v.name)
+	case v.isConst && v.init == nil && v.kind == globalVar && v.isArray() && v.rows != nil:
+		// Its contents come with --static (Note [Static arrays without
+		// initializers] in lower.go).
 	case v.isConst && v.init == nil:
 		c.errorf(v.pos, "const %s needs an initializer", v.name)
 	}

@@ -23,6 +23,17 @@ func (c *checker) callExpr(e *call) ir.Type {
 		return ir.I32
 	case mpBuiltin, syncBuiltin:
 		return c.multiprefix(e)
+	case ilog2Builtin:
+		if c.argCount(e, 1) {
+			if t := c.rvalue(e.args[0]); t != ir.Invalid && !t.IsInt() {
+				c.errorf(e.args[0].exprPos(), "ilog2 takes an integer, not %s", t)
+			}
+		} else {
+			for _, a := range e.args {
+				c.expr(a)
+			}
+		}
+		return ir.I32
 	}
 	var f *function
 	switch o := c.lookup(e.name).(type) {

@@ -51,6 +51,10 @@ func constIR(e expr) ir.Expr {
 		}
 	case *condExpr:
 		return constSelect(e)
+	case *call:
+		if x := constIR(e.args[0]); e.builtin == ilog2Builtin && x != nil {
+			return ilog2(e.pos, x)
+		}
 	}
 	return nil
 }

@@ -247,7 +247,7 @@ void main() {
 			"t.fork:9:3: error: fork outside start",
 			"t.fork:10:3: error: sync function g called outside start; it runs on a group of processors",
 			"t.fork:11:3: error: mpadd used outside start",
-			"t.fork:13:12: error: barrier in asynchronous code",
+			"t.fork:13:12: error: barrier in asynchronous code: gpuc runs a farm or an asynchronous function as independent threads, which cannot wait for one another; end the farm before the barrier",
 			"t.fork:14:5: error: start inside parallel code is not supported",
 			"t.fork:16:11: error: mpadd needs a shared variable, but q is private",
 		}},
@@ -288,7 +288,7 @@ void main(int argc) {
 			"t.fork:10:7: error: x redeclared in this scope (previous declaration at t.fork:9:7)",
 		}},
 		{"no main", `int f(void) { return 1; }`, []string{
-			"t.fork: error: program has no function main",
+			"t.fork:1:1: error: program has no function main",
 		}},
 		{"syntax", `
 void main() {

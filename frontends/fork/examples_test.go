@@ -3,6 +3,7 @@ package fork_test
 import (
 	"fmt"
 	"maps"
+	"math/bits"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -42,6 +43,7 @@ var examples = []example{
 	{"paper_fig3", map[string]int64{"N": 1000}, fig3Want, map[string]int64{"N": 50}},
 	{"paper_fig5", map[string]int64{"N": 100}, fig5Want, map[string]int64{"N": 30}},
 	{"quicksort", map[string]int64{"N": 100000}, quicksortWant, map[string]int64{"N": 3000, "P": 24}},
+	{"ilog2_rounds", nil, ilog2RoundsWant, map[string]int64{}},
 }
 
 func TestExamples(t *testing.T) {
@@ -198,6 +200,16 @@ func oddevenWant(p map[string]int64) string {
 		check += int64(k) * int64(i+1)
 	}
 	return fmt.Sprintf("smallest %d, largest %d, 0 pairs out of order, checksum %d\n", key[0], key[n-1], check)
+}
+
+// ilog2RoundsWant is ilog2_rounds.fork's output: N is a macro, 1024.
+func ilog2RoundsWant(map[string]int64) string {
+	const n = 1024
+	sum := 0
+	for i := 1; i <= n; i++ {
+		sum += bits.Len(uint(i)) - 1
+	}
+	return fmt.Sprintf("sum %d in %d rounds\nsum of ilog2(1..%d) = %d, ilog2(0) = -1\n", n*(n+1)/2, bits.Len(n)-1, n, sum)
 }
 
 func crcwWant(map[string]int64) string {

@@ -87,19 +87,40 @@ type Options struct {
 	CRCW CRCW
 }
 
+// forkNesting is how Fork's tokens nest (Note [Nesting limit] in package
+// syntax): statements that hold a statement nest like operators.
+var forkNesting = syntax.Nesting{Seps: []string{",", ";"}, Words: []string{"if", "else", "while", "do", "for", "start", "seq", "farm", "fork", "sizeof"}}
+
 // Parse reads a Fork program and lowers it to an SPMD-level module. file
 // names it in diagnostics. The error, if any, is a diag.List holding every
 // error found, sorted by position.
 func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
 	defer syntax.Recover(file, &err)
-	lexer := parser.NewForkLexer(syntax.Input(string(src)))
-	p := parser.NewForkParser(syntax.Tokens(lexer))
+	text := string(syntax.StripBOM(src))
+	var errs diag.List
+	defs := macros(file, text, &errs) // Note [Preprocessor lines]
+	lexer := parser.NewForkLexer(syntax.Input(text))
+	var tokens syntax.Lexer = lexer
+	if len(defs) > 0 {
+		tokens = &expander{ForkLexer: lexer, file: file, macros: defs, errs: &errs}
+	}
+	stream := syntax.Tokens(tokens)
+	p := parser.NewForkParser(stream)
 	syntaxErrs := syntax.Setup(file, lexer, p)
+	if deep := syntax.CheckNesting(file, stream, forkNesting); deep != nil {
+		return nil, deep
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
 	tree := p.Program()
 	if len(syntaxErrs.List) > 0 {
+		if ptrs := pointers(file, stream); len(ptrs) > 0 {
+			return nil, ptrs
+		}
 		return nil, syntaxErrs.List
 	}
-	var errs diag.List
 	prog := (&builder{file: file, errs: &errs}).program(tree)
 	(&checker{file: file, errs: &errs, prog: prog}).check()
 	if len(errs) == 0 {

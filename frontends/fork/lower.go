@@ -188,11 +188,27 @@ func (l *lowerer) buffer(v *variable, name string) *ir.Buffer {
 	return buf
 }
 
+// Note [Static arrays without initializers]
+//
+// A const global array with a constant size and no initializer, as
+// `static sh const int pat[K * L];`, is a static buffer without contents:
+// `--static pat=FILE` supplies them (driver.SetRoles), and must supply as
+// many values as the size says. Without the flag the verifier refuses the
+// buffer and names the flag.
+
 // staticInit returns the contents of a const global array whose length and
-// initializer are constants, which becomes a static buffer.
+// initializer are constants, which becomes a static buffer; nil contents,
+// and true, for one without an initializer (Note [Static arrays without
+// initializers]).
 func (l *lowerer) staticInit(v *variable) ([]ir.Bits, bool) {
 	n, ok := constInt(arrayLen(v))
-	if !v.isConst || !v.isArray() || !ok || n > 1<<24 {
+	switch {
+	case v.isConst && v.init == nil && !ok:
+		l.errorf(v.pos, "const array %s without an initializer needs a size without parameters: its contents come with --static %s=FILE", v.name, v.name)
+		return nil, false
+	case v.isConst && v.init == nil:
+		return nil, true // Note [Static arrays without initializers]
+	case !v.isConst || !v.isArray() || !ok || n > 1<<24:
 		return nil, false
 	}
 	out := make([]ir.Bits, n)

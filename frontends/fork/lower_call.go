@@ -24,6 +24,12 @@ func (b *body) callExpr(e *call, needValue bool) ir.Expr {
 		return b.groupValue(e.pos, "groupsize()", 2)
 	case mpBuiltin, syncBuiltin:
 		return b.multiprefix(e, needValue)
+	case ilog2Builtin:
+		x := b.expr(e.args[0])
+		if _, ok := x.(*ir.Const); !ok {
+			x = b.temp(x)
+		}
+		return ilog2(e.pos, x)
 	}
 	f := e.fn
 	if f.mode == syncFunc {

@@ -355,6 +355,13 @@ func (b *body) fork(s *forkStmt) {
 }
 
 func (b *body) barrierStmt(s *barrierStmt) {
+	if b.mode == asyncMode || b.mode == deviceMode {
+		// Fork's barrier in a farm waits for the farm's group. gpuc runs
+		// asynchronous code as independent threads of one step, which
+		// cannot wait for one another in the middle of it.
+		b.errorf(s.pos, "barrier in asynchronous code: gpuc runs a farm or an asynchronous function as independent threads, which cannot wait for one another; end the farm before the barrier")
+		return
+	}
 	if b.synchronous(s.pos, "barrier") {
 		b.barrier(s.pos)
 	}

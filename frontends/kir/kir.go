@@ -11,13 +11,23 @@ import (
 	"gpuc/ir"
 )
 
+// kirNesting is how the tokens of .kir text nest (Note [Nesting limit] in
+// package syntax). Its limit is twice the frontends', since the printed
+// form of what a frontend accepted may nest deeper: conversions and
+// compound assignments add levels, and it must parse back.
+var kirNesting = syntax.Nesting{Seps: []string{",", ";"}, Words: []string{"if", "else", "while", "for"}, Limit: 2 * syntax.MaxNesting}
+
 // Parse reads a module from src; file names it in diagnostics. The error,
 // if any, is a diag.List with every syntax and name-resolution error.
 func Parse(file string, src []byte) (m *ir.Module, err error) {
 	defer syntax.Recover(file, &err)
 	lexer := parser.NewKIRLexer(syntax.Input(string(src)))
-	p := parser.NewKIRParser(syntax.Tokens(lexer))
+	stream := syntax.Tokens(lexer)
+	p := parser.NewKIRParser(stream)
 	errs := syntax.Setup(file, lexer, p)
+	if deep := syntax.CheckNesting(file, stream, kirNesting); deep != nil {
+		return nil, deep
+	}
 	tree := p.Module_()
 	if len(errs.List) > 0 {
 		return nil, errs.List

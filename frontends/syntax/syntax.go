@@ -6,7 +6,9 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/antlr4-go/antlr/v4"
@@ -37,10 +39,11 @@ func (e *Errors) SyntaxError(_ antlr.Recognizer, offending any, line, col int, m
 	e.List.Add(pos, "syntax error: %s", cleanMessage(msg, offending))
 }
 
-// cleanMessage rewrites ANTLR's wording into the compiler's: what was
-// expected in words (expectedWords) rather than a token set.
+// cleanMessage rewrites ANTLR's wording into the compiler's, on one
+// line: what was expected in words (expectedWords) rather than a token
+// set, and a token-recognition error's raw text with its newlines escaped.
 func cleanMessage(msg string, offending any) string {
-	msg = strings.ReplaceAll(msg, "<EOF>", "end of file")
+	msg = OneLine(strings.ReplaceAll(msg, "<EOF>", "end of file"))
 	if tok, ok := offending.(antlr.Token); ok && tok.GetTokenType() == antlr.TokenEOF {
 		msg = strings.ReplaceAll(msg, "'end of file'", "end of file")
 	}
@@ -132,22 +135,73 @@ func NodePos(file string, n antlr.TerminalNode) diag.Pos {
 	return Pos(file, n.GetSymbol())
 }
 
-// Context, Terminal and Token are the ANTLR parse-tree and token types
-// that lowering code names, so that only this package and the generated
-// parsers import the runtime.
+// Context, Terminal, Token, Lexer and Stream are the ANTLR parse-tree,
+// token and stream types that lowering code names, so that only this
+// package and the generated parsers import the runtime.
 type (
 	Context  = antlr.ParserRuleContext
 	Terminal = antlr.TerminalNode
 	Token    = antlr.Token
+	Lexer    = antlr.Lexer
+	Stream   = *antlr.CommonTokenStream
 )
 
+// EOF is the token type of the end of the input.
+const EOF = antlr.TokenEOF
+
 // Tokens makes the token stream that a generated parser reads from lexer.
-func Tokens(lexer antlr.Lexer) antlr.TokenStream {
+func Tokens(lexer Lexer) Stream {
 	return antlr.NewCommonTokenStream(lexer, antlr.TokenDefaultChannel)
 }
 
-// Input makes an ANTLR character stream of src.
-func Input(src string) antlr.CharStream { return antlr.NewInputStream(src) }
+// Retoken is a copy of token tok with its position moved to line and
+// col: a macro's token where the macro is used.
+func Retoken(tok Token, line, col int) Token {
+	return antlr.CommonTokenFactoryDEFAULT.Create(&antlr.TokenSourceCharStreamPair{}, tok.GetTokenType(), tok.GetText(),
+		tok.GetChannel(), -1, -1, line, col)
+}
+
+// OneLine escapes the line breaks and other control characters of a
+// message's quoted source text, so that a diagnostic stays on one line.
+func OneLine(msg string) string {
+	if !strings.ContainsFunc(msg, isControl) {
+		return msg
+	}
+	var b strings.Builder
+	for _, r := range msg {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// BOM is the UTF-8 byte-order mark that some editors put at the start of
+// a file.
+const BOM = "\uFEFF"
+
+// StripBOM drops a leading byte-order mark, which every frontend reads as
+// nothing.
+func StripBOM(src []byte) []byte { return bytes.TrimPrefix(src, []byte(BOM)) }
+
+// Input makes an ANTLR character stream of src, without a leading
+// byte-order mark.
+func Input(src string) antlr.CharStream { return antlr.NewInputStream(strings.TrimPrefix(src, BOM)) }
+
+// FileStart is the position of a file's first character: where a
+// diagnostic about the whole file, such as an empty one, points.
+func FileStart(file string) diag.Pos { return diag.Pos{File: file, Line: 1, Col: 1} }
 
 // Recover turns a panic inside a parse into an internal-error diagnostic so
 // that no input ever crashes the compiler.
@@ -163,4 +217,95 @@ func Describe(tok antlr.Token) string {
 		return "end of file"
 	}
 	return fmt.Sprintf("%q", tok.GetText())
+}
+
+// Note [Nesting limit]
+//
+// ANTLR's parsers recurse once per level of nesting, a bracket or an
+// operator of a chain such as a, b, c or - - x, and take kilobytes of Go
+// stack a level; the builders and checkers recurse over the tree again.
+// A deeply nested input would run out of stack, which is a fatal error in
+// Go, not a panic that Recover can catch. So every frontend fills its
+// token stream first, which is linear, and refuses input that nests
+// deeper than MaxNesting with a positioned error, before the parser
+// starts. The measure is an upper bound on the parse's depth: open
+// brackets, plus the operators of the chain that each open bracket is in
+// the middle of; a separator (a statement's ; or an argument's ,) ends a
+// chain, and an end token (a CHR clause's full stop) all of them.
+
+// MaxNesting is the deepest nesting a frontend parses (Note [Nesting
+// limit]).
+const MaxNesting = 20000
+
+// Nesting says how a frontend's tokens nest, by their text.
+type Nesting struct {
+	// Seps end an operator chain at their bracket level.
+	Seps []string
+	// Ends end every chain and close every bracket.
+	Ends []string
+	// Words are operators spelled as words, such as else or is; any
+	// token spelled with symbols only is an operator.
+	Words []string
+	// BracketsOnly counts brackets alone, for languages without operator
+	// chains.
+	BracketsOnly bool
+	// Limit is the deepest nesting allowed; 0 means MaxNesting.
+	Limit int
+}
+
+// CheckNesting fills stream with every token of its source and reports
+// the first place that nests deeper than MaxNesting (Note [Nesting
+// limit]).
+func CheckNesting(file string, stream Stream, n Nesting) diag.List {
+	stream.Fill()
+	limit := n.Limit
+	if limit == 0 {
+		limit = MaxNesting
+	}
+	chains := []int{0} // the operators of the chain at each open level
+	sum := 0
+	for _, tok := range stream.GetAllTokens() {
+		text := tok.GetText()
+		switch {
+		case tok.GetTokenType() == antlr.TokenEOF:
+		case text == "(" || text == "[" || text == "{":
+			chains = append(chains, 0)
+		case text == ")" || text == "]" || text == "}":
+			if len(chains) > 1 {
+				sum -= chains[len(chains)-1]
+				chains = chains[:len(chains)-1]
+			}
+		case slices.Contains(n.Ends, strings.TrimSpace(text)):
+			chains, sum = chains[:1], 0
+			chains[0] = 0
+		case slices.Contains(n.Seps, text):
+			sum -= chains[len(chains)-1]
+			chains[len(chains)-1] = 0
+		case n.BracketsOnly:
+			continue
+		case isOperator(text) || slices.Contains(n.Words, text):
+			chains[len(chains)-1]++
+			sum++
+		default:
+			continue
+		}
+		if len(chains)-1+sum > limit {
+			return diag.List{diag.Errorf(Pos(file, tok), "the input nests deeper than %d levels of brackets and operators, gpuc's limit", limit)}
+		}
+	}
+	return nil
+}
+
+// isOperator reports whether a token is spelled with symbols only.
+func isOperator(text string) bool {
+	if text == "" {
+		return false
+	}
+	for _, r := range text {
+		if r < 0x80 && (r == '_' || r == '"' || r == '\'' || r == '`' || r == ' ' ||
+			'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') || r >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

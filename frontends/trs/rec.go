@@ -2,6 +2,7 @@ package trs
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,7 +27,9 @@ import (
 //     in C, from the including file's directory or, as the competition's
 //     benchmarks are laid out, from REC-LIB beside it. The expanded text
 //     keeps the origin of each line, so that diagnostics name the file
-//     and line they come from.
+//     and line they come from. Only regular files are included, and the
+//     expansion is bounded in depth, in the number of includes and in
+//     size, since a few includes nested deep multiply the text.
 //
 // REC's rules do not overlap, so first-match in file order, which gpuc
 // applies, is the only match. Conditional rules are unravelled by the
@@ -64,16 +67,33 @@ type origin struct {
 
 // recSource is a REC file with its includes expanded (Note [REC]).
 type recSource struct {
-	text  []byte
-	lines []origin // lines[i] is the origin of line i+1 of text
+	text     []byte
+	lines    []origin // lines[i] is the origin of line i+1 of text
+	includes int      // the #include lines expanded so far
+	full     bool     // a limit was reached and reported
 }
+
+// Limits of the expansion (Note [REC]): includes nested maxIncludes deep
+// could multiply the text exponentially, so the expanded text and the
+// number of includes expanded are bounded as well.
+const (
+	// MaxRECText is the most bytes of expanded text.
+	MaxRECText = 64 << 20
+	// maxIncludeCount is the most #include lines expanded in all.
+	maxIncludeCount = 10000
+)
 
 // expand reads src, from file, into r: comments blanked and each
 // #include line replaced by the file it names, expanded in turn.
 func (r *recSource) expand(file string, src []byte, depth int, errs *diag.List) {
-	src = blankComments(src)
+	src = blankComments(syntax.StripBOM(src))
 	for i, line := range bytes.SplitAfter(src, []byte("\n")) {
-		if len(line) == 0 {
+		if len(line) == 0 || r.full {
+			continue
+		}
+		if len(r.text)+len(line) > MaxRECText {
+			r.full = true
+			errs.Add(diag.Pos{File: file, Line: i + 1, Col: 1}, "the expanded specification exceeds %d MiB", MaxRECText>>20)
 			continue
 		}
 		m := recInclude.FindSubmatchIndex(bytes.TrimRight(line, "\r\n"))
@@ -86,6 +106,11 @@ func (r *recSource) expand(file string, src []byte, depth int, errs *diag.List) 
 			continue
 		}
 		pos := diag.Pos{File: file, Line: i + 1, Col: m[2] + 1}
+		if r.includes++; r.includes > maxIncludeCount {
+			r.full = true
+			errs.Add(pos, "more than %d #include lines expanded in all", maxIncludeCount)
+			continue
+		}
 		path, lib, ok := findInclude(file, string(line[m[2]:m[3]]), pos, depth, errs)
 		if ok {
 			r.expand(path, lib, depth+1, errs)
@@ -107,12 +132,34 @@ func findInclude(file, quoted string, pos diag.Pos, depth int, errs *diag.List) 
 	}
 	dir := filepath.Dir(file)
 	for _, p := range []string{filepath.Join(dir, name), filepath.Join(dir, "..", "REC-LIB", name)} {
-		if src, err := os.ReadFile(p); err == nil {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			continue
+		case !fi.Mode().IsRegular():
+			errs.Add(pos, "%s is not a regular file", p)
+			return "", nil, false
+		case fi.Size() > MaxRECText:
+			errs.Add(pos, "%s is larger than %d MiB", p, MaxRECText>>20)
+			return "", nil, false
+		}
+		if src, err := readAtMost(p, MaxRECText); err == nil {
 			return p, src, true
 		}
 	}
 	errs.Add(pos, "cannot find %s in %s or %s", name, dir, filepath.Join(dir, "..", "REC-LIB"))
 	return "", nil, false
+}
+
+// readAtMost reads at most limit bytes of a file, which may grow after
+// it was checked.
+func readAtMost(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 // offsetPos is the position of byte at of src.
@@ -187,4 +234,106 @@ func (b *builder) rterm(ctx parser.IRtermContext) *term {
 		t.args = append(t.args, b.rterm(a))
 	}
 	return t
+}
+
+// Note [REC-2008 queries]
+//
+// REC-2008 specifications, as the competition's REC-BAD benchmarks keep
+// them, ask for normal forms after END-SPEC, one `get normal form for: T`
+// line each, rather than in an EVAL section. recQueries turns them into
+// one, keeping every line and column: END-SPEC becomes EVAL, each query
+// line keeps its term in place, and END-SPEC follows the last line. Other
+// REC-2008 commands after END-SPEC, such as `check the confluence of:`,
+// are refused where they stand.
+
+var (
+	recQuery   = regexp.MustCompile(`^(\s*get\s+normal\s+form\s+for\s*:)`)
+	recEndSpec = regexp.MustCompile(`^\s*END-SPEC\s*$`)
+)
+
+// blank replaces text with spaces.
+func blank(text []byte) {
+	for k := range text {
+		text[k] = ' '
+	}
+}
+
+// recQueries rewrites a REC-2008 specification's queries into an EVAL
+// section (Note [REC-2008 queries]); src is returned as it is if it has
+// none.
+func recQueries(file string, src []byte, errs *diag.List) []byte {
+	lines := bytes.SplitAfter(blankComments(src), []byte("\n"))
+	end := -1
+	for i, line := range lines {
+		if recEndSpec.Match(bytes.TrimRight(line, "\r\n")) {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return src
+	}
+	out := bytes.Clone(src)
+	at := func(i int) int { // the offset of line i
+		n := 0
+		for _, l := range lines[:i] {
+			n += len(l)
+		}
+		return n
+	}
+	queries := 0
+	for i := end + 1; i < len(lines); i++ {
+		line := lines[i]
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		m := recQuery.FindIndex(line)
+		if m == nil {
+			col := len(line) - len(bytes.TrimLeft(line, " \t")) + 1
+			errs.Add(diag.Pos{File: file, Line: i + 1, Col: col}, "after END-SPEC gpuc reads REC-2008's `get normal form for:` lines; %q is not one", string(bytes.TrimSpace(line)))
+			blank(out[at(i) : at(i)+len(bytes.TrimRight(line, "\r\n"))])
+			queries++ // the END-SPEC must move past it
+			continue
+		}
+		queries++
+		blank(out[at(i)+m[0] : at(i)+m[1]])
+	}
+	if queries == 0 {
+		return src
+	}
+	off := at(end) + bytes.Index(lines[end], []byte("END-SPEC"))
+	copy(out[off:], "EVAL    ")
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return append(out, "END-SPEC\n"...)
+}
+
+// recOPS is REC-2008's section of operators.
+var recOPS = regexp.MustCompile(`^\s*OPS\s*$`)
+
+// recDefects finds the defects of REC specifications that REC-2017
+// refuses and that would otherwise surface as syntax errors far from
+// their cause, as in the competition's REC-BAD benchmarks: REC-2008's OPS
+// section, which does not tell constructors from operations, and a
+// missing END-SPEC. It reports whether it found any.
+func recDefects(file string, src []byte, errs *diag.List) bool {
+	lines := bytes.SplitAfter(blankComments(src), []byte("\n"))
+	found, end := false, false
+	for i, line := range lines {
+		text := bytes.TrimRight(line, "\r\n")
+		switch {
+		case recOPS.Match(text):
+			col := len(text) - len(bytes.TrimLeft(text, " \t")) + 1
+			errs.Add(diag.Pos{File: file, Line: i + 1, Col: col}, "OPS is REC-2008's section, which does not tell constructors from operations; REC declares them in CONS and OPNS")
+			found = true
+		case recEndSpec.Match(text):
+			end = true
+		}
+	}
+	if !end {
+		errs.Add(offsetPos(file, src, len(src)), "the specification ends without END-SPEC")
+		found = true
+	}
+	return found
 }

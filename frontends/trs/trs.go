@@ -94,8 +94,13 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 	defer syntax.Recover(file, &err)
 	var errs diag.List
 	b := &builder{file: file, errs: &errs}
+	src = syntax.StripBOM(src)
 	if recOf(src) { // Note [REC]
+		if recDefects(file, src, &errs) {
+			return nil, capped(errs)
+		}
 		rec := &recSource{}
+		src = recQueries(file, src, &errs) // Note [REC-2008 queries]
 		rec.expand(file, src, 0, &errs)
 		src, b.at = rec.text, rec.origin
 	}
@@ -160,6 +165,9 @@ func InputBeside(file string) (input, name string, err error) {
 
 // Parse reads a .trs file and lowers it to an SPMD-level module.
 func Parse(file string, src []byte, opts Options) (*ir.Module, error) {
+	if opts.Capacity < 0 {
+		return nil, diag.List{diag.Errorf(syntax.FileStart(file), "--capacity=%d: want a number of term slots, 0 to fit the store to the device", opts.Capacity)}
+	}
 	sys, err := Load(file, src, opts)
 	if err != nil {
 		return nil, err
@@ -170,8 +178,12 @@ func Parse(file string, src []byte, opts Options) (*ir.Module, error) {
 // parse runs the ANTLR parser from the rule that start picks.
 func parse(file string, src []byte, start func(*parser.TRSParser) syntax.Context) (syntax.Context, diag.List) {
 	lexer := parser.NewTRSLexer(syntax.Input(string(src)))
-	p := parser.NewTRSParser(syntax.Tokens(lexer))
+	stream := syntax.Tokens(lexer)
+	p := parser.NewTRSParser(stream)
 	errs := syntax.Setup(file, lexer, p)
+	if deep := syntax.CheckNesting(file, stream, syntax.Nesting{BracketsOnly: true}); deep != nil {
+		return nil, deep
+	}
 	tree := start(p)
 	return tree, errs.List
 }

@@ -39,6 +39,14 @@ func SetRoles(m *ir.Module, static, inputs []string) error {
 		if err != nil {
 			return fmt.Errorf("--static %s: %w", arg, err)
 		}
+		if len(vals) == 0 {
+			return fmt.Errorf("--static %s: %s holds no values", arg, strings.TrimPrefix(file, "@"))
+		}
+		if n, ok := b.Len.(*ir.Const); ok && b.Role == ir.Static && b.Init == nil && int(n.Int()) != len(vals) {
+			// Declared with a size and no contents (Note [Static arrays
+			// without initializers] in frontends/fork).
+			return fmt.Errorf("--static %s: %s holds %d values; %s is declared with %d", arg, strings.TrimPrefix(file, "@"), len(vals), name, n.Int())
+		}
 		b.Role, b.Init, b.Len = ir.Static, vals, ir.IntConst(lengthType(len(vals)), int64(len(vals)))
 		if b.Space == ir.Constant && len(vals)*b.Elem.Size() > 64<<10 {
 			b.Space = ir.Global

@@ -52,12 +52,12 @@ func TestInputFlags(t *testing.T) {
 	}{
 		{"x.fork", []string{"--capacity=5"}, "--capacity applies to .trs and .rec inputs, not .fork"},
 		{"x.kir", []string{"--procs=5"}, "--procs applies to .fork inputs, not .kir"},
-		{"x.kir", []string{"--stats"}, "--stats applies to .chr, .trs and .rec inputs, not .kir"},
+		{"x.kir", []string{"--stats"}, "--stats applies to .chr, .pl, .trs and .rec inputs, not .kir"},
 		{"x.chr", []string{"--trace=t.csv"}, "--trace applies to .trs and .rec inputs, not .chr"},
 		{"x.trs", []string{"--trace=t.csv"}, "--trace applies to gpuc run only"},
 		{"x.fork", []string{"--crcw=common"}, `unknown concurrent-write rule "common" (want priority or arbitrary)`},
 		{"x.trs", []string{"--print=tree"}, "want term or summary"},
-		{"x.txt", nil, `x.txt: unknown file type ".txt" (want .kir, .fork, .chr, .trs or .rec)`},
+		{"x.txt", nil, `x.txt: unknown file type ".txt" (want .kir, .fork, .chr, .pl, .trs or .rec)`},
 	} {
 		_, err := Load(tt.file, tt.args...)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

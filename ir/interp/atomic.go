@@ -135,9 +135,16 @@ func (c *compiler) prioStore(s *ir.Store, m *memory, addr addrFn, v evalFn) stmt
 	if m.prio == nil {
 		m.prio = make([]prioMark, len(m.data))
 	}
+	rc, pos := c.x.race, uint32(0)
+	if rc != nil {
+		pos = rc.pos(s.Pos)
+	}
 	return func(f *frame) ctl {
 		d, i := addr(f)
 		val := v(f)
+		if rc != nil {
+			rc.prioWrite(f.th, m, i, pos)
+		}
 		mark, th := &m.prio[i], f.th
 		if mark.interval == th.blk.interval && mark.pid < th.pid {
 			return ctlNext

@@ -15,6 +15,7 @@ type thread struct {
 	blk                       *block
 	grid                      *block   // a cooperative launch's grid-wide intervals, else nil
 	depth                     int      // calls in progress
+	steps                     int64    // steps not yet counted in machine.steps (Note [Step limit])
 	calls                     []*frame // frames of calls, by depth
 }
 
@@ -337,8 +338,16 @@ func (c *compiler) call(e *ir.Call) evalFn {
 		return zero
 	}
 	args, pos := c.exprs(e.Args), e.Pos
+	x, batch := c.x, c.x.stepBatch()
+	counted := x.cfg.MaxSteps > 0
 	return func(f *frame) ir.Bits {
 		th := f.th
+		if counted {
+			if th.steps++; th.steps >= batch {
+				th.steps = 0
+				x.addSteps(pos, batch)
+			}
+		}
 		if th.depth >= maxCallDepth {
 			fault(pos, "calls nested more than %d deep (unbounded recursion?)", maxCallDepth)
 		}

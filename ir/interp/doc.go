@@ -82,7 +82,10 @@
 // accesses in scopes neither of which holds the other (one in each of two
 // siblings, or inside them) conflict whatever their intervals; the
 // iterations of a split while share one scope, as its synchronisation
-// before each test orders them. Atomic operations, multiprefix operations and priority stores are
-// synchronised by definition and never race. Host accesses are ordered
-// with everything.
+// before each test orders them. Atomic operations and multiprefix
+// operations are synchronised by definition and never race. Priority
+// stores resolve the concurrent writes of one group, so they race only
+// with accesses of sibling subgroups, where priority decides nothing and
+// the device's order would (`if ($ < 4) s = 1; else s = 2;`). Host
+// accesses are ordered with everything.
 package interp

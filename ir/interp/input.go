@@ -112,6 +112,9 @@ func ReadValues(path string, t ir.Type) ([]ir.Bits, error) {
 		if size == 0 || len(src)%size != 0 {
 			return nil, diag.Errorf(diag.Pos{File: raw}, "%d bytes are not a whole number of %s values", len(src), t)
 		}
+		if len(src)/size > maxElements {
+			return nil, diag.Errorf(diag.Pos{File: raw}, "%d values are more than the interpreter's limit of %d elements", len(src)/size, maxElements)
+		}
 		m := &memory{name: raw, elem: t, data: make([]ir.Bits, len(src)/size)}
 		return m.data, decodeRaw(raw, src, m)
 	}

@@ -42,10 +42,13 @@ type Config struct {
 	// fitted to (Note [Fitted parameters] in package ir). 0 means
 	// DefaultDeviceMemory.
 	DeviceMemory int64
-	// MaxSteps, if positive, stops the run after that many steps; Timeout,
-	// if positive, after that much time; Progress, if set, receives a
-	// status line twice a second (Note [Bounded runs]).
+	// MaxSteps, if positive, bounds the steps of the whole run: loop
+	// iterations, calls, and threads started, on the host and on the
+	// device (--max-steps). Past it the run stops with an error, so that
+	// a harness can bound a program that never ends (Note [Step limit]).
 	MaxSteps int64
+	// Timeout, if positive, stops the run after that much time; Progress,
+	// if set, receives a status line twice a second (Note [Bounded runs]).
 	Timeout  time.Duration
 	Progress io.Writer
 	// LoopLimit, when positive, stops the run with a *LoopLimitError as
@@ -93,7 +96,7 @@ func (e *RaceError) Error() string { return e.Races.Error() }
 // Limits that keep a wild program from exhausting the machine: Go cannot
 // recover from running out of memory or stack.
 const (
-	maxElements   = 1 << 30 // buffer and array elements, all together
+	maxElements   = 1 << 28 // buffer and array elements, all together: 2 GiB at 8 bytes an element
 	maxShared     = 1 << 24 // shared elements per block
 	maxProcs      = 1 << 26 // processors of a region that holds barriers
 	maxCallDepth  = 10000   // nested calls of one thread
@@ -167,12 +170,16 @@ type machine struct {
 	host    thread       // the host program's thread
 	lim     limits       // Note [Bounded runs]
 	clock   atomic.Uint64
+	steps   atomic.Int64 // loop iterations, with Config.MaxSteps (limits.go)
 }
 
 // newInterval returns a fresh barrier-interval number (Note [Races]).
 func (x *machine) newInterval() uint64 { return x.clock.Add(1) }
 
 func load(m *ir.Module, cfg Config, out *bufio.Writer) (*machine, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
 	x := &machine{mod: m, cfg: cfg, out: out, workers: cfg.Workers}
 	if x.workers <= 0 {
 		x.workers = runtime.GOMAXPROCS(0)

@@ -16,8 +16,14 @@ func (x *machine) launch(k *funcCode, args []ir.Bits, grid, bdim int64, pos ir.P
 	switch {
 	case grid > math.MaxInt32:
 		fault(pos, "grid size %d is larger than 2^31-1", grid)
+	case grid > math.MaxInt32/bdim:
+		// As for regions: the interpreter's thread indices are int32.
+		fault(pos, "launch of %d blocks of %d threads is larger than the interpreter's limit of 2^31-1 threads", grid, bdim)
 	case grid == 0:
 		return
+	}
+	if x.cfg.MaxSteps > 0 {
+		x.addSteps(pos, grid*bdim)
 	}
 	if x.race != nil {
 		x.race.start(x.newInterval())
@@ -187,6 +193,10 @@ func (x *machine) coopLaunch(k *funcCode, args []ir.Bits, grid, bdim int64, pos 
 		x.race.start(gridBlk.interval)
 	}
 	n := grid * bdim
+	checkTeamMemory(pos, "cooperative launch", n, k.nslots)
+	if x.cfg.MaxSteps > 0 {
+		x.addSteps(pos, n)
+	}
 	blocks := make([]block, grid)
 	threads := make([]thread, n)
 	frames := make([]frame, n)

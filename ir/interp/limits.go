@@ -4,9 +4,91 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"gpuc/ir"
 )
+
+// check refuses configuration values that have no meaning, rather than
+// reading them as their defaults: a negative count is a mistake.
+func (c Config) check() error {
+	switch {
+	case c.Workers < 0:
+		return fmt.Errorf("--workers=%d: want a number of goroutines, 0 for one a core", c.Workers)
+	case c.CoopThreads < 0:
+		return fmt.Errorf("--coop-threads=%d: want a number of threads, 0 for the default", c.CoopThreads)
+	case c.MaxSteps < 0:
+		return fmt.Errorf("--max-steps=%d: want a number of loop iterations, 0 for no limit", c.MaxSteps)
+	case c.DeviceMemory < 0:
+		return fmt.Errorf("--device-memory=%d: want a number of bytes, 0 for the default", c.DeviceMemory)
+	}
+	return nil
+}
+
+// Note [Step limit]
+//
+// Config.MaxSteps bounds the work of a run, so that a test harness or a
+// fuzzer can bound every run, including one of a program whose loop never
+// ends. It counts what can repeat straight-line code without bound: loop
+// iterations, calls, and the threads and processors that launches and
+// regions start. Each thread counts its iterations itself and
+// adds them to the machine's atomic total a batch at a time, so that the
+// threads do not contend for the total at every iteration; a team
+// (processors that run a loop in step) adds its iterations at once. The
+// run stops at the first batch that takes the total past MaxSteps, so a
+// run may take up to a batch a thread more: the limit is for runs that
+// never end, not an exact count. With MaxSteps 0 nothing is counted.
+
+// stepBatch is the most iterations a thread counts before it adds them to
+// the total; small limits count every iteration.
+func (x *machine) stepBatch() int64 {
+	if x.cfg.MaxSteps < 1<<20 {
+		return 1
+	}
+	return 1024
+}
+
+// counted wraps a loop body so that each iteration counts (Note [Step
+// limit]).
+func (x *machine) counted(pos ir.Pos, body stmtFn) stmtFn {
+	batch := x.stepBatch()
+	return func(f *frame) ctl {
+		if f.th.steps++; f.th.steps >= batch {
+			f.th.steps = 0
+			x.addSteps(pos, batch)
+		}
+		return body(f)
+	}
+}
+
+// countedWide wraps the body of a team's loop so that each iteration
+// counts once (Note [Step limit]).
+func (x *machine) countedWide(pos ir.Pos, body wideFn) wideFn {
+	return func(tm *team) {
+		x.addSteps(pos, 1)
+		body(tm)
+	}
+}
+
+func (x *machine) addSteps(pos ir.Pos, n int64) {
+	if x.steps.Add(n) > x.cfg.MaxSteps {
+		fault(pos, "the run takes more than %d steps: loop iterations, calls and threads (--max-steps); it may not terminate", x.cfg.MaxSteps)
+	}
+}
+
+// maxTeamBytes bounds the memory of the processors of a team, which a
+// region with grid barriers or a cooperative launch allocates at once:
+// Go cannot recover from running out of memory.
+const maxTeamBytes = 4 << 30
+
+// checkTeamMemory refuses a team of n processors with nslots registers
+// each whose state would take more than maxTeamBytes, before allocation.
+func checkTeamMemory(pos ir.Pos, what string, n int64, nslots int) {
+	per := int64(unsafe.Sizeof(thread{})+unsafe.Sizeof(frame{})+unsafe.Sizeof(&frame{})+unsafe.Sizeof(status(0))) + 8*int64(nslots)
+	if n > maxTeamBytes/per {
+		fault(pos, "%s of %d processors needs %d MiB for their state, more than the interpreter's limit of %d MiB", what, n, n*per>>20, maxTeamBytes>>20)
+	}
+}
 
 // Note [Bounded runs]
 //
@@ -15,11 +97,11 @@ import (
 // loop, or one iteration of a loop that a region's whole group runs
 // together (the fixpoint loops of TRS and CHR programs, Fork's loops with
 // barriers): the coarse units of progress, counted on the host's side.
-// Config.MaxSteps stops the run at the step after the last allowed one,
-// Config.Timeout when the time is up: then every loop, in kernels and
-// threads too, checks the stop flag at each iteration, so that a thread
-// that never ends is stopped as well. Both stop with a positioned error
-// at the loop or launch that found it. Config.Progress receives a
+// They are what the progress line counts. Config.Timeout stops the run
+// when the time is up: then every loop, in kernels and threads too,
+// checks the stop flag at each iteration, so that a thread that never
+// ends is stopped as well, with a positioned error at the loop or launch
+// that found it. Config.MaxSteps counts finer units (Note [Step limit]). Config.Progress receives a
 // status line (steps, elapsed time) every half second, each overwriting
 // the last, and a blank one at the end.
 
@@ -30,12 +112,9 @@ type limits struct {
 	start   time.Time
 }
 
-// step counts a step at pos and stops the run past a limit.
+// step counts a step at pos and stops the run if its time is up.
 func (x *machine) step(pos ir.Pos) {
-	n := x.lim.steps.Add(1)
-	if x.cfg.MaxSteps > 0 && n > x.cfg.MaxSteps {
-		fault(pos, "stopped after %d steps (--max-steps)", x.cfg.MaxSteps)
-	}
+	x.lim.steps.Add(1)
 	x.checkStop(pos)
 }
 

@@ -42,7 +42,7 @@ func (x *machine) allocate() error {
 			return n
 		}
 		if total += n; total > maxElements {
-			errs.Add(pos, "buffers and arrays up to %s hold %d elements, more than the interpreter's limit of %d", m.name, total, maxElements)
+			errs.Add(pos, "buffers and arrays up to %s hold %d elements, more than the interpreter's limit of %d (it keeps 8 bytes an element)", m.name, total, maxElements)
 			return 0
 		}
 		m.data = make([]ir.Bits, n)

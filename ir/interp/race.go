@@ -172,6 +172,27 @@ func (r *raceChecker) write(th *thread, m *memory, i uint64, pos uint32) {
 	*sh = shadow{w: c}
 }
 
+// prioWrite checks and records a priority store of element i of m.
+// Priority resolves the stores of one group in one barrier interval, so
+// only stores and reads of sibling subgroups, which run at once in no
+// order that priority decides, conflict with it (Note [Races]).
+func (r *raceChecker) prioWrite(th *thread, m *memory, i uint64, pos uint32) {
+	sh, key := r.shadowOf(th, m, i)
+	c := r.access(th, pos)
+	sibling := func(p access) bool {
+		return r.current(p) && p.block == c.block && p.thread != c.thread && p.scope != c.scope && r.concurrent(p.scope, c.scope)
+	}
+	switch {
+	case sibling(sh.w):
+		r.report(key, c, "write", sh.w, "write")
+	case sibling(sh.r1):
+		r.report(key, c, "write", sh.r1, "read")
+	case sibling(sh.r2):
+		r.report(key, c, "write", sh.r2, "read")
+	}
+	*sh = shadow{w: c}
+}
+
 // addReader keeps the reads that a later write may conflict with: those
 // that conflict with c, since c covers the others (they are of c's thread
 // or of an earlier interval of c's block), and c itself unless it is

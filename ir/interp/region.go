@@ -46,8 +46,13 @@ func (x *machine) runRegion(rc *regionCode, P int64, host []ir.Bits, pos ir.Pos)
 		fault(pos, "region of %d processors is larger than 2^31-1", P)
 	case P > maxProcs && rc.wide != nil:
 		fault(pos, "region of %d processors with grid barriers is larger than the interpreter's limit of %d", P, maxProcs)
+	case rc.wide != nil:
+		checkTeamMemory(pos, "region", P, rc.nslots)
 	case P == 0:
 		return
+	}
+	if x.cfg.MaxSteps > 0 {
+		x.addSteps(pos, P)
 	}
 	blk := &block{id: -1, shared: make([][]ir.Bits, len(x.shared)), shadow: make([][]shadow, len(x.shared))}
 	if x.race != nil {
@@ -186,6 +191,9 @@ func (c *compiler) wideSplitWhile(s *ir.SplitWhile) wideFn {
 	c.loops++
 	body, depth := c.wideList(s.Body), c.loops
 	c.loops--
+	if c.x.cfg.MaxSteps > 0 {
+		body = c.x.countedWide(s.Pos, body)
+	}
 	x := c.x
 	return func(tm *team) {
 		// The iterations follow one another: one scope serves them all.

@@ -120,6 +120,9 @@ func (c *compiler) while(s *ir.While) stmtFn {
 	cond, body := c.expr(s.Cond), c.stmts(s.Body)
 	limit := c.loopLimit(s.Pos)
 	cond = c.bounded(s.Pos, cond)
+	if c.x.cfg.MaxSteps > 0 {
+		body = c.x.counted(s.Pos, body)
+	}
 	return func(f *frame) ctl {
 		for n := int64(0); cond(f) != 0; n++ {
 			limit(f, n)
@@ -149,6 +152,9 @@ func (c *compiler) forStmt(s *ir.For) stmtFn {
 	cond := c.expr(s.Cond)
 	post := c.simple(s.Post)
 	body := c.stmts(s.Body)
+	if c.x.cfg.MaxSteps > 0 {
+		body = c.x.counted(s.Pos, body)
+	}
 	if init == nil {
 		init = nop
 	}

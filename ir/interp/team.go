@@ -239,6 +239,9 @@ func (c *compiler) wideLoop(pos ir.Pos, initStmt ir.Stmt, condExpr ir.Expr, post
 	c.loops++
 	body, depth := c.wideList(bodyList), c.loops
 	c.loops--
+	if c.x.cfg.MaxSteps > 0 {
+		body = c.x.countedWide(pos, body)
+	}
 	return func(tm *team) {
 		if init != nil {
 			init(tm)

@@ -16,6 +16,7 @@ func rewriteCommand(stdout io.Writer) *cobra.Command {
 	var input string
 	print := trs.PrintTerm
 	var capacity int
+	var maxSteps int64
 	var stats, timing bool
 	cmd := &cobra.Command{
 		Use:   "rewrite FILE.trs [--input TERM]",
@@ -35,12 +36,21 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 			if err != nil {
 				return err
 			}
+			if capacity < 0 || maxSteps < 0 {
+				return fmt.Errorf("--capacity=%d --max-steps=%d: want counts, 0 for no limit", capacity, maxSteps)
+			}
 			r := rewrite.New(sys, capacity)
+			r.MaxSteps = maxSteps
 			start := time.Now()
 			err = r.Normalize()
 			elapsed := time.Since(start)
-			if err == rewrite.ErrCapacity {
+			switch err {
+			case rewrite.ErrCapacity:
 				return fmt.Errorf("term store full: the rewrite needs more than %d live terms", capacity)
+			case rewrite.ErrSteps:
+				return fmt.Errorf("the rewrite takes more than %d steps (--max-steps); it may not terminate", maxSteps)
+			case rewrite.ErrDepth:
+				return fmt.Errorf("the rewrite nests more than %d terms deep, the recursive rewriter's limit; it may not terminate (--max-steps bounds the steps)", rewrite.DefaultMaxDepth)
 			}
 			if print == trs.PrintTerm {
 				fmt.Fprintln(stdout, sys.FormatNode(r, r.Root()))
@@ -63,6 +73,7 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 	cmd.Flags().BoolVar(&stats, "stats", false, "print the number of rewrites, of live terms and the critical path")
 	cmd.Flags().BoolVar(&timing, "time", false, "report the rewriting time on standard error")
 	cmd.Flags().IntVar(&capacity, "capacity", 0, "the most live terms (0: no limit)")
+	cmd.Flags().Int64Var(&maxSteps, "max-steps", 0, "the most rewrite steps (0: no limit)")
 	return cmd
 }
 

@@ -49,14 +49,27 @@ type Rewriter struct {
 	Span int64
 	// MaxSteps, if positive, bounds Steps.
 	MaxSteps int64
-	stopped  bool // Steps reached MaxSteps: the walk unwinds
+	// MaxDepth, if positive, bounds the nesting of the recursive walk
+	// instead of DefaultMaxDepth.
+	MaxDepth int
+	depth    int
+	stopped  error // ErrSteps or ErrDepth: the walk unwinds
 }
+
+// DefaultMaxDepth bounds the recursion of the walk, which a system that
+// never terminates, such as f(x) -> f(f(x)), deepens by one frame a step:
+// past it the rewrite stops with ErrDepth rather than overflowing the Go
+// stack.
+const DefaultMaxDepth = 1 << 20
 
 // ErrCapacity is returned when the graph would outgrow the node limit.
 var ErrCapacity = fmt.Errorf("term store full")
 
 // ErrSteps is returned when the rewrite would take more than MaxSteps.
 var ErrSteps = fmt.Errorf("more rewrite steps than the limit")
+
+// ErrDepth is returned when the walk would nest deeper than MaxDepth.
+var ErrDepth = fmt.Errorf("the rewrite nests deeper than the limit")
 
 // New loads the input term of sys. limit bounds the number of live nodes
 // (0: no bound).
@@ -92,7 +105,8 @@ func New(sys *trs.System, limit int) *Rewriter {
 
 // Normalize rewrites the input term to its normal form. It returns
 // ErrCapacity if the live nodes would exceed the limit, ErrSteps if the
-// steps would exceed MaxSteps.
+// steps would exceed MaxSteps, ErrDepth if the walk would nest deeper than
+// MaxDepth.
 func (r *Rewriter) Normalize() (err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -102,12 +116,12 @@ func (r *Rewriter) Normalize() (err error) {
 			err = ErrCapacity
 		}
 	}()
+	if r.MaxDepth <= 0 {
+		r.MaxDepth = DefaultMaxDepth
+	}
 	r.normalize(r.root)
 	r.Span = r.at[r.root]
-	if r.stopped {
-		return ErrSteps
-	}
-	return nil
+	return r.stopped
 }
 
 // Root is the node of the input term.
@@ -147,13 +161,18 @@ func (r *Rewriter) normalize(t int32) {
 	if r.nf[t] {
 		return
 	}
+	if r.depth++; r.depth > r.MaxDepth {
+		r.stopped = ErrDepth
+		return
+	}
 	for {
 		base := t * r.k
 		ready := r.at[t]
 		for i := int32(0); i < r.arity[r.head[t]]; i++ {
 			a := r.args[base+i]
 			if !r.nf[a] {
-				if r.normalize(a); r.stopped {
+				if r.normalize(a); r.stopped != nil {
+					r.depth--
 					return
 				}
 			}
@@ -166,11 +185,13 @@ func (r *Rewriter) normalize(t int32) {
 			}
 			r.nf[t] = true
 			r.at[t] = ready
+			r.depth--
 			return
 		}
 		r.at[t] = r.now
 		if r.Steps++; r.MaxSteps > 0 && r.Steps > r.MaxSteps {
-			r.stopped = true
+			r.stopped = ErrSteps
+			r.depth--
 			return
 		}
 	}
