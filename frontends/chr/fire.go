@@ -2,7 +2,6 @@ package chr
 
 import (
 	"fmt"
-	"math"
 
 	"gpuc/ir"
 )
@@ -124,7 +123,7 @@ func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map
 		selVars[h] = e.(*ir.Var)
 	}
 	m.bindAll(b, s, selVars)
-	b.store(p.on, s, step)
+	b.store(p.on, s, l.stamp)
 	for _, st := range p.steps {
 		b.store(p.slots[st.h], s, sel[st.h])
 	}
@@ -132,7 +131,7 @@ func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map
 		b.store(p.inputs[v], s, local(m.vn[v], v.cell.find().t))
 	}
 	owner := l.stores[p.owner.ct]
-	claim := b.decl(l.locals.fresh("claim"), ir.U64, claimValue(p.r.index, demotion(p, s), load(owner.born, s, ir.I32), s))
+	claim := b.decl(l.locals.fresh("claim"), ir.U64, claimValue(p.r.index, demotion(p, s), binop(ir.Sub, step, load(owner.born, s, ir.I32)), s, step, l.round))
 	b.store(p.claim, s, claim)
 	for _, h := range p.r.removed {
 		slot := s
@@ -143,17 +142,37 @@ func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map
 	}
 }
 
-// claimValue is the claim word of a firing: higher for higher priority,
-// which goes to earlier rules, then to firings not demoted, then to newer
-// owners, then to lower slots. Any total order keeps steps sequential
-// (Note [Parallel firing]); demotion only steers which firings win.
-func claimValue(rule int, demote, born, slot ir.Expr) ir.Expr {
+// claimValue is the claim word of a firing. Its top 4 bits hold the
+// claim round, so that a later round's claims exceed the stale claims of
+// earlier ones; below them, higher words go to higher priority: earlier
+// rules, then firings not demoted, then newer owners (smaller age), then
+// an order of slots scrambled per step. Any total order keeps steps
+// sequential (Note [Parallel firing]); demotion steers which firings win,
+// and the scrambled order makes the winners of a contested partner spread
+// over the store, so that each round commits a constant fraction of
+// chained proposals rather than one.
+func claimValue(rule int, demote, age, slot, step, round ir.Expr) ir.Expr {
+	const ageBits = 20
+	age = builtin(ir.Min, age, i32c(1<<ageBits-1))
 	prio := binop(ir.Or, binop(ir.Or, binop(ir.Or,
-		u64c(uint64(rule)<<57),
-		binop(ir.Shl, conv(ir.U64, demote), u64c(56))),
-		binop(ir.Shl, conv(ir.U64, binop(ir.Sub, i32c(1<<24-1), born)), u64c(32))),
-		conv(ir.U64, slot))
-	return binop(ir.Sub, u64c(math.MaxUint64), prio)
+		u64c(uint64(rule)<<53),
+		binop(ir.Shl, conv(ir.U64, demote), u64c(52))),
+		binop(ir.Shl, conv(ir.U64, age), u64c(32))),
+		scramble(slot, step))
+	return binop(ir.Or, binop(ir.Shl, conv(ir.U64, round), u64c(60)), binop(ir.Sub, u64c(1<<60-1), prio))
+}
+
+// scramble maps a slot (below 2^31) to 32 bits, one-to-one for each step:
+// a xor with the step's key and a multiply-xorshift mix, every stage a
+// bijection of 32-bit words.
+func scramble(slot, step ir.Expr) ir.Expr {
+	const mask = 1<<32 - 1
+	m32 := func(x ir.Expr) ir.Expr { return binop(ir.And, x, u64c(mask)) }
+	x := m32(binop(ir.Xor, conv(ir.U64, slot), binop(ir.Mul, conv(ir.U64, step), u64c(0x9E3779B9))))
+	x = m32(binop(ir.Mul, x, u64c(0x85EBCA6B)))
+	x = binop(ir.Xor, x, binop(ir.Shr, x, u64c(16)))
+	x = m32(binop(ir.Mul, x, u64c(0xC2B2AE35)))
+	return binop(ir.Xor, x, binop(ir.Shr, x, u64c(13)))
 }
 
 // demotion is true for an owner that is itself the extremum that other
@@ -211,8 +230,10 @@ func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 			fire.set(m.vn[v], load(p.inputs[v], s, v.cell.find().t))
 		}
 		l.writeBody(fire, p, slotOf, m.bodyValues(fire, false), step)
-		in.ifThen(ok, fire.stmts)
-		b.ifThen(binop(ir.Eq, load(p.on, s, ir.I32), step), in.stmts)
+		lose := in.sub()
+		lose.atomic("", ir.AtomicAdd, l.lost, i32c(0), i64c(1))
+		in.add(&ir.If{Pos: in.pos, Cond: ok, Then: fire.stmts, Else: lose.stmts})
+		b.ifThen(binop(ir.Eq, load(p.on, s, ir.I32), l.stamp), in.stmts)
 	})
 }
 

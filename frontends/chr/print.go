@@ -37,6 +37,7 @@ func (l *lowerer) printStores() []ir.Stmt {
 	}
 	if l.opts.Stats {
 		b.add(&ir.Printf{Pos: l.pos, Format: "%% steps: %ld\n", Args: []ir.Expr{load(l.steps, i32c(0), ir.I64)}})
+		b.add(&ir.Printf{Pos: l.pos, Format: "%% claim rounds: %ld\n", Args: []ir.Expr{load(l.steps, i32c(1), ir.I64)}})
 		for _, r := range l.prog.rules {
 			b.add(&ir.Printf{Pos: r.pos, Format: "%% " + strings.ReplaceAll(r.label(), "%", "%%") + ": %ld firings\n",
 				Args: []ir.Expr{load(l.fired, i32c(int64(r.index)), ir.I64)}})

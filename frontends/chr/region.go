@@ -18,6 +18,7 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	b.barrier()
 	step := b.decl(l.locals.fresh("step"), ir.I32, i32c(0))
 	goOn := b.decl(l.locals.fresh("go"), ir.Bool, boolc(true))
+	l.stamp = b.decl(l.locals.fresh("stamp"), ir.I32, i32c(0))
 	body := b.sub()
 	body.set(step.Name, binop(ir.Add, step, i32c(1)))
 	body.ifThen(binop(ir.Gt, step, i32c(maxSteps)), []ir.Stmt{&ir.Raise{Pos: l.pos, Msg: "the fixpoint loop ran out of steps"}})
@@ -25,6 +26,44 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	before := body.decl(l.locals.fresh("before"), ir.I64, total)
 	l.phaseA(body)
 	l.phaseB(body)
+	l.rounds(body, step)
+	for _, p := range l.plans {
+		if p.delta >= 0 {
+			l.matchPropagation(body, p, step)
+		}
+	}
+	body.barrier()
+	body.set(goOn.Name, binop(ir.Ne, load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64), before))
+	b.while(goOn, body.stmts)
+	b.ifThen(binop(ir.Eq, builtin(ir.ProcID), i32c(0)), []ir.Stmt{
+		&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(0), Value: conv(ir.I64, step)},
+		&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(1), Value: conv(ir.I64, l.stamp)}})
+	return b.stmts
+}
+
+// maxRounds bounds the claim rounds of a step: claim words hold the round
+// in 4 bits.
+const maxRounds = 15
+
+// rounds emits phases C and D as claim rounds (Note [Parallel firing]):
+// each round matches and commits; owners that lost, or whose partners
+// were taken, search again among the constraints still alive, until a
+// round has no losing proposal or maxRounds have run.
+func (l *lowerer) rounds(b *block, step ir.Expr) {
+	removal := false
+	for _, p := range l.plans {
+		removal = removal || p.delta < 0
+	}
+	if !removal {
+		return
+	}
+	l.round = b.decl(l.locals.fresh("round"), ir.I32, i32c(0))
+	more := b.decl(l.locals.fresh("more"), ir.Bool, boolc(true))
+	lost := load(l.lost, i32c(0), ir.I64)
+	seen := b.decl(l.locals.fresh("lost"), ir.I64, lost)
+	body := b.sub()
+	body.set(l.round.Name, binop(ir.Add, l.round, i32c(1)))
+	body.set(l.stamp.Name, binop(ir.Add, l.stamp, i32c(1)))
 	for _, p := range l.plans {
 		if p.delta < 0 {
 			l.matchRemoval(body, p, step)
@@ -37,16 +76,13 @@ func (l *lowerer) regionBody() []ir.Stmt {
 		}
 	}
 	body.barrier()
-	for _, p := range l.plans {
-		if p.delta >= 0 {
-			l.matchPropagation(body, p, step)
-		}
-	}
-	body.barrier()
-	body.set(goOn.Name, binop(ir.Ne, load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64), before))
-	b.while(goOn, body.stmts)
-	b.ifThen(binop(ir.Eq, builtin(ir.ProcID), i32c(0)), []ir.Stmt{&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(0), Value: conv(ir.I64, step)}})
-	return b.stmts
+	// The live constraints of the step only shrink over its rounds, so an
+	// owner that proposed nothing finds nothing later: another round can
+	// fire only if a proposal lost. The count of losers only grows, and
+	// only phase D adds to it, so reading it here races with nothing.
+	body.set(more.Name, and(binop(ir.Ne, lost, seen), binop(ir.Lt, l.round, i32c(maxRounds))))
+	body.set(seen.Name, lost)
+	b.while(more, body.stmts)
 }
 
 // forSlots emits a grid-stride loop over 0..n-1.
