@@ -116,7 +116,8 @@ func (e *emitter) launchArgs(k *ir.Func) []string {
 	return args
 }
 
-// printf prints through C's printf with the conversions of ir.FormatPiece
+// printf prints through C's printf (fprintf to stderr for printf stderr)
+// with the conversions of ir.FormatPiece
 // and the casts that its type rules promise. The '0' flag is dropped from
 // %s and %c, where glibc ignores it anyway, since C leaves it undefined.
 func (f *fn) printf(s *ir.Printf) {
@@ -147,6 +148,14 @@ func (f *fn) printf(s *ir.Printf) {
 	}
 	if len(f.e.raiseMsgs) > 0 {
 		f.line("gpuc_check_device_error();")
+	}
+	if s.Stderr {
+		parts := []string{"stderr", cstring(format.String())}
+		for _, a := range args {
+			parts = append(parts, a.s)
+		}
+		f.line("fprintf(%s);", strings.Join(parts, ", "))
+		return
 	}
 	if plainFormat(pieces) {
 		f.fastPrintf(pieces, args)

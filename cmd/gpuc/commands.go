@@ -26,7 +26,7 @@ type frontendFlags struct {
 	static []string
 	inputs []string
 	query  string
-	stats  bool
+	stats  string // "" off, "-" standard error, else a file (CHR, run)
 	// The TRS frontend's: --capacity, --print, --trace.
 	capacity int64
 	print    string
@@ -39,14 +39,15 @@ func (f *frontendFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&f.static, "static", nil, "make a buffer static, NAME=FILE: its contents (text values, or raw binary with NAME=@FILE) are known at compile time")
 	cmd.Flags().StringArrayVar(&f.inputs, "input", nil, "make a global scratch buffer an input buffer, read from the file that NAME=FILE names when the program runs; TRS: the input term (default: FILE.input beside FILE.trs, if any)")
 	cmd.Flags().StringVar(&f.query, "query", "", "CHR: a file of constraints, one per line, that replaces the program's query")
-	cmd.Flags().BoolVar(&f.stats, "stats", false, "CHR: print rule firings and fixpoint steps after the store; TRS: print iterations, rewrites, live terms and peak parallelism")
+	cmd.Flags().StringVar(&f.stats, "stats", "", "CHR: print rule firings, fixpoint steps and claim rounds to stderr, or with --stats=FILE (run) to FILE; TRS: print iterations, rewrites, live terms and peak parallelism")
+	cmd.Flags().Lookup("stats").NoOptDefVal = "-"
 	cmd.Flags().Int64Var(&f.capacity, "capacity", 0, "TRS: term slots of the store, the CAPACITY parameter's default; without it, CAPACITY is fitted to the device: the most slots, up to 2^30, whose buffers fit in 80% of its free memory")
 	cmd.Flags().StringVar(&f.print, "print", "term", "TRS: print the normal form (term) or its size and hash (summary)")
 	cmd.Flags().StringVar(&f.trace, "trace", "", "TRS: write the per-iteration parallelism as CSV to this file (run; a compiled program prints it after its output)")
 }
 
 func (f *frontendFlags) options() driver.Options {
-	return driver.Options{Procs: f.procs, CRCW: f.crcw, Static: f.static, Inputs: f.inputs, Query: f.query, Stats: f.stats,
+	return driver.Options{Procs: f.procs, CRCW: f.crcw, Static: f.static, Inputs: f.inputs, Query: f.query, Stats: f.stats != "",
 		Capacity: f.capacity, Print: f.print, Trace: f.trace != ""}
 }
 
@@ -302,11 +303,15 @@ conflicting accesses to one address are reported with both positions.`,
 			if err != nil {
 				return err
 			}
+			errOut, closeErr, err := statsOutput(cmd.ErrOrStderr(), fo.stats)
+			if err != nil {
+				return errors.Join(err, done())
+			}
 			err = interp.Run(m, interp.Config{
-				Stdout: out, Params: b.Params, Inputs: b.Inputs, Race: race, Workers: workers, CoopThreads: coop,
+				Stdout: out, Stderr: errOut, Params: b.Params, Inputs: b.Inputs, Race: race, Workers: workers, CoopThreads: coop,
 				DeviceMemory: memory,
 			})
-			return errors.Join(err, done())
+			return errors.Join(err, done(), closeErr())
 		},
 	}
 	cmd.Flags().BoolVar(&race, "race", false, "report data races between threads")
@@ -356,4 +361,17 @@ func newPasses(stdout io.Writer) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// statsOutput is where a run's printf stderr goes: standard error, or
+// the file of --stats=FILE (Note [Output] in frontends/chr).
+func statsOutput(stderr io.Writer, stats string) (io.Writer, func() error, error) {
+	if stats == "" || stats == "-" {
+		return stderr, func() error { return nil }, nil
+	}
+	f, err := os.Create(stats)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--stats=%s: %v", stats, err)
+	}
+	return f, f.Close, nil
 }

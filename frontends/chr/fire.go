@@ -70,7 +70,7 @@ func (m *matcher) bodyValues(b *block, speculative bool) map[*post][]ir.Expr {
 		switch g := g.(type) {
 		case *bind:
 			if !speculative {
-				checkDivisors(b, vn, g.e)
+				checkDivisors(b, vn, m.p.r, g.e)
 			}
 			b.set(m.vn[g.v], eval(g.e))
 		case *post:
@@ -84,17 +84,19 @@ func (m *matcher) bodyValues(b *block, speculative bool) map[*post][]ir.Expr {
 	return out
 }
 
-// checkDivisors raises an error before an integer division by zero.
-func checkDivisors(b *block, vn varNames, a arith) {
+// checkDivisors raises an error before an integer division by zero,
+// naming the rule and the position of the division.
+func checkDivisors(b *block, vn varNames, r *rule, a arith) {
 	op, ok := a.(*aOp)
 	if !ok {
 		return
 	}
 	for _, x := range op.args {
-		checkDivisors(b, vn, x)
+		checkDivisors(b, vn, r, x)
 	}
 	if intOnly[op.op] {
-		b.ifThen(binop(ir.Eq, vn.expr(op.args[1]), i64c(0)), []ir.Stmt{&ir.Raise{Pos: op.pos, Msg: "arithmetic: evaluation error: zero_divisor"}})
+		msg := fmt.Sprintf("%s: in %s: arithmetic: evaluation error: zero_divisor", op.pos, r.label())
+		b.ifThen(binop(ir.Eq, vn.expr(op.args[1]), i64c(0)), []ir.Stmt{&ir.Raise{Pos: op.pos, Msg: msg}})
 	}
 }
 
@@ -297,7 +299,7 @@ func (l *lowerer) writeBody(b *block, p *rulePlan, slotOf map[*head]ir.Expr, val
 			}
 		}
 		if !reused {
-			l.allocate(b, pg.ct, vals[pg], step)
+			l.allocate(b, p.r, pg, vals[pg], step)
 		}
 	}
 	for _, h := range free {
@@ -318,12 +320,13 @@ func (l *lowerer) writeConstraint(b *block, ct *ctype, slot ir.Expr, vals []ir.E
 
 // allocate takes a new slot from the store's top, raising an error when
 // the store is full, and fills it.
-func (l *lowerer) allocate(b *block, ct *ctype, vals []ir.Expr, step ir.Expr) {
+func (l *lowerer) allocate(b *block, r *rule, pg *post, vals []ir.Expr, step ir.Expr) {
+	ct := pg.ct
 	s := l.stores[ct]
 	slot := b.decl(l.locals.fresh("a"), ir.I32, i32c(0))
 	b.atomic(slot.Name, ir.AtomicAdd, s.top, i32c(0), i32c(1))
-	b.ifThen(binop(ir.Ge, slot, s.capRef()), []ir.Stmt{&ir.Raise{Pos: b.pos,
-		Msg: fmt.Sprintf("constraint store full: more than %s %s constraints (set %s=N for a larger store)", s.cap, ct, s.cap)}})
+	b.ifThen(binop(ir.Ge, slot, s.capRef()), []ir.Stmt{&ir.Raise{Pos: pg.pos,
+		Msg: fmt.Sprintf("%s: in %s: constraint store full: more than %s %s constraints (set %s=N for a larger store)", pg.pos, r.label(), s.cap, ct, s.cap)}})
 	l.writeConstraint(b, ct, slot, vals, step)
 }
 
@@ -336,7 +339,7 @@ func (l *lowerer) matchPropagation(b *block, p *rulePlan, step ir.Expr) {
 			vals := m.bodyValues(b, false)
 			for _, g := range p.r.goals {
 				if pg, ok := g.(*post); ok {
-					l.allocate(b, pg.ct, vals[pg], step)
+					l.allocate(b, p.r, pg, vals[pg], step)
 				}
 			}
 		})

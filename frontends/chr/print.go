@@ -22,7 +22,7 @@ import (
 // generated host function and prints them; no backend knows about it.
 
 // printStores emits the host code that prints the final store, then the
-// statistics if asked for.
+// statistics, if asked for, to the standard error stream.
 func (l *lowerer) printStores() []ir.Stmt {
 	b := &block{pos: l.pos}
 	types := append([]*ctype(nil), l.prog.types...)
@@ -36,10 +36,10 @@ func (l *lowerer) printStores() []ir.Stmt {
 		l.printStore(b, l.stores[ct])
 	}
 	if l.opts.Stats {
-		b.add(&ir.Printf{Pos: l.pos, Format: "%% steps: %ld\n", Args: []ir.Expr{load(l.steps, i32c(0), ir.I64)}})
-		b.add(&ir.Printf{Pos: l.pos, Format: "%% claim rounds: %ld\n", Args: []ir.Expr{load(l.steps, i32c(1), ir.I64)}})
+		b.add(&ir.Printf{Pos: l.pos, Stderr: true, Format: "%% steps: %ld\n", Args: []ir.Expr{load(l.steps, i32c(0), ir.I64)}})
+		b.add(&ir.Printf{Pos: l.pos, Stderr: true, Format: "%% claim rounds: %ld\n", Args: []ir.Expr{load(l.steps, i32c(1), ir.I64)}})
 		for _, r := range l.prog.rules {
-			b.add(&ir.Printf{Pos: r.pos, Format: "%% " + strings.ReplaceAll(r.label(), "%", "%%") + ": %ld firings\n",
+			b.add(&ir.Printf{Pos: r.pos, Stderr: true, Format: "%% " + strings.ReplaceAll(r.label(), "%", "%%") + ": %ld firings\n",
 				Args: []ir.Expr{load(l.fired, i32c(int64(r.index)), ir.I64)}})
 		}
 	}

@@ -7,9 +7,9 @@ import (
 	"gpuc/ir"
 )
 
-// maxSteps bounds the fixpoint loop: claim priorities hold the birth step
-// in 24 bits.
-const maxSteps = 1<<24 - 2
+// defaultMaxSteps is the default of MAXSTEPS, the parameter that bounds
+// the fixpoint loop; steps count in i32.
+const defaultMaxSteps = 1 << 30
 
 // regionBody builds the fixpoint loop (Note [Parallel firing]).
 func (l *lowerer) regionBody() []ir.Stmt {
@@ -21,7 +21,8 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	l.stamp = b.decl(l.locals.fresh("stamp"), ir.I32, i32c(0))
 	body := b.sub()
 	body.set(step.Name, binop(ir.Add, step, i32c(1)))
-	body.ifThen(binop(ir.Gt, step, i32c(maxSteps)), []ir.Stmt{&ir.Raise{Pos: l.pos, Msg: "the fixpoint loop ran out of steps"}})
+	body.ifThen(binop(ir.Gt, step, &ir.ParamRef{Name: l.maxSteps, T: ir.I32}), []ir.Stmt{&ir.Raise{Pos: l.pos,
+		Msg: fmt.Sprintf("no fixpoint after %s steps (set %s=N to allow more)", l.maxSteps, l.maxSteps)}})
 	total := load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64)
 	before := body.decl(l.locals.fresh("before"), ir.I64, total)
 	l.phaseA(body)

@@ -75,6 +75,7 @@ func (l *lowerer) declareStores() {
 		l.stores[ct] = s
 	}
 	l.procs = l.param("PROCS", defaultProcs)
+	l.maxSteps = l.param("MAXSTEPS", defaultMaxSteps)
 }
 
 // defaultProcs is the default number of processors of the region; every
