@@ -17,9 +17,11 @@ import (
 // first, then by name, then argument by argument (every position holds
 // numbers of one type, compared by value). Integers print as %ld; floats
 // as %.15e, which SWI-Prolog reads back and the test harness prints the
-// same way. This is host work in IR: the host copies each store back,
-// gathers the live slots, sorts them with a bottom-up merge sort in a
-// generated host function and prints them; no backend knows about it.
+// same way. The device packs each store's live constraints into arrays
+// of their own after the fixpoint (an atomic counter hands out places,
+// in any order), and the host copies back only those, sorts them with a
+// bottom-up merge sort in a generated host function and prints them: no
+// host pass over the store's slots, and no backend knows about it.
 
 // printStores emits the host code that prints the final store, then the
 // statistics, if asked for, to the standard error stream.
@@ -46,27 +48,21 @@ func (l *lowerer) printStores() []ir.Stmt {
 	return b.stmts
 }
 
-// printStore copies one store back, sorts its live constraints and
-// prints them.
+// printStore copies one store's packed live constraints back, sorts
+// them and prints them.
 func (l *lowerer) printStore(b *block, s *store) {
-	hst := l.array(s.base+"_hst", ir.I32, s.capRef())
 	var hargs []string
 	for i, t := range s.ct.args {
 		hargs = append(hargs, l.array(fmt.Sprintf("%s_ha%d", s.base, i), t, s.capRef()))
 	}
 	idx := l.array(s.base+"_idx", ir.I32, s.capRef())
 	tmp := l.array(s.base+"_tmp", ir.I32, s.capRef())
-	n := b.decl(l.locals.fresh("top_"+s.base), ir.I32, builtin(ir.Min, load(s.top, i32c(0), ir.I32), s.capRef()))
-	b.add(&ir.Copy{Pos: b.pos, Dst: hst, DstOff: i32c(0), Src: s.state, SrcOff: i32c(0), Count: n})
+	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
 	for i, h := range hargs {
-		b.add(&ir.Copy{Pos: b.pos, Dst: h, DstOff: i32c(0), Src: s.args[i], SrcOff: i32c(0), Count: n})
+		b.add(&ir.Copy{Pos: b.pos, Dst: h, DstOff: i32c(0), Src: s.packed[i], SrcOff: i32c(0), Count: live})
 	}
-	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, i32c(0))
-	gather := b.sub()
 	i := local(l.locals.fresh("i"), ir.I32)
-	gather.store(idx, live, i)
-	gather.set(live.Name, binop(ir.Add, live, i32c(1)))
-	b.add(l.countLoop(i.Name, n, []ir.Stmt{&ir.If{Pos: b.pos, Cond: binop(ir.Eq, load(hst, i, ir.I32), i32c(1)), Then: gather.stmts}}))
+	b.add(l.countLoop(i.Name, live, []ir.Stmt{&ir.Store{Pos: b.pos, Buf: idx, Index: i, Value: i}}))
 	if s.ct.arity > 0 {
 		sorter := l.sortFunc(s, hargs, idx, tmp)
 		b.add(&ir.CallStmt{Pos: b.pos, Call: &ir.Call{Func: sorter, Args: []ir.Expr{live}, T: ir.Void}})

@@ -39,7 +39,27 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	b.ifThen(binop(ir.Eq, builtin(ir.ProcID), i32c(0)), []ir.Stmt{
 		&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(0), Value: conv(ir.I64, step)},
 		&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(1), Value: conv(ir.I64, l.stamp)}})
+	l.compact(b)
 	return b.stmts
+}
+
+// compact packs each store's live constraints into its packed arrays on
+// the device, in any order (the host sorts them by value, Note
+// [Output]), so that only they are copied back.
+func (l *lowerer) compact(b *block) {
+	for _, ct := range l.prog.types {
+		s := l.stores[ct]
+		n := builtin(ir.Min, load(s.top, i32c(0), ir.I32), s.capRef())
+		l.forSlots(b, n, func(b *block, i ir.Expr) {
+			in := b.sub()
+			at := in.decl(l.locals.fresh("at"), ir.I32, i32c(0))
+			in.atomic(at.Name, ir.AtomicAdd, s.live, i32c(0), i32c(1))
+			for k := range s.args {
+				in.store(s.packed[k], at, s.arg(k, i))
+			}
+			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts)
+		})
+	}
 }
 
 // maxRounds bounds the claim rounds of a step: claim words hold the round

@@ -16,9 +16,13 @@ type store struct {
 	born  string   // i32: the step from which the constraint is visible
 	claim string   // u64 claim words (Note [Parallel firing]); "" if nothing removes this type
 	top   string   // i32[1]: slots handed out so far
-	cap   string   // the capacity parameter
-	query int      // constraints the query posts
-	qargs []string // static buffers holding them
+	// The live constraints packed after the fixpoint: their count (i32[1])
+	// and one array per argument (Note [Output]).
+	live   string
+	packed []string
+	cap    string   // the capacity parameter
+	query  int      // constraints the query posts
+	qargs  []string // static buffers holding them
 	// Per step: the snapshot of top and the size of the hash tables (the
 	// least power of two not below it), region locals.
 	n, hs   string
@@ -67,6 +71,12 @@ func (l *lowerer) declareStores() {
 		l.buffer(s.state, ir.I32, s.capRef(), ir.Scratch)
 		l.buffer(s.born, ir.I32, s.capRef(), ir.Scratch)
 		l.buffer(s.top, ir.I32, i32c(1), ir.Scratch)
+		s.live = l.name(base + "_live")
+		l.buffer(s.live, ir.I32, i32c(1), ir.Scratch)
+		for i, t := range ct.args {
+			s.packed = append(s.packed, l.name(fmt.Sprintf("%s_p%d", base, i)))
+			l.buffer(s.packed[i], t, s.capRef(), ir.Scratch)
+		}
 		if removed[ct] {
 			s.claim = l.name(base + "_cl")
 			l.buffer(s.claim, ir.U64, s.capRef(), ir.Scratch)
