@@ -44,8 +44,9 @@ func (l *lowerer) regionBody() []ir.Stmt {
 }
 
 // compact packs each store's live constraints into its packed arrays on
-// the device, in any order (the host sorts them by value, Note
-// [Output]), so that only they are copied back.
+// the device, in any order, and sorts an index of them in the standard
+// order of terms (Note [Output]), so that the host copies back only what
+// it prints, in the order it prints it.
 func (l *lowerer) compact(b *block) {
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
@@ -60,6 +61,32 @@ func (l *lowerer) compact(b *block) {
 			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts)
 		})
 	}
+	b.barrier()
+	for _, ct := range l.prog.types {
+		s := l.stores[ct]
+		if ct.arity == 0 {
+			continue
+		}
+		live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
+		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, i32c(1))
+		b.while(binop(ir.Lt, size, live), []ir.Stmt{&ir.Assign{Pos: b.pos, Name: size.Name, Value: binop(ir.Mul, size, i32c(2))}})
+		l.forSlots(b, size, func(b *block, i ir.Expr) {
+			b.store(s.order, i, &ir.Select{Cond: binop(ir.Lt, i, live), X: i, Y: i32c(-1)})
+		})
+		b.barrier()
+		b.add(ir.SortNetwork(b.pos, s.order, size, func(x, y ir.Expr) ir.Expr { return s.packedLess(x, y) }, l.locals.fresh)...)
+	}
+}
+
+// packedLess tells whether packed constraint x sorts strictly before
+// packed constraint y: argument by argument, by value.
+func (s *store) packedLess(x, y ir.Expr) ir.Expr {
+	var less ir.Expr = boolc(false)
+	for a := len(s.packed) - 1; a >= 0; a-- {
+		xa, ya := load(s.packed[a], x, s.ct.args[a]), load(s.packed[a], y, s.ct.args[a])
+		less = binop(ir.LogOr, binop(ir.Lt, xa, ya), and(binop(ir.Eq, xa, ya), less))
+	}
+	return less
 }
 
 // maxRounds bounds the claim rounds of a step: claim words hold the round

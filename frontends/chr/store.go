@@ -20,9 +20,11 @@ type store struct {
 	// and one array per argument (Note [Output]).
 	live   string
 	packed []string
-	cap    string   // the capacity parameter
-	query  int      // constraints the query posts
-	qargs  []string // static buffers holding them
+	order  string // i32: the packed constraints' indices, sorted
+
+	cap   string   // the capacity parameter
+	query int      // constraints the query posts
+	qargs []string // static buffers holding them
 	// Per step: the snapshot of top and the size of the hash tables (the
 	// least power of two not below it), region locals.
 	n, hs   string
@@ -76,6 +78,11 @@ func (l *lowerer) declareStores() {
 		for i, t := range ct.args {
 			s.packed = append(s.packed, l.name(fmt.Sprintf("%s_p%d", base, i)))
 			l.buffer(s.packed[i], t, s.capRef(), ir.Scratch)
+		}
+		if ct.arity > 0 {
+			// A power of two not below the live count, padded.
+			s.order = l.name(base + "_ord")
+			l.buffer(s.order, ir.I32, binop(ir.Mul, s.capRef(), i32c(2)), ir.Scratch)
 		}
 		if removed[ct] {
 			s.claim = l.name(base + "_cl")
