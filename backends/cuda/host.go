@@ -277,6 +277,10 @@ func (e *emitter) hostMain() string {
 	if ins := e.inputs(); len(ins) > 0 {
 		f.line("")
 		f.line("// Input files.")
+		if _, ok := e.dev.(runtimeAPI); ok {
+			f.line("gpuc_input_alloc = gpuc_pinned_alloc;")
+			f.line("gpuc_input_free = gpuc_pinned_free;")
+		}
 		for _, l := range ins {
 			f.line("%s", l)
 		}
@@ -477,7 +481,7 @@ func (e *emitter) setup(f *fn) {
 		}
 		e.dev.setup(f, b)
 		if b.Role == ir.Input {
-			f.line("free(gpuc_in_%s);", e.n.c(b.Name))
+			f.line("gpuc_free_input(gpuc_in_%s);", e.n.c(b.Name))
 		}
 	}
 }
