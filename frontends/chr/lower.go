@@ -92,7 +92,7 @@ type lowerer struct {
 	locals names           // region locals
 	pos    diag.Pos
 	// Module-level names of the statistics buffers and parameters.
-	fired, steps, procs, lost, maxSteps string
+	fired, steps, procs, lost, maxSteps, rounds string
 	// Region locals of the claim rounds: the round within the step, and
 	// a stamp that grows with every round of the run (Note [Parallel
 	// firing]).

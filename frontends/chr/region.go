@@ -27,7 +27,7 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	before := body.decl(l.locals.fresh("before"), ir.I64, total)
 	l.phaseA(body)
 	l.phaseB(body)
-	l.rounds(body, step)
+	l.claimRounds(body, step)
 	for _, p := range l.plans {
 		if p.delta >= 0 {
 			l.matchPropagation(body, p, step)
@@ -90,14 +90,15 @@ func (s *store) packedLess(x, y ir.Expr) ir.Expr {
 }
 
 // maxRounds bounds the claim rounds of a step: claim words hold the round
-// in 4 bits.
+// in 4 bits. The ROUNDS parameter lowers the bound (1 gives one claim
+// round per step).
 const maxRounds = 15
 
 // rounds emits phases C and D as claim rounds (Note [Parallel firing]):
 // each round matches and commits; owners that lost, or whose partners
 // were taken, search again among the constraints still alive, until a
 // round has no losing proposal or maxRounds have run.
-func (l *lowerer) rounds(b *block, step ir.Expr) {
+func (l *lowerer) claimRounds(b *block, step ir.Expr) {
 	removal := false
 	for _, p := range l.plans {
 		removal = removal || p.delta < 0
@@ -128,7 +129,8 @@ func (l *lowerer) rounds(b *block, step ir.Expr) {
 	// owner that proposed nothing finds nothing later: another round can
 	// fire only if a proposal lost. The count of losers only grows, and
 	// only phase D adds to it, so reading it here races with nothing.
-	body.set(more.Name, and(binop(ir.Ne, lost, seen), binop(ir.Lt, l.round, i32c(maxRounds))))
+	limit := builtin(ir.Min, &ir.ParamRef{Name: l.rounds, T: ir.I32}, i32c(maxRounds))
+	body.set(more.Name, and(binop(ir.Ne, lost, seen), binop(ir.Lt, l.round, limit)))
 	body.set(seen.Name, lost)
 	b.while(more, body.stmts)
 }

@@ -93,6 +93,7 @@ func (l *lowerer) declareStores() {
 	}
 	l.procs = l.param("PROCS", defaultProcs)
 	l.maxSteps = l.param("MAXSTEPS", defaultMaxSteps)
+	l.rounds = l.param("ROUNDS", maxRounds)
 }
 
 // defaultProcs is the default number of processors of the region; every
