@@ -215,16 +215,17 @@ func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 		for _, st := range p.steps {
 			slotOf[st.h] = in.decl(l.locals.fresh("q"), ir.I32, load(p.slots[st.h], s, ir.I32))
 		}
-		var ok ir.Expr
+		var held, free ir.Expr
 		for _, h := range p.r.heads() {
 			hs := l.stores[h.ct]
 			switch {
 			case h.removed:
-				ok = and(ok, binop(ir.Eq, load(hs.claim, slotOf[h], ir.U64), my))
+				held = and(held, binop(ir.Eq, load(hs.claim, slotOf[h], ir.U64), my))
 			case hs.claim != "":
-				ok = and(ok, binop(ir.Lt, load(hs.claim, slotOf[h], ir.U64), my))
+				free = and(free, binop(ir.Lt, load(hs.claim, slotOf[h], ir.U64), my))
 			}
 		}
+		heldAll := in.decl(l.locals.fresh("held"), ir.Bool, held)
 		fire := in.sub()
 		l.countFiring(fire, p.r)
 		m := l.newMatcher(fire, p, step)
@@ -232,9 +233,14 @@ func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 			fire.set(m.vn[v], load(p.inputs[v], s, v.cell.find().t))
 		}
 		l.writeBody(fire, p, slotOf, m.bodyValues(fire, false), step)
+		// A proposal that lost a removed head's claim may find another
+		// partner in the next claim round; one blocked only by a kept head
+		// that a firing of higher priority removes waits for the next step,
+		// where that firing's result is visible (Note [Parallel firing]).
 		lose := in.sub()
 		lose.atomic("", ir.AtomicAdd, l.lost, i32c(0), i64c(1))
-		in.add(&ir.If{Pos: in.pos, Cond: ok, Then: fire.stmts, Else: lose.stmts})
+		in.ifThen(and(heldAll, free), fire.stmts)
+		in.ifThen(not(heldAll), lose.stmts)
 		b.ifThen(binop(ir.Eq, load(p.on, s, ir.I32), l.stamp), in.stmts)
 	})
 }

@@ -24,9 +24,9 @@ import (
 //	   removed heads and no kept head is claimed by a firing of higher
 //	   priority; committed firings remove their heads and add their
 //	   bodies' constraints
-//	   C and D repeat as claim rounds while a proposal lost (at most
-//	   maxRounds): the losers search again among the constraints still
-//	   alive and not made in this step
+//	   C and D repeat as claim rounds while a proposal lost a removed
+//	   head's claim (at most maxRounds): the losers search again among
+//	   the constraints still alive and not made in this step
 //	E  propagate: each propagation rule fires on every combination of
 //	   live constraints that is new in this step (semi-naive
 //	   evaluation), which is its propagation history
@@ -53,7 +53,8 @@ import (
 // proposal fires, and the loop ends exactly when no rule applies: the
 // final store is one that the theoretical operational semantics reaches.
 //
-// Claim rounds make the set of firings of a step maximal. Round r's
+// Claim rounds make the set of firings of a step maximal among firings
+// that contend for removed heads. Round r's
 // firings run after round r-1's in the sequential order. A firing of
 // round r finds every head alive at its turn: it matched only
 // constraints that no earlier round removed (alive, born before the next
@@ -63,7 +64,11 @@ import (
 // top bits, so an earlier round's stale claims lose to every claim of
 // the current round and need no clearing. A step's live constraints only
 // shrink over its rounds, so an owner that found nothing finds nothing
-// later, and a round in which no proposal lost ends the step's rounds.
+// later, and a round in which no proposal lost a removed head's claim
+// ends the step's rounds: a proposal blocked only because a firing of
+// higher priority removes a head it keeps would, retried in the same
+// step, only find a worse partner than the new constraint that the next
+// step shows it (Floyd-Warshall's shorter edge).
 // Two more choices make rounds and steps few: a scan for a partner
 // starts just after the owner's slot, so owners contending for
 // interchangeable partners (sum(X), sum(Y) <=> ...) propose different
