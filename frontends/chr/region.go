@@ -68,6 +68,8 @@ func (l *lowerer) compact(b *block) {
 			continue
 		}
 		live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
+		b.ifThen(binop(ir.Gt, live, i32c(1<<30)), []ir.Stmt{&ir.Raise{Pos: b.pos,
+			Msg: fmt.Sprintf("more than 2^30 live %s constraints to sort for output", ct)}})
 		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, i32c(1))
 		b.while(binop(ir.Lt, size, live), []ir.Stmt{&ir.Assign{Pos: b.pos, Name: size.Name, Value: binop(ir.Mul, size, i32c(2))}})
 		l.forSlots(b, size, func(b *block, i ir.Expr) {
