@@ -116,7 +116,8 @@ func (e *emitter) launchArgs(k *ir.Func) []string {
 	return args
 }
 
-// printf prints through C's printf (fprintf to stderr for printf stderr)
+// printf prints through C's printf (printf stderr through fprintf to
+// gpuc_stats_stream: standard error, or the program's --stats=FILE)
 // with the conversions of ir.FormatPiece
 // and the casts that its type rules promise. The '0' flag is dropped from
 // %s and %c, where glibc ignores it anyway, since C leaves it undefined.
@@ -150,7 +151,7 @@ func (f *fn) printf(s *ir.Printf) {
 		f.line("gpuc_check_device_error();")
 	}
 	if s.Stderr {
-		parts := []string{"stderr", cstring(format.String())}
+		parts := []string{"gpuc_stats_stream()", cstring(format.String())}
 		for _, a := range args {
 			parts = append(parts, a.s)
 		}

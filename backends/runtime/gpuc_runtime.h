@@ -418,8 +418,15 @@ inline void gpuc_set_param(const gpuc_param_arg *p, const char *text) {
   gpuc_store_int(p->type, v, p->value);
 }
 
-// gpuc_parse_args reads NAME=VALUE and BUF=FILE arguments and --time. It
-// reports whether --time was given.
+// gpuc_stats_file is the file of --stats=FILE, where printf stderr writes
+// instead of standard error (gpuc run --stats=FILE does the same).
+inline FILE *gpuc_stats_file = nullptr;
+
+// gpuc_stats_stream is where the IR's printf stderr writes.
+inline FILE *gpuc_stats_stream(void) { return gpuc_stats_file != nullptr ? gpuc_stats_file : stderr; }
+
+// gpuc_parse_args reads NAME=VALUE and BUF=FILE arguments, --time and
+// --stats=FILE. It reports whether --time was given.
 inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int nparams,
                                    gpuc_buffer_arg *buffers, int nbuffers, const char *module) {
   bool time = false;
@@ -427,6 +434,12 @@ inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int n
     const char *arg = argv[i];
     if (strcmp(arg, "--time") == 0) {
       time = true;
+      continue;
+    }
+    if (strncmp(arg, "--stats=", 8) == 0) {
+      if (gpuc_stats_file != nullptr) fclose(gpuc_stats_file);
+      gpuc_stats_file = fopen(arg + 8, "w");
+      if (gpuc_stats_file == nullptr) gpuc_fail("--stats=%s: %s", arg + 8, strerror(errno));
       continue;
     }
     const char *eq = strchr(arg, '=');
