@@ -7,11 +7,12 @@
 // The program it writes behaves as `gpuc run` does on the same module:
 // the same command line (NAME=VALUE, BUF=FILE, BUF=@FILE, plus --time
 // and --stats=FILE), the same bytes on standard output, and "error: MSG"
-// with exit status 1 for every error, raised or not. How C++ is made to follow the IR's
-// semantics (wrapping arithmetic, saturating conversions, left-to-right
-// evaluation) is told where it is done: backends/runtime/gpuc_runtime.h
-// for scalars, expr.go for evaluation order, backends/runtime/gpuc_device.h
-// for memory. Kernels and host agree on arguments as package abi says.
+// with exit status 1 for every error, raised or not. How C++ is made to
+// follow the IR's semantics (wrapping arithmetic, saturating conversions,
+// left-to-right evaluation) is told where it is done:
+// backends/runtime/gpuc_runtime.h for scalars, expr.go for evaluation
+// order, backends/runtime/gpuc_device.h for memory. Kernels and host
+// agree on arguments as package abi says.
 //
 // Where the GPU leaves behaviour open the outputs may still differ: data
 // races and the order of float atomics, out-of-range indexing and integer
