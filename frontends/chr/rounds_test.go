@@ -34,7 +34,7 @@ func TestSumSteps(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, lowered := range []bool{false, true} {
-			out, stats := runStats(t, mustParse(t, "sum.chr", src, chr.Options{Query: query, Stats: true}), lowered)
+			out, stats := runStats(t, mustParse(t, "sum.chr", src, chr.Options{Query: query, Stats: true}), nil, lowered)
 			if out != fmt.Sprintf("sum(%d)\n", want) {
 				t.Fatalf("n=%d: store\n%s\nwant sum(%d)", n, out, want)
 			}
@@ -47,12 +47,17 @@ func TestSumSteps(t *testing.T) {
 				t.Errorf("n=%d (lowered %v): %d steps, more than 2*log2(n)+8 = %.1f", n, lowered, steps, bound)
 			}
 		}
+		// One claim round a step still sums, in more steps.
+		out, _ := runStats(t, mustParse(t, "sum.chr", src, chr.Options{Query: query, Stats: true}), map[string]int64{"ROUNDS": 1}, false)
+		if out != fmt.Sprintf("sum(%d)\n", want) {
+			t.Errorf("n=%d ROUNDS=1: store\n%s\nwant sum(%d)", n, out, want)
+		}
 	}
 }
 
-// runStats runs m, lowered with the default pipeline if asked, and
-// returns what it prints on stdout and on stderr.
-func runStats(t *testing.T, m *ir.Module, lowered bool) (string, string) {
+// runStats runs m with params, lowered with the default pipeline if
+// asked, and returns what it prints on stdout and on stderr.
+func runStats(t *testing.T, m *ir.Module, params map[string]int64, lowered bool) (string, string) {
 	t.Helper()
 	if lowered {
 		ps, err := passes.Expand([]string{"default"})
@@ -64,7 +69,7 @@ func runStats(t *testing.T, m *ir.Module, lowered bool) (string, string) {
 		}
 	}
 	var out, errOut strings.Builder
-	if err := interp.Run(m, interp.Config{Stdout: &out, Stderr: &errOut}); err != nil {
+	if err := interp.Run(m, interp.Config{Stdout: &out, Stderr: &errOut, Params: params}); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	return out.String(), errOut.String()
