@@ -76,7 +76,7 @@ func (l *lowerer) compact(b *block) {
 			b.store(s.order, i, &ir.Select{Cond: binop(ir.Lt, i, live), X: i, Y: i32c(-1)})
 		})
 		b.barrier()
-		b.add(ir.SortNetwork(b.pos, s.order, size, func(x, y ir.Expr) ir.Expr { return s.packedLess(x, y) }, l.locals.fresh)...)
+		b.add(ir.SortNetwork(b.pos, s.order, size, s.packedLess, l.locals.fresh)...)
 	}
 }
 
