@@ -38,10 +38,10 @@ import (
 //
 // When a firing would replace the owner by a constraint of its own type
 // with the same join arguments (D3 becomes D4 in Floyd–Warshall) that a
-// guard reads, the thread goes on searching with the replacement as owner, as the
-// sequential rule would be re-tried on it, and proposes the last firing
-// found if its guard still holds for the original owner (the first one
-// otherwise). For Floyd–Warshall that is the shortest path through any K
+// guard reads, the thread goes on searching with the replacement as
+// owner, as the sequential rule would be re-tried on it, and proposes the
+// last firing found if its guard still holds for the original owner (the
+// first one otherwise). For Floyd–Warshall that is the shortest path through any K
 // in one step, the min-plus product.
 
 // maxRules is the number of rules a program may have.
