@@ -127,8 +127,9 @@ rec-artifacts:
 
 # What scripts/bench-chr.sh needs besides gpuc: fw, min and gcd compiled
 # to read their initial stores from files (--input on the store's
-# buffers; chr_gen writes them there), primes with the query
-# range(2, 10^6, 10^6), and fw.chr for the interpreter.
+# buffers; chr_gen writes them there), sum likewise (with --stats, whose
+# step count the script prints), primes with the query
+# range(2, 10^6, 10^6), and fw.chr and sum.chr for the interpreter.
 chr_store = --input $(1)_st --input $(1)_born --input $(1)_top $(foreach a,$(2),--input $(1)_a$(a))
 chr-artifacts:
 	printf 'true.\n' > $(BENCH_DIR)/none.pl
@@ -137,7 +138,8 @@ chr-artifacts:
 	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/min.chr --query $(BENCH_DIR)/none.pl $(call chr_store,min1,0) -o $(BENCH_DIR)/chr-min.cu
 	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/gcd.chr --query $(BENCH_DIR)/none.pl $(call chr_store,gcd1,0) -o $(BENCH_DIR)/chr-gcd.cu
 	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/primes.chr --query $(BENCH_DIR)/primes6.pl -o $(BENCH_DIR)/chr-primes.cu
-	cp examples/chr/fw.chr $(BENCH_DIR)/
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/sum.chr --stats --query $(BENCH_DIR)/none.pl $(call chr_store,sum1,0) -o $(BENCH_DIR)/chr-sum.cu
+	cp examples/chr/fw.chr examples/chr/sum.chr $(BENCH_DIR)/
 
 # What scripts/bench-pe.sh needs besides gpuc: carve.fork, the image
 # generator and the header table, from shared/corpus/carving where the

@@ -96,6 +96,11 @@
 // standard error; output already printed stays printed, and nothing the
 // host program would print after the raise is printed.
 //
+// Printf writes to standard output, in program order with the output
+// buffers; printf stderr writes to standard error (statistics and reports
+// that must not mix with the output; gpuc run --stats=FILE sends them to
+// a file).
+//
 // When the host program returns, each output buffer is printed, in
 // declaration order, one element per line, as printf's %d, %u, %ld, %lu or
 // %f would print it (bool and i8 as %d, u8 as %u, f32 and f64 as %f).

@@ -328,11 +328,16 @@ type Swap struct {
 // flags, widths and precisions, as C's printf does. It stands in host code
 // and, at the SPMD level, in regions, where each processor that runs it
 // prints, in pid order between two barriers; frontends use it for output
-// from one processor (Fork's seq).
+// from one processor (Fork's seq). With Stderr the text goes to the
+// standard error stream instead of the output (statistics and other
+// reports that must not mix with the output; gpuc run can send it to a
+// file).
 //
 //	printf "%5d %s\n", n, "ok"
+//	printf stderr "%% steps: %ld\n", steps
 type Printf struct {
 	Pos    Pos
+	Stderr bool
 	Format string
 	Args   []Expr
 }

@@ -5,7 +5,8 @@
 // three; what depends on where the kernels run is a device (device.go).
 //
 // The program it writes behaves as `gpuc run` does on the same module:
-// the same command line (NAME=VALUE, BUF=FILE, BUF=@FILE, plus --time),
+// the same command line (NAME=VALUE, BUF=FILE, BUF=@FILE, plus --time
+// and --stats=FILE),
 // the same bytes on standard output, and "error: MSG" with exit status 1
 // for every error, raised or not; a failed check of an index or a divisor
 // is the interpreter's positioned error (Note [Checks] in package abi). How C++ is made to follow the IR's

@@ -223,6 +223,11 @@ func TestTestdataFacts(t *testing.T) {
 			{`cudaMalloc\(`, 1},
 			{`gpuc_pool_bytes = gpuc_pool_add\(gpuc_pool_bytes, `, 11},
 			{`gpuc_read_input\(&gpuc_buffers\[0\], GPUC_I32, in\.len\)`, 1},
+			// printf stderr goes to standard error or --stats=FILE.
+			{`fprintf\(gpuc_stats_stream\(\), "table %d\\n", `, 1},
+			// Input files are read into page-locked memory.
+			{`gpuc_input_alloc = gpuc_pinned_alloc;`, 1},
+			{`gpuc_free_input\(gpuc_in_in\);`, 1},
 			{`static const int gpuc_init_weights\[\] = \{3, -1, 4, -1\};`, 1},
 			// Integer adds to global memory combine a warp's updates of
 			// one address; a constant addend needs no shuffles.

@@ -66,7 +66,7 @@ func banner(m *ir.Module, build ...string) string {
 		}
 		fmt.Fprintf(&b, "%s%s\n", lead, l)
 	}
-	fmt.Fprintf(&b, "// Run:   ./%s [NAME=VALUE ...] [BUF=FILE | BUF=@FILE ...] [--time]\n\n", m.Name)
+	fmt.Fprintf(&b, "// Run:   ./%s [NAME=VALUE ...] [BUF=FILE | BUF=@FILE ...] [--time] [--stats=FILE]\n\n", m.Name)
 	return b.String()
 }
 

@@ -116,7 +116,9 @@ func (e *emitter) launchArgs(k *ir.Func) []string {
 	return args
 }
 
-// printf prints through C's printf with the conversions of ir.FormatPiece
+// printf prints through C's printf (printf stderr through fprintf to
+// gpuc_stats_stream: standard error, or the program's --stats=FILE)
+// with the conversions of ir.FormatPiece
 // and the casts that its type rules promise. The '0' flag is dropped from
 // %s and %c, where glibc ignores it anyway, since C leaves it undefined.
 func (f *fn) printf(s *ir.Printf) {
@@ -147,6 +149,14 @@ func (f *fn) printf(s *ir.Printf) {
 	}
 	if len(f.e.raiseMsgs) > 0 {
 		f.line("gpuc_check_device_error();")
+	}
+	if s.Stderr {
+		parts := []string{"gpuc_stats_stream()", cstring(format.String())}
+		for _, a := range args {
+			parts = append(parts, a.s)
+		}
+		f.line("fprintf(%s);", strings.Join(parts, ", "))
+		return
 	}
 	if plainFormat(pieces) {
 		f.fastPrintf(pieces, args)
@@ -269,6 +279,10 @@ func (e *emitter) hostMain() string {
 	if ins := e.inputs(); len(ins) > 0 {
 		f.line("")
 		f.line("// Input files.")
+		if _, ok := e.dev.(runtimeAPI); ok {
+			f.line("gpuc_input_alloc = gpuc_pinned_alloc;")
+			f.line("gpuc_input_free = gpuc_pinned_free;")
+		}
 		for _, l := range ins {
 			f.line("%s", l)
 		}
@@ -472,7 +486,7 @@ func (e *emitter) setup(f *fn) {
 		}
 		e.dev.setup(f, b)
 		if b.Role == ir.Input {
-			f.line("free(gpuc_in_%s);", e.n.c(b.Name))
+			f.line("gpuc_free_input(gpuc_in_%s);", e.n.c(b.Name))
 		}
 	}
 }

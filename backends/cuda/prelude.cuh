@@ -150,6 +150,16 @@ inline void gpuc_profile_launch(bool coop, const char *from) {
   gpuc_profile.coop += coop;
 }
 
+// gpuc_pinned_alloc and gpuc_pinned_free hold input files in page-locked
+// host memory (gpuc_input_alloc in gpuc_runtime.h), so that their copies
+// to the device run at the bus's bandwidth.
+inline void *gpuc_pinned_alloc(size_t bytes) {
+  void *p = nullptr;
+  GPUC_CUDA(cudaHostAlloc(&p, bytes, 0));
+  return p;
+}
+inline void gpuc_pinned_free(void *p) { GPUC_CUDA(cudaFreeHost(p)); }
+
 // gpuc_profile_report prints the profile after the device time, total_ms,
 // whose events are start and stop: the launches and the time their kernels
 // ran, then where the rest went: before the first kernel (allocation,

@@ -465,11 +465,18 @@ inline void gpuc_set_param(const gpuc_param_arg *p, const char *text) {
   gpuc_store_int(p->type, v, p->value);
 }
 
+// gpuc_stats_file is the file of --stats=FILE, where printf stderr writes
+// instead of standard error (gpuc run --stats=FILE does the same).
+inline FILE *gpuc_stats_file = nullptr;
+
+// gpuc_stats_stream is where the IR's printf stderr writes.
+inline FILE *gpuc_stats_stream(void) { return gpuc_stats_file != nullptr ? gpuc_stats_file : stderr; }
+
 // gpuc_print_help answers --help: the command line, the parameters with
 // their defaults, and the input buffers.
 inline void gpuc_print_help(const gpuc_param_arg *params, int nparams, const gpuc_buffer_arg *buffers, int nbuffers,
                             const char *module) {
-  printf("usage: %s [NAME=VALUE ...] [BUF=FILE | BUF=@FILE ...] [CHECKS=0] [--time [--json]]\n\n", module);
+  printf("usage: %s [NAME=VALUE ...] [BUF=FILE | BUF=@FILE ...] [CHECKS=0] [--time [--json]] [--stats=FILE]\n\n", module);
   printf("Runs module %s as `gpuc run` would and prints the same bytes; errors are\n", module);
   printf("\"error: ...\" on stderr with exit status 1.\n\nParameters (NAME=VALUE overrides the default):\n");
   if (nparams == 0) printf("  (none)\n");
@@ -498,11 +505,13 @@ inline void gpuc_print_help(const gpuc_param_arg *params, int nparams, const gpu
   if (n == 0) printf("  (none)\n");
   printf("\nOptions:\n  --time    report the device time, launches and kernels' time on stderr\n");
   printf("  --json    --time's report as JSON Lines\n");
+  printf("  --stats=FILE  statistics (printf stderr) to FILE instead of stderr\n");
   printf("  CHECKS=0  failed index and division checks go ahead unchecked (undefined)\n");
 }
 
 // gpuc_parse_args reads NAME=VALUE and BUF=FILE arguments, CHECKS=0|1
-// (unless a parameter has that name), --time, --json and --help. It reports whether
+// (unless a parameter has that name), --time, --json, --stats=FILE and
+// --help. It reports whether
 // --time was given.
 inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int nparams,
                                    gpuc_buffer_arg *buffers, int nbuffers, const char *module) {
@@ -520,6 +529,12 @@ inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int n
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       gpuc_print_help(params, nparams, buffers, nbuffers, module);
       exit(0);
+    }
+    if (strncmp(arg, "--stats=", 8) == 0) {
+      if (gpuc_stats_file != nullptr) fclose(gpuc_stats_file);
+      gpuc_stats_file = fopen(arg + 8, "w");
+      if (gpuc_stats_file == nullptr) gpuc_fail("--stats=%s: %s", arg + 8, strerror(errno));
+      continue;
     }
     const char *eq = strchr(arg, '=');
     if (eq == nullptr || eq == arg) gpuc_fail("argument \"%s\": want NAME=VALUE", arg);
@@ -629,38 +644,63 @@ inline char *gpuc_read_file(const char *buf, const char *path, size_t *size) {
   return data;
 }
 
+// gpuc_input_alloc and gpuc_input_free, if set, allocate and free the
+// host blocks that input files are read into. The CUDA backend sets them
+// to page-locked memory, which copies to the device at full bandwidth;
+// otherwise they are malloc and free.
+inline void *(*gpuc_input_alloc)(size_t) = nullptr;
+inline void (*gpuc_input_free)(void *) = nullptr;
+
+// gpuc_free_input frees a block of gpuc_read_input.
+inline void gpuc_free_input(void *p) {
+  if (gpuc_input_free != nullptr) gpuc_input_free(p);
+  else free(p);
+}
+
 // gpuc_read_input reads the n values of type t of an input buffer into a
-// malloc'd block, which the caller frees: whitespace-separated text values
-// (gpuc_parse_value), or with BUF=@FILE raw little-endian binary.
+// block that the caller frees with gpuc_free_input: whitespace-separated
+// text values (gpuc_parse_value), or with BUF=@FILE raw little-endian
+// binary, read straight into the block.
 inline void *gpuc_read_input(const gpuc_buffer_arg *b, gpuc_type t, long long n) {
   if (b->file == nullptr) gpuc_fail("no input file given for input buffer %s", b->name);
   size_t size = gpuc_type_size(t);
-  char *dst = (char *)calloc(n > 0 ? (size_t)n : 1, size);
+  size_t bytes = n > 0 ? (size_t)n * size : 1;
+  char *dst = (char *)(gpuc_input_alloc != nullptr ? gpuc_input_alloc(bytes) : malloc(bytes));
   if (dst == nullptr) gpuc_fail("input buffer %s: out of host memory (%lld values)", b->name, n);
   bool binary = b->file[0] == '@';
   const char *path = binary ? b->file + 1 : b->file;
-  size_t len;
-  char *text = gpuc_read_file(b->name, path, &len);
   if (binary) {
-    if (len != (size_t)n * size)
+    FILE *f = fopen(path, "rb");
+    if (f == nullptr) gpuc_fail("input buffer %s: open %s: %s", b->name, path, strerror(errno));
+    size_t want = (size_t)(n > 0 ? n : 0) * size, got = fread(dst, 1, want, f);
+    if (ferror(f)) gpuc_fail("input buffer %s: read %s: %s", b->name, path, strerror(errno));
+    size_t len = got;
+    if (got == want) {
+      char extra[4096];
+      size_t more;
+      while ((more = fread(extra, 1, sizeof extra, f)) > 0) len += more;
+    }
+    fclose(f);
+    if (len != want)
       gpuc_fail("%s: %zu bytes for buffer %s of %lld %s values (%lld bytes)", path, len, b->name, n,
                 gpuc_type_name(t), n * (long long)size);
-    memcpy(dst, text, len);
     for (long long i = 0; t == GPUC_BOOL && i < n; i++) {
       if ((unsigned char)dst[i] > 1)
         gpuc_fail("%s: byte %lld: bool value %d is not 0 or 1", path, i, (unsigned char)dst[i]);
     }
-  } else {
-    if (strlen(text) != len) gpuc_fail("%s: a NUL byte in the input for buffer %s", path, b->name);
-    long long count = 0;
-    for (char *tok = strtok(text, " \t\r\n\v\f"); tok != nullptr; tok = strtok(nullptr, " \t\r\n\v\f"), count++) {
-      if (count == n) gpuc_fail("%s: more than %lld values for buffer %s of length %lld", path, n, b->name, n);
-      int ok = gpuc_parse_value(t, tok, dst + count * size);
-      if (ok < 0) gpuc_fail("%s: value %s out of range for %s in input for buffer %s", path, tok, gpuc_type_name(t), b->name);
-      if (ok == 0) gpuc_fail("%s: bad %s value \"%s\" in input for buffer %s", path, gpuc_type_name(t), tok, b->name);
-    }
-    if (count != n) gpuc_fail("%s: %lld values for buffer %s of length %lld", path, count, b->name, n);
+    return dst;
   }
+  size_t len;
+  char *text = gpuc_read_file(b->name, path, &len);
+  if (strlen(text) != len) gpuc_fail("%s: a NUL byte in the input for buffer %s", path, b->name);
+  long long count = 0;
+  for (char *tok = strtok(text, " \t\r\n\v\f"); tok != nullptr; tok = strtok(nullptr, " \t\r\n\v\f"), count++) {
+    if (count == n) gpuc_fail("%s: more than %lld values for buffer %s of length %lld", path, n, b->name, n);
+    int ok = gpuc_parse_value(t, tok, dst + count * size);
+    if (ok < 0) gpuc_fail("%s: value %s out of range for %s in input for buffer %s", path, tok, gpuc_type_name(t), b->name);
+    if (ok == 0) gpuc_fail("%s: bad %s value \"%s\" in input for buffer %s", path, gpuc_type_name(t), tok, b->name);
+  }
+  if (count != n) gpuc_fail("%s: %lld values for buffer %s of length %lld", path, count, b->name, n);
   free(text);
   return dst;
 }

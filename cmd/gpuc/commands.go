@@ -107,7 +107,7 @@ the same output and the same checks.`,
 			if memory < 0 {
 				return fmt.Errorf("--device-memory=%d: want a number of bytes", memory)
 			}
-			return driver.Run(m, fe, args[1:], interp.Config{Stdout: stdout, Race: race, Workers: workers,
+			return driver.Run(m, fe, args[1:], interp.Config{Stdout: stdout, Stderr: cmd.ErrOrStderr(), Race: race, Workers: workers,
 				CoopThreads: coop, DeviceMemory: memory, MaxSteps: lim.maxSteps, Timeout: lim.timeout,
 				Progress: lim.progressTo(cmd.ErrOrStderr())})
 		},
@@ -156,4 +156,17 @@ func newPasses(stdout io.Writer) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// statsOutput is where a run's printf stderr goes: standard error, or
+// the file of --stats=FILE (Note [Output] in frontends/chr).
+func statsOutput(stderr io.Writer, stats string) (io.Writer, func() error, error) {
+	if stats == "" || stats == "-" {
+		return stderr, func() error { return nil }, nil
+	}
+	f, err := os.Create(stats)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--stats=%s: %v", stats, err)
+	}
+	return f, f.Close, nil
 }

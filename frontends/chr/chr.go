@@ -36,7 +36,8 @@ type Options struct {
 	// that replaces the program's own query.
 	Query string
 	// Stats makes the program print, after the store, how often each rule
-	// fired and how many steps the fixpoint loop took, as Prolog comments.
+	// fired and how many steps and claim rounds the fixpoint loop took, as
+	// Prolog comments on the standard error stream (printf stderr).
 	Stats bool
 }
 

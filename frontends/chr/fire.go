@@ -2,7 +2,6 @@ package chr
 
 import (
 	"fmt"
-	"math"
 
 	"gpuc/ir"
 )
@@ -71,7 +70,7 @@ func (m *matcher) bodyValues(b *block, speculative bool) map[*post][]ir.Expr {
 		switch g := g.(type) {
 		case *bind:
 			if !speculative {
-				checkDivisors(b, vn, g.e)
+				checkDivisors(b, vn, m.p.r, g.e)
 			}
 			b.set(m.vn[g.v], eval(g.e))
 		case *post:
@@ -85,17 +84,19 @@ func (m *matcher) bodyValues(b *block, speculative bool) map[*post][]ir.Expr {
 	return out
 }
 
-// checkDivisors raises an error before an integer division by zero.
-func checkDivisors(b *block, vn varNames, a arith) {
+// checkDivisors raises an error before an integer division by zero,
+// naming the rule and the position of the division.
+func checkDivisors(b *block, vn varNames, r *rule, a arith) {
 	op, ok := a.(*aOp)
 	if !ok {
 		return
 	}
 	for _, x := range op.args {
-		checkDivisors(b, vn, x)
+		checkDivisors(b, vn, r, x)
 	}
 	if intOnly[op.op] {
-		b.ifThen(binop(ir.Eq, vn.expr(op.args[1]), i64c(0)), []ir.Stmt{&ir.Raise{Pos: op.pos, Msg: "arithmetic: evaluation error: zero_divisor"}})
+		msg := fmt.Sprintf("%s: in %s: arithmetic: evaluation error: zero_divisor", op.pos, r.label())
+		b.ifThen(binop(ir.Eq, vn.expr(op.args[1]), i64c(0)), []ir.Stmt{&ir.Raise{Pos: op.pos, Msg: msg}})
 	}
 }
 
@@ -124,7 +125,7 @@ func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map
 		selVars[h] = e.(*ir.Var)
 	}
 	m.bindAll(b, s, selVars)
-	b.store(p.on, s, step)
+	b.store(p.on, s, l.stamp)
 	for _, st := range p.steps {
 		b.store(p.slots[st.h], s, sel[st.h])
 	}
@@ -132,7 +133,7 @@ func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map
 		b.store(p.inputs[v], s, local(m.vn[v], v.cell.find().t))
 	}
 	owner := l.stores[p.owner.ct]
-	claim := b.decl(l.locals.fresh("claim"), ir.U64, claimValue(p.r.index, demotion(p, s), load(owner.born, s, ir.I32), s))
+	claim := b.decl(l.locals.fresh("claim"), ir.U64, claimValue(p.r.index, demotion(p, s), binop(ir.Sub, step, load(owner.born, s, ir.I32)), s, step, l.round))
 	b.store(p.claim, s, claim)
 	for _, h := range p.r.removed {
 		slot := s
@@ -143,17 +144,37 @@ func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map
 	}
 }
 
-// claimValue is the claim word of a firing: higher for higher priority,
-// which goes to earlier rules, then to firings not demoted, then to newer
-// owners, then to lower slots. Any total order keeps steps sequential
-// (Note [Parallel firing]); demotion only steers which firings win.
-func claimValue(rule int, demote, born, slot ir.Expr) ir.Expr {
+// claimValue is the claim word of a firing. Its top 4 bits hold the
+// claim round, so that a later round's claims exceed the stale claims of
+// earlier ones; below them, higher words go to higher priority: earlier
+// rules, then firings not demoted, then newer owners (smaller age), then
+// an order of slots scrambled per step. Any total order keeps steps
+// sequential (Note [Parallel firing]); demotion steers which firings win,
+// and the scrambled order makes the winners of a contested partner spread
+// over the store, so that each round commits a constant fraction of
+// chained proposals rather than one.
+func claimValue(rule int, demote, age, slot, step, round ir.Expr) ir.Expr {
+	const ageBits = 20
+	age = builtin(ir.Min, age, i32c(1<<ageBits-1))
 	prio := binop(ir.Or, binop(ir.Or, binop(ir.Or,
-		u64c(uint64(rule)<<57),
-		binop(ir.Shl, conv(ir.U64, demote), u64c(56))),
-		binop(ir.Shl, conv(ir.U64, binop(ir.Sub, i32c(1<<24-1), born)), u64c(32))),
-		conv(ir.U64, slot))
-	return binop(ir.Sub, u64c(math.MaxUint64), prio)
+		u64c(uint64(rule)<<53),
+		binop(ir.Shl, conv(ir.U64, demote), u64c(52))),
+		binop(ir.Shl, conv(ir.U64, age), u64c(32))),
+		scramble(slot, step))
+	return binop(ir.Or, binop(ir.Shl, conv(ir.U64, round), u64c(60)), binop(ir.Sub, u64c(1<<60-1), prio))
+}
+
+// scramble maps a slot (below 2^31) to 32 bits, one-to-one for each step:
+// a xor with the step's key and a multiply-xorshift mix, every stage a
+// bijection of 32-bit words.
+func scramble(slot, step ir.Expr) ir.Expr {
+	const mask = 1<<32 - 1
+	m32 := func(x ir.Expr) ir.Expr { return binop(ir.And, x, u64c(mask)) }
+	x := m32(binop(ir.Xor, conv(ir.U64, slot), binop(ir.Mul, conv(ir.U64, step), u64c(0x9E3779B9))))
+	x = m32(binop(ir.Mul, x, u64c(0x85EBCA6B)))
+	x = binop(ir.Xor, x, binop(ir.Shr, x, u64c(16)))
+	x = m32(binop(ir.Mul, x, u64c(0xC2B2AE35)))
+	return binop(ir.Xor, x, binop(ir.Shr, x, u64c(13)))
 }
 
 // demotion is true for an owner that is itself the extremum that other
@@ -194,16 +215,17 @@ func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 		for _, st := range p.steps {
 			slotOf[st.h] = in.decl(l.locals.fresh("q"), ir.I32, load(p.slots[st.h], s, ir.I32))
 		}
-		var ok ir.Expr
+		var held, free ir.Expr
 		for _, h := range p.r.heads() {
 			hs := l.stores[h.ct]
 			switch {
 			case h.removed:
-				ok = and(ok, binop(ir.Eq, load(hs.claim, slotOf[h], ir.U64), my))
+				held = and(held, binop(ir.Eq, load(hs.claim, slotOf[h], ir.U64), my))
 			case hs.claim != "":
-				ok = and(ok, binop(ir.Lt, load(hs.claim, slotOf[h], ir.U64), my))
+				free = and(free, binop(ir.Lt, load(hs.claim, slotOf[h], ir.U64), my))
 			}
 		}
+		heldAll := in.decl(l.locals.fresh("held"), ir.Bool, held)
 		fire := in.sub()
 		l.countFiring(fire, p.r)
 		m := l.newMatcher(fire, p, step)
@@ -211,8 +233,15 @@ func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 			fire.set(m.vn[v], load(p.inputs[v], s, v.cell.find().t))
 		}
 		l.writeBody(fire, p, slotOf, m.bodyValues(fire, false), step)
-		in.ifThen(ok, fire.stmts)
-		b.ifThen(binop(ir.Eq, load(p.on, s, ir.I32), step), in.stmts)
+		// A proposal that lost a removed head's claim may find another
+		// partner in the next claim round; one blocked only by a kept head
+		// that a firing of higher priority removes waits for the next step,
+		// where that firing's result is visible (Note [Parallel firing]).
+		lose := in.sub()
+		lose.atomic("", ir.AtomicAdd, l.lost, i32c(0), i64c(1))
+		in.ifThen(and(heldAll, free), fire.stmts)
+		in.ifThen(not(heldAll), lose.stmts)
+		b.ifThen(binop(ir.Eq, load(p.on, s, ir.I32), l.stamp), in.stmts)
 	})
 }
 
@@ -276,7 +305,7 @@ func (l *lowerer) writeBody(b *block, p *rulePlan, slotOf map[*head]ir.Expr, val
 			}
 		}
 		if !reused {
-			l.allocate(b, pg.ct, vals[pg], step)
+			l.allocate(b, p.r, pg, vals[pg], step)
 		}
 	}
 	for _, h := range free {
@@ -297,12 +326,13 @@ func (l *lowerer) writeConstraint(b *block, ct *ctype, slot ir.Expr, vals []ir.E
 
 // allocate takes a new slot from the store's top, raising an error when
 // the store is full, and fills it.
-func (l *lowerer) allocate(b *block, ct *ctype, vals []ir.Expr, step ir.Expr) {
+func (l *lowerer) allocate(b *block, r *rule, pg *post, vals []ir.Expr, step ir.Expr) {
+	ct := pg.ct
 	s := l.stores[ct]
 	slot := b.decl(l.locals.fresh("a"), ir.I32, i32c(0))
 	b.atomic(slot.Name, ir.AtomicAdd, s.top, i32c(0), i32c(1))
-	b.ifThen(binop(ir.Ge, slot, s.capRef()), []ir.Stmt{&ir.Raise{Pos: b.pos,
-		Msg: fmt.Sprintf("constraint store full: more than %s %s constraints (set %s=N for a larger store)", s.cap, ct, s.cap)}})
+	b.ifThen(binop(ir.Ge, slot, s.capRef()), []ir.Stmt{&ir.Raise{Pos: pg.pos,
+		Msg: fmt.Sprintf("%s: in %s: constraint store full: more than %s %s constraints (set %s=N for a larger store)", pg.pos, r.label(), s.cap, ct, s.cap)}})
 	l.writeConstraint(b, ct, slot, vals, step)
 }
 
@@ -315,7 +345,7 @@ func (l *lowerer) matchPropagation(b *block, p *rulePlan, step ir.Expr) {
 			vals := m.bodyValues(b, false)
 			for _, g := range p.r.goals {
 				if pg, ok := g.(*post); ok {
-					l.allocate(b, pg.ct, vals[pg], step)
+					l.allocate(b, p.r, pg, vals[pg], step)
 				}
 			}
 		})

@@ -1,6 +1,7 @@
 package chr
 
 import (
+	"io"
 	"path/filepath"
 
 	"github.com/spf13/pflag"
@@ -18,12 +19,18 @@ var Frontend = &frontend.Frontend{
 	Bind: func(fs *pflag.FlagSet) *frontend.Session {
 		opts := &Options{}
 		fs.StringVar(&opts.Query, "query", "", "CHR: a file of constraints, one per line, that replaces the program's query")
-		fs.BoolVar(&opts.Stats, "stats", false, "CHR: print rule firings and fixpoint steps after the store")
-		return &frontend.Session{Parse: func(file string, src []byte) (*ir.Module, error) {
-			if filepath.Ext(file) == ".pl" {
-				return ParseProlog(file, src, *opts)
-			}
-			return Parse(file, src, *opts)
-		}}
+		var stats string
+		frontend.StatsFlag(fs, &stats, "CHR: print rule firings, fixpoint steps and claim rounds to stderr, or with --stats=FILE (run) to FILE")
+		return &frontend.Session{
+			Parse: func(file string, src []byte) (*ir.Module, error) {
+				o := *opts
+				o.Stats = stats != ""
+				if filepath.Ext(file) == ".pl" {
+					return ParseProlog(file, src, o)
+				}
+				return Parse(file, src, o)
+			},
+			RunStderr: func(stderr io.Writer) (io.Writer, func() error, error) { return frontend.StatsTo(stderr, stats) },
+		}
 	},
 }

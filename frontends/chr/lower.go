@@ -23,6 +23,9 @@ import (
 //	   removed heads and no kept head is claimed by a firing of higher
 //	   priority; committed firings remove their heads and add their
 //	   bodies' constraints
+//	   C and D repeat as claim rounds while a proposal lost a removed
+//	   head's claim (at most maxRounds): the losers search again among
+//	   the constraints still alive and not made in this step
 //	E  propagate: each propagation rule fires on every combination of
 //	   live constraints that is new in this step (semi-naive
 //	   evaluation), which is its propagation history
@@ -35,7 +38,8 @@ import (
 // the best claim of the step; priorities order firings by rule (textual
 // order), then by demotion (an owner that is the extremum its rule's
 // other owners keep yields to them, Note [Indices]), then newer owners
-// first, then slot. The proposals that commit
+// first, then a per-step scrambled order of slots. The proposals that
+// commit
 // remove disjoint sets of constraints (each removed head has one
 // winner), and a committed firing F keeps no constraint that a committed
 // firing of higher priority removes. So running the committed firings one
@@ -48,10 +52,33 @@ import (
 // proposal fires, and the loop ends exactly when no rule applies: the
 // final store is one that the theoretical operational semantics reaches.
 //
+// Claim rounds make the set of firings of a step maximal among firings
+// that contend for removed heads. Round r's
+// firings run after round r-1's in the sequential order. A firing of
+// round r finds every head alive at its turn: it matched only
+// constraints that no earlier round removed (alive, born before the next
+// step), and no firing of its round with higher priority removes its
+// kept heads (the same claim test); what it keeps, a later round may
+// remove, which is a later firing. Claim words carry the round in their
+// top bits, so an earlier round's stale claims lose to every claim of
+// the current round and need no clearing. A step's live constraints only
+// shrink over its rounds, so an owner that found nothing finds nothing
+// later, and a round in which no proposal lost a removed head's claim
+// ends the step's rounds: a proposal blocked only because a firing of
+// higher priority removes a head it keeps would, retried in the same
+// step, only find a worse partner than the new constraint that the next
+// step shows it (Floyd-Warshall's shorter edge).
+// Two more choices make rounds and steps few: a scan for a partner
+// starts just after the owner's slot, so owners contending for
+// interchangeable partners (sum(X), sum(Y) <=> ...) propose different
+// ones, and the scrambled slot order resolves the conflicts of such
+// chained proposals as Luby's matching does, a constant fraction per
+// round. sum over n constraints then ends in about log2(n) steps.
+//
 // Slots are never reused within a step: a removal marks the slot dead in
-// phase D and only a body of the same firing may refill it there
-// (in place, as the paper does), while phase C, which reads stores, is
-// over. New constraints get slots from an atomic bump of the store's top;
+// phase D and only a body of the same firing may refill it there (in
+// place, as the paper does), with the next step as its birth, which the
+// later rounds' matching treats as not alive. New constraints get slots from an atomic bump of the store's top;
 // a top past the capacity raises an error instead of losing constraints.
 // Constraints made in a step become visible in the next one, with their
 // birth step recorded for semi-naive propagation.
@@ -69,7 +96,11 @@ type lowerer struct {
 	locals names           // region locals
 	pos    diag.Pos
 	// Module-level names of the statistics buffers and parameters.
-	fired, steps, procs string
+	fired, steps, procs, lost, maxSteps, rounds string
+	// Region locals of the claim rounds: the round within the step, and
+	// a stamp that grows with every round of the run (Note [Parallel
+	// firing]).
+	round, stamp *ir.Var
 }
 
 // lower builds the SPMD-level module of a checked program.
@@ -85,7 +116,9 @@ func lower(file string, prog *program, facts []fact, opts Options, errs *diag.Li
 	l.fired = l.name("chr_fired")
 	l.steps = l.name("chr_steps")
 	l.buffer(l.fired, ir.I64, i64c(int64(len(prog.rules)+1)), ir.Scratch)
-	l.buffer(l.steps, ir.I64, i64c(1), ir.Scratch)
+	l.buffer(l.steps, ir.I64, i64c(2), ir.Scratch) // steps, claim rounds
+	l.lost = l.name("chr_lost")
+	l.buffer(l.lost, ir.I64, i64c(1), ir.Scratch)
 	main := &ir.Func{Pos: l.pos, Kind: ir.HostFunc, Name: "main", Result: ir.Void}
 	l.m.Funcs = append(l.m.Funcs, main)
 	main.Body = append(main.Body, l.hostInit()...)

@@ -74,10 +74,11 @@ func (m *matcher) bindHead(b *block, h *head, slot ir.Expr, known map[*ruleVar]b
 func (m *matcher) alive(h *head, slot ir.Expr) ir.Expr {
 	s := m.l.stores[h.ct]
 	live := binop(ir.Eq, load(s.state, slot, ir.I32), i32c(1))
-	if !m.prop {
-		return live
-	}
 	born := load(s.born, slot, ir.I32)
+	if !m.prop {
+		// Not refilled by a firing of an earlier claim round.
+		return and(live, binop(ir.Le, born, m.step))
+	}
 	switch {
 	case h.index == m.p.delta:
 		return and(live, binop(ir.Eq, born, m.step))
@@ -180,19 +181,30 @@ func (m *matcher) keyed(b *block, k int, known map[*ruleVar]bool, act func(b *bl
 	body := b.sub()
 	slot := body.decl(m.l.locals.fresh("s"), ir.I32, cur)
 	body.set(cur.Name, load(st.ix.next, slot, ir.I32))
-	m.candidate(body, k, slot, known, false, act)
+	m.candidate(body, k, slot, known, true, act)
 	b.while(m.loopCond(binop(ir.Ge, cur, i32c(0))), body.stmts)
 }
 
-// scan tries every slot of the store.
+// scan tries every slot of the store. A removal rule's owner starts
+// just after its own slot and wraps around, so that owners contending
+// for interchangeable partners propose different ones (Note [Parallel
+// firing]).
 func (m *matcher) scan(b *block, k int, known map[*ruleVar]bool, act func(b *block)) {
 	st := m.p.steps[k]
 	s := m.l.stores[st.h.ct]
-	slot := b.decl(m.l.locals.fresh("s"), ir.I32, i32c(0))
+	fresh := m.l.locals.fresh
+	j := b.decl(fresh("j"), ir.I32, i32c(0))
 	body := b.sub()
+	var slot ir.Expr = j
+	if !m.prop {
+		n := s.nRef()
+		start := b.decl(fresh("from"), ir.I32, binop(ir.Rem, binop(ir.Add, m.slots[m.p.owner], i32c(1)), builtin(ir.Max, n, i32c(1))))
+		at := binop(ir.Add, start, j)
+		slot = body.decl(fresh("s"), ir.I32, &ir.Select{Cond: binop(ir.Ge, at, n), X: binop(ir.Sub, at, n), Y: at})
+	}
 	m.candidate(body, k, slot, known, true, act)
-	body.set(slot.Name, binop(ir.Add, slot, i32c(1)))
-	b.while(m.loopCond(binop(ir.Lt, slot, s.nRef())), body.stmts)
+	body.set(j.Name, binop(ir.Add, j, i32c(1)))
+	b.while(m.loopCond(binop(ir.Lt, j, s.nRef())), body.stmts)
 }
 
 // extremum tries the best candidate for the range conjunct first and
@@ -235,7 +247,9 @@ func (m *matcher) extremum(b *block, k int, known map[*ruleVar]bool, act func(b 
 	if m.stop != "" {
 		tryBody.ifThen(not(local(m.stop, ir.Bool)), []ir.Stmt{&ir.Assign{Pos: b.pos, Name: scan.Name, Value: boolc(true)}})
 	}
-	try.ifThen(holds(try, x.keyOf(m.l.stores[st.h.ct].arg(x.pos, cand))), tryBody.stmts)
+	// A candidate that an earlier claim round removed ends the search
+	// until the next step's extremum.
+	try.ifThen(and(m.alive(st.h, cand), holds(try, x.keyOf(m.l.stores[st.h.ct].arg(x.pos, cand)))), tryBody.stmts)
 	b.ifThen(binop(ir.Ge, cand, i32c(0)), try.stmts)
 	full := b.sub()
 	m.scan(full, k, known, act)
@@ -279,10 +293,6 @@ func (l *lowerer) ownerLoop(b *block, p *rulePlan, step ir.Expr, inner func(b *b
 		} else {
 			body.add(rest.stmts...)
 		}
-		var live ir.Expr = binop(ir.Eq, load(s.state, i, ir.I32), i32c(1))
-		if m.prop {
-			live = m.alive(p.owner, i)
-		}
-		b.ifThen(live, body.stmts)
+		b.ifThen(m.alive(p.owner, i), body.stmts)
 	})
 }

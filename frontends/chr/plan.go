@@ -37,11 +37,11 @@ import (
 // Otherwise the head is found by scanning the store.
 //
 // When a firing would replace the owner by a constraint of its own type
-// with the same join arguments (D3 becomes D4 in Floyd–Warshall), the
-// thread goes on searching with the replacement as owner, as the
-// sequential rule would be re-tried on it, and proposes the last firing
-// found if its guard still holds for the original owner (the first one
-// otherwise). For Floyd–Warshall that is the shortest path through any K
+// with the same join arguments (D3 becomes D4 in Floyd–Warshall) that a
+// guard reads, the thread goes on searching with the replacement as
+// owner, as the sequential rule would be re-tried on it, and proposes the
+// last firing found if its guard still holds for the original owner (the
+// first one otherwise). For Floyd–Warshall that is the shortest path through any K
 // in one step, the min-plus product.
 
 // maxRules is the number of rules a program may have.
@@ -291,12 +291,18 @@ func chainTarget(p *rulePlan) *post {
 }
 
 // chainable checks that every owner argument that pg changes is used
-// by no other head.
+// by no other head, and that a guard reads one of them: with no such
+// guard every firing the search goes on to is as good as the first
+// (sum(X), sum(Y) <=> ...), and chaining would only walk the store.
 func chainable(p *rulePlan, pg *post) bool {
+	guarded := false
 	for i, a := range p.owner.args {
 		v := p.r.vars[a.(*variable).name]
 		if x, ok := pg.args[i].(*aVar); ok && x.v == v {
 			continue
+		}
+		for _, g := range p.r.guards {
+			guarded = guarded || usesVar(g.x, v) || usesVar(g.y, v)
 		}
 		for _, h := range p.r.heads() {
 			if h == p.owner {
@@ -316,7 +322,7 @@ func chainable(p *rulePlan, pg *post) bool {
 			}
 		}
 	}
-	return true
+	return guarded
 }
 
 func usesVar(a arith, v *ruleVar) bool {

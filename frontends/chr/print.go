@@ -17,12 +17,16 @@ import (
 // first, then by name, then argument by argument (every position holds
 // numbers of one type, compared by value). Integers print as %ld; floats
 // as %.15e, which SWI-Prolog reads back and the test harness prints the
-// same way. This is host work in IR: the host copies each store back,
-// gathers the live slots, sorts them with a bottom-up merge sort in a
-// generated host function and prints them; no backend knows about it.
+// same way. The device packs each store's live constraints into arrays
+// of their own after the fixpoint (an atomic counter hands out places,
+// in any order) and sorts an index of them with a bitonic network (Note
+// [Device sort] in package ir); the host copies back only the packed
+// constraints and the index, and prints them in its order: no host pass
+// over the store's slots, no sorting on the host, and no backend knows
+// about it.
 
 // printStores emits the host code that prints the final store, then the
-// statistics if asked for.
+// statistics, if asked for, to the standard error stream.
 func (l *lowerer) printStores() []ir.Stmt {
 	b := &block{pos: l.pos}
 	types := append([]*ctype(nil), l.prog.types...)
@@ -36,45 +40,34 @@ func (l *lowerer) printStores() []ir.Stmt {
 		l.printStore(b, l.stores[ct])
 	}
 	if l.opts.Stats {
-		b.add(&ir.Printf{Pos: l.pos, Format: "%% steps: %ld\n", Args: []ir.Expr{load(l.steps, i32c(0), ir.I64)}})
+		b.add(&ir.Printf{Pos: l.pos, Stderr: true, Format: "%% steps: %ld\n", Args: []ir.Expr{load(l.steps, i32c(0), ir.I64)}})
+		b.add(&ir.Printf{Pos: l.pos, Stderr: true, Format: "%% claim rounds: %ld\n", Args: []ir.Expr{load(l.steps, i32c(1), ir.I64)}})
 		for _, r := range l.prog.rules {
-			b.add(&ir.Printf{Pos: r.pos, Format: "%% " + strings.ReplaceAll(r.label(), "%", "%%") + ": %ld firings\n",
+			b.add(&ir.Printf{Pos: r.pos, Stderr: true, Format: "%% " + strings.ReplaceAll(r.label(), "%", "%%") + ": %ld firings\n",
 				Args: []ir.Expr{load(l.fired, i32c(int64(r.index)), ir.I64)}})
 		}
 	}
 	return b.stmts
 }
 
-// printStore copies one store back, sorts its live constraints and
-// prints them.
+// printStore copies one store's packed live constraints and their sorted
+// index back and prints them in that order.
 func (l *lowerer) printStore(b *block, s *store) {
-	hst := l.array(s.base+"_hst", ir.I32, s.capRef())
 	var hargs []string
 	for i, t := range s.ct.args {
 		hargs = append(hargs, l.array(fmt.Sprintf("%s_ha%d", s.base, i), t, s.capRef()))
 	}
-	idx := l.array(s.base+"_idx", ir.I32, s.capRef())
-	tmp := l.array(s.base+"_tmp", ir.I32, s.capRef())
-	n := b.decl(l.locals.fresh("top_"+s.base), ir.I32, builtin(ir.Min, load(s.top, i32c(0), ir.I32), s.capRef()))
-	b.add(&ir.Copy{Pos: b.pos, Dst: hst, DstOff: i32c(0), Src: s.state, SrcOff: i32c(0), Count: n})
+	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
 	for i, h := range hargs {
-		b.add(&ir.Copy{Pos: b.pos, Dst: h, DstOff: i32c(0), Src: s.args[i], SrcOff: i32c(0), Count: n})
-	}
-	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, i32c(0))
-	gather := b.sub()
-	i := local(l.locals.fresh("i"), ir.I32)
-	gather.store(idx, live, i)
-	gather.set(live.Name, binop(ir.Add, live, i32c(1)))
-	b.add(l.countLoop(i.Name, n, []ir.Stmt{&ir.If{Pos: b.pos, Cond: binop(ir.Eq, load(hst, i, ir.I32), i32c(1)), Then: gather.stmts}}))
-	if s.ct.arity > 0 {
-		sorter := l.sortFunc(s, hargs, idx, tmp)
-		b.add(&ir.CallStmt{Pos: b.pos, Call: &ir.Call{Func: sorter, Args: []ir.Expr{live}, T: ir.Void}})
+		b.add(&ir.Copy{Pos: b.pos, Dst: h, DstOff: i32c(0), Src: s.packed[i], SrcOff: i32c(0), Count: live})
 	}
 	j := local(l.locals.fresh("j"), ir.I32)
-	slot := load(idx, j, ir.I32)
 	format := atomText(s.ct.name)
 	var args []ir.Expr
 	if s.ct.arity > 0 {
+		idx := l.array(s.base+"_idx", ir.I32, s.capRef())
+		b.add(&ir.Copy{Pos: b.pos, Dst: idx, DstOff: i32c(0), Src: s.order, SrcOff: i32c(0), Count: live})
+		slot := load(idx, j, ir.I32)
 		var parts []string
 		for a, t := range s.ct.args {
 			if t == ir.F64 {
@@ -114,64 +107,6 @@ func atomText(name string) string {
 	}
 	q := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "%", "%%").Replace(name)
 	return "'" + q + "'"
-}
-
-// sortFunc generates a host function that sorts idx[0..m) by the
-// arguments of the slots it holds: a stable bottom-up merge sort through
-// tmp.
-func (l *lowerer) sortFunc(s *store, hargs []string, idx, tmp string) string {
-	name := l.name("sort_" + s.base)
-	v := func(n string) *ir.Var { return local(n, ir.I32) }
-	b := &block{pos: l.pos}
-	x, y := v("x"), v("y")
-	// less: does slot y sort strictly before slot x?
-	var less ir.Expr = boolc(false)
-	for a := len(hargs) - 1; a >= 0; a-- {
-		xa, ya := load(hargs[a], y, s.ct.args[a]), load(hargs[a], x, s.ct.args[a])
-		less = binop(ir.LogOr, binop(ir.Lt, xa, ya), and(binop(ir.Eq, xa, ya), less))
-	}
-	merge := b.sub()
-	merge.decl("mid", ir.I32, builtin(ir.Min, binop(ir.Add, v("lo"), v("w")), v("m")))
-	merge.decl("hi", ir.I32, builtin(ir.Min, binop(ir.Add, v("lo"), binop(ir.Mul, v("w"), i32c(2))), v("m")))
-	merge.decl("i", ir.I32, v("lo"))
-	merge.decl("j", ir.I32, v("mid"))
-	step := merge.sub()
-	step.decl("x", ir.I32, i32c(-1))
-	step.decl("y", ir.I32, i32c(-1))
-	step.ifThen(binop(ir.Lt, v("i"), v("mid")), []ir.Stmt{&ir.Assign{Pos: l.pos, Name: "x", Value: load(idx, v("i"), ir.I32)}})
-	step.ifThen(binop(ir.Lt, v("j"), v("hi")), []ir.Stmt{&ir.Assign{Pos: l.pos, Name: "y", Value: load(idx, v("j"), ir.I32)}})
-	// Take from the right run only when it is strictly smaller.
-	takeRight := binop(ir.LogOr, binop(ir.Lt, x, i32c(0)), and(binop(ir.Ge, y, i32c(0)), less))
-	step.decl("lt", ir.Bool, takeRight)
-	step.add(&ir.If{Pos: l.pos, Cond: local("lt", ir.Bool),
-		Then: []ir.Stmt{&ir.Store{Pos: l.pos, Buf: tmp, Index: v("k"), Value: y}, &ir.Assign{Pos: l.pos, Name: "j", Value: binop(ir.Add, v("j"), i32c(1))}},
-		Else: []ir.Stmt{&ir.Store{Pos: l.pos, Buf: tmp, Index: v("k"), Value: x}, &ir.Assign{Pos: l.pos, Name: "i", Value: binop(ir.Add, v("i"), i32c(1))}}})
-	merge.add(l.rangeLoop("k", v("lo"), v("hi"), step.stmts))
-	copyBack := &ir.Store{Pos: l.pos, Buf: idx, Index: v("k"), Value: load(tmp, v("k"), ir.I32)}
-	merge.add(l.rangeLoop("k", v("lo"), v("hi"), []ir.Stmt{copyBack}))
-	outer := b.sub()
-	outer.add(&ir.For{Pos: l.pos,
-		Init: &ir.Decl{Pos: l.pos, Name: "lo", T: ir.I32, Init: i32c(0)},
-		Cond: binop(ir.Lt, v("lo"), v("m")),
-		Post: &ir.Assign{Pos: l.pos, Name: "lo", Value: binop(ir.Add, v("lo"), binop(ir.Mul, v("w"), i32c(2)))},
-		Body: merge.stmts})
-	b.add(&ir.For{Pos: l.pos,
-		Init: &ir.Decl{Pos: l.pos, Name: "w", T: ir.I32, Init: i32c(1)},
-		Cond: binop(ir.Lt, v("w"), v("m")),
-		Post: &ir.Assign{Pos: l.pos, Name: "w", Value: binop(ir.Mul, v("w"), i32c(2))},
-		Body: outer.stmts})
-	l.m.Funcs = append(l.m.Funcs, &ir.Func{Pos: l.pos, Kind: ir.HostFunc, Name: name,
-		Params: []*ir.Field{{Pos: l.pos, Name: "m", Type: ir.I32}}, Result: ir.Void, Body: b.stmts})
-	return name
-}
-
-// rangeLoop is `for var k = lo; k < hi; k = k + 1 { body }`.
-func (l *lowerer) rangeLoop(k string, lo, hi ir.Expr, body []ir.Stmt) ir.Stmt {
-	return &ir.For{Pos: l.pos,
-		Init: &ir.Decl{Pos: l.pos, Name: k, T: ir.I32, Init: lo},
-		Cond: binop(ir.Lt, local(k, ir.I32), hi),
-		Post: &ir.Assign{Pos: l.pos, Name: k, Value: binop(ir.Add, local(k, ir.I32), i32c(1))},
-		Body: body}
 }
 
 func sortStrings(s []string) { sort.Strings(s) }

@@ -7,9 +7,9 @@ import (
 	"gpuc/ir"
 )
 
-// maxSteps bounds the fixpoint loop: claim priorities hold the birth step
-// in 24 bits.
-const maxSteps = 1<<24 - 2
+// defaultMaxSteps is the default of MAXSTEPS, the parameter that bounds
+// the fixpoint loop; steps count in i32.
+const defaultMaxSteps = 1 << 30
 
 // regionBody builds the fixpoint loop (Note [Parallel firing]).
 func (l *lowerer) regionBody() []ir.Stmt {
@@ -18,13 +18,103 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	b.barrier()
 	step := b.decl(l.locals.fresh("step"), ir.I32, i32c(0))
 	goOn := b.decl(l.locals.fresh("go"), ir.Bool, boolc(true))
+	l.stamp = b.decl(l.locals.fresh("stamp"), ir.I32, i32c(0))
 	body := b.sub()
 	body.set(step.Name, binop(ir.Add, step, i32c(1)))
-	body.ifThen(binop(ir.Gt, step, i32c(maxSteps)), []ir.Stmt{&ir.Raise{Pos: l.pos, Msg: "the fixpoint loop ran out of steps"}})
+	body.ifThen(binop(ir.Gt, step, &ir.ParamRef{Name: l.maxSteps, T: ir.I32}), []ir.Stmt{&ir.Raise{Pos: l.pos,
+		Msg: fmt.Sprintf("no fixpoint after %s steps (set %s=N to allow more)", l.maxSteps, l.maxSteps)}})
 	total := load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64)
 	before := body.decl(l.locals.fresh("before"), ir.I64, total)
 	l.phaseA(body)
 	l.phaseB(body)
+	l.claimRounds(body, step)
+	for _, p := range l.plans {
+		if p.delta >= 0 {
+			l.matchPropagation(body, p, step)
+		}
+	}
+	body.barrier()
+	body.set(goOn.Name, binop(ir.Ne, load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64), before))
+	b.while(goOn, body.stmts)
+	b.ifThen(binop(ir.Eq, builtin(ir.ProcID), i32c(0)), []ir.Stmt{
+		&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(0), Value: conv(ir.I64, step)},
+		&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(1), Value: conv(ir.I64, l.stamp)}})
+	l.compact(b)
+	return b.stmts
+}
+
+// compact packs each store's live constraints into its packed arrays on
+// the device, in any order, and sorts an index of them in the standard
+// order of terms (Note [Output]), so that the host copies back only what
+// it prints, in the order it prints it.
+func (l *lowerer) compact(b *block) {
+	for _, ct := range l.prog.types {
+		s := l.stores[ct]
+		n := builtin(ir.Min, load(s.top, i32c(0), ir.I32), s.capRef())
+		l.forSlots(b, n, func(b *block, i ir.Expr) {
+			in := b.sub()
+			at := in.decl(l.locals.fresh("at"), ir.I32, i32c(0))
+			in.atomic(at.Name, ir.AtomicAdd, s.live, i32c(0), i32c(1))
+			for k := range s.args {
+				in.store(s.packed[k], at, s.arg(k, i))
+			}
+			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts)
+		})
+	}
+	b.barrier()
+	for _, ct := range l.prog.types {
+		s := l.stores[ct]
+		if ct.arity == 0 {
+			continue
+		}
+		live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
+		b.ifThen(binop(ir.Gt, live, i32c(1<<30)), []ir.Stmt{&ir.Raise{Pos: b.pos,
+			Msg: fmt.Sprintf("more than 2^30 live %s constraints to sort for output", ct)}})
+		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, i32c(1))
+		b.while(binop(ir.Lt, size, live), []ir.Stmt{&ir.Assign{Pos: b.pos, Name: size.Name, Value: binop(ir.Mul, size, i32c(2))}})
+		l.forSlots(b, size, func(b *block, i ir.Expr) {
+			b.store(s.order, i, &ir.Select{Cond: binop(ir.Lt, i, live), X: i, Y: i32c(-1)})
+		})
+		b.barrier()
+		b.add(ir.SortNetwork(b.pos, s.order, size, s.packedLess, l.locals.fresh)...)
+	}
+}
+
+// packedLess tells whether packed constraint x sorts strictly before
+// packed constraint y: argument by argument, by value.
+func (s *store) packedLess(x, y ir.Expr) ir.Expr {
+	var less ir.Expr = boolc(false)
+	for a := len(s.packed) - 1; a >= 0; a-- {
+		xa, ya := load(s.packed[a], x, s.ct.args[a]), load(s.packed[a], y, s.ct.args[a])
+		less = binop(ir.LogOr, binop(ir.Lt, xa, ya), and(binop(ir.Eq, xa, ya), less))
+	}
+	return less
+}
+
+// maxRounds bounds the claim rounds of a step: claim words hold the round
+// in 4 bits. The ROUNDS parameter lowers the bound (1 gives one claim
+// round per step).
+const maxRounds = 15
+
+// rounds emits phases C and D as claim rounds (Note [Parallel firing]):
+// each round matches and commits; owners that lost, or whose partners
+// were taken, search again among the constraints still alive, until a
+// round has no losing proposal or maxRounds have run.
+func (l *lowerer) claimRounds(b *block, step ir.Expr) {
+	removal := false
+	for _, p := range l.plans {
+		removal = removal || p.delta < 0
+	}
+	if !removal {
+		return
+	}
+	l.round = b.decl(l.locals.fresh("round"), ir.I32, i32c(0))
+	more := b.decl(l.locals.fresh("more"), ir.Bool, boolc(true))
+	lost := load(l.lost, i32c(0), ir.I64)
+	seen := b.decl(l.locals.fresh("lost"), ir.I64, lost)
+	body := b.sub()
+	body.set(l.round.Name, binop(ir.Add, l.round, i32c(1)))
+	body.set(l.stamp.Name, binop(ir.Add, l.stamp, i32c(1)))
 	for _, p := range l.plans {
 		if p.delta < 0 {
 			l.matchRemoval(body, p, step)
@@ -37,16 +127,14 @@ func (l *lowerer) regionBody() []ir.Stmt {
 		}
 	}
 	body.barrier()
-	for _, p := range l.plans {
-		if p.delta >= 0 {
-			l.matchPropagation(body, p, step)
-		}
-	}
-	body.barrier()
-	body.set(goOn.Name, binop(ir.Ne, load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64), before))
-	b.while(goOn, body.stmts)
-	b.ifThen(binop(ir.Eq, builtin(ir.ProcID), i32c(0)), []ir.Stmt{&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(0), Value: conv(ir.I64, step)}})
-	return b.stmts
+	// The live constraints of the step only shrink over its rounds, so an
+	// owner that proposed nothing finds nothing later: another round can
+	// fire only if a proposal lost. The count of losers only grows, and
+	// only phase D adds to it, so reading it here races with nothing.
+	limit := builtin(ir.Min, &ir.ParamRef{Name: l.rounds, T: ir.I32}, i32c(maxRounds))
+	body.set(more.Name, and(binop(ir.Ne, lost, seen), binop(ir.Lt, l.round, limit)))
+	body.set(seen.Name, lost)
+	b.while(more, body.stmts)
 }
 
 // forSlots emits a grid-stride loop over 0..n-1.

@@ -16,6 +16,12 @@ type store struct {
 	born  string   // i32: the step from which the constraint is visible
 	claim string   // u64 claim words (Note [Parallel firing]); "" if nothing removes this type
 	top   string   // i32[1]: slots handed out so far
+	// The live constraints packed after the fixpoint: their count (i32[1])
+	// and one array per argument (Note [Output]).
+	live   string
+	packed []string
+	order  string // i32: the packed constraints' indices, sorted
+
 	cap   string   // the capacity parameter
 	query int      // constraints the query posts
 	qargs []string // static buffers holding them
@@ -67,6 +73,17 @@ func (l *lowerer) declareStores() {
 		l.buffer(s.state, ir.I32, s.capRef(), ir.Scratch)
 		l.buffer(s.born, ir.I32, s.capRef(), ir.Scratch)
 		l.buffer(s.top, ir.I32, i32c(1), ir.Scratch)
+		s.live = l.name(base + "_live")
+		l.buffer(s.live, ir.I32, i32c(1), ir.Scratch)
+		for i, t := range ct.args {
+			s.packed = append(s.packed, l.name(fmt.Sprintf("%s_p%d", base, i)))
+			l.buffer(s.packed[i], t, s.capRef(), ir.Scratch)
+		}
+		if ct.arity > 0 {
+			// A power of two not below the live count, padded.
+			s.order = l.name(base + "_ord")
+			l.buffer(s.order, ir.I32, binop(ir.Mul, s.capRef(), i32c(2)), ir.Scratch)
+		}
 		if removed[ct] {
 			s.claim = l.name(base + "_cl")
 			l.buffer(s.claim, ir.U64, s.capRef(), ir.Scratch)
@@ -75,6 +92,8 @@ func (l *lowerer) declareStores() {
 		l.stores[ct] = s
 	}
 	l.procs = l.param("PROCS", defaultProcs)
+	l.maxSteps = l.param("MAXSTEPS", defaultMaxSteps)
+	l.rounds = l.param("ROUNDS", maxRounds)
 }
 
 // defaultProcs is the default number of processors of the region; every

@@ -10,7 +10,9 @@
 package frontend
 
 import (
+	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -41,6 +43,30 @@ type Session struct {
 	// RunOutput, if not nil, wraps the standard output of a program that
 	// gpuc run interprets; done flushes and closes what it opened.
 	RunOutput func(stdout io.Writer) (w io.Writer, done func() error, err error)
+	// RunStderr, if not nil, is where such a program's printf stderr goes
+	// instead of stderr (CHR's --stats=FILE); done closes what it opened.
+	RunStderr func(stderr io.Writer) (w io.Writer, done func() error, err error)
+}
+
+// StatsFlag defines --stats on fs as the frontends that print statistics
+// share it: bare --stats turns them on, --stats=FILE (gpuc run) also sends
+// them to FILE. StatsTo is where they go in gpuc run.
+func StatsFlag(fs *pflag.FlagSet, stats *string, usage string) {
+	fs.StringVar(stats, "stats", "", usage)
+	fs.Lookup("stats").NoOptDefVal = "-"
+}
+
+// StatsTo opens where statistics go in gpuc run for a --stats value: stderr
+// for "" and "-", else the file it names.
+func StatsTo(stderr io.Writer, stats string) (io.Writer, func() error, error) {
+	if stats == "" || stats == "-" {
+		return stderr, func() error { return nil }, nil
+	}
+	f, err := os.Create(stats)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--stats=%s: %v", stats, err)
+	}
+	return f, f.Close, nil
 }
 
 // Note [Frontend flags]

@@ -169,7 +169,8 @@ func Load(path string, args ...string) (*ir.Module, error) {
 
 // Run runs m in the interpreter as gpuc run does: args are its NAME=VALUE
 // arguments (see Bind), and the frontend session s, if not nil, may split
-// the program's output (TRS's --trace). cfg gives the other settings; its
+// the program's output (TRS's --trace) and send its printf stderr
+// elsewhere (CHR's --stats=FILE). cfg gives the other settings; its
 // Params and Inputs are replaced.
 func Run(m *ir.Module, s *frontend.Session, args []string, cfg interp.Config) error {
 	b, err := Bind(m, args)
@@ -185,8 +186,14 @@ func Run(m *ir.Module, s *frontend.Session, args []string, cfg interp.Config) er
 			return err
 		}
 	}
-	cfg.Stdout, cfg.Params, cfg.Inputs = out, b.Params, b.Inputs
-	return errors.Join(interp.Run(m, cfg), done())
+	errOut, closeErr := cfg.Stderr, func() error { return nil }
+	if s != nil && s.RunStderr != nil {
+		if errOut, closeErr, err = s.RunStderr(cfg.Stderr); err != nil {
+			return errors.Join(err, done())
+		}
+	}
+	cfg.Stdout, cfg.Stderr, cfg.Params, cfg.Inputs = out, errOut, b.Params, b.Inputs
+	return errors.Join(interp.Run(m, cfg), done(), closeErr())
 }
 
 // Args returns the input flags given, as command-line arguments

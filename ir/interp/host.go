@@ -190,8 +190,12 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 		c.errorf(s.Pos, "printf format has %d conversions but %d arguments", len(args), len(s.Args))
 		return nop
 	}
-	out := c.x.out
+	x, toErr := c.x, s.Stderr
 	return func(f *frame) ctl {
+		out := x.out
+		if toErr {
+			out = x.errOut
+		}
 		vals := make([]ir.Bits, len(args))
 		for i, a := range args {
 			if a.value != nil {

@@ -88,6 +88,25 @@ host main() {
 	}
 }
 
+// TestPrintfStderr checks that printf stderr writes to Config.Stderr,
+// apart from the output.
+func TestPrintfStderr(t *testing.T) {
+	src := `module pe;
+host main() {
+  printf "out %d\n", 1;
+  printf stderr "err %d\n", 2;
+  printf "out %d\n", 3;
+}
+`
+	var errOut strings.Builder
+	if got := mustRun(t, "pe.kir", src, interp.Config{Stderr: &errOut}); got != "out 1\nout 3\n" {
+		t.Errorf("stdout %q", got)
+	}
+	if errOut.String() != "err 2\n" {
+		t.Errorf("stderr %q, want \"err 2\\n\"", errOut.String())
+	}
+}
+
 func TestRaise(t *testing.T) {
 	src := `module r;
 buffer o: i32[1] global output;

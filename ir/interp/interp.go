@@ -20,6 +20,8 @@ type Config struct {
 	// Stdout receives the program's output: printf and the output buffers.
 	// Nil discards it.
 	Stdout io.Writer
+	// Stderr receives what printf stderr writes. Nil discards it.
+	Stderr io.Writer
 	// Params overrides parameter defaults, NAME=VALUE; naming a parameter
 	// the module lacks is an error.
 	Params map[string]int64
@@ -118,6 +120,16 @@ func Run(m *ir.Module, cfg Config) (err error) {
 			err = ferr
 		}
 	}()
+	ew := cfg.Stderr
+	if ew == nil {
+		ew = io.Discard
+	}
+	errOut := bufio.NewWriterSize(ew, 4<<10)
+	defer func() {
+		if ferr := errOut.Flush(); err == nil {
+			err = ferr
+		}
+	}()
 	defer catch(&err)
 	if m == nil {
 		return fmt.Errorf("interp: no module")
@@ -126,6 +138,7 @@ func Run(m *ir.Module, cfg Config) (err error) {
 	if err != nil {
 		return err
 	}
+	x.errOut = errOut
 	defer x.watch()()
 	x.runMain()
 	x.printOutputs()
@@ -161,6 +174,7 @@ type machine struct {
 	mod     *ir.Module
 	cfg     Config
 	out     *bufio.Writer
+	errOut  *bufio.Writer // printf stderr
 	workers int
 	params  map[string]ir.Bits
 	mems    map[string]*memory

@@ -8,6 +8,7 @@
 //   chr_gen fw N DIR    edge(I,J,W) for I != J in 0..N-1, row by row
 //   chr_gen min N DIR   min(V) for N values
 //   chr_gen gcd N DIR   gcd(G) for N multiples of 6
+//   chr_gen sum N DIR   sum(V) for N values
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,11 +29,11 @@ static void put64(FILE *f, int64_t v) { fwrite(&v, 8, 1, f); }
 static void put32(FILE *f, int32_t v) { fwrite(&v, 4, 1, f); }
 
 int main(int argc, char **argv) {
-  if (argc != 4) { fprintf(stderr, "usage: chr_gen fw|min|gcd N DIR\n"); return 2; }
+  if (argc != 4) { fprintf(stderr, "usage: chr_gen fw|min|gcd|sum N DIR\n"); return 2; }
   const char *w = argv[1], *dir = argv[3];
   int64_t n = atoll(argv[2]);
   int fw = strcmp(w, "fw") == 0;
-  const char *base = fw ? "edge3" : strcmp(w, "min") == 0 ? "min1" : strcmp(w, "gcd") == 0 ? "gcd1" : NULL;
+  const char *base = fw ? "edge3" : strcmp(w, "min") == 0 ? "min1" : strcmp(w, "gcd") == 0 ? "gcd1" : strcmp(w, "sum") == 0 ? "sum1" : NULL;
   if (!base) { fprintf(stderr, "chr_gen: unknown workload %s\n", w); return 2; }
   int nargs = fw ? 3 : 1;
   FILE *a[3];

@@ -24,6 +24,7 @@ value(I, V) :- V is (I * 2654435761 + 12345) mod 4294967296.
 post(fw, N) :- fw_rows(0, N).
 post(min, N) :- min_from(0, N).
 post(gcd, N) :- gcd_from(0, N).
+post(sum, N) :- sum_from(0, N).
 post(primes, N) :- range(2, N, N).
 
 fw_rows(I, N) :- I >= N, !.
@@ -43,3 +44,6 @@ min_from(I, N) :- value(I, V), min(V), I1 is I + 1, min_from(I1, N).
 
 gcd_from(I, N) :- I >= N, !.
 gcd_from(I, N) :- value(I, V), G is 6 * (V mod 1000000 + 1), gcd(G), I1 is I + 1, gcd_from(I1, N).
+
+sum_from(I, N) :- I >= N, !.
+sum_from(I, N) :- value(I, V), sum(V), I1 is I + 1, sum_from(I1, N).

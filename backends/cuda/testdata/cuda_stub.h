@@ -59,6 +59,7 @@ cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 #define cudaHostAllocMapped 0x02
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
+cudaError_t cudaFreeHost(void *ptr);
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
 template <class T> cudaError_t cudaMalloc(T **devPtr, size_t size);
 cudaError_t cudaFree(void *devPtr);

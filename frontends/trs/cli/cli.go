@@ -32,7 +32,8 @@ func bind(fs *pflag.FlagSet) *frontend.Session {
 	var inputs []string
 	var trace string
 	fs.StringArrayVar(&inputs, "input", nil, "TRS: the input term (default: FILE.input beside FILE.trs, if any)")
-	fs.BoolVar(&opts.Stats, "stats", false, "TRS: print iterations, rewrites, live terms and peak parallelism")
+	var stats string
+	frontend.StatsFlag(fs, &stats, "TRS: print iterations, rewrites, live terms and peak parallelism")
 	fs.Int64Var(&opts.Capacity, "capacity", 0, "TRS: term slots of the store, the CAPACITY parameter's default; without it, CAPACITY is fitted to the device: the most slots, up to 2^30, whose buffers fit in 80% of its free memory")
 	fs.Var(&opts.Print, "print", "TRS: print the normal form (term) or its size and hash (summary)")
 	fs.StringVar(&trace, "trace", "", "TRS: write the per-iteration parallelism as CSV to this file (run; a compiled program prints it after its output with TRACE=1)")
@@ -40,7 +41,7 @@ func bind(fs *pflag.FlagSet) *frontend.Session {
 	return &frontend.Session{
 		Parse: func(file string, src []byte) (*ir.Module, error) {
 			o := opts
-			o.Trace = trace != ""
+			o.Trace, o.Stats = trace != "", stats != ""
 			switch len(inputs) {
 			case 0:
 				var err error
