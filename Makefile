@@ -31,8 +31,10 @@ install: build
 man: build
 	rm -rf man && $(BIN) man man
 
+# GOMEMLIMIT keeps each test binary's heap near 2 GiB: the TRS tests'
+# parallel runs otherwise peak at 5 GB (docs/BENCHMARKS.md, make test).
 test:
-	$(GO) test ./...
+	GOMEMLIMIT=2GiB $(GO) test ./...
 
 # The fuzz targets of internal/fuzz (Note [Fuzz targets]), one at a time:
 # fuzz-ci briefly, as CI runs them after make test; fuzz for FUZZTIME each.
