@@ -53,6 +53,9 @@ type context struct {
 	// nil where those are the IR's builtins.
 	rec *recFrame
 	ids *[3]string
+	// sub is the innermost statement dividing the Fork group since the
+	// region or recursion level began (Note [Subgroup instances]).
+	sub *subFrame
 }
 
 // loopFrame is a loop being lowered. In synchronous code break and

@@ -349,7 +349,8 @@ func (b *body) fork(s *forkStmt) {
 	saved := b.context
 	b.forks++
 	b.loop, b.whole, b.ids = nil, false, nil
-	f.Body = b.nest(func() { b.stmt(s.body) })
+	group := func() ir.Expr { return &ir.Builtin{Pos: s.pos, Op: ir.GroupID} }
+	f.Body = b.dividing(s.pos, f.Count, group, func() { b.stmt(s.body) })
 	b.context = saved
 	b.emit(f)
 }

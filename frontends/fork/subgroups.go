@@ -1,0 +1,121 @@
+package fork
+
+import (
+	"gpuc/internal/diag"
+	"gpuc/ir"
+)
+
+// Note [Subgroup instances]
+//
+// A sh variable is shared by the group that declares it, so one declared
+// in a fork body, or in a branch of an if whose condition differs within
+// the group, has one instance per subgroup. Sibling subgroups run
+// concurrently (ir/doc.go), so they cannot share one buffer.
+//
+// Each statement that divides the Fork group is a subFrame: a fork of k
+// subgroups, or an if, which makes two. A subgroup numbers itself in
+// mixed radix, path = outer path * k + @ (the then-part of an if 0, the
+// else-part 1), in a local declared at the top of its body when some
+// declaration inside asks for it. A sh variable declared in the subgroup
+// is a buffer of as many instances as the frames around it make
+// subgroups, the product of their counts, and the subgroup uses the
+// instance at path. Inside a group-recursive function the frames start
+// afresh at each recursion level and the group's own instance comes first:
+// (fr_start * product + path) * len (Note [Group recursion]).
+//
+// The counts must therefore be constants or expressions over parameters,
+// so that the buffer's length is one: a count that is only known at run
+// time would give sibling subgroups different radices. The buffer is sized
+// from the parameters and allocated on the device with the others, so an
+// instance count too large for the device's memory is the allocation's
+// clean error, before the program runs.
+
+// subFrame is a statement that divides the Fork group (Note [Subgroup
+// instances]).
+type subFrame struct {
+	outer *subFrame
+	pos   diag.Pos
+	count ir.Expr        // the number of subgroups, over parameters; nil if not
+	index func() ir.Expr // this subgroup's number, at the top of its body
+	path  string         // the local holding the path, "" until asked for
+	decl  *ir.Decl       // its declaration, placed by dividing
+}
+
+// dividing lowers the body of one subgroup of a statement that divides the
+// Fork group into count subgroups (nil: not known before run time), index
+// giving the subgroup's number at the top of the body.
+func (b *body) dividing(pos diag.Pos, count ir.Expr, index func() ir.Expr, fn func()) []ir.Stmt {
+	if count != nil && !overParams(count) {
+		count = nil
+	}
+	fr := &subFrame{outer: b.sub, pos: pos, count: count, index: index}
+	saved := b.sub
+	b.sub = fr
+	body := b.nest(fn)
+	b.sub = saved
+	if fr.decl != nil {
+		body = append([]ir.Stmt{fr.decl}, body...)
+	}
+	return body
+}
+
+// subPath returns the local holding the path of fr's subgroup, declaring
+// it at the top of fr's body on first use.
+func (b *body) subPath(fr *subFrame) string {
+	if fr.path != "" {
+		return fr.path
+	}
+	var v ir.Expr = convert(fr.index(), ir.I64)
+	if fr.outer != nil {
+		outer := varRef(fr.pos, b.subPath(fr.outer), ir.I64)
+		v = binaryOp(fr.pos, "+", binaryOp(fr.pos, "*", outer, convert(ir.CloneExpr(fr.count), ir.I64), ir.I64), v, ir.I64)
+	}
+	fr.path = b.fresh("sub_path")
+	fr.decl = &ir.Decl{Pos: fr.pos, Name: fr.path, T: ir.I64, Init: v}
+	return fr.path
+}
+
+// subInstances returns the number of subgroups that the frames around the
+// code make, or nil after reporting a count not known before run time.
+func (b *body) subInstances(v *variable) ir.Expr {
+	var n ir.Expr
+	for fr := b.sub; fr != nil; fr = fr.outer {
+		if fr.count == nil {
+			b.errorf(v.pos, "sh variable %s needs one instance per subgroup, but the fork at line %d divides the group into a number of subgroups known only at run time; make its count a constant or an expression over parameters", v.name, fr.pos.Line)
+			return nil
+		}
+		k := convert(ir.CloneExpr(fr.count), ir.I64)
+		if n == nil {
+			n = k
+		} else {
+			n = binaryOp(v.pos, "*", n, k, ir.I64)
+		}
+	}
+	return n
+}
+
+// instanced binds a sh local or local array declared inside statements
+// that divide the group, also in a group-recursive function (Note
+// [Subgroup instances]): it declares the buffer with one instance per
+// subgroup and returns the binding, or nil after an error.
+func (b *body) instanced(v *variable, name string) *binding {
+	bd := &binding{v: v, buf: name}
+	n := b.subInstances(v)
+	if n == nil {
+		return nil
+	}
+	bd.sub, bd.subN = b.subPath(b.sub), n
+	if b.rec != nil {
+		bd.start = b.rec.start
+		n = binaryOp(v.pos, "*", convert(ir.CloneExpr(b.procs), ir.I64), n, ir.I64)
+	}
+	if v.isArray() {
+		bd.stride = arrayLen(v)
+		if bd.stride == nil {
+			return nil // an error was reported at the declaration
+		}
+		n = binaryOp(v.pos, "*", n, convert(ir.CloneExpr(bd.stride), ir.I64), ir.I64)
+	}
+	b.l.m.Buffers = append(b.l.m.Buffers, &ir.Buffer{Pos: v.pos, Name: name, Elem: v.t, Len: n, Space: ir.Global, Role: ir.Scratch})
+	return bd
+}
