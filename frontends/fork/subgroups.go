@@ -1,6 +1,9 @@
 package fork
 
 import (
+	"math"
+	"math/bits"
+
 	"gpuc/internal/diag"
 	"gpuc/ir"
 )
@@ -88,7 +91,7 @@ func (b *body) subInstances(v *variable) ir.Expr {
 		if n == nil {
 			n = k
 		} else {
-			n = binaryOp(v.pos, "*", n, k, ir.I64)
+			n = satMul(v.pos, n, k)
 		}
 	}
 	return n
@@ -107,15 +110,37 @@ func (b *body) instanced(v *variable, name string) *binding {
 	bd.sub, bd.subN = b.subPath(b.sub), n
 	if b.rec != nil {
 		bd.start = b.rec.start
-		n = binaryOp(v.pos, "*", convert(ir.CloneExpr(b.procs), ir.I64), n, ir.I64)
+		n = satMul(v.pos, convert(ir.CloneExpr(b.procs), ir.I64), n)
 	}
 	if v.isArray() {
 		bd.stride = arrayLen(v)
 		if bd.stride == nil {
 			return nil // an error was reported at the declaration
 		}
-		n = binaryOp(v.pos, "*", n, convert(ir.CloneExpr(bd.stride), ir.I64), ir.I64)
+		n = satMul(v.pos, n, convert(ir.CloneExpr(bd.stride), ir.I64))
 	}
 	b.l.m.Buffers = append(b.l.m.Buffers, &ir.Buffer{Pos: v.pos, Name: name, Elem: v.t, Len: n, Space: ir.Global, Role: ir.Scratch})
 	return bd
+}
+
+// satMul multiplies two non-negative i64 lengths, giving MaxInt64 where
+// the product overflows, so that a buffer too large for any device fails
+// its allocation with a clean error instead of wrapping to a length that
+// fits.
+func satMul(pos diag.Pos, x, y ir.Expr) ir.Expr {
+	a, aok := constInt(x)
+	c, cok := constInt(y)
+	if aok && cok && a >= 0 && c >= 0 {
+		if hi, lo := bits.Mul64(uint64(a), uint64(c)); hi != 0 || lo > math.MaxInt64 {
+			return intConst(pos, ir.I64, math.MaxInt64)
+		}
+	}
+	prod := binaryOp(pos, "*", x, y, ir.I64)
+	if _, ok := prod.(*ir.Const); ok {
+		return prod
+	}
+	over := binaryOp(pos, "&&",
+		binaryOp(pos, "!=", ir.CloneExpr(x), intConst(pos, ir.I64, 0), ir.I64),
+		binaryOp(pos, "!=", binaryOp(pos, "/", ir.CloneExpr(prod), ir.CloneExpr(x), ir.I64), ir.CloneExpr(y), ir.I64), ir.Bool)
+	return &ir.Select{Pos: pos, Cond: over, X: intConst(pos, ir.I64, math.MaxInt64), Y: prod}
 }
