@@ -1,0 +1,77 @@
+package fork_test
+
+import (
+	"testing"
+
+	"gpuc/internal/irtest"
+)
+
+// TestSubgroupInstances runs sh variables declared in subgroups (Note
+// [Subgroup instances]) under the race checker, which reports sibling
+// subgroups sharing an instance, and again after the default pipeline,
+// which runs the subgroups one after another.
+func TestSubgroupInstances(t *testing.T) {
+	for _, tt := range []struct{ name, src, want string }{
+		{"nested forks", `
+sh int out[6];
+void main() {
+  start(13) {
+    fork(2; @ = $ % 2; $ = $ / 2) {
+      pr int outer = @;
+      fork(3; @ = $ % 3; $ = $ / 3) {
+        sh int n = 0;
+        syncadd(&n, 1 + outer);
+        seq out[outer * 3 + @] = n * 10 + outer;
+      }
+    }
+  }
+  for (int i = 0; i < 6; i++) printf("%d ", out[i]);
+  printf("\n");
+}`, "30 20 20 41 41 41 \n"},
+		{"fork in a loop", `
+sh int res[4];
+void main() {
+  start(8) {
+    pr int r;
+    for (r = 0; r < 2; r++) {
+      fork(2; @ = $ % 2; $ = $ / 2) {
+        sh int s = r * 100;
+        syncadd(&s, ($ + 1) * (@ + 1));
+        seq res[r * 2 + @] = s;
+      }
+    }
+  }
+  printf("%d %d %d %d\n", res[0], res[1], res[2], res[3]);
+}`, "10 20 110 120\n"},
+		{"if inside fork", `
+sh int res[4];
+void main() {
+  start(16) {
+    fork(2; @ = $ / 8; $ = $ % 8) {
+      pr int g = @;
+      if ($ < 3) {
+        sh int c[2] = {0, 0};
+        syncadd(&c[$ % 2], 1);
+        farm if ($ == 0) res[g * 2] = c[0] * 10 + c[1];
+      } else {
+        sh int c[2] = {0, 0};
+        syncadd(&c[$ % 2], 1 + g);
+        farm if ($ == 3) res[g * 2 + 1] = c[0] * 10 + c[1];
+      }
+    }
+  }
+  printf("%d %d %d %d\n", res[0], res[1], res[2], res[3]);
+}`, "21 23 21 46\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := mustParse(t, "test.fork", tt.src, defaultOpts)
+			if got := mustRun(t, m, nil, true); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			irtest.RunPasses(t, m, nil, "default")
+			if got := irtest.Run(t, m, nil); got != tt.want {
+				t.Errorf("after the default pipeline: got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
