@@ -162,7 +162,7 @@ func (b *body) ifStmt(s *ifStmt) {
 			return b.nest(func() { b.stmt(s) })
 		}
 		side := func() ir.Expr { return intConst(s.stmtPos(), ir.I64, i) }
-		return b.dividing(s.stmtPos(), intConst(s.stmtPos(), ir.I64, 2), side, func() { b.stmt(s) })
+		return b.dividing(s.stmtPos(), false, intConst(s.stmtPos(), ir.I64, 2), side, func() { b.stmt(s) })
 	}
 	b.within(s.cond, func() {
 		then = part(0, s.then)

@@ -42,16 +42,18 @@ type subFrame struct {
 	index func() ir.Expr // this subgroup's number, at the top of its body
 	path  string         // the local holding the path, "" until asked for
 	decl  *ir.Decl       // its declaration, placed by dividing
+	fork  bool           // a fork, which renumbers $; an if keeps it
+	lead  *binding       // the cell of seqLeader's election, nil until asked
 }
 
 // dividing lowers the body of one subgroup of a statement that divides the
 // Fork group into count subgroups (nil: not known before run time), index
 // giving the subgroup's number at the top of the body.
-func (b *body) dividing(pos diag.Pos, count ir.Expr, index func() ir.Expr, fn func()) []ir.Stmt {
+func (b *body) dividing(pos diag.Pos, fork bool, count ir.Expr, index func() ir.Expr, fn func()) []ir.Stmt {
 	if count != nil && !overParams(count) {
 		count = nil
 	}
-	fr := &subFrame{outer: b.sub, pos: pos, count: count, index: index}
+	fr := &subFrame{outer: b.sub, pos: pos, count: count, index: index, fork: fork}
 	saved := b.sub
 	b.sub = fr
 	body := b.nest(fn)
@@ -143,4 +145,42 @@ func satMul(pos diag.Pos, x, y ir.Expr) ir.Expr {
 		binaryOp(pos, "!=", ir.CloneExpr(x), intConst(pos, ir.I64, 0), ir.I64),
 		binaryOp(pos, "!=", binaryOp(pos, "/", ir.CloneExpr(prod), ir.CloneExpr(x), ir.I64), ir.CloneExpr(y), ir.I64), ir.Bool)
 	return &ir.Select{Pos: pos, Cond: over, X: intConst(pos, ir.I64, math.MaxInt64), Y: prod}
+}
+
+// Note [Seq in subgroups]
+//
+// seq S runs S on one processor of the group, the one with $ == 0, but
+// the subgroups of an if keep the parent's $, so one of them may have no
+// processor 0. There the members elect the one with the lowest gid(): in
+// a cell of their own (one instance per subgroup, Note [Subgroup
+// instances]), each takes the atomic max of MaxInt32 - gid(); after a
+// barrier the processor that finds its own key is the leader, and after
+// another it clears the cell for the next election and runs S.
+
+// seqLeader returns the condition under which a processor runs a seq
+// body, emitting the election of Note [Seq in subgroups] where the group
+// is a subgroup of an if; nil where $ == 0 serves.
+func (b *body) seqLeader(pos diag.Pos) ir.Expr {
+	fr := b.sub
+	if fr == nil || fr.fork {
+		return nil
+	}
+	if fr.lead == nil {
+		v := &variable{pos: pos, name: "seq_leader", t: ir.I32, kind: localVar, shared: true}
+		fr.lead = b.instanced(v, b.l.newPlaceholder(v.name))
+		if fr.lead == nil {
+			return nil // an error was reported
+		}
+	}
+	cell := func() ir.Expr { return b.instanceIndex(fr.lead, intConst(pos, ir.I32, 0)) }
+	key := b.local(pos, "seq_key", ir.I32, &ir.Binary{Pos: pos, Op: ir.Sub,
+		X: intConst(pos, ir.I32, math.MaxInt32), Y: &ir.Builtin{Pos: pos, Op: ir.GlobalID}})
+	b.emit(&ir.Atomic{Pos: pos, Op: ir.AtomicMax, Buf: fr.lead.buf, Index: cell(), Args: []ir.Expr{varRef(pos, key, ir.I32)}})
+	b.barrier(pos)
+	won := b.local(pos, "seq_lead", ir.Bool, &ir.Binary{Pos: pos, Op: ir.Eq,
+		X: &ir.Load{Pos: pos, Buf: fr.lead.buf, Index: cell(), T: ir.I32}, Y: varRef(pos, key, ir.I32)})
+	b.barrier(pos)
+	b.emit(&ir.If{Pos: pos, Cond: varRef(pos, won, ir.Bool), Then: []ir.Stmt{
+		&ir.Store{Pos: pos, Buf: fr.lead.buf, Index: cell(), Value: intConst(pos, ir.I32, 0)}}})
+	return varRef(pos, won, ir.Bool)
 }

@@ -62,6 +62,25 @@ void main() {
   }
   printf("%d %d %d %d\n", res[0], res[1], res[2], res[3]);
 }`, "21 23 21 46\n"},
+		{"seq in the subgroups of an if", `
+sh int res[2];
+void main() {
+  start(10) {
+    if ($ % 3 == 0) {
+      sh int s;
+      seq s = 0;
+      syncadd(&s, $);
+      seq res[0] = s;
+    } else {
+      sh int s;
+      seq s = 100;
+      syncadd(&s, $);
+      seq res[1] = s;
+    }
+    if ($ > 6) seq res[0] += 1000;
+  }
+  printf("%d %d\n", res[0], res[1]);
+}`, "1018 127\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := mustParse(t, "test.fork", tt.src, defaultOpts)
