@@ -37,7 +37,6 @@ type context struct {
 	mode     mode
 	inRegion bool
 	inSeq    bool         // in a seq body, where printf is allowed
-	forks    int          // fork bodies around the code
 	loop     *loopFrame   // the innermost loop
 	inline   *inlineFrame // the innermost inlined sync function
 	// whole says that the group running the code is a contiguous range

@@ -350,7 +350,6 @@ func (b *body) fork(s *forkStmt) {
 		}
 	})
 	saved := b.context
-	b.forks++
 	b.loop, b.whole, b.ids = nil, false, nil
 	group := func() ir.Expr { return &ir.Builtin{Pos: s.pos, Op: ir.GroupID} }
 	f.Body = b.dividing(s.pos, true, f.Count, group, func() { b.stmt(s.body) })
