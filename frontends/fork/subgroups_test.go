@@ -81,6 +81,31 @@ void main() {
   }
   printf("%d %d\n", res[0], res[1]);
 }`, "1018 127\n"},
+		{"if with seq in a recursive function", `
+const int P = 8;
+sh long total;
+sh int leaves;
+sync void rec(sh int lo, sh int hi) {
+  if (hi - lo <= 2 || groupsize() == 1) {
+    if ($ % 2 == 1) {
+      sh long s;
+      seq s = 0;
+      syncadd(&s, (long)(lo * 100 + $));
+      seq syncadd(&total, s);
+    }
+    seq syncadd(&leaves, 1);
+    return;
+  }
+  fork(2; @ = $ < groupsize() / 2 ? 0 : 1; $ = $ < groupsize() / 2 ? $ : $ - groupsize() / 2) {
+    sh int m;
+    m = lo + (hi - lo) / 2;
+    if (@ == 0) rec(lo, m); else rec(m, hi);
+  }
+}
+void main() {
+  start(P) rec(0, 8);
+  printf("%ld %d\n", total, leaves);
+}`, "1204 4\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := mustParse(t, "test.fork", tt.src, defaultOpts)
