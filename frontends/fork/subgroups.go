@@ -28,7 +28,10 @@ import (
 //
 // The counts must therefore be constants or expressions over parameters,
 // so that the buffer's length is one: a count that is only known at run
-// time would give sibling subgroups different radices. The buffer is sized
+// time would give sibling subgroups different radices. Such a fork, as
+// fork(groupsize(); @ = $; ...), takes start's processor count P instead,
+// which bounds its live subgroups; a subgroup numbered P or more raises an
+// error before it declares anything. The buffer is sized
 // from the parameters and allocated on the device with the others, so an
 // instance count too large for the device's memory is the allocation's
 // clean error, before the program runs.
@@ -43,23 +46,36 @@ type subFrame struct {
 	path  string         // the local holding the path, "" until asked for
 	decl  *ir.Decl       // its declaration, placed by dividing
 	fork  bool           // a fork, which renumbers $; an if keeps it
-	lead  *binding       // the cell of seqLeader's election, nil until asked
+	// bounded marks a fork whose count is known only at run time: count
+	// is then start's processor count, which bounds the live subgroups,
+	// and a subgroup numbered beyond it raises an error.
+	bounded bool
+	lead    *binding // the cell of seqLeader's election, nil until asked
 }
 
 // dividing lowers the body of one subgroup of a statement that divides the
-// Fork group into count subgroups (nil: not known before run time), index
-// giving the subgroup's number at the top of the body.
+// Fork group into count subgroups, index giving the subgroup's number at
+// the top of the body.
 func (b *body) dividing(pos diag.Pos, fork bool, count ir.Expr, index func() ir.Expr, fn func()) []ir.Stmt {
-	if count != nil && !overParams(count) {
-		count = nil
-	}
 	fr := &subFrame{outer: b.sub, pos: pos, count: count, index: index, fork: fork}
+	if !overParams(count) {
+		fr.count, fr.bounded = nil, b.procs != nil
+		if fr.bounded {
+			fr.count = ir.CloneExpr(b.procs)
+		}
+	}
 	saved := b.sub
 	b.sub = fr
 	body := b.nest(fn)
 	b.sub = saved
 	if fr.decl != nil {
-		body = append([]ir.Stmt{fr.decl}, body...)
+		pre := []ir.Stmt{fr.decl}
+		if fr.bounded {
+			over := binaryOp(pos, ">=", convert(fr.index(), ir.I64), convert(ir.CloneExpr(fr.count), ir.I64), ir.I64)
+			pre = append([]ir.Stmt{&ir.If{Pos: pos, Cond: over, Then: []ir.Stmt{&ir.Raise{Pos: pos,
+				Msg: "fork: a subgroup that declares sh variables is numbered beyond start's processor count, which bounds their instances"}}}}, pre...)
+		}
+		body = append(pre, body...)
 	}
 	return body
 }
@@ -86,7 +102,7 @@ func (b *body) subInstances(v *variable) ir.Expr {
 	var n ir.Expr
 	for fr := b.sub; fr != nil; fr = fr.outer {
 		if fr.count == nil {
-			b.errorf(v.pos, "sh variable %s needs one instance per subgroup, but the fork at line %d divides the group into a number of subgroups known only at run time; make its count a constant or an expression over parameters", v.name, fr.pos.Line)
+			b.errorf(v.pos, "sh variable %s needs one instance per subgroup, but the fork at line %d divides the group into a number of subgroups known only at run time, and start's processor count, which would bound them, is not a constant or parameter expression either", v.name, fr.pos.Line)
 			return nil
 		}
 		k := convert(ir.CloneExpr(fr.count), ir.I64)

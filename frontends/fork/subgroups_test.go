@@ -1,9 +1,12 @@
 package fork_test
 
 import (
+	"io"
+	"strings"
 	"testing"
 
 	"gpuc/internal/irtest"
+	"gpuc/ir/interp"
 )
 
 // TestSubgroupInstances runs sh variables declared in subgroups (Note
@@ -106,6 +109,18 @@ void main() {
   start(P) rec(0, 8);
   printf("%ld %d\n", total, leaves);
 }`, "1204 4\n"},
+		{"a fork with a count known at run time", `
+sh int res[8];
+void main() {
+  start(8) {
+    fork(groupsize() / 2; @ = $ / 2; $ = $ % 2) {
+      sh int s = 0;
+      syncadd(&s, $ + 1 + @ * 10);
+      seq res[@] = s;
+    }
+  }
+  printf("%d %d %d %d\n", res[0], res[1], res[2], res[3]);
+}`, "3 23 43 63\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := mustParse(t, "test.fork", tt.src, defaultOpts)
@@ -117,5 +132,26 @@ void main() {
 				t.Errorf("after the default pipeline: got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSubgroupBeyondProcs checks the bound of a fork whose count is known
+// only at run time: a subgroup numbered past start's processor count,
+// which sizes the instances, raises an error.
+func TestSubgroupBeyondProcs(t *testing.T) {
+	m := mustParse(t, "test.fork", `
+sh int res[16];
+void main() {
+  start(4) {
+    fork(groupsize() * 4; @ = $ * 4; $ = 0) {
+      sh int s = 1;
+      seq res[@] = s;
+    }
+  }
+  printf("%d\n", res[0]);
+}`, defaultOpts)
+	err := interp.Run(m, interp.Config{Stdout: io.Discard})
+	if err == nil || !strings.HasPrefix(err.Error(), "fork: a subgroup that declares sh variables is numbered beyond start's processor count") {
+		t.Errorf("got %v", err)
 	}
 }
