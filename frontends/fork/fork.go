@@ -66,8 +66,7 @@
 // not assign it.
 //
 // A sh variable declared in a fork body or in a branch of a private if
-// has one instance per subgroup (Note [Subgroup instances]); the counts
-// of the forks around it must be constants or parameter expressions.
+// has one instance per subgroup (Note [Subgroup instances]).
 //
 // It is not a C compiler: pointers, structs, strings other than printf
 // formats and error messages, and private arrays are refused with a
