@@ -37,7 +37,6 @@ type context struct {
 	mode     mode
 	inRegion bool
 	inSeq    bool         // in a seq body, where printf is allowed
-	forks    int          // fork bodies around the code
 	loop     *loopFrame   // the innermost loop
 	inline   *inlineFrame // the innermost inlined sync function
 	// whole says that the group running the code is a contiguous range
@@ -53,6 +52,9 @@ type context struct {
 	// nil where those are the IR's builtins.
 	rec *recFrame
 	ids *[3]string
+	// sub is the innermost statement dividing the Fork group since the
+	// region or recursion level began (Note [Subgroup instances]).
+	sub *subFrame
 }
 
 // loopFrame is a loop being lowered. In synchronous code break and

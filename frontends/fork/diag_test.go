@@ -142,15 +142,18 @@ void main() {
 		}},
 		{"unsupported sh instances", `
 void main() {
-  start(4) {
+  int p = 4;
+  start(p) {
     fork(2; @ = $ % 2; $ = $ / 2) {
-      sh int mine;
+      fork(groupsize(); @ = $; $ = 0) {
+        sh int mine;
+      }
     }
     pr int row[3];
   }
 }`, []string{
-			"t.fork:5:14: error: sh variable mine inside fork is not supported yet: each subgroup would need its own instance",
-			"t.fork:7:12: error: private arrays are not supported yet; declare row sh and index it by $",
+			"t.fork:7:16: error: sh variable mine needs one instance per subgroup, but the fork at line 6 divides the group into a number of subgroups known only at run time, and start's processor count, which would bound them, is not a constant or parameter expression either",
+			"t.fork:10:12: error: private arrays are not supported yet; declare row sh and index it by $",
 		}},
 		{"shapes of recursion", `
 sync void ping(sh int n) { if (n > 0) pong(n - 1); }

@@ -44,6 +44,8 @@ var examples = []example{
 	{"paper_fig5", map[string]int64{"N": 100}, fig5Want, map[string]int64{"N": 30}},
 	{"quicksort", map[string]int64{"N": 100000}, quicksortWant, map[string]int64{"N": 3000, "P": 24}},
 	{"ilog2_rounds", nil, ilog2RoundsWant, map[string]int64{}},
+	{"subgroup_sh", map[string]int64{"P": 96}, subgroupShWant, map[string]int64{"P": 29}},
+	{"dcsum", map[string]int64{"N": 100000, "P": 256, "CUT": 1000}, dcsumWant, map[string]int64{"N": 5000, "P": 24}},
 }
 
 func TestExamples(t *testing.T) {
@@ -330,4 +332,48 @@ func quicksortWant(p map[string]int64) string {
 	}
 	return fmt.Sprintf("sorted %d ints\nchecksum %d\na[0] = %d, a[%d] = %d, a[%d] = %d\n",
 		n, check, a[0], n/2, a[n/2], n-1, a[n-1])
+}
+
+// subgroupShWant is subgroup_sh.fork's output: group g of fork(3) holds
+// the processors p = g mod 3 of P.
+func subgroupShWant(p map[string]int64) string {
+	var b strings.Builder
+	for g := int64(0); g < 3; g++ {
+		members, squares, even, odd := 0, int64(0), int64(0), int64(0)
+		for q := g; q < p["P"]; q += 3 {
+			members++
+			squares += q * q
+			if q%2 == 0 {
+				even = max(even, q)
+			} else {
+				odd = max(odd, q)
+			}
+		}
+		fmt.Fprintf(&b, "group %d: %d members, sum of squares %d, largest even %d, largest odd %d\n", g, members, squares, even, odd)
+	}
+	return b.String()
+}
+
+// dcsumWant is dcsum.fork's output: the sum, and the recursion's leaves
+// and depth, the group halving with the range.
+func dcsumWant(p map[string]int64) string {
+	n := p["N"]
+	var sum int64
+	for i := range n {
+		sum += i*i%1009 - 500
+	}
+	leaves, deepest := 0, int64(0)
+	var rec func(lo, hi, g, depth int64)
+	rec = func(lo, hi, g, depth int64) {
+		if hi-lo <= p["CUT"] || g == 1 {
+			leaves++
+			deepest = max(deepest, depth)
+			return
+		}
+		mid := lo + (hi-lo)/2
+		rec(lo, mid, g/2, depth+1)
+		rec(mid, hi, g-g/2, depth+1)
+	}
+	rec(0, n, p["P"], 0)
+	return fmt.Sprintf("sum %d over %d leaf groups, %d levels deep\n", sum, leaves, deepest)
 }

@@ -65,9 +65,12 @@
 // processor keeps a copy, so the group must pass the same value and may
 // not assign it.
 //
+// A sh variable declared in a fork body or in a branch of a private if
+// has one instance per subgroup (Note [Subgroup instances]).
+//
 // It is not a C compiler: pointers, structs, strings other than printf
-// formats and error messages, private arrays, and sh variables in the bodies of forks other
-// than a recursive function's last are refused with a diagnostic.
+// formats and error messages, and private arrays are refused with a
+// diagnostic.
 package fork
 
 import (

@@ -56,6 +56,11 @@ type binding struct {
 	// apart (nil: one).
 	start  string
 	stride ir.Expr
+	// sub, for a buffer with one instance per subgroup (Note [Subgroup
+	// instances]), names the local that holds the subgroup's path, and
+	// subN is the number of paths, within each group instance.
+	sub  string
+	subN ir.Expr
 }
 
 // instKey identifies one IR version of a function: host or device, with

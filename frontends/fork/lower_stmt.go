@@ -103,8 +103,8 @@ func (b *body) declare(v *variable) {
 }
 
 // sharedLocal lowers the declaration of a local array or sh variable: a
-// buffer of its own, with one instance, which is why a declaration that
-// several instances of a group may run at once is refused.
+// buffer of its own, with one instance per group that may run the
+// declaration at once (Notes [Group recursion], [Subgroup instances]).
 func (b *body) sharedLocal(v *variable) {
 	fn := b.inst.key.fn
 	switch {
@@ -114,21 +114,21 @@ func (b *body) sharedLocal(v *variable) {
 	case b.inRegion && !v.shared:
 		b.errorf(v.pos, "private arrays are not supported yet; declare %s sh and index it by $", v.name)
 		return
-	case b.forks > 0:
-		b.errorf(v.pos, "sh variable %s inside fork is not supported yet: each subgroup would need its own instance", v.name)
-		return
 	case b.mode == hostMode && b.l.isRecursive(fn):
 		b.errorf(v.pos, "array or sh variable %s in recursive function %s is not supported", v.name, fn.name)
 		return
 	}
 	bd := &binding{v: v, buf: b.l.newPlaceholder(v.name)}
-	if b.rec != nil {
+	switch {
+	case b.sub != nil:
+		bd = b.instanced(v, bd.buf)
+	case b.rec != nil:
 		bd = b.perGroupLocal(v, bd.buf)
-		if bd == nil {
-			return
-		}
-	} else {
+	default:
 		b.l.buffer(v, bd.buf)
+	}
+	if bd == nil {
+		return
 	}
 	b.vars[v] = bd
 	if len(v.inits) == 0 {
@@ -156,10 +156,18 @@ func (b *body) ifStmt(s *ifStmt) {
 		c = b.cond(s.cond)
 	}
 	var then, els []ir.Stmt
+	divides := b.mode == syncMode && b.isPrivate(s.cond) && b.differsInGroup(s.cond)
+	part := func(i int64, s stmt) []ir.Stmt {
+		if !divides {
+			return b.nest(func() { b.stmt(s) })
+		}
+		side := func() ir.Expr { return intConst(s.stmtPos(), ir.I64, i) }
+		return b.dividing(s.stmtPos(), false, intConst(s.stmtPos(), ir.I64, 2), side, func() { b.stmt(s) })
+	}
 	b.within(s.cond, func() {
-		then = b.nest(func() { b.stmt(s.then) })
+		then = part(0, s.then)
 		if s.orElse != nil {
-			els = b.nest(func() { b.stmt(s.orElse) })
+			els = part(1, s.orElse)
 		}
 	})
 	if b.mode == syncMode && b.isPrivate(s.cond) {

@@ -304,11 +304,14 @@ func (b *body) seq(s *seqStmt) {
 	if b.touchesShared(s.body) {
 		b.barrier(s.pos)
 	}
+	var first ir.Expr = &ir.Binary{Pos: s.pos, Op: ir.Eq, X: b.groupValue(s.pos, "$", 0), Y: intConst(s.pos, ir.I32, 0)}
+	if lead := b.seqLeader(s.pos); lead != nil {
+		first = lead
+	}
 	saved := b.context
 	b.mode, b.inSeq, b.loop = asyncMode, true, nil
 	body := b.nest(func() { b.stmt(s.body) })
 	b.context = saved
-	first := &ir.Binary{Pos: s.pos, Op: ir.Eq, X: b.groupValue(s.pos, "$", 0), Y: intConst(s.pos, ir.I32, 0)}
 	b.emit(&ir.If{Pos: s.pos, Cond: first, Then: body})
 	b.barrier(s.pos)
 }
@@ -347,9 +350,9 @@ func (b *body) fork(s *forkStmt) {
 		}
 	})
 	saved := b.context
-	b.forks++
 	b.loop, b.whole, b.ids = nil, false, nil
-	f.Body = b.nest(func() { b.stmt(s.body) })
+	group := func() ir.Expr { return &ir.Builtin{Pos: s.pos, Op: ir.GroupID} }
+	f.Body = b.dividing(s.pos, true, f.Count, group, func() { b.stmt(s.body) })
 	b.context = saved
 	b.emit(f)
 }

@@ -274,7 +274,7 @@ func (b *body) groupCall(e *call) {
 	fr := b.declareGroup(e.pos, f)
 	b.step, b.loop = nil, nil
 	body := b.nest(func() {
-		b.rec, b.ids, b.inline, b.whole = fr, &fr.ids, fr.inline, true
+		b.rec, b.ids, b.inline, b.whole, b.sub = fr, &fr.ids, fr.inline, true, nil
 		b.emit(setFlag(e.pos, fr.live, false))
 		if hasEarlyReturn(f) {
 			fr.inline.ret = b.flag(e.pos, "ret")
@@ -356,7 +356,7 @@ func (b *body) tailFork(s *forkStmt) {
 	}
 	restore := b.rebind(fr.start, parent)
 	saved := b.context
-	b.loop, b.whole = nil, true
+	b.loop, b.whole, b.sub = nil, true, nil
 	b.stmt(s.body)
 	b.context = saved
 	restore()
@@ -478,13 +478,23 @@ func (b *body) perGroupLocal(v *variable, name string) *binding {
 // instanceIndex turns an index into an array or sh variable into one into
 // its buffer: the same, unless each group has its own instance.
 func (b *body) instanceIndex(bd *binding, idx ir.Expr) ir.Expr {
-	if bd == nil || bd.start == "" {
+	if bd == nil || bd.start == "" && bd.sub == "" {
 		return idx
 	}
 	pos := idx.At()
-	var base ir.Expr = varRef(pos, bd.start, ir.I32)
+	var base ir.Expr
+	if bd.start != "" {
+		base = varRef(pos, bd.start, ir.I32)
+	}
+	if bd.sub != "" {
+		path := ir.Expr(varRef(pos, bd.sub, ir.I64))
+		if base != nil {
+			path = binaryOp(pos, "+", binaryOp(pos, "*", convert(base, ir.I64), ir.CloneExpr(bd.subN), ir.I64), path, ir.I64)
+		}
+		base = path
+	}
 	if bd.stride != nil {
-		base = binaryOp(pos, "*", base, ir.CloneExpr(bd.stride), usual(ir.I32, bd.stride.Type()))
+		base = binaryOp(pos, "*", base, ir.CloneExpr(bd.stride), usual(base.Type(), bd.stride.Type()))
 	}
 	if k, ok := constInt(idx); ok && k == 0 {
 		return base

@@ -52,3 +52,23 @@ func TestBoundedRuns(t *testing.T) {
 		t.Errorf("within the limits: %q, %v", out.String(), err)
 	}
 }
+
+// TestHugeBufferLengths checks that buffers whose lengths add up past
+// MaxInt64 get the memory limit's error, not a wrapped total and a Go
+// panic in make.
+func TestHugeBufferLengths(t *testing.T) {
+	m, err := kir.Parse("huge.kir", []byte(`module huge;
+param N: i64 = 1;
+buffer a: i32[2] global output;
+buffer b: i32[N] global scratch;
+host main() {
+  a[0] = 1;
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = interp.Run(m, interp.Config{Params: map[string]int64{"N": 9223372036854775807}})
+	if err == nil || !strings.Contains(err.Error(), "huge.kir:4:1: error: buffers and arrays up to b hold 9223372036854775807 elements, more than the interpreter's limit") {
+		t.Errorf("got %v", err)
+	}
+}

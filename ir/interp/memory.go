@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"math"
+
 	"gpuc/internal/diag"
 	"gpuc/ir"
 )
@@ -41,7 +43,12 @@ func (x *machine) allocate() error {
 			x.shared = append(x.shared, n)
 			return n
 		}
-		if total += n; total > maxElements {
+		if total+n < total { // a huge length wraps the sum
+			total = math.MaxInt64
+		} else {
+			total += n
+		}
+		if total > maxElements {
 			errs.Add(pos, "buffers and arrays up to %s hold %d elements, more than the interpreter's limit of %d (it keeps 8 bytes an element)", m.name, total, maxElements)
 			return 0
 		}
