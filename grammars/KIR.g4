@@ -45,7 +45,7 @@ stmt
     | 'region' expr block                                                   # regionStmt
     | 'copy' IDENT '[' expr ']' ',' IDENT '[' expr ']' ',' expr ';'         # copyStmt
     | 'swap' IDENT ',' IDENT ';'                                            # swapStmt
-    | 'printf' STRING (',' expr)* ';'                                       # printfStmt
+    | 'printf' IDENT? STRING (',' expr)* ';'                                # printfStmt
     ;
 
 // simpleStmt is what a for loop's init and post may hold.

@@ -236,7 +236,11 @@ func (p *printer) stmt(s Stmt) {
 	case *Swap:
 		p.line("swap %s, %s;", s.A, s.B)
 	case *Printf:
-		p.line("printf %s%s;", Quote(s.Format), exprList(", ", s.Args))
+		stream := ""
+		if s.Stream != Stdout {
+			stream = s.Stream.String() + " "
+		}
+		p.line("printf %s%s%s;", stream, Quote(s.Format), exprList(", ", s.Args))
 	case nil:
 		p.line("<nil statement>;")
 	default:

@@ -328,13 +328,33 @@ type Swap struct {
 // flags, widths and precisions, as C's printf does. It stands in host code
 // and, at the SPMD level, in regions, where each processor that runs it
 // prints, in pid order between two barriers; frontends use it for output
-// from one processor (Fork's seq).
+// from one processor (Fork's seq). Stream is where it goes: standard
+// output, the program's output, or standard error, for what is about the
+// run and not its result (TRS's --stats), so that the two never mix.
 //
 //	printf "%5d %s\n", n, "ok"
+//	printf stderr "steps: %d\n", n
 type Printf struct {
 	Pos    Pos
+	Stream Stream
 	Format string
 	Args   []Expr
+}
+
+// Stream is the output stream of a Printf.
+type Stream uint8
+
+const (
+	Stdout Stream = iota
+	Stderr
+)
+
+// String is the stream's name in .kir: stdout or stderr.
+func (s Stream) String() string {
+	if s == Stderr {
+		return "stderr"
+	}
+	return "stdout"
 }
 
 func (s *Decl) At() Pos       { return s.Pos }

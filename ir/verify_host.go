@@ -84,6 +84,9 @@ func (v *verifier) swappable(name string, pos Pos) *Buffer {
 
 func (v *verifier) printf(s *Printf) {
 	v.only(s.Pos, "printf", hostCode, regionCode)
+	if s.Stream > Stderr {
+		v.errorf(s.Pos, "printf to stream %d: want stdout or stderr", s.Stream)
+	}
 	pieces, err := ParseFormat(s.Format)
 	if err != nil {
 		v.errorf(s.Pos, "%v", err)

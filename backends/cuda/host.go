@@ -148,15 +148,23 @@ func (f *fn) printf(s *ir.Printf) {
 	if len(f.e.raiseMsgs) > 0 {
 		f.line("gpuc_check_device_error();")
 	}
+	stream := "stdout"
+	if s.Stream == ir.Stderr {
+		stream = "stderr"
+	}
 	if plainFormat(pieces) {
-		f.fastPrintf(pieces, args)
+		f.fastPrintf(pieces, args, stream)
 		return
 	}
 	parts := []string{cstring(format.String())}
 	for _, a := range args {
 		parts = append(parts, a.s)
 	}
-	f.line("printf(%s);", strings.Join(parts, ", "))
+	if stream == "stdout" {
+		f.line("printf(%s);", strings.Join(parts, ", "))
+		return
+	}
+	f.line("fprintf(%s, %s);", stream, strings.Join(parts, ", "))
 }
 
 // plainFormat reports whether a format holds only text and integer
@@ -175,10 +183,10 @@ func plainFormat(pieces []ir.FormatPiece) bool {
 }
 
 // fastPrintf writes a plain format's line into a buffer on the stack with
-// gpuc_put_* and hands it to stdout in one fwrite: the same bytes as
-// printf, without parsing the format at run time. args are the printf
-// arguments, cast as printfArg casts them.
-func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []cx) {
+// gpuc_put_* and hands it to stream (stdout or stderr) in one fwrite: the
+// same bytes as printf, without parsing the format at run time. args are
+// the printf arguments, cast as printfArg casts them.
+func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []cx, stream string) {
 	size, n := 0, 0
 	var puts []string
 	for _, p := range pieces {
@@ -207,7 +215,7 @@ func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []cx) {
 		for _, p := range pieces {
 			text += p.Lit
 		}
-		f.line("fwrite(%s, 1, %d, stdout);", cstring(text), len(text))
+		f.line("fwrite(%s, 1, %d, %s);", cstring(text), len(text), stream)
 		return
 	}
 	f.line("{")
@@ -217,7 +225,7 @@ func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []cx) {
 	for _, p := range puts {
 		f.line("%s", p)
 	}
-	f.line("fwrite(gpuc_pb, 1, gpuc_pn, stdout);")
+	f.line("fwrite(gpuc_pb, 1, gpuc_pn, %s);", stream)
 	f.indent--
 	f.line("}")
 }

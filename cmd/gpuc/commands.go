@@ -107,7 +107,7 @@ the same output and the same checks.`,
 			if memory < 0 {
 				return fmt.Errorf("--device-memory=%d: want a number of bytes", memory)
 			}
-			return driver.Run(m, fe, args[1:], interp.Config{Stdout: stdout, Race: race, Workers: workers,
+			return driver.Run(m, fe, args[1:], interp.Config{Stdout: stdout, Stderr: cmd.ErrOrStderr(), Race: race, Workers: workers,
 				CoopThreads: coop, DeviceMemory: memory, MaxSteps: lim.maxSteps, Timeout: lim.timeout,
 				Progress: lim.progressTo(cmd.ErrOrStderr())})
 		},

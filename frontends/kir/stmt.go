@@ -160,6 +160,15 @@ func (b *builder) stmt(ctx parser.IStmtContext) ir.Stmt {
 		return sw
 	case *parser.PrintfStmtContext:
 		pf := &ir.Printf{Pos: pos, Format: b.str(s.STRING())}
+		if id := s.IDENT(); id != nil {
+			switch id.GetText() {
+			case ir.Stderr.String():
+				pf.Stream = ir.Stderr
+			case ir.Stdout.String():
+			default:
+				b.errorf(b.tpos(id), "printf to %s: want stdout or stderr", id.GetText())
+			}
+		}
 		for _, e := range s.AllExpr() {
 			pf.Args = append(pf.Args, b.expr(e))
 		}

@@ -20,6 +20,9 @@ type Config struct {
 	// Stdout receives the program's output: printf and the output buffers.
 	// Nil discards it.
 	Stdout io.Writer
+	// Stderr receives what printf writes to ir.Stderr, unbuffered, so that
+	// it never mixes with Stdout. Nil discards it.
+	Stderr io.Writer
 	// Params overrides parameter defaults, NAME=VALUE; naming a parameter
 	// the module lacks is an error.
 	Params map[string]int64
