@@ -88,6 +88,28 @@ host main() {
 	}
 }
 
+// TestPrintfStderr: printf stderr writes to Config.Stderr at once, never
+// to Stdout, and a nil Stderr discards it.
+func TestPrintfStderr(t *testing.T) {
+	src := `module pf;
+host main() {
+  printf "out %d\n", 1;
+  printf stderr "err %d %s\n", 2, "x";
+  printf "out %d\n", 3;
+}
+`
+	var errOut strings.Builder
+	if got := mustRun(t, "pf.kir", src, interp.Config{Stderr: &errOut}); got != "out 1\nout 3\n" {
+		t.Errorf("stdout %q, want the two out lines", got)
+	}
+	if errOut.String() != "err 2 x\n" {
+		t.Errorf("stderr %q, want %q", errOut.String(), "err 2 x\n")
+	}
+	if got := mustRun(t, "pf.kir", src, interp.Config{}); got != "out 1\nout 3\n" {
+		t.Errorf("with no Stderr, stdout %q", got)
+	}
+}
+
 func TestRaise(t *testing.T) {
 	src := `module r;
 buffer o: i32[1] global output;
