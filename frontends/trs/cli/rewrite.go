@@ -58,7 +58,7 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 				fmt.Fprintln(stdout, trs.Summarize(r, r.Root()))
 			}
 			if stats {
-				fmt.Fprintf(stdout, "rewrites: %d\nlive terms: %d\ncritical path: %d\n", r.Steps, r.Live(), r.Span)
+				fmt.Fprintf(cmd.ErrOrStderr(), "rewrites: %d\nlive terms: %d\ncritical path: %d\n", r.Steps, r.Live(), r.Span)
 			}
 			if timing {
 				secs := elapsed.Seconds()
@@ -70,7 +70,7 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 	}
 	cmd.Flags().StringVar(&input, "input", "", "the input term (for WST files, unless FILE.input holds it)")
 	cmd.Flags().Var(&print, "print", "print the normal form (term) or its size and hash (summary)")
-	cmd.Flags().BoolVar(&stats, "stats", false, "print the number of rewrites, of live terms and the critical path")
+	cmd.Flags().BoolVar(&stats, "stats", false, "print the number of rewrites, of live terms and the critical path on standard error")
 	cmd.Flags().BoolVar(&timing, "time", false, "report the rewriting time on standard error")
 	cmd.Flags().IntVar(&capacity, "capacity", 0, "the most live terms (0: no limit)")
 	cmd.Flags().Int64Var(&maxSteps, "max-steps", 0, "the most rewrite steps (0: no limit)")
