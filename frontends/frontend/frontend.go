@@ -41,6 +41,10 @@ type Session struct {
 	// RunOutput, if not nil, wraps the standard output of a program that
 	// gpuc run interprets; done flushes and closes what it opened.
 	RunOutput func(stdout io.Writer) (w io.Writer, done func() error, err error)
+	// JSONArgs, if not nil, returns the NAME=VALUE arguments that make the
+	// program print its own reports as JSON (TRS's STATS=2); gpuc run
+	// --json puts them before the command line's.
+	JSONArgs func() []string
 }
 
 // Note [Frontend flags]

@@ -54,6 +54,9 @@ type Config struct {
 	// if set, receives a status line twice a second (Note [Bounded runs]).
 	Timeout  time.Duration
 	Progress io.Writer
+	// Stats, if not nil, receives the run's statistics when it ends, with
+	// an error too (gpuc run --json).
+	Stats *Stats
 	// LoopLimit, when positive, stops the run with a *LoopLimitError as
 	// soon as one loop of device code runs more than LoopLimit iterations
 	// in one thread (gpuc check --replay confirms non-termination so).
@@ -130,6 +133,9 @@ func Run(m *ir.Module, cfg Config) (err error) {
 		return err
 	}
 	defer x.watch()()
+	if cfg.Stats != nil {
+		defer func() { *cfg.Stats = x.stats() }()
+	}
 	x.runMain()
 	x.printOutputs()
 	return nil
