@@ -121,6 +121,7 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add("module m; host main() { var x: i32 = -(-5); printf \"%d\\n\", x; }")
+	f.Add("module m; buffer c: i64[1] global scratch progress \"steps\"; host main() { printf stderr \"%d\\n\", 1; }")
 	f.Fuzz(func(t *testing.T, src string) {
 		m, err := kir.Parse("fuzz.kir", []byte(src))
 		if err != nil {
