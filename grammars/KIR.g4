@@ -11,7 +11,7 @@ module_ : 'module' IDENT ';' decl* EOF ;
 
 decl
     : 'param' IDENT ':' IDENT '=' signedNumber (fit=IDENT signedNumber)? ';'          # paramDecl
-    | 'buffer' IDENT ':' IDENT '[' expr ']' IDENT IDENT ('=' initList)? ';'          # bufferDecl
+    | 'buffer' IDENT ':' IDENT '[' expr ']' IDENT IDENT (IDENT STRING)? ('=' initList)? ';' # bufferDecl
     | 'array' IDENT ':' IDENT '[' expr ']' ';'                                       # arrayDecl
     | kind=('kernel' | 'func' | 'host') IDENT '(' fields? ')' (':' IDENT)? block     # funcDecl
     ;

@@ -36,6 +36,7 @@ type Param struct {
 //
 //	buffer data: i32[N] global output
 //	buffer sig: u8[4] constant static = {137, 80, 78, 71}
+//	buffer total: i64[1] global scratch progress "rewrites"
 type Buffer struct {
 	Pos   Pos
 	Name  string
@@ -44,7 +45,21 @@ type Buffer struct {
 	Space Space
 	Role  Role
 	Init  []Bits // the contents of a static buffer, one per element
+	// Progress, if not empty, names what the buffer's first element
+	// counts (Note [Progress counters]).
+	Progress string
 }
+
+// Note [Progress counters]
+//
+// A program can name a counter of its own for the interpreter to show
+// beside its steps: an integer buffer in global memory whose first
+// element the program keeps up to date, declared with Buffer.Progress
+// (TRS's rewrites). gpuc run's progress line and its --json statistics
+// show each one by that name. The interpreter reads the element between
+// steps (Note [Bounded runs] in ir/interp), on the host's side, when no
+// thread writes it. Backends ignore it; it changes nothing the program
+// computes.
 
 // Array is a host memory: a host-side array of Len elements.
 //

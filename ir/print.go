@@ -65,6 +65,9 @@ func (p *printer) module(m *Module) {
 	}
 	for _, x := range m.Buffers {
 		p.printf("buffer %s: %s[%s] %s %s", x.Name, x.Elem, PrintExpr(x.Len), x.Space, x.Role)
+		if x.Progress != "" {
+			p.printf(" progress %s", Quote(x.Progress))
+		}
 		if x.Role == Static || x.Init != nil {
 			p.printf(" = ")
 			p.initList(x.Elem, x.Init)

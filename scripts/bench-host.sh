@@ -40,7 +40,7 @@ runs() {
   local t0 t1 all=() i
   for ((i = 0; i < reps; i++)); do
     t0=$(date +%s%N)
-    if [ "$1" = all ]; then env -u GPUC_THREADS ./tms CAPACITY="$cap" > "out.$1"; else GPUC_THREADS=$1 ./tms CAPACITY="$cap" > "out.$1"; fi
+    if [ "$1" = all ]; then env -u GPUC_THREADS ./tms CAPACITY="$cap" > "out.$1" 2> "err.$1"; else GPUC_THREADS=$1 ./tms CAPACITY="$cap" > "out.$1" 2> "err.$1"; fi
     t1=$(date +%s%N)
     all+=($(( (t1 - t0) / 1000000 )))
   done

@@ -88,13 +88,13 @@ for b in "${benches[@]}"; do
   fi
   g_ms=$(grep -o ' main [0-9.]* ms' gpu.err | awk '{ print $2 }')
   [ -n "$g_ms" ] || g_ms=$(grep -o 'kernels [0-9.]* ms' gpu.err | awk '{ print $2 }')
-  g_rew=$(awk '/^rewrites:/ { print $2 }' gpu.out)
-  echo "gpu: $g_rew rewrites, kernels $g_ms ms ($(rate "$g_rew" "$g_ms") rewrites/s), whole run $g_wall ms; $(grep -v '^term size\|^rewrites' gpu.out | tr '\n' ' ')"
+  g_rew=$(awk '/^rewrites:/ { print $2 }' gpu.err)
+  echo "gpu: $g_rew rewrites, kernels $g_ms ms ($(rate "$g_rew" "$g_ms") rewrites/s), whole run $g_wall ms; $(grep '^iterations:\|^live terms:\|^peak parallelism:\|^store slots used:' gpu.err | tr '\n' ' ')"
 
   timeout "$run_timeout" "$gpuc" rewrite "$file" --print=summary --stats --time > cpu.out 2> cpu.err
   c_ms=$(grep -o 'in [0-9.]* ms' cpu.err | awk '{ print $2 }')
-  c_rew=$(awk '/^rewrites:/ { print $2 }' cpu.out)
-  c_span=$(awk '/^critical path:/ { print $3 }' cpu.out)
+  c_rew=$(awk '/^rewrites:/ { print $2 }' cpu.err)
+  c_span=$(awk '/^critical path:/ { print $3 }' cpu.err)
   echo "cpu (gpuc rewrite, 1 thread): $c_rew rewrites in $c_ms ms ($(rate "$c_rew" "$c_ms") rewrites/s); critical path $c_span, parallelism $(ratio "$c_rew" "$c_span")"
 
   m_rew=$(sed -n 's/^rewrites: \([0-9]*\) in.*/\1/p' maude.out | head -1)

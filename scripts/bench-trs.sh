@@ -85,7 +85,7 @@ gpu() {
   ./"trs-$name" CAPACITY="$cap" "$@" --time > gpu.out 2> gpu.err
   local status=$?
   t1=$(date +%s%N)
-  g_rew=$(awk '/^rewrites:/ { print $2 }' gpu.out)
+  g_rew=$(awk '/^rewrites:/ { print $2 }' gpu.err)
   g_ms=$(grep -o ' main [0-9.]* ms' gpu.err | awk '{ print $2 }')
   [ -n "$g_ms" ] || g_ms=$(grep -o 'kernels [0-9.]* ms' gpu.err | awk '{ print $2 }')
   g_sum=$(grep -o 'trs_output [0-9.]* ms' gpu.err | awk '{ print $2 }')
@@ -95,7 +95,7 @@ gpu() {
     echo "GPU program failed (exit $status):"
     cat gpu.err
   fi
-  echo "gpu $* : ${g_rew:-?} rewrites, kernels ${g_ms:-?} ms: $g_rate rewrites/s; summary kernels ${g_sum:-none} ms; whole run $(( (t1 - t0) / 1000000 )) ms; $(grep -v '^term size\|^rewrites' gpu.out | tr '\n' ' ')"
+  echo "gpu $* : ${g_rew:-?} rewrites, kernels ${g_ms:-?} ms: $g_rate rewrites/s; summary kernels ${g_sum:-none} ms; whole run $(( (t1 - t0) / 1000000 )) ms; $(grep '^iterations:\|^live terms:\|^peak parallelism:\|^store slots used:' gpu.err | tr '\n' ' ')"
   grep launches gpu.err
 }
 
@@ -114,8 +114,8 @@ cpu() {
     times+=("$(grep -o 'in [0-9.]* ms' cpu.err | awk '{ print $2 }')")
     if [ "$i" = 0 ] && awk -v ms="${times[0]:-0}" 'BEGIN { exit !(ms > 0 && ms < 1000) }'; then runs=9; fi
   done
-  c_rew=$(awk '/^rewrites:/ { print $2 }' cpu.out)
-  c_span=$(awk '/^critical path:/ { print $3 }' cpu.out)
+  c_rew=$(awk '/^rewrites:/ { print $2 }' cpu.err)
+  c_span=$(awk '/^critical path:/ { print $3 }' cpu.err)
   c_ms=$(printf '%s\n' "${times[@]}" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
   c_rate=$(rate "${c_rew:-0}" "${c_ms:-0}")
   c_out=$(head -1 cpu.out)

@@ -159,7 +159,7 @@ func (f *fn) printf(s *ir.Printf) {
 		return
 	}
 	if plainFormat(pieces) {
-		f.fastPrintf(pieces, args)
+		f.fastPrintf(pieces, args, "stdout")
 		return
 	}
 	parts := []string{cstring(format.String())}
@@ -185,10 +185,10 @@ func plainFormat(pieces []ir.FormatPiece) bool {
 }
 
 // fastPrintf writes a plain format's line into a buffer on the stack with
-// gpuc_put_* and hands it to stdout in one fwrite: the same bytes as
-// printf, without parsing the format at run time. args are the printf
-// arguments, cast as printfArg casts them.
-func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []cx) {
+// gpuc_put_* and hands it to stream (stdout or stderr) in one fwrite: the
+// same bytes as printf, without parsing the format at run time. args are
+// the printf arguments, cast as printfArg casts them.
+func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []cx, stream string) {
 	size, n := 0, 0
 	var puts []string
 	for _, p := range pieces {
@@ -217,7 +217,7 @@ func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []cx) {
 		for _, p := range pieces {
 			text += p.Lit
 		}
-		f.line("fwrite(%s, 1, %d, stdout);", cstring(text), len(text))
+		f.line("fwrite(%s, 1, %d, %s);", cstring(text), len(text), stream)
 		return
 	}
 	f.line("{")
@@ -227,7 +227,7 @@ func (f *fn) fastPrintf(pieces []ir.FormatPiece, args []cx) {
 	for _, p := range puts {
 		f.line("%s", p)
 	}
-	f.line("fwrite(gpuc_pb, 1, gpuc_pn, stdout);")
+	f.line("fwrite(gpuc_pb, 1, gpuc_pn, %s);", stream)
 	f.indent--
 	f.line("}")
 }

@@ -77,7 +77,7 @@ Without -o the result goes to standard output.`,
 }
 
 func newRun(stdout io.Writer) *cobra.Command {
-	var race bool
+	var race, asJSON bool
 	var workers int
 	var coop, memory int64
 	var pf *driver.PassFlags
@@ -107,12 +107,22 @@ the same output and the same checks.`,
 			if memory < 0 {
 				return fmt.Errorf("--device-memory=%d: want a number of bytes", memory)
 			}
-			return driver.Run(m, fe, args[1:], interp.Config{Stdout: stdout, Stderr: cmd.ErrOrStderr(), Race: race, Workers: workers,
+			cfg := interp.Config{Stdout: stdout, Stderr: cmd.ErrOrStderr(), Race: race, Workers: workers,
 				CoopThreads: coop, DeviceMemory: memory, MaxSteps: lim.maxSteps, Timeout: lim.timeout,
-				Progress: lim.progressTo(cmd.ErrOrStderr())})
+				Progress: lim.progressTo(cmd.ErrOrStderr())}
+			if !asJSON {
+				return driver.Run(m, fe, args[1:], cfg)
+			}
+			cfg.Stats = &interp.Stats{}
+			err = driver.Run(m, fe, driver.JSONArgs(fe, args[1:]), cfg)
+			if cfg.Stats.Elapsed > 0 {
+				io.WriteString(cmd.ErrOrStderr(), cfg.Stats.JSON())
+			}
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&race, "race", false, "report data races between threads")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run's statistics (steps, the program's counters, time) as JSON on stderr at the end, and --stats as JSON (docs/TOOLKIT.md)")
 	cmd.Flags().IntVar(&workers, "workers", 0, "goroutines that run blocks in parallel (default: all cores)")
 	cmd.Flags().Int64Var(&coop, "coop-threads", 0, "threads a cooperative launch may have before its fallback runs (default: an H100's 270336)")
 	cmd.Flags().Int64Var(&memory, "device-memory", 0, "free device memory in bytes that parameters with a fit fraction are fitted to, such as TRS's CAPACITY (default: 256 MiB)")

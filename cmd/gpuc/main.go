@@ -98,6 +98,7 @@ GPU semantics.`,
 		newLSP(),
 	)
 	root.AddCommand(driver.FrontendCommands(stdout)...)
+	root.InitDefaultCompletionCmd() // now, so that polish gives it Examples too
 	polish(root)
 	return root
 }

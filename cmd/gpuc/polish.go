@@ -47,14 +47,22 @@ var examples = map[string]string{
   gpuc compile prog.kir --checks=off -o prog.cu`,
 	"run": `  gpuc run examples/fork/sieve.fork N=1000
   gpuc run prog.kir N=4096 data=in.txt --race
-  gpuc run examples/chr/gcd.chr --query q.pl --stats`,
+  gpuc run examples/chr/gcd.chr --query q.pl --stats
+  gpuc run examples/trs/fib.trs --print=summary --stats --json`,
 	"opt": `  gpuc opt --passes=simplify prog.kir
   gpuc opt --passes=default --verify-each --dump-after=split-barriers prog.kir`,
-	"passes":  `  gpuc passes`,
-	"version": `  gpuc version`,
-	"rewrite": `  gpuc rewrite examples/trs/mergesort.trs --stats --time`,
-	"maude":   `  gpuc maude examples/trs/mergesort.trs > mergesort.maude`,
-	"plot":    `  gpuc run x.trs --trace trace.csv && gpuc plot trace.csv -o fig.svg`,
+	"completion": `  gpuc completion bash > ~/.local/share/bash-completion/completions/gpuc
+  source <(gpuc completion zsh)
+  gpuc completion fish > ~/.config/fish/completions/gpuc.fish`,
+	"bash":       `  gpuc completion bash > ~/.local/share/bash-completion/completions/gpuc`,
+	"zsh":        `  source <(gpuc completion zsh)`,
+	"fish":       `  gpuc completion fish > ~/.config/fish/completions/gpuc.fish`,
+	"powershell": `  gpuc completion powershell | Out-String | Invoke-Expression`,
+	"passes":     `  gpuc passes`,
+	"version":    `  gpuc version`,
+	"rewrite":    `  gpuc rewrite examples/trs/mergesort.trs --stats --time`,
+	"maude":      `  gpuc maude examples/trs/mergesort.trs > mergesort.maude`,
+	"plot":       `  gpuc run x.trs --trace trace.csv && gpuc plot trace.csv -o fig.svg`,
 }
 
 // sourceCommands take source files as arguments.

@@ -46,6 +46,10 @@ type Session struct {
 	// RunStderr, if not nil, is where such a program's printf stderr goes
 	// instead of stderr (CHR's --stats=FILE); done closes what it opened.
 	RunStderr func(stderr io.Writer) (w io.Writer, done func() error, err error)
+	// JSONArgs, if not nil, returns the NAME=VALUE arguments that make the
+	// program print its own reports as JSON (TRS's STATS=2); gpuc run
+	// --json puts them before the command line's.
+	JSONArgs func() []string
 }
 
 // StatsFlag defines --stats on fs as the frontends that print statistics

@@ -142,6 +142,12 @@ func (b *builder) buffer(d *parser.BufferDeclContext) *ir.Buffer {
 	if buf.Role, ok = ir.ParseRole(role.GetText()); !ok {
 		b.errorf(b.tpos(role), "unknown buffer role %s (want scratch, input, output or static)", role.GetText())
 	}
+	if str := d.STRING(); str != nil {
+		if word := d.IDENT(4); word.GetText() != "progress" {
+			b.errorf(b.tpos(word), "unexpected %s after the buffer's role (want progress \"NAME\")", word.GetText())
+		}
+		buf.Progress = b.str(str)
+	}
 	if init := d.InitList(); init != nil {
 		buf.Init = []ir.Bits{}
 		for _, n := range init.AllSignedNumber() {

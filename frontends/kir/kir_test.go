@@ -88,6 +88,8 @@ func TestParseErrors(t *testing.T) {
 		{"module m; host main() { var x: i32 = 2147483648; }", "x.kir:1:38: error: integer literal 2147483648 overflows i32"},
 		{"module m; host main() { x = 1; y = 2; }", "x.kir:1:25: error: undeclared variable x\nx.kir:1:32: error: undeclared variable y"},
 		{"module m; host main() { printf \"\\q\"; }", "x.kir:1:32: error: unknown escape \\q"},
+		{"module m; host main() { printf stdin \"x\"; }", "x.kir:1:32: error: printf to stdin: want stdout or stderr"},
+		{"module m; buffer b: i32[1] global scratch counts \"x\";", "x.kir:1:43: error: unexpected counts after the buffer's role (want progress \"NAME\")"},
 		{"module m; host main() { launch k() grid 1 block 1; }", "x.kir:1:32: error: undeclared kernel k"},
 		{"module m; host main() { barrier blocks; }", "x.kir:1:33: error: unknown barrier scope blocks"},
 		{"module m; host main() { i32(3); }", "x.kir:1:25: error: i32(...) is not a function call"},
@@ -119,6 +121,7 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add("module m; host main() { var x: i32 = -(-5); printf \"%d\\n\", x; }")
+	f.Add("module m; buffer c: i64[1] global scratch progress \"steps\"; host main() { printf stderr \"%d\\n\", 1; }")
 	f.Fuzz(func(t *testing.T, src string) {
 		m, err := kir.Parse("fuzz.kir", []byte(src))
 		if err != nil {

@@ -161,10 +161,13 @@ func (b *builder) stmt(ctx parser.IStmtContext) ir.Stmt {
 	case *parser.PrintfStmtContext:
 		pf := &ir.Printf{Pos: pos, Format: b.str(s.STRING())}
 		if id := s.IDENT(); id != nil {
-			if id.GetText() != "stderr" {
-				b.errorf(b.tpos(id), "printf %s: the only stream a printf names is stderr", id.GetText())
+			switch id.GetText() {
+			case "stderr":
+				pf.Stderr = true
+			case "stdout":
+			default:
+				b.errorf(b.tpos(id), "printf to %s: want stdout or stderr", id.GetText())
 			}
-			pf.Stderr = true
 		}
 		for _, e := range s.AllExpr() {
 			pf.Args = append(pf.Args, b.expr(e))

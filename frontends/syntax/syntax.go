@@ -22,6 +22,9 @@ type Errors struct {
 	*antlr.DefaultErrorListener
 	File string
 	List diag.List
+	// Words, if set, names a grammar's own token kinds in words, before
+	// the names every grammar shares (TRS's keywords, which are names too).
+	Words map[string]string
 }
 
 // NewErrors returns a listener for the named file.
@@ -36,19 +39,24 @@ func (e *Errors) SyntaxError(_ antlr.Recognizer, offending any, line, col int, m
 	if n := len(e.List); n > 0 && e.List[n-1].Pos == pos {
 		return
 	}
-	e.List.Add(pos, "syntax error: %s", cleanMessage(msg, offending))
+	e.List.Add(pos, "syntax error: %s", cleanMessage(msg, offending, e.Words))
 }
 
 // cleanMessage rewrites ANTLR's wording into the compiler's, on one
 // line: what was expected in words (expectedWords) rather than a token
 // set, and a token-recognition error's raw text with its newlines escaped.
-func cleanMessage(msg string, offending any) string {
+func cleanMessage(msg string, offending any, own map[string]string) string {
 	msg = OneLine(strings.ReplaceAll(msg, "<EOF>", "end of file"))
 	if tok, ok := offending.(antlr.Token); ok && tok.GetTokenType() == antlr.TokenEOF {
 		msg = strings.ReplaceAll(msg, "'end of file'", "end of file")
 	}
 	if i := strings.Index(msg, " expecting "); i >= 0 {
-		msg = msg[:i] + ", expected " + expectedWords(msg[i+len(" expecting "):])
+		msg = msg[:i] + ", expected " + expectedWords(msg[i+len(" expecting "):], own)
+	}
+	if rest, ok := strings.CutPrefix(msg, "missing "); ok {
+		if i := strings.LastIndex(rest, " at "); i > 0 {
+			msg = "missing " + expectedWords(rest[:i], own) + rest[i:]
+		}
 	}
 	return msg
 }
@@ -64,16 +72,11 @@ var tokenWords = map[string]string{
 // expectedWords puts ANTLR's expected set, "{'(', IDENT, ...}" or one
 // token, in words: "an expression" where a name, a number and '(' may
 // all start what comes (as where an expression is due), else the
-// alternatives, at most five, named in words.
-func expectedWords(set string) string {
+// alternatives, at most five, named in words (own's first), each once.
+func expectedWords(set string, own map[string]string) string {
 	set = strings.TrimSpace(set)
 	set = strings.TrimSuffix(strings.TrimPrefix(set, "{"), "}")
-	var items []string
-	for _, it := range strings.Split(set, ",") {
-		if it = strings.TrimSpace(it); it != "" {
-			items = append(items, it)
-		}
-	}
+	items := splitSet(set)
 	has := func(x string) bool {
 		for _, it := range items {
 			if it == x {
@@ -87,10 +90,14 @@ func expectedWords(set string) string {
 	}
 	var words []string
 	for _, it := range items {
-		if w, ok := tokenWords[it]; ok {
+		if w, ok := own[it]; ok {
+			it = w
+		} else if w, ok := tokenWords[it]; ok {
 			it = w
 		}
-		words = append(words, it)
+		if !slices.Contains(words, it) {
+			words = append(words, it)
+		}
 	}
 	switch {
 	case len(words) == 0:
@@ -101,6 +108,35 @@ func expectedWords(set string) string {
 		return strings.Join(words[:5], ", ") + " or another token"
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// splitSet splits the inside of ANTLR's set at its commas, but not at a
+// quoted ',' token: "',', ')', IDENT" is three items.
+func splitSet(set string) []string {
+	var items []string
+	for set = strings.TrimSpace(set); set != ""; set = strings.TrimSpace(set) {
+		end := strings.IndexByte(set, ',')
+		if set[0] == '\'' {
+			// A quoted token ends at the next quote not escaped.
+			end = -1
+			for i := 1; i < len(set); i++ {
+				if set[i] == '\\' {
+					i++
+				} else if set[i] == '\'' {
+					end = i + 1
+					break
+				}
+			}
+		}
+		if end < 0 {
+			end = len(set)
+		}
+		if it := strings.TrimSpace(set[:end]); it != "" {
+			items = append(items, it)
+		}
+		set = strings.TrimPrefix(strings.TrimSpace(set[end:]), ",")
+	}
+	return items
 }
 
 // Setup attaches the listener to a lexer and parser, replacing ANTLR's

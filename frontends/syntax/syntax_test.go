@@ -11,12 +11,23 @@ func TestExpectedWords(t *testing.T) {
 		{"{';', IDENT}", "';' or a name"},
 		{"{'a', 'b', 'c', 'd', 'e', 'f'}", "'a', 'b', 'c', 'd', 'e' or another token"},
 		{"end of file", "the end of the file"},
+		{"{',', ')'}", "',' or ')'"},
+		{"{'\\'', ',', IDENT}", "'\\'', ',' or a name"},
 	} {
-		if got := expectedWords(tc.in); got != tc.want {
+		if got := expectedWords(tc.in, nil); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	if got := cleanMessage("mismatched input ';' expecting {'(', INT, IDENT}", nil); got != "mismatched input ';', expected an expression" {
+	// A grammar's own words come first, and each word once: TRS's
+	// keywords are names where a name may stand.
+	own := map[string]string{"VAR": "a name", "SORT": "a name", "WORD": "a name"}
+	if got := expectedWords("{'=', SORT, VAR, WORD, INT}", own); got != "'=', a name or an integer" {
+		t.Errorf("with a grammar's own words: %q", got)
+	}
+	if got := cleanMessage("missing {IDENT, STRING} at 'x'", nil, nil); got != "missing a name or a string at 'x'" {
+		t.Errorf("cleanMessage of missing: %q", got)
+	}
+	if got := cleanMessage("mismatched input ';' expecting {'(', INT, IDENT}", nil, nil); got != "mismatched input ';', expected an expression" {
 		t.Errorf("cleanMessage: %q", got)
 	}
 }

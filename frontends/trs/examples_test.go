@@ -127,8 +127,8 @@ func TestExamplesMaude(t *testing.T) {
 // TestExamplesDevice runs every example's generated program in the
 // interpreter: at the SPMD level, as gpuc run does, and lowered by the
 // default pipeline, on each path the program can take. All print the
-// .out file, and all report the same statistics, with the CPU rewriter's
-// counts of rewrites and of live terms.
+// .out file, and all report the same statistics, on standard error, with
+// the CPU rewriter's counts of rewrites and of live terms.
 func TestExamplesDevice(t *testing.T) {
 	for _, ex := range loadExamples(t) {
 		t.Run(ex.name, func(t *testing.T) {
@@ -144,7 +144,11 @@ func TestExamplesDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			params := withDefaults(ex.args, map[string]int64{"CAPACITY": 1 << 16})
-			want := ex.out + stats(t, runModule(t, m, params, 0, false), ex.out)
+			out, errOut := runStreams(t, m, params, 0, false)
+			if out != ex.out || errOut == "" {
+				t.Fatalf("gpuc run --stats prints on stdout\n%s\nand on stderr\n%s\nwant the .out file alone on stdout, the statistics on stderr", out, errOut)
+			}
+			want := ex.out + stats(t, out+errOut, ex.out)
 			counts := fmt.Sprintf("rewrites: %d\nlive terms: %d\n", cpu.Steps, cpu.Live())
 			if !strings.Contains(want, counts) {
 				t.Errorf("gpuc run prints\n%s\nbut the CPU rewriter counts\n%s", want, counts)
@@ -300,13 +304,22 @@ func lower(t *testing.T, m *ir.Module) *ir.Module {
 	return c
 }
 
+// runModule returns what the program prints on standard output followed
+// by what it prints on standard error (the statistics).
 func runModule(t *testing.T, m *ir.Module, params map[string]int64, coop int64, race bool) string {
 	t.Helper()
-	var out bytes.Buffer
-	if err := interp.Run(m, interp.Config{Stdout: &out, Params: params, CoopThreads: coop, Race: race, Workers: 1}); err != nil {
+	out, errOut := runStreams(t, m, params, coop, race)
+	return out + errOut
+}
+
+// runStreams returns the program's standard output and standard error.
+func runStreams(t *testing.T, m *ir.Module, params map[string]int64, coop int64, race bool) (string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if err := interp.Run(m, interp.Config{Stdout: &out, Stderr: &errOut, Params: params, CoopThreads: coop, Race: race, Workers: 1}); err != nil {
 		t.Fatalf("run %v (race %v): %v\noutput:\n%s", params, race, err, out.String())
 	}
-	return out.String()
+	return out.String(), errOut.String()
 }
 
 // stats returns the statistics lines that follow the normal form.

@@ -95,6 +95,11 @@ func (b *fn) printf(format string, args ...ir.Expr) {
 	b.emit(&ir.Printf{Pos: b.pos, Format: format, Args: args})
 }
 
+// eprintf prints to standard error.
+func (b *fn) eprintf(format string, args ...ir.Expr) {
+	b.emit(&ir.Printf{Pos: b.pos, Stderr: true, Format: format, Args: args})
+}
+
 func (b *fn) brk()              { b.emit(&ir.Break{Pos: b.pos}) }
 func (b *fn) ret(e ir.Expr)     { b.emit(&ir.Return{Pos: b.pos, Value: e}) }
 func (b *fn) raise(msg string)  { b.emit(&ir.Raise{Pos: b.pos, Msg: msg}) }

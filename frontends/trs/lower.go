@@ -320,6 +320,10 @@ const (
 	pTraceCap = "TRACECAP" // iterations the trace records
 )
 
+// StatsJSON is the argument that makes a program with --stats print its
+// statistics as one JSON object (docs/TOOLKIT.md).
+const StatsJSON = pStats + "=2"
+
 func (l *lowerer) params() {
 	capacity, fit := l.opts.Capacity, 0.0
 	if capacity <= 0 {
@@ -380,6 +384,7 @@ func (l *lowerer) buffers() {
 	buf("steps", ir.I64, small(3))
 	buf("status", ir.I32, small(4))
 	buf("total", ir.I64, small(1))
+	l.m.Buffer("total").Progress = "rewrites" // Note [Progress counters] in package ir
 	traceCap := &ir.ParamRef{Pos: l.pos, Name: pTraceCap, T: ir.I32}
 	buf("tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: traceCap})
 	l.inputBuffer()

@@ -216,18 +216,19 @@ func (l *lowerer) summaryFunc() {
 // steps, the distinct terms of the normal form (as trs_sum counted them),
 // the most worklist entries rewritten in one iteration, and the store's
 // high-water mark; with STATS=2, as one JSON object on a line
-// (docs/TOOLKIT.md).
+// (docs/TOOLKIT.md). They go to standard error, apart from the program's
+// output.
 func (l *lowerer) statsFunc() {
 	b := l.newFunc(ir.HostFunc, "trs_stats", ir.Void)
 	b.ifElse(b.eq(b.p(pStats), b.i32(2)), func() {
-		b.printf("{\"iterations\": %d, \"rewrites\": %ld, \"live_terms\": %ld, \"peak_parallelism\": %d, \"store_slots_used\": %d}\n",
+		b.eprintf("{\"iterations\": %d, \"rewrites\": %ld, \"live_terms\": %ld, \"peak_parallelism\": %d, \"store_slots_used\": %d}\n",
 			b.ld("status", b.i32(stIter)), b.ld("total", b.i32(0)), b.ld("h_live", b.i32(0)), b.ld("status", b.i32(stPeak)), b.used())
 	}, func() {
-		b.printf("iterations: %d\n", b.ld("status", b.i32(stIter)))
-		b.printf("rewrites: %ld\n", b.ld("total", b.i32(0)))
-		b.printf("live terms: %ld\n", b.ld("h_live", b.i32(0)))
-		b.printf("peak parallelism: %d\n", b.ld("status", b.i32(stPeak)))
-		b.printf("store slots used: %d\n", b.used())
+		b.eprintf("iterations: %d\n", b.ld("status", b.i32(stIter)))
+		b.eprintf("rewrites: %ld\n", b.ld("total", b.i32(0)))
+		b.eprintf("live terms: %ld\n", b.ld("h_live", b.i32(0)))
+		b.eprintf("peak parallelism: %d\n", b.ld("status", b.i32(stPeak)))
+		b.eprintf("store slots used: %d\n", b.used())
 	})
 }
 

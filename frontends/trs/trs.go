@@ -175,12 +175,25 @@ func Parse(file string, src []byte, opts Options) (*ir.Module, error) {
 	return Lower(sys, opts)
 }
 
+// tokenWords names TRS's tokens in words for syntax errors: its keywords
+// are names too wherever a name may stand (the name and recName rules of
+// grammars/TRS.g4), so an expected set that holds them wants a name.
+var tokenWords = map[string]string{
+	"WORD": "a name", "OPSYM": "a name", "SORT": "a name", "STRUCT": "a name", "VAR": "a name",
+	"EQN": "a name", "INPUT": "a name", "SORTS": "a name", "CONS": "a name", "OPNS": "a name",
+	"VARS": "a name", "EVAL": "a name", "IF": "a name",
+	"'SORTS'": "a name", "'CONS'": "a name", "'OPNS'": "a name", "'VARS'": "a name", "'EVAL'": "a name", "'if'": "a name",
+	"RULES": "RULES", "ARROW": "'->'", "REC_SPEC": "REC-SPEC", "END_SPEC": "END-SPEC",
+	"ANDIF": "'and-if'", "JOIN": "'-><-'", "NOJOIN": "'->/<-'",
+}
+
 // parse runs the ANTLR parser from the rule that start picks.
 func parse(file string, src []byte, start func(*parser.TRSParser) syntax.Context) (syntax.Context, diag.List) {
 	lexer := parser.NewTRSLexer(syntax.Input(string(src)))
 	stream := syntax.Tokens(lexer)
 	p := parser.NewTRSParser(stream)
 	errs := syntax.Setup(file, lexer, p)
+	errs.Words = tokenWords
 	if deep := syntax.CheckNesting(file, stream, syntax.Nesting{BracketsOnly: true}); deep != nil {
 		return nil, deep
 	}

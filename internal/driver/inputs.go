@@ -196,6 +196,16 @@ func Run(m *ir.Module, s *frontend.Session, args []string, cfg interp.Config) er
 	return errors.Join(interp.Run(m, cfg), done(), closeErr())
 }
 
+// JSONArgs returns args after the arguments that make the program of
+// session s print its own reports as JSON (frontend.Session.JSONArgs),
+// for gpuc run --json.
+func JSONArgs(s *frontend.Session, args []string) []string {
+	if s == nil || s.JSONArgs == nil {
+		return args
+	}
+	return append(s.JSONArgs(), args...)
+}
+
 // Args returns the input flags given, as command-line arguments
 // (["--procs=64", "--static=tbl=t.txt"]), for tools that load the same
 // input again elsewhere, as Load takes them.

@@ -1,6 +1,9 @@
 package interp
 
 import (
+	"io"
+	"strings"
+
 	"gpuc/ir"
 )
 
@@ -190,12 +193,7 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 		c.errorf(s.Pos, "printf format has %d conversions but %d arguments", len(args), len(s.Args))
 		return nop
 	}
-	x, toErr := c.x, s.Stderr
-	return func(f *frame) ctl {
-		out := x.out
-		if toErr {
-			out = x.errOut
-		}
+	format := func(f *frame, out io.StringWriter) {
 		vals := make([]ir.Bits, len(args))
 		for i, a := range args {
 			if a.value != nil {
@@ -211,6 +209,22 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 			out.WriteString(p.FormatC(args[i].t, vals[i], args[i].str))
 			i++
 		}
+	}
+	if s.Stderr {
+		stderr := c.x.cfg.Stderr
+		return func(f *frame) ctl {
+			var line strings.Builder
+			format(f, &line)
+			if stderr != nil {
+				// Unbuffered, as C's stderr: the text in one write.
+				io.WriteString(stderr, line.String())
+			}
+			return ctlNext
+		}
+	}
+	out := c.x.out
+	return func(f *frame) ctl {
+		format(f, out)
 		return ctlNext
 	}
 }

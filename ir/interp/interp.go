@@ -53,6 +53,9 @@ type Config struct {
 	// if set, receives a status line twice a second (Note [Bounded runs]).
 	Timeout  time.Duration
 	Progress io.Writer
+	// Stats, if not nil, receives the run's statistics when it ends, with
+	// an error too (gpuc run --json).
+	Stats *Stats
 	// LoopLimit, when positive, stops the run with a *LoopLimitError as
 	// soon as one loop of device code runs more than LoopLimit iterations
 	// in one thread (gpuc check --replay confirms non-termination so).
@@ -120,16 +123,6 @@ func Run(m *ir.Module, cfg Config) (err error) {
 			err = ferr
 		}
 	}()
-	ew := cfg.Stderr
-	if ew == nil {
-		ew = io.Discard
-	}
-	errOut := bufio.NewWriterSize(ew, 4<<10)
-	defer func() {
-		if ferr := errOut.Flush(); err == nil {
-			err = ferr
-		}
-	}()
 	defer catch(&err)
 	if m == nil {
 		return fmt.Errorf("interp: no module")
@@ -138,8 +131,10 @@ func Run(m *ir.Module, cfg Config) (err error) {
 	if err != nil {
 		return err
 	}
-	x.errOut = errOut
 	defer x.watch()()
+	if cfg.Stats != nil {
+		defer func() { *cfg.Stats = x.stats() }()
+	}
 	x.runMain()
 	x.printOutputs()
 	return nil
@@ -174,7 +169,6 @@ type machine struct {
 	mod     *ir.Module
 	cfg     Config
 	out     *bufio.Writer
-	errOut  *bufio.Writer // printf stderr
 	workers int
 	params  map[string]ir.Bits
 	mems    map[string]*memory

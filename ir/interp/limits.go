@@ -1,7 +1,9 @@
 package interp
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -102,20 +104,93 @@ func checkTeamMemory(pos ir.Pos, what string, n int64, nslots int) {
 // checks the stop flag at each iteration, so that a thread that never
 // ends is stopped as well, with a positioned error at the loop or launch
 // that found it. Config.MaxSteps counts finer units (Note [Step limit]). Config.Progress receives a
-// status line (steps, elapsed time) every half second, each overwriting
-// the last, and a blank one at the end.
+// status line (steps, the program's progress counters, elapsed time)
+// every half second, each overwriting the last, and a blank one at the
+// end; Config.Stats receives the same figures once the run ends.
 
 // limits is what a machine keeps for Note [Bounded runs].
 type limits struct {
-	steps   atomic.Int64
-	stopped atomic.Bool
-	start   time.Time
+	steps    atomic.Int64
+	stopped  atomic.Bool
+	start    time.Time
+	counters []*counter
 }
 
-// step counts a step at pos and stops the run if its time is up.
+// counter is one of the program's progress counters (Note [Progress
+// counters] in package ir) as of the last step.
+type counter struct {
+	name  string
+	mem   *memory
+	value atomic.Int64
+}
+
+// step counts a step at pos and stops the run if its time is up. Steps
+// run on the host's side between the threads' work, so the counters are
+// read here.
 func (x *machine) step(pos ir.Pos) {
 	x.lim.steps.Add(1)
+	x.sample()
 	x.checkStop(pos)
+}
+
+// sample reads the progress counters.
+func (x *machine) sample() {
+	for _, c := range x.lim.counters {
+		if len(c.mem.data) > 0 {
+			c.value.Store(int64(c.mem.data[0]))
+		}
+	}
+}
+
+// Stats are a run's statistics: its steps (Note [Bounded runs]), its time
+// and the program's progress counters at the end, in declaration order.
+type Stats struct {
+	Steps    int64
+	Elapsed  time.Duration
+	Counters []Counter
+}
+
+// Counter is a progress counter's value.
+type Counter struct {
+	Name  string
+	Value int64
+}
+
+// JSON is the statistics as one JSON object on a line, the "run" record
+// of docs/TOOLKIT.md: {"gpuc": "run", "steps": N, "elapsed_ms": X,
+// "counters": {"NAME": N, ...}}.
+func (s Stats) JSON() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"gpuc": "run", "steps": %d, "elapsed_ms": %.3f, "counters": {`, s.Steps, float64(s.Elapsed.Microseconds())/1e3)
+	for i, c := range s.Counters {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		name, _ := json.Marshal(c.Name)
+		fmt.Fprintf(&b, "%s: %d", name, c.Value)
+	}
+	b.WriteString("}}\n")
+	return b.String()
+}
+
+func (x *machine) stats() Stats {
+	x.sample()
+	st := Stats{Steps: x.lim.steps.Load(), Elapsed: time.Since(x.lim.start)}
+	for _, c := range x.lim.counters {
+		st.Counters = append(st.Counters, Counter{c.name, c.value.Load()})
+	}
+	return st
+}
+
+// progressLine is the status line: steps, counters, elapsed time.
+func (x *machine) progressLine() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gpuc run: %d steps", x.lim.steps.Load())
+	for _, c := range x.lim.counters {
+		fmt.Fprintf(&b, ", %d %s", c.value.Load(), c.name)
+	}
+	fmt.Fprintf(&b, ", %.1f s", time.Since(x.lim.start).Seconds())
+	return b.String()
 }
 
 // checkStop stops the run at pos if its time is up.
@@ -129,6 +204,11 @@ func (x *machine) checkStop(pos ir.Pos) {
 // stops both.
 func (x *machine) watch() func() {
 	x.lim.start = time.Now()
+	for _, b := range x.mod.Buffers {
+		if m := x.mems[b.Name]; b.Progress != "" && m != nil {
+			x.lim.counters = append(x.lim.counters, &counter{name: b.Progress, mem: m})
+		}
+	}
 	var stops []func()
 	if x.cfg.Timeout > 0 {
 		t := time.AfterFunc(x.cfg.Timeout, func() { x.lim.stopped.Store(true) })
@@ -145,7 +225,7 @@ func (x *machine) watch() func() {
 				select {
 				case <-tick.C:
 					shown = true
-					fmt.Fprintf(w, "\rgpuc run: %d steps, %.1f s\033[K", x.lim.steps.Load(), time.Since(x.lim.start).Seconds())
+					fmt.Fprintf(w, "\r%s\033[K", x.progressLine())
 				case <-done:
 					return
 				}

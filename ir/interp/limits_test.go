@@ -1,7 +1,9 @@
 package interp_test
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,4 +73,66 @@ host main() {
 	if err == nil || !strings.Contains(err.Error(), "huge.kir:4:1: error: buffers and arrays up to b hold 9223372036854775807 elements, more than the interpreter's limit") {
 		t.Errorf("got %v", err)
 	}
+}
+
+// counterSrc counts its launches in c[0], a progress counter named
+// "launches" (Note [Progress counters] in package ir).
+const counterSrc = `module counter;
+param K: i32 = 1000000000;
+buffer c: i64[1] global scratch progress "launches";
+kernel k() {
+  c[0] = c[0] + 1l;
+}
+host main() {
+  var n: i32 = 0;
+  while n < K {
+    launch k() grid 1 block 1;
+    n = n + 1;
+  }
+}`
+
+// TestProgressCounters: the statistics and the progress line show the
+// program's counter by its name, at its value.
+func TestProgressCounters(t *testing.T) {
+	m, err := kir.Parse("counter.kir", []byte(counterSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st interp.Stats
+	if err := interp.Run(m, interp.Config{Params: map[string]int64{"K": 7}, Stats: &st}); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Counters) != 1 || st.Counters[0] != (interp.Counter{Name: "launches", Value: 7}) || st.Steps < 7 {
+		t.Fatalf("stats %+v, want launches 7 and at least 7 steps", st)
+	}
+	if j := st.JSON(); !strings.HasPrefix(j, `{"gpuc": "run", "steps": `) || !strings.HasSuffix(j, `"counters": {"launches": 7}}`+"\n") {
+		t.Errorf("JSON %q", j)
+	}
+	// A run stopped after 1.2 s has shown the progress line at least once.
+	var progress syncBuffer
+	err = interp.Run(m, interp.Config{Timeout: 1200 * time.Millisecond, Progress: &progress})
+	if err == nil || !strings.Contains(err.Error(), "(--timeout)") {
+		t.Fatalf("want the time limit, got %v", err)
+	}
+	if got := progress.String(); !regexp.MustCompile(`\rgpuc run: [0-9]+ steps, [1-9][0-9]* launches, [0-9.]+ s\x1b\[K`).MatchString(got) {
+		t.Errorf("progress %q, want a line with the launches", got)
+	}
+}
+
+// syncBuffer is a strings.Builder that the progress goroutine may write.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

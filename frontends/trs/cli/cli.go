@@ -56,5 +56,11 @@ func bind(fs *pflag.FlagSet) *frontend.Session {
 			return trs.Parse(file, src, o)
 		},
 		RunOutput: func(stdout io.Writer) (io.Writer, func() error, error) { return traceOutput(stdout, trace) },
+		JSONArgs: func() []string {
+			if stats == "" {
+				return nil
+			}
+			return []string{trs.StatsJSON}
+		},
 	}
 }

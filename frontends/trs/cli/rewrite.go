@@ -17,19 +17,20 @@ func rewriteCommand(stdout io.Writer) *cobra.Command {
 	print := trs.PrintTerm
 	var capacity int
 	var maxSteps int64
-	var stats, timing bool
+	var stats, timing, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "rewrite FILE.trs [--input TERM]",
 		Short: "Normalise a term rewrite system's input on the CPU",
 		Long: `rewrite runs the CPU rewriter, a plain recursive innermost rewriter, on a
 .trs file, and prints what the compiled program prints: the normal form,
-or with --print=summary its size and hash, and with --stats the number of
-rewrites, of distinct terms in the normal form, and the critical path: the
+or with --print=summary its size and hash, and with --stats (on standard
+error) the number of rewrites, of distinct terms in the normal form, and the critical path: the
 longest chain of rewrites each of which needs the one before, which bounds
 any parallel innermost rewriter's rounds from below and the time of the
 thread that runs the chain. It rewrites the same term graph as the GPU
 program and counts the same rewrites. --time reports the rewriting time on standard error;
-it is the CPU baseline of scripts/bench-trs.sh.`,
+it is the CPU baseline of scripts/bench-trs.sh. --json prints both as
+JSON (docs/TOOLKIT.md).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sys, err := loadTRS(args[0], input)
@@ -57,12 +58,19 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 			} else {
 				fmt.Fprintln(stdout, trs.Summarize(r, r.Root()))
 			}
-			if stats {
-				fmt.Fprintf(stdout, "rewrites: %d\nlive terms: %d\ncritical path: %d\n", r.Steps, r.Live(), r.Span)
+			stderr := cmd.ErrOrStderr()
+			secs := elapsed.Seconds()
+			switch {
+			case stats && asJSON:
+				fmt.Fprintf(stderr, "{\"rewrites\": %d, \"live_terms\": %d, \"critical_path\": %d}\n", r.Steps, r.Live(), r.Span)
+			case stats:
+				fmt.Fprintf(stderr, "rewrites: %d\nlive terms: %d\ncritical path: %d\n", r.Steps, r.Live(), r.Span)
 			}
-			if timing {
-				secs := elapsed.Seconds()
-				fmt.Fprintf(cmd.ErrOrStderr(), "gpuc rewrite: %d rewrites in %.3f ms, %.4g rewrites/s, %d live terms\n",
+			switch {
+			case timing && asJSON:
+				fmt.Fprintf(stderr, "{\"gpuc\": \"rewrite\", \"rewrites\": %d, \"ms\": %.3f, \"live_terms\": %d}\n", r.Steps, secs*1e3, r.Live())
+			case timing:
+				fmt.Fprintf(stderr, "gpuc rewrite: %d rewrites in %.3f ms, %.4g rewrites/s, %d live terms\n",
 					r.Steps, secs*1e3, float64(r.Steps)/secs, r.Live())
 			}
 			return nil
@@ -70,8 +78,9 @@ it is the CPU baseline of scripts/bench-trs.sh.`,
 	}
 	cmd.Flags().StringVar(&input, "input", "", "the input term (for WST files, unless FILE.input holds it)")
 	cmd.Flags().Var(&print, "print", "print the normal form (term) or its size and hash (summary)")
-	cmd.Flags().BoolVar(&stats, "stats", false, "print the number of rewrites, of live terms and the critical path")
+	cmd.Flags().BoolVar(&stats, "stats", false, "print the number of rewrites, of live terms and the critical path on standard error")
 	cmd.Flags().BoolVar(&timing, "time", false, "report the rewriting time on standard error")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print --stats and --time as JSON, one object a line (docs/TOOLKIT.md)")
 	cmd.Flags().IntVar(&capacity, "capacity", 0, "the most live terms (0: no limit)")
 	cmd.Flags().Int64Var(&maxSteps, "max-steps", 0, "the most rewrite steps (0: no limit)")
 	return cmd
