@@ -301,9 +301,9 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	defer func() { a.sys = exact }()
 	sys := a.sys
 	// Facts on variables that nothing updates hold everywhere; many loops need no more. Houdini
-	// runs only when a loop needs it, once.
+	// runs only when a loop needs it, at most twice (Note [Staged Houdini]).
 	inv0 := constantFacts(sys)
-	var full Invariants
+	var simple, full Invariants
 	var cert []Obligation
 	certified := map[*Invariants]bool{}
 	var loops []Loop
@@ -313,6 +313,13 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
 		used := &inv0
 		ranks, obl, bad := a.proveComponent(inv0, c)
+		if bad != nil {
+			if simple == nil {
+				simple = a.houdiniAt(stageOne(sys))
+			}
+			used = &simple
+			ranks, obl, bad = a.proveComponent(simple, c)
+		}
 		if bad != nil {
 			if full == nil {
 				full = a.houdini(candidates(sys))
@@ -345,6 +352,9 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		loops = append(loops, l)
 	}
 	inv := full
+	if inv == nil {
+		inv = simple
+	}
 	if inv == nil {
 		inv = inv0
 	}
