@@ -315,7 +315,12 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		ranks, obl, bad := a.proveComponent(inv0, c)
 		if bad != nil {
 			if simple == nil {
+				// The first stage gets a third of the time left, so that a loop it cannot
+				// help still has the full set's time (Note [Staged Houdini]).
+				full, late := a.deadline, *a.outOfTime
+				a.deadline = time.Now().Add(time.Until(full) / 3)
 				simple = a.houdiniAt(stageOne(sys))
+				a.deadline, *a.outOfTime = full, late
 			}
 			used = &simple
 			ranks, obl, bad = a.proveComponent(simple, c)

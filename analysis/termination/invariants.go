@@ -405,7 +405,8 @@ func frame(t its.Transition, from, to []its.Expr) (framed, open []its.Expr) {
 // changes, without the congruences (a counter stepping by 32 alone brings 32 of them per
 // compare it appears in). With the frame rule (Note [Houdini frame rule]) a transition that changes one counter
 // opens only that counter's candidates, so the queries are small. The full set runs only for a
-// loop that the first stage leaves unranked.
+// loop that the first stage leaves unranked. The first stage gets a third of the time left;
+// cut short, it keeps only what it has shown (an unknown answer drops the open candidates).
 
 // stageOne gives the first stage's candidates at each location: the facts, signs and interval
 // bounds of single counters, and the compares that hold there on every path (available).
