@@ -301,9 +301,9 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	defer func() { a.sys = exact }()
 	sys := a.sys
 	// Facts on variables that nothing updates hold everywhere; many loops need no more. Houdini
-	// runs only when a loop needs it, once.
+	// runs only when a loop needs it, at most twice (Note [Staged Houdini]).
 	inv0 := constantFacts(sys)
-	var full Invariants
+	var simple, full Invariants
 	var cert []Obligation
 	certified := map[*Invariants]bool{}
 	var loops []Loop
@@ -313,6 +313,18 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
 		used := &inv0
 		ranks, obl, bad := a.proveComponent(inv0, c)
+		if bad != nil {
+			if simple == nil {
+				// The first stage gets a third of the time left, so that a loop it cannot
+				// help still has the full set's time (Note [Staged Houdini]).
+				full, late := a.deadline, *a.outOfTime
+				a.deadline = time.Now().Add(time.Until(full) / 3)
+				simple = a.houdiniAt(stageOne(sys))
+				a.deadline, *a.outOfTime = full, late
+			}
+			used = &simple
+			ranks, obl, bad = a.proveComponent(simple, c)
+		}
 		if bad != nil {
 			if full == nil {
 				full = a.houdini(candidates(sys))
@@ -345,6 +357,9 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		loops = append(loops, l)
 	}
 	inv := full
+	if inv == nil {
+		inv = simple
+	}
 	if inv == nil {
 		inv = inv0
 	}

@@ -24,9 +24,20 @@ import (
 //   - congruences (v & m) == r and ((w - v) & m) == r where v steps by a multiple of m+1;
 //   - interval bounds v <= c and v >= c where some transition sets v to the constant c.
 // Since the check is bit-precise, a candidate that only holds over the integers is dropped.
+//
+// Note [Houdini frame rule]
+// In a loop nest most transitions change one counter, and most candidates do not mention it. A
+// candidate that holds at a transition's source and whose variables the transition does not
+// change holds at its target with no query; only the rest go to the solver. The rule is sound
+// at the fixpoint because a transition is examined again, in the next round, after any set
+// shrinks, and the fixpoint is a round in which no query found a counterexample.
 
 // candidates proposes invariant candidates over the state (no Nondet in them).
-func candidates(sys *its.System) []its.Expr {
+func candidates(sys *its.System) []its.Expr { return candidatesOf(sys, true, true) }
+
+// candidatesOf proposes the candidates, with or without the orders between the sides of guard
+// compares and the congruences.
+func candidatesOf(sys *its.System, compares, congruences bool) []its.Expr {
 	var out []its.Expr
 	seen := map[string]bool{}
 	add := func(e its.Expr) {
@@ -55,6 +66,9 @@ func candidates(sys *its.System) []its.Expr {
 		}
 	}
 	for _, a := range guardAtoms(sys) {
+		if !compares {
+			break
+		}
 		lt, le := its.Ult, its.Ule
 		if a.signed {
 			lt, le = its.Slt, its.Sle
@@ -80,6 +94,9 @@ func candidates(sys *its.System) []its.Expr {
 			add(its.B(le, its.R(v), c))
 			add(its.B(ge, its.R(v), c))
 		}
+	}
+	if !congruences {
+		return out
 	}
 	for _, st := range steps(sys) {
 		m := st.mod
@@ -215,6 +232,11 @@ func entryFacts(q *query, sys *its.System, vars map[string]string) string {
 // houdini finds the largest jointly inductive subset of cands at every location other than the
 // entry, whose invariant is the facts.
 func (a *analyzer) houdini(cands []its.Expr) Invariants {
+	return a.houdiniAt(func(int) []its.Expr { return cands })
+}
+
+// houdiniAt is houdini with candidates chosen per location.
+func (a *analyzer) houdiniAt(cands func(l int) []its.Expr) Invariants {
 	sys := a.sys
 	inv := Invariants{}
 	entryTargeted := false
@@ -230,56 +252,294 @@ func (a *analyzer) houdini(cands []its.Expr) Invariants {
 			}
 			continue
 		}
-		inv[l] = append([]its.Expr(nil), cands...)
+		inv[l] = append([]its.Expr(nil), cands(l)...)
 	}
 	a.sampleFilter(inv)
 	if entryTargeted {
 		// The entry is also reached by transitions: its candidates must hold under the facts.
 		inv[sys.Entry] = a.filterInitial(inv[sys.Entry])
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, t := range sys.Trans {
-			if len(inv[t.To]) == 0 {
-				continue
-			}
-			q := newQuery(sys)
-			pre := q.state("0")
-			q.assert(inv.term(q, t.From, pre))
-			g, post := q.step(t, pre, "1")
-			q.assert(g)
-			sc := q.newScope(post)
-			var names, negs []string
-			for i, c := range inv[t.To] {
-				n := q.declare(fmt.Sprintf("c!%d", i), its.Bool)
-				q.assert("(= " + n + " " + q.term(c, sc) + ")")
-				names = append(names, n)
-				negs = append(negs, "(not "+n+")")
-			}
-			q.assert(or(negs))
-			res, model, err := a.check(q.script(), names...)
-			if res == smt.Unsat {
-				continue
-			}
-			changed = true
-			if err != nil || res == smt.Unknown || model == nil {
-				inv[t.To] = nil
-				continue
-			}
-			var keep []its.Expr
-			for i, c := range inv[t.To] {
-				if v, ok := smt.Value(model[names[i]]); ok && v.Sign() != 0 {
-					keep = append(keep, c)
-				}
-			}
-			if len(keep) == len(inv[t.To]) {
-				// The model names none: keep nothing rather than loop.
-				keep = nil
-			}
-			inv[t.To] = keep
+	// A worklist of transitions: t needs a (new) query only when the set at its source shrank
+	// since its last unsat answer; a shrinking target set only makes t's query weaker.
+	out := map[int][]int{}
+	for ti, t := range sys.Trans {
+		out[t.From] = append(out[t.From], ti)
+	}
+	// Transitions go in breadth-first order of their source from the entry, so that sources
+	// settle before their targets are asked about.
+	order := bfsOrder(sys)
+	rank := make([]int, len(sys.Trans))
+	for ti, t := range sys.Trans {
+		rank[ti] = order[t.From]*len(sys.Trans) + ti
+	}
+	queued := make([]bool, len(sys.Trans))
+	pending := 0
+	push := func(ti int) {
+		if !queued[ti] {
+			queued[ti] = true
+			pending++
 		}
 	}
+	for ti := range sys.Trans {
+		push(ti)
+	}
+	for pending > 0 {
+		ti := -1
+		for tj, q := range queued {
+			if q && (ti < 0 || rank[tj] < rank[ti]) {
+				ti = tj
+			}
+		}
+		queued[ti] = false
+		pending--
+		t := sys.Trans[ti]
+		if len(inv[t.To]) == 0 {
+			continue
+		}
+		framed, open := frame(t, inv[t.From], inv[t.To])
+		if len(open) == 0 {
+			continue
+		}
+		q := newQuery(sys)
+		pre := q.state("0")
+		q.assert(inv.term(q, t.From, pre))
+		g, post := q.step(t, pre, "1")
+		q.assert(g)
+		sc := q.newScope(post)
+		var names, negs []string
+		for i, c := range open {
+			n := q.declare(fmt.Sprintf("c!%d", i), its.Bool)
+			q.assert("(= " + n + " " + q.term(c, sc) + ")")
+			names = append(names, n)
+			negs = append(negs, "(not "+n+")")
+		}
+		q.assert(or(negs))
+		res, model, err := a.check(q.script(), names...)
+		if res == smt.Unsat {
+			continue
+		}
+		for _, tj := range out[t.To] {
+			push(tj)
+		}
+		push(ti)
+		if err != nil || res == smt.Unknown || model == nil {
+			inv[t.To] = framed
+			continue
+		}
+		var keep []its.Expr
+		for i, c := range open {
+			if v, ok := smt.Value(model[names[i]]); ok && v.Sign() != 0 {
+				keep = append(keep, c)
+			}
+		}
+		if len(keep) == len(open) {
+			// The model names none: keep nothing rather than loop.
+			keep = nil
+		}
+		inv[t.To] = append(framed, keep...)
+	}
 	return inv
+}
+
+// bfsOrder numbers the locations in breadth-first order from the entry (unreached ones last).
+func bfsOrder(sys *its.System) []int {
+	order := make([]int, len(sys.Locs))
+	for i := range order {
+		order[i] = len(sys.Locs)
+	}
+	order[sys.Entry] = 0
+	queue := []int{sys.Entry}
+	n := 1
+	for len(queue) > 0 {
+		l := queue[0]
+		queue = queue[1:]
+		for _, t := range sys.Trans {
+			if t.From == l && order[t.To] == len(sys.Locs) && t.To != sys.Entry {
+				order[t.To] = n
+				n++
+				queue = append(queue, t.To)
+			}
+		}
+	}
+	return order
+}
+
+// frame splits the candidates at t's target into those t keeps by the frame rule (the same
+// candidate holds at t's source and t changes none of its variables, so it holds after t) and
+// the open ones, which need a query. Houdini re-examines t whenever the source's set shrinks,
+// so the rule is applied to the final sets too (Note [Houdini frame rule]).
+func frame(t its.Transition, from, to []its.Expr) (framed, open []its.Expr) {
+	at := map[string]bool{}
+	for _, c := range from {
+		at[c.String()] = true
+	}
+	changes := map[string]bool{}
+	for k := range t.Update {
+		changes[k] = true
+	}
+	for _, h := range t.Havoc {
+		changes[h] = true
+	}
+	for _, c := range to {
+		kept := at[c.String()]
+		for v := range its.FreeVars(c) {
+			if changes[v] {
+				kept = false
+				break
+			}
+		}
+		if kept {
+			framed = append(framed, c)
+		} else {
+			open = append(open, c)
+		}
+	}
+	return framed, open
+}
+
+// Note [Staged Houdini]
+// Houdini's cost grows with the number of candidates times the rounds it takes to drop the false
+// ones, and a deep loop nest has hundreds. Most loops need only bounds on one counter against
+// constants (c < n at every location of the nest that c's loop encloses, c >= 0, congruences), so
+// Houdini runs first over the candidates that mention at most one variable some transition
+// changes, without the congruences (a counter stepping by 32 alone brings 32 of them per
+// compare it appears in). With the frame rule (Note [Houdini frame rule]) a transition that changes one counter
+// opens only that counter's candidates, so the queries are small. The full set runs only for a
+// loop that the first stage leaves unranked. The first stage gets a third of the time left;
+// cut short, it keeps only what it has shown (an unknown answer drops the open candidates).
+
+// stageOne gives the first stage's candidates at each location: the facts, signs and interval
+// bounds of single counters, and the compares that hold there on every path (available).
+func stageOne(sys *its.System) func(l int) []its.Expr {
+	base := oneCounter(sys, candidatesOf(sys, true, false))
+	avail := available(sys)
+	return func(l int) []its.Expr {
+		out := append([]its.Expr(nil), base...)
+		seen := map[string]bool{}
+		for _, c := range out {
+			seen[c.String()] = true
+		}
+		for _, c := range avail[l] {
+			if !seen[c.String()] {
+				seen[c.String()] = true
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+}
+
+// available gives, at each location, the guard compares that hold there on every path: a
+// compare holds after a transition that has it as a guard conjunct, and keeps holding along
+// transitions that change none of its variables (a forward must-analysis; no solver). In a
+// loop nest this is the outer loops' conditions at the inner locations (c < n inside the loop
+// on c), which is what an outer counter's ranking needs to rule out wrap-around. Houdini
+// checks them like any other candidate.
+func available(sys *its.System) map[int][]its.Expr {
+	atoms := map[string]its.Expr{}
+	var keys []string
+	gen := make([]map[string]bool, len(sys.Trans))
+	kill := make([]map[string]bool, len(sys.Trans))
+	for ti, t := range sys.Trans {
+		gen[ti] = map[string]bool{}
+		for _, g := range t.Guard {
+			b, ok := g.(*its.Binary)
+			if !ok || !b.Op.IsCompare() || its.HasNondet(g) {
+				continue
+			}
+			k := g.String()
+			if _, ok := atoms[k]; !ok {
+				atoms[k] = g
+				keys = append(keys, k)
+			}
+			gen[ti][k] = true
+		}
+	}
+	for ti, t := range sys.Trans {
+		kill[ti] = map[string]bool{}
+		changes := map[string]bool{}
+		for k := range t.Update {
+			changes[k] = true
+		}
+		for _, h := range t.Havoc {
+			changes[h] = true
+		}
+		for _, k := range keys {
+			for v := range its.FreeVars(atoms[k]) {
+				if changes[v] {
+					kill[ti][k] = true
+				}
+			}
+		}
+	}
+	// nil is "every atom" (not reached yet); the entry has none.
+	in := make([]map[string]bool, len(sys.Locs))
+	in[sys.Entry] = map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for ti, t := range sys.Trans {
+			if in[t.From] == nil || t.To == sys.Entry {
+				continue
+			}
+			after := map[string]bool{}
+			for k := range in[t.From] {
+				if !kill[ti][k] {
+					after[k] = true
+				}
+			}
+			for k := range gen[ti] {
+				if !kill[ti][k] {
+					after[k] = true
+				}
+			}
+			if in[t.To] == nil {
+				in[t.To] = after
+				changed = true
+				continue
+			}
+			for k := range in[t.To] {
+				if !after[k] {
+					delete(in[t.To], k)
+					changed = true
+				}
+			}
+		}
+	}
+	out := map[int][]its.Expr{}
+	for l := range sys.Locs {
+		for _, k := range keys {
+			if in[l][k] {
+				out[l] = append(out[l], atoms[k])
+			}
+		}
+	}
+	return out
+}
+
+// oneCounter keeps the candidates that read at most one variable that some transition changes.
+func oneCounter(sys *its.System, cands []its.Expr) []its.Expr {
+	changed := map[string]bool{}
+	for _, t := range sys.Trans {
+		for k := range t.Update {
+			changed[k] = true
+		}
+		for _, h := range t.Havoc {
+			changed[h] = true
+		}
+	}
+	var out []its.Expr
+	for _, c := range cands {
+		n := 0
+		for v := range its.FreeVars(c) {
+			if changed[v] {
+				n++
+			}
+		}
+		if n <= 1 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // filterInitial keeps the candidates that the facts imply.

@@ -186,12 +186,13 @@ func (a *analyzer) witness(inv Invariants, stuck []int) *Witness {
 		zero  its.Expr // a step asked to be 0 at the loop head, or nil
 	}
 	var tries []attempt
-	for _, h := range a.hints() {
-		tries = append(tries, attempt{h, true, nil}, attempt{h, false, nil})
-	}
-	// A step that may be 0 (a stride that wraps to 0) is worth asking for.
+	// A step that may be 0 (a stride that wraps to 0) is worth asking for, and first: it is the
+	// likeliest witness, and the search may run close to the budget.
 	for _, z := range zeroSteps(sys, stuck) {
 		tries = append(tries, attempt{nil, true, z}, attempt{nil, false, z})
+	}
+	for _, h := range a.hints() {
+		tries = append(tries, attempt{h, true, nil}, attempt{h, false, nil})
 	}
 	for _, try := range tries {
 		hint, small := try.hint, try.small
@@ -291,11 +292,34 @@ func (a *analyzer) recurrent(inv Invariants, comp []int, in map[int]bool, h int,
 		v, _ := sys.Var(name)
 		cands = append(cands, its.B(its.Eq, its.R(v), &its.Const{Val: launch[name], Sort: v.Sort}))
 	}
-	// 2. Keep what holds at the reached state.
+	// 2. Keep what holds at the reached state, over variables the launch or the path sets: a
+	// variable the path leaves undefined (a later loop's counter) may hold anything there, so
+	// step 5 could not show a candidate over it.
+	defined := map[string]bool{}
+	for name := range launch {
+		defined[name] = true
+	}
+	for _, p := range sys.Params {
+		defined[p] = true
+	}
+	for _, ti := range prefix {
+		for k := range sys.Trans[ti].Update {
+			defined[k] = true
+		}
+	}
 	env := &its.Env{Vars: state}
 	R := map[int][]its.Expr{}
 	for l := range in {
 		for _, c := range cands {
+			undefined := false
+			for v := range its.FreeVars(c) {
+				if !defined[v] {
+					undefined = true
+				}
+			}
+			if undefined {
+				continue
+			}
 			if l != h || its.Eval(c, env).Sign() != 0 {
 				R[l] = append(R[l], c)
 			}
