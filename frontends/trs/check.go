@@ -58,6 +58,9 @@ func (c *checker) check(f *file, input *term) *System {
 	for i, r := range f.rules {
 		c.rule(i, r)
 	}
+	if f.notation == recNotation {
+		recDiscipline(f, c.errs)
+	}
 	c.input(f, input)
 	c.nextRule = len(c.sys.Rules)
 	c.unravel()
