@@ -27,3 +27,20 @@ func TestRECDiscipline(t *testing.T) {
 		}
 	}
 }
+
+// REC-BAD's overloading and syntax-2 name their defects: a symbol
+// declared twice (REC-2017 has no overloading), and variables used with no
+// VARS section.
+func TestRECDefectsNamed(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"REC-SPEC T\nSORTS\n  N P\nCONS\n  z : -> N\n  g : N -> N\n  g : P -> N\nOPNS\nVARS\nRULES\nEVAL\n  z\nEND-SPEC\n",
+			"t.rec:7:3: error: symbol g is declared twice (first at t.rec:6:3): REC-2017 has no overloading"},
+		{"REC-SPEC T\nSORTS\n  N\nCONS\n  z : -> N\nOPNS\n  f : N -> N\nRULES\n  f(P) -> P\nEVAL\n  f(z)\nEND-SPEC\n",
+			"t.rec:9:5: error: unknown symbol P: the specification declares no variables (REC-2017 declares them in a VARS section)"},
+	} {
+		_, err := Load("t.rec", []byte(c.src), Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
+	}
+}
