@@ -44,6 +44,7 @@ type symDecl struct {
 type recOp struct {
 	sym    *symDecl
 	result ident
+	cons   bool // declared in CONS, not OPNS
 }
 
 // varDecl declares variables of one sort; in WST, sort is empty.

@@ -18,7 +18,8 @@ type checker struct {
 	arityAt   map[*Sym]diag.Pos   // WST: where a symbol's arity was fixed
 	order     int                 // declaration order of symbols
 	declOrder map[*Sym]int
-	nextRule  int // Rule.Index of the next rule that the checker makes
+	nextRule  int  // Rule.Index of the next rule that the checker makes
+	rec       bool // a REC specification (Note [REC discipline])
 }
 
 // varInfo is a declared variable.
@@ -46,6 +47,7 @@ func (c *checker) errorf(pos diag.Pos, format string, args ...any) {
 // check builds the System of f; input, if not nil, overrides f's input
 // section (and is required for WST files).
 func (c *checker) check(f *file, input *term) *System {
+	c.rec = f.notation == recNotation
 	if f.notation != wstNotation {
 		c.declareSorts(f.sorts)
 	}
@@ -57,6 +59,9 @@ func (c *checker) check(f *file, input *term) *System {
 	c.declareVars(f.vars)
 	for i, r := range f.rules {
 		c.rule(i, r)
+	}
+	if f.notation == recNotation {
+		recDiscipline(f, c.errs)
 	}
 	c.input(f, input)
 	c.nextRule = len(c.sys.Rules)
@@ -86,6 +91,10 @@ func (c *checker) declareSorts(decls []*sortDecl) {
 
 func (c *checker) declareSym(d *symDecl, sort int) {
 	if old := c.syms[d.name]; old != nil {
+		if c.rec {
+			c.errorf(d.pos, "symbol %s is declared twice (first at %s): REC-2017 has no overloading", d.name, old.Pos)
+			return
+		}
 		c.errorf(d.pos, "symbol %s is declared twice (first at %s)", d.name, old.Pos)
 		return
 	}
@@ -252,6 +261,10 @@ func (c *checker) symbol(t *term, sc *scope) *Sym {
 		c.addSym(s)
 		c.arityAt[s] = t.pos
 		return s
+	}
+	if s == nil && c.rec && len(c.vars) == 0 && len(t.args) == 0 {
+		c.errorf(t.pos, "unknown symbol %s: the specification declares no variables (REC-2017 declares them in a VARS section)", t.name)
+		return nil
 	}
 	if s == nil {
 		c.errorf(t.pos, "unknown symbol %s", t.name)

@@ -206,7 +206,7 @@ func (b *builder) recSection(f *file, ctx parser.IRecSectionContext) {
 			for _, a := range names[1 : len(names)-1] {
 				sym.args = append(sym.args, b.recName(a))
 			}
-			f.ops = append(f.ops, recOp{sym: sym, result: b.recName(names[len(names)-1])})
+			f.ops = append(f.ops, recOp{sym: sym, result: b.recName(names[len(names)-1]), cons: s.CONS() != nil})
 		}
 	case *parser.RecVarSectionContext:
 		for _, d := range s.AllRecVars() {

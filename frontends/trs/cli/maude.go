@@ -23,7 +23,8 @@ rewrite system against (frontends/trs/maude), with a reduce of its input
 term: run it with maude -batch. Symbols, sorts and variables are renamed
 (s3, S0, R2V1); rules keep gpuc's order, first match first, through
 matchers, for the symbols whose rules overlap; conditional REC rules are
-conditional equations. --timing asks Maude to report the reduce's time,
+conditional equations, and a symbol whose conditional rules overlap later
+ones tries its rules in sequence, reducing each condition once. --timing asks Maude to report the reduce's time,
 which scripts/bench-rec.sh compares with gpuc's.
 
 With --result FILE, it reads instead what maude printed for that module

@@ -15,6 +15,10 @@
 //	eq m3-1(P1's arguments) = tt .
 //	eq m3-1(W1, ..., Wn) = ff [owise] .
 //
+// A symbol whose conditional rules overlap later ones is evaluated in
+// sequence instead, so that each condition is reduced once (Note
+// [Conditions evaluated once]).
+//
 // Symbols, sorts and variables get names of their own (s3, S0, R2V1), so
 // that no symbol of the system clashes with Maude's syntax.
 //
@@ -49,7 +53,6 @@ func Module(sys *trs.System) string {
 	var b strings.Builder
 	b.WriteString("set include BOOL off .\nset show timing off .\n\nfmod GPUC-TRS is\n")
 	sorts := sortNames(sys)
-	fmt.Fprintf(&b, "  sorts %s B .\n  ops tt ff : -> B .\n", strings.Join(sorts, " "))
 	written := map[*trs.Sym][]*trs.Rule{}
 	unjoinable := false // some condition is a ->/<- b
 	for _, r := range sys.Rules {
@@ -58,11 +61,38 @@ func Module(sys *trs.System) string {
 			unjoinable = unjoinable || !c.Join
 		}
 	}
+	optional := map[int]bool{} // the result sorts of symbols evaluated in sequence
+	for _, s := range sys.Syms {
+		if !s.Aux && sequential(written[s]) {
+			optional[sortOf(s.Sort)] = true
+		}
+	}
+	fmt.Fprintf(&b, "  sorts %s B", strings.Join(sorts, " "))
+	for i := range sorts {
+		if optional[i] {
+			fmt.Fprintf(&b, " O%d", i)
+		}
+	}
+	b.WriteString(" .\n  ops tt ff : -> B .\n")
+	for i, name := range sorts {
+		if optional[i] {
+			fmt.Fprintf(&b, "  op some%d : %s -> O%d .\n  op none%d : -> O%d .\n  var N%d : %s .\n", i, name, i, i, i, i, name)
+		}
+	}
+	for i, name := range sorts {
+		if conditionSorts(sys, written)[i] {
+			fmt.Fprintf(&b, "  vars X%d Y%d : %s .\n", i, i, name)
+		}
+	}
 	for _, s := range sys.Syms {
 		if s.Aux {
 			continue
 		}
 		fmt.Fprintf(&b, "  op %s : %s -> %s .\n", opName(s), argSorts(sys, s), sorts[sortOf(s.Sort)])
+		if sequential(written[s]) {
+			declareSequence(&b, sys, s, written[s])
+			continue
+		}
 		for j, r := range written[s] {
 			if shadows(r, written[s][j+1:]) {
 				fmt.Fprintf(&b, "  op %s : %s -> B .\n", matcher(s, j), argSorts(sys, s))
@@ -88,6 +118,10 @@ func Module(sys *trs.System) string {
 	}
 	for _, s := range sys.Syms {
 		rules := written[s]
+		if sequential(rules) {
+			sequence(&b, sys, s, rules)
+			continue
+		}
 		for i, r := range rules {
 			var conds []string
 			for j, earlier := range rules[:i] {
