@@ -141,9 +141,12 @@ inline long long gpuc_env_count(const char *name, long long lo, long long hi) {
 }
 
 // gpuc_cpu_workers is the number of workers: GPUC_THREADS if set, else
-// the cores this process may run on.
+// one. Measured on 2026-11-26 (docs/BENCHMARKS.md, the host build on
+// every core), two workers ran tree merge sort slower than one, so the
+// pool is opt-in until it pays: GPUC_THREADS=0 asks for every core.
 inline int gpuc_cpu_workers(void) {
-  long long n = gpuc_env_count("GPUC_THREADS", 1, 4096);
+  long long n = gpuc_env_count("GPUC_THREADS", 0, 4096);
+  if (n < 0) return 1;
   if (n > 0) return (int)n;
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);

@@ -204,14 +204,14 @@ func TestHostPool(t *testing.T) {
 			t.Parallel()
 			exe := buildHost(t, clang, cxx, filepath.Join(dir, p.name()), load(t, p.path))
 			bad := exec.Command(exe)
-			bad.Env = append(os.Environ(), "GPUC_THREADS=0")
+			bad.Env = append(os.Environ(), "GPUC_THREADS=-1")
 			if out, err := bad.Output(); err == nil || len(out) > 0 {
-				t.Errorf("GPUC_THREADS=0: %v, prints %q; want exit 1 before any output", err, out)
+				t.Errorf("GPUC_THREADS=-1: %v, prints %q; want exit 1 before any output", err, out)
 			}
 			for _, args := range p.runs {
 				want, wantErr, wantStatus := interpretErr(t, p.path, args)
 				wantErr = strings.TrimSuffix(wantErr, "\n")
-				for _, threads := range []string{"1", "3", "8"} {
+				for _, threads := range []string{"1", "3", "8", "0"} {
 					if p.name() == "raise_order" && threads != "1" {
 						args = append(args[:len(args):len(args)], "WORK=100000000")
 					}
