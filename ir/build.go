@@ -25,13 +25,24 @@ type Builder struct {
 // NewFunc adds a function to m and returns its builder, positioned at pos.
 func NewFunc(m *Module, pos Pos, kind FuncKind, name string, result Type, params ...*Field) *Builder {
 	f := &Func{Pos: pos, Kind: kind, Name: name, Result: result, Params: params, Body: []Stmt{}}
-	b := &Builder{M: m, F: f, Pos: pos, types: map[string]Type{}, cur: &f.Body}
+	b := NewBuilder(m, pos, &f.Body)
+	b.F = f
 	for _, p := range params {
 		b.types[p.Name] = p.Type
 	}
 	m.Funcs = append(m.Funcs, f)
 	return b
 }
+
+// NewBuilder returns a builder whose statements go to *out, for code that
+// makes its function afterwards; F is nil.
+func NewBuilder(m *Module, pos Pos, out *[]Stmt) *Builder {
+	return &Builder{M: m, Pos: pos, types: map[string]Type{}, cur: out}
+}
+
+// Block is the block that statements go to now: callers compare it with
+// one they saw before to know whether they are still at that level.
+func (b *Builder) Block() *[]Stmt { return b.cur }
 
 // Emit appends statements to the current block.
 func (b *Builder) Emit(ss ...Stmt) { *b.cur = append(*b.cur, ss...) }
