@@ -24,7 +24,7 @@ import (
 // printStores emits the host code that prints the final store, then the
 // statistics if asked for.
 func (l *lowerer) printStores() []ir.Stmt {
-	b := &block{pos: l.pos}
+	b := newBlock(l.m, l.pos)
 	types := append([]*ctype(nil), l.prog.types...)
 	sort.SliceStable(types, func(i, j int) bool {
 		if types[i].arity != types[j].arity {
@@ -36,13 +36,13 @@ func (l *lowerer) printStores() []ir.Stmt {
 		l.printStore(b, l.stores[ct])
 	}
 	if l.opts.Stats {
-		b.add(&ir.Printf{Pos: l.pos, Format: "%% steps: %ld\n", Args: []ir.Expr{load(l.steps, i32c(0), ir.I64)}})
+		b.Emit(&ir.Printf{Pos: l.pos, Format: "%% steps: %ld\n", Args: []ir.Expr{load(l.steps, i32c(0), ir.I64)}})
 		for _, r := range l.prog.rules {
-			b.add(&ir.Printf{Pos: r.pos, Format: "%% " + strings.ReplaceAll(r.label(), "%", "%%") + ": %ld firings\n",
+			b.Emit(&ir.Printf{Pos: r.pos, Format: "%% " + strings.ReplaceAll(r.label(), "%", "%%") + ": %ld firings\n",
 				Args: []ir.Expr{load(l.fired, i32c(int64(r.index)), ir.I64)}})
 		}
 	}
-	return b.stmts
+	return b.stmts()
 }
 
 // printStore copies one store back, sorts its live constraints and
@@ -56,19 +56,19 @@ func (l *lowerer) printStore(b *block, s *store) {
 	idx := l.array(s.base+"_idx", ir.I32, s.capRef())
 	tmp := l.array(s.base+"_tmp", ir.I32, s.capRef())
 	n := b.decl(l.locals.fresh("top_"+s.base), ir.I32, builtin(ir.Min, load(s.top, i32c(0), ir.I32), s.capRef()))
-	b.add(&ir.Copy{Pos: b.pos, Dst: hst, DstOff: i32c(0), Src: s.state, SrcOff: i32c(0), Count: n})
+	b.Emit(&ir.Copy{Pos: b.Pos, Dst: hst, DstOff: i32c(0), Src: s.state, SrcOff: i32c(0), Count: n})
 	for i, h := range hargs {
-		b.add(&ir.Copy{Pos: b.pos, Dst: h, DstOff: i32c(0), Src: s.args[i], SrcOff: i32c(0), Count: n})
+		b.Emit(&ir.Copy{Pos: b.Pos, Dst: h, DstOff: i32c(0), Src: s.args[i], SrcOff: i32c(0), Count: n})
 	}
 	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, i32c(0))
 	gather := b.sub()
 	i := local(l.locals.fresh("i"), ir.I32)
-	gather.store(idx, live, i)
-	gather.set(live.Name, binop(ir.Add, live, i32c(1)))
-	b.add(l.countLoop(i.Name, n, []ir.Stmt{&ir.If{Pos: b.pos, Cond: binop(ir.Eq, load(hst, i, ir.I32), i32c(1)), Then: gather.stmts}}))
+	gather.Store(idx, live, i)
+	gather.Set(live.Name, binop(ir.Add, live, i32c(1)))
+	b.Emit(l.countLoop(i.Name, n, []ir.Stmt{&ir.If{Pos: b.Pos, Cond: binop(ir.Eq, load(hst, i, ir.I32), i32c(1)), Then: gather.stmts()}}))
 	if s.ct.arity > 0 {
 		sorter := l.sortFunc(s, hargs, idx, tmp)
-		b.add(&ir.CallStmt{Pos: b.pos, Call: &ir.Call{Func: sorter, Args: []ir.Expr{live}, T: ir.Void}})
+		b.Emit(&ir.CallStmt{Pos: b.Pos, Call: &ir.Call{Func: sorter, Args: []ir.Expr{live}, T: ir.Void}})
 	}
 	j := local(l.locals.fresh("j"), ir.I32)
 	slot := load(idx, j, ir.I32)
@@ -86,7 +86,7 @@ func (l *lowerer) printStore(b *block, s *store) {
 		}
 		format += "(" + strings.Join(parts, ",") + ")"
 	}
-	b.add(l.countLoop(j.Name, live, []ir.Stmt{&ir.Printf{Pos: b.pos, Format: strings.ReplaceAll(format, "%%", "%%%%") + "\n", Args: args}}))
+	b.Emit(l.countLoop(j.Name, live, []ir.Stmt{&ir.Printf{Pos: b.Pos, Format: strings.ReplaceAll(format, "%%", "%%%%") + "\n", Args: args}}))
 }
 
 // countLoop is `for var i = 0; i < n; i = i + 1 { body }`.
@@ -122,7 +122,7 @@ func atomText(name string) string {
 func (l *lowerer) sortFunc(s *store, hargs []string, idx, tmp string) string {
 	name := l.name("sort_" + s.base)
 	v := func(n string) *ir.Var { return local(n, ir.I32) }
-	b := &block{pos: l.pos}
+	b := newBlock(l.m, l.pos)
 	x, y := v("x"), v("y")
 	// less: does slot y sort strictly before slot x?
 	var less ir.Expr = boolc(false)
@@ -143,25 +143,25 @@ func (l *lowerer) sortFunc(s *store, hargs []string, idx, tmp string) string {
 	// Take from the right run only when it is strictly smaller.
 	takeRight := binop(ir.LogOr, binop(ir.Lt, x, i32c(0)), and(binop(ir.Ge, y, i32c(0)), less))
 	step.decl("lt", ir.Bool, takeRight)
-	step.add(&ir.If{Pos: l.pos, Cond: local("lt", ir.Bool),
+	step.Emit(&ir.If{Pos: l.pos, Cond: local("lt", ir.Bool),
 		Then: []ir.Stmt{&ir.Store{Pos: l.pos, Buf: tmp, Index: v("k"), Value: y}, &ir.Assign{Pos: l.pos, Name: "j", Value: binop(ir.Add, v("j"), i32c(1))}},
 		Else: []ir.Stmt{&ir.Store{Pos: l.pos, Buf: tmp, Index: v("k"), Value: x}, &ir.Assign{Pos: l.pos, Name: "i", Value: binop(ir.Add, v("i"), i32c(1))}}})
-	merge.add(l.rangeLoop("k", v("lo"), v("hi"), step.stmts))
+	merge.Emit(l.rangeLoop("k", v("lo"), v("hi"), step.stmts()))
 	copyBack := &ir.Store{Pos: l.pos, Buf: idx, Index: v("k"), Value: load(tmp, v("k"), ir.I32)}
-	merge.add(l.rangeLoop("k", v("lo"), v("hi"), []ir.Stmt{copyBack}))
+	merge.Emit(l.rangeLoop("k", v("lo"), v("hi"), []ir.Stmt{copyBack}))
 	outer := b.sub()
-	outer.add(&ir.For{Pos: l.pos,
+	outer.Emit(&ir.For{Pos: l.pos,
 		Init: &ir.Decl{Pos: l.pos, Name: "lo", T: ir.I32, Init: i32c(0)},
 		Cond: binop(ir.Lt, v("lo"), v("m")),
 		Post: &ir.Assign{Pos: l.pos, Name: "lo", Value: binop(ir.Add, v("lo"), binop(ir.Mul, v("w"), i32c(2)))},
-		Body: merge.stmts})
-	b.add(&ir.For{Pos: l.pos,
+		Body: merge.stmts()})
+	b.Emit(&ir.For{Pos: l.pos,
 		Init: &ir.Decl{Pos: l.pos, Name: "w", T: ir.I32, Init: i32c(1)},
 		Cond: binop(ir.Lt, v("w"), v("m")),
 		Post: &ir.Assign{Pos: l.pos, Name: "w", Value: binop(ir.Mul, v("w"), i32c(2))},
-		Body: outer.stmts})
+		Body: outer.stmts()})
 	l.m.Funcs = append(l.m.Funcs, &ir.Func{Pos: l.pos, Kind: ir.HostFunc, Name: name,
-		Params: []*ir.Field{{Pos: l.pos, Name: "m", Type: ir.I32}}, Result: ir.Void, Body: b.stmts})
+		Params: []*ir.Field{{Pos: l.pos, Name: "m", Type: ir.I32}}, Result: ir.Void, Body: b.stmts()})
 	return name
 }
 
