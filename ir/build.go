@@ -24,13 +24,20 @@ type Builder struct {
 
 // NewFunc adds a function to m and returns its builder, positioned at pos.
 func NewFunc(m *Module, pos Pos, kind FuncKind, name string, result Type, params ...*Field) *Builder {
+	b := BuildFunc(m, pos, kind, name, result, params...)
+	m.Funcs = append(m.Funcs, b.F)
+	return b
+}
+
+// BuildFunc returns the builder of a new function, positioned at pos, that
+// the caller adds to the module where it wants it.
+func BuildFunc(m *Module, pos Pos, kind FuncKind, name string, result Type, params ...*Field) *Builder {
 	f := &Func{Pos: pos, Kind: kind, Name: name, Result: result, Params: params, Body: []Stmt{}}
 	b := NewBuilder(m, pos, &f.Body)
 	b.F = f
 	for _, p := range params {
 		b.types[p.Name] = p.Type
 	}
-	m.Funcs = append(m.Funcs, f)
 	return b
 }
 
