@@ -147,9 +147,12 @@ func (b *Builder) Ld(buf string, i Expr) Expr {
 	return &Load{Pos: b.Pos, Buf: buf, Index: i, T: t}
 }
 
-func (b *Builder) I32(v int64) Expr { c := IntConst(I32, v); c.Pos = b.Pos; return c }
-func (b *Builder) I64(v int64) Expr { c := IntConst(I64, v); c.Pos = b.Pos; return c }
-func (b *Builder) U8(v int64) Expr  { c := IntConst(U8, v); c.Pos = b.Pos; return c }
+// Int is the integer constant v of type t.
+func (b *Builder) Int(t Type, v int64) Expr { c := IntConst(t, v); c.Pos = b.Pos; return c }
+
+func (b *Builder) I32(v int64) Expr { return b.Int(I32, v) }
+func (b *Builder) I64(v int64) Expr { return b.Int(I64, v) }
+func (b *Builder) U8(v int64) Expr  { return b.Int(U8, v) }
 func (b *Builder) U64(v uint64) Expr {
 	return &Const{Pos: b.Pos, T: U64, Bits: v}
 }
