@@ -1,12 +1,11 @@
 package driver
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 )
 
@@ -16,13 +15,7 @@ import (
 // the source past constant memory are the verifier's error.
 func TestStaticPlacement(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return irtest.WriteFile(t, dir, name, text) }
 	values := func(n int) string { return strings.Repeat("7\n", n) }
 	words := ir.MaxConstantMemory / 4
 	src := write("tab.kir", `module tab;
