@@ -97,8 +97,8 @@ func fitsConstant(size, constBytes int64) bool {
 // many paths never run partial-eval at all: gpuc run without --passes,
 // compile --passes=lower, opt with a pipeline of its own. On those paths
 // the buffer stays in the space it was declared in, and the verifier,
-// which runs right after loading and after every pass, rejects constant
-// buffers beyond ir.MaxConstantMemory. So the binding applies this part of
+// which runs right after loading and again on the lowered module, rejects
+// constant buffers beyond ir.MaxConstantMemory. So the binding applies this part of
 // placement at once: a constant buffer whose bound contents alone do not
 // fit moves to global memory (FitStatic). Only buffers bound by --static
 // move; contents written in the source are the author's choice, and the
