@@ -150,6 +150,8 @@
 //     AnyExprIn, HasBarrier, IsGroupConstruct, WalkBufferUses, SubBodies,
 //     StmtExprs;
 //   - copies (clone.go): CloneModule, CloneStmts, CloneExpr;
+//   - building (build.go): Builder, from NewFunc, BuildFunc or NewBuilder,
+//     positioned statements and expressions (Note [IR builder]);
 //   - constants (eval.go): Fold for one operation, EvalConst for a whole
 //     integer expression, Switch.Taken for a switch on a constant.
 package ir

@@ -156,27 +156,7 @@ func RewriteLists(body []Stmt, f func([]Stmt) []Stmt) []Stmt {
 // mapLists replaces each statement list nested directly in s by g's
 // result on it.
 func mapLists(s Stmt, g func([]Stmt) []Stmt) {
-	switch s := s.(type) {
-	case *If:
-		s.Then, s.Else = g(s.Then), g(s.Else)
-	case *While:
-		s.Body = g(s.Body)
-	case *For:
-		s.Body = g(s.Body)
-	case *Switch:
-		for _, c := range s.Cases {
-			c.Body = g(c.Body)
-		}
-		s.Default = g(s.Default)
-	case *Split:
-		s.Then, s.Else = g(s.Then), g(s.Else)
-	case *SplitWhile:
-		s.Body = g(s.Body)
-	case *Fork:
-		s.Body = g(s.Body)
-	case *Region:
-		s.Body = g(s.Body)
-	case *Launch:
-		s.Fallback = g(s.Fallback)
+	for _, r := range bodyRefs(s) {
+		*r = g(*r)
 	}
 }

@@ -17,31 +17,47 @@ func WalkStmts(body []Stmt, f func(Stmt) bool) {
 // order. A For's Init and Post are not included: they are simple statements
 // of the loop itself.
 func SubBodies(s Stmt) [][]Stmt {
+	if l, ok := s.(*Launch); ok && l.Fallback == nil {
+		return nil
+	}
+	refs := bodyRefs(s)
+	if refs == nil {
+		return nil
+	}
+	out := make([][]Stmt, len(refs))
+	for i, r := range refs {
+		out[i] = *r
+	}
+	return out
+}
+
+// bodyRefs points at the statement lists nested directly in s, in source
+// order, a Launch's Fallback included even when it is nil: the one list
+// of which kinds of statement hold bodies, for SubBodies and mapLists.
+func bodyRefs(s Stmt) []*[]Stmt {
 	switch s := s.(type) {
 	case *If:
-		return [][]Stmt{s.Then, s.Else}
+		return []*[]Stmt{&s.Then, &s.Else}
 	case *While:
-		return [][]Stmt{s.Body}
+		return []*[]Stmt{&s.Body}
 	case *For:
-		return [][]Stmt{s.Body}
+		return []*[]Stmt{&s.Body}
 	case *Switch:
-		out := make([][]Stmt, 0, len(s.Cases)+1)
+		out := make([]*[]Stmt, 0, len(s.Cases)+1)
 		for _, c := range s.Cases {
-			out = append(out, c.Body)
+			out = append(out, &c.Body)
 		}
-		return append(out, s.Default)
+		return append(out, &s.Default)
 	case *Split:
-		return [][]Stmt{s.Then, s.Else}
+		return []*[]Stmt{&s.Then, &s.Else}
 	case *Fork:
-		return [][]Stmt{s.Body}
+		return []*[]Stmt{&s.Body}
 	case *SplitWhile:
-		return [][]Stmt{s.Body}
+		return []*[]Stmt{&s.Body}
 	case *Region:
-		return [][]Stmt{s.Body}
+		return []*[]Stmt{&s.Body}
 	case *Launch:
-		if s.Fallback != nil {
-			return [][]Stmt{s.Fallback}
-		}
+		return []*[]Stmt{&s.Fallback}
 	}
 	return nil
 }

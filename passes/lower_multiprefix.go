@@ -305,125 +305,117 @@ func (mp *mpScan) hostCode(o *outliner, op *ir.Atomic, pos ir.Pos) []ir.Stmt {
 	}
 }
 
-// kernel is a helper for building the scan kernels.
+// kbuild builds the scan kernels with ir.Builder (Note [IR builder]).
 type kbuild struct {
-	mp   *mpScan
-	body []ir.Stmt
+	*ir.Builder
+	mp *mpScan
 }
 
-func (k *kbuild) v(name string, t ir.Type) ir.Expr { return &ir.Var{Name: name, T: t} }
-func (k *kbuild) i(v int64) ir.Expr                { return ir.IntConst(ir.I32, v) }
+// kernel builds a scan kernel with i32 parameters. Its statements carry no
+// position, as the launches of hostCode do not either: they implement the
+// atomic, whose position the function keeps.
+func (mp *mpScan) kernel(pos ir.Pos, name string, params []string, build func(k *kbuild)) *ir.Func {
+	var fields []*ir.Field
+	for _, p := range params {
+		fields = append(fields, &ir.Field{Name: p, Type: ir.I32})
+	}
+	k := &kbuild{Builder: ir.BuildFunc(nil, pos, ir.KernelFunc, name, ir.Void, fields...), mp: mp}
+	k.Pos = ir.Pos{}
+	build(k)
+	return k.F
+}
+
 func (k *kbuild) load(buf string, i ir.Expr) ir.Expr {
 	return &ir.Load{Buf: buf, Index: i, T: k.mp.elem}
 }
-func bin(op ir.BinOp, x, y ir.Expr) ir.Expr { return &ir.Binary{Op: op, X: x, Y: y} }
 
 // koggeStone scans the shared block buffer in place (inclusive), as
 // examples/kir/scan.kir does.
-func (k *kbuild) koggeStone(t ir.Expr, off, x string) []ir.Stmt {
+func (k *kbuild) koggeStone(t ir.Expr, off, x string) {
 	mp, T := k.mp, k.mp.elem
-	return []ir.Stmt{
-		&ir.Barrier{},
-		&ir.For{
-			Init: &ir.Decl{Name: off, T: ir.I32, Init: k.i(1)},
-			Cond: bin(ir.Lt, k.v(off, ir.I32), k.i(mpBlock)),
-			Post: &ir.Assign{Name: off, Value: bin(ir.Mul, k.v(off, ir.I32), k.i(2))},
-			Body: []ir.Stmt{
-				&ir.Decl{Name: x, T: T, Init: mp.id()},
-				&ir.If{Cond: bin(ir.Ge, ir.CloneExpr(t), k.v(off, ir.I32)), Then: []ir.Stmt{
-					&ir.Assign{Name: x, Value: k.load(mp.block, bin(ir.Sub, ir.CloneExpr(t), k.v(off, ir.I32)))}}},
-				&ir.Barrier{},
-				&ir.Store{Buf: mp.block, Index: ir.CloneExpr(t), Value: mp.combine(k.load(mp.block, ir.CloneExpr(t)), k.v(x, T))},
-				&ir.Barrier{},
-			},
-		},
-	}
+	o := func() ir.Expr { return &ir.Var{Name: off, T: ir.I32} }
+	k.Barrier(false)
+	k.Emit(&ir.For{
+		Init: &ir.Decl{Name: off, T: ir.I32, Init: k.I32(1)},
+		Cond: k.Lt(o(), k.I32(mpBlock)),
+		Post: &ir.Assign{Name: off, Value: k.Mul(o(), k.I32(2))},
+		Body: k.Nest(func() {
+			k.Decl(x, T, mp.id())
+			k.If(k.Ge(ir.CloneExpr(t), o()), func() {
+				k.Set(x, k.load(mp.block, k.Sub(ir.CloneExpr(t), o())))
+			})
+			k.Barrier(false)
+			k.Store(mp.block, ir.CloneExpr(t), mp.combine(k.load(mp.block, ir.CloneExpr(t)), k.V(x)))
+			k.Barrier(false)
+		}),
+	})
 }
 
 // exclusive is the exclusive prefix of thread t after koggeStone.
 func (k *kbuild) exclusive(t ir.Expr) ir.Expr {
-	return &ir.Select{Cond: bin(ir.Gt, ir.CloneExpr(t), k.i(0)), X: k.load(k.mp.block, bin(ir.Sub, ir.CloneExpr(t), k.i(1))), Y: k.mp.id()}
+	return k.Sel(k.Bin(ir.Gt, ir.CloneExpr(t), k.I32(0)), k.load(k.mp.block, k.Sub(ir.CloneExpr(t), k.I32(1))), k.mp.id())
 }
 
 // scanBlocks: each block scans its values; work gets exclusive prefixes
 // within the block, sums the block totals.
 func (mp *mpScan) scanBlocks(pos ir.Pos) *ir.Func {
-	k := &kbuild{mp: mp}
-	t, i := k.v("t", ir.I32), k.v("i", ir.I32)
-	body := []ir.Stmt{
-		&ir.Decl{Name: "t", T: ir.I32, Init: &ir.Builtin{Op: ir.ThreadID}},
-		&ir.Decl{Name: "i", T: ir.I32, Init: &ir.Builtin{Op: ir.GlobalID}},
-		&ir.Store{Buf: mp.block, Index: t, Value: &ir.Select{Cond: bin(ir.Lt, i, k.v("n", ir.I32)), X: k.load(mp.work, i), Y: mp.id()}},
-	}
-	body = append(body, k.koggeStone(t, "off", "x")...)
-	body = append(body,
-		&ir.If{Cond: bin(ir.Lt, i, k.v("n", ir.I32)), Then: []ir.Stmt{&ir.Store{Buf: mp.work, Index: i, Value: k.exclusive(t)}}},
-		&ir.If{Cond: bin(ir.Eq, t, k.i(mpBlock-1)), Then: []ir.Stmt{
-			&ir.Store{Buf: mp.sums, Index: &ir.Builtin{Op: ir.BlockID}, Value: k.load(mp.block, k.i(mpBlock-1))}}},
-	)
-	return &ir.Func{Pos: pos, Kind: ir.KernelFunc, Name: mp.kernels[0], Result: ir.Void,
-		Params: []*ir.Field{{Name: "n", Type: ir.I32}}, Body: body}
+	return mp.kernel(pos, mp.kernels[0], []string{"n"}, func(k *kbuild) {
+		t := k.Decl("t", ir.I32, k.Builtin(ir.ThreadID))
+		i := k.Decl("i", ir.I32, k.Builtin(ir.GlobalID))
+		k.Store(mp.block, t, k.Sel(k.Lt(i, k.V("n")), k.load(mp.work, i), mp.id()))
+		k.koggeStone(t, "off", "x")
+		k.If(k.Lt(i, k.V("n")), func() { k.Store(mp.work, i, k.exclusive(t)) })
+		k.If(k.Eq(t, k.I32(mpBlock-1)), func() {
+			k.Store(mp.sums, k.Builtin(ir.BlockID), k.load(mp.block, k.I32(mpBlock-1)))
+		})
+	})
 }
 
 // scanSums: one block scans the block totals, each thread a chunk of
 // them, and stores the group's total.
 func (mp *mpScan) scanSums(pos ir.Pos) *ir.Func {
-	k := &kbuild{mp: mp}
-	T := mp.elem
-	t, nb := k.v("t", ir.I32), k.v("nb", ir.I32)
-	lo, hi, j := k.v("lo", ir.I32), k.v("hi", ir.I32), k.v("j", ir.I32)
-	chunkLoop := func(body ...ir.Stmt) ir.Stmt {
-		return &ir.For{Init: &ir.Decl{Name: "j", T: ir.I32, Init: lo}, Cond: bin(ir.Lt, j, hi),
-			Post: &ir.Assign{Name: "j", Value: bin(ir.Add, j, k.i(1))}, Body: body}
-	}
-	chunk := bin(ir.Div, bin(ir.Add, nb, k.i(mpBlock-1)), k.i(mpBlock))
-	body := []ir.Stmt{
-		&ir.Decl{Name: "t", T: ir.I32, Init: &ir.Builtin{Op: ir.ThreadID}},
-		&ir.Decl{Name: "lo", T: ir.I32, Init: bin(ir.Mul, t, chunk)},
-		&ir.Decl{Name: "hi", T: ir.I32, Init: &ir.Builtin{Op: ir.Min, Args: []ir.Expr{bin(ir.Add, lo, ir.CloneExpr(chunk)), nb}}},
-		&ir.Decl{Name: "s", T: T, Init: mp.id()},
-		chunkLoop(&ir.Assign{Name: "s", Value: mp.combine(k.v("s", T), k.load(mp.sums, j))}),
-		&ir.Store{Buf: mp.block, Index: t, Value: k.v("s", T)},
-	}
-	body = append(body, k.koggeStone(t, "off", "x")...)
-	body = append(body,
-		&ir.Decl{Name: "run", T: T, Init: k.exclusive(t)},
-		chunkLoop(
-			&ir.Decl{Name: "old", T: T, Init: k.load(mp.sums, j)},
-			&ir.Store{Buf: mp.sums, Index: j, Value: k.v("run", T)},
-			&ir.Assign{Name: "run", Value: mp.combine(k.v("run", T), k.v("old", T))}),
-		&ir.If{Cond: bin(ir.Eq, t, k.i(mpBlock-1)), Then: []ir.Stmt{
-			&ir.Store{Buf: mp.total, Index: k.i(0), Value: k.load(mp.block, k.i(mpBlock-1))}}},
-	)
-	return &ir.Func{Pos: pos, Kind: ir.KernelFunc, Name: mp.kernels[1], Result: ir.Void,
-		Params: []*ir.Field{{Name: "nb", Type: ir.I32}}, Body: body}
+	return mp.kernel(pos, mp.kernels[1], []string{"nb"}, func(k *kbuild) {
+		T, nb := mp.elem, k.V("nb")
+		t := k.Decl("t", ir.I32, k.Builtin(ir.ThreadID))
+		chunk := k.Bin(ir.Div, k.Add(nb, k.I32(mpBlock-1)), k.I32(mpBlock))
+		lo := k.Decl("lo", ir.I32, k.Mul(t, chunk))
+		hi := k.Decl("hi", ir.I32, k.Min(k.Add(lo, ir.CloneExpr(chunk)), nb))
+		k.Decl("s", T, mp.id())
+		k.Loop("j", lo, hi, k.I32(1), func() { k.Set("s", mp.combine(k.V("s"), k.load(mp.sums, k.V("j")))) })
+		k.Store(mp.block, t, k.V("s"))
+		k.koggeStone(t, "off", "x")
+		k.Decl("run", T, k.exclusive(t))
+		k.Loop("j", lo, hi, k.I32(1), func() {
+			k.Decl("old", T, k.load(mp.sums, k.V("j")))
+			k.Store(mp.sums, k.V("j"), k.V("run"))
+			k.Set("run", mp.combine(k.V("run"), k.V("old")))
+		})
+		k.If(k.Eq(t, k.I32(mpBlock-1)), func() {
+			k.Store(mp.total, k.I32(0), k.load(mp.block, k.I32(mpBlock-1)))
+		})
+	})
 }
 
 // addOffsets: every value gets its block's offset.
 func (mp *mpScan) addOffsets(pos ir.Pos) *ir.Func {
-	k := &kbuild{mp: mp}
-	i := k.v("i", ir.I32)
-	body := []ir.Stmt{
-		&ir.Decl{Name: "i", T: ir.I32, Init: &ir.Builtin{Op: ir.GlobalID}},
-		&ir.If{Cond: bin(ir.Lt, i, k.v("n", ir.I32)), Then: []ir.Stmt{
-			&ir.Store{Buf: mp.work, Index: i, Value: mp.combine(k.load(mp.sums, &ir.Builtin{Op: ir.BlockID}), k.load(mp.work, i))}}},
-	}
-	return &ir.Func{Pos: pos, Kind: ir.KernelFunc, Name: mp.kernels[2], Result: ir.Void,
-		Params: []*ir.Field{{Name: "n", Type: ir.I32}}, Body: body}
+	return mp.kernel(pos, mp.kernels[2], []string{"n"}, func(k *kbuild) {
+		i := k.Decl("i", ir.I32, k.Builtin(ir.GlobalID))
+		k.If(k.Lt(i, k.V("n")), func() {
+			k.Store(mp.work, i, mp.combine(k.load(mp.sums, k.Builtin(ir.BlockID)), k.load(mp.work, i)))
+		})
+	})
 }
 
 // update: one thread reads the target as the base and stores base+total.
 func (mp *mpScan) update(op *ir.Atomic, pos ir.Pos) *ir.Func {
-	k := &kbuild{mp: mp}
-	T := mp.elem
-	var a ir.Expr = &ir.Load{Buf: mp.addr, Index: k.i(0), T: ir.I64}
-	if paramOnly(op.Index) {
-		a = ir.CloneExpr(op.Index)
-	}
-	body := []ir.Stmt{
-		&ir.Decl{Name: "b", T: T, Init: &ir.Load{Buf: op.Buf, Index: a, T: T}},
-		&ir.Store{Buf: mp.base, Index: k.i(0), Value: k.v("b", T)},
-		&ir.Store{Buf: op.Buf, Index: ir.CloneExpr(a), Value: mp.combine(k.v("b", T), k.load(mp.total, k.i(0)))},
-	}
-	return &ir.Func{Pos: pos, Kind: ir.KernelFunc, Name: mp.kernels[3], Result: ir.Void, Body: body}
+	return mp.kernel(pos, mp.kernels[3], nil, func(k *kbuild) {
+		T := mp.elem
+		var a ir.Expr = &ir.Load{Buf: mp.addr, Index: k.I32(0), T: ir.I64}
+		if paramOnly(op.Index) {
+			a = ir.CloneExpr(op.Index)
+		}
+		b := k.Decl("b", T, &ir.Load{Buf: op.Buf, Index: a, T: T})
+		k.Store(mp.base, k.I32(0), b)
+		k.Store(op.Buf, ir.CloneExpr(a), mp.combine(k.V("b"), k.load(mp.total, k.I32(0))))
+	})
 }

@@ -59,7 +59,7 @@ func placeStatics(m *ir.Module, statics map[string]*ir.Buffer, placement Placeme
 // PlaceGlobal, and why; or, with ok false, why it cannot live where
 // placement says.
 func placeStatic(b *ir.Buffer, uses []staticUse, placement Placement, size, constBytes int64) (place Placement, why peNote, ok bool) {
-	fits := constBytes+size <= ir.MaxConstantMemory
+	fits := fitsConstant(size, constBytes)
 	switch {
 	case placement == PlaceGlobal:
 		return PlaceGlobal, peNote{b.Pos, "--pe-placement=global"}, true
@@ -82,6 +82,37 @@ func placeStatic(b *ir.Buffer, uses []staticUse, placement Placement, size, cons
 		return PlaceGlobal, peNote{b.Pos, reads + "; it does not fit in the 64 KiB of constant memory"}, true
 	}
 	return PlaceConstant, peNote{b.Pos, reads + ", all the same for every thread"}, true
+}
+
+// fitsConstant says whether size bytes fit in constant memory after the
+// constBytes already there.
+func fitsConstant(size, constBytes int64) bool {
+	return constBytes+size <= ir.MaxConstantMemory
+}
+
+// Note [Static data before placement]
+//
+// --static binds a buffer's contents when the module is loaded
+// (driver.SetRoles), long before partial-eval places static data, and
+// many paths never run partial-eval at all: gpuc run without --passes,
+// compile --passes=lower, opt with a pipeline of its own. On those paths
+// the buffer stays in the space it was declared in, and the verifier,
+// which runs right after loading and again on the lowered module, rejects
+// constant buffers beyond ir.MaxConstantMemory. So the binding applies this part of
+// placement at once: a constant buffer whose bound contents alone do not
+// fit moves to global memory (FitStatic). Only buffers bound by --static
+// move; contents written in the source are the author's choice, and the
+// verifier's error stands for them. Where partial-eval runs, placeStatics
+// decides again for every static buffer, with the rest of constant memory
+// counted too.
+
+// FitStatic moves the static buffer b, whose contents --static has just
+// bound, to global memory if it is declared constant and its contents do
+// not fit in constant memory (Note [Static data before placement]).
+func FitStatic(b *ir.Buffer) {
+	if b.Space == ir.Constant && !fitsConstant(int64(len(b.Init)*b.Elem.Size()), 0) {
+		b.Space = ir.Global
+	}
 }
 
 // staticUses lists, per static buffer, the reads of it that m still

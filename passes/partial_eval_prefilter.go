@@ -453,21 +453,21 @@ func usedAfter(names []string, rest []ir.Stmt) bool {
 	return false
 }
 
-// pfByte is `i32(B[base + off]) & 255` at pos, without the mask for
-// unsigned bytes.
-func pfByte(at byteAt, off int64, pos ir.Pos) ir.Expr {
+// pfByte is `i32(B[base + off]) & 255`, without the mask for unsigned
+// bytes.
+func pfByte(b *ir.Builder, at byteAt, off int64) ir.Expr {
 	idx := ir.CloneExpr(at.base)
 	if off != 0 {
-		idx = &ir.Binary{Pos: pos, Op: ir.Add, X: idx, Y: constAt(pos, at.base.Type(), off)}
+		idx = b.Add(idx, b.Int(at.base.Type(), off))
 	}
-	var x ir.Expr = &ir.Load{Pos: pos, Buf: at.buf, Index: idx, T: at.elem}
+	var x ir.Expr = &ir.Load{Pos: b.Pos, Buf: at.buf, Index: idx, T: at.elem}
 	if at.elem != ir.I32 {
-		x = &ir.Convert{Pos: pos, T: ir.I32, X: x}
+		x = &ir.Convert{Pos: b.Pos, T: ir.I32, X: x}
 	}
 	if at.elem == ir.U8 {
 		return x
 	}
-	return &ir.Binary{Pos: pos, Op: ir.And, X: x, Y: i32At(pos, 255)}
+	return b.Bin(ir.And, x, b.I32(255))
 }
 
 // constAt is the integer constant v of type t at pos.
@@ -482,28 +482,26 @@ func i32At(pos ir.Pos, v int64) ir.Expr { return constAt(pos, ir.I32, v) }
 // filterCond is `!(0 <= base && base + K < len(B)) || T0 admits ... ||
 // ...` (Note [Static prefilters]).
 func filterCond(m *ir.Module, pf *prefilter, maxOff int64, pos ir.Pos) ir.Expr {
-	bin := func(op ir.BinOp, x, y ir.Expr) ir.Expr { return &ir.Binary{Pos: pos, Op: op, X: x, Y: y} }
-	wide := func(e ir.Expr) ir.Expr {
+	b := ir.NewBuilder(m, pos, nil)
+	wide := func(e ir.Expr) ir.Expr { // not b.Conv, which would fold a constant length
 		if e.Type() == ir.I64 {
 			return e
 		}
 		return &ir.Convert{Pos: pos, T: ir.I64, X: e}
 	}
-	i64 := func(v int64) ir.Expr { return constAt(pos, ir.I64, v) }
-	u32 := func(v int64) ir.Expr { return constAt(pos, ir.U32, v) }
 	base := wide(ir.CloneExpr(pf.at.base))
-	inRange := bin(ir.LogAnd, bin(ir.Le, i64(0), base),
-		bin(ir.Lt, bin(ir.Add, ir.CloneExpr(base), i64(maxOff)), wide(ir.CloneExpr(m.Buffer(pf.at.buf).Len))))
-	cond := ir.Expr(&ir.Unary{Pos: pos, Op: ir.Not, X: inRange})
+	inRange := b.And(b.Bin(ir.Le, b.I64(0), base),
+		b.Lt(b.Add(ir.CloneExpr(base), b.I64(maxOff)), wide(ir.CloneExpr(m.Buffer(pf.at.buf).Len))))
+	cond := b.Not(inRange)
 	for g, p := range pf.pairs {
-		key := bin(ir.Or, bin(ir.Shl, pfByte(pf.at, p.a, pos), i32At(pos, 8)), pfByte(pf.at, p.b, pos))
-		var index ir.Expr = bin(ir.Shr, key, i32At(pos, 5))
+		key := b.Bin(ir.Or, b.Bin(ir.Shl, pfByte(b, pf.at, p.a), b.I32(8)), pfByte(b, pf.at, p.b))
+		index := b.Bin(ir.Shr, key, b.I32(5))
 		if g > 0 {
-			index = bin(ir.Add, i32At(pos, int64(g*pairWords)), index)
+			index = b.Add(b.I32(int64(g*pairWords)), index)
 		}
 		word := &ir.Load{Pos: pos, Buf: pf.shared, Index: index, T: ir.U32}
-		bit := bin(ir.And, bin(ir.Shr, word, &ir.Convert{Pos: pos, T: ir.U32, X: bin(ir.And, ir.CloneExpr(key), i32At(pos, 31))}), u32(1))
-		cond = bin(ir.LogOr, cond, bin(ir.Ne, bit, u32(0)))
+		bit := b.Bin(ir.And, b.Bin(ir.Shr, word, &ir.Convert{Pos: pos, T: ir.U32, X: b.Bin(ir.And, ir.CloneExpr(key), b.I32(31))}), b.Int(ir.U32, 1))
+		cond = b.Or(cond, b.Ne(bit, b.Int(ir.U32, 0)))
 	}
 	return cond
 }

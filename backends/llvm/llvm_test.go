@@ -161,24 +161,14 @@ func TestHostTarget(t *testing.T) {
 			exe := buildHost(t, clang, cxx, filepath.Join(dir, p.name()), m)
 			for _, args := range p.runs {
 				want, wantErr, wantStatus := interpretErr(t, p.path, args)
-				cmd := exec.Command(exe, args...)
-				cmd.Env = append(os.Environ(), "GPUC_THREADS=2", "GPUC_POOL_MIN=1024")
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				status := 0
-				var exit *exec.ExitError
-				if err := cmd.Run(); errors.As(err, &exit) {
-					status = exit.ExitCode()
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				if stdout.String() != want || status != wantStatus {
-					t.Errorf("%v: exit %d, want %d; stderr %q\ngot:\n%s\nwant:\n%s", args, status, wantStatus, stderr.String(), stdout.String(), want)
+				stdout, stderr, status := runExe(t, exe, args, "GPUC_THREADS=2", "GPUC_POOL_MIN=1024")
+				if stdout != want || status != wantStatus {
+					t.Errorf("%v: exit %d, want %d; stderr %q\ngot:\n%s\nwant:\n%s", args, status, wantStatus, stderr, stdout, want)
 				}
 				// Errors read as the interpreter's (Note [Checks] in
 				// package abi).
-				if status != 0 && stderr.String() != wantErr {
-					t.Errorf("%v: stderr %q, want %q", args, stderr.String(), wantErr)
+				if status != 0 && stderr != wantErr {
+					t.Errorf("%v: stderr %q, want %q", args, stderr, wantErr)
 				}
 			}
 		})
@@ -215,20 +205,10 @@ func TestHostPool(t *testing.T) {
 					if p.name() == "raise_order" && threads != "1" {
 						args = append(args[:len(args):len(args)], "WORK=100000000")
 					}
-					cmd := exec.Command(exe, args...)
-					cmd.Env = append(os.Environ(), "GPUC_THREADS="+threads, "GPUC_POOL_MIN=0")
-					var stdout, stderr bytes.Buffer
-					cmd.Stdout, cmd.Stderr = &stdout, &stderr
-					status := 0
-					var exit *exec.ExitError
-					if err := cmd.Run(); errors.As(err, &exit) {
-						status = exit.ExitCode()
-					} else if err != nil {
-						t.Fatal(err)
-					}
-					if stdout.String() != want || status != wantStatus || !strings.Contains(stderr.String(), wantErr) {
+					stdout, stderr, status := runExe(t, exe, args, "GPUC_THREADS="+threads, "GPUC_POOL_MIN=0")
+					if stdout != want || status != wantStatus || !strings.Contains(stderr, wantErr) {
 						t.Errorf("%v GPUC_THREADS=%s: exit %d, want %d; stderr %q, want %q\ngot:\n%s\nwant:\n%s",
-							args, threads, status, wantStatus, stderr.String(), wantErr, stdout.String(), want)
+							args, threads, status, wantStatus, stderr, wantErr, stdout, want)
 					}
 				}
 			}
@@ -484,4 +464,21 @@ func TestRejects(t *testing.T) {
 	if _, err := llvm.HostProgram(m, llvm.Options{Target: llvm.NVPTX}, nil); err == nil {
 		t.Error("HostProgram without PTX succeeded")
 	}
+}
+
+// runExe runs exe with args and env added to the environment, and returns
+// its output and exit status.
+func runExe(t *testing.T, exe string, args []string, env ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	var exit *exec.ExitError
+	if err := cmd.Run(); errors.As(err, &exit) {
+		status = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), status
 }

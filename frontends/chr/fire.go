@@ -24,15 +24,15 @@ func (l *lowerer) matchRemoval(b *block, p *rulePlan, step ir.Expr) {
 		m.search(b, 0, known, func(b *block) {
 			rec := b.sub()
 			for _, st := range p.steps {
-				rec.set(first[st.h].Name, m.slots[st.h])
+				rec.Set(first[st.h].Name, m.slots[st.h])
 			}
-			b.ifThen(binop(ir.Eq, nf, i32c(0)), rec.stmts)
+			b.ifThen(binop(ir.Eq, nf, i32c(0)), rec.stmts())
 			for _, st := range p.steps {
-				b.set(last[st.h].Name, m.slots[st.h])
+				b.Set(last[st.h].Name, m.slots[st.h])
 			}
-			b.set(nf.Name, binop(ir.Add, nf, i32c(1)))
+			b.Set(nf.Name, binop(ir.Add, nf, i32c(1)))
 			if m.stop != "" {
-				b.set(m.stop, boolc(true))
+				b.Set(m.stop, boolc(true))
 			}
 			if p.chain != nil {
 				m.advanceOwner(b)
@@ -40,7 +40,7 @@ func (l *lowerer) matchRemoval(b *block, p *rulePlan, step ir.Expr) {
 		})
 		found := b.sub()
 		l.propose(found, m, s, step, first, last, nf)
-		b.ifThen(binop(ir.Gt, nf, i32c(0)), found.stmts)
+		b.ifThen(binop(ir.Gt, nf, i32c(0)), found.stmts())
 	})
 }
 
@@ -50,7 +50,7 @@ func (m *matcher) advanceOwner(b *block) {
 	vals := m.bodyValues(b, true)
 	for i, a := range m.p.owner.args {
 		v := m.p.r.vars[a.(*variable).name]
-		b.set(m.vn[v], vals[m.p.chain][i])
+		b.Set(m.vn[v], vals[m.p.chain][i])
 	}
 }
 
@@ -72,7 +72,7 @@ func (m *matcher) bodyValues(b *block, speculative bool) map[*post][]ir.Expr {
 			if !speculative {
 				checkDivisors(b, vn, m.p.r, g.e)
 			}
-			b.set(m.vn[g.v], eval(g.e))
+			b.Set(m.vn[g.v], eval(g.e))
 		case *post:
 			for i, a := range g.args {
 				t := g.ct.args[i]
@@ -115,32 +115,32 @@ func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map
 		ok := check.decl(l.locals.fresh("ok"), ir.Bool, orTrue(m.vn.tests(p.r.guards)))
 		use := check.sub()
 		for _, st := range p.steps {
-			use.set(sel[st.h].(*ir.Var).Name, last[st.h])
+			use.Set(sel[st.h].(*ir.Var).Name, last[st.h])
 		}
-		check.ifThen(ok, use.stmts)
-		b.ifThen(binop(ir.Gt, nf, i32c(1)), check.stmts)
+		check.ifThen(ok, use.stmts())
+		b.ifThen(binop(ir.Gt, nf, i32c(1)), check.stmts())
 	}
 	selVars := map[*head]*ir.Var{}
 	for h, e := range sel {
 		selVars[h] = e.(*ir.Var)
 	}
 	m.bindAll(b, s, selVars)
-	b.store(p.on, s, l.stamp)
+	b.Store(p.on, s, l.stamp)
 	for _, st := range p.steps {
-		b.store(p.slots[st.h], s, sel[st.h])
+		b.Store(p.slots[st.h], s, sel[st.h])
 	}
 	for _, v := range bodyInputs(p.r) {
-		b.store(p.inputs[v], s, local(m.vn[v], v.cell.find().t))
+		b.Store(p.inputs[v], s, local(m.vn[v], v.cell.find().t))
 	}
 	owner := l.stores[p.owner.ct]
 	claim := b.decl(l.locals.fresh("claim"), ir.U64, claimValue(p.r.index, demotion(p, s), binop(ir.Sub, step, load(owner.born, s, ir.I32)), s, step, l.round))
-	b.store(p.claim, s, claim)
+	b.Store(p.claim, s, claim)
 	for _, h := range p.r.removed {
 		slot := s
 		if h != p.owner {
 			slot = sel[h]
 		}
-		b.atomic("", ir.AtomicMax, l.stores[h.ct].claim, slot, claim)
+		b.Atomic("", ir.AtomicMax, l.stores[h.ct].claim, slot, claim)
 	}
 }
 
@@ -207,7 +207,7 @@ func (m *matcher) bindAll(b *block, s ir.Expr, slots map[*head]*ir.Var) {
 // commit emits phase D for a removal rule.
 func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 	owner := l.stores[p.owner.ct]
-	b.pos = p.r.pos
+	b.Pos = p.r.pos
 	l.forSlots(b, owner.nRef(), func(b *block, s ir.Expr) {
 		in := b.sub()
 		my := in.decl(l.locals.fresh("my"), ir.U64, load(p.claim, s, ir.U64))
@@ -230,7 +230,7 @@ func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 		l.countFiring(fire, p.r)
 		m := l.newMatcher(fire, p, step)
 		for _, v := range bodyInputs(p.r) {
-			fire.set(m.vn[v], load(p.inputs[v], s, v.cell.find().t))
+			fire.Set(m.vn[v], load(p.inputs[v], s, v.cell.find().t))
 		}
 		l.writeBody(fire, p, slotOf, m.bodyValues(fire, false), step)
 		// A proposal that lost a removed head's claim may find another
@@ -238,10 +238,10 @@ func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 		// that a firing of higher priority removes waits for the next step,
 		// where that firing's result is visible (Note [Parallel firing]).
 		lose := in.sub()
-		lose.atomic("", ir.AtomicAdd, l.lost, i32c(0), i64c(1))
-		in.ifThen(and(heldAll, free), fire.stmts)
-		in.ifThen(not(heldAll), lose.stmts)
-		b.ifThen(binop(ir.Eq, load(p.on, s, ir.I32), l.stamp), in.stmts)
+		lose.Atomic("", ir.AtomicAdd, l.lost, i32c(0), i64c(1))
+		in.ifThen(and(heldAll, free), fire.stmts())
+		in.ifThen(not(heldAll), lose.stmts())
+		b.ifThen(binop(ir.Eq, load(p.on, s, ir.I32), l.stamp), in.stmts())
 	})
 }
 
@@ -281,8 +281,8 @@ func markVars(a arith, used map[*ruleVar]bool) {
 
 // countFiring adds one firing to the rule's count and the total.
 func (l *lowerer) countFiring(b *block, r *rule) {
-	b.atomic("", ir.AtomicAdd, l.fired, i32c(int64(r.index)), i64c(1))
-	b.atomic("", ir.AtomicAdd, l.fired, i32c(int64(len(l.prog.rules))), i64c(1))
+	b.Atomic("", ir.AtomicAdd, l.fired, i32c(int64(r.index)), i64c(1))
+	b.Atomic("", ir.AtomicAdd, l.fired, i32c(int64(len(l.prog.rules))), i64c(1))
 }
 
 // writeBody adds a committed firing's constraints, refilling removed
@@ -309,7 +309,7 @@ func (l *lowerer) writeBody(b *block, p *rulePlan, slotOf map[*head]ir.Expr, val
 		}
 	}
 	for _, h := range free {
-		b.store(l.stores[h.ct].state, slotOf[h], i32c(0))
+		b.Store(l.stores[h.ct].state, slotOf[h], i32c(0))
 	}
 }
 
@@ -318,10 +318,10 @@ func (l *lowerer) writeBody(b *block, p *rulePlan, slotOf map[*head]ir.Expr, val
 func (l *lowerer) writeConstraint(b *block, ct *ctype, slot ir.Expr, vals []ir.Expr, step ir.Expr) {
 	s := l.stores[ct]
 	for i, v := range vals {
-		b.store(s.args[i], slot, v)
+		b.Store(s.args[i], slot, v)
 	}
-	b.store(s.born, slot, binop(ir.Add, step, i32c(1)))
-	b.store(s.state, slot, i32c(1))
+	b.Store(s.born, slot, binop(ir.Add, step, i32c(1)))
+	b.Store(s.state, slot, i32c(1))
 }
 
 // allocate takes a new slot from the store's top, raising an error when
@@ -330,7 +330,7 @@ func (l *lowerer) allocate(b *block, r *rule, pg *post, vals []ir.Expr, step ir.
 	ct := pg.ct
 	s := l.stores[ct]
 	slot := b.decl(l.locals.fresh("a"), ir.I32, i32c(0))
-	b.atomic(slot.Name, ir.AtomicAdd, s.top, i32c(0), i32c(1))
+	b.Atomic(slot.Name, ir.AtomicAdd, s.top, i32c(0), i32c(1))
 	b.ifThen(binop(ir.Ge, slot, s.capRef()), []ir.Stmt{&ir.Raise{Pos: pg.pos,
 		Msg: fmt.Sprintf("%s: in %s: constraint store full: more than %s %s constraints (set %s=N for a larger store)", pg.pos, r.label(), s.cap, ct, s.cap)}})
 	l.writeConstraint(b, ct, slot, vals, step)

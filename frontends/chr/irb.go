@@ -42,41 +42,34 @@ func conv(t ir.Type, x ir.Expr) ir.Expr {
 }
 func builtin(op ir.BuiltinOp, args ...ir.Expr) *ir.Builtin { return &ir.Builtin{Op: op, Args: args} }
 
-// block collects statements at one source position.
-type block struct {
-	pos   diag.Pos
-	stmts []ir.Stmt
+// block collects statements at one source position through ir.Builder
+// (Note [IR builder]); CHR builds nested bodies as blocks of their own
+// and passes them to ifThen and while.
+type block struct{ *ir.Builder }
+
+// newBlock starts an empty block of m at pos.
+func newBlock(m *ir.Module, pos diag.Pos) *block {
+	return &block{ir.NewBuilder(m, pos, new([]ir.Stmt))}
 }
 
-func (b *block) add(s ...ir.Stmt) { b.stmts = append(b.stmts, s...) }
+// stmts is what the block holds.
+func (b *block) stmts() []ir.Stmt { return *b.Block() }
 
 func (b *block) decl(name string, t ir.Type, init ir.Expr) *ir.Var {
-	b.add(&ir.Decl{Pos: b.pos, Name: name, T: t, Init: init})
+	b.Emit(&ir.Decl{Pos: b.Pos, Name: name, T: t, Init: init})
 	return local(name, t)
 }
 
-func (b *block) set(name string, v ir.Expr) { b.add(&ir.Assign{Pos: b.pos, Name: name, Value: v}) }
-
-func (b *block) store(buf string, idx, v ir.Expr) {
-	b.add(&ir.Store{Pos: b.pos, Buf: buf, Index: idx, Value: v})
-}
-
-func (b *block) atomic(dst string, op ir.AtomicOp, buf string, idx ir.Expr, args ...ir.Expr) {
-	b.add(&ir.Atomic{Pos: b.pos, Dst: dst, Op: op, Buf: buf, Index: idx, Args: args})
-}
-
 func (b *block) ifThen(cond ir.Expr, then []ir.Stmt) {
-	b.add(&ir.If{Pos: b.pos, Cond: cond, Then: then})
+	b.Emit(&ir.If{Pos: b.Pos, Cond: cond, Then: then})
 }
 
 func (b *block) while(cond ir.Expr, body []ir.Stmt) {
-	b.add(&ir.While{Pos: b.pos, Cond: cond, Body: body})
+	b.Emit(&ir.While{Pos: b.Pos, Cond: cond, Body: body})
 }
 
-func (b *block) barrier() { b.add(&ir.Barrier{Pos: b.pos, Grid: true}) }
-
 // sub starts a nested block at the same position.
-func (b *block) sub() *block { return &block{pos: b.pos} }
+func (b *block) sub() *block { return newBlock(b.M, b.Pos) }
 
 // names hands out fresh local names in a region, where no local may
 // shadow another.

@@ -169,7 +169,7 @@ func identifier(text, fallback string) string {
 
 // hostInit sets the tops of the stores that the query fills.
 func (l *lowerer) hostInit() []ir.Stmt {
-	b := &block{pos: l.pos}
+	b := newBlock(l.m, l.pos)
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
 		if s.query == 0 {
@@ -177,7 +177,7 @@ func (l *lowerer) hostInit() []ir.Stmt {
 		}
 		b.ifThen(binop(ir.Gt, i32c(int64(s.query)), s.capRef()), []ir.Stmt{&ir.Raise{Pos: l.pos,
 			Msg: fmt.Sprintf("the query posts %d %s constraints, more than %s", s.query, ct, s.cap)}})
-		b.store(s.top, i32c(0), i32c(int64(s.query)))
+		b.Store(s.top, i32c(0), i32c(int64(s.query)))
 	}
-	return b.stmts
+	return b.stmts()
 }

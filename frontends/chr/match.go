@@ -59,7 +59,7 @@ func (m *matcher) bindHead(b *block, h *head, slot ir.Expr, known map[*ruleVar]b
 				continue
 			}
 			known[v] = true
-			b.set(m.vn[v], s.arg(i, slot))
+			b.Set(m.vn[v], s.arg(i, slot))
 		}
 	}
 	if !test {
@@ -150,14 +150,14 @@ func (m *matcher) candidate(b *block, k int, slot ir.Expr, known map[*ruleVar]bo
 	delete(m.slots, st.h)
 	guard := and(argTest, m.vn.tests(st.guards))
 	if guard != nil {
-		inner.ifThen(guard, rest.stmts)
+		inner.ifThen(guard, rest.stmts())
 	} else {
-		inner.add(rest.stmts...)
+		inner.Emit(rest.stmts()...)
 	}
 	if pre != nil {
-		b.ifThen(pre, inner.stmts)
+		b.ifThen(pre, inner.stmts())
 	} else {
-		b.add(inner.stmts...)
+		b.Emit(inner.stmts()...)
 	}
 }
 
@@ -180,9 +180,9 @@ func (m *matcher) keyed(b *block, k int, known map[*ruleVar]bool, act func(b *bl
 	cur := b.decl(m.l.locals.fresh("c"), ir.I32, load(st.ix.head, s.bucket(hash(keys)), ir.I32))
 	body := b.sub()
 	slot := body.decl(m.l.locals.fresh("s"), ir.I32, cur)
-	body.set(cur.Name, load(st.ix.next, slot, ir.I32))
+	body.Set(cur.Name, load(st.ix.next, slot, ir.I32))
 	m.candidate(body, k, slot, known, true, act)
-	b.while(m.loopCond(binop(ir.Ge, cur, i32c(0))), body.stmts)
+	b.while(m.loopCond(binop(ir.Ge, cur, i32c(0))), body.stmts())
 }
 
 // scan tries every slot of the store. A removal rule's owner starts
@@ -203,8 +203,8 @@ func (m *matcher) scan(b *block, k int, known map[*ruleVar]bool, act func(b *blo
 		slot = body.decl(fresh("s"), ir.I32, &ir.Select{Cond: binop(ir.Ge, at, n), X: binop(ir.Sub, at, n), Y: at})
 	}
 	m.candidate(body, k, slot, known, true, act)
-	body.set(j.Name, binop(ir.Add, j, i32c(1)))
-	b.while(m.loopCond(binop(ir.Lt, j, s.nRef())), body.stmts)
+	body.Set(j.Name, binop(ir.Add, j, i32c(1)))
+	b.while(m.loopCond(binop(ir.Lt, j, s.nRef())), body.stmts())
 }
 
 // extremum tries the best candidate for the range conjunct first and
@@ -237,23 +237,23 @@ func (m *matcher) extremum(b *block, k int, known map[*ruleVar]bool, act func(b 
 	notUsed := func(c ir.Expr) ir.Expr { return m.distinct(st.h, c) }
 	pick := b.sub()
 	nextHolds := holds(pick, next)
-	pick.add(&ir.If{Pos: b.pos, Cond: orTrue(notUsed(c1)), Then: []ir.Stmt{&ir.Assign{Pos: b.pos, Name: cand.Name, Value: c1}},
-		Else: []ir.Stmt{&ir.If{Pos: b.pos, Cond: and(binop(ir.Ne, c2, c1), notUsed(c2)), Then: []ir.Stmt{&ir.Assign{Pos: b.pos, Name: cand.Name, Value: c2}},
-			Else: []ir.Stmt{&ir.If{Pos: b.pos, Cond: and(binop(ir.Ne, next, i64c(1<<63-1)), nextHolds), Then: []ir.Stmt{&ir.Assign{Pos: b.pos, Name: scan.Name, Value: boolc(true)}}}}}}})
-	b.ifThen(binop(ir.Ne, least, i64c(1<<63-1)), pick.stmts)
+	pick.Emit(&ir.If{Pos: b.Pos, Cond: orTrue(notUsed(c1)), Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cand.Name, Value: c1}},
+		Else: []ir.Stmt{&ir.If{Pos: b.Pos, Cond: and(binop(ir.Ne, c2, c1), notUsed(c2)), Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cand.Name, Value: c2}},
+			Else: []ir.Stmt{&ir.If{Pos: b.Pos, Cond: and(binop(ir.Ne, next, i64c(1<<63-1)), nextHolds), Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: scan.Name, Value: boolc(true)}}}}}}})
+	b.ifThen(binop(ir.Ne, least, i64c(1<<63-1)), pick.stmts())
 	try := b.sub()
 	tryBody := try.sub()
 	m.candidate(tryBody, k, cand, known, false, act)
 	if m.stop != "" {
-		tryBody.ifThen(not(local(m.stop, ir.Bool)), []ir.Stmt{&ir.Assign{Pos: b.pos, Name: scan.Name, Value: boolc(true)}})
+		tryBody.ifThen(not(local(m.stop, ir.Bool)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: scan.Name, Value: boolc(true)}})
 	}
 	// A candidate that an earlier claim round removed ends the search
 	// until the next step's extremum.
-	try.ifThen(and(m.alive(st.h, cand), holds(try, x.keyOf(m.l.stores[st.h.ct].arg(x.pos, cand)))), tryBody.stmts)
-	b.ifThen(binop(ir.Ge, cand, i32c(0)), try.stmts)
+	try.ifThen(and(m.alive(st.h, cand), holds(try, x.keyOf(m.l.stores[st.h.ct].arg(x.pos, cand)))), tryBody.stmts())
+	b.ifThen(binop(ir.Ge, cand, i32c(0)), try.stmts())
 	full := b.sub()
 	m.scan(full, k, known, act)
-	b.ifThen(local(scan.Name, ir.Bool), full.stmts)
+	b.ifThen(local(scan.Name, ir.Bool), full.stmts())
 }
 
 // orTrue makes a missing condition true.
@@ -278,7 +278,7 @@ func sortedVars(r *rule) []string {
 // calling inner for each live owner that passes them.
 func (l *lowerer) ownerLoop(b *block, p *rulePlan, step ir.Expr, inner func(b *block, m *matcher, s ir.Expr, known map[*ruleVar]bool)) {
 	s := l.stores[p.owner.ct]
-	b.pos = p.r.pos
+	b.Pos = p.r.pos
 	l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) {
 		body := b.sub()
 		m := l.newMatcher(body, p, step)
@@ -289,10 +289,10 @@ func (l *lowerer) ownerLoop(b *block, p *rulePlan, step ir.Expr, inner func(b *b
 		inner(rest, m, i, known)
 		cond := and(test, m.vn.tests(p.early))
 		if cond != nil {
-			body.ifThen(cond, rest.stmts)
+			body.ifThen(cond, rest.stmts())
 		} else {
-			body.add(rest.stmts...)
+			body.Emit(rest.stmts()...)
 		}
-		b.ifThen(m.alive(p.owner, i), body.stmts)
+		b.ifThen(m.alive(p.owner, i), body.stmts())
 	})
 }

@@ -28,7 +28,7 @@ import (
 // printStores emits the host code that prints the final store, then the
 // statistics, if asked for, to the standard error stream.
 func (l *lowerer) printStores() []ir.Stmt {
-	b := &block{pos: l.pos}
+	b := newBlock(l.m, l.pos)
 	types := append([]*ctype(nil), l.prog.types...)
 	sort.SliceStable(types, func(i, j int) bool {
 		if types[i].arity != types[j].arity {
@@ -40,14 +40,14 @@ func (l *lowerer) printStores() []ir.Stmt {
 		l.printStore(b, l.stores[ct])
 	}
 	if l.opts.Stats {
-		b.add(&ir.Printf{Pos: l.pos, Stderr: true, Format: "%% steps: %ld\n", Args: []ir.Expr{load(l.steps, i32c(0), ir.I64)}})
-		b.add(&ir.Printf{Pos: l.pos, Stderr: true, Format: "%% claim rounds: %ld\n", Args: []ir.Expr{load(l.steps, i32c(1), ir.I64)}})
+		b.Emit(&ir.Printf{Pos: l.pos, Stderr: true, Format: "%% steps: %ld\n", Args: []ir.Expr{load(l.steps, i32c(0), ir.I64)}})
+		b.Emit(&ir.Printf{Pos: l.pos, Stderr: true, Format: "%% claim rounds: %ld\n", Args: []ir.Expr{load(l.steps, i32c(1), ir.I64)}})
 		for _, r := range l.prog.rules {
-			b.add(&ir.Printf{Pos: r.pos, Stderr: true, Format: "%% " + strings.ReplaceAll(r.label(), "%", "%%") + ": %ld firings\n",
+			b.Emit(&ir.Printf{Pos: r.pos, Stderr: true, Format: "%% " + strings.ReplaceAll(r.label(), "%", "%%") + ": %ld firings\n",
 				Args: []ir.Expr{load(l.fired, i32c(int64(r.index)), ir.I64)}})
 		}
 	}
-	return b.stmts
+	return b.stmts()
 }
 
 // printStore copies one store's packed live constraints and their sorted
@@ -59,14 +59,14 @@ func (l *lowerer) printStore(b *block, s *store) {
 	}
 	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
 	for i, h := range hargs {
-		b.add(&ir.Copy{Pos: b.pos, Dst: h, DstOff: i32c(0), Src: s.packed[i], SrcOff: i32c(0), Count: live})
+		b.Emit(&ir.Copy{Pos: b.Pos, Dst: h, DstOff: i32c(0), Src: s.packed[i], SrcOff: i32c(0), Count: live})
 	}
 	j := local(l.locals.fresh("j"), ir.I32)
 	format := atomText(s.ct.name)
 	var args []ir.Expr
 	if s.ct.arity > 0 {
 		idx := l.array(s.base+"_idx", ir.I32, s.capRef())
-		b.add(&ir.Copy{Pos: b.pos, Dst: idx, DstOff: i32c(0), Src: s.order, SrcOff: i32c(0), Count: live})
+		b.Emit(&ir.Copy{Pos: b.Pos, Dst: idx, DstOff: i32c(0), Src: s.order, SrcOff: i32c(0), Count: live})
 		slot := load(idx, j, ir.I32)
 		var parts []string
 		for a, t := range s.ct.args {
@@ -79,7 +79,7 @@ func (l *lowerer) printStore(b *block, s *store) {
 		}
 		format += "(" + strings.Join(parts, ",") + ")"
 	}
-	b.add(l.countLoop(j.Name, live, []ir.Stmt{&ir.Printf{Pos: b.pos, Format: strings.ReplaceAll(format, "%%", "%%%%") + "\n", Args: args}}))
+	b.Emit(l.countLoop(j.Name, live, []ir.Stmt{&ir.Printf{Pos: b.Pos, Format: strings.ReplaceAll(format, "%%", "%%%%") + "\n", Args: args}}))
 }
 
 // countLoop is `for var i = 0; i < n; i = i + 1 { body }`.

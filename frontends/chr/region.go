@@ -13,14 +13,14 @@ const defaultMaxSteps = 1 << 30
 
 // regionBody builds the fixpoint loop (Note [Parallel firing]).
 func (l *lowerer) regionBody() []ir.Stmt {
-	b := &block{pos: l.pos}
+	b := newBlock(l.m, l.pos)
 	l.copyQuery(b)
-	b.barrier()
+	b.Barrier(true)
 	step := b.decl(l.locals.fresh("step"), ir.I32, i32c(0))
 	goOn := b.decl(l.locals.fresh("go"), ir.Bool, boolc(true))
 	l.stamp = b.decl(l.locals.fresh("stamp"), ir.I32, i32c(0))
 	body := b.sub()
-	body.set(step.Name, binop(ir.Add, step, i32c(1)))
+	body.Set(step.Name, binop(ir.Add, step, i32c(1)))
 	body.ifThen(binop(ir.Gt, step, &ir.ParamRef{Name: l.maxSteps, T: ir.I32}), []ir.Stmt{&ir.Raise{Pos: l.pos,
 		Msg: fmt.Sprintf("no fixpoint after %s steps (set %s=N to allow more)", l.maxSteps, l.maxSteps)}})
 	total := load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64)
@@ -33,14 +33,14 @@ func (l *lowerer) regionBody() []ir.Stmt {
 			l.matchPropagation(body, p, step)
 		}
 	}
-	body.barrier()
-	body.set(goOn.Name, binop(ir.Ne, load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64), before))
-	b.while(goOn, body.stmts)
+	body.Barrier(true)
+	body.Set(goOn.Name, binop(ir.Ne, load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64), before))
+	b.while(goOn, body.stmts())
 	b.ifThen(binop(ir.Eq, builtin(ir.ProcID), i32c(0)), []ir.Stmt{
 		&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(0), Value: conv(ir.I64, step)},
 		&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(1), Value: conv(ir.I64, l.stamp)}})
 	l.compact(b)
-	return b.stmts
+	return b.stmts()
 }
 
 // compact packs each store's live constraints into its packed arrays on
@@ -54,29 +54,29 @@ func (l *lowerer) compact(b *block) {
 		l.forSlots(b, n, func(b *block, i ir.Expr) {
 			in := b.sub()
 			at := in.decl(l.locals.fresh("at"), ir.I32, i32c(0))
-			in.atomic(at.Name, ir.AtomicAdd, s.live, i32c(0), i32c(1))
+			in.Atomic(at.Name, ir.AtomicAdd, s.live, i32c(0), i32c(1))
 			for k := range s.args {
-				in.store(s.packed[k], at, s.arg(k, i))
+				in.Store(s.packed[k], at, s.arg(k, i))
 			}
-			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts)
+			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts())
 		})
 	}
-	b.barrier()
+	b.Barrier(true)
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
 		if ct.arity == 0 {
 			continue
 		}
 		live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
-		b.ifThen(binop(ir.Gt, live, i32c(1<<30)), []ir.Stmt{&ir.Raise{Pos: b.pos,
+		b.ifThen(binop(ir.Gt, live, i32c(1<<30)), []ir.Stmt{&ir.Raise{Pos: b.Pos,
 			Msg: fmt.Sprintf("more than 2^30 live %s constraints to sort for output", ct)}})
 		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, i32c(1))
-		b.while(binop(ir.Lt, size, live), []ir.Stmt{&ir.Assign{Pos: b.pos, Name: size.Name, Value: binop(ir.Mul, size, i32c(2))}})
+		b.while(binop(ir.Lt, size, live), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: size.Name, Value: binop(ir.Mul, size, i32c(2))}})
 		l.forSlots(b, size, func(b *block, i ir.Expr) {
-			b.store(s.order, i, &ir.Select{Cond: binop(ir.Lt, i, live), X: i, Y: i32c(-1)})
+			b.Store(s.order, i, &ir.Select{Cond: binop(ir.Lt, i, live), X: i, Y: i32c(-1)})
 		})
-		b.barrier()
-		b.add(ir.SortNetwork(b.pos, s.order, size, s.packedLess, l.locals.fresh)...)
+		b.Barrier(true)
+		b.Emit(ir.SortNetwork(b.Pos, s.order, size, s.packedLess, l.locals.fresh)...)
 	}
 }
 
@@ -113,28 +113,28 @@ func (l *lowerer) claimRounds(b *block, step ir.Expr) {
 	lost := load(l.lost, i32c(0), ir.I64)
 	seen := b.decl(l.locals.fresh("lost"), ir.I64, lost)
 	body := b.sub()
-	body.set(l.round.Name, binop(ir.Add, l.round, i32c(1)))
-	body.set(l.stamp.Name, binop(ir.Add, l.stamp, i32c(1)))
+	body.Set(l.round.Name, binop(ir.Add, l.round, i32c(1)))
+	body.Set(l.stamp.Name, binop(ir.Add, l.stamp, i32c(1)))
 	for _, p := range l.plans {
 		if p.delta < 0 {
 			l.matchRemoval(body, p, step)
 		}
 	}
-	body.barrier()
+	body.Barrier(true)
 	for _, p := range l.plans {
 		if p.delta < 0 {
 			l.commit(body, p, step)
 		}
 	}
-	body.barrier()
+	body.Barrier(true)
 	// The live constraints of the step only shrink over its rounds, so an
 	// owner that proposed nothing finds nothing later: another round can
 	// fire only if a proposal lost. The count of losers only grows, and
 	// only phase D adds to it, so reading it here races with nothing.
 	limit := builtin(ir.Min, &ir.ParamRef{Name: l.rounds, T: ir.I32}, i32c(maxRounds))
-	body.set(more.Name, and(binop(ir.Ne, lost, seen), binop(ir.Lt, l.round, limit)))
-	body.set(seen.Name, lost)
-	b.while(more, body.stmts)
+	body.Set(more.Name, and(binop(ir.Ne, lost, seen), binop(ir.Lt, l.round, limit)))
+	body.Set(seen.Name, lost)
+	b.while(more, body.stmts())
 }
 
 // forSlots emits a grid-stride loop over 0..n-1.
@@ -143,11 +143,11 @@ func (l *lowerer) forSlots(b *block, n ir.Expr, body func(b *block, slot ir.Expr
 	i := local(name, ir.I32)
 	inner := b.sub()
 	body(inner, i)
-	b.add(&ir.For{Pos: b.pos,
-		Init: &ir.Decl{Pos: b.pos, Name: name, T: ir.I32, Init: builtin(ir.ProcID)},
+	b.Emit(&ir.For{Pos: b.Pos,
+		Init: &ir.Decl{Pos: b.Pos, Name: name, T: ir.I32, Init: builtin(ir.ProcID)},
 		Cond: binop(ir.Lt, i, n),
-		Post: &ir.Assign{Pos: b.pos, Name: name, Value: binop(ir.Add, i, builtin(ir.NumProcs))},
-		Body: inner.stmts})
+		Post: &ir.Assign{Pos: b.Pos, Name: name, Value: binop(ir.Add, i, builtin(ir.NumProcs))},
+		Body: inner.stmts()})
 }
 
 // copyQuery copies the query's constraints into the stores.
@@ -159,10 +159,10 @@ func (l *lowerer) copyQuery(b *block) {
 		}
 		l.forSlots(b, i32c(int64(s.query)), func(b *block, i ir.Expr) {
 			for a, q := range s.qargs {
-				b.store(s.args[a], i, load(q, i, ct.args[a]))
+				b.Store(s.args[a], i, load(q, i, ct.args[a]))
 			}
-			b.store(s.state, i, i32c(1))
-			b.store(s.born, i, i32c(1))
+			b.Store(s.state, i, i32c(1))
+			b.Store(s.born, i, i32c(1))
 		})
 	}
 }
@@ -177,13 +177,13 @@ func (l *lowerer) phaseA(b *block) {
 		b.decl(s.n, ir.I32, load(s.top, i32c(0), ir.I32))
 		b.decl(s.hs, ir.I32, i32c(1))
 		if len(s.indices) > 0 {
-			b.while(binop(ir.Lt, local(s.hs, ir.I32), s.nRef()), []ir.Stmt{&ir.Assign{Pos: b.pos, Name: s.hs, Value: binop(ir.Mul, local(s.hs, ir.I32), i32c(2))}})
+			b.while(binop(ir.Lt, local(s.hs, ir.I32), s.nRef()), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: binop(ir.Mul, local(s.hs, ir.I32), i32c(2))}})
 		}
 		if s.claim != "" {
-			l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) { b.store(s.claim, i, u64c(0)) })
+			l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) { b.Store(s.claim, i, u64c(0)) })
 		}
 		for _, ix := range s.indices {
-			l.forSlots(b, local(s.hs, ir.I32), func(b *block, i ir.Expr) { b.store(ix.head, i, i32c(-1)) })
+			l.forSlots(b, local(s.hs, ir.I32), func(b *block, i ir.Expr) { b.Store(ix.head, i, i32c(-1)) })
 		}
 	}
 	var init []ir.Stmt
@@ -197,7 +197,7 @@ func (l *lowerer) phaseA(b *block) {
 	if init != nil {
 		b.ifThen(binop(ir.Eq, builtin(ir.ProcID), i32c(0)), init)
 	}
-	b.barrier()
+	b.Barrier(true)
 }
 
 // phaseB builds the indices and extrema of the step.
@@ -218,16 +218,16 @@ func (l *lowerer) phaseB(b *block) {
 				}
 				old := l.locals.fresh("old")
 				in.decl(old, ir.I32, i32c(0))
-				in.atomic(old, ir.AtomicExch, ix.head, s.bucket(hash(keys)), i)
-				in.store(ix.next, i, local(old, ir.I32))
+				in.Atomic(old, ir.AtomicExch, ix.head, s.bucket(hash(keys)), i)
+				in.Store(ix.next, i, local(old, ir.I32))
 			}
 			for _, x := range s.exts {
-				in.atomic("", ir.AtomicMin, x.buf, i32c(0), x.keyOf(s.arg(x.pos, i)))
+				in.Atomic("", ir.AtomicMin, x.buf, i32c(0), x.keyOf(s.arg(x.pos, i)))
 			}
-			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts)
+			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts())
 		})
 	}
-	b.barrier()
+	b.Barrier(true)
 	if !anyExt {
 		return
 	}
@@ -237,7 +237,7 @@ func (l *lowerer) phaseB(b *block) {
 			l.extremumPass(b, s, x)
 		}
 	}
-	b.barrier()
+	b.Barrier(true)
 }
 
 // extremumPass finds the slots with the least key and the next key.
@@ -248,13 +248,13 @@ func (l *lowerer) extremumPass(b *block, s *store, x *extremum) {
 		kv := in.decl(k, ir.I64, x.keyOf(s.arg(x.pos, i)))
 		least := load(x.buf, i32c(0), ir.I64)
 		eq := b.sub()
-		eq.atomic("", ir.AtomicMin, x.buf, i32c(1), conv(ir.I64, i))
-		eq.atomic("", ir.AtomicMax, x.buf, i32c(2), conv(ir.I64, i))
+		eq.Atomic("", ir.AtomicMin, x.buf, i32c(1), conv(ir.I64, i))
+		eq.Atomic("", ir.AtomicMax, x.buf, i32c(2), conv(ir.I64, i))
 		gt := b.sub()
-		gt.atomic("", ir.AtomicMin, x.buf, i32c(3), kv)
-		in.add(&ir.If{Pos: b.pos, Cond: binop(ir.Eq, kv, least), Then: eq.stmts,
-			Else: []ir.Stmt{&ir.If{Pos: b.pos, Cond: binop(ir.Gt, kv, least), Then: gt.stmts}}})
-		b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts)
+		gt.Atomic("", ir.AtomicMin, x.buf, i32c(3), kv)
+		in.Emit(&ir.If{Pos: b.Pos, Cond: binop(ir.Eq, kv, least), Then: eq.stmts(),
+			Else: []ir.Stmt{&ir.If{Pos: b.Pos, Cond: binop(ir.Gt, kv, least), Then: gt.stmts()}}})
+		b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts())
 	})
 }
 

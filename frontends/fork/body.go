@@ -22,13 +22,13 @@ type body struct {
 	inst  *instance
 	names map[string]bool // locals of the IR function
 	vars  map[*variable]*binding
-	cur   *[]ir.Stmt // where statements go
-	step  *step      // the synchronous step being lowered, if any
-	group [3]string  // a device version's parameters for $, @ and groupsize()
+	step  *step     // the synchronous step being lowered, if any
+	group [3]string // a device version's parameters for $, @ and groupsize()
 	// privFlags holds the jump flags set where the processors of a group
 	// may disagree (Note [Jumps]).
 	privFlags map[string]bool
 	context
+	*ir.Builder // where statements go (Note [IR builder])
 }
 
 // context is where the code being lowered sits; constructs that change it
@@ -77,27 +77,14 @@ type inlineFrame struct {
 
 func (b *body) errorf(pos diag.Pos, format string, args ...any) { b.l.errorf(pos, format, args...) }
 
-// emit appends statements to the current block.
-func (b *body) emit(ss ...ir.Stmt) { *b.cur = append(*b.cur, ss...) }
-
-// nest lowers fn into a new block and returns the block.
-func (b *body) nest(fn func()) []ir.Stmt {
-	saved := b.cur
-	out := []ir.Stmt{}
-	b.cur = &out
-	fn()
-	b.cur = saved
-	return out
-}
-
 // barrier emits a grid barrier; two in a row are one.
 func (b *body) barrier(pos diag.Pos) {
-	if n := len(*b.cur); n > 0 {
-		if last, ok := (*b.cur)[n-1].(*ir.Barrier); ok && last.Grid {
+	if cur := *b.Block(); len(cur) > 0 {
+		if last, ok := cur[len(cur)-1].(*ir.Barrier); ok && last.Grid {
 			return
 		}
 	}
-	b.emit(&ir.Barrier{Pos: pos, Grid: true})
+	b.Emit(&ir.Barrier{Pos: pos, Grid: true})
 }
 
 // fresh returns a new local name based on base (Note [Names]).
@@ -113,7 +100,7 @@ func (b *body) local(pos diag.Pos, base string, t ir.Type, init ir.Expr) string 
 	if init == nil {
 		init = zero(pos, t)
 	}
-	b.emit(&ir.Decl{Pos: pos, Name: name, T: t, Init: init})
+	b.Emit(&ir.Decl{Pos: pos, Name: name, T: t, Init: init})
 	return name
 }
 
@@ -122,12 +109,12 @@ func (b *body) local(pos diag.Pos, base string, t ir.Type, init ir.Expr) string 
 // so that the step's deferred writes can read it.
 func (b *body) temp(v ir.Expr) *ir.Var {
 	pos, t := v.At(), v.Type()
-	if b.step == nil || b.cur == b.step.root {
+	if b.step == nil || b.Block() == b.step.root {
 		return &ir.Var{Pos: pos, Name: b.local(pos, "t", t, v), T: t}
 	}
 	name := b.fresh("t")
 	*b.step.root = append(*b.step.root, &ir.Decl{Pos: pos, Name: name, T: t, Init: zero(pos, t)})
-	b.emit(&ir.Assign{Pos: pos, Name: name, Value: v})
+	b.Emit(&ir.Assign{Pos: pos, Name: name, Value: v})
 	return &ir.Var{Pos: pos, Name: name, T: t}
 }
 
@@ -180,7 +167,7 @@ func (l *lowerer) lowerInstance(inst *instance) {
 	}
 	b := &body{l: l, inst: inst, names: map[string]bool{}, vars: map[*variable]*binding{}, privFlags: map[string]bool{}, context: context{mode: m}}
 	out := []ir.Stmt{}
-	b.cur = &out
+	b.Builder = ir.NewBuilder(l.m, fn.pos, &out)
 	arrays := inst.arrays
 	for _, p := range fn.params {
 		if p.isArray() {
@@ -199,11 +186,11 @@ func (l *lowerer) lowerInstance(inst *instance) {
 		}
 	}
 	if fn.name == "main" {
-		b.emit(l.globalInits()...)
+		b.Emit(l.globalInits()...)
 	}
 	b.stmts(fn.body.items)
 	if r := inst.f.Result; r != ir.Void && !endsInReturn(out) {
-		b.emit(&ir.Return{Pos: fn.body.pos, Value: zero(fn.body.pos, r)})
+		b.Emit(&ir.Return{Pos: fn.body.pos, Value: zero(fn.body.pos, r)})
 	}
 	inst.f.Body = out
 }

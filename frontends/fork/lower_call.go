@@ -18,7 +18,7 @@ func (b *body) callExpr(e *call, needValue bool) ir.Expr {
 	case errorBuiltin:
 		// The IR's raise may stand anywhere: on the host, in regions and
 		// in device functions.
-		b.emit(&ir.Raise{Pos: e.pos, Msg: e.args[0].(*strLit).value})
+		b.Emit(&ir.Raise{Pos: e.pos, Msg: e.args[0].(*strLit).value})
 		return nil
 	case groupsizeBuiltin:
 		return b.groupValue(e.pos, "groupsize()", 2)
@@ -89,7 +89,7 @@ func (b *body) drop(v ir.Expr) {
 	switch {
 	case v == nil:
 	case isCall(v):
-		b.emit(&ir.CallStmt{Pos: v.At(), Call: v.(*ir.Call)})
+		b.Emit(&ir.CallStmt{Pos: v.At(), Call: v.(*ir.Call)})
 	case hasCall(v):
 		b.temp(v)
 	}
@@ -127,7 +127,7 @@ func (b *body) printf(e *call) {
 		t, _ := printfType(p, a.typ())
 		out.Args = append(out.Args, convert(b.expr(a), t))
 	}
-	b.emit(out)
+	b.Emit(out)
 }
 
 // Note [Asynchronous multiprefix]
@@ -193,7 +193,7 @@ func (b *body) multiprefix(e *call, needValue bool) ir.Expr {
 		at.Dst = b.stepLocal(e.pos, "prefix", p.t)
 		result = &ir.Var{Pos: e.pos, Name: at.Dst, T: p.t}
 	}
-	b.emit(at)
+	b.Emit(at)
 	if sync {
 		b.barrier(e.pos)
 	}

@@ -192,7 +192,7 @@ func (b *body) storeTo(p *place, v ir.Expr, needValue bool) ir.Expr {
 			b.errorf(p.pos, "cannot assign %s inside start: it is a local of the sequential code, which start only reads; declare it sh at global scope", p.bd.v.name)
 			return v
 		}
-		b.emit(&ir.Assign{Pos: p.pos, Name: p.local, Value: v})
+		b.Emit(&ir.Assign{Pos: p.pos, Name: p.local, Value: v})
 		return &ir.Var{Pos: p.pos, Name: p.local, T: p.t}
 	}
 	if b.step != nil {
@@ -203,7 +203,7 @@ func (b *body) storeTo(p *place, v ir.Expr, needValue bool) ir.Expr {
 	if needValue {
 		v = b.hold(v)
 	}
-	b.emit(&ir.Store{Pos: p.pos, Buf: p.buf, Index: p.index, Value: v})
+	b.Emit(&ir.Store{Pos: p.pos, Buf: p.buf, Index: p.index, Value: v})
 	return v
 }
 
@@ -253,7 +253,7 @@ func (b *body) logical(e *binary) ir.Expr {
 	x := b.cond(e.x)
 	k := b.writeMark()
 	var y ir.Expr
-	pre := b.nest(func() { y = b.cond(e.y) })
+	pre := b.Nest(func() { y = b.cond(e.y) })
 	if len(pre) == 0 && b.writeMark() == k {
 		return binaryOp(e.pos, e.op, x, y, ir.Bool)
 	}
@@ -268,7 +268,7 @@ func (b *body) logical(e *binary) ir.Expr {
 	if e.op == "||" {
 		c = unaryOp(e.pos, "!", r, ir.Bool)
 	}
-	b.emit(b.branch(e.pos, b.isPrivate(e.x), c, then, nil))
+	b.Emit(b.branch(e.pos, b.isPrivate(e.x), c, then, nil))
 	return r
 }
 
@@ -278,9 +278,9 @@ func (b *body) selectExpr(e *condExpr) ir.Expr {
 	c := b.cond(e.cond)
 	k := b.writeMark()
 	var x, y ir.Expr
-	preX := b.nest(func() { x = convert(b.expr(e.x), e.t) })
+	preX := b.Nest(func() { x = convert(b.expr(e.x), e.t) })
 	kx := b.writeMark()
-	preY := b.nest(func() { y = convert(b.expr(e.y), e.t) })
+	preY := b.Nest(func() { y = convert(b.expr(e.y), e.t) })
 	if len(preX) == 0 && len(preY) == 0 && b.writeMark() == k {
 		if k, ok := c.(*ir.Const); ok {
 			if k.Bits != 0 {
@@ -298,7 +298,7 @@ func (b *body) selectExpr(e *condExpr) ir.Expr {
 	r := b.stepLocal(e.pos, "t", e.t)
 	then := append(preX, &ir.Assign{Pos: e.pos, Name: r, Value: x})
 	els := append(preY, &ir.Assign{Pos: e.pos, Name: r, Value: y})
-	b.emit(b.branch(e.pos, b.isPrivate(e.cond), cv, then, els))
+	b.Emit(b.branch(e.pos, b.isPrivate(e.cond), cv, then, els))
 	return &ir.Var{Pos: e.pos, Name: r, T: e.t}
 }
 

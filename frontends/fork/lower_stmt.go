@@ -17,10 +17,10 @@ func (b *body) stmts(items []stmt) {
 		if g, private := b.jumpGuard(s); g != nil {
 			whole := b.whole
 			b.whole = whole && !private
-			rest := b.nest(func() { b.stmts(items[i+1:]) })
+			rest := b.Nest(func() { b.stmts(items[i+1:]) })
 			b.whole = whole
 			if len(rest) > 0 {
-				b.emit(&ir.Split{Pos: items[i+1].stmtPos(), Cond: g, Then: rest})
+				b.Emit(&ir.Split{Pos: items[i+1].stmtPos(), Cond: g, Then: rest})
 			}
 			return
 		}
@@ -159,7 +159,7 @@ func (b *body) ifStmt(s *ifStmt) {
 	divides := b.mode == syncMode && b.isPrivate(s.cond) && b.differsInGroup(s.cond)
 	part := func(i int64, s stmt) []ir.Stmt {
 		if !divides {
-			return b.nest(func() { b.stmt(s) })
+			return b.Nest(func() { b.stmt(s) })
 		}
 		side := func() ir.Expr { return intConst(s.stmtPos(), ir.I64, i) }
 		return b.dividing(s.stmtPos(), false, intConst(s.stmtPos(), ir.I64, 2), side, func() { b.stmt(s) })
@@ -171,10 +171,10 @@ func (b *body) ifStmt(s *ifStmt) {
 		}
 	})
 	if b.mode == syncMode && b.isPrivate(s.cond) {
-		b.emit(&ir.Split{Pos: s.pos, Cond: c, Then: then, Else: els})
+		b.Emit(&ir.Split{Pos: s.pos, Cond: c, Then: then, Else: els})
 		return
 	}
-	b.emit(&ir.If{Pos: s.pos, Cond: c, Then: then, Else: els})
+	b.Emit(&ir.If{Pos: s.pos, Cond: c, Then: then, Else: els})
 }
 
 func (b *body) loopStmt(pos diag.Pos, init stmt, cond expr, post []expr, body stmt, isDo bool) {
@@ -189,13 +189,13 @@ func (b *body) loopStmt(pos diag.Pos, init stmt, cond expr, post []expr, body st
 // where the IR's for fits, a while loop otherwise.
 func (b *body) plainLoop(pos diag.Pos, init stmt, cond expr, post []expr, body stmt, isDo bool) {
 	var c ir.Expr
-	initStmts := b.nest(func() {
+	initStmts := b.Nest(func() {
 		if init != nil {
 			b.stmt(init)
 		}
 	})
-	condPre := b.nest(func() { c = b.condOrTrue(pos, cond) })
-	postStmts := b.nest(func() { b.effects(post) })
+	condPre := b.Nest(func() { c = b.condOrTrue(pos, cond) })
+	postStmts := b.Nest(func() { b.effects(post) })
 	if !isDo && len(condPre) == 0 && simpleFor(initStmts, postStmts) {
 		f := &ir.For{Pos: pos, Cond: c, Body: b.loopBody(&loopFrame{native: true}, body)}
 		if len(initStmts) > 0 {
@@ -204,19 +204,19 @@ func (b *body) plainLoop(pos diag.Pos, init stmt, cond expr, post []expr, body s
 		if len(postStmts) > 0 {
 			f.Post = postStmts[0]
 		}
-		b.emit(f)
+		b.Emit(f)
 		return
 	}
-	b.emit(initStmts...)
+	b.Emit(initStmts...)
 	exit := func(c ir.Expr) ir.Stmt {
 		return &ir.If{Pos: pos, Cond: unaryOp(pos, "!", c, ir.Bool), Then: []ir.Stmt{&ir.Break{Pos: pos}}}
 	}
 	frame := &loopFrame{native: true, cont: func() { b.effects(post) }}
 	if isDo {
-		frame.cont = func() { b.emit(exit(b.condOrTrue(pos, cond))) }
+		frame.cont = func() { b.Emit(exit(b.condOrTrue(pos, cond))) }
 		loop := b.loopBody(frame, body)
 		loop = append(append(loop, condPre...), exit(c))
-		b.emit(&ir.While{Pos: pos, Cond: ir.BoolConst(true), Body: loop})
+		b.Emit(&ir.While{Pos: pos, Cond: ir.BoolConst(true), Body: loop})
 		return
 	}
 	loop := append(b.loopBody(frame, body), postStmts...)
@@ -224,7 +224,7 @@ func (b *body) plainLoop(pos diag.Pos, init stmt, cond expr, post []expr, body s
 		loop = append(append(condPre, exit(c)), loop...)
 		c = ir.BoolConst(true)
 	}
-	b.emit(&ir.While{Pos: pos, Cond: c, Body: loop})
+	b.Emit(&ir.While{Pos: pos, Cond: c, Body: loop})
 }
 
 // simpleFor reports whether a loop's lowered init and increment fit the
@@ -252,7 +252,7 @@ func simpleFor(init, post []ir.Stmt) bool {
 func (b *body) loopBody(frame *loopFrame, s stmt) []ir.Stmt {
 	saved := b.loop
 	b.loop = frame
-	out := b.nest(func() { b.stmt(s) })
+	out := b.Nest(func() { b.stmt(s) })
 	b.loop = saved
 	return out
 }
@@ -283,12 +283,12 @@ func (b *body) jump(pos diag.Pos, isBreak bool) {
 	}
 	switch {
 	case f.native && isBreak:
-		b.emit(&ir.Break{Pos: pos})
+		b.Emit(&ir.Break{Pos: pos})
 	case f.native:
 		if f.cont != nil {
 			f.cont()
 		}
-		b.emit(&ir.Continue{Pos: pos})
+		b.Emit(&ir.Continue{Pos: pos})
 	case isBreak:
 		b.setJumpFlag(pos, f.brk)
 	default:
@@ -314,7 +314,7 @@ func (b *body) returnStmt(s *returnStmt) {
 			r.Value = v
 		}
 	}
-	b.emit(r)
+	b.Emit(r)
 }
 
 // hasCall reports whether e calls a function.

@@ -51,14 +51,14 @@ type step struct {
 // stepped lowers fn as one step (Note [Steps]).
 func (b *body) stepped(pos diag.Pos, fn func()) {
 	outer := b.step
-	st := &step{root: b.cur}
+	st := &step{root: b.Block()}
 	b.step = st
 	fn()
 	b.step = outer
 	switch {
 	case len(st.writes) > 0:
 		b.barrier(pos)
-		b.emit(st.writes...)
+		b.Emit(st.writes...)
 		b.barrier(pos)
 	case st.reads:
 		b.barrier(pos)
@@ -192,7 +192,7 @@ func (b *body) setJumpFlag(pos diag.Pos, flag string) {
 	if !b.whole {
 		b.privFlags[flag] = true
 	}
-	b.emit(setFlag(pos, flag, true))
+	b.Emit(setFlag(pos, flag, true))
 }
 
 // syncLoop lowers a loop of synchronous code: a while loop if its
@@ -210,15 +210,15 @@ func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body st
 	frame := &loopFrame{}
 	if !isDo && !brk && !ret {
 		var c ir.Expr
-		pre := b.nest(func() { b.stepped(pos, func() { c = b.condOrTrue(pos, cond) }) })
+		pre := b.Nest(func() { b.stepped(pos, func() { c = b.condOrTrue(pos, cond) }) })
 		if len(pre) == 0 {
 			b.whole = saved && (cond == nil || !b.differsInGroup(cond))
-			loop := b.nest(func() {
+			loop := b.Nest(func() {
 				b.loopFlags(pos, frame, false, cnt)
-				b.emit(b.loopBody(frame, body)...)
+				b.Emit(b.loopBody(frame, body)...)
 				b.effects(post)
 			})
-			b.emit(loopStmt(pos, private, c, loop))
+			b.Emit(loopStmt(pos, private, c, loop))
 			return
 		}
 	}
@@ -231,9 +231,9 @@ func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body st
 		retFlag = b.inline.ret
 	}
 	b.whole = saved && !brk && (cond == nil || !b.differsInGroup(cond))
-	loop := b.nest(func() {
+	loop := b.Nest(func() {
 		b.loopFlags(pos, frame, brk, cnt)
-		b.emit(b.loopBody(frame, body)...)
+		b.Emit(b.loopBody(frame, body)...)
 		next := func() {
 			b.effects(post)
 			b.condStep(pos, cond, run)
@@ -243,9 +243,9 @@ func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body st
 			next()
 			return
 		}
-		b.emit(&ir.Split{Pos: pos, Cond: stop, Then: b.nest(next), Else: []ir.Stmt{setFlag(pos, run, false)}})
+		b.Emit(&ir.Split{Pos: pos, Cond: stop, Then: b.Nest(next), Else: []ir.Stmt{setFlag(pos, run, false)}})
 	})
-	b.emit(loopStmt(pos, private, &ir.Var{Pos: pos, Name: run, T: ir.Bool}, loop))
+	b.Emit(loopStmt(pos, private, &ir.Var{Pos: pos, Name: run, T: ir.Bool}, loop))
 }
 
 // loopFlags declares a synchronous loop's flags at the top of its body.
@@ -268,7 +268,7 @@ func loopStmt(pos diag.Pos, private bool, c ir.Expr, body []ir.Stmt) ir.Stmt {
 // condStep evaluates a loop condition into run, as a step.
 func (b *body) condStep(pos diag.Pos, cond expr, run string) {
 	b.stepped(pos, func() {
-		b.emit(&ir.Assign{Pos: pos, Name: run, Value: b.condOrTrue(pos, cond)})
+		b.Emit(&ir.Assign{Pos: pos, Name: run, Value: b.condOrTrue(pos, cond)})
 	})
 }
 
@@ -290,9 +290,9 @@ func (b *body) start(s *startStmt) {
 	if overParams(procs) {
 		b.procs = procs
 	}
-	body := b.nest(func() { b.stmt(s.body) })
+	body := b.Nest(func() { b.stmt(s.body) })
 	b.context = saved
-	b.emit(&ir.Region{Pos: s.pos, Procs: procs, Body: body})
+	b.Emit(&ir.Region{Pos: s.pos, Procs: procs, Body: body})
 }
 
 // seq lowers seq S: processor 0 runs S asynchronously while the group
@@ -310,9 +310,9 @@ func (b *body) seq(s *seqStmt) {
 	}
 	saved := b.context
 	b.mode, b.inSeq, b.loop = asyncMode, true, nil
-	body := b.nest(func() { b.stmt(s.body) })
+	body := b.Nest(func() { b.stmt(s.body) })
 	b.context = saved
-	b.emit(&ir.If{Pos: s.pos, Cond: first, Then: body})
+	b.Emit(&ir.If{Pos: s.pos, Cond: first, Then: body})
 	b.barrier(s.pos)
 }
 
@@ -354,7 +354,7 @@ func (b *body) fork(s *forkStmt) {
 	group := func() ir.Expr { return &ir.Builtin{Pos: s.pos, Op: ir.GroupID} }
 	f.Body = b.dividing(s.pos, true, f.Count, group, func() { b.stmt(s.body) })
 	b.context = saved
-	b.emit(f)
+	b.Emit(f)
 }
 
 func (b *body) barrierStmt(s *barrierStmt) {
@@ -446,7 +446,7 @@ func (b *body) inlineReturn(s *returnStmt) {
 	fr := b.inline
 	b.stepped(s.pos, func() {
 		if s.x != nil && fr.result != "" {
-			b.emit(&ir.Assign{Pos: s.pos, Name: fr.result, Value: convert(b.expr(s.x), fr.fn.result)})
+			b.Emit(&ir.Assign{Pos: s.pos, Name: fr.result, Value: convert(b.expr(s.x), fr.fn.result)})
 		}
 		if fr.ret != "" {
 			b.setJumpFlag(s.pos, fr.ret)
@@ -457,7 +457,7 @@ func (b *body) inlineReturn(s *returnStmt) {
 // stepLocal declares a zero-initialised local for a value computed inside
 // a step: at the step's top level if the code is nested in it (see temp).
 func (b *body) stepLocal(pos diag.Pos, base string, t ir.Type) string {
-	if b.step == nil || b.cur == b.step.root {
+	if b.step == nil || b.Block() == b.step.root {
 		return b.local(pos, base, t, nil)
 	}
 	name := b.fresh(base)

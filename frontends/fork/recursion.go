@@ -273,9 +273,9 @@ func (b *body) groupCall(e *call) {
 	}
 	fr := b.declareGroup(e.pos, f)
 	b.step, b.loop = nil, nil
-	body := b.nest(func() {
+	body := b.Nest(func() {
 		b.rec, b.ids, b.inline, b.whole, b.sub = fr, &fr.ids, fr.inline, true, nil
-		b.emit(setFlag(e.pos, fr.live, false))
+		b.Emit(setFlag(e.pos, fr.live, false))
 		if hasEarlyReturn(f) {
 			fr.inline.ret = b.flag(e.pos, "ret")
 		}
@@ -283,7 +283,7 @@ func (b *body) groupCall(e *call) {
 		b.barrier(e.pos) // a level ends together: Fork's calls synchronise
 	})
 	b.step, b.context = outer, saved
-	b.emit(&ir.SplitWhile{Pos: e.pos, Cond: varRef(e.pos, fr.live, ir.Bool), Body: body})
+	b.Emit(&ir.SplitWhile{Pos: e.pos, Cond: varRef(e.pos, fr.live, ir.Bool), Body: body})
 }
 
 // declareGroup declares the locals that hold a processor's group, starting
@@ -323,9 +323,9 @@ func (b *body) recurse(e *call) {
 		vals = append(vals, b.temp(convert(b.expr(e.args[i]), p.t)))
 	}
 	for i, name := range dst {
-		b.emit(&ir.Assign{Pos: e.pos, Name: name, Value: vals[i]})
+		b.Emit(&ir.Assign{Pos: e.pos, Name: name, Value: vals[i]})
 	}
-	b.emit(setFlag(e.pos, fr.live, true))
+	b.Emit(setFlag(e.pos, fr.live, true))
 }
 
 // tailFork lowers the tail fork of the group-recursive function being
@@ -346,7 +346,7 @@ func (b *body) tailFork(s *forkStmt) {
 	b.checkSubgroups(pos, count, grp, mem)
 	parent := b.local(pos, "fr_parent", ir.I32, varRef(pos, fr.start, ir.I32))
 	gid := &ir.Builtin{Pos: pos, Op: ir.GlobalID}
-	b.emit(
+	b.Emit(
 		&ir.Assign{Pos: pos, Name: fr.ids[1], Value: grp},
 		&ir.Assign{Pos: pos, Name: fr.ids[0], Value: mem},
 		&ir.Assign{Pos: pos, Name: fr.start, Value: &ir.Binary{Pos: pos, Op: ir.Sub, X: gid, Y: mem}},
@@ -372,16 +372,16 @@ func (b *body) checkSubgroups(pos diag.Pos, count, grp, mem *ir.Var) {
 	gid := func() ir.Expr { return &ir.Builtin{Pos: pos, Op: ir.GlobalID} }
 	pid := varRef(pos, fr.ids[0], ir.I32)
 	bad := bin(ir.LogOr, bin(ir.Lt, grp, i32(0)), bin(ir.Ge, grp, count))
-	b.emit(&ir.If{Pos: pos, Cond: bad, Then: []ir.Stmt{&ir.Raise{Pos: pos, Msg: "fork: a processor's group index is out of range"}}})
+	b.Emit(&ir.If{Pos: pos, Cond: bad, Then: []ir.Stmt{&ir.Raise{Pos: pos, Msg: "fork: a processor's group index is out of range"}}})
 	groups, members := b.procBuffer(pos, "fork_group"), b.procBuffer(pos, "fork_member")
-	b.emit(
+	b.Emit(
 		&ir.Store{Pos: pos, Buf: groups, Index: gid(), Value: grp},
 		&ir.Store{Pos: pos, Buf: members, Index: gid(), Value: mem},
 	)
 	b.barrier(pos)
 	prevG, prevM := b.local(pos, "prev_group", ir.I32, nil), b.local(pos, "prev_member", ir.I32, nil)
 	prev := bin(ir.Sub, gid(), i32(1))
-	b.emit(&ir.If{Pos: pos, Cond: bin(ir.Gt, pid, i32(0)), Then: []ir.Stmt{
+	b.Emit(&ir.If{Pos: pos, Cond: bin(ir.Gt, pid, i32(0)), Then: []ir.Stmt{
 		&ir.Assign{Pos: pos, Name: prevG, Value: &ir.Load{Pos: pos, Buf: groups, Index: prev, T: ir.I32}},
 		&ir.Assign{Pos: pos, Name: prevM, Value: &ir.Load{Pos: pos, Buf: members, Index: ir.CloneExpr(prev), T: ir.I32}},
 	}})
@@ -390,7 +390,7 @@ func (b *body) checkSubgroups(pos diag.Pos, count, grp, mem *ir.Var) {
 	same := bin(ir.LogAnd, bin(ir.Eq, grp, pg), bin(ir.Eq, mem, bin(ir.Add, pm, i32(1))))
 	next := bin(ir.LogAnd, bin(ir.Gt, grp, pg), starts)
 	ok := &ir.Select{Pos: pos, Cond: bin(ir.Eq, pid, i32(0)), X: starts, Y: bin(ir.LogOr, same, next)}
-	b.emit(&ir.If{Pos: pos, Cond: &ir.Unary{Pos: pos, Op: ir.Not, X: ok}, Then: []ir.Stmt{&ir.Raise{Pos: pos,
+	b.Emit(&ir.If{Pos: pos, Cond: &ir.Unary{Pos: pos, Op: ir.Not, X: ok}, Then: []ir.Stmt{&ir.Raise{Pos: pos,
 		Msg: "fork: subgroups of a recursive sync function must be contiguous runs of $, in increasing order of @, each numbered from $ = 0"}}})
 }
 
@@ -401,11 +401,11 @@ func (b *body) countGroups(pos diag.Pos) {
 	counter := b.procBuffer(pos, "fr_count")
 	at := func() ir.Expr { return varRef(pos, fr.start, ir.I32) }
 	leader := &ir.Binary{Pos: pos, Op: ir.Eq, X: varRef(pos, fr.ids[0], ir.I32), Y: intConst(pos, ir.I32, 0)}
-	b.emit(&ir.If{Pos: pos, Cond: leader, Then: []ir.Stmt{&ir.Store{Pos: pos, Buf: counter, Index: at(), Value: intConst(pos, ir.I32, 0)}}})
+	b.Emit(&ir.If{Pos: pos, Cond: leader, Then: []ir.Stmt{&ir.Store{Pos: pos, Buf: counter, Index: at(), Value: intConst(pos, ir.I32, 0)}}})
 	b.barrier(pos)
-	b.emit(&ir.Atomic{Pos: pos, Op: ir.AtomicAdd, Buf: counter, Index: at(), Args: []ir.Expr{intConst(pos, ir.I32, 1)}})
+	b.Emit(&ir.Atomic{Pos: pos, Op: ir.AtomicAdd, Buf: counter, Index: at(), Args: []ir.Expr{intConst(pos, ir.I32, 1)}})
 	b.barrier(pos)
-	b.emit(&ir.Assign{Pos: pos, Name: fr.ids[2], Value: &ir.Load{Pos: pos, Buf: counter, Index: at(), T: ir.I32}})
+	b.Emit(&ir.Assign{Pos: pos, Name: fr.ids[2], Value: &ir.Load{Pos: pos, Buf: counter, Index: at(), T: ir.I32}})
 }
 
 // readsGroupSize reports whether the groups of f may read groupsize():

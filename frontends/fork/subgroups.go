@@ -66,7 +66,7 @@ func (b *body) dividing(pos diag.Pos, fork bool, count ir.Expr, index func() ir.
 	}
 	saved := b.sub
 	b.sub = fr
-	body := b.nest(fn)
+	body := b.Nest(fn)
 	b.sub = saved
 	if fr.decl != nil {
 		pre := []ir.Stmt{fr.decl}
@@ -191,12 +191,12 @@ func (b *body) seqLeader(pos diag.Pos) ir.Expr {
 	cell := func() ir.Expr { return b.instanceIndex(fr.lead, intConst(pos, ir.I32, 0)) }
 	key := b.local(pos, "seq_key", ir.I32, &ir.Binary{Pos: pos, Op: ir.Sub,
 		X: intConst(pos, ir.I32, math.MaxInt32), Y: &ir.Builtin{Pos: pos, Op: ir.GlobalID}})
-	b.emit(&ir.Atomic{Pos: pos, Op: ir.AtomicMax, Buf: fr.lead.buf, Index: cell(), Args: []ir.Expr{varRef(pos, key, ir.I32)}})
+	b.Emit(&ir.Atomic{Pos: pos, Op: ir.AtomicMax, Buf: fr.lead.buf, Index: cell(), Args: []ir.Expr{varRef(pos, key, ir.I32)}})
 	b.barrier(pos)
 	won := b.local(pos, "seq_lead", ir.Bool, &ir.Binary{Pos: pos, Op: ir.Eq,
 		X: &ir.Load{Pos: pos, Buf: fr.lead.buf, Index: cell(), T: ir.I32}, Y: varRef(pos, key, ir.I32)})
 	b.barrier(pos)
-	b.emit(&ir.If{Pos: pos, Cond: varRef(pos, won, ir.Bool), Then: []ir.Stmt{
+	b.Emit(&ir.If{Pos: pos, Cond: varRef(pos, won, ir.Bool), Then: []ir.Stmt{
 		&ir.Store{Pos: pos, Buf: fr.lead.buf, Index: cell(), Value: intConst(pos, ir.I32, 0)}}})
 	return varRef(pos, won, ir.Bool)
 }

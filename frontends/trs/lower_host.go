@@ -14,27 +14,27 @@ const (
 // in the one-block kernel (Note [Low parallelism]), then print.
 func (l *lowerer) mainFunc() {
 	b := l.newFunc(ir.HostFunc, "main", ir.Void)
-	b.if_(b.bin(ir.LogOr, b.lt(b.p(pProcs), b.i32(1)), b.lt(b.p(pSmallB), b.i32(1))), func() { b.raise(msgProcs) })
-	b.if_(b.lt(b.p(pCapacity), b.i32(l.nodes)), func() { b.raise(msgFull) })
+	b.If(b.Bin(ir.LogOr, b.Lt(b.P(pProcs), b.I32(1)), b.Lt(b.P(pSmallB), b.I32(1))), func() { b.Raise(msgProcs) })
+	b.If(b.Lt(b.P(pCapacity), b.I32(l.nodes)), func() { b.Raise(msgFull) })
 	n := max(l.nodes, int64(len(l.queue)))
-	b.emit(&ir.Launch{Pos: b.pos, Kernel: "trs_init", Grid: b.i32((n + 255) / 256), Block: b.i32(256)})
-	b.decl("go", ir.Bool, b.boolean(true))
-	b.while(b.v("go"), func() {
-		b.decl("it0", ir.I32, b.ld("status", b.i32(stIter)))
-		b.set("go", b.running(b.v("it0")))
-		b.if_(b.v("go"), func() {
-			b.decl("listed", ir.I32, b.ld("pc", b.rem(b.v("it0"), b.i32(3))))
-			b.ifElse(b.lt(b.v("listed"), b.p(pSmall)), func() {
-				b.emit(&ir.Launch{Pos: b.pos, Kernel: "trs_small", Args: []ir.Expr{b.v("it0")}, Grid: b.i32(1), Block: b.p(pSmallB)})
+	b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_init", Grid: b.I32((n + 255) / 256), Block: b.I32(256)})
+	b.Decl("go", ir.Bool, b.Bool(true))
+	b.While(b.V("go"), func() {
+		b.Decl("it0", ir.I32, b.Ld("status", b.I32(stIter)))
+		b.Set("go", b.running(b.V("it0")))
+		b.If(b.V("go"), func() {
+			b.Decl("listed", ir.I32, b.Ld("pc", b.Rem(b.V("it0"), b.I32(3))))
+			b.IfElse(b.Lt(b.V("listed"), b.P(pSmall)), func() {
+				b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_small", Args: []ir.Expr{b.V("it0")}, Grid: b.I32(1), Block: b.P(pSmallB)})
 			}, func() {
-				procs := b.max(b.min(b.v("listed"), b.p(pProcs)), b.i32(1))
-				b.emit(&ir.Region{Pos: b.pos, Procs: procs, Body: l.regionBody(b)})
+				procs := b.Max(b.Min(b.V("listed"), b.P(pProcs)), b.I32(1))
+				b.Emit(&ir.Region{Pos: b.Pos, Procs: procs, Body: l.regionBody(b)})
 			})
 		})
 	})
-	b.if_(b.ne(b.ld("status", b.i32(stOverflow)), b.i32(0)), func() { b.raise(msgFull) })
-	b.if_(b.lt(b.i32(0), b.ld("pc", b.rem(b.ld("status", b.i32(stIter)), b.i32(3)))), func() { b.raise(msgIter) })
-	b.call("trs_output")
+	b.If(b.Ne(b.Ld("status", b.I32(stOverflow)), b.I32(0)), func() { b.Raise(msgFull) })
+	b.If(b.Lt(b.I32(0), b.Ld("pc", b.Rem(b.Ld("status", b.I32(stIter)), b.I32(3)))), func() { b.Raise(msgIter) })
+	b.Call("trs_output")
 }
 
 // regionBody is the fixpoint loop at the SPMD level, which the passes
@@ -46,21 +46,21 @@ func (l *lowerer) mainFunc() {
 // size may depend on the list: each phase reads the iteration from
 // status.
 func (l *lowerer) regionBody(b *fn) []ir.Stmt {
-	return b.nest(func() {
-		iter := func() ir.Expr { return b.ld("status", b.i32(stIter)) }
-		listed := func() ir.Expr { return b.ld("pc", b.rem(iter(), b.i32(3))) }
-		np := func() ir.Expr { return b.builtin(ir.NumProcs) }
-		fits := b.and(
-			b.bin(ir.LogOr, b.ge(np(), b.p(pProcs)), b.ge(np(), b.bin(ir.Div, listed(), b.i32(2)))),
-			b.ge(listed(), b.bin(ir.Div, np(), b.i32(8))))
-		cond := b.and(b.and(b.running(iter()), b.ge(listed(), b.p(pSmall))), fits)
-		b.while(cond, func() {
-			b.decl("k", ir.I32, iter())
-			b.call("trs_derive", b.v("k"), b.builtin(ir.ProcID), b.builtin(ir.NumProcs))
-			b.barrier(true)
-			b.decl("kc", ir.I32, b.ld("status", b.i32(stPhase)))
-			b.call("trs_commit", b.v("kc"), b.builtin(ir.ProcID), b.builtin(ir.NumProcs), b.i32(0))
-			b.barrier(true)
+	return b.Nest(func() {
+		iter := func() ir.Expr { return b.Ld("status", b.I32(stIter)) }
+		listed := func() ir.Expr { return b.Ld("pc", b.Rem(iter(), b.I32(3))) }
+		np := func() ir.Expr { return b.Builtin(ir.NumProcs) }
+		fits := b.And(
+			b.Bin(ir.LogOr, b.Ge(np(), b.P(pProcs)), b.Ge(np(), b.Bin(ir.Div, listed(), b.I32(2)))),
+			b.Ge(listed(), b.Bin(ir.Div, np(), b.I32(8))))
+		cond := b.And(b.And(b.running(iter()), b.Ge(listed(), b.P(pSmall))), fits)
+		b.While(cond, func() {
+			b.Decl("k", ir.I32, iter())
+			b.Call("trs_derive", b.V("k"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
+			b.Barrier(true)
+			b.Decl("kc", ir.I32, b.Ld("status", b.I32(stPhase)))
+			b.Call("trs_commit", b.V("kc"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs), b.I32(0))
+			b.Barrier(true)
 		})
 	})
 }
@@ -75,48 +75,48 @@ func (l *lowerer) output() {
 	l.traceFunc()
 	b := l.newFunc(ir.HostFunc, "trs_output", ir.Void)
 	root := l.nodes - 1
-	summary := func() ir.Expr { return b.bin(ir.LogOr, b.ne(b.p(pPrint), b.i32(0)), b.ne(b.p(pStats), b.i32(0))) }
-	b.decl("dev", ir.Bool, b.boolean(false))
-	b.if_(summary(), func() {
-		b.emit(l.summaryRegion(b, root))
-		b.copyIn("h_sum", "sum", b.i32(sumWords))
-		b.copyIn("h_sumv", "sumv", b.i32(2))
-		b.set("dev", b.eq(b.ld("h_sum", b.i32(sumDone)), b.i32(1)))
+	summary := func() ir.Expr { return b.Bin(ir.LogOr, b.Ne(b.P(pPrint), b.I32(0)), b.Ne(b.P(pStats), b.I32(0))) }
+	b.Decl("dev", ir.Bool, b.Bool(false))
+	b.If(summary(), func() {
+		b.Emit(l.summaryRegion(b, root))
+		b.CopyIn("h_sum", "sum", b.I32(sumWords))
+		b.CopyIn("h_sumv", "sumv", b.I32(2))
+		b.Set("dev", b.Eq(b.Ld("h_sum", b.I32(sumDone)), b.I32(1)))
 	})
-	b.ifElse(b.v("dev"), func() {
-		b.store("h_live", b.i32(0), b.conv(ir.I64, b.ld("h_sum", b.i32(sumCount))))
-		b.store("h_size", b.i32(root), b.ld("h_sumv", b.i32(0)))
-		b.store("h_hash", b.i32(root), b.ld("h_sumv", b.i32(1)))
+	b.IfElse(b.V("dev"), func() {
+		b.Store("h_live", b.I32(0), b.Conv(ir.I64, b.Ld("h_sum", b.I32(sumCount))))
+		b.Store("h_size", b.I32(root), b.Ld("h_sumv", b.I32(0)))
+		b.Store("h_hash", b.I32(root), b.Ld("h_sumv", b.I32(1)))
 	}, func() {
 		// The host folds what the device could not (Note [Summary on the device]).
 		l.copyStore(b, "n")
-		b.if_(summary(), func() { b.call("trs_sum", b.i32(root), b.i32(0)) })
+		b.If(summary(), func() { b.Call("trs_sum", b.I32(root), b.I32(0)) })
 	})
-	b.if_(b.and(b.v("dev"), b.eq(b.p(pPrint), b.i32(0))), func() { l.copyStore(b, "m") })
-	b.ifElse(b.eq(b.p(pPrint), b.i32(0)), func() {
-		b.call("trs_print", b.i32(root))
-		b.printf("\n")
+	b.If(b.And(b.V("dev"), b.Eq(b.P(pPrint), b.I32(0))), func() { l.copyStore(b, "m") })
+	b.IfElse(b.Eq(b.P(pPrint), b.I32(0)), func() {
+		b.Call("trs_print", b.I32(root))
+		b.Printf("\n")
 	}, func() {
-		b.printf("term size %lu, hash %lu\n", b.ld("h_size", b.i32(root)), b.ld("h_hash", b.i32(root)))
+		b.Printf("term size %lu, hash %lu\n", b.Ld("h_size", b.I32(root)), b.Ld("h_hash", b.I32(root)))
 	})
-	b.if_(b.ne(b.p(pStats), b.i32(0)), func() { b.call("trs_stats") })
-	b.if_(b.ne(b.p(pTrace), b.i32(0)), func() { b.call("trs_trace") })
+	b.If(b.Ne(b.P(pStats), b.I32(0)), func() { b.Call("trs_stats") })
+	b.If(b.Ne(b.P(pTrace), b.I32(0)), func() { b.Call("trs_trace") })
 }
 
 // copyStore copies the heads and arguments of the slots in use to the
 // host's arrays, counting them in a new local n.
 func (l *lowerer) copyStore(b *fn, n string) {
-	b.decl(n, ir.I32, b.used())
-	b.copyIn("h_hd", "hd", b.v(n))
+	b.Decl(n, ir.I32, b.used())
+	b.CopyIn("h_hd", "hd", b.V(n))
 	for _, a := range l.args {
-		b.copyIn("h_"+a, a, b.v(n))
+		b.CopyIn("h_"+a, a, b.V(n))
 	}
 }
 
 // nameFunc: trs_name(h) prints a symbol's name.
 func (l *lowerer) nameFunc() {
 	b := l.newFunc(ir.HostFunc, "trs_name", ir.Void, param{"h", ir.I32})
-	sw := &ir.Switch{Pos: b.pos, X: b.v("h")}
+	sw := &ir.Switch{Pos: b.Pos, X: b.V("h")}
 	for _, s := range l.sys.Syms {
 		if s.Aux {
 			continue // never in a normal form (Notes [Conditional rules], [Repeated subterms])
@@ -126,9 +126,9 @@ func (l *lowerer) nameFunc() {
 			name += "()"
 		}
 		sw.Cases = append(sw.Cases, &ir.Case{Pos: s.Pos, Values: []int64{int64(s.Index)},
-			Body: b.nest(func() { b.printf("%s", b.str(name)) })})
+			Body: b.Nest(func() { b.Printf("%s", b.Str(name)) })})
 	}
-	b.emit(sw)
+	b.Emit(sw)
 }
 
 // byArity emits body(a) under a test that the local h, a head symbol, has
@@ -138,8 +138,8 @@ func (l *lowerer) byArity(b *fn, body func(a int)) {
 		if l.start[a] == l.start[a+1] {
 			continue
 		}
-		in := b.and(b.ge(b.v("h"), b.i32(l.start[a])), b.lt(b.v("h"), b.i32(l.start[a+1])))
-		b.if_(in, func() { body(a) })
+		in := b.And(b.Ge(b.V("h"), b.I32(l.start[a])), b.Lt(b.V("h"), b.I32(l.start[a+1])))
+		b.If(in, func() { body(a) })
 	}
 }
 
@@ -148,25 +148,25 @@ func (l *lowerer) byArity(b *fn, body func(a int)) {
 // the others, so that lists and numbers cost no stack.
 func (l *lowerer) printFunc() {
 	b := l.newFunc(ir.HostFunc, "trs_print", ir.Void, param{"t0", ir.I32})
-	b.decl("t", ir.I32, b.v("t0"))
-	b.decl("open", ir.I32, b.i32(0))
-	b.decl("more", ir.Bool, b.boolean(true))
-	b.while(b.v("more"), func() {
-		b.decl("h", ir.I32, b.ld("h_hd", b.v("t")))
-		b.call("trs_name", b.v("h"))
-		b.set("more", b.boolean(false))
+	b.Decl("t", ir.I32, b.V("t0"))
+	b.Decl("open", ir.I32, b.I32(0))
+	b.Decl("more", ir.Bool, b.Bool(true))
+	b.While(b.V("more"), func() {
+		b.Decl("h", ir.I32, b.Ld("h_hd", b.V("t")))
+		b.Call("trs_name", b.V("h"))
+		b.Set("more", b.Bool(false))
 		l.byArity(b, func(a int) {
-			b.printf("(")
+			b.Printf("(")
 			for i := 0; i < a-1; i++ {
-				b.call("trs_print", b.ld("h_"+l.args[i], b.v("t")))
-				b.printf(", ")
+				b.Call("trs_print", b.Ld("h_"+l.args[i], b.V("t")))
+				b.Printf(", ")
 			}
-			b.set("t", b.ld("h_"+l.args[a-1], b.v("t")))
-			b.set("open", b.add(b.v("open"), b.i32(1)))
-			b.set("more", b.boolean(true))
+			b.Set("t", b.Ld("h_"+l.args[a-1], b.V("t")))
+			b.Set("open", b.Add(b.V("open"), b.I32(1)))
+			b.Set("more", b.Bool(true))
 		})
 	})
-	b.loop("i", b.i32(0), b.v("open"), b.i32(1), func() { b.printf(")") })
+	b.Loop("i", b.I32(0), b.V("open"), b.I32(1), func() { b.Printf(")") })
 }
 
 // summaryFunc: trs_sum(t, sp) computes the size and hash (Note [Summary])
@@ -177,38 +177,38 @@ func (l *lowerer) printFunc() {
 // bottom up.
 func (l *lowerer) summaryFunc() {
 	b := l.newFunc(ir.HostFunc, "trs_sum", ir.Void, param{"t0", ir.I32}, param{"sp", ir.I32})
-	b.decl("t", ir.I32, b.v("t0"))
-	b.decl("top", ir.I32, b.v("sp"))
-	b.decl("more", ir.Bool, b.boolean(true))
-	b.while(b.and(b.v("more"), b.eq(b.ld("h_mark", b.v("t")), b.u8(0))), func() {
-		b.store("h_stack", b.v("top"), b.v("t"))
-		b.set("top", b.add(b.v("top"), b.i32(1)))
-		b.decl("h", ir.I32, b.ld("h_hd", b.v("t")))
-		b.set("more", b.boolean(false))
+	b.Decl("t", ir.I32, b.V("t0"))
+	b.Decl("top", ir.I32, b.V("sp"))
+	b.Decl("more", ir.Bool, b.Bool(true))
+	b.While(b.And(b.V("more"), b.Eq(b.Ld("h_mark", b.V("t")), b.U8(0))), func() {
+		b.Store("h_stack", b.V("top"), b.V("t"))
+		b.Set("top", b.Add(b.V("top"), b.I32(1)))
+		b.Decl("h", ir.I32, b.Ld("h_hd", b.V("t")))
+		b.Set("more", b.Bool(false))
 		l.byArity(b, func(a int) {
 			for i := 0; i < a-1; i++ {
-				b.call("trs_sum", b.ld("h_"+l.args[i], b.v("t")), b.v("top"))
+				b.Call("trs_sum", b.Ld("h_"+l.args[i], b.V("t")), b.V("top"))
 			}
-			b.set("t", b.ld("h_"+l.args[a-1], b.v("t")))
-			b.set("more", b.boolean(true))
+			b.Set("t", b.Ld("h_"+l.args[a-1], b.V("t")))
+			b.Set("more", b.Bool(true))
 		})
 	})
-	b.while(b.lt(b.v("sp"), b.v("top")), func() {
-		b.set("top", b.sub(b.v("top"), b.i32(1)))
-		u := b.decl("u", ir.I32, b.ld("h_stack", b.v("top")))
-		b.decl("h", ir.I32, b.ld("h_hd", u))
-		b.decl("size", ir.U64, b.u64(1))
-		b.decl("hash", ir.U64, b.mul(b.conv(ir.U64, b.add(b.v("h"), b.i32(1))), b.u64(hashSeed)))
-		l.forArgs(b, b.v("h"), func(_ int, arr string) {
-			c := b.decl("c", ir.I32, b.ld("h_"+arr, b.v("u")))
-			b.set("size", b.add(b.v("size"), b.ld("h_size", c)))
-			b.set("hash", b.mul(b.bin(ir.Xor, b.v("hash"), b.ld("h_hash", b.v("c"))), b.u64(hashPrime)))
-			b.set("hash", b.bin(ir.Xor, b.v("hash"), b.bin(ir.Shr, b.v("hash"), b.u64(32))))
+	b.While(b.Lt(b.V("sp"), b.V("top")), func() {
+		b.Set("top", b.Sub(b.V("top"), b.I32(1)))
+		u := b.Decl("u", ir.I32, b.Ld("h_stack", b.V("top")))
+		b.Decl("h", ir.I32, b.Ld("h_hd", u))
+		b.Decl("size", ir.U64, b.U64(1))
+		b.Decl("hash", ir.U64, b.Mul(b.Conv(ir.U64, b.Add(b.V("h"), b.I32(1))), b.U64(hashSeed)))
+		l.forArgs(b, b.V("h"), func(_ int, arr string) {
+			c := b.Decl("c", ir.I32, b.Ld("h_"+arr, b.V("u")))
+			b.Set("size", b.Add(b.V("size"), b.Ld("h_size", c)))
+			b.Set("hash", b.Mul(b.Bin(ir.Xor, b.V("hash"), b.Ld("h_hash", b.V("c"))), b.U64(hashPrime)))
+			b.Set("hash", b.Bin(ir.Xor, b.V("hash"), b.Bin(ir.Shr, b.V("hash"), b.U64(32))))
 		})
-		b.store("h_size", b.v("u"), b.v("size"))
-		b.store("h_hash", b.v("u"), b.v("hash"))
-		b.store("h_mark", b.v("u"), b.u8(1))
-		b.store("h_live", b.i32(0), b.add(b.ld("h_live", b.i32(0)), b.i64(1)))
+		b.Store("h_size", b.V("u"), b.V("size"))
+		b.Store("h_hash", b.V("u"), b.V("hash"))
+		b.Store("h_mark", b.V("u"), b.U8(1))
+		b.Store("h_live", b.I32(0), b.Add(b.Ld("h_live", b.I32(0)), b.I64(1)))
 	})
 }
 
@@ -220,33 +220,33 @@ func (l *lowerer) summaryFunc() {
 // output.
 func (l *lowerer) statsFunc() {
 	b := l.newFunc(ir.HostFunc, "trs_stats", ir.Void)
-	b.ifElse(b.eq(b.p(pStats), b.i32(2)), func() {
-		b.eprintf("{\"iterations\": %d, \"rewrites\": %ld, \"live_terms\": %ld, \"peak_parallelism\": %d, \"store_slots_used\": %d}\n",
-			b.ld("status", b.i32(stIter)), b.ld("total", b.i32(0)), b.ld("h_live", b.i32(0)), b.ld("status", b.i32(stPeak)), b.used())
+	b.IfElse(b.Eq(b.P(pStats), b.I32(2)), func() {
+		b.Eprintf("{\"iterations\": %d, \"rewrites\": %ld, \"live_terms\": %ld, \"peak_parallelism\": %d, \"store_slots_used\": %d}\n",
+			b.Ld("status", b.I32(stIter)), b.Ld("total", b.I32(0)), b.Ld("h_live", b.I32(0)), b.Ld("status", b.I32(stPeak)), b.used())
 	}, func() {
-		b.eprintf("iterations: %d\n", b.ld("status", b.i32(stIter)))
-		b.eprintf("rewrites: %ld\n", b.ld("total", b.i32(0)))
-		b.eprintf("live terms: %ld\n", b.ld("h_live", b.i32(0)))
-		b.eprintf("peak parallelism: %d\n", b.ld("status", b.i32(stPeak)))
-		b.eprintf("store slots used: %d\n", b.used())
+		b.Eprintf("iterations: %d\n", b.Ld("status", b.I32(stIter)))
+		b.Eprintf("rewrites: %ld\n", b.Ld("total", b.I32(0)))
+		b.Eprintf("live terms: %ld\n", b.Ld("h_live", b.I32(0)))
+		b.Eprintf("peak parallelism: %d\n", b.Ld("status", b.I32(stPeak)))
+		b.Eprintf("store slots used: %d\n", b.used())
 	})
 }
 
 // traceFunc: trs_trace prints the per-iteration trace as CSV.
 func (l *lowerer) traceFunc() {
 	b := l.newFunc(ir.HostFunc, "trs_trace", ir.Void)
-	b.decl("n", ir.I32, b.min(b.ld("status", b.i32(stIter)), b.p(pTraceCap)))
-	b.emit(&ir.Copy{Pos: b.pos, Dst: "h_tr", DstOff: b.i32(0), Src: "tr", SrcOff: b.i32(0), Count: b.mul(b.i32(4), b.v("n"))})
+	b.Decl("n", ir.I32, b.Min(b.Ld("status", b.I32(stIter)), b.P(pTraceCap)))
+	b.Emit(&ir.Copy{Pos: b.Pos, Dst: "h_tr", DstOff: b.I32(0), Src: "tr", SrcOff: b.I32(0), Count: b.Mul(b.I32(4), b.V("n"))})
 	// The pending count of the last iteration, which no later one records.
-	last := b.decl("last", ir.I32, b.ld("status", b.i32(stIter)))
-	b.if_(b.and(b.lt(b.i32(0), last), b.ge(b.p(pTraceCap), b.v("last"))), func() {
-		b.store("h_tr", b.add(b.mul(b.i32(4), b.sub(b.v("last"), b.i32(1))), b.i32(2)), b.conv(ir.I64, b.ld("pc", b.rem(b.v("last"), b.i32(3)))))
+	last := b.Decl("last", ir.I32, b.Ld("status", b.I32(stIter)))
+	b.If(b.And(b.Lt(b.I32(0), last), b.Ge(b.P(pTraceCap), b.V("last"))), func() {
+		b.Store("h_tr", b.Add(b.Mul(b.I32(4), b.Sub(b.V("last"), b.I32(1))), b.I32(2)), b.Conv(ir.I64, b.Ld("pc", b.Rem(b.V("last"), b.I32(3)))))
 	})
-	b.printf(TraceHeader + "\n")
-	b.loop("i", b.i32(0), b.v("n"), b.i32(1), func() {
-		at := func(j int64) ir.Expr { return b.ld("h_tr", b.add(b.mul(b.i32(4), b.v("i")), b.i32(j))) }
-		b.printf("%d,%ld,%ld,%ld,", b.v("i"), at(0), at(1), at(2))
-		b.ifElse(b.eq(at(3), b.i64(0)), func() { b.printf("grid\n") }, func() { b.printf("block\n") })
+	b.Printf(TraceHeader + "\n")
+	b.Loop("i", b.I32(0), b.V("n"), b.I32(1), func() {
+		at := func(j int64) ir.Expr { return b.Ld("h_tr", b.Add(b.Mul(b.I32(4), b.V("i")), b.I32(j))) }
+		b.Printf("%d,%ld,%ld,%ld,", b.V("i"), at(0), at(1), at(2))
+		b.IfElse(b.Eq(at(3), b.I64(0)), func() { b.Printf("grid\n") }, func() { b.Printf("block\n") })
 	})
 }
 

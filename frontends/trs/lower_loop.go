@@ -18,37 +18,37 @@ func (l *lowerer) phases() {
 // (Note [Settling]).
 func (l *lowerer) deriveFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_derive", ir.Void, param{"k", ir.I32}, param{"p", ir.I32}, param{"np", ir.I32})
-	k, p, np := b.v("k"), b.v("p"), b.v("np")
-	b.decl("settle", ir.Bool, b.lt(b.ld("pc", b.rem(k, b.i32(3))), b.p(pSettle)))
-	b.decl("c0", ir.I32, b.rem(k, b.i32(3)))
-	b.if_(b.eq(p, b.i32(0)), func() {
-		b.store("free", b.i32(frTailA), b.ld("free", b.i32(frTail)))
-		b.store("status", b.i32(stPhase), b.v("k"))
+	k, p, np := b.V("k"), b.V("p"), b.V("np")
+	b.Decl("settle", ir.Bool, b.Lt(b.Ld("pc", b.Rem(k, b.I32(3))), b.P(pSettle)))
+	b.Decl("c0", ir.I32, b.Rem(k, b.I32(3)))
+	b.If(b.Eq(p, b.I32(0)), func() {
+		b.Store("free", b.I32(frTailA), b.Ld("free", b.I32(frTail)))
+		b.Store("status", b.I32(stPhase), b.V("k"))
 	})
-	b.decl("favail", ir.I64, b.sub(b.ld("free", b.i32(frTail)), b.ld("free", b.i32(frHead0))))
-	b.decl("nsteps", ir.I64, b.i64(0))
-	b.decl("nslots", ir.I32, b.i32(0))
+	b.Decl("favail", ir.I64, b.Sub(b.Ld("free", b.I32(frTail)), b.Ld("free", b.I32(frHead0))))
+	b.Decl("nsteps", ir.I64, b.I64(0))
+	b.Decl("nslots", ir.I32, b.I32(0))
 	visit := func(s ir.Expr) {
-		r := b.decl("r", ir.I64, b.callExpr("trs_step", s, b.v("k"), b.v("favail"), b.v("settle")))
-		b.if_(b.lt(b.i64(0), r), func() {
-			b.set("nsteps", b.add(b.v("nsteps"), b.v("r")))
-			b.set("nslots", b.add(b.v("nslots"), b.i32(1)))
+		r := b.Decl("r", ir.I64, b.CallExpr("trs_step", s, b.V("k"), b.V("favail"), b.V("settle")))
+		b.If(b.Lt(b.I64(0), r), func() {
+			b.Set("nsteps", b.Add(b.V("nsteps"), b.V("r")))
+			b.Set("nslots", b.Add(b.V("nslots"), b.I32(1)))
 		})
 	}
-	b.ifElse(b.ne(b.p(pWorklist), b.i32(0)), func() {
-		b.decl("cnt", ir.I32, b.ld("wlen", b.v("c0")))
-		b.loop("i", p, b.v("cnt"), np, func() {
-			visit(b.listed("wl0", "wl1", b.v("k"), b.v("i")))
+	b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() {
+		b.Decl("cnt", ir.I32, b.Ld("wlen", b.V("c0")))
+		b.Loop("i", p, b.V("cnt"), np, func() {
+			visit(b.listed("wl0", "wl1", b.V("k"), b.V("i")))
 		})
 	}, func() {
-		b.decl("top", ir.I32, b.conv(ir.I32, b.ld("nfresh", b.i32(1))))
-		b.loop("s", b.v("p"), b.v("top"), b.v("np"), func() {
-			b.if_(b.ne(b.listed("wl0", "wl1", b.v("k"), b.v("s")), b.i32(0)), func() { visit(b.v("s")) })
+		b.Decl("top", ir.I32, b.Conv(ir.I32, b.Ld("nfresh", b.I32(1))))
+		b.Loop("s", b.V("p"), b.V("top"), b.V("np"), func() {
+			b.If(b.Ne(b.listed("wl0", "wl1", b.V("k"), b.V("s")), b.I32(0)), func() { visit(b.V("s")) })
 		})
 	})
-	b.if_(b.lt(b.i64(0), b.v("nsteps")), func() {
-		b.atomic("", ir.AtomicAdd, "steps", b.v("c0"), b.v("nsteps"))
-		b.atomic("", ir.AtomicAdd, "slots", b.v("c0"), b.v("nslots"))
+	b.If(b.Lt(b.I64(0), b.V("nsteps")), func() {
+		b.Atomic("", ir.AtomicAdd, "steps", b.V("c0"), b.V("nsteps"))
+		b.Atomic("", ir.AtomicAdd, "slots", b.V("c0"), b.V("nslots"))
 	})
 }
 
@@ -58,48 +58,48 @@ func (l *lowerer) deriveFunc() {
 // in the one-block kernel, for the trace.
 func (l *lowerer) commitFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_commit", ir.Void, param{"k", ir.I32}, param{"p", ir.I32}, param{"np", ir.I32}, param{"mode", ir.I32})
-	k, p, np := b.v("k"), b.v("p"), b.v("np")
-	b.decl("c0", ir.I32, b.rem(k, b.i32(3)))
-	b.decl("c1", ir.I32, b.rem(b.add(b.v("k"), b.i32(1)), b.i32(3)))
-	b.decl("npend", ir.I32, b.i32(0))
-	b.ifElse(b.ne(b.p(pWorklist), b.i32(0)), func() {
+	k, p, np := b.V("k"), b.V("p"), b.V("np")
+	b.Decl("c0", ir.I32, b.Rem(k, b.I32(3)))
+	b.Decl("c1", ir.I32, b.Rem(b.Add(b.V("k"), b.I32(1)), b.I32(3)))
+	b.Decl("npend", ir.I32, b.I32(0))
+	b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() {
 		// Slots of this iteration's list that reached normal form, and
 		// the pending slots of the next list.
-		b.decl("n0", ir.I32, b.ld("wlen", b.v("c0")))
-		b.loop("i", p, b.v("n0"), np, func() {
-			s := b.decl("s", ir.I32, b.listed("wl0", "wl1", b.v("k"), b.v("i")))
-			b.if_(b.eq(b.ld("pnw", s), b.u8(0)), func() { b.store("pn", b.v("s"), b.u8(0)) })
+		b.Decl("n0", ir.I32, b.Ld("wlen", b.V("c0")))
+		b.Loop("i", p, b.V("n0"), np, func() {
+			s := b.Decl("s", ir.I32, b.listed("wl0", "wl1", b.V("k"), b.V("i")))
+			b.If(b.Eq(b.Ld("pnw", s), b.U8(0)), func() { b.Store("pn", b.V("s"), b.U8(0)) })
 		})
-		b.decl("n1", ir.I32, b.ld("wlen", b.v("c1")))
-		b.loop("j", b.v("p"), b.v("n1"), b.v("np"), func() {
-			x := b.decl("x", ir.I32, b.listed("wl1", "wl0", b.v("k"), b.v("j")))
-			b.if_(b.ne(b.ld("pnw", x), b.u8(0)), func() {
-				b.store("pn", b.v("x"), b.u8(1))
-				b.set("npend", b.add(b.v("npend"), b.i32(1)))
+		b.Decl("n1", ir.I32, b.Ld("wlen", b.V("c1")))
+		b.Loop("j", b.V("p"), b.V("n1"), b.V("np"), func() {
+			x := b.Decl("x", ir.I32, b.listed("wl1", "wl0", b.V("k"), b.V("j")))
+			b.If(b.Ne(b.Ld("pnw", x), b.U8(0)), func() {
+				b.Store("pn", b.V("x"), b.U8(1))
+				b.Set("npend", b.Add(b.V("npend"), b.I32(1)))
 			})
 		})
 	}, func() {
 		// The same, with the lists kept as flags per slot (trs_enlist).
-		b.decl("top", ir.I32, b.used())
-		b.loop("s", b.v("p"), b.v("top"), b.v("np"), func() {
-			b.if_(b.ne(b.listed("wl0", "wl1", b.v("k"), b.v("s")), b.i32(0)), func() {
-				b.call("trs_push", b.v("s"), b.i32(0), b.add(b.v("k"), b.i32(1)))
-				b.if_(b.eq(b.ld("pnw", b.v("s")), b.u8(0)), func() { b.store("pn", b.v("s"), b.u8(0)) })
+		b.Decl("top", ir.I32, b.used())
+		b.Loop("s", b.V("p"), b.V("top"), b.V("np"), func() {
+			b.If(b.Ne(b.listed("wl0", "wl1", b.V("k"), b.V("s")), b.I32(0)), func() {
+				b.Call("trs_push", b.V("s"), b.I32(0), b.Add(b.V("k"), b.I32(1)))
+				b.If(b.Eq(b.Ld("pnw", b.V("s")), b.U8(0)), func() { b.Store("pn", b.V("s"), b.U8(0)) })
 			})
-			b.if_(b.ne(b.listed("wl1", "wl0", b.v("k"), b.v("s")), b.i32(0)), func() {
-				b.store("pn", b.v("s"), b.u8(1))
-				b.set("npend", b.add(b.v("npend"), b.i32(1)))
+			b.If(b.Ne(b.listed("wl1", "wl0", b.V("k"), b.V("s")), b.I32(0)), func() {
+				b.Store("pn", b.V("s"), b.U8(1))
+				b.Set("npend", b.Add(b.V("npend"), b.I32(1)))
 			})
 		})
 	})
-	b.if_(b.lt(b.i32(0), b.v("npend")), func() {
-		b.atomic("", ir.AtomicAdd, "pc", b.v("c1"), b.v("npend"))
+	b.If(b.Lt(b.I32(0), b.V("npend")), func() {
+		b.Atomic("", ir.AtomicAdd, "pc", b.V("c1"), b.V("npend"))
 	})
-	b.decl("ng", ir.I32, b.ld("glen", b.v("c0")))
-	b.loop("g", b.v("p"), b.v("ng"), b.v("np"), func() {
-		b.call("trs_free", b.listed("gl0", "gl1", b.v("k"), b.v("g")), b.v("k"))
+	b.Decl("ng", ir.I32, b.Ld("glen", b.V("c0")))
+	b.Loop("g", b.V("p"), b.V("ng"), b.V("np"), func() {
+		b.Call("trs_free", b.listed("gl0", "gl1", b.V("k"), b.V("g")), b.V("k"))
 	})
-	b.if_(b.eq(b.v("p"), b.i32(0)), func() { b.call("trs_account", b.v("k"), b.v("mode")) })
+	b.If(b.Eq(b.V("p"), b.I32(0)), func() { b.Call("trs_account", b.V("k"), b.V("mode")) })
 }
 
 // accountFunc: trs_account(k, mode) keeps the books at the end of
@@ -108,62 +108,62 @@ func (l *lowerer) commitFunc() {
 // still being added up, so the trace gets that of iteration k-1.
 func (l *lowerer) accountFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_account", ir.Void, param{"k", ir.I32}, param{"mode", ir.I32})
-	k := b.v("k")
-	c0 := b.decl("c0", ir.I32, b.rem(k, b.i32(3)))
-	b.decl("c2", ir.I32, b.rem(b.add(b.v("k"), b.i32(2)), b.i32(3)))
-	ns := b.decl("ns", ir.I32, b.ld("slots", c0))
-	st := b.decl("st", ir.I64, b.ld("steps", b.v("c0")))
-	b.store("total", b.i32(0), b.add(b.ld("total", b.i32(0)), st))
-	b.if_(b.lt(b.ld("status", b.i32(stPeak)), ns), func() { b.store("status", b.i32(stPeak), b.v("ns")) })
-	at := func(i, j int64) ir.Expr { return b.add(b.mul(b.i32(4), b.add(b.v("k"), b.i32(i))), b.i32(j)) }
-	b.if_(b.lt(b.v("k"), b.p(pTraceCap)), func() {
-		b.store("tr", at(0, 0), b.conv(ir.I64, b.v("ns")))
-		b.store("tr", at(0, 1), b.v("st"))
-		b.store("tr", at(0, 3), b.conv(ir.I64, b.v("mode")))
+	k := b.V("k")
+	c0 := b.Decl("c0", ir.I32, b.Rem(k, b.I32(3)))
+	b.Decl("c2", ir.I32, b.Rem(b.Add(b.V("k"), b.I32(2)), b.I32(3)))
+	ns := b.Decl("ns", ir.I32, b.Ld("slots", c0))
+	st := b.Decl("st", ir.I64, b.Ld("steps", b.V("c0")))
+	b.Store("total", b.I32(0), b.Add(b.Ld("total", b.I32(0)), st))
+	b.If(b.Lt(b.Ld("status", b.I32(stPeak)), ns), func() { b.Store("status", b.I32(stPeak), b.V("ns")) })
+	at := func(i, j int64) ir.Expr { return b.Add(b.Mul(b.I32(4), b.Add(b.V("k"), b.I32(i))), b.I32(j)) }
+	b.If(b.Lt(b.V("k"), b.P(pTraceCap)), func() {
+		b.Store("tr", at(0, 0), b.Conv(ir.I64, b.V("ns")))
+		b.Store("tr", at(0, 1), b.V("st"))
+		b.Store("tr", at(0, 3), b.Conv(ir.I64, b.V("mode")))
 	})
-	b.if_(b.and(b.lt(b.i32(0), b.v("k")), b.lt(b.v("k"), b.add(b.p(pTraceCap), b.i32(1)))), func() {
-		b.store("tr", at(-1, 2), b.conv(ir.I64, b.ld("pc", b.v("c0"))))
+	b.If(b.And(b.Lt(b.I32(0), b.V("k")), b.Lt(b.V("k"), b.Add(b.P(pTraceCap), b.I32(1)))), func() {
+		b.Store("tr", at(-1, 2), b.Conv(ir.I64, b.Ld("pc", b.V("c0"))))
 	})
-	b.store("status", b.i32(stIter), b.add(b.v("k"), b.i32(1)))
-	head := b.decl("head", ir.I64, b.min(b.ld("free", b.i32(frHead)), b.ld("free", b.i32(frTailA))))
-	b.store("free", b.i32(frHead), head)
-	b.store("free", b.i32(frHead0), b.v("head"))
+	b.Store("status", b.I32(stIter), b.Add(b.V("k"), b.I32(1)))
+	head := b.Decl("head", ir.I64, b.Min(b.Ld("free", b.I32(frHead)), b.Ld("free", b.I32(frTailA))))
+	b.Store("free", b.I32(frHead), head)
+	b.Store("free", b.I32(frHead0), b.V("head"))
 	// The fresh counter may have overshot CAPACITY (Note [Fresh slots first]).
-	b.store("nfresh", b.i32(1), b.min(b.ld("nfresh", b.i32(0)), b.conv(ir.I64, b.p(pCapacity))))
+	b.Store("nfresh", b.I32(1), b.Min(b.Ld("nfresh", b.I32(0)), b.Conv(ir.I64, b.P(pCapacity))))
 	for _, c := range []string{"wlen", "glen", "slots", "pc"} {
-		b.store(c, b.v("c2"), b.i32(0))
+		b.Store(c, b.V("c2"), b.I32(0))
 	}
-	b.store("steps", b.v("c2"), b.i64(0))
+	b.Store("steps", b.V("c2"), b.I64(0))
 }
 
 // used is the number of slots the fresh counter has handed out: every
 // slot above it is unused. The counter may overshoot CAPACITY in the
 // phase that empties it, so it is an i64 (Note [Fresh slots first]).
 func (b *fn) used() ir.Expr {
-	return b.conv(ir.I32, b.min(b.ld("nfresh", b.i32(0)), b.conv(ir.I64, b.p(pCapacity))))
+	return b.Conv(ir.I32, b.Min(b.Ld("nfresh", b.I32(0)), b.Conv(ir.I64, b.P(pCapacity))))
 }
 
 // running is the condition to run iteration k: slots are pending after
 // iteration k-1, the store did not fill, and MAXITER allows it.
 func (b *fn) running(k ir.Expr) ir.Expr {
-	pending := b.lt(b.i32(0), b.ld("pc", b.rem(k, b.i32(3))))
-	ok := b.eq(b.ld("status", b.i32(stOverflow)), b.i32(0))
-	allowed := b.bin(ir.LogOr, b.eq(b.p(pMaxIter), b.i32(0)), b.lt(ir.CloneExpr(k), b.p(pMaxIter)))
-	return b.and(b.and(pending, ok), allowed)
+	pending := b.Lt(b.I32(0), b.Ld("pc", b.Rem(k, b.I32(3))))
+	ok := b.Eq(b.Ld("status", b.I32(stOverflow)), b.I32(0))
+	allowed := b.Bin(ir.LogOr, b.Eq(b.P(pMaxIter), b.I32(0)), b.Lt(ir.CloneExpr(k), b.P(pMaxIter)))
+	return b.And(b.And(pending, ok), allowed)
 }
 
 // smallKernel: trs_small(it0) runs iterations from it0 in one block while
 // fewer than 4*SMALL slots are pending (Note [Low parallelism]).
 func (l *lowerer) smallKernel() {
 	b := l.newFunc(ir.KernelFunc, "trs_small", ir.Void, param{"it0", ir.I32})
-	b.decl("k", ir.I32, b.v("it0"))
-	few := b.lt(b.ld("pc", b.rem(b.v("k"), b.i32(3))), b.mul(b.i32(4), b.p(pSmall)))
-	b.while(b.and(b.running(b.v("k")), few), func() {
-		b.call("trs_derive", b.v("k"), b.builtin(ir.ThreadID), b.builtin(ir.BlockDim))
-		b.barrier(false)
-		b.call("trs_commit", b.v("k"), b.builtin(ir.ThreadID), b.builtin(ir.BlockDim), b.i32(1))
-		b.barrier(false)
-		b.set("k", b.add(b.v("k"), b.i32(1)))
+	b.Decl("k", ir.I32, b.V("it0"))
+	few := b.Lt(b.Ld("pc", b.Rem(b.V("k"), b.I32(3))), b.Mul(b.I32(4), b.P(pSmall)))
+	b.While(b.And(b.running(b.V("k")), few), func() {
+		b.Call("trs_derive", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim))
+		b.Barrier(false)
+		b.Call("trs_commit", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim), b.I32(1))
+		b.Barrier(false)
+		b.Set("k", b.Add(b.V("k"), b.I32(1)))
 	})
 }
 
@@ -171,28 +171,28 @@ func (l *lowerer) smallKernel() {
 // pending slots into the first worklist.
 func (l *lowerer) initKernel() {
 	b := l.newFunc(ir.KernelFunc, "trs_init", ir.Void)
-	i := b.decl("i", ir.I32, b.builtin(ir.GlobalID))
+	i := b.Decl("i", ir.I32, b.Builtin(ir.GlobalID))
 	rec := l.record()
-	word := func(off int64) ir.Expr { return b.ld("input", b.add(b.mul(b.v("i"), b.i32(rec)), b.i32(off))) }
-	b.if_(b.lt(i, b.i32(l.nodes)), func() {
-		b.store("hd", b.v("i"), word(0))
+	word := func(off int64) ir.Expr { return b.Ld("input", b.Add(b.Mul(b.V("i"), b.I32(rec)), b.I32(off))) }
+	b.If(b.Lt(i, b.I32(l.nodes)), func() {
+		b.Store("hd", b.V("i"), word(0))
 		for a, arr := range l.args {
-			b.store(arr, b.v("i"), word(int64(a)+1))
+			b.Store(arr, b.V("i"), word(int64(a)+1))
 		}
-		b.store("rc", b.v("i"), word(int64(l.k)+1))
-		b.store("up", b.v("i"), b.i32(-1))
-		p := b.decl("p", ir.U8, b.conv(ir.U8, word(int64(l.k)+2)))
-		b.store("pn", b.v("i"), p)
-		b.store("pnw", b.v("i"), b.v("p"))
+		b.Store("rc", b.V("i"), word(int64(l.k)+1))
+		b.Store("up", b.V("i"), b.I32(-1))
+		p := b.Decl("p", ir.U8, b.Conv(ir.U8, word(int64(l.k)+2)))
+		b.Store("pn", b.V("i"), p)
+		b.Store("pnw", b.V("i"), b.V("p"))
 	})
-	b.if_(b.lt(b.v("i"), b.i32(int64(len(l.queue)))), func() {
-		q := b.decl("q", ir.I32, b.ld("input", b.add(b.i32(l.nodes*rec), b.v("i"))))
-		b.ifElse(b.ne(b.p(pWorklist), b.i32(0)), func() { b.store("wl0", b.v("i"), q) }, func() { b.store("wl0", b.v("q"), b.i32(1)) })
+	b.If(b.Lt(b.V("i"), b.I32(int64(len(l.queue)))), func() {
+		q := b.Decl("q", ir.I32, b.Ld("input", b.Add(b.I32(l.nodes*rec), b.V("i"))))
+		b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() { b.Store("wl0", b.V("i"), q) }, func() { b.Store("wl0", b.V("q"), b.I32(1)) })
 	})
-	b.if_(b.eq(b.v("i"), b.i32(0)), func() {
-		b.store("nfresh", b.i32(0), b.i64(l.nodes))
-		b.store("nfresh", b.i32(1), b.i64(l.nodes))
-		b.store("wlen", b.i32(0), b.i32(int64(len(l.queue))))
-		b.store("pc", b.i32(0), b.i32(int64(len(l.queue))))
+	b.If(b.Eq(b.V("i"), b.I32(0)), func() {
+		b.Store("nfresh", b.I32(0), b.I64(l.nodes))
+		b.Store("nfresh", b.I32(1), b.I64(l.nodes))
+		b.Store("wlen", b.I32(0), b.I32(int64(len(l.queue))))
+		b.Store("pc", b.I32(0), b.I32(int64(len(l.queue))))
 	})
 }

@@ -28,11 +28,11 @@ func (l *lowerer) stepFunc() {
 	l.waitFunc()
 	l.leaveFunc()
 	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, param{"s", ir.I32}, param{"k", ir.I32}, param{"favail", ir.I64}, param{"settle", ir.Bool})
-	b.decl("nstep", ir.I32, b.i32(0))
-	b.decl("t", ir.I32, b.v("s"))
-	b.decl("walk", ir.Bool, b.boolean(true))
-	b.while(b.v("walk"), func() { l.visit(b) })
-	b.ret(b.conv(ir.I64, b.v("nstep")))
+	b.Decl("nstep", ir.I32, b.I32(0))
+	b.Decl("t", ir.I32, b.V("s"))
+	b.Decl("walk", ir.Bool, b.Bool(true))
+	b.While(b.V("walk"), func() { l.visit(b) })
+	b.Return(b.Conv(ir.I64, b.V("nstep")))
 }
 
 // visit is one turn of the walk, at slot t. If no argument is pending, it
@@ -42,34 +42,34 @@ func (l *lowerer) stepFunc() {
 // are pending and FORK is set, t waits for them; else the walk descends
 // into the first.
 func (l *lowerer) visit(b *fn) {
-	h := b.decl("h", ir.I32, b.ld("hd", b.v("t")))
+	h := b.Decl("h", ir.I32, b.Ld("hd", b.V("t")))
 	for _, x := range l.regs() {
-		b.decl(x, ir.I32, b.i32(0))
+		b.Decl(x, ir.I32, b.I32(0))
 	}
-	b.decl("pa", ir.I32, b.i32(-1))
-	b.decl("npa", ir.I32, b.i32(0))
-	b.decl("before", ir.Bool, b.boolean(false))
+	b.Decl("pa", ir.I32, b.I32(-1))
+	b.Decl("npa", ir.I32, b.I32(0))
+	b.Decl("before", ir.Bool, b.Bool(false))
 	l.forArgs(b, h, func(a int, arr string) {
 		x := l.regs()[a]
-		b.set(x, b.ld(arr, b.v("t")))
-		normal := b.and(b.eq(b.ld("pn", b.v(x)), b.u8(0)), b.eq(b.ld("pnw", b.v(x)), b.u8(0)))
-		b.if_(b.not(normal), func() {
-			b.if_(b.lt(b.v("pa"), b.i32(0)), func() { b.set("pa", b.v(x)) })
-			b.set("npa", b.add(b.v("npa"), b.i32(1)))
-			b.if_(b.ne(b.ld("pn", b.v(x)), b.u8(0)), func() { b.set("before", b.boolean(true)) })
+		b.Set(x, b.Ld(arr, b.V("t")))
+		normal := b.And(b.Eq(b.Ld("pn", b.V(x)), b.U8(0)), b.Eq(b.Ld("pnw", b.V(x)), b.U8(0)))
+		b.If(b.Not(normal), func() {
+			b.If(b.Lt(b.V("pa"), b.I32(0)), func() { b.Set("pa", b.V(x)) })
+			b.Set("npa", b.Add(b.V("npa"), b.I32(1)))
+			b.If(b.Ne(b.Ld("pn", b.V(x)), b.U8(0)), func() { b.Set("before", b.Bool(true)) })
 		})
 	})
-	b.ifElse(b.lt(b.v("pa"), b.i32(0)), func() { l.rewriteSlot(b) }, func() {
-		b.set("walk", b.boolean(false))
-		b.ifElse(b.v("before"), func() {
-			b.call("trs_enlist", b.v("t"), b.v("k"))
+	b.IfElse(b.Lt(b.V("pa"), b.I32(0)), func() { l.rewriteSlot(b) }, func() {
+		b.Set("walk", b.Bool(false))
+		b.IfElse(b.V("before"), func() {
+			b.Call("trs_enlist", b.V("t"), b.V("k"))
 		}, func() {
-			b.ifElse(b.and(b.ne(b.p(pFork), b.i32(0)), b.lt(b.i32(1), b.v("npa"))), func() {
-				b.call("trs_leave", b.v("t"), b.v("s"), b.boolean(false), b.v("k"))
+			b.IfElse(b.And(b.Ne(b.P(pFork), b.I32(0)), b.Lt(b.I32(1), b.V("npa"))), func() {
+				b.Call("trs_leave", b.V("t"), b.V("s"), b.Bool(false), b.V("k"))
 			}, func() {
-				b.store("up", b.v("pa"), b.v("t"))
-				b.set("t", b.v("pa"))
-				b.set("walk", b.boolean(true))
+				b.Store("up", b.V("pa"), b.V("t"))
+				b.Set("t", b.V("pa"))
+				b.Set("walk", b.Bool(true))
 			})
 		})
 	})
@@ -80,12 +80,12 @@ func (l *lowerer) visit(b *fn) {
 // iteration k+1 instead, which the scan of every slot then tests.
 func (l *lowerer) enlistFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_enlist", ir.Void, param{"x", ir.I32}, param{"k", ir.I32})
-	b.ifElse(b.ne(b.p(pWorklist), b.i32(0)), func() {
-		b.decl("q", ir.I32, b.i32(0))
-		b.atomic("q", ir.AtomicAdd, "wlen", b.rem(b.add(b.v("k"), b.i32(1)), b.i32(3)), b.i32(1))
-		b.call("trs_push", b.v("q"), b.v("x"), b.v("k"))
+	b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() {
+		b.Decl("q", ir.I32, b.I32(0))
+		b.Atomic("q", ir.AtomicAdd, "wlen", b.Rem(b.Add(b.V("k"), b.I32(1)), b.I32(3)), b.I32(1))
+		b.Call("trs_push", b.V("q"), b.V("x"), b.V("k"))
 	}, func() {
-		b.call("trs_push", b.v("x"), b.i32(1), b.v("k"))
+		b.Call("trs_push", b.V("x"), b.I32(1), b.V("k"))
 	})
 }
 
@@ -94,8 +94,8 @@ func (l *lowerer) enlistFunc() {
 // arguments are.
 func (l *lowerer) ctorFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_ctor", ir.Bool, param{"h", ir.I32})
-	sw := &ir.Switch{Pos: b.pos, X: b.v("h")}
-	c := &ir.Case{Pos: b.pos, Body: b.nest(func() { b.ret(b.boolean(true)) })}
+	sw := &ir.Switch{Pos: b.Pos, X: b.V("h")}
+	c := &ir.Case{Pos: b.Pos, Body: b.Nest(func() { b.Return(b.Bool(true)) })}
 	for _, s := range l.sys.Syms {
 		if !s.Defined() {
 			c.Values = append(c.Values, int64(s.Index))
@@ -103,9 +103,9 @@ func (l *lowerer) ctorFunc() {
 	}
 	if len(c.Values) > 0 {
 		sw.Cases = append(sw.Cases, c)
-		b.emit(sw)
+		b.Emit(sw)
 	}
-	b.ret(b.boolean(false))
+	b.Return(b.Bool(false))
 }
 
 // waitFunc: trs_wait(a, skip, k) makes slot a, which the walk leaves with
@@ -115,19 +115,19 @@ func (l *lowerer) ctorFunc() {
 // back to a.
 func (l *lowerer) waitFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_wait", ir.Void, param{"a", ir.I32}, param{"skip", ir.I32}, param{"k", ir.I32})
-	h := b.decl("h", ir.I32, b.ld("hd", b.v("a")))
-	b.decl("n", ir.I32, b.i32(0))
+	h := b.Decl("h", ir.I32, b.Ld("hd", b.V("a")))
+	b.Decl("n", ir.I32, b.I32(0))
 	l.forArgs(b, h, func(_ int, arr string) {
-		y := b.decl("y", ir.I32, b.ld(arr, b.v("a")))
-		b.if_(b.ne(b.ld("pnw", y), b.u8(0)), func() {
-			b.set("n", b.add(b.v("n"), b.i32(1)))
-			b.if_(b.ne(b.v("y"), b.v("skip")), func() {
-				b.store("up", b.v("y"), b.v("a"))
-				b.call("trs_enlist", b.v("y"), b.v("k"))
+		y := b.Decl("y", ir.I32, b.Ld(arr, b.V("a")))
+		b.If(b.Ne(b.Ld("pnw", y), b.U8(0)), func() {
+			b.Set("n", b.Add(b.V("n"), b.I32(1)))
+			b.If(b.Ne(b.V("y"), b.V("skip")), func() {
+				b.Store("up", b.V("y"), b.V("a"))
+				b.Call("trs_enlist", b.V("y"), b.V("k"))
 			})
 		})
 	})
-	b.store("jc", b.v("a"), b.v("n"))
+	b.Store("jc", b.V("a"), b.V("n"))
 }
 
 // leaveFunc: trs_leave(d, s, self, k) ends a walk from s at slot d
@@ -136,75 +136,75 @@ func (l *lowerer) waitFunc() {
 // every slot on the way back up to s waits for its own.
 func (l *lowerer) leaveFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_leave", ir.Void, param{"d", ir.I32}, param{"s", ir.I32}, param{"self", ir.Bool}, param{"k", ir.I32})
-	b.ifElse(b.v("self"), func() { b.call("trs_enlist", b.v("d"), b.v("k")) }, func() { b.call("trs_wait", b.v("d"), b.i32(-1), b.v("k")) })
-	b.decl("a", ir.I32, b.v("d"))
-	b.while(b.ne(b.v("a"), b.v("s")), func() {
-		b.decl("x", ir.I32, b.v("a"))
-		b.set("a", b.ld("up", b.v("a")))
-		b.call("trs_wait", b.v("a"), b.v("x"), b.v("k"))
+	b.IfElse(b.V("self"), func() { b.Call("trs_enlist", b.V("d"), b.V("k")) }, func() { b.Call("trs_wait", b.V("d"), b.I32(-1), b.V("k")) })
+	b.Decl("a", ir.I32, b.V("d"))
+	b.While(b.Ne(b.V("a"), b.V("s")), func() {
+		b.Decl("x", ir.I32, b.V("a"))
+		b.Set("a", b.Ld("up", b.V("a")))
+		b.Call("trs_wait", b.V("a"), b.V("x"), b.V("k"))
 	})
 }
 
 // rewriteSlot rewrites slot t, whose arguments are in normal form, in
 // registers, then writes it back and decides where the walk goes.
 func (l *lowerer) rewriteSlot(b *fn) {
-	b.decl("n", ir.I32, b.i32(0))
-	b.decl("out", ir.I32, b.i32(outNormal))
-	b.decl("written", ir.Bool, b.boolean(false))
-	b.decl("more", ir.Bool, b.boolean(true))
-	b.while(b.v("more"), func() {
-		b.set("more", b.boolean(false))
-		b.if_(b.ge(b.add(b.v("nstep"), b.v("n")), b.max(b.p(pLocal), b.i32(1))), func() {
-			b.set("out", b.i32(outStop))
-			b.brk()
+	b.Decl("n", ir.I32, b.I32(0))
+	b.Decl("out", ir.I32, b.I32(outNormal))
+	b.Decl("written", ir.Bool, b.Bool(false))
+	b.Decl("more", ir.Bool, b.Bool(true))
+	b.While(b.V("more"), func() {
+		b.Set("more", b.Bool(false))
+		b.If(b.Ge(b.Add(b.V("nstep"), b.V("n")), b.Max(b.P(pLocal), b.I32(1))), func() {
+			b.Set("out", b.I32(outStop))
+			b.Break()
 		})
-		sw := &ir.Switch{Pos: b.pos, X: b.v("h")}
+		sw := &ir.Switch{Pos: b.Pos, X: b.V("h")}
 		for _, sym := range l.sys.Syms {
 			if !sym.Defined() {
 				continue
 			}
-			sw.Cases = append(sw.Cases, &ir.Case{Pos: sym.Pos, Values: []int64{int64(sym.Index)}, Body: b.nest(func() { l.rewriteSym(b, sym) })})
+			sw.Cases = append(sw.Cases, &ir.Case{Pos: sym.Pos, Values: []int64{int64(sym.Index)}, Body: b.Nest(func() { l.rewriteSym(b, sym) })})
 		}
-		b.pos = l.pos
+		b.Pos = l.pos
 		if len(sw.Cases) > 0 {
-			b.emit(sw)
+			b.Emit(sw)
 		}
 	})
-	b.if_(b.lt(b.i32(0), b.v("n")), func() {
-		b.set("nstep", b.add(b.v("nstep"), b.v("n")))
-		b.if_(b.not(b.v("written")), func() {
-			b.store("hd", b.v("t"), b.v("h"))
-			l.forArgs(b, b.v("h"), func(a int, arr string) { b.store(arr, b.v("t"), b.v(l.regs()[a])) })
+	b.If(b.Lt(b.I32(0), b.V("n")), func() {
+		b.Set("nstep", b.Add(b.V("nstep"), b.V("n")))
+		b.If(b.Not(b.V("written")), func() {
+			b.Store("hd", b.V("t"), b.V("h"))
+			l.forArgs(b, b.V("h"), func(a int, arr string) { b.Store(arr, b.V("t"), b.V(l.regs()[a])) })
 		})
 	})
-	b.if_(b.eq(b.v("out"), b.i32(outNormal)), func() {
-		b.store("pnw", b.v("t"), b.u8(0))
-		b.ifElse(b.ne(b.v("t"), b.v("s")), func() { b.set("t", b.ld("up", b.v("t"))) }, func() {
+	b.If(b.Eq(b.V("out"), b.I32(outNormal)), func() {
+		b.Store("pnw", b.V("t"), b.U8(0))
+		b.IfElse(b.Ne(b.V("t"), b.V("s")), func() { b.Set("t", b.Ld("up", b.V("t"))) }, func() {
 			// The walk is done; the last argument of a waiting slot to
 			// reach normal form lists it, or settles it if it is a
 			// constructor (Note [Settling]).
-			b.set("walk", b.boolean(false))
-			p := b.decl("p", ir.I32, b.ld("up", b.v("s")))
-			b.while(b.ge(p, b.i32(0)), func() {
-				b.decl("left", ir.I32, b.i32(0))
-				b.atomic("left", ir.AtomicSub, "jc", b.v("p"), b.i32(1))
-				b.if_(b.ne(b.v("left"), b.i32(1)), func() { b.brk() })
+			b.Set("walk", b.Bool(false))
+			p := b.Decl("p", ir.I32, b.Ld("up", b.V("s")))
+			b.While(b.Ge(p, b.I32(0)), func() {
+				b.Decl("left", ir.I32, b.I32(0))
+				b.Atomic("left", ir.AtomicSub, "jc", b.V("p"), b.I32(1))
+				b.If(b.Ne(b.V("left"), b.I32(1)), func() { b.Break() })
 				// Not an input slot that a list may hold and other
 				// walks read (Note [Settling]).
-				unshared := b.or(b.eq(b.ld("pn", b.v("p")), b.u8(0)), b.ge(b.v("p"), b.i32(l.nodes)))
-				b.if_(b.not(b.and(b.v("settle"), b.and(unshared, b.callExpr("trs_ctor", b.ld("hd", b.v("p")))))), func() {
-					b.call("trs_enlist", b.v("p"), b.v("k"))
-					b.brk()
+				unshared := b.Or(b.Eq(b.Ld("pn", b.V("p")), b.U8(0)), b.Ge(b.V("p"), b.I32(l.nodes)))
+				b.If(b.Not(b.And(b.V("settle"), b.And(unshared, b.CallExpr("trs_ctor", b.Ld("hd", b.V("p")))))), func() {
+					b.Call("trs_enlist", b.V("p"), b.V("k"))
+					b.Break()
 				})
-				b.store("pnw", b.v("p"), b.u8(0))
-				b.store("pn", b.v("p"), b.u8(0))
-				b.set("p", b.ld("up", b.v("p")))
+				b.Store("pnw", b.V("p"), b.U8(0))
+				b.Store("pn", b.V("p"), b.U8(0))
+				b.Set("p", b.Ld("up", b.V("p")))
 			})
 		})
 	})
-	b.if_(b.eq(b.v("out"), b.i32(outStop)), func() {
-		b.set("walk", b.boolean(false))
-		b.call("trs_leave", b.v("t"), b.v("s"), b.boolean(true), b.v("k"))
+	b.If(b.Eq(b.V("out"), b.I32(outStop)), func() {
+		b.Set("walk", b.Bool(false))
+		b.Call("trs_leave", b.V("t"), b.V("s"), b.Bool(true), b.V("k"))
 	})
 }
 
@@ -221,34 +221,34 @@ func (l *lowerer) regs() []string {
 // order, the first that matches applying. The heads of the arguments that
 // some rule inspects are loaded once.
 func (l *lowerer) rewriteSym(b *fn, sym *Sym) {
-	b.pos = sym.Pos
+	b.Pos = sym.Pos
 	heads := make([]ir.Expr, sym.Arity)
 	for i := 0; i < sym.Arity; i++ {
 		for _, r := range sym.Rules {
 			if r.LHS.Args[i].Sym != nil {
-				heads[i] = b.decl(fmt.Sprintf("g%d", i), ir.I32, b.ld("hd", b.v(l.regs()[i])))
+				heads[i] = b.Decl(fmt.Sprintf("g%d", i), ir.I32, b.Ld("hd", b.V(l.regs()[i])))
 				break
 			}
 		}
 	}
-	b.while(b.boolean(true), func() {
+	b.While(b.Bool(true), func() {
 		for _, r := range sym.Rules {
-			b.pos = r.Pos
+			b.Pos = r.Pos
 			ms := &matchState{rule: r, vars: map[*Var]ir.Expr{}, direct: map[*Var]int{}}
 			var todo []patAt
 			for i, p := range r.LHS.Args {
-				todo = append(todo, patAt{p: p, slot: b.v(l.regs()[i]), head: heads[i], root: i})
+				todo = append(todo, patAt{p: p, slot: b.V(l.regs()[i]), head: heads[i], root: i})
 			}
 			l.match(b, ms, todo, func() { l.apply(b, ms) })
 		}
-		b.pos = sym.Pos
+		b.Pos = sym.Pos
 		if sym.Of != nil {
 			// No rule applies: the copy becomes the symbol it copies, in
 			// normal form (Note [Conditional rules]).
-			b.set("h", b.i32(int64(sym.Of.Index)))
-			b.store("hd", b.v("t"), b.v("h"))
+			b.Set("h", b.I32(int64(sym.Of.Index)))
+			b.Store("hd", b.V("t"), b.V("h"))
 		}
-		b.brk()
+		b.Break()
 	})
 }
 
@@ -314,14 +314,14 @@ func (l *lowerer) match(b *fn, ms *matchState, todo []patAt, body func()) {
 		}
 		var cond ir.Expr
 		for _, e := range ms.eqs {
-			c := ir.Expr(b.callExpr("trs_eq", ir.CloneExpr(e[0]), ir.CloneExpr(e[1])))
+			c := ir.Expr(b.CallExpr("trs_eq", ir.CloneExpr(e[0]), ir.CloneExpr(e[1])))
 			if cond == nil {
 				cond = c
 			} else {
-				cond = b.and(cond, c)
+				cond = b.And(cond, c)
 			}
 		}
-		b.if_(cond, body)
+		b.If(cond, body)
 		return
 	}
 	pa, rest := todo[0], todo[1:]
@@ -329,7 +329,7 @@ func (l *lowerer) match(b *fn, ms *matchState, todo []patAt, body func()) {
 		if first, ok := ms.vars[v]; ok {
 			ms.eqs = append(ms.eqs, [2]ir.Expr{first, pa.slot})
 		} else {
-			ms.vars[v] = b.decl(fmt.Sprintf("v%d_%d", ms.rule.Index, v.Index), ir.I32, pa.slot)
+			ms.vars[v] = b.Decl(fmt.Sprintf("v%d_%d", ms.rule.Index, v.Index), ir.I32, pa.slot)
 			if pa.root >= 0 {
 				ms.direct[v] = pa.root
 			}
@@ -339,13 +339,13 @@ func (l *lowerer) match(b *fn, ms *matchState, todo []patAt, body func()) {
 	}
 	head := pa.head
 	if head == nil {
-		head = b.ld("hd", ir.CloneExpr(pa.slot))
+		head = b.Ld("hd", ir.CloneExpr(pa.slot))
 	}
-	b.if_(b.eq(ir.CloneExpr(head), b.i32(int64(pa.p.Sym.Index))), func() {
+	b.If(b.Eq(ir.CloneExpr(head), b.I32(int64(pa.p.Sym.Index))), func() {
 		if pa.root >= 0 {
 			// A copy, since the root's argument registers change as the rule applies.
 			name := fmt.Sprintf("a%d_%d", ms.rule.Index, pa.root)
-			ms.subs = append(ms.subs, boundSub{t: pa.p, slot: b.decl(name, ir.I32, pa.slot), root: pa.root})
+			ms.subs = append(ms.subs, boundSub{t: pa.p, slot: b.Decl(name, ir.I32, pa.slot), root: pa.root})
 		} else {
 			ms.subs = append(ms.subs, boundSub{t: pa.p, slot: pa.slot, root: -1})
 		}
@@ -353,7 +353,7 @@ func (l *lowerer) match(b *fn, ms *matchState, todo []patAt, body func()) {
 		for i, a := range pa.p.Args {
 			name := fmt.Sprintf("p%d_%d", ms.rule.Index, ms.paths)
 			ms.paths++
-			kids = append(kids, patAt{p: a, slot: b.decl(name, ir.I32, b.ld(l.args[i], ir.CloneExpr(pa.slot))), root: -1})
+			kids = append(kids, patAt{p: a, slot: b.Decl(name, ir.I32, b.Ld(l.args[i], ir.CloneExpr(pa.slot))), root: -1})
 		}
 		l.match(b, ms, append(kids, rest...), body)
 	})
@@ -383,9 +383,9 @@ func (l *lowerer) apply(b *fn, ms *matchState) {
 		return
 	}
 	ok, takeSlots := l.alloc(b, r.Index, news)
-	b.if_(ok, func() { l.applyRule(b, ms, news, takeSlots) })
-	b.set("out", b.i32(outStop)) // the store is full: the slot stays as it is
-	b.brk()
+	b.If(ok, func() { l.applyRule(b, ms, news, takeSlots) })
+	b.Set("out", b.I32(outStop)) // the store is full: the slot stays as it is
+	b.Break()
 }
 
 // applyRule is apply once the slots are taken.
@@ -394,8 +394,8 @@ func (l *lowerer) applyRule(b *fn, ms *matchState, news []*newTerm, takeSlots fu
 	l.writeNew(b, ms, news)
 	l.moveRefs(b, ms)
 	l.setRoot(b, ms, news)
-	b.set("n", b.add(b.v("n"), b.i32(1)))
-	b.brk()
+	b.Set("n", b.Add(b.V("n"), b.I32(1)))
+	b.Break()
 }
 
 // collectNew lists the subterms of t that are not bound, children
@@ -422,41 +422,41 @@ func (l *lowerer) alloc(b *fn, rule int, news []*newTerm) (ir.Expr, func()) {
 	m := int64(len(news))
 	name := func(base string) string { return fmt.Sprintf("%s%d", base, rule) }
 	fb, nf, rb, nr, ok := name("fb"), name("nf"), name("rb"), name("nr"), name("ok")
-	b.decl(fb, ir.I64, b.i64(0))
-	b.decl(nf, ir.I32, b.i32(0))
-	b.decl(rb, ir.I64, b.i64(0))
-	b.decl(nr, ir.I32, b.i32(0))
+	b.Decl(fb, ir.I64, b.I64(0))
+	b.Decl(nf, ir.I32, b.I32(0))
+	b.Decl(rb, ir.I64, b.I64(0))
+	b.Decl(nr, ir.I32, b.I32(0))
 	// take(n, counter, at, end, base, got): up to n slots from positions
 	// counter[at] to end, the first at base.
 	take := func(n ir.Expr, counter string, at int64, end ir.Expr, base, got string) {
-		b.atomic(base, ir.AtomicAdd, counter, b.i32(at), b.conv(ir.I64, n))
-		b.set(got, b.conv(ir.I32, b.min(b.max(b.sub(end, b.v(base)), b.i64(0)), b.conv(ir.I64, ir.CloneExpr(n)))))
+		b.Atomic(base, ir.AtomicAdd, counter, b.I32(at), b.Conv(ir.I64, n))
+		b.Set(got, b.Conv(ir.I32, b.Min(b.Max(b.Sub(end, b.V(base)), b.I64(0)), b.Conv(ir.I64, ir.CloneExpr(n)))))
 	}
-	fresh := func(n ir.Expr) { take(n, "nfresh", 0, b.conv(ir.I64, b.p(pCapacity)), fb, nf) }
+	fresh := func(n ir.Expr) { take(n, "nfresh", 0, b.Conv(ir.I64, b.P(pCapacity)), fb, nf) }
 	ring := func(n ir.Expr) {
-		b.if_(b.lt(b.i64(0), b.v("favail")), func() { take(n, "free", frHead, b.ld("free", b.i32(frTail)), rb, nr) })
+		b.If(b.Lt(b.I64(0), b.V("favail")), func() { take(n, "free", frHead, b.Ld("free", b.I32(frTail)), rb, nr) })
 	}
-	short := func() ir.Expr { return b.lt(b.add(b.v(nf), b.v(nr)), b.i32(m)) }
-	b.ifElse(b.ne(b.p(pFresh), b.i32(0)), func() {
-		b.if_(b.lt(b.ld("nfresh", b.i32(1)), b.conv(ir.I64, b.p(pCapacity))), func() { fresh(b.i32(m)) })
-		b.if_(short(), func() { ring(b.sub(b.i32(m), b.v(nf))) })
+	short := func() ir.Expr { return b.Lt(b.Add(b.V(nf), b.V(nr)), b.I32(m)) }
+	b.IfElse(b.Ne(b.P(pFresh), b.I32(0)), func() {
+		b.If(b.Lt(b.Ld("nfresh", b.I32(1)), b.Conv(ir.I64, b.P(pCapacity))), func() { fresh(b.I32(m)) })
+		b.If(short(), func() { ring(b.Sub(b.I32(m), b.V(nf))) })
 	}, func() {
-		ring(b.i32(m))
-		b.if_(short(), func() { fresh(b.sub(b.i32(m), b.v(nr))) })
+		ring(b.I32(m))
+		b.If(short(), func() { fresh(b.Sub(b.I32(m), b.V(nr))) })
 	})
-	b.decl(ok, ir.Bool, b.boolean(true))
-	b.if_(short(), func() {
-		b.atomic("", ir.AtomicOr, "status", b.i32(stOverflow), b.i32(1))
-		b.set(ok, b.boolean(false))
+	b.Decl(ok, ir.Bool, b.Bool(true))
+	b.If(short(), func() {
+		b.Atomic("", ir.AtomicOr, "status", b.I32(stOverflow), b.I32(1))
+		b.Set(ok, b.Bool(false))
 	})
 	takeSlots := func() {
 		for j, nt := range news {
-			fromFresh := b.conv(ir.I32, b.add(b.v(fb), b.i64(int64(j))))
-			ring := b.ld("fl", b.rem(b.add(b.v(rb), b.conv(ir.I64, b.sub(b.i32(int64(j)), b.v(nf)))), b.conv(ir.I64, b.p(pCapacity))))
-			nt.slot = b.decl(fmt.Sprintf("t%d_%d", rule, j), ir.I32, b.sel(b.lt(b.i32(int64(j)), b.v(nf)), fromFresh, ring))
+			fromFresh := b.Conv(ir.I32, b.Add(b.V(fb), b.I64(int64(j))))
+			ring := b.Ld("fl", b.Rem(b.Add(b.V(rb), b.Conv(ir.I64, b.Sub(b.I32(int64(j)), b.V(nf)))), b.Conv(ir.I64, b.P(pCapacity))))
+			nt.slot = b.Decl(fmt.Sprintf("t%d_%d", rule, j), ir.I32, b.Sel(b.Lt(b.I32(int64(j)), b.V(nf)), fromFresh, ring))
 		}
 	}
-	return b.v(ok), takeSlots
+	return b.V(ok), takeSlots
 }
 
 // slotOf is the slot local of a right-hand side's subterm.
@@ -476,13 +476,13 @@ func slotOf(ms *matchState, news []*newTerm, t *Term) ir.Expr {
 // reference, from its parent; those not in normal form are pending.
 func (l *lowerer) writeNew(b *fn, ms *matchState, news []*newTerm) {
 	for _, nt := range news {
-		b.store("hd", nt.slot, b.i32(int64(nt.t.Sym.Index)))
+		b.Store("hd", nt.slot, b.I32(int64(nt.t.Sym.Index)))
 		for i, a := range nt.t.Args {
-			b.store(l.args[i], ir.CloneExpr(nt.slot), slotOf(ms, news, a))
+			b.Store(l.args[i], ir.CloneExpr(nt.slot), slotOf(ms, news, a))
 		}
-		b.store("rc", ir.CloneExpr(nt.slot), b.i32(1))
+		b.Store("rc", ir.CloneExpr(nt.slot), b.I32(1))
 		if !nt.normal {
-			b.store("pnw", ir.CloneExpr(nt.slot), b.u8(1))
+			b.Store("pnw", ir.CloneExpr(nt.slot), b.U8(1))
 		}
 	}
 }
@@ -535,12 +535,12 @@ func (l *lowerer) moveRefs(b *fn, ms *matchState) {
 	}
 	for i, d := range delta {
 		if d > 0 {
-			l.addRef(b, b.v(l.regs()[i]), d)
+			l.addRef(b, b.V(l.regs()[i]), d)
 		}
 	}
 	for i, d := range delta {
 		if d < 0 {
-			b.call("trs_release", b.v(l.regs()[i]), b.v("k"))
+			b.Call("trs_release", b.V(l.regs()[i]), b.V("k"))
 		}
 	}
 }
@@ -554,13 +554,13 @@ func (l *lowerer) moveRefs(b *fn, ms *matchState) {
 func (l *lowerer) setRoot(b *fn, ms *matchState, news []*newTerm) {
 	r := ms.rule
 	if slot, _, _, ok := ms.bound(r.RHS); ok {
-		b.call("trs_collapse", b.v("t"), ir.CloneExpr(slot))
-		b.set("written", b.boolean(true))
+		b.Call("trs_collapse", b.V("t"), ir.CloneExpr(slot))
+		b.Set("written", b.Bool(true))
 		return
 	}
-	b.set("h", b.i32(int64(r.RHS.Sym.Index)))
+	b.Set("h", b.I32(int64(r.RHS.Sym.Index)))
 	for i, a := range r.RHS.Args {
-		b.set(l.regs()[i], slotOf(ms, news, a))
+		b.Set(l.regs()[i], slotOf(ms, news, a))
 	}
 	pending := false
 	for _, nt := range news {
@@ -568,8 +568,8 @@ func (l *lowerer) setRoot(b *fn, ms *matchState, news []*newTerm) {
 	}
 	switch {
 	case pending:
-		b.set("out", b.i32(outQueued)) // the walk visits them next
+		b.Set("out", b.I32(outQueued)) // the walk visits them next
 	case r.RHS.Sym.Defined():
-		b.set("more", b.boolean(true))
+		b.Set("more", b.Bool(true))
 	}
 }

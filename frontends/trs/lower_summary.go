@@ -72,30 +72,30 @@ func (l *lowerer) summaryFuncs() {
 
 // store64 and load64 keep a u64 per slot in two i32 buffers.
 func (b *fn) store64(lo, hi string, i, v ir.Expr) {
-	b.store(lo, i, b.conv(ir.I32, v))
-	b.store(hi, ir.CloneExpr(i), b.conv(ir.I32, b.bin(ir.Shr, ir.CloneExpr(v), b.u64(32))))
+	b.Store(lo, i, b.Conv(ir.I32, v))
+	b.Store(hi, ir.CloneExpr(i), b.Conv(ir.I32, b.Bin(ir.Shr, ir.CloneExpr(v), b.U64(32))))
 }
 
 func (b *fn) load64(lo, hi string, i ir.Expr) ir.Expr {
-	half := func(arr string, i ir.Expr) ir.Expr { return b.conv(ir.U64, b.conv(ir.U32, b.ld(arr, i))) }
-	return b.bin(ir.Or, half(lo, i), b.bin(ir.Shl, half(hi, ir.CloneExpr(i)), b.u64(32)))
+	half := func(arr string, i ir.Expr) ir.Expr { return b.Conv(ir.U64, b.Conv(ir.U32, b.Ld(arr, i))) }
+	return b.Bin(ir.Or, half(lo, i), b.Bin(ir.Shl, half(hi, ir.CloneExpr(i)), b.U64(32)))
 }
 
 // markFunc: trs_mark(p, np) is processor p's share of a marking round.
 func (l *lowerer) markFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_mark", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
-	b.decl("hi", ir.I32, b.ld("sum", b.i32(sumHi)))
-	b.loop("i", b.add(b.ld("sum", b.i32(sumLo)), b.v("p")), b.v("hi"), b.v("np"), func() {
-		u := b.decl("u", ir.I32, b.ld("wl0", b.v("i")))
-		h := b.decl("h", ir.I32, b.ld("hd", u))
+	b.Decl("hi", ir.I32, b.Ld("sum", b.I32(sumHi)))
+	b.Loop("i", b.Add(b.Ld("sum", b.I32(sumLo)), b.V("p")), b.V("hi"), b.V("np"), func() {
+		u := b.Decl("u", ir.I32, b.Ld("wl0", b.V("i")))
+		h := b.Decl("h", ir.I32, b.Ld("hd", u))
 		l.forArgs(b, h, func(_ int, arr string) {
-			c := b.decl("c", ir.I32, b.ld(arr, b.v("u")))
-			b.decl("seen", ir.I32, b.i32(0))
-			b.atomic("seen", ir.AtomicExch, "up", c, b.i32(-2))
-			b.if_(b.ne(b.v("seen"), b.i32(-2)), func() {
-				b.decl("q", ir.I32, b.i32(0))
-				b.atomic("q", ir.AtomicAdd, "sum", b.i32(sumCount), b.i32(1))
-				b.store("wl0", b.v("q"), b.v("c"))
+			c := b.Decl("c", ir.I32, b.Ld(arr, b.V("u")))
+			b.Decl("seen", ir.I32, b.I32(0))
+			b.Atomic("seen", ir.AtomicExch, "up", c, b.I32(-2))
+			b.If(b.Ne(b.V("seen"), b.I32(-2)), func() {
+				b.Decl("q", ir.I32, b.I32(0))
+				b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumCount), b.I32(1))
+				b.Store("wl0", b.V("q"), b.V("c"))
 			})
 		})
 	})
@@ -105,38 +105,38 @@ func (l *lowerer) markFunc() {
 // round 0, then gl0 and gl1 in turn; nextList names the list that round
 // r writes.
 func (b *fn) foldList(r, i ir.Expr) ir.Expr {
-	odd := b.eq(b.bin(ir.And, r, b.i32(1)), b.i32(1))
-	return b.sel(b.eq(ir.CloneExpr(r), b.i32(0)), b.ld("wl0", i), b.sel(odd, b.ld("gl0", ir.CloneExpr(i)), b.ld("gl1", ir.CloneExpr(i))))
+	odd := b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(1))
+	return b.Sel(b.Eq(ir.CloneExpr(r), b.I32(0)), b.Ld("wl0", i), b.Sel(odd, b.Ld("gl0", ir.CloneExpr(i)), b.Ld("gl1", ir.CloneExpr(i))))
 }
 
 func (b *fn) storeNextList(r, i, v ir.Expr) {
-	b.ifElse(b.eq(b.bin(ir.And, r, b.i32(1)), b.i32(0)), func() { b.store("gl0", i, v) }, func() { b.store("gl1", ir.CloneExpr(i), ir.CloneExpr(v)) })
+	b.IfElse(b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(0)), func() { b.Store("gl0", i, v) }, func() { b.Store("gl1", ir.CloneExpr(i), ir.CloneExpr(v)) })
 }
 
 // foldFunc: trs_fold(p, np) computes, in fold round r (sum[sumFold]), the size and
 // hash of processor p's slots whose arguments are done.
 func (l *lowerer) foldFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_fold", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
-	b.decl("r", ir.I32, b.ld("sum", b.i32(sumFold)))
-	b.loop("i", b.v("p"), b.ld("sum", b.i32(sumLen)), b.v("np"), func() {
-		u := b.decl("u", ir.I32, b.foldList(b.v("r"), b.v("i")))
-		h := b.decl("h", ir.I32, b.ld("hd", u))
-		b.decl("ready", ir.Bool, b.boolean(true))
+	b.Decl("r", ir.I32, b.Ld("sum", b.I32(sumFold)))
+	b.Loop("i", b.V("p"), b.Ld("sum", b.I32(sumLen)), b.V("np"), func() {
+		u := b.Decl("u", ir.I32, b.foldList(b.V("r"), b.V("i")))
+		h := b.Decl("h", ir.I32, b.Ld("hd", u))
+		b.Decl("ready", ir.Bool, b.Bool(true))
 		l.forArgs(b, h, func(_ int, arr string) {
-			b.if_(b.eq(b.ld("pn", b.ld(arr, b.v("u"))), b.u8(0)), func() { b.set("ready", b.boolean(false)) })
+			b.If(b.Eq(b.Ld("pn", b.Ld(arr, b.V("u"))), b.U8(0)), func() { b.Set("ready", b.Bool(false)) })
 		})
-		b.if_(b.v("ready"), func() {
-			b.decl("size", ir.U64, b.u64(1))
-			b.decl("hash", ir.U64, b.mul(b.conv(ir.U64, b.add(b.v("h"), b.i32(1))), b.u64(hashSeed)))
-			l.forArgs(b, b.v("h"), func(_ int, arr string) {
-				c := b.decl("c", ir.I32, b.ld(arr, b.v("u")))
-				b.set("size", b.add(b.v("size"), b.load64("wl1", "jc", c)))
-				b.set("hash", b.mul(b.bin(ir.Xor, b.v("hash"), b.load64("fl", "rc", b.v("c"))), b.u64(hashPrime)))
-				b.set("hash", b.bin(ir.Xor, b.v("hash"), b.bin(ir.Shr, b.v("hash"), b.u64(32))))
+		b.If(b.V("ready"), func() {
+			b.Decl("size", ir.U64, b.U64(1))
+			b.Decl("hash", ir.U64, b.Mul(b.Conv(ir.U64, b.Add(b.V("h"), b.I32(1))), b.U64(hashSeed)))
+			l.forArgs(b, b.V("h"), func(_ int, arr string) {
+				c := b.Decl("c", ir.I32, b.Ld(arr, b.V("u")))
+				b.Set("size", b.Add(b.V("size"), b.load64("wl1", "jc", c)))
+				b.Set("hash", b.Mul(b.Bin(ir.Xor, b.V("hash"), b.load64("fl", "rc", b.V("c"))), b.U64(hashPrime)))
+				b.Set("hash", b.Bin(ir.Xor, b.V("hash"), b.Bin(ir.Shr, b.V("hash"), b.U64(32))))
 			})
-			b.store64("wl1", "jc", b.v("u"), b.v("size"))
-			b.store64("fl", "rc", b.v("u"), b.v("hash"))
-			b.store("pnw", b.v("u"), b.u8(1))
+			b.store64("wl1", "jc", b.V("u"), b.V("size"))
+			b.store64("fl", "rc", b.V("u"), b.V("hash"))
+			b.Store("pnw", b.V("u"), b.U8(1))
 		})
 	})
 }
@@ -145,13 +145,13 @@ func (l *lowerer) foldFunc() {
 // it become visible as done, and the others go on the next round's list.
 func (l *lowerer) settleFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_settle", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
-	b.decl("r", ir.I32, b.ld("sum", b.i32(sumFold)))
-	b.loop("i", b.v("p"), b.ld("sum", b.i32(sumLen)), b.v("np"), func() {
-		u := b.decl("u", ir.I32, b.foldList(b.v("r"), b.v("i")))
-		b.ifElse(b.ne(b.ld("pnw", u), b.u8(0)), func() { b.store("pn", b.v("u"), b.u8(1)) }, func() {
-			b.decl("q", ir.I32, b.i32(0))
-			b.atomic("q", ir.AtomicAdd, "sum", b.i32(sumNext), b.i32(1))
-			b.storeNextList(b.v("r"), b.v("q"), b.v("u"))
+	b.Decl("r", ir.I32, b.Ld("sum", b.I32(sumFold)))
+	b.Loop("i", b.V("p"), b.Ld("sum", b.I32(sumLen)), b.V("np"), func() {
+		u := b.Decl("u", ir.I32, b.foldList(b.V("r"), b.V("i")))
+		b.IfElse(b.Ne(b.Ld("pnw", u), b.U8(0)), func() { b.Store("pn", b.V("u"), b.U8(1)) }, func() {
+			b.Decl("q", ir.I32, b.I32(0))
+			b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumNext), b.I32(1))
+			b.storeNextList(b.V("r"), b.V("q"), b.V("u"))
 		})
 	})
 }
@@ -161,52 +161,52 @@ func (l *lowerer) settleFunc() {
 // private outlives a barrier and the region may take as many processors
 // as there are slots in use.
 func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
-	at := func(i int64) ir.Expr { return b.i32(i) }
-	word := func(i int64) ir.Expr { return b.ld("sum", at(i)) }
-	first := func() ir.Expr { return b.eq(b.builtin(ir.ProcID), b.i32(0)) }
-	bump := func(i int64) { b.store("sum", at(i), b.add(word(i), b.i32(1))) }
-	rounds := func() ir.Expr { return b.lt(word(sumRounds), b.p(pSumRounds)) }
-	marked := func() ir.Expr { return b.eq(word(sumLo), word(sumHi)) }
-	body := b.nest(func() {
-		b.if_(first(), func() {
-			b.store("wl0", b.i32(0), b.i32(root))
-			b.store("up", b.i32(root), b.i32(-2))
+	at := func(i int64) ir.Expr { return b.I32(i) }
+	word := func(i int64) ir.Expr { return b.Ld("sum", at(i)) }
+	first := func() ir.Expr { return b.Eq(b.Builtin(ir.ProcID), b.I32(0)) }
+	bump := func(i int64) { b.Store("sum", at(i), b.Add(word(i), b.I32(1))) }
+	rounds := func() ir.Expr { return b.Lt(word(sumRounds), b.P(pSumRounds)) }
+	marked := func() ir.Expr { return b.Eq(word(sumLo), word(sumHi)) }
+	body := b.Nest(func() {
+		b.If(first(), func() {
+			b.Store("wl0", b.I32(0), b.I32(root))
+			b.Store("up", b.I32(root), b.I32(-2))
 			for _, w := range [][2]int64{{sumLo, 0}, {sumHi, 1}, {sumCount, 1}, {sumRounds, 0}, {sumFold, 0}, {sumLen, 1}, {sumNext, 0}, {sumDone, 0}} {
-				b.store("sum", at(w[0]), b.i32(w[1]))
+				b.Store("sum", at(w[0]), b.I32(w[1]))
 			}
 		})
-		b.barrier(true)
-		b.while(b.and(b.not(marked()), rounds()), func() {
-			b.call("trs_mark", b.builtin(ir.ProcID), b.builtin(ir.NumProcs))
-			b.barrier(true)
-			b.if_(first(), func() {
-				b.store("sum", at(sumLo), word(sumHi))
-				b.store("sum", at(sumHi), word(sumCount))
-				b.store("sum", at(sumLen), word(sumCount))
+		b.Barrier(true)
+		b.While(b.And(b.Not(marked()), rounds()), func() {
+			b.Call("trs_mark", b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
+			b.Barrier(true)
+			b.If(first(), func() {
+				b.Store("sum", at(sumLo), word(sumHi))
+				b.Store("sum", at(sumHi), word(sumCount))
+				b.Store("sum", at(sumLen), word(sumCount))
 				bump(sumRounds)
 			})
-			b.barrier(true)
+			b.Barrier(true)
 		})
-		b.while(b.and(b.and(marked(), b.lt(b.i32(0), word(sumLen))), rounds()), func() {
-			b.call("trs_fold", b.builtin(ir.ProcID), b.builtin(ir.NumProcs))
-			b.barrier(true)
-			b.call("trs_settle", b.builtin(ir.ProcID), b.builtin(ir.NumProcs))
-			b.barrier(true)
-			b.if_(first(), func() {
-				b.store("sum", at(sumLen), word(sumNext))
-				b.store("sum", at(sumNext), b.i32(0))
+		b.While(b.And(b.And(marked(), b.Lt(b.I32(0), word(sumLen))), rounds()), func() {
+			b.Call("trs_fold", b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
+			b.Barrier(true)
+			b.Call("trs_settle", b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
+			b.Barrier(true)
+			b.If(first(), func() {
+				b.Store("sum", at(sumLen), word(sumNext))
+				b.Store("sum", at(sumNext), b.I32(0))
 				bump(sumFold)
 				bump(sumRounds)
 			})
-			b.barrier(true)
+			b.Barrier(true)
 		})
-		b.if_(b.and(b.and(first(), marked()), b.eq(word(sumLen), b.i32(0))), func() {
-			b.store("sum", at(sumDone), b.i32(1))
-			b.store("sumv", b.i32(0), b.load64("wl1", "jc", b.i32(root)))
-			b.store("sumv", b.i32(1), b.load64("fl", "rc", b.i32(root)))
+		b.If(b.And(b.And(first(), marked()), b.Eq(word(sumLen), b.I32(0))), func() {
+			b.Store("sum", at(sumDone), b.I32(1))
+			b.Store("sumv", b.I32(0), b.load64("wl1", "jc", b.I32(root)))
+			b.Store("sumv", b.I32(1), b.load64("fl", "rc", b.I32(root)))
 		})
 	})
 	// As many processors as slots in use, up to PROCS.
-	procs := b.max(b.min(b.used(), b.p(pProcs)), b.i32(1))
-	return &ir.Region{Pos: b.pos, Procs: procs, Body: body}
+	procs := b.Max(b.Min(b.used(), b.P(pProcs)), b.I32(1))
+	return &ir.Region{Pos: b.Pos, Procs: procs, Body: body}
 }

@@ -22,7 +22,7 @@ import (
 // names) to m, before the verifier and the passes see it. A static buffer
 // takes the values of its file (see interp.ReadValues: text values, or raw
 // binary with @FILE) as contents and length; one that no longer fits in
-// constant memory moves to global memory.
+// constant memory moves to global memory (passes.FitStatic).
 func SetRoles(m *ir.Module, static, inputs []string) error {
 	for _, arg := range static {
 		name, file, ok := strings.Cut(arg, "=")
@@ -48,9 +48,7 @@ func SetRoles(m *ir.Module, static, inputs []string) error {
 			return fmt.Errorf("--static %s: %s holds %d values; %s is declared with %d", arg, strings.TrimPrefix(file, "@"), len(vals), name, n.Int())
 		}
 		b.Role, b.Init, b.Len = ir.Static, vals, ir.IntConst(lengthType(len(vals)), int64(len(vals)))
-		if b.Space == ir.Constant && len(vals)*b.Elem.Size() > 64<<10 {
-			b.Space = ir.Global
-		}
+		passes.FitStatic(b)
 	}
 	for _, name := range inputs {
 		b := m.Buffer(name)

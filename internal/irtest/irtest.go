@@ -61,6 +61,17 @@ func ReadFile(t testing.TB, path string) string {
 	return string(data)
 }
 
+// WriteFile writes text to the file name in dir and returns its path,
+// failing the test if it cannot.
+func WriteFile(t testing.TB, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // ArgsFile reads the NAME=VALUE parameter arguments in the file at path,
 // as examples keep them beside a program; a missing file holds none.
 func ArgsFile(t testing.TB, path string) map[string]int64 {

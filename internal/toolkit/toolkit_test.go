@@ -1,23 +1,17 @@
 package toolkit
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
+
+	"gpuc/internal/irtest"
 )
 
 // TestCases reads cases from comment blocks of each comment style and
 // from a .out file with its .args.
 func TestCases(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return irtest.WriteFile(t, dir, name, text) }
 	got, err := Cases(write("a.fork", "// test: N=3\n// 1\n//\n// 2\n// test:\n// error: boom\nvoid main() {}\n"))
 	if err != nil {
 		t.Fatal(err)
