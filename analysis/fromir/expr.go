@@ -66,7 +66,7 @@ func (x *fx) expr(e ir.Expr, env map[string]its.Expr) its.Expr {
 		a := x.expr(e.X, env)
 		switch e.Op {
 		case ir.Not:
-			return not(a)
+			return its.Negate(a)
 		case ir.Neg:
 			return &its.Unary{Op: its.Neg, X: a}
 		case ir.BitNot:

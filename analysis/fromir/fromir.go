@@ -469,27 +469,6 @@ func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
 	return append(gs, g)
 }
 
-func not(e its.Expr) its.Expr {
-	switch e := e.(type) {
-	case *its.Unary:
-		if e.Op == its.Not {
-			return e.X
-		}
-	case *its.Const:
-		if e.Val.Sign() != 0 {
-			return its.False()
-		}
-		return its.True()
-	case *its.Binary:
-		neg := map[its.Op]its.Op{its.Eq: its.Ne, its.Ne: its.Eq, its.Ult: its.Uge, its.Uge: its.Ult,
-			its.Ule: its.Ugt, its.Ugt: its.Ule, its.Slt: its.Sge, its.Sge: its.Slt, its.Sle: its.Sgt, its.Sgt: its.Sle}
-		if n, ok := neg[e.Op]; ok {
-			return its.B(n, e.X, e.Y)
-		}
-	}
-	return &its.Unary{Op: its.Not, X: e}
-}
-
 func bigOf(t ir.Type, b ir.Bits) *big.Int {
 	if t.IsSigned() {
 		return big.NewInt(int64(b))

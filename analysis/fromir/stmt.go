@@ -59,7 +59,7 @@ func (x *fx) stmt(s ir.Stmt, in []*state) []*state {
 				var g its.Expr
 				for _, k := range c.Values {
 					e := its.B(its.Eq, v, &its.Const{Val: bigOf(s.X.Type(), ir.IntBits(s.X.Type(), k)), Sort: its.SortOf(v)})
-					dflt = append(dflt, not(e))
+					dflt = append(dflt, its.Negate(e))
 					if g == nil {
 						g = e
 					} else {
@@ -108,7 +108,7 @@ func (x *fx) assign(name string, e ir.Expr, in []*state) []*state {
 	}
 	for _, st := range in {
 		r := x.expr(e, st.env)
-		if size(r) > maxExprSize {
+		if its.Size(r) > maxExprSize {
 			r = &its.Nondet{Sort: x.exprSort(v), Why: "expression too large: " + name}
 		}
 		st.env[name] = r
@@ -131,7 +131,7 @@ func (x *fx) branch(c ir.Expr, then, els []ir.Stmt, in []*state, p ir.Pos) []*st
 		if t := guard(st, g); t != nil {
 			out = append(out, x.block(then, []*state{t})...)
 		}
-		if e := guard(st, not(g)); e != nil {
+		if e := guard(st, its.Negate(g)); e != nil {
 			out = append(out, x.block(els, []*state{e})...)
 		}
 	}
@@ -156,7 +156,7 @@ func (x *fx) loop(init ir.Stmt, cond ir.Expr, post ir.Stmt, body []ir.Stmt, in [
 		g = x.expr(cond, start.env)
 	}
 	var exits []*state
-	if e := guard(start, not(g)); e != nil {
+	if e := guard(start, its.Negate(g)); e != nil {
 		exits = append(exits, e)
 	}
 	var back []*state
@@ -204,20 +204,4 @@ func hasBarrier(m *ir.Module, body []ir.Stmt, seen map[string]bool) bool {
 		}
 	}
 	return found
-}
-
-func size(e its.Expr) int {
-	switch e := e.(type) {
-	case *its.Unary:
-		return 1 + size(e.X)
-	case *its.Binary:
-		return 1 + size(e.X) + size(e.Y)
-	case *its.Cast:
-		return 1 + size(e.X)
-	case *its.Ite:
-		return 1 + size(e.C) + size(e.T) + size(e.E)
-	case *its.Load:
-		return 1 + size(e.Addr)
-	}
-	return 1
 }

@@ -143,7 +143,7 @@ func (t *fnT) fromCut(c int) bool {
 				}
 			case *ir.TermCondBr:
 				cnd := t.eval(tm.Cond, st.env)
-				if !next(t.idx[tm.TargetTrue.(*ir.Block)], cnd) || !next(t.idx[tm.TargetFalse.(*ir.Block)], not(cnd)) {
+				if !next(t.idx[tm.TargetTrue.(*ir.Block)], cnd) || !next(t.idx[tm.TargetFalse.(*ir.Block)], its.Negate(cnd)) {
 					return false
 				}
 			case *ir.TermSwitch:
@@ -244,7 +244,7 @@ func (t *fnT) exec(b *ir.Block, st *state) bool {
 		if t.cyclic[t.idx[b]] {
 			e = t.hoist(v, e)
 		}
-		if size(e) > maxExprSize {
+		if its.Size(e) > maxExprSize {
 			s, _ := t.sortOfValue(v)
 			e = &its.Nondet{Sort: s, Why: "expression too large: " + valueName(v)}
 		}
@@ -481,7 +481,7 @@ func infeasible(gs []its.Expr) bool {
 		}
 	}
 	for _, g := range gs {
-		if !hasNondet(g) && seen[not(g).String()] {
+		if !hasNondet(g) && seen[its.Negate(g).String()] {
 			return true
 		}
 	}
@@ -508,43 +508,6 @@ func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
 func isFalse(g its.Expr) bool {
 	c, ok := g.(*its.Const)
 	return ok && c.Sort.IsBool() && c.Val.Sign() == 0
-}
-
-func not(e its.Expr) its.Expr {
-	switch e := e.(type) {
-	case *its.Unary:
-		if e.Op == its.Not {
-			return e.X
-		}
-	case *its.Const:
-		if e.Val.Sign() != 0 {
-			return its.False()
-		}
-		return its.True()
-	case *its.Binary:
-		neg := map[its.Op]its.Op{its.Eq: its.Ne, its.Ne: its.Eq, its.Ult: its.Uge, its.Uge: its.Ult,
-			its.Ule: its.Ugt, its.Ugt: its.Ule, its.Slt: its.Sge, its.Sge: its.Slt, its.Sle: its.Sgt, its.Sgt: its.Sle}
-		if n, ok := neg[e.Op]; ok {
-			return its.B(n, e.X, e.Y)
-		}
-	}
-	return &its.Unary{Op: its.Not, X: e}
-}
-
-func size(e its.Expr) int {
-	switch e := e.(type) {
-	case *its.Unary:
-		return 1 + size(e.X)
-	case *its.Binary:
-		return 1 + size(e.X) + size(e.Y)
-	case *its.Cast:
-		return 1 + size(e.X)
-	case *its.Ite:
-		return 1 + size(e.C) + size(e.T) + size(e.E)
-	case *its.Load:
-		return 1 + size(e.Addr)
-	}
-	return 1
 }
 
 // eval gives the expression of an operand on a path.

@@ -65,7 +65,7 @@ func (t *fnT) translate(in ir.Instruction, env map[value.Value]its.Expr) its.Exp
 		return bin(its.Or, in.X, in.Y)
 	case *ir.InstXor:
 		if c, ok := in.Y.(*constant.Int); ok && s.IsBool() && c.X.Sign() != 0 {
-			return not(t.eval(in.X, env))
+			return its.Negate(t.eval(in.X, env))
 		}
 		if c, ok := in.Y.(*constant.Int); ok && !s.IsBool() && s.Norm(c.X).Cmp(s.Norm(big.NewInt(-1))) == 0 {
 			// ~x is -1 - x exactly in two's complement, which linear arithmetic reads.

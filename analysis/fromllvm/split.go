@@ -39,7 +39,7 @@ func splitN(t its.Transition, n int) []its.Transition {
 		nt := its.Transition{From: t.From, To: t.To, Havoc: t.Havoc, Pos: t.Pos, Update: map[string]its.Expr{}}
 		g := c
 		if !val {
-			g = not(c)
+			g = its.Negate(c)
 		}
 		for _, old := range t.Guard {
 			nt.Guard = addGuard(nt.Guard, subst(old, c, val))

@@ -1,0 +1,43 @@
+package its
+
+// Negate is the negation of a condition, with a comparison flipped and
+// a double negation or a constant folded, so that guards stay small.
+func Negate(e Expr) Expr {
+	switch e := e.(type) {
+	case *Unary:
+		if e.Op == Not {
+			return e.X
+		}
+	case *Const:
+		if e.Val.Sign() != 0 {
+			return False()
+		}
+		return True()
+	case *Binary:
+		if n, ok := negated[e.Op]; ok {
+			return B(n, e.X, e.Y)
+		}
+	}
+	return &Unary{Op: Not, X: e}
+}
+
+// negated maps each comparison to its negation.
+var negated = map[Op]Op{Eq: Ne, Ne: Eq, Ult: Uge, Uge: Ult, Ule: Ugt, Ugt: Ule, Slt: Sge, Sge: Slt, Sle: Sgt, Sgt: Sle}
+
+// Size counts the nodes of e, the translators' measure for keeping
+// expressions from growing without bound.
+func Size(e Expr) int {
+	switch e := e.(type) {
+	case *Unary:
+		return 1 + Size(e.X)
+	case *Binary:
+		return 1 + Size(e.X) + Size(e.Y)
+	case *Cast:
+		return 1 + Size(e.X)
+	case *Ite:
+		return 1 + Size(e.C) + Size(e.T) + Size(e.E)
+	case *Load:
+		return 1 + Size(e.Addr)
+	}
+	return 1
+}
