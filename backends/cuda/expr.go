@@ -183,7 +183,7 @@ func (f *fn) load(e *ir.Load) cx {
 	case f.host:
 		return primary(f.e.hostBuf(b) + ".get(" + idx.s + ", " + cstring(e.Pos.String()) + ")")
 	default:
-		return primary(f.e.n.c(b.Name) + "[" + f.checkedIndex(e.Pos, b, e.Index, idx).s + "]")
+		return primary(f.e.n.c(b.Name) + "[" + f.checkedIndex(e, e.Pos, b, e.Index, idx).s + "]")
 	}
 	return primary("0")
 }
@@ -191,9 +191,9 @@ func (f *fn) load(e *ir.Load) cx {
 // checkedIndex checks index idx (IR expression index) of an access at pos
 // to buffer b in device code, with checks on (Note [Checks] in package
 // abi): gpuc_idx compares it with b's length and faults if it is out of
-// range.
-func (f *fn) checkedIndex(pos ir.Pos, b *ir.Buffer, index ir.Expr, idx cx) cx {
-	if !f.e.checks || abi.IndexInRange(b, index) {
+// range, unless the plan elides or hoists the check of node.
+func (f *fn) checkedIndex(node any, pos ir.Pos, b *ir.Buffer, index ir.Expr, idx cx) cx {
+	if !f.e.checks || abi.IndexInRange(b, index) || f.settled(node) {
 		return idx
 	}
 	id := f.faultID(pos, abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type())))
@@ -203,11 +203,27 @@ func (f *fn) checkedIndex(pos ir.Pos, b *ir.Buffer, index ir.Expr, idx cx) cx {
 	return call("gpuc_idx", cast(ir.I64, idx), cast(ir.I64, n), primary(strconv.Itoa(id)))
 }
 
+// settled reports whether the plan elides the check of node, or a test
+// before a loop being emitted unchecked covers it.
+func (f *fn) settled(node any) bool {
+	if f.plan.Elide(node) {
+		return true
+	}
+	for _, h := range f.active {
+		if h.Covers(node) {
+			return true
+		}
+	}
+	return false
+}
+
 // checkedDivisor checks the divisor y of e: in host code always, with the
 // position; in device code with checks on, through gpuc_divisor.
 func (f *fn) checkedDivisor(e *ir.Binary, y cx) cx {
 	switch {
 	case !abi.CheckedDivisor(e) || f.length:
+		return y
+	case !f.host && f.settled(e):
 		return y
 	case f.host:
 		return call("gpuc_nonzero_at", y, primary(cstring(e.Pos.String())))

@@ -18,6 +18,8 @@ type fn struct {
 	temps  []string        // declarations of the temporaries, see operands
 	reads  map[string]bool // locals whose value is read
 	length bool            // emitting a buffer's length, which start-up checked
+	plan   *abi.CheckPlan  // where device checks go (Note [Check placement] in package abi)
+	active []*abi.Hoist    // hoisted tests that hold in the loop copy being emitted
 }
 
 func (e *emitter) newFn(f *ir.Func) *fn {
@@ -80,12 +82,18 @@ func readVars(body []ir.Stmt) map[string]bool {
 // function emits the definition of g.
 func (e *emitter) function(g *ir.Func) string {
 	f := e.newFn(g)
+	if e.checks && g.Kind != ir.HostFunc {
+		f.plan = abi.PlanChecks(e.m, g)
+	}
 	var prologue []string
 	if g.Kind == ir.KernelFunc {
 		prologue = f.sharedPrologue()
 	}
 	f.block(g.Body)
 	var b strings.Builder
+	if f.plan != nil {
+		fmt.Fprintf(&b, "// %s: %s\n", g.Name, f.plan)
+	}
 	fmt.Fprintf(&b, "%s {\n", e.signatureOf(g))
 	for _, l := range append(f.temps, prologue...) {
 		fmt.Fprintf(&b, "  %s\n", l)
@@ -129,7 +137,13 @@ func (e *emitter) signature(g *ir.Func) string {
 		}
 	}
 	for _, p := range e.conv.Params(g) {
-		params = append(params, ctype(p.Type)+" "+e.n.c(p.Name))
+		// With checks on, g receives the parameters of its buffers'
+		// lengths, which its checks may all have been settled without.
+		attr := ""
+		if e.checks {
+			attr = "[[maybe_unused]] "
+		}
+		params = append(params, attr+ctype(p.Type)+" "+e.n.c(p.Name))
 	}
 	prefix := map[ir.FuncKind]string{ir.KernelFunc: "__global__ ", ir.DeviceFunc: "__device__ "}[g.Kind]
 	bounds := ""

@@ -66,12 +66,8 @@ func (f *fn) stmt(s ir.Stmt) {
 	case *ir.If:
 		f.ifStmt(s, "if")
 		f.line("}")
-	case *ir.While:
-		f.line("while (%s) {", f.expr(s.Cond).s)
-		f.nested(s.Body)
-		f.line("}")
-	case *ir.For:
-		f.forStmt(s)
+	case *ir.While, *ir.For:
+		f.loop(s)
 	case *ir.Break:
 		f.line("break;")
 	case *ir.Continue:
@@ -147,6 +143,43 @@ func (f *fn) ifStmt(s *ir.If, lead string) {
 }
 
 func isIf(s ir.Stmt) bool { _, ok := s.(*ir.If); return ok }
+
+// loop emits a loop; one whose checks a test can settle before it runs
+// (Note [Check placement] in package abi) twice: without those checks
+// where the test holds, with them where it fails.
+func (f *fn) loop(s ir.Stmt) {
+	h := f.plan.Hoist(s)
+	if h == nil || f.host {
+		f.plainLoop(s)
+		return
+	}
+	// Pre's divisions are by constants or in buffers' lengths, which
+	// start-up checked.
+	f.length = true
+	f.line("if (%s) {", f.expr(h.Pre).s)
+	f.length = false
+	f.indent++
+	f.active = append(f.active, h)
+	f.plainLoop(s)
+	f.active = f.active[:len(f.active)-1]
+	f.indent--
+	f.line("} else {")
+	f.indent++
+	f.plainLoop(s)
+	f.indent--
+	f.line("}")
+}
+
+func (f *fn) plainLoop(s ir.Stmt) {
+	switch s := s.(type) {
+	case *ir.While:
+		f.line("while (%s) {", f.expr(s.Cond).s)
+		f.nested(s.Body)
+		f.line("}")
+	case *ir.For:
+		f.forStmt(s)
+	}
+}
 
 func (f *fn) forStmt(s *ir.For) {
 	var lead []string
@@ -262,7 +295,7 @@ func (f *fn) store(s *ir.Store) {
 	case f.host:
 		f.line("%s.set(%s, %s, %s);", f.e.hostBuf(b), v[0].s, v[1].s, pos)
 	default:
-		f.line("%s[%s] = %s;", f.e.n.c(b.Name), f.checkedIndex(s.Pos, b, s.Index, v[0]).s, v[1].s)
+		f.line("%s[%s] = %s;", f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s, v[1].s)
 	}
 }
 
@@ -292,7 +325,7 @@ func (f *fn) atomic(s *ir.Atomic) {
 	}
 	pre, v := f.operands(append([]ir.Expr{s.Index}, s.Args...)...)
 	f.pre(pre)
-	addr := "&" + f.e.n.c(b.Name) + "[" + f.checkedIndex(s.Pos, b, s.Index, v[0]).s + "]"
+	addr := "&" + f.e.n.c(b.Name) + "[" + f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s + "]"
 	if s.Dst == "" && (s.Op == ir.AtomicMin || s.Op == ir.AtomicMax) && b.Space == ir.Global && nativeAtomic(s.Op, b.Elem) {
 		// An extremum that the threads of a warp update together: they
 		// combine their values first (gpuc_atomic_extremum_agg).

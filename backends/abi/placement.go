@@ -1,0 +1,420 @@
+package abi
+
+import (
+	"fmt"
+
+	"gpuc/ir"
+)
+
+// Note [Check placement]
+//
+// Device code checks each access and divisor (Note [Checks]) unless the
+// check is proven needless or is hoisted out of a loop. PlanChecks
+// decides, per device function, for both backends:
+//
+//   - elided: the index is a constant in range (IndexInRange), or it is
+//     a value known not to be negative (a thread id, an unsigned value, a
+//     constant) guarded by a dominating `x < n` where n is the buffer's
+//     length: the same expression, up to conversions that keep the value,
+//     or a kernel parameter that every launch of the kernel sets to it.
+//   - hoisted: the access is in a loop `v < B` (or `<=`) stepped by
+//     `v = v + s`, with s > 0, and its index is A*v + R, with A, R, B and s
+//     invariant in the loop and safe to evaluate early (no call, no
+//     unchecked load, no division by a variable). One test before the loop
+//     (Hoist.Pre) checks the first and the last value of every such index:
+//     the index is monotone in v, so both ends in range put every value in
+//     range. The backend emits the loop twice, `if (Pre) loop-unchecked
+//     else loop-checked`: where Pre fails, the checked loop runs and the
+//     first faulting access raises exactly as before, and where the loop
+//     would stop first, nothing is raised. Pre also checks that v + s does
+//     not wrap, and that each invariant divisor of the loop is not zero.
+//     i32 and u32 indices are computed exactly in i64: wrapping arithmetic
+//     agrees with it modulo 2^32, so an exact value in [0, length) that
+//     fits the index's type is the index. An i64 or u64 index is hoisted
+//     only where it is v itself. Loops with a barrier are not versioned:
+//     their threads could take different copies.
+//   - kept: everything else.
+//
+// The counts are per function, each check counted once where it is
+// written; backends print them (`checks: N kept, M hoisted, K elided`).
+
+// CheckPlan is PlanChecks' decision for one function.
+type CheckPlan struct {
+	elided  map[any]bool
+	hoists  map[ir.Stmt]*Hoist
+	covered map[any]bool
+	// Kept, Hoisted and Elided count the checks of the function.
+	Kept, Hoisted, Elided int
+}
+
+// Hoist is the test that lets one loop run without some of its checks.
+type Hoist struct {
+	Pre     ir.Expr // true: the covered checks of the loop cannot fail
+	covered map[any]bool
+}
+
+// Elide reports whether the check of node (a *ir.Load, *ir.Store,
+// *ir.Atomic or *ir.Binary) can go everywhere.
+func (p *CheckPlan) Elide(node any) bool { return p != nil && p.elided[node] }
+
+// Hoist returns the hoisted test of loop (a *ir.While or *ir.For), or nil.
+func (p *CheckPlan) Hoist(loop ir.Stmt) *Hoist {
+	if p == nil {
+		return nil
+	}
+	return p.hoists[loop]
+}
+
+// Covers reports whether Pre covers the check of node in h's loop.
+func (h *Hoist) Covers(node any) bool { return h != nil && h.covered[node] }
+
+// String is the comment line of the counts.
+func (p *CheckPlan) String() string {
+	return fmt.Sprintf("checks: %d kept, %d hoisted, %d elided", p.Kept, p.Hoisted, p.Elided)
+}
+
+// PlanChecks plans the checks of device function f of m. Host functions
+// check in place with positions and get an empty plan.
+func PlanChecks(m *ir.Module, f *ir.Func) *CheckPlan {
+	p := &CheckPlan{elided: map[any]bool{}, hoists: map[ir.Stmt]*Hoist{}, covered: map[any]bool{}}
+	if f.Kind == ir.HostFunc {
+		return p
+	}
+	pl := &planner{m: m, f: f, p: p, seen: map[any]int{}, proven: map[any]int{}}
+	pl.singles = singleDefs(f.Body)
+	pl.body(f.Body, nil)
+	for n, c := range pl.seen {
+		if pl.proven[n] == c {
+			p.elided[n] = true
+		}
+	}
+	pl.hoistAll(f.Body)
+	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Store:
+			p.count(m, s, s.Buf, s.Index)
+		case *ir.Atomic:
+			p.count(m, s, s.Buf, s.Index)
+		}
+		for _, e := range ir.StmtExprs(s) {
+			ir.WalkExpr(e, func(x ir.Expr) bool {
+				switch x := x.(type) {
+				case *ir.Load:
+					p.count(m, x, x.Buf, x.Index)
+				case *ir.Binary:
+					if CheckedDivisor(x) {
+						p.tally(x)
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return p
+}
+
+func (p *CheckPlan) count(m *ir.Module, node any, buf string, index ir.Expr) {
+	if b := m.Buffer(buf); b != nil && index != nil && !IndexInRange(b, index) {
+		p.tally(node)
+	}
+}
+
+func (p *CheckPlan) tally(node any) {
+	switch {
+	case p.elided[node]:
+		p.Elided++
+	case p.covered[node]:
+		p.Hoisted++
+	default:
+		p.Kept++
+	}
+}
+
+type planner struct {
+	m       *ir.Module
+	f       *ir.Func
+	p       *CheckPlan
+	singles map[string]ir.Expr // locals set once, by their declaration
+	seen    map[any]int        // occurrences of each access node
+	proven  map[any]int        // occurrences proven in range
+}
+
+// fact is a dominating `x < n`.
+type fact struct{ x, n ir.Expr }
+
+// singleDefs maps each local of body that is declared with a value and
+// never assigned to that value.
+func singleDefs(body []ir.Stmt) map[string]ir.Expr {
+	defs, assigned := map[string]ir.Expr{}, map[string]bool{}
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Decl:
+			if _, dup := defs[s.Name]; dup || s.Init == nil {
+				assigned[s.Name] = true
+			}
+			defs[s.Name] = s.Init
+		case *ir.For:
+			for _, n := range assignedIn([]ir.Stmt{s}) {
+				assigned[n] = true
+			}
+		default:
+			for _, n := range assignedBy(s) {
+				assigned[n] = true
+			}
+		}
+		return true
+	})
+	for n := range assigned {
+		delete(defs, n)
+	}
+	return defs
+}
+
+// assignedBy is the locals s itself (not its nested statements) sets.
+func assignedBy(s ir.Stmt) []string {
+	switch s := s.(type) {
+	case *ir.Assign:
+		return []string{s.Name}
+	case *ir.Atomic:
+		if s.Dst != "" {
+			return []string{s.Dst}
+		}
+	case *ir.For:
+		var out []string
+		if s.Init != nil {
+			out = append(out, assignedBy(s.Init)...)
+		}
+		if s.Post != nil {
+			out = append(out, assignedBy(s.Post)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// assignedIn is every local that body sets, nested statements included.
+func assignedIn(body []ir.Stmt) []string {
+	var out []string
+	ir.WalkStmts(body, func(s ir.Stmt) bool {
+		if d, ok := s.(*ir.Decl); ok {
+			out = append(out, d.Name)
+		}
+		out = append(out, assignedBy(s)...)
+		return true
+	})
+	return out
+}
+
+// varsOf is the locals e reads.
+func varsOf(e ir.Expr) map[string]bool {
+	out := map[string]bool{}
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if v, ok := x.(*ir.Var); ok {
+			out[v.Name] = true
+		}
+		return true
+	})
+	return out
+}
+
+// body walks a statement list under the facts given, proving accesses.
+func (pl *planner) body(body []ir.Stmt, facts []fact) {
+	for _, s := range body {
+		// A statement that sets a local of a fact ends the fact.
+		if set := assignedIn([]ir.Stmt{s}); len(set) > 0 && len(facts) > 0 {
+			kept := facts[:0:0]
+			for _, fc := range facts {
+				if !readsAny(fc, set) {
+					kept = append(kept, fc)
+				}
+			}
+			facts = kept
+		}
+		pl.exprs(s, facts)
+		switch s := s.(type) {
+		case *ir.If:
+			pl.body(s.Then, append(facts[:len(facts):len(facts)], pl.facts(s.Cond)...))
+			pl.body(s.Else, facts)
+		case *ir.While:
+			pl.body(s.Body, nil)
+		case *ir.For:
+			pl.body(s.Body, nil)
+		default:
+			for _, sub := range ir.SubBodies(s) {
+				pl.body(sub, facts)
+			}
+		}
+	}
+}
+
+func readsAny(fc fact, set []string) bool {
+	vx, vn := varsOf(fc.x), varsOf(fc.n)
+	for _, n := range set {
+		if vx[n] || vn[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// facts splits cond into its conjuncts of the form x < n (or n > x).
+func (pl *planner) facts(cond ir.Expr) []fact {
+	if v, ok := cond.(*ir.Var); ok && pl.singles[v.Name] != nil {
+		cond = pl.singles[v.Name]
+	}
+	b, ok := cond.(*ir.Binary)
+	if !ok {
+		return nil
+	}
+	switch b.Op {
+	case ir.LogAnd:
+		return append(pl.facts(b.X), pl.facts(b.Y)...)
+	case ir.Lt:
+		return []fact{{b.X, b.Y}}
+	case ir.Gt:
+		return []fact{{b.Y, b.X}}
+	}
+	return nil
+}
+
+// exprs proves the accesses of s itself under facts.
+func (pl *planner) exprs(s ir.Stmt, facts []fact) {
+	note := func(node any, buf string, index ir.Expr) {
+		b := pl.m.Buffer(buf)
+		if b == nil || index == nil {
+			return
+		}
+		pl.seen[node]++
+		if pl.inBounds(b, index, facts) {
+			pl.proven[node]++
+		}
+	}
+	switch s := s.(type) {
+	case *ir.Store:
+		note(s, s.Buf, s.Index)
+	case *ir.Atomic:
+		note(s, s.Buf, s.Index)
+	}
+	for _, e := range ir.StmtExprs(s) {
+		ir.WalkExpr(e, func(x ir.Expr) bool {
+			if l, ok := x.(*ir.Load); ok {
+				note(l, l.Buf, l.Index)
+			}
+			return true
+		})
+	}
+}
+
+// inBounds reports whether index is proven in range for b under facts.
+func (pl *planner) inBounds(b *ir.Buffer, index ir.Expr, facts []fact) bool {
+	if !nonNegative(index) {
+		return false
+	}
+	key := ir.PrintExpr(strip(index))
+	for _, fc := range facts {
+		if ir.PrintExpr(strip(fc.x)) == key && pl.sameLength(fc.n, b.Len) {
+			return true
+		}
+	}
+	return false
+}
+
+// nonNegative reports whether e is known not to be negative.
+func nonNegative(e ir.Expr) bool {
+	switch e := e.(type) {
+	case *ir.Const:
+		return !e.T.IsSigned() || e.Int() >= 0
+	case *ir.Builtin:
+		switch e.Op {
+		case ir.ThreadID, ir.BlockID, ir.BlockDim, ir.GridDim, ir.GlobalID:
+			return true
+		}
+	case *ir.Convert:
+		return e.T.IsInt() && e.X.Type().IsInt() && e.T.Size() >= e.X.Type().Size() && nonNegative(e.X)
+	}
+	return e.Type() == ir.U32 || e.Type() == ir.U64
+}
+
+// strip removes conversions that keep every value of their operand: a
+// widening to a signed type, and a round trip through a wider type.
+func strip(e ir.Expr) ir.Expr {
+	c, ok := e.(*ir.Convert)
+	if !ok || !c.T.IsInt() || !c.X.Type().IsInt() {
+		return e
+	}
+	from := c.X.Type()
+	if inner, ok := c.X.(*ir.Convert); ok && inner.X.Type() == c.T && inner.T.IsInt() && inner.T.Size() >= c.T.Size() {
+		return strip(inner.X)
+	}
+	if c.T.IsSigned() && c.T.Size() > from.Size() {
+		return strip(c.X)
+	}
+	return e
+}
+
+// sameLength reports whether n is the length len: the same expression, or
+// a parameter of a kernel that every launch of it sets to len.
+func (pl *planner) sameLength(n, length ir.Expr) bool {
+	want := ir.PrintExpr(strip(length))
+	if ir.PrintExpr(strip(n)) == want {
+		return true
+	}
+	v, ok := n.(*ir.Var)
+	if !ok || pl.f.Kind != ir.KernelFunc {
+		return false
+	}
+	arg := -1
+	for i, prm := range pl.f.Params {
+		if prm.Name == v.Name {
+			arg = i
+		}
+	}
+	if arg < 0 || pl.assigns(v.Name) {
+		return false
+	}
+	launches := 0
+	for _, h := range pl.m.Funcs {
+		if h.Kind != ir.HostFunc {
+			continue
+		}
+		singles := singleDefs(h.Body)
+		ok := true
+		ir.WalkStmts(h.Body, func(s ir.Stmt) bool {
+			if l, isL := s.(*ir.Launch); isL && l.Kernel == pl.f.Name {
+				launches++
+				if arg >= len(l.Args) || ir.PrintExpr(strip(substitute(l.Args[arg], singles))) != want {
+					ok = false
+				}
+			}
+			return true
+		})
+		if !ok {
+			return false
+		}
+	}
+	return launches > 0
+}
+
+func (pl *planner) assigns(name string) bool {
+	for _, n := range assignedIn(pl.f.Body) {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// substitute replaces, inside conversions, locals set once by their
+// values, so that i32(procs) with procs = i64(N * N) reads N * N.
+func substitute(e ir.Expr, singles map[string]ir.Expr) ir.Expr {
+	switch x := e.(type) {
+	case *ir.Var:
+		if d := singles[x.Name]; d != nil {
+			return substitute(d, singles)
+		}
+	case *ir.Convert:
+		return &ir.Convert{Pos: x.Pos, T: x.T, X: substitute(x.X, singles)}
+	}
+	return e
+}
