@@ -83,7 +83,7 @@ demo: build
 # The backends' test programs that need no input files go along with the
 # examples.
 GPU_EXTRAS := $(wildcard backends/llvm/testdata/*.kir) \
-	$(foreach p,checks edges host minimal names raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
+	$(foreach p,checks edges hoist host minimal names raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
 	$(wildcard backends/cuda/testdata/coop/*.kir)
 gpu-artifacts: build
 	scripts/gpu-artifacts.sh $(GPU_DIR) $(GPU_EXTRAS)

@@ -260,7 +260,9 @@ func readsAny(fc fact, set []string) bool {
 
 // facts splits cond into its conjuncts of the form x < n (or n > x).
 func (pl *planner) facts(cond ir.Expr) []fact {
-	if v, ok := cond.(*ir.Var); ok && pl.singles[v.Name] != nil {
+	// A local set once to a condition on values that never change
+	// (`active = gid() < procs`) is that condition.
+	if v, ok := cond.(*ir.Var); ok && pl.singles[v.Name] != nil && len(varsOf(pl.singles[v.Name])) == 0 {
 		cond = pl.singles[v.Name]
 	}
 	b, ok := cond.(*ir.Binary)
@@ -308,7 +310,7 @@ func (pl *planner) exprs(s ir.Stmt, facts []fact) {
 
 // inBounds reports whether index is proven in range for b under facts.
 func (pl *planner) inBounds(b *ir.Buffer, index ir.Expr, facts []fact) bool {
-	if !nonNegative(index) {
+	if !nonNegative(substitute(index, pl.singles)) {
 		return false
 	}
 	key := ir.PrintExpr(strip(index))
@@ -405,8 +407,8 @@ func (pl *planner) assigns(name string) bool {
 	return false
 }
 
-// substitute replaces, inside conversions, locals set once by their
-// values, so that i32(procs) with procs = i64(N * N) reads N * N.
+// substitute replaces locals set once by their values, outside and inside
+// conversions, so that i32(procs) with procs = i64(N * N) reads N * N.
 func substitute(e ir.Expr, singles map[string]ir.Expr) ir.Expr {
 	switch x := e.(type) {
 	case *ir.Var:

@@ -35,3 +35,20 @@ func TestChecksFacts(t *testing.T) {
 		t.Errorf("NoChecks: the table still holds the faults' formats")
 	}
 }
+
+// TestCheckPlacementFacts checks Note [Check placement] (package abi) in
+// the CUDA program of hoist.kir: the kernel's counts, a guarded access
+// without its check, and each hoisted loop emitted twice, the checked
+// copy keeping gpuc_idx. TestHostTarget runs every case of it.
+func TestCheckPlacementFacts(t *testing.T) {
+	on, _ := emit(t, "testdata/hoist.kir")
+	for _, f := range []fact{
+		{`// run: checks: 0 kept, 15 hoisted, 1 elided`, 1},
+		{`out\[i\] = s;`, 1},
+		{`s = gpuc_add\(s, data\[gpuc_add\(gpuc_add\(gpuc_mul\(i, N\), k\), 1\)\]\);`, 1},
+		{`s = gpuc_add\(s, data\[gpuc_idx\(\(long long\)gpuc_add\(gpuc_add\(gpuc_mul\(i, N\), k\), 1\), \(long long\)gpuc_mul\(N, N\), \d+\)\]\);`, 1},
+		{`gpuc_divisor\(gpuc_sub\(gpuc_add\(ZERO, c\), 4\), \d+\)`, 1},
+	} {
+		checkFact(t, on, f)
+	}
+}

@@ -15,7 +15,7 @@ func (f *fn) atomic(s *ir.Atomic) {
 		f.errorf(s.Pos, "atomic %s is SPMD-level", s.Op)
 		return
 	}
-	p, b := f.elem(s.Buf, s.Index, s.Pos)
+	p, b := f.elem(s, s.Buf, s.Index, s.Pos)
 	var args []value.Value
 	for _, a := range s.Args {
 		args = append(args, f.expr(a))

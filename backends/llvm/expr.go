@@ -50,7 +50,7 @@ func (f *fn) expr(e ir.Expr) value.Value {
 }
 
 // elem computes the address of element index of buffer name.
-func (f *fn) elem(name string, index ir.Expr, pos ir.Pos) (value.Value, *ir.Buffer) {
+func (f *fn) elem(node any, name string, index ir.Expr, pos ir.Pos) (value.Value, *ir.Buffer) {
 	b := f.g.m.Buffer(name)
 	idx := f.expr(index)
 	if b == nil {
@@ -58,7 +58,7 @@ func (f *fn) elem(name string, index ir.Expr, pos ir.Pos) (value.Value, *ir.Buff
 		return nil, nil
 	}
 	i := f.convert(ir.I64, index.Type(), idx)
-	if f.g.checks && !abi.IndexInRange(b, index) {
+	if f.g.checks && !abi.IndexInRange(b, index) && !f.settled(node) {
 		f.length = true
 		n := f.convert(ir.I64, b.Len.Type(), f.expr(b.Len))
 		f.length = false
@@ -80,7 +80,7 @@ func (f *fn) elem(name string, index ir.Expr, pos ir.Pos) (value.Value, *ir.Buff
 }
 
 func (f *fn) load(e *ir.Load) value.Value {
-	p, b := f.elem(e.Buf, e.Index, e.Pos)
+	p, b := f.elem(e, e.Buf, e.Index, e.Pos)
 	if p == nil {
 		return zero(e.T)
 	}
@@ -128,7 +128,7 @@ func (f *fn) binary(e *ir.Binary) value.Value {
 	case ir.Mul:
 		return b.NewMul(x, y)
 	case ir.Div, ir.Rem:
-		if f.g.checks && abi.CheckedDivisor(e) && !f.length {
+		if f.g.checks && abi.CheckedDivisor(e) && !f.length && !f.settled(e) {
 			id, ok := f.g.faultIDs[abi.DivFault(e.Pos)]
 			if !ok {
 				f.errorf(e.Pos, "internal error: the check of this divisor has no number")

@@ -8,6 +8,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"gpuc/backends/abi"
 	"gpuc/ir"
 )
 
@@ -25,6 +26,8 @@ type fn struct {
 	loops   []loop
 	cpu     *cpuState // kernels on the host target
 	length  bool      // emitting a buffer's length, which start-up checked
+	plan    *abi.CheckPlan
+	active  []*abi.Hoist // hoisted tests that hold in the loop copy being emitted
 }
 
 // slot is the memory of a local: one alloca, or for a local of a kernel
@@ -48,6 +51,9 @@ func (g *gen) newFn(src *ir.Func) *fn {
 	lf := g.funcs[src.Name]
 	f := &fn{g: g, src: src, f: lf, vars: map[string]*slot{}, params: map[string]value.Value{},
 		bufs: map[string]value.Value{}}
+	if g.checks {
+		f.plan = abi.PlanChecks(g.m, src) // Note [Check placement] in package abi
+	}
 	f.allocas = lf.NewBlock("entry")
 	f.cur = f.block("start")
 	return f
@@ -89,6 +95,20 @@ func (f *fn) jump(b *llir.Block) {
 	if f.cur.Term == nil {
 		f.cur.NewBr(b)
 	}
+}
+
+// settled reports whether the plan elides the check of node, or a test
+// before a loop being emitted unchecked covers it.
+func (f *fn) settled(node any) bool {
+	if f.plan.Elide(node) {
+		return true
+	}
+	for _, h := range f.active {
+		if h.Covers(node) {
+			return true
+		}
+	}
+	return false
 }
 
 // enter makes b the current block.

@@ -38,10 +38,8 @@ func (f *fn) stmt(s ir.Stmt) {
 		f.expr(s.Call)
 	case *ir.If:
 		f.ifStmt(s)
-	case *ir.While:
-		f.loopStmt(nil, s.Cond, nil, s.Body)
-	case *ir.For:
-		f.loopStmt(s.Init, s.Cond, s.Post, s.Body)
+	case *ir.While, *ir.For:
+		f.loop(s)
 	case *ir.Break:
 		f.jumpOut(s.Pos, false)
 	case *ir.Continue:
@@ -94,6 +92,39 @@ func (f *fn) ifStmt(s *ir.If) {
 	if s.Else != nil {
 		f.arm(els, f.list, s.Else, end)
 	}
+	f.enter(end)
+}
+
+// loop emits a loop; one whose checks a test can settle before it runs
+// (Note [Check placement] in package abi) twice: without those checks
+// where the test holds, with them where it fails.
+func (f *fn) loop(s ir.Stmt) {
+	plain := func() {
+		switch s := s.(type) {
+		case *ir.While:
+			f.loopStmt(nil, s.Cond, nil, s.Body)
+		case *ir.For:
+			f.loopStmt(s.Init, s.Cond, s.Post, s.Body)
+		}
+	}
+	h := f.plan.Hoist(s)
+	if h == nil {
+		plain()
+		return
+	}
+	f.length = true // Pre divides by constants, or in buffers' lengths
+	pre := f.expr(h.Pre)
+	f.length = false
+	fast, slow, end := f.block("hoisted"), f.block("checked"), f.block("endhoisted")
+	f.cur.NewCondBr(pre, fast, slow)
+	f.enter(fast)
+	f.active = append(f.active, h)
+	plain()
+	f.active = f.active[:len(f.active)-1]
+	f.jump(end)
+	f.enter(slow)
+	plain()
+	f.jump(end)
 	f.enter(end)
 }
 
@@ -257,7 +288,7 @@ func (f *fn) store(s *ir.Store) {
 	if s.Priority {
 		f.errorf(s.Pos, "priority store is SPMD-level")
 	}
-	p, b := f.elem(s.Buf, s.Index, s.Pos)
+	p, b := f.elem(s, s.Buf, s.Index, s.Pos)
 	v := f.expr(s.Value)
 	if p == nil {
 		return
