@@ -141,7 +141,7 @@ chr-artifacts:
 	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/gcd.chr --query $(BENCH_DIR)/none.pl $(call chr_store,gcd1,0) -o $(BENCH_DIR)/chr-gcd.cu
 	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/primes.chr --query $(BENCH_DIR)/primes6.pl -o $(BENCH_DIR)/chr-primes.cu
 	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/sum.chr --stats --query $(BENCH_DIR)/none.pl $(call chr_store,sum1,0) -o $(BENCH_DIR)/chr-sum.cu
-	cp examples/chr/fw.chr examples/chr/sum.chr $(BENCH_DIR)/
+	cp examples/chr/fw.chr examples/chr/sum.chr examples/chr/primes.chr $(BENCH_DIR)/
 
 # What scripts/bench-pe.sh needs besides gpuc: carve.fork, the image
 # generator and the header table, from shared/corpus/carving where the

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The checks' cost on the GPU (Note [Checks], Note [Check placement] in
+# backends/abi), every workload family in one command, about 4 minutes:
+#
+#   make bench-artifacts           # here: static gpuc, sources, generators
+#   scripts/bench-checks.sh DIR    # there (needs nvcc, gcc and a GPU)
+#
+# Each workload is compiled twice by the static gpuc, with --checks=on
+# (the default) and --checks=off, both built with nvcc in parallel, then
+# run REPS times each (3), alternating on and off on the same warm GPU.
+# The figure is the program's own --time device time (the first "X ms"
+# on stderr), the median of the runs; both variants must print the same.
+# The table gives each workload's cost, (on - off) / off. Workloads:
+# Fork sieve, matmul and quicksort (bench-fork's sizes), CHR Floyd-Warshall
+# and primes (bench-chr's), TRS transtree and treemergesort (bench-trs's
+# smaller ones), a REC subset (REC_ONLY, where rec/REC is there) and the
+# partial-evaluation scan of carve.fork, specialized (bench-pe's, on an
+# image of PE_BYTES, 1 GiB).
+set -uo pipefail
+dir=${1:?usage: bench-checks.sh DIR}
+cd "$dir" || exit 1
+arch=${GPUC_ARCH:-sm_90}
+reps=${REPS:-3}
+gpuc=./gpuc
+echo "bench-checks: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvcc --version | tail -1)"
+
+nest() {
+  local t=$2 i
+  for ((i = 0; i < $1; i++)); do t="$3($t)"; done
+  printf '%s' "$t"
+}
+list5="Cons(S(S(S(Zero()))), Cons(S(Zero()), Cons(S(S(S(S(Zero())))), Cons(S(Zero()), Cons(S(S(S(S(S(Zero()))))), Nil())))))"
+store() { local c=$1; shift; printf '%s' "${c}_st=@data/${c}_st.bin ${c}_born=@data/${c}_born.bin ${c}_top=@data/${c}_top.bin"; for a in "$@"; do printf ' %s' "${c}_a$a=@data/${c}_a$a.bin"; done; }
+chr_in() { local c=$1; shift; printf -- '--input %s_st --input %s_born --input %s_top ' "$c" "$c" "$c"; for a in "$@"; do printf -- '--input %s_a%s ' "$c" "$a"; done; }
+
+# name|source|compile flags|run arguments
+workloads=(
+  "fork-sieve|sieve.fork||N=100000000 PROCS=131072"
+  "fork-matmul|matmul.fork||N=2048"
+  "fork-quicksort|quicksort.fork||N=16777216 P=65536"
+  "chr-primes|primes.chr|--query primes6.pl|CAP_range3=2097152 CAP_prime1=1048576 CAP_multiples3=8388608 CAP_composite1=8388608"
+  "trs-transtree22|transtree.trs|--input 'Expand($(nest 22 'Zero()' Suc))' --print=summary|CAPACITY=9000000"
+  "trs-treemergesort20|treemergesort.trs|--input 'Gen($(nest 20 'Zero()' S), $list5)' --print=summary|CAPACITY=200000000"
+)
+if [ -x chr_gen ] || gcc -O2 -o chr_gen chr_gen.c 2>/dev/null; then
+  m=$(./chr_gen fw 1024 data 2>/dev/null)
+  [ -n "${m:-}" ] && workloads+=("chr-fw1024|fw.chr|--query none.pl $(chr_in edge3 0 1 2)|CAP_edge3=$m PROCS=4096 $(store edge3 0 1 2)")
+fi
+if [ -d rec/REC ]; then
+  for b in ${REC_ONLY:-fib32 mergesort1000 sieve1000 revnat1000 hanoi16 benchtree20}; do
+    [ -f "rec/REC/$b.rec" ] && workloads+=("rec-$b|rec/REC/$b.rec|--print=summary|")
+  done
+fi
+pe_bytes=${PE_BYTES:-1073741824}
+if [ -x carve-data ] && [ -f carve.sigs ]; then
+  [ -f carve-checks.img ] || ./carve-data image -sigs carve.sigs -n "$pe_bytes" -gap 1048576 -o carve-checks.img -expect carve-checks.expected > /dev/null
+  workloads+=("pe-carve|carve.fork|--input data --static sigs=carve.sigs|N=$pe_bytes GEN=0 PROCS=1048576 data=@carve-checks.img")
+fi
+
+for w in "${workloads[@]}"; do
+  IFS='|' read -r name src flags _ <<< "$w"
+  eval "fl=($flags)" 2>/dev/null || fl=()
+  for c in on off; do
+    "$gpuc" compile --checks=$c "$src" "${fl[@]}" -o "checks-$name-$c.cu" 2> "checks-$name-$c.report" || { echo "bench-checks: gpuc compile $name --checks=$c failed"; cat "checks-$name-$c.report"; }
+  done
+done
+ls checks-*.cu | sed 's/\.cu$//' | xargs -P "$(nproc)" -I{} nvcc -O3 -arch="$arch" -o {} {}.cu
+
+ms() { grep -o '[0-9.]* ms' "$1" | head -1 | cut -d' ' -f1; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "n/a" }'; }
+table="| workload | checks on ms | --checks=off ms | cost | checks in the program (on) |"$'\n'"|---|---|---|---|---|"
+for w in "${workloads[@]}"; do
+  IFS='|' read -r name _ _ args <<< "$w"
+  [ -x "checks-$name-on" ] && [ -x "checks-$name-off" ] || { table+=$'\n'"| $name | build failed | | | |"; continue; }
+  : > "checks-$name-on.ms"; : > "checks-$name-off.ms"
+  same=yes
+  for ((r = 0; r < reps; r++)); do
+    for c in on off; do
+      # shellcheck disable=SC2086
+      ./"checks-$name-$c" $args --time > "checks-$name-$c.out" 2> "checks-$name-$c.err" || echo "bench-checks: $name ($c) exited $?: $(head -2 "checks-$name-$c.err")"
+      ms "checks-$name-$c.err" >> "checks-$name-$c.ms"
+    done
+    cmp -s "checks-$name-on.out" "checks-$name-off.out" || same=no
+  done
+  on=$(median < "checks-$name-on.ms") off=$(median < "checks-$name-off.ms")
+  cost=$(awk -v a="$on" -v b="$off" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else print "n/a" }')
+  counts=$(grep -o 'checks: [0-9]* kept, [0-9]* hoisted, [0-9]* elided' "checks-$name-on.cu" | awk '{ k += $2; h += $4; e += $6 } END { printf "%d kept, %d hoisted, %d elided", k, h, e }')
+  [ "$same" = yes ] || cost="$cost (OUTPUTS DIFFER)"
+  table+=$'\n'"| $name | $on | $off | $cost | $counts |"
+  echo "$name: on $(tr '\n' ' ' < "checks-$name-on.ms")ms, off $(tr '\n' ' ' < "checks-$name-off.ms")ms"
+done
+echo
+echo "$table"
