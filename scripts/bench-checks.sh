@@ -43,7 +43,7 @@ workloads=(
   "trs-treemergesort20|treemergesort.trs|--input 'Gen($(nest 20 'Zero()' S), $list5)' --print=summary|CAPACITY=200000000"
 )
 if [ -x chr_gen ] || gcc -O2 -o chr_gen chr_gen.c 2>/dev/null; then
-  m=$(./chr_gen fw 1024 data 2>/dev/null)
+  mkdir -p data && m=$(./chr_gen fw 1024 data 2>/dev/null)
   [ -n "${m:-}" ] && workloads+=("chr-fw1024|fw.chr|--query none.pl $(chr_in edge3 0 1 2)|CAP_edge3=$m PROCS=4096 $(store edge3 0 1 2)")
 fi
 if [ -d rec/REC ]; then
