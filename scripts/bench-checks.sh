@@ -84,7 +84,8 @@ for w in "${workloads[@]}"; do
   done
   on=$(median < "checks-$name-on.ms") off=$(median < "checks-$name-off.ms")
   cost=$(awk -v a="$on" -v b="$off" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else print "n/a" }')
-  counts=$(grep -o 'checks: [0-9]* kept, [0-9]* hoisted, [0-9]* elided' "checks-$name-on.cu" | awk '{ k += $2; h += $4; e += $6 } END { printf "%d kept, %d hoisted, %d elided", k, h, e }')
+  counts=$(sed -n 's|^// .*: checks: \([0-9]*\) kept (\([0-9]*\) in loops), \([0-9]*\) hoisted, \([0-9]*\) elided$|\1 \2 \3 \4|p' "checks-$name-on.cu" |
+    awk '{ k += $1; l += $2; h += $3; e += $4 } END { printf "%d kept (%d in loops), %d hoisted, %d elided", k, l, h, e }')
   [ "$same" = yes ] || cost="$cost (OUTPUTS DIFFER)"
   table+=$'\n'"| $name | $on | $off | $cost | $counts |"
   echo "$name: on $(tr '\n' ' ' < "checks-$name-on.ms")ms, off $(tr '\n' ' ' < "checks-$name-off.ms")ms"

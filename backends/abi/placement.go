@@ -36,15 +36,17 @@ import (
 //   - kept: everything else.
 //
 // The counts are per function, each check counted once where it is
-// written; backends print them (`checks: N kept, M hoisted, K elided`).
+// written; backends print them (`checks: N kept (L in loops), M hoisted,
+// K elided`).
 
 // CheckPlan is PlanChecks' decision for one function.
 type CheckPlan struct {
 	elided  map[any]bool
 	hoists  map[ir.Stmt]*Hoist
 	covered map[any]bool
-	// Kept, Hoisted and Elided count the checks of the function.
-	Kept, Hoisted, Elided int
+	// Kept, Hoisted and Elided count the checks of the function;
+	// KeptInLoops those of Kept that are in a loop.
+	Kept, KeptInLoops, Hoisted, Elided int
 }
 
 // Hoist is the test that lets one loop run without some of its checks.
@@ -70,7 +72,7 @@ func (h *Hoist) Covers(node any) bool { return h != nil && h.covered[node] }
 
 // String is the comment line of the counts.
 func (p *CheckPlan) String() string {
-	return fmt.Sprintf("checks: %d kept, %d hoisted, %d elided", p.Kept, p.Hoisted, p.Elided)
+	return fmt.Sprintf("checks: %d kept (%d in loops), %d hoisted, %d elided", p.Kept, p.KeptInLoops, p.Hoisted, p.Elided)
 }
 
 // PlanChecks plans the checks of device function f of m. Host functions
@@ -89,38 +91,49 @@ func PlanChecks(m *ir.Module, f *ir.Func) *CheckPlan {
 		}
 	}
 	pl.hoistAll(f.Body)
-	ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+	p.countIn(m, f.Body, false)
+	return p
+}
+
+// countIn counts the checks of body, inLoop where body is in a loop.
+func (p *CheckPlan) countIn(m *ir.Module, body []ir.Stmt, inLoop bool) {
+	for _, s := range body {
 		switch s := s.(type) {
 		case *ir.Store:
-			p.count(m, s, s.Buf, s.Index)
+			p.count(m, s, s.Buf, s.Index, inLoop)
 		case *ir.Atomic:
-			p.count(m, s, s.Buf, s.Index)
+			p.count(m, s, s.Buf, s.Index, inLoop)
+		}
+		_, loop := s.(*ir.For)
+		if _, w := s.(*ir.While); w {
+			loop = true
 		}
 		for _, e := range ir.StmtExprs(s) {
 			ir.WalkExpr(e, func(x ir.Expr) bool {
 				switch x := x.(type) {
 				case *ir.Load:
-					p.count(m, x, x.Buf, x.Index)
+					p.count(m, x, x.Buf, x.Index, inLoop || loop)
 				case *ir.Binary:
 					if CheckedDivisor(x) {
-						p.tally(x)
+						p.tally(x, inLoop || loop)
 					}
 				}
 				return true
 			})
 		}
-		return true
-	})
-	return p
-}
-
-func (p *CheckPlan) count(m *ir.Module, node any, buf string, index ir.Expr) {
-	if b := m.Buffer(buf); b != nil && index != nil && !IndexInRange(b, index) {
-		p.tally(node)
+		for _, sub := range ir.SubBodies(s) {
+			p.countIn(m, sub, inLoop || loop)
+		}
 	}
 }
 
-func (p *CheckPlan) tally(node any) {
+func (p *CheckPlan) count(m *ir.Module, node any, buf string, index ir.Expr, inLoop bool) {
+	if b := m.Buffer(buf); b != nil && index != nil && !IndexInRange(b, index) {
+		p.tally(node, inLoop)
+	}
+}
+
+func (p *CheckPlan) tally(node any, inLoop bool) {
 	switch {
 	case p.elided[node]:
 		p.Elided++
@@ -128,6 +141,9 @@ func (p *CheckPlan) tally(node any) {
 		p.Hoisted++
 	default:
 		p.Kept++
+		if inLoop {
+			p.KeptInLoops++
+		}
 	}
 }
 
