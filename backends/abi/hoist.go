@@ -337,15 +337,29 @@ func (pl *planner) hoistLoop(sh *loopShape) {
 				inRange(at(hi), b, max)
 			}
 		case ir.I64:
-			switch {
-			case pl.invariant(sh, index):
+			if pl.invariant(sh, index) {
 				inRange(index, b, math.MaxInt64)
-			case isVar(index, sh.v.Name) && sh.v.T == ir.I64:
-				inRange(lo, b, math.MaxInt64)
-				inRange(hi, b, math.MaxInt64)
-			default:
+				break
+			}
+			// v + c, with c a constant of less than 2^31: v in
+			// [-2^31, 2^62] keeps v + c from wrapping.
+			a, r, ok := pl.affine(sh, index)
+			c, isConst := r.(*ir.Const)
+			if !ok || sh.v.T != ir.I64 || !isOne(a) || r != nil && (!isConst || c.Int() <= math.MinInt32 || c.Int() >= math.MaxInt32) {
 				return
 			}
+			at := func(v ir.Expr) ir.Expr {
+				if r == nil {
+					return v
+				}
+				return bin(ir.Add, v, r)
+			}
+			if r != nil {
+				add(bin(ir.Ge, lo, i64(math.MinInt32)))
+				add(bin(ir.Le, hi, i64(1<<62)))
+			}
+			inRange(at(lo), b, math.MaxInt64)
+			inRange(at(hi), b, math.MaxInt64)
 		default:
 			return
 		}

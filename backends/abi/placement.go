@@ -30,8 +30,8 @@ import (
 //     not wrap, and that each invariant divisor of the loop is not zero.
 //     i32 and u32 indices are computed exactly in i64: wrapping arithmetic
 //     agrees with it modulo 2^32, so an exact value in [0, length) that
-//     fits the index's type is the index. An i64 or u64 index is hoisted
-//     only where it is v itself. Loops with a barrier are not versioned:
+//     fits the index's type is the index. An i64 index is hoisted only
+//     where it is v plus a small constant, u64 ones not at all. Loops with a barrier are not versioned:
 //     their threads could take different copies.
 //   - kept: everything else.
 //
