@@ -10,6 +10,10 @@ import (
 	"gpuc/ir"
 )
 
+// StatsJSON is the argument that makes a program compiled with --stats
+// print its statistics as JSON.
+const StatsJSON = "STATS=2"
+
 // Frontend describes the CHR frontend to the driver.
 var Frontend = &frontend.Frontend{
 	Name: "CHR",
@@ -31,6 +35,14 @@ var Frontend = &frontend.Frontend{
 				return Parse(file, src, o)
 			},
 			RunStderr: func(stderr io.Writer) (io.Writer, func() error, error) { return frontend.StatsTo(stderr, stats) },
+			// gpuc run --json: the statistics as one JSON object
+			// (printStats).
+			JSONArgs: func() []string {
+				if stats == "" {
+					return nil
+				}
+				return []string{StatsJSON}
+			},
 		}
 	},
 }

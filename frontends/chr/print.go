@@ -1,6 +1,7 @@
 package chr
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -40,14 +41,44 @@ func (l *lowerer) printStores() []ir.Stmt {
 		l.printStore(b, l.stores[ct])
 	}
 	if l.opts.Stats {
-		b.Emit(&ir.Printf{Pos: l.pos, Stderr: true, Format: "%% steps: %ld\n", Args: []ir.Expr{load(l.steps, i32c(0), ir.I64)}})
-		b.Emit(&ir.Printf{Pos: l.pos, Stderr: true, Format: "%% claim rounds: %ld\n", Args: []ir.Expr{load(l.steps, i32c(1), ir.I64)}})
-		for _, r := range l.prog.rules {
-			b.Emit(&ir.Printf{Pos: r.pos, Stderr: true, Format: "%% " + strings.ReplaceAll(r.label(), "%", "%%") + ": %ld firings\n",
-				Args: []ir.Expr{load(l.fired, i32c(int64(r.index)), ir.I64)}})
-		}
+		b.Emit(l.printStats())
 	}
 	return b.stmts()
+}
+
+// printStats prints the statistics of --stats to the standard error
+// stream: with STATS=1 (the default) as text, with STATS=2 as one JSON
+// object on a line, {"steps": N, "claim_rounds": N, "firings": {"LABEL":
+// N, ...}}, the rules in program order (docs/TOOLKIT.md); STATS=0 prints
+// nothing.
+func (l *lowerer) printStats() ir.Stmt {
+	p := l.param("STATS", 1)
+	steps, rounds := load(l.steps, i32c(0), ir.I64), load(l.steps, i32c(1), ir.I64)
+	eprintf := func(pos ir.Pos, format string, args ...ir.Expr) ir.Stmt {
+		return &ir.Printf{Pos: pos, Stderr: true, Format: format, Args: args}
+	}
+	text := []ir.Stmt{eprintf(l.pos, "%% steps: %ld\n", steps), eprintf(l.pos, "%% claim rounds: %ld\n", rounds)}
+	json := []ir.Stmt{eprintf(l.pos, "{\"steps\": %ld, \"claim_rounds\": %ld, \"firings\": {", steps, rounds)}
+	for i, r := range l.prog.rules {
+		fired := load(l.fired, i32c(int64(r.index)), ir.I64)
+		label := strings.ReplaceAll(r.label(), "%", "%%")
+		text = append(text, eprintf(r.pos, "%% "+label+": %ld firings\n", fired))
+		sep := ", "
+		if i == 0 {
+			sep = ""
+		}
+		json = append(json, eprintf(r.pos, sep+strings.ReplaceAll(jsonString(r.label()), "%", "%%")+": %ld", fired))
+	}
+	json = append(json, eprintf(l.pos, "}}\n"))
+	param := &ir.ParamRef{Pos: l.pos, Name: p, T: ir.I32}
+	return &ir.If{Pos: l.pos, Cond: binop(ir.Eq, param, i32c(2)), Then: json,
+		Else: []ir.Stmt{&ir.If{Pos: l.pos, Cond: binop(ir.Ne, param, i32c(0)), Then: text}}}
+}
+
+// jsonString quotes s as a JSON string.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // printStore copies one store's packed live constraints and their sorted
