@@ -25,16 +25,25 @@ type loopShape struct {
 	calls   bool
 }
 
-// hoistAll plans the loops of body, innermost first.
-func (pl *planner) hoistAll(body []ir.Stmt) {
+// maxVersioned bounds the nesting of versioned loops: a loop inside n of
+// them is emitted 2^n times.
+const maxVersioned = 2
+
+// hoistAll plans the loops of body, innermost first, and returns the
+// deepest nesting of versioned loops in it.
+func (pl *planner) hoistAll(body []ir.Stmt) int {
+	depth := 0
 	for _, s := range body {
+		d := 0
 		for _, sub := range ir.SubBodies(s) {
-			pl.hoistAll(sub)
+			d = max(d, pl.hoistAll(sub))
 		}
-		if sh := pl.shape(s); sh != nil {
-			pl.hoistLoop(sh)
+		if sh := pl.shape(s); sh != nil && d < maxVersioned && pl.hoistLoop(sh) {
+			d++
 		}
+		depth = max(depth, d)
 	}
+	return depth
 }
 
 // shape recognises a counted loop without barriers.
@@ -242,8 +251,8 @@ func scale(k, x ir.Expr) ir.Expr {
 func isOne(e ir.Expr) bool { c, ok := e.(*ir.Const); return ok && c.T.IsInt() && c.Int() == 1 }
 
 // hoistLoop covers the checks of sh's body that one test before the loop
-// can settle.
-func (pl *planner) hoistLoop(sh *loopShape) {
+// can settle, and reports whether there were any.
+func (pl *planner) hoistLoop(sh *loopShape) bool {
 	h := &Hoist{covered: map[any]bool{}}
 	var conds []ir.Expr
 	seen := map[string]bool{}
@@ -389,7 +398,7 @@ func (pl *planner) hoistLoop(sh *loopShape) {
 		return true
 	})
 	if len(h.covered) == 0 {
-		return
+		return false
 	}
 	for _, c := range append(guard, conds...) {
 		if h.Pre == nil {
@@ -402,4 +411,5 @@ func (pl *planner) hoistLoop(sh *loopShape) {
 		pl.p.covered[n] = true
 	}
 	pl.p.hoists[sh.loop] = h
+	return true
 }

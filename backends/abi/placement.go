@@ -32,7 +32,8 @@ import (
 //     agrees with it modulo 2^32, so an exact value in [0, length) that
 //     fits the index's type is the index. An i64 index is hoisted only
 //     where it is v plus a small constant, u64 ones not at all. Loops with a barrier are not versioned:
-//     their threads could take different copies.
+//     their threads could take different copies. A loop inside two
+//     versioned loops is not versioned: it would be emitted eight times.
 //   - kept: everything else.
 //
 // The counts are per function, each check counted once where it is
