@@ -13,9 +13,10 @@
 # The table gives each workload's cost, (on - off) / off. Workloads:
 # Fork sieve, matmul and quicksort (bench-fork's sizes), CHR Floyd-Warshall
 # and primes (bench-chr's), TRS transtree and treemergesort (bench-trs's
-# smaller ones), a REC subset (REC_ONLY, where rec/REC is there) and the
+# smaller ones), a REC subset (REC_ONLY, default bench-rec's fast ones,
+# where rec/REC is there) and the
 # partial-evaluation scan of carve.fork, specialized (bench-pe's, on an
-# image of PE_BYTES, 1 GiB).
+# image of PE_BYTES, 1 GiB). RUN_TIMEOUT (120 s) bounds each run.
 set -uo pipefail
 dir=${1:?usage: bench-checks.sh DIR}
 cd "$dir" || exit 1
@@ -47,7 +48,7 @@ if [ -x chr_gen ] || gcc -O2 -o chr_gen chr_gen.c 2>/dev/null; then
   [ -n "${m:-}" ] && workloads+=("chr-fw1024|fw.chr|--query none.pl $(chr_in edge3 0 1 2)|CAP_edge3=$m PROCS=4096 $(store edge3 0 1 2)")
 fi
 if [ -d rec/REC ]; then
-  for b in ${REC_ONLY:-fib32 mergesort1000 sieve1000 revnat1000 hanoi16 benchtree20}; do
+  for b in ${REC_ONLY:-benchexpr20 evalexpr fib32 tak36}; do
     [ -f "rec/REC/$b.rec" ] && workloads+=("rec-$b|rec/REC/$b.rec|--print=summary|")
   done
 fi
@@ -77,7 +78,7 @@ for w in "${workloads[@]}"; do
   for ((r = 0; r < reps; r++)); do
     for c in on off; do
       # shellcheck disable=SC2086
-      ./"checks-$name-$c" $args --time > "checks-$name-$c.out" 2> "checks-$name-$c.err" || echo "bench-checks: $name ($c) exited $?: $(head -2 "checks-$name-$c.err")"
+      timeout "${RUN_TIMEOUT:-120}" ./"checks-$name-$c" $args --time > "checks-$name-$c.out" 2> "checks-$name-$c.err" || echo "bench-checks: $name ($c) exited $?: $(head -2 "checks-$name-$c.err")"
       ms "checks-$name-$c.err" >> "checks-$name-$c.ms"
     done
     cmp -s "checks-$name-on.out" "checks-$name-off.out" || same=no
