@@ -27,6 +27,9 @@ import (
 // without checks, undefined as on the GPU. The comparisons stay; `gpuc
 // compile --checks=off` leaves them out altogether.
 //
+// Which checks device code keeps, hoists out of loops or leaves out is
+// Note [Check placement].
+//
 // Which fault a program reports when several threads fail is the first
 // in block and thread order on the host, as in the interpreter, and the
 // first to reach the error word on the GPU.
