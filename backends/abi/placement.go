@@ -14,9 +14,11 @@ import (
 //
 //   - elided: the index is a constant in range (IndexInRange), or it is
 //     a value known not to be negative (a thread id, an unsigned value, a
-//     constant) guarded by a dominating `x < n` where n is the buffer's
-//     length: the same expression, up to conversions that keep the value,
-//     or a kernel parameter that every launch of the kernel sets to it.
+//     constant, the counter of `for v = v0; v < n; v = v + 1` with v0 not
+//     negative) guarded by a dominating `x < n` (an if's condition, such
+//     a for's) where n is the buffer's length: the same expression, up
+//     to conversions that keep the value, or a kernel parameter that
+//     every launch of the kernel sets to it.
 //   - hoisted: the access is in a loop `v < B` (or `<=`) stepped by
 //     `v = v + s`, with s > 0, and its index is A*v + R, with A, R, B and s
 //     invariant in the loop and safe to evaluate early (no call, no
@@ -157,7 +159,7 @@ type planner struct {
 	proven  map[any]int        // occurrences proven in range
 }
 
-// fact is a dominating `x < n`.
+// fact is a dominating `x < n`, or with n nil, that x is not negative.
 type fact struct{ x, n ir.Expr }
 
 // singleDefs maps each local of body that is declared with a value and
@@ -256,7 +258,7 @@ func (pl *planner) body(body []ir.Stmt, facts []fact) {
 		case *ir.While:
 			pl.body(s.Body, nil)
 		case *ir.For:
-			pl.body(s.Body, nil)
+			pl.body(s.Body, countedFacts(s))
 		default:
 			for _, sub := range ir.SubBodies(s) {
 				pl.body(sub, facts)
@@ -265,8 +267,45 @@ func (pl *planner) body(body []ir.Stmt, facts []fact) {
 	}
 }
 
+// countedFacts are the facts in the body of `for v = v0; v < n; v = v +
+// 1`, with v0 not negative and v not set in the body: 0 <= v < n. The
+// step of one cannot carry v past the largest value of its type.
+func countedFacts(s *ir.For) []fact {
+	post, ok := s.Post.(*ir.Assign)
+	if !ok {
+		return nil
+	}
+	v, step := increment(post)
+	k, isConst := step.(*ir.Const)
+	if v == nil || !isConst || k.Int() != 1 || countAssigns(s.Body, v.Name) != 0 {
+		return nil
+	}
+	var v0 ir.Expr
+	switch in := s.Init.(type) {
+	case *ir.Decl:
+		if in.Name == v.Name {
+			v0 = in.Init
+		}
+	case *ir.Assign:
+		if in.Name == v.Name {
+			v0 = in.Value
+		}
+	}
+	c, ok := s.Cond.(*ir.Binary)
+	if v0 == nil || !nonNegative(v0) || !ok || c.Op != ir.Lt || !isVar(c.X, v.Name) {
+		return nil
+	}
+	if len(varsOf(c.Y)) > 0 {
+		return nil // n could change in the body
+	}
+	return []fact{{x: v}, {x: v, n: c.Y}}
+}
+
 func readsAny(fc fact, set []string) bool {
-	vx, vn := varsOf(fc.x), varsOf(fc.n)
+	vx, vn := varsOf(fc.x), map[string]bool{}
+	if fc.n != nil {
+		vn = varsOf(fc.n)
+	}
 	for _, n := range set {
 		if vx[n] || vn[n] {
 			return true
@@ -327,12 +366,18 @@ func (pl *planner) exprs(s ir.Stmt, facts []fact) {
 
 // inBounds reports whether index is proven in range for b under facts.
 func (pl *planner) inBounds(b *ir.Buffer, index ir.Expr, facts []fact) bool {
-	if !nonNegative(substitute(index, pl.singles)) {
+	key := ir.PrintExpr(strip(index))
+	nonNeg := nonNegative(substitute(index, pl.singles))
+	for _, fc := range facts {
+		if fc.n == nil && ir.PrintExpr(strip(fc.x)) == key {
+			nonNeg = true
+		}
+	}
+	if !nonNeg {
 		return false
 	}
-	key := ir.PrintExpr(strip(index))
 	for _, fc := range facts {
-		if ir.PrintExpr(strip(fc.x)) == key && pl.sameLength(fc.n, b.Len) {
+		if fc.n != nil && ir.PrintExpr(strip(fc.x)) == key && pl.sameLength(fc.n, b.Len) {
 			return true
 		}
 	}

@@ -26,6 +26,7 @@ host main() {
   launch guarded(N) grid 1 block N;
   launch counted() grid 1 block N;
   launch barrier_loop() grid 1 block N;
+  launch counter() grid 1 block N;
   launch moving_bound() grid 1 block N;
   launch var_step() grid 1 block N;
   launch loaded() grid 1 block N;
@@ -58,8 +59,20 @@ kernel counted() {
 
 kernel barrier_loop() {
   for var k: i32 = 0; k < N; k = k + 1 {
-    a[k] = 1;
+    b[k * N] = 1;
     barrier;
+  }
+}
+
+kernel counter() {
+  for var k: i32 = 0; k < N; k = k + 1 {
+    a[k] = a[k] + 1;
+  }
+  for var k: i32 = 0 - 1; k < N; k = k + 1 {
+    a[k] = 1;
+  }
+  for var k: i32 = 0; k < N; k = k + 2 {
+    a[k] = 1;
   }
 }
 
@@ -96,6 +109,9 @@ kernel loaded() {
 		// Both loops' accesses and the loop's divisor N; a[0] after
 		// them (N may be 0).
 		"counted": "checks: 1 kept (0 in loops), 3 hoisted, 0 elided",
+		// 0 <= k < N in the first loop; the others start below zero or
+		// could step past the largest i32.
+		"counter": "checks: 0 kept (0 in loops), 2 hoisted, 2 elided",
 		// Threads could take different copies across the barrier.
 		"barrier_loop": "checks: 1 kept (1 in loops), 0 hoisted, 0 elided",
 		// The bound changes in the loop, the counter moves twice.
