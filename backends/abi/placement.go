@@ -22,7 +22,8 @@ import (
 //   - hoisted: the access is in a loop `v < B` (or `<=`) stepped by
 //     `v = v + s`, with s > 0, and its index is A*v + R, with A, R, B and s
 //     invariant in the loop and safe to evaluate early (no call, no
-//     unchecked load, no division by a variable). One test before the loop
+//     division by a variable, loads only at constant indices in range of
+//     buffers the loop does not write). One test before the loop
 //     (Hoist.Pre) checks the first and the last value of every such index:
 //     the index is monotone in v, so both ends in range put every value in
 //     range. The backend emits the loop twice, `if (Pre) loop-unchecked
@@ -33,9 +34,10 @@ import (
 //     i32 and u32 indices are computed exactly in i64: wrapping arithmetic
 //     agrees with it modulo 2^32, so an exact value in [0, length) that
 //     fits the index's type is the index. An i64 index is hoisted only
-//     where it is v plus a small constant, u64 ones not at all. Loops with a barrier are not versioned:
-//     their threads could take different copies. A loop inside two
-//     versioned loops is not versioned: it would be emitted eight times.
+//     where it is v plus a small constant, u64 ones not at all. Loops
+//     with a barrier are not versioned: their threads could take
+//     different copies. Nor is a loop around two levels of versioned
+//     loops, whose innermost would be emitted eight times.
 //   - kept: everything else.
 //
 // The counts are per function, each check counted once where it is
