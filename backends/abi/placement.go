@@ -18,7 +18,10 @@ import (
 //     negative) guarded by a dominating `x < n` (an if's condition, such
 //     a for's) where n is the buffer's length: the same expression, up
 //     to conversions that keep the value, or a kernel parameter that
-//     every launch of the kernel sets to it.
+//     every launch of the kernel sets to it. Or an access at the same
+//     index (no load in it, no local of it set since) of a buffer of the
+//     same length went before whenever this one runs: that one would
+//     have failed first.
 //   - hoisted: the access is in a loop `v < B` (or `<=`) stepped by
 //     `v = v + s`, with s > 0, and its index is A*v + R, with A, R, B and s
 //     invariant in the loop and safe to evaluate early (no call, no
@@ -161,8 +164,13 @@ type planner struct {
 	proven  map[any]int        // occurrences proven in range
 }
 
-// fact is a dominating `x < n`, or with n nil, that x is not negative.
-type fact struct{ x, n ir.Expr }
+// fact is a dominating `x < n`, or with n nil, that x is not negative;
+// with checked, that an access at index x of a buffer of length n went
+// before, which would have failed first.
+type fact struct {
+	x, n    ir.Expr
+	checked bool
+}
 
 // singleDefs maps each local of body that is declared with a value and
 // never assigned to that value.
@@ -253,9 +261,13 @@ func (pl *planner) body(body []ir.Stmt, facts []fact) {
 			facts = kept
 		}
 		pl.exprs(s, facts)
+		// The accesses of s's own expressions go before its nested
+		// statements and the statements after it.
+		facts = append(facts[:len(facts):len(facts)], pl.accessed(s)...)
+		facts = facts[:len(facts):len(facts)]
 		switch s := s.(type) {
 		case *ir.If:
-			pl.body(s.Then, append(facts[:len(facts):len(facts)], pl.facts(s.Cond)...))
+			pl.body(s.Then, append(facts, pl.facts(s.Cond)...))
 			pl.body(s.Else, facts)
 		case *ir.While:
 			pl.body(s.Body, nil)
@@ -267,6 +279,65 @@ func (pl *planner) body(body []ir.Stmt, facts []fact) {
 			}
 		}
 	}
+}
+
+// accessed are the checked facts of the accesses that s makes whenever
+// it runs, at indices that hold after it: no load or call in the index,
+// no local of it set by s.
+func (pl *planner) accessed(s ir.Stmt) []fact {
+	set := map[string]bool{}
+	for _, n := range assignedIn([]ir.Stmt{s}) {
+		set[n] = true
+	}
+	var out []fact
+	add := func(buf string, index ir.Expr) {
+		b := pl.m.Buffer(buf)
+		if b == nil || index == nil || ir.AnyExpr(index, func(x ir.Expr) bool {
+			switch x := x.(type) {
+			case *ir.Load, *ir.Call:
+				return true
+			case *ir.Var:
+				return set[x.Name]
+			}
+			return false
+		}) {
+			return
+		}
+		out = append(out, fact{x: index, n: b.Len, checked: true})
+	}
+	var always func(e ir.Expr)
+	always = func(e ir.Expr) {
+		switch x := e.(type) {
+		case nil:
+			return
+		case *ir.Binary:
+			if x.Op.IsLogical() {
+				always(x.X)
+				return
+			}
+		case *ir.Select:
+			always(x.Cond)
+			return
+		case *ir.Load:
+			add(x.Buf, x.Index)
+		}
+		for _, sub := range ir.SubExprs(e) {
+			always(sub)
+		}
+	}
+	exprs := ir.StmtExprs(s)
+	switch s := s.(type) {
+	case *ir.Store:
+		add(s.Buf, s.Index)
+	case *ir.Atomic:
+		add(s.Buf, s.Index)
+	case *ir.For:
+		exprs = []ir.Expr{s.Cond} // and Init's, which sets the counter
+	}
+	for _, e := range exprs {
+		always(e)
+	}
+	return out
 }
 
 // countedFacts are the facts in the body of `for v = v0; v < n; v = v +
@@ -331,9 +402,9 @@ func (pl *planner) facts(cond ir.Expr) []fact {
 	case ir.LogAnd:
 		return append(pl.facts(b.X), pl.facts(b.Y)...)
 	case ir.Lt:
-		return []fact{{b.X, b.Y}}
+		return []fact{{x: b.X, n: b.Y}}
 	case ir.Gt:
-		return []fact{{b.Y, b.X}}
+		return []fact{{x: b.Y, n: b.X}}
 	}
 	return nil
 }
@@ -368,10 +439,16 @@ func (pl *planner) exprs(s ir.Stmt, facts []fact) {
 
 // inBounds reports whether index is proven in range for b under facts.
 func (pl *planner) inBounds(b *ir.Buffer, index ir.Expr, facts []fact) bool {
+	exact, length := ir.PrintExpr(index), ir.PrintExpr(b.Len)
+	for _, fc := range facts {
+		if fc.checked && ir.PrintExpr(fc.x) == exact && ir.PrintExpr(fc.n) == length {
+			return true
+		}
+	}
 	key := ir.PrintExpr(strip(index))
 	nonNeg := nonNegative(substitute(index, pl.singles))
 	for _, fc := range facts {
-		if fc.n == nil && ir.PrintExpr(strip(fc.x)) == key {
+		if !fc.checked && fc.n == nil && ir.PrintExpr(strip(fc.x)) == key {
 			nonNeg = true
 		}
 	}
@@ -379,7 +456,7 @@ func (pl *planner) inBounds(b *ir.Buffer, index ir.Expr, facts []fact) bool {
 		return false
 	}
 	for _, fc := range facts {
-		if fc.n != nil && ir.PrintExpr(strip(fc.x)) == key && pl.sameLength(fc.n, b.Len) {
+		if !fc.checked && fc.n != nil && ir.PrintExpr(strip(fc.x)) == key && pl.sameLength(fc.n, b.Len) {
 			return true
 		}
 	}

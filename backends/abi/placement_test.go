@@ -27,6 +27,7 @@ host main() {
   launch counted() grid 1 block N;
   launch barrier_loop() grid 1 block N;
   launch counter() grid 1 block N;
+  launch dominated(0) grid 1 block 1;
   launch moving_bound() grid 1 block N;
   launch var_step() grid 1 block N;
   launch loaded() grid 1 block N;
@@ -62,6 +63,23 @@ kernel barrier_loop() {
     b[k * N] = 1;
     barrier;
   }
+}
+
+kernel dominated(u: i32) {
+  var w: i32 = u;
+  var x: i32 = a[w];
+  b[w] = x;
+  a[w] = x + 1;
+  if a[w + 1] > 0 {
+    a[w + 1] = 2;
+  }
+  if w > 0 && a[w + 2] > 0 {
+    a[w + 2] = 2;
+  }
+  w = w + 1;
+  a[w] = 3;
+  lim[a[w]] = 1;
+  lim[a[w]] = 2;
 }
 
 kernel counter() {
@@ -112,6 +130,11 @@ kernel loaded() {
 		// 0 <= k < N in the first loop; the others start below zero or
 		// could step past the largest i32.
 		"counter": "checks: 0 kept (0 in loops), 2 hoisted, 2 elided",
+		// a[w] after a[w], a[w + 1] after the if's a[w + 1], and the
+		// loads a[w] after the store a[w] go; b is longer, a[w + 2]
+		// behind && may not have run, w moves, and lim's index holds a
+		// load.
+		"dominated": "checks: 8 kept (0 in loops), 0 hoisted, 4 elided",
 		// Threads could take different copies across the barrier.
 		"barrier_loop": "checks: 1 kept (1 in loops), 0 hoisted, 0 elided",
 		// The bound changes in the loop, the counter moves twice.

@@ -76,7 +76,7 @@ func programs(t *testing.T) []program {
 	}
 	// Checks hoisted out of loops or elided still fail where the
 	// interpreter does (Note [Check placement] in package abi).
-	for c := range 11 {
+	for c := range 12 {
 		special["hoist"] = append(special["hoist"], []string{"CASE=" + strconv.Itoa(c)})
 	}
 	for _, f := range append(glob(cudaData+"*.kir"), glob("testdata/*.kir")...) {
