@@ -30,6 +30,11 @@ type store struct {
 	n, hs   string
 	indices []*index
 	exts    []*extremum
+	// ranked: some rule pairs this store's constraints by rank (Note
+	// [Pairing]); then rank (per slot), list (slots by rank) and count
+	// (i32[1]) hold the step's ranking.
+	ranked            bool
+	rank, list, count string
 }
 
 func (s *store) capRef() ir.Expr { return &ir.ParamRef{Name: s.cap, T: ir.I32} }
@@ -74,7 +79,7 @@ func (l *lowerer) declareStores() {
 		l.buffer(s.born, ir.I32, s.capRef(), ir.Scratch)
 		l.buffer(s.top, ir.I32, i32c(1), ir.Scratch)
 		s.live = l.name(base + "_live")
-		l.buffer(s.live, ir.I32, i32c(1), ir.Scratch)
+		l.buffer(s.live, ir.I32, i32c(3), ir.Scratch) // live, cursor, unsorted
 		for i, t := range ct.args {
 			s.packed = append(s.packed, l.name(fmt.Sprintf("%s_p%d", base, i)))
 			l.buffer(s.packed[i], t, s.capRef(), ir.Scratch)
