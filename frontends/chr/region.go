@@ -176,28 +176,32 @@ func (l *lowerer) claimRounds(b *block, step ir.Expr) {
 	b.while(more, body.stmts())
 }
 
-// contended tells whether two proposals of one claim round may claim
-// the same removed constraint, which only claim rounds after the first
-// can make up for (Note [Parallel firing]). It is decided from the
-// rules: a proposal claims its owner, and its partners' slots only for a
-// removed head other than the owner; partners by rank (Note [Pairing])
-// are claimed by one group each. So a program whose removal rules each
-// remove their owner alone, or pair by rank, and no two of which remove
-// constraints of one type, needs one round a step (Floyd-Warshall).
+// contended tells whether proposals of different owners may claim the
+// same removed constraint, which only claim rounds after the first can
+// make up for (Note [Parallel firing]). It is decided from the rules: a
+// proposal claims its owner, and a partner only for a removed head other
+// than the owner; partners by rank (Note [Pairing]) are claimed by one
+// group each, unless another rule removes their type too. Proposals of
+// one owner under several rules (primes' range/3 rules) do not contend:
+// the earliest rule always holds the owner's claim, and when its firing
+// is blocked by a kept head it waits for the next step, as every blocked
+// proposal does. So Floyd-Warshall, min, gcd and primes run one claim
+// round a step, with no loop and no read-back for the rounds.
 func (l *lowerer) contended() bool {
 	removers := map[*ctype]int{}
 	for _, p := range l.plans {
-		if p.delta >= 0 {
+		if p.delta < 0 {
+			for _, ct := range removedTypes(p.r) {
+				removers[ct]++
+			}
+		}
+	}
+	for _, p := range l.plans {
+		if p.delta >= 0 || len(p.r.removed) == 1 {
 			continue
 		}
-		if len(p.r.removed) > 1 && !p.paired {
+		if !p.paired || removers[p.owner.ct] > 1 {
 			return true
-		}
-		for _, ct := range removedTypes(p.r) {
-			removers[ct]++
-			if removers[ct] > 1 {
-				return true
-			}
 		}
 	}
 	return false
