@@ -58,7 +58,7 @@ func TestPairing(t *testing.T) {
 	}
 	// Heads that are not interchangeable keep the search.
 	for _, rules := range []string{
-		"r @ sum(X), sum(X) <=> true.\n",          // a repeated variable
+		"r @ sum(X), sum(X) <=> true.\n",           // a repeated variable
 		"r @ sum(X), sum(Y) <=> X < Y | sum(X).\n", // a guard
 		"r @ sum(0), sum(Y) <=> sum(Y).\n",         // a constant
 		"r @ sum(X) \\ sum(Y) <=> Z is X+Y, t(Z).\n",
