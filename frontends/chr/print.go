@@ -53,11 +53,20 @@ func (l *lowerer) printStores() []ir.Stmt {
 // printStore copies one store's packed live constraints and their sorted
 // index back and prints them in that order.
 func (l *lowerer) printStore(b *block, s *store) {
+	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
+	if s.text != "" {
+		// Formatted on the device: the text's length is the last line's end.
+		text := l.array(s.base+"_htext", ir.U8, s.textLen())
+		end := load(s.lines, builtin(ir.Max, binop(ir.Sub, live, i32c(1)), i32c(0)), ir.I64)
+		n := b.decl(l.locals.fresh("bytes_"+s.base), ir.I64, &ir.Select{Cond: binop(ir.Gt, live, i32c(0)), X: end, Y: i64c(0)})
+		b.Emit(&ir.Copy{Pos: b.Pos, Dst: text, DstOff: i32c(0), Src: s.text, SrcOff: i32c(0), Count: n},
+			&ir.Write{Pos: b.Pos, Array: text, Count: n})
+		return
+	}
 	var hargs []string
 	for i, t := range s.ct.args {
 		hargs = append(hargs, l.array(fmt.Sprintf("%s_ha%d", s.base, i), t, s.capRef()))
 	}
-	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
 	for i, h := range hargs {
 		b.Emit(&ir.Copy{Pos: b.Pos, Dst: h, DstOff: i32c(0), Src: s.packed[i], SrcOff: i32c(0), Count: live})
 	}
@@ -99,13 +108,16 @@ func (l *lowerer) array(base string, t ir.Type, n ir.Expr) string {
 
 var plainAtom = regexp.MustCompile(`^[a-z][a-zA-Z0-9_]*$`)
 
-// atomText writes an atom as writeq/1 does for the names gpuc meets:
+// atomText writes an atom as writeq/1 does, as a printf format.
+func atomText(name string) string { return strings.ReplaceAll(atomLiteral(name), "%", "%%") }
+
+// atomLiteral writes an atom as writeq/1 does for the names gpuc meets:
 // plain when it is a letter-digit word, quoted otherwise.
-func atomText(name string) string {
+func atomLiteral(name string) string {
 	if plainAtom.MatchString(name) {
-		return strings.ReplaceAll(name, "%", "%%")
+		return name
 	}
-	q := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "%", "%%").Replace(name)
+	q := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(name)
 	return "'" + q + "'"
 }
 

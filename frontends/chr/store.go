@@ -21,6 +21,11 @@ type store struct {
 	live   string
 	packed []string
 	order  string // i32: the packed constraints' indices, sorted
+	// Output formatted on the device (Note [Output]), for stores whose
+	// arguments are all integers: line ends (i64, scanned in place with
+	// scan), the text (u8, lineMax bytes a constraint), "" otherwise.
+	lines, scan, text string
+	lineMax           int64
 
 	cap   string   // the capacity parameter
 	query int      // constraints the query posts
@@ -35,6 +40,11 @@ type store struct {
 	// (i32[1]) hold the step's ranking.
 	ranked            bool
 	rank, list, count string
+}
+
+// textLen is the length of the store's text buffer and host array.
+func (s *store) textLen() ir.Expr {
+	return binop(ir.Mul, conv(ir.I64, s.capRef()), i64c(s.lineMax))
 }
 
 func (s *store) capRef() ir.Expr { return &ir.ParamRef{Name: s.cap, T: ir.I32} }
@@ -88,6 +98,16 @@ func (l *lowerer) declareStores() {
 			// A power of two not below the live count, padded.
 			s.order = l.name(base + "_ord")
 			l.buffer(s.order, ir.I32, binop(ir.Mul, s.capRef(), i32c(2)), ir.Scratch)
+		}
+		if ct.arity > 0 && !slices.Contains(ct.args, ir.F64) {
+			// name(, then 20 bytes an integer, commas, )\n
+			s.lineMax = int64(len(atomLiteral(ct.name))+1+2) + int64(ct.arity)*21
+			s.lines = l.name(base + "_lines")
+			s.scan = l.name(base + "_scan")
+			s.text = l.name(base + "_text")
+			l.buffer(s.lines, ir.I64, s.capRef(), ir.Scratch)
+			l.buffer(s.scan, ir.I64, s.capRef(), ir.Scratch)
+			l.buffer(s.text, ir.U8, s.textLen(), ir.Scratch)
 		}
 		if removed[ct] {
 			s.claim = l.name(base + "_cl")
