@@ -17,13 +17,18 @@ import (
 // first, then by name, then argument by argument (every position holds
 // numbers of one type, compared by value). Integers print as %ld; floats
 // as %.15e, which SWI-Prolog reads back and the test harness prints the
-// same way. The device packs each store's live constraints into arrays
-// of their own after the fixpoint (an atomic counter hands out places,
-// in any order) and sorts an index of them with a bitonic network (Note
-// [Device sort] in package ir); the host copies back only the packed
-// constraints and the index, and prints them in its order: no host pass
-// over the store's slots, no sorting on the host, and no backend knows
-// about it.
+// same way. After the fixpoint the device counts each store's live
+// constraints and packs them into arrays of their own: in slot order
+// when no slot below the top is dead, else in any order (an atomic
+// counter hands out places). If the packed constraints are not already
+// in order, it sorts an index of them with a bitonic network (Note
+// [Device sort] in package ir). A store of integer constraints is then
+// formatted on the device as well (Note [Device formatting] in package
+// ir), and the host copies back its text and writes it in one write;
+// a store with float arguments is copied back packed and printed by the
+// host with printf, in the index's order. No host pass over the store's
+// slots, no sorting or formatting on the host for integer stores, and
+// no backend knows about it.
 
 // printStores emits the host code that prints the final store, then the
 // statistics, if asked for, to the standard error stream.
