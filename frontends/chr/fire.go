@@ -237,7 +237,7 @@ func (m *matcher) bindAll(b *block, s ir.Expr, slots map[*head]*ir.Var) {
 func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 	owner := l.stores[p.owner.ct]
 	b.Pos = p.r.pos
-	l.forSlots(b, owner.nRef(), func(b *block, s ir.Expr) {
+	l.forListed(b, owner, func(b *block, s ir.Expr) {
 		in := b.sub()
 		my := in.decl(l.locals.fresh("my"), ir.U64, load(p.claim, s, ir.U64))
 		slotOf := map[*head]ir.Expr{p.owner: s}

@@ -112,6 +112,9 @@ func lower(file string, prog *program, facts []fact, opts Options, errs *diag.Li
 	for _, r := range prog.rules {
 		l.plans = append(l.plans, l.planRule(r)...)
 	}
+	for _, p := range l.plans {
+		l.stores[p.owner.ct].listed = true
+	}
 	l.declareRuleBuffers()
 	l.fired = l.name("chr_fired")
 	l.steps = l.name("chr_steps")

@@ -279,7 +279,7 @@ func sortedVars(r *rule) []string {
 func (l *lowerer) ownerLoop(b *block, p *rulePlan, step ir.Expr, inner func(b *block, m *matcher, s ir.Expr, known map[*ruleVar]bool)) {
 	s := l.stores[p.owner.ct]
 	b.Pos = p.r.pos
-	l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) {
+	l.forListed(b, s, func(b *block, i ir.Expr) {
 		body := b.sub()
 		m := l.newMatcher(body, p, step)
 		m.slots[p.owner] = i

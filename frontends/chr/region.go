@@ -260,6 +260,26 @@ func removedTypes(r *rule) []*ctype {
 	return out
 }
 
+// Note [Live lists]
+//
+// Stores do not compact, so their slots below the top include every
+// constraint that died. Phase B lists the slots of each owned store's
+// live constraints (an atomic counter hands out places) and clears their
+// claim words; the owner loops of phases C, D and E walk that list
+// instead of every slot, so a step costs one pass over the slots and
+// then time in proportion to the live constraints (primes' composite/1
+// store has six million slots and under a million live constraints).
+// Constraints made in the step are not in the list, and are not alive
+// for the step anyway (Note [Parallel firing]).
+
+// forListed emits a grid-stride loop over the listed live slots of s.
+func (l *lowerer) forListed(b *block, s *store, body func(b *block, slot ir.Expr)) {
+	l.forSlots(b, load(s.count, i32c(0), ir.I32), func(b *block, k ir.Expr) {
+		slot := b.decl(l.locals.fresh("o"), ir.I32, load(s.list, k, ir.I32))
+		body(b, slot)
+	})
+}
+
 // forSlots emits a grid-stride loop over 0..n-1.
 func (l *lowerer) forSlots(b *block, n ir.Expr, body func(b *block, slot ir.Expr)) {
 	name := l.locals.fresh("i")
@@ -302,7 +322,7 @@ func (l *lowerer) phaseA(b *block) {
 		if len(s.indices) > 0 {
 			b.while(binop(ir.Lt, local(s.hs, ir.I32), s.nRef()), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: binop(ir.Mul, local(s.hs, ir.I32), i32c(2))}})
 		}
-		if s.claim != "" {
+		if s.claim != "" && !s.listed {
 			l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) { b.Store(s.claim, i, u64c(0)) })
 		}
 		for _, ix := range s.indices {
@@ -311,7 +331,7 @@ func (l *lowerer) phaseA(b *block) {
 	}
 	var init []ir.Stmt
 	for _, ct := range l.prog.types {
-		if s := l.stores[ct]; s.ranked {
+		if s := l.stores[ct]; s.listed {
 			init = append(init, &ir.Store{Pos: l.pos, Buf: s.count, Index: i32c(0), Value: i32c(0)})
 		}
 		for _, x := range l.stores[ct].exts {
@@ -331,7 +351,7 @@ func (l *lowerer) phaseB(b *block) {
 	anyExt := false
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
-		if len(s.indices) == 0 && len(s.exts) == 0 && !s.ranked {
+		if len(s.indices) == 0 && len(s.exts) == 0 && !s.listed {
 			continue
 		}
 		anyExt = anyExt || len(s.exts) > 0
@@ -350,11 +370,16 @@ func (l *lowerer) phaseB(b *block) {
 			for _, x := range s.exts {
 				in.Atomic("", ir.AtomicMin, x.buf, i32c(0), x.keyOf(s.arg(x.pos, i)))
 			}
-			if s.ranked {
+			if s.listed {
 				r := in.decl(l.locals.fresh("rank"), ir.I32, i32c(0))
 				in.Atomic(r.Name, ir.AtomicAdd, s.count, i32c(0), i32c(1))
-				in.Store(s.rank, i, r)
 				in.Store(s.list, r, i)
+				if s.ranked {
+					in.Store(s.rank, i, r)
+				}
+				if s.claim != "" {
+					in.Store(s.claim, i, u64c(0))
+				}
 			}
 			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts())
 		})
@@ -394,13 +419,16 @@ func (l *lowerer) extremumPass(b *block, s *store, x *extremum) {
 // names their variables.
 func (l *lowerer) declareRuleBuffers() {
 	for _, ct := range l.prog.types {
-		if s := l.stores[ct]; s.ranked {
-			s.rank = l.name(s.base + "_rank")
+		s := l.stores[ct]
+		if s.listed {
 			s.list = l.name(s.base + "_list")
-			s.count = l.name(s.base + "_ranked")
-			l.buffer(s.rank, ir.I32, s.capRef(), ir.Scratch)
+			s.count = l.name(s.base + "_listed")
 			l.buffer(s.list, ir.I32, s.capRef(), ir.Scratch)
 			l.buffer(s.count, ir.I32, i32c(1), ir.Scratch)
+		}
+		if s.ranked {
+			s.rank = l.name(s.base + "_rank")
+			l.buffer(s.rank, ir.I32, s.capRef(), ir.Scratch)
 		}
 	}
 	for _, p := range l.plans {

@@ -35,10 +35,12 @@ type store struct {
 	n, hs   string
 	indices []*index
 	exts    []*extremum
-	// ranked: some rule pairs this store's constraints by rank (Note
-	// [Pairing]); then rank (per slot), list (slots by rank) and count
-	// (i32[1]) hold the step's ranking.
-	ranked            bool
+	// listed: some plan owns this store's constraints; then list holds
+	// the slots of the live constraints of the step and count (i32[1])
+	// their number, and owner loops walk the list, not every slot
+	// (Note [Live lists]). ranked: some rule pairs them by rank (Note
+	// [Pairing]); then rank holds each slot's place in the list.
+	listed, ranked    bool
 	rank, list, count string
 }
 
