@@ -25,7 +25,9 @@ import (
 //	   bodies' constraints
 //	   C and D repeat as claim rounds while a proposal lost a removed
 //	   head's claim (at most maxRounds): the losers search again among
-//	   the constraints still alive and not made in this step
+//	   the constraints still alive and not made in this step; programs
+//	   whose proposals cannot contend get one round and no loop
+//	   (contended in region.go)
 //	E  propagate: each propagation rule fires on every combination of
 //	   live constraints that is new in this step (semi-naive
 //	   evaluation), which is its propagation history
