@@ -77,7 +77,10 @@ gpu() {
   g= gk= gf=
   [ "$gpu_on" = 1 ] || return 0
   for procs in 65536 "${BIG_PROCS:-1048576}"; do
+    local t0 t1
+    t0=$(date +%s%N)
     ./"chr-$name" "$@" PROCS="$procs" --time > gpu.out 2> gpu.err || { echo "chr-$name failed:"; cat gpu.err; }
+    t1=$(date +%s%N)
     local t k after f rest
     t=$(ms gpu.err)
     k=$(grep -o 'kernels [0-9.]* ms' gpu.err | awk '{ print $2 }')
@@ -88,6 +91,7 @@ gpu() {
     gk=$(awk -v a="$gk" -v b="$k" 'BEGIN { print (a == "" || b < a) ? b : a }')
     gf=$(awk -v a="$gf" -v b="$f" 'BEGIN { print (a == "" || b < a) ? b : a }')
     echo "gpu (PROCS=$procs) $t ms, fixpoint $f ms, outside kernels $rest (target: under 20%); $(grep -h 'launches' gpu.err | head -1)"
+    echo "  process wall clock $(( (t1 - t0) / 1000000 )) ms (with CUDA start-up and reading the input files, which --time leaves out)"
     grep -h '^% steps' gpu.err | sed 's/^% /  /'
     [ "$procs" = 65536 ] && cp gpu.out gpu-first.out
   done
