@@ -103,6 +103,8 @@ type lowerer struct {
 	// a stamp that grows with every round of the run (Note [Parallel
 	// firing]).
 	round, stamp *ir.Var
+	// retry: the program has claim rounds after the first (contended).
+	retry bool
 }
 
 // lower builds the SPMD-level module of a checked program.

@@ -199,7 +199,8 @@ func (l *lowerer) claimRounds(b *block, step ir.Expr) {
 		}
 		body.Barrier(true)
 	}
-	if !l.contended() {
+	l.retry = l.contended()
+	if !l.retry {
 		round(b)
 		return
 	}
