@@ -99,6 +99,7 @@ type lowerer struct {
 	pos    diag.Pos
 	// Module-level names of the statistics buffers and parameters.
 	fired, steps, procs, lost, maxSteps, rounds string
+	textLines                                   string // the TEXT_LINES parameter (Note [Output])
 	// Region locals of the claim rounds: the round within the step, and
 	// a stamp that grows with every round of the run (Note [Parallel
 	// firing]).

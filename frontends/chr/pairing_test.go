@@ -108,7 +108,8 @@ func TestClaimRoundsStatic(t *testing.T) {
 
 // TestOutputOrder checks the printed order of a store that is dense
 // (no dead slot), in order and out of it: the first skips the sorting
-// network (Note [Output]), the second sorts.
+// network (Note [Output]), the second sorts; the text is formatted on
+// the device in chunks of 3 lines, and of the default.
 func TestOutputOrder(t *testing.T) {
 	decl := ":- use_module(library(chr)).\n:- chr_constraint p(+int, +int).\nr @ p(X, _) <=> X > 100 | true.\n"
 	for _, q := range []string{
@@ -119,8 +120,10 @@ func TestOutputOrder(t *testing.T) {
 		src := decl + "?- " + q + ".\n"
 		want := "p(1,2)\np(1,5)\np(2,-1)\np(3,0)\n"
 		for _, lowered := range []bool{false, true} {
-			if got := mustRun(t, mustParse(t, "p.chr", src, chr.Options{}), smallProcs, true, lowered); got != want {
-				t.Errorf("%s (lowered %v):\n%s\nwant\n%s", q, lowered, got, want)
+			for _, params := range []map[string]int64{smallProcs, {"PROCS": 7, "TEXT_LINES": 3}} {
+				if got := mustRun(t, mustParse(t, "p.chr", src, chr.Options{}), params, true, lowered); got != want {
+					t.Errorf("%s (lowered %v, %v):\n%s\nwant\n%s", q, lowered, params, got, want)
+				}
 			}
 		}
 	}

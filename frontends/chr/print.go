@@ -24,7 +24,10 @@ import (
 // in order, it sorts an index of them with a bitonic network (Note
 // [Device sort] in package ir). A store of integer constraints is then
 // formatted on the device as well (Note [Device formatting] in package
-// ir), and the host copies back its text and writes it in one write;
+// ir), TEXT_LINES lines (default 2^20) at a time, each chunk by a region
+// of its own, so that its buffers take that many lines, not the
+// capacity; the host copies back each chunk's text and writes it in one
+// write;
 // a store with float arguments is copied back packed and printed by the
 // host with printf, in the index's order. No host pass over the store's
 // slots, no sorting or formatting on the host for integer stores, and
@@ -60,12 +63,20 @@ func (l *lowerer) printStores() []ir.Stmt {
 func (l *lowerer) printStore(b *block, s *store) {
 	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
 	if s.text != "" {
-		// Formatted on the device: the text's length is the last line's end.
+		// Formatted on the device, textChunk lines at a time: a region
+		// writes the chunk's text, whose length is its last line's end.
 		text := l.array(s.base+"_htext", ir.U8, s.textLen())
-		end := load(s.lines, builtin(ir.Max, binop(ir.Sub, live, i32c(1)), i32c(0)), ir.I64)
-		n := b.decl(l.locals.fresh("bytes_"+s.base), ir.I64, &ir.Select{Cond: binop(ir.Gt, live, i32c(0)), X: end, Y: i64c(0)})
-		b.Emit(&ir.Copy{Pos: b.Pos, Dst: text, DstOff: i32c(0), Src: s.text, SrcOff: i32c(0), Count: n},
-			&ir.Write{Pos: b.Pos, Array: text, Count: n})
+		c := b.decl(l.locals.fresh("chunk"), ir.I32, i32c(0))
+		body := b.sub()
+		n := body.decl(l.locals.fresh("lines_"+s.base), ir.I32, builtin(ir.Min, s.chunkRef(), binop(ir.Sub, live, c)))
+		region := body.sub()
+		l.format(region, s, c, n)
+		body.Emit(&ir.Region{Pos: b.Pos, Procs: &ir.ParamRef{Name: l.procs, T: ir.I32}, Body: region.stmts()})
+		bytes := body.decl(l.locals.fresh("bytes_"+s.base), ir.I64, load(s.lines, binop(ir.Sub, n, i32c(1)), ir.I64))
+		body.Emit(&ir.Copy{Pos: b.Pos, Dst: text, DstOff: i32c(0), Src: s.text, SrcOff: i32c(0), Count: bytes},
+			&ir.Write{Pos: b.Pos, Array: text, Count: bytes})
+		body.Set(c.Name, binop(ir.Add, c, n))
+		b.while(binop(ir.Lt, c, live), body.stmts())
 		return
 	}
 	var hargs []string
@@ -94,6 +105,50 @@ func (l *lowerer) printStore(b *block, s *store) {
 		format += "(" + strings.Join(parts, ",") + ")"
 	}
 	b.Emit(l.countLoop(j.Name, live, []ir.Stmt{&ir.Printf{Pos: b.Pos, Format: strings.ReplaceAll(format, "%%", "%%%%") + "\n", Args: args}}))
+}
+
+// textChunk is the default of TEXT_LINES, the most lines a store formats
+// on the device at once (Note [Output]): its text buffer holds this many
+// lines, not the store's capacity.
+const textChunk = 1 << 20
+
+// format writes the lines from first (below n of them) of a store's
+// sorted live constraints as text into its text buffer, as printStore's
+// printf would print them (Note [Device formatting] in package ir): each
+// line's length, their prefix sums, then each line's bytes from the end
+// of the line before. It is a region's body.
+func (l *lowerer) format(b *block, s *store, first, n ir.Expr) {
+	name := atomLiteral(s.ct.name)
+	args := func(b *block, j ir.Expr) []ir.Expr {
+		p := b.decl(l.locals.fresh("fp"), ir.I32, load(s.order, binop(ir.Add, first, j), ir.I32))
+		var out []ir.Expr
+		for a := range s.packed {
+			out = append(out, load(s.packed[a], p, ir.I64))
+		}
+		return out
+	}
+	l.forSlots(b, n, func(b *block, j ir.Expr) {
+		var size ir.Expr = i64c(int64(len(name) + 1 + len(s.packed) + 1))
+		for _, x := range args(b, j) {
+			size = binop(ir.Add, size, ir.DecimalLen(b.Pos, x))
+		}
+		b.Store(s.lines, j, size)
+	})
+	b.Barrier(true)
+	b.Emit(ir.ScanNetwork(b.Pos, s.lines, s.scan, ir.I64, n, l.locals.fresh)...)
+	l.forSlots(b, n, func(b *block, j ir.Expr) {
+		xs := args(b, j)
+		at := l.locals.fresh("at")
+		b.decl(at, ir.I64, &ir.Select{Cond: binop(ir.Gt, j, i32c(0)), X: load(s.lines, binop(ir.Sub, j, i32c(1)), ir.I64), Y: i64c(0)})
+		b.Emit(ir.PutText(b.Pos, s.text, at, name+"(")...)
+		for a, x := range xs {
+			if a > 0 {
+				b.Emit(ir.PutText(b.Pos, s.text, at, ",")...)
+			}
+			b.Emit(ir.PutDecimal(b.Pos, s.text, at, x, l.locals.fresh)...)
+		}
+		b.Emit(ir.PutText(b.Pos, s.text, at, ")\n")...)
+	})
 }
 
 // countLoop is `for var i = 0; i < n; i = i + 1 { body }`.

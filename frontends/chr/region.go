@@ -109,49 +109,7 @@ func (l *lowerer) compact(b *block) {
 		})
 		b.Barrier(true)
 		b.Emit(ir.SortNetwork(b.Pos, s.order, size, s.packedLess, l.locals.fresh)...)
-		if s.text != "" {
-			l.format(b, s, live)
-		}
 	}
-}
-
-// format writes the sorted live constraints of a store as text into its
-// text buffer, one line each, as printStore's printf would print them
-// (Note [Device formatting] in package ir): each line's length, their
-// prefix sums, then each line's bytes from the end of the line before.
-func (l *lowerer) format(b *block, s *store, live ir.Expr) {
-	b.Barrier(true)
-	name := atomLiteral(s.ct.name)
-	args := func(b *block, j ir.Expr) []ir.Expr {
-		p := b.decl(l.locals.fresh("fp"), ir.I32, load(s.order, j, ir.I32))
-		var out []ir.Expr
-		for a := range s.packed {
-			out = append(out, load(s.packed[a], p, ir.I64))
-		}
-		return out
-	}
-	l.forSlots(b, live, func(b *block, j ir.Expr) {
-		var n ir.Expr = i64c(int64(len(name) + 1 + len(s.packed) + 1))
-		for _, x := range args(b, j) {
-			n = binop(ir.Add, n, ir.DecimalLen(b.Pos, x))
-		}
-		b.Store(s.lines, j, n)
-	})
-	b.Barrier(true)
-	b.Emit(ir.ScanNetwork(b.Pos, s.lines, s.scan, ir.I64, live, l.locals.fresh)...)
-	l.forSlots(b, live, func(b *block, j ir.Expr) {
-		xs := args(b, j)
-		at := l.locals.fresh("at")
-		b.decl(at, ir.I64, &ir.Select{Cond: binop(ir.Gt, j, i32c(0)), X: load(s.lines, binop(ir.Sub, j, i32c(1)), ir.I64), Y: i64c(0)})
-		b.Emit(ir.PutText(b.Pos, s.text, at, name+"(")...)
-		for a, x := range xs {
-			if a > 0 {
-				b.Emit(ir.PutText(b.Pos, s.text, at, ",")...)
-			}
-			b.Emit(ir.PutDecimal(b.Pos, s.text, at, x, l.locals.fresh)...)
-		}
-		b.Emit(ir.PutText(b.Pos, s.text, at, ")\n")...)
-	})
 }
 
 // packedLess tells whether packed constraint x sorts strictly before

@@ -26,6 +26,7 @@ type store struct {
 	// scan), the text (u8, lineMax bytes a constraint), "" otherwise.
 	lines, scan, text string
 	lineMax           int64
+	chunk             string // the parameter of the most lines formatted at once
 
 	cap   string   // the capacity parameter
 	query int      // constraints the query posts
@@ -44,9 +45,15 @@ type store struct {
 	rank, list, count string
 }
 
+// chunkRef is the most lines the store formats at once: its capacity,
+// at most TEXT_LINES.
+func (s *store) chunkRef() ir.Expr {
+	return builtin(ir.Min, s.capRef(), builtin(ir.Max, &ir.ParamRef{Name: s.chunk, T: ir.I32}, i32c(1)))
+}
+
 // textLen is the length of the store's text buffer and host array.
 func (s *store) textLen() ir.Expr {
-	return binop(ir.Mul, conv(ir.I64, s.capRef()), i64c(s.lineMax))
+	return binop(ir.Mul, conv(ir.I64, s.chunkRef()), i64c(s.lineMax))
 }
 
 func (s *store) capRef() ir.Expr { return &ir.ParamRef{Name: s.cap, T: ir.I32} }
@@ -75,9 +82,10 @@ func (l *lowerer) declareStores() {
 			removed[h.ct] = true
 		}
 	}
+	l.textLines = l.param("TEXT_LINES", textChunk)
 	for _, ct := range l.prog.types {
 		base := identifier(ct.name, "c") + fmt.Sprint(ct.arity)
-		s := &store{ct: ct, base: base, query: len(counts[ct])}
+		s := &store{ct: ct, base: base, query: len(counts[ct]), chunk: l.textLines}
 		capacity := max(minCapacity, queryCapFactor*int64(s.query))
 		s.cap = l.param("CAP_"+base, capacity)
 		for i, t := range ct.args {
@@ -107,8 +115,8 @@ func (l *lowerer) declareStores() {
 			s.lines = l.name(base + "_lines")
 			s.scan = l.name(base + "_scan")
 			s.text = l.name(base + "_text")
-			l.buffer(s.lines, ir.I64, s.capRef(), ir.Scratch)
-			l.buffer(s.scan, ir.I64, s.capRef(), ir.Scratch)
+			l.buffer(s.lines, ir.I64, s.chunkRef(), ir.Scratch)
+			l.buffer(s.scan, ir.I64, s.chunkRef(), ir.Scratch)
 			l.buffer(s.text, ir.U8, s.textLen(), ir.Scratch)
 		}
 		if removed[ct] {
