@@ -104,6 +104,17 @@ func TestClaimRoundsStatic(t *testing.T) {
 			t.Errorf("%s: claim rounds loop %v, want %v", name, got, want)
 		}
 	}
+	// Pairing by rank contends once another rule removes the type too.
+	decl := ":- use_module(library(chr)).\n:- chr_constraint sum(+int).\n"
+	for rules, want := range map[string]bool{
+		"add @ sum(X), sum(Y) <=> Z is X+Y, sum(Z).\n":                          false,
+		"zero @ sum(0) <=> true.\nadd @ sum(X), sum(Y) <=> Z is X+Y, sum(Z).\n": true,
+	} {
+		m := mustParse(t, "s.chr", decl+rules+"?- sum(1).\n", chr.Options{})
+		if got := strings.Contains(ir.Print(m), "= chr_lost[0]"); got != want {
+			t.Errorf("%s: claim rounds loop %v, want %v", strings.TrimSpace(rules), got, want)
+		}
+	}
 }
 
 // TestOutputOrder checks the printed order of a store that is dense
