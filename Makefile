@@ -129,17 +129,17 @@ rec-artifacts:
 
 # What scripts/bench-chr.sh needs besides gpuc: fw, min and gcd compiled
 # to read their initial stores from files (--input on the store's
-# buffers; chr_gen writes them there), sum likewise (with --stats, whose
-# step count the script prints), primes with the query
-# range(2, 10^6, 10^6), and fw.chr and sum.chr for the interpreter.
+# buffers; chr_gen writes them there), sum likewise, primes with the query
+# range(2, 10^6, 10^6), and fw.chr and sum.chr for the interpreter. All
+# with --stats, whose step counts the script prints.
 chr_store = --input $(1)_st --input $(1)_born --input $(1)_top $(foreach a,$(2),--input $(1)_a$(a))
 chr-artifacts:
 	printf 'true.\n' > $(BENCH_DIR)/none.pl
 	printf 'range(2, 1000000, 1000000).\n' > $(BENCH_DIR)/primes6.pl
-	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/fw.chr --query $(BENCH_DIR)/none.pl $(call chr_store,edge3,0 1 2) -o $(BENCH_DIR)/chr-fw.cu
-	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/min.chr --query $(BENCH_DIR)/none.pl $(call chr_store,min1,0) -o $(BENCH_DIR)/chr-min.cu
-	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/gcd.chr --query $(BENCH_DIR)/none.pl $(call chr_store,gcd1,0) -o $(BENCH_DIR)/chr-gcd.cu
-	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/primes.chr --query $(BENCH_DIR)/primes6.pl -o $(BENCH_DIR)/chr-primes.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/fw.chr --stats --query $(BENCH_DIR)/none.pl $(call chr_store,edge3,0 1 2) -o $(BENCH_DIR)/chr-fw.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/min.chr --stats --query $(BENCH_DIR)/none.pl $(call chr_store,min1,0) -o $(BENCH_DIR)/chr-min.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/gcd.chr --stats --query $(BENCH_DIR)/none.pl $(call chr_store,gcd1,0) -o $(BENCH_DIR)/chr-gcd.cu
+	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/primes.chr --stats --query $(BENCH_DIR)/primes6.pl -o $(BENCH_DIR)/chr-primes.cu
 	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/sum.chr --stats --query $(BENCH_DIR)/none.pl $(call chr_store,sum1,0) -o $(BENCH_DIR)/chr-sum.cu
 	cp examples/chr/fw.chr examples/chr/sum.chr examples/chr/primes.chr $(BENCH_DIR)/
 

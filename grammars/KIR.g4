@@ -45,6 +45,7 @@ stmt
     | 'region' expr block                                                   # regionStmt
     | 'copy' IDENT '[' expr ']' ',' IDENT '[' expr ']' ',' expr ';'         # copyStmt
     | 'swap' IDENT ',' IDENT ';'                                            # swapStmt
+    | 'write' IDENT ',' expr ';'                                            # writeStmt
     | 'printf' IDENT? STRING (',' expr)* ';'                                # printfStmt
     ;
 

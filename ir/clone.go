@@ -168,6 +168,10 @@ func CloneStmt(s Stmt) Stmt {
 		c := *s
 		c.Args = cloneExprs(s.Args)
 		return &c
+	case *Write:
+		c := *s
+		c.Count = CloneExpr(s.Count)
+		return &c
 	}
 	return s
 }

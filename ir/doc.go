@@ -51,7 +51,7 @@
 // (block, thread) pair of a launch; they may use block barriers and shared
 // buffers, never grid barriers. A structured host program launches them,
 // loops, branches, reads back device scalars, copies and swaps buffers and
-// prints.
+// prints, or writes bytes from a host array (Write).
 //
 // The SPMD level adds Region, a host statement that runs its body on a group
 // of P virtual processors, where P may be in the millions. Region bodies may
@@ -96,8 +96,8 @@
 // standard error; output already printed stays printed, and nothing the
 // host program would print after the raise is printed.
 //
-// Printf writes to standard output, in program order with the output
-// buffers; printf stderr writes to standard error (statistics and reports
+// Printf and Write write to standard output, in program order with the
+// output buffers; printf stderr writes to standard error (statistics and reports
 // that must not mix with the output; gpuc run --stats=FILE sends them to
 // a file).
 //

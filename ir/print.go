@@ -244,6 +244,8 @@ func (p *printer) stmt(s Stmt) {
 			stream = "stderr "
 		}
 		p.line("printf %s%s%s;", stream, Quote(s.Format), exprList(", ", s.Args))
+	case *Write:
+		p.line("write %s, %s;", s.Array, PrintExpr(s.Count))
 	case nil:
 		p.line("<nil statement>;")
 	default:

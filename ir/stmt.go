@@ -315,6 +315,18 @@ type Copy struct {
 	Count  Expr
 }
 
+// Write (host) writes the first Count bytes of the u8 host array Array to
+// the output, as they are: text formatted on the device (Note [Device
+// formatting]) leaves the host one large write. The count is checked
+// against the array's length at run time.
+//
+//	write text, n
+type Write struct {
+	Pos   Pos
+	Array string
+	Count Expr
+}
+
 // Swap (host) exchanges the contents of two device buffers of one type and
 // length, in constant time.
 //
@@ -364,6 +376,7 @@ func (s *Region) At() Pos     { return s.Pos }
 func (s *Copy) At() Pos       { return s.Pos }
 func (s *Swap) At() Pos       { return s.Pos }
 func (s *Printf) At() Pos     { return s.Pos }
+func (s *Write) At() Pos      { return s.Pos }
 
 func (*Decl) isStmt()       {}
 func (*Assign) isStmt()     {}
@@ -387,3 +400,4 @@ func (*Region) isStmt()     {}
 func (*Copy) isStmt()       {}
 func (*Swap) isStmt()       {}
 func (*Printf) isStmt()     {}
+func (*Write) isStmt()      {}

@@ -53,6 +53,17 @@ func (v *verifier) copyStmt(s *Copy) {
 	v.integer(s.Count, "copy count")
 }
 
+func (v *verifier) write(s *Write) {
+	v.only(s.Pos, "write", hostCode)
+	switch a := v.arrays[s.Array]; {
+	case a == nil:
+		v.errorf(s.Pos, "write of %s, which is not a host array", s.Array)
+	case a.Elem != U8:
+		v.errorf(s.Pos, "write of %s, an array of %s; write takes an array of u8", s.Array, a.Elem)
+	}
+	v.integer(s.Count, "write count")
+}
+
 func (v *verifier) swap(s *Swap) {
 	v.only(s.Pos, "swap", hostCode)
 	a, b := v.swappable(s.A, s.Pos), v.swappable(s.B, s.Pos)

@@ -191,6 +191,8 @@ func (v *verifier) stmt(s Stmt) {
 		v.swap(s)
 	case *Printf:
 		v.printf(s)
+	case *Write:
+		v.write(s)
 	default:
 		v.malformed(s.At(), "unknown statement %T", s)
 	}

@@ -27,7 +27,7 @@ func (x *fx) stmt(s ir.Stmt, in []*state) []*state {
 		return x.assign(s.Name, s.Init, in)
 	case *ir.Assign:
 		return x.assign(s.Name, s.Value, in)
-	case *ir.Store, *ir.Barrier, *ir.Printf, *ir.Copy, *ir.Swap:
+	case *ir.Store, *ir.Barrier, *ir.Printf, *ir.Copy, *ir.Swap, *ir.Write:
 		return in
 	case *ir.Atomic:
 		if s.Dst == "" {

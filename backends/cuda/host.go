@@ -25,6 +25,13 @@ func (f *fn) hostStmt(s ir.Stmt) {
 		f.line("gpuc_swap(%s, %s);", f.memory(s.A, s.Pos), f.memory(s.B, s.Pos))
 	case *ir.Printf:
 		f.printf(s)
+	case *ir.Write:
+		pre, v := f.operands(s.Count)
+		f.pre(pre)
+		if len(f.e.raiseMsgs) > 0 {
+			f.line("gpuc_check_device_error();")
+		}
+		f.line("gpuc_write(%s, %s, %s);", f.memory(s.Array, s.Pos), v[0].s, cstring(s.Pos.String()))
 	}
 }
 

@@ -91,7 +91,7 @@ func (f *fn) stmt(s ir.Stmt) {
 		}
 	case *ir.Raise:
 		f.raise(s)
-	case *ir.Launch, *ir.Copy, *ir.Swap, *ir.Printf:
+	case *ir.Launch, *ir.Copy, *ir.Swap, *ir.Printf, *ir.Write:
 		f.hostStmt(s)
 	case nil:
 		f.errorf(f.f.Pos, "missing statement")

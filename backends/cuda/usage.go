@@ -24,7 +24,7 @@ func effectful(m *ir.Module) map[string]bool {
 func hasEffect(body []ir.Stmt, eff map[string]bool) bool {
 	return ir.AnyStmt(body, func(s ir.Stmt) bool {
 		switch s.(type) {
-		case *ir.Store, *ir.Atomic, *ir.Launch, *ir.Copy, *ir.Swap, *ir.Printf, *ir.Raise:
+		case *ir.Store, *ir.Atomic, *ir.Launch, *ir.Copy, *ir.Swap, *ir.Printf, *ir.Write, *ir.Raise:
 			return true
 		}
 		return false

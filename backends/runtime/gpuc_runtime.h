@@ -279,6 +279,16 @@ inline void gpuc_copy(gpuc_array<T> &dst, long long doff, gpuc_array<T> &src, lo
   if (n > 0) memmove(dst.ptr + doff, src.ptr + soff, (size_t)n * sizeof(T));
 }
 
+// gpuc_write writes the first n bytes of a host array to standard output
+// in one fwrite: the write statement, for text formatted on the device.
+template <typename T>
+inline void gpuc_write(gpuc_array<T> &src, long long n, const char *pos) {
+  static_assert(sizeof(T) == 1, "write takes an array of bytes");
+  if (n < 0) gpuc_fail_line(pos, ": error: write of a negative count %lld", n);
+  gpuc_copy_range("array", src.name, src.len, 0, n, pos);
+  if (n > 0 && fwrite(src.ptr, 1, (size_t)n, stdout) != (size_t)n) gpuc_fail_line(pos, ": error: write of %lld bytes failed", n);
+}
+
 // gpuc_length checks the length of a memory, computed at start-up.
 inline long long gpuc_length(const char *kind, const char *name, long long n) {
   if (n < 0) gpuc_fail("%s %s has negative length %lld", kind, name, n);

@@ -9,6 +9,10 @@ import (
 // matchRemoval emits phase C for a simplification or simpagation rule:
 // each owner searches one firing, records it and claims its removed heads.
 func (l *lowerer) matchRemoval(b *block, p *rulePlan, step ir.Expr) {
+	if p.paired {
+		l.pairRemoval(b, p, step)
+		return
+	}
 	l.ownerLoop(b, p, step, func(b *block, m *matcher, s ir.Expr, known map[*ruleVar]bool) {
 		fresh := l.locals.fresh
 		nf := b.decl(fresh("nf"), ir.I32, i32c(0))
@@ -41,6 +45,31 @@ func (l *lowerer) matchRemoval(b *block, p *rulePlan, step ir.Expr) {
 		found := b.sub()
 		l.propose(found, m, s, step, first, last, nf)
 		b.ifThen(binop(ir.Gt, nf, i32c(0)), found.stmts())
+	})
+}
+
+// pairRemoval emits phase C for a rule with interchangeable heads: the
+// owner of rank r, a multiple of the rule's head count k, proposes the
+// firing on the constraints of ranks r+1..r+k-1 (Note [Pairing]).
+func (l *lowerer) pairRemoval(b *block, p *rulePlan, step ir.Expr) {
+	s := l.stores[p.owner.ct]
+	k := int64(len(p.r.removed))
+	l.ownerLoop(b, p, step, func(b *block, m *matcher, slot ir.Expr, _ map[*ruleVar]bool) {
+		fresh := l.locals.fresh
+		r := b.decl(fresh("r"), ir.I32, load(s.rank, slot, ir.I32))
+		group := b.sub()
+		nf := group.decl(fresh("nf"), ir.I32, i32c(1))
+		sel := map[*head]*ir.Var{}
+		var alive ir.Expr
+		for j, st := range p.steps {
+			sel[st.h] = group.decl(fresh("p"), ir.I32, load(s.list, binop(ir.Add, r, i32c(int64(j+1))), ir.I32))
+			alive = and(alive, m.alive(st.h, sel[st.h]))
+		}
+		found := group.sub()
+		l.propose(found, m, slot, step, sel, sel, nf)
+		group.ifThen(alive, found.stmts())
+		b.ifThen(and(binop(ir.Eq, binop(ir.Rem, r, i32c(k)), i32c(0)),
+			binop(ir.Lt, binop(ir.Add, r, i32c(k-1)), load(s.count, i32c(0), ir.I32))), group.stmts())
 	})
 }
 
@@ -208,7 +237,7 @@ func (m *matcher) bindAll(b *block, s ir.Expr, slots map[*head]*ir.Var) {
 func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 	owner := l.stores[p.owner.ct]
 	b.Pos = p.r.pos
-	l.forSlots(b, owner.nRef(), func(b *block, s ir.Expr) {
+	l.forListed(b, owner, func(b *block, s ir.Expr) {
 		in := b.sub()
 		my := in.decl(l.locals.fresh("my"), ir.U64, load(p.claim, s, ir.U64))
 		slotOf := map[*head]ir.Expr{p.owner: s}

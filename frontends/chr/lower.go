@@ -25,7 +25,9 @@ import (
 //	   bodies' constraints
 //	   C and D repeat as claim rounds while a proposal lost a removed
 //	   head's claim (at most maxRounds): the losers search again among
-//	   the constraints still alive and not made in this step
+//	   the constraints still alive and not made in this step; programs
+//	   whose proposals cannot contend get one round and no loop
+//	   (contended in region.go)
 //	E  propagate: each propagation rule fires on every combination of
 //	   live constraints that is new in this step (semi-naive
 //	   evaluation), which is its propagation history
@@ -97,10 +99,13 @@ type lowerer struct {
 	pos    diag.Pos
 	// Module-level names of the statistics buffers and parameters.
 	fired, steps, procs, lost, maxSteps, rounds string
+	textLines                                   string // the TEXT_LINES parameter (Note [Output])
 	// Region locals of the claim rounds: the round within the step, and
 	// a stamp that grows with every round of the run (Note [Parallel
 	// firing]).
 	round, stamp *ir.Var
+	// retry: the program has claim rounds after the first (contended).
+	retry bool
 }
 
 // lower builds the SPMD-level module of a checked program.
@@ -111,6 +116,9 @@ func lower(file string, prog *program, facts []fact, opts Options, errs *diag.Li
 	l.declareStores()
 	for _, r := range prog.rules {
 		l.plans = append(l.plans, l.planRule(r)...)
+	}
+	for _, p := range l.plans {
+		l.stores[p.owner.ct].listed = true
 	}
 	l.declareRuleBuffers()
 	l.fired = l.name("chr_fired")

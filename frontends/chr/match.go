@@ -181,7 +181,9 @@ func (m *matcher) keyed(b *block, k int, known map[*ruleVar]bool, act func(b *bl
 	body := b.sub()
 	slot := body.decl(m.l.locals.fresh("s"), ir.I32, cur)
 	body.Set(cur.Name, load(st.ix.next, slot, ir.I32))
-	m.candidate(body, k, slot, known, true, act)
+	// The chains hold the live slots of phase B; only a later claim round
+	// may find one of them removed or refilled.
+	m.candidate(body, k, slot, known, m.l.retry, act)
 	b.while(m.loopCond(binop(ir.Ge, cur, i32c(0))), body.stmts())
 }
 
@@ -279,7 +281,7 @@ func sortedVars(r *rule) []string {
 func (l *lowerer) ownerLoop(b *block, p *rulePlan, step ir.Expr, inner func(b *block, m *matcher, s ir.Expr, known map[*ruleVar]bool)) {
 	s := l.stores[p.owner.ct]
 	b.Pos = p.r.pos
-	l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) {
+	l.forListed(b, s, func(b *block, i ir.Expr) {
 		body := b.sub()
 		m := l.newMatcher(body, p, step)
 		m.slots[p.owner] = i

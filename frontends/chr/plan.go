@@ -61,6 +61,9 @@ type rulePlan struct {
 	// chain is the body constraint that replaces the owner, when the
 	// search may go on with it (Note [Indices]); nil otherwise.
 	chain *post
+	// paired: the removed heads are interchangeable and partners come
+	// from the step's ranking of the owner's store (Note [Pairing]).
+	paired bool
 	// Buffers of a removal rule's proposals, indexed by owner slot.
 	on, claim string
 	slots     map[*head]string    // partner slots
@@ -121,9 +124,59 @@ func (l *lowerer) plan(r *rule, owner *head, delta int) *rulePlan {
 		p.steps = append(p.steps, st)
 	}
 	if delta < 0 {
-		p.chain = chainTarget(p)
+		p.paired = interchangeable(r)
+		if p.paired {
+			l.stores[owner.ct].ranked = true
+		} else {
+			p.chain = chainTarget(p)
+		}
 	}
 	return p
+}
+
+// Note [Pairing]
+//
+// A rule whose heads are all removed, of one constraint type, with
+// distinct variables for arguments and no guard (sum(X), sum(Y) <=>
+// ...) fires on any k distinct live constraints of that type: its heads
+// are interchangeable. Searching partners by scanning makes every owner
+// want the same few constraints; instead, phase B ranks the live
+// constraints of the type (an atomic counter hands out ranks 0..c-1, in
+// any order) and lists them by rank, and in phase C the owner of rank
+// r = 0 mod k proposes the firing on ranks r..r+k-1 when r+k-1 < c.
+// The groups are disjoint, so every proposal holds its claims unless
+// another rule removes the type too, and a step fires floor(c/k)
+// firings: sum over n constraints ends in ceil(log2 n)+1 steps, each
+// step O(n/p) per processor. Any grouping of live constraints is a set
+// of valid firings, so Note [Parallel firing]'s argument stands; a
+// later claim round re-proposes only groups whose members are all still
+// alive. The ranks follow the order of the atomic additions, so a
+// program that is not confluent may end in different stores from run to
+// run on the GPU, each one that the semantics allows.
+
+// interchangeable tells whether a rule's heads are interchangeable (Note
+// [Pairing]).
+func interchangeable(r *rule) bool {
+	if r.kind == propagation || len(r.kept) > 0 || len(r.removed) < 2 || len(r.guard) > 0 || len(r.guards) > 0 {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, h := range r.removed {
+		if h.ct != r.removed[0].ct {
+			return false
+		}
+		for _, a := range h.args {
+			v, ok := a.(*variable)
+			if !ok {
+				return false
+			}
+			if v.name != "_" && seen[v.name] {
+				return false
+			}
+			seen[v.name] = true
+		}
+	}
+	return true
 }
 
 // bindHead marks the variables of a head bound.

@@ -18,13 +18,21 @@ import (
 // first, then by name, then argument by argument (every position holds
 // numbers of one type, compared by value). Integers print as %ld; floats
 // as %.15e, which SWI-Prolog reads back and the test harness prints the
-// same way. The device packs each store's live constraints into arrays
-// of their own after the fixpoint (an atomic counter hands out places,
-// in any order) and sorts an index of them with a bitonic network (Note
-// [Device sort] in package ir); the host copies back only the packed
-// constraints and the index, and prints them in its order: no host pass
-// over the store's slots, no sorting on the host, and no backend knows
-// about it.
+// same way. After the fixpoint the device counts each store's live
+// constraints and packs them into arrays of their own: in slot order
+// when no slot below the top is dead, else in any order (an atomic
+// counter hands out places). If the packed constraints are not already
+// in order, it sorts an index of them with a bitonic network (Note
+// [Device sort] in package ir). A store of integer constraints is then
+// formatted on the device as well (Note [Device formatting] in package
+// ir), TEXT_LINES lines (default 2^20) at a time, each chunk by a region
+// of its own, so that its buffers take that many lines, not the
+// capacity; the host copies back each chunk's text and writes it in one
+// write;
+// a store with float arguments is copied back packed and printed by the
+// host with printf, in the index's order. No host pass over the store's
+// slots, no sorting or formatting on the host for integer stores, and
+// no backend knows about it.
 
 // printStores emits the host code that prints the final store, then the
 // statistics, if asked for, to the standard error stream.
@@ -84,11 +92,28 @@ func jsonString(s string) string {
 // printStore copies one store's packed live constraints and their sorted
 // index back and prints them in that order.
 func (l *lowerer) printStore(b *block, s *store) {
+	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
+	if s.text != "" {
+		// Formatted on the device, textChunk lines at a time: a region
+		// writes the chunk's text, whose length is its last line's end.
+		text := l.array(s.base+"_htext", ir.U8, s.textLen())
+		c := b.decl(l.locals.fresh("chunk"), ir.I32, i32c(0))
+		body := b.sub()
+		n := body.decl(l.locals.fresh("lines_"+s.base), ir.I32, builtin(ir.Min, s.chunkRef(), binop(ir.Sub, live, c)))
+		region := body.sub()
+		l.format(region, s, c, n)
+		body.Emit(&ir.Region{Pos: b.Pos, Procs: &ir.ParamRef{Name: l.procs, T: ir.I32}, Body: region.stmts()})
+		bytes := body.decl(l.locals.fresh("bytes_"+s.base), ir.I64, load(s.lines, binop(ir.Sub, n, i32c(1)), ir.I64))
+		body.Emit(&ir.Copy{Pos: b.Pos, Dst: text, DstOff: i32c(0), Src: s.text, SrcOff: i32c(0), Count: bytes},
+			&ir.Write{Pos: b.Pos, Array: text, Count: bytes})
+		body.Set(c.Name, binop(ir.Add, c, n))
+		b.while(binop(ir.Lt, c, live), body.stmts())
+		return
+	}
 	var hargs []string
 	for i, t := range s.ct.args {
 		hargs = append(hargs, l.array(fmt.Sprintf("%s_ha%d", s.base, i), t, s.capRef()))
 	}
-	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
 	for i, h := range hargs {
 		b.Emit(&ir.Copy{Pos: b.Pos, Dst: h, DstOff: i32c(0), Src: s.packed[i], SrcOff: i32c(0), Count: live})
 	}
@@ -113,6 +138,50 @@ func (l *lowerer) printStore(b *block, s *store) {
 	b.Emit(l.countLoop(j.Name, live, []ir.Stmt{&ir.Printf{Pos: b.Pos, Format: strings.ReplaceAll(format, "%%", "%%%%") + "\n", Args: args}}))
 }
 
+// textChunk is the default of TEXT_LINES, the most lines a store formats
+// on the device at once (Note [Output]): its text buffer holds this many
+// lines, not the store's capacity.
+const textChunk = 1 << 20
+
+// format writes the lines from first (below n of them) of a store's
+// sorted live constraints as text into its text buffer, as printStore's
+// printf would print them (Note [Device formatting] in package ir): each
+// line's length, their prefix sums, then each line's bytes from the end
+// of the line before. It is a region's body.
+func (l *lowerer) format(b *block, s *store, first, n ir.Expr) {
+	name := atomLiteral(s.ct.name)
+	args := func(b *block, j ir.Expr) []ir.Expr {
+		p := b.decl(l.locals.fresh("fp"), ir.I32, load(s.order, binop(ir.Add, first, j), ir.I32))
+		var out []ir.Expr
+		for a := range s.packed {
+			out = append(out, load(s.packed[a], p, ir.I64))
+		}
+		return out
+	}
+	l.forSlots(b, n, func(b *block, j ir.Expr) {
+		var size ir.Expr = i64c(int64(len(name) + 1 + len(s.packed) + 1))
+		for _, x := range args(b, j) {
+			size = binop(ir.Add, size, ir.DecimalLen(b.Pos, x))
+		}
+		b.Store(s.lines, j, size)
+	})
+	b.Barrier(true)
+	b.Emit(ir.ScanNetwork(b.Pos, s.lines, s.scan, ir.I64, n, l.locals.fresh)...)
+	l.forSlots(b, n, func(b *block, j ir.Expr) {
+		xs := args(b, j)
+		at := l.locals.fresh("at")
+		b.decl(at, ir.I64, &ir.Select{Cond: binop(ir.Gt, j, i32c(0)), X: load(s.lines, binop(ir.Sub, j, i32c(1)), ir.I64), Y: i64c(0)})
+		b.Emit(ir.PutText(b.Pos, s.text, at, name+"(")...)
+		for a, x := range xs {
+			if a > 0 {
+				b.Emit(ir.PutText(b.Pos, s.text, at, ",")...)
+			}
+			b.Emit(ir.PutDecimal(b.Pos, s.text, at, x, l.locals.fresh)...)
+		}
+		b.Emit(ir.PutText(b.Pos, s.text, at, ")\n")...)
+	})
+}
+
 // countLoop is `for var i = 0; i < n; i = i + 1 { body }`.
 func (l *lowerer) countLoop(i string, n ir.Expr, body []ir.Stmt) ir.Stmt {
 	return &ir.For{Pos: l.pos,
@@ -130,13 +199,16 @@ func (l *lowerer) array(base string, t ir.Type, n ir.Expr) string {
 
 var plainAtom = regexp.MustCompile(`^[a-z][a-zA-Z0-9_]*$`)
 
-// atomText writes an atom as writeq/1 does for the names gpuc meets:
+// atomText writes an atom as writeq/1 does, as a printf format.
+func atomText(name string) string { return strings.ReplaceAll(atomLiteral(name), "%", "%%") }
+
+// atomLiteral writes an atom as writeq/1 does for the names gpuc meets:
 // plain when it is a letter-digit word, quoted otherwise.
-func atomText(name string) string {
+func atomLiteral(name string) string {
 	if plainAtom.MatchString(name) {
-		return strings.ReplaceAll(name, "%", "%%")
+		return name
 	}
-	q := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "%", "%%").Replace(name)
+	q := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(name)
 	return "'" + q + "'"
 }
 

@@ -3,6 +3,7 @@ package chr
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gpuc/ir"
 )
@@ -44,17 +45,35 @@ func (l *lowerer) regionBody() []ir.Stmt {
 }
 
 // compact packs each store's live constraints into its packed arrays on
-// the device, in any order, and sorts an index of them in the standard
-// order of terms (Note [Output]), so that the host copies back only what
-// it prints, in the order it prints it.
+// the device and sorts an index of them in the standard order of terms
+// (Note [Output]), so that the host copies back only what it prints, in
+// the order it prints it. The live buffer holds [live count, packing
+// cursor, unsorted flag]. A store with no dead slot below its top packs
+// in slot order, and one whose packed constraints are already in order
+// (Floyd-Warshall's edges, read in order and refilled in place) skips
+// the sorting network: its log2(n)^2/2 passes over the store cost more
+// than the fixpoint of a dense store.
 func (l *lowerer) compact(b *block) {
+	tops := map[*store]ir.Expr{}
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
-		n := builtin(ir.Min, load(s.top, i32c(0), ir.I32), s.capRef())
-		l.forSlots(b, n, func(b *block, i ir.Expr) {
+		tops[s] = builtin(ir.Min, load(s.top, i32c(0), ir.I32), s.capRef())
+		l.forSlots(b, tops[s], func(b *block, i ir.Expr) {
+			count := b.sub()
+			count.Atomic("", ir.AtomicAdd, s.live, i32c(0), i32c(1))
+			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), count.stmts())
+		})
+	}
+	b.Barrier(true)
+	for _, ct := range l.prog.types {
+		s := l.stores[ct]
+		dense := binop(ir.Eq, load(s.live, i32c(0), ir.I32), tops[s])
+		l.forSlots(b, tops[s], func(b *block, i ir.Expr) {
 			in := b.sub()
-			at := in.decl(l.locals.fresh("at"), ir.I32, i32c(0))
-			in.Atomic(at.Name, ir.AtomicAdd, s.live, i32c(0), i32c(1))
+			at := in.decl(l.locals.fresh("at"), ir.I32, i)
+			next := in.sub()
+			next.Atomic(at.Name, ir.AtomicAdd, s.live, i32c(1), i32c(1))
+			in.ifThen(not(dense), next.stmts())
 			for k := range s.args {
 				in.Store(s.packed[k], at, s.arg(k, i))
 			}
@@ -67,12 +86,25 @@ func (l *lowerer) compact(b *block) {
 		if ct.arity == 0 {
 			continue
 		}
+		l.forSlots(b, binop(ir.Sub, load(s.live, i32c(0), ir.I32), i32c(1)), func(b *block, i ir.Expr) {
+			up := b.sub()
+			up.Atomic("", ir.AtomicMax, s.live, i32c(2), i32c(1))
+			b.ifThen(s.packedLess(binop(ir.Add, i, i32c(1)), i), up.stmts())
+		})
+	}
+	b.Barrier(true)
+	for _, ct := range l.prog.types {
+		s := l.stores[ct]
+		if ct.arity == 0 {
+			continue
+		}
 		live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
 		b.ifThen(binop(ir.Gt, live, i32c(1<<30)), []ir.Stmt{&ir.Raise{Pos: b.Pos,
 			Msg: fmt.Sprintf("more than 2^30 live %s constraints to sort for output", ct)}})
+		unsorted := binop(ir.Ne, load(s.live, i32c(2), ir.I32), i32c(0))
 		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, i32c(1))
-		b.while(binop(ir.Lt, size, live), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: size.Name, Value: binop(ir.Mul, size, i32c(2))}})
-		l.forSlots(b, size, func(b *block, i ir.Expr) {
+		b.while(and(unsorted, binop(ir.Lt, size, live)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: size.Name, Value: binop(ir.Mul, size, i32c(2))}})
+		l.forSlots(b, builtin(ir.Max, size, live), func(b *block, i ir.Expr) {
 			b.Store(s.order, i, &ir.Select{Cond: binop(ir.Lt, i, live), X: i, Y: i32c(-1)})
 		})
 		b.Barrier(true)
@@ -109,24 +141,32 @@ func (l *lowerer) claimRounds(b *block, step ir.Expr) {
 		return
 	}
 	l.round = b.decl(l.locals.fresh("round"), ir.I32, i32c(0))
+	round := func(body *block) {
+		body.Set(l.round.Name, binop(ir.Add, l.round, i32c(1)))
+		body.Set(l.stamp.Name, binop(ir.Add, l.stamp, i32c(1)))
+		for _, p := range l.plans {
+			if p.delta < 0 {
+				l.matchRemoval(body, p, step)
+			}
+		}
+		body.Barrier(true)
+		for _, p := range l.plans {
+			if p.delta < 0 {
+				l.commit(body, p, step)
+			}
+		}
+		body.Barrier(true)
+	}
+	l.retry = l.contended()
+	if !l.retry {
+		round(b)
+		return
+	}
 	more := b.decl(l.locals.fresh("more"), ir.Bool, boolc(true))
 	lost := load(l.lost, i32c(0), ir.I64)
 	seen := b.decl(l.locals.fresh("lost"), ir.I64, lost)
 	body := b.sub()
-	body.Set(l.round.Name, binop(ir.Add, l.round, i32c(1)))
-	body.Set(l.stamp.Name, binop(ir.Add, l.stamp, i32c(1)))
-	for _, p := range l.plans {
-		if p.delta < 0 {
-			l.matchRemoval(body, p, step)
-		}
-	}
-	body.Barrier(true)
-	for _, p := range l.plans {
-		if p.delta < 0 {
-			l.commit(body, p, step)
-		}
-	}
-	body.Barrier(true)
+	round(body)
 	// The live constraints of the step only shrink over its rounds, so an
 	// owner that proposed nothing finds nothing later: another round can
 	// fire only if a proposal lost. The count of losers only grows, and
@@ -135,6 +175,68 @@ func (l *lowerer) claimRounds(b *block, step ir.Expr) {
 	body.Set(more.Name, and(binop(ir.Ne, lost, seen), binop(ir.Lt, l.round, limit)))
 	body.Set(seen.Name, lost)
 	b.while(more, body.stmts())
+}
+
+// contended tells whether proposals of different owners may claim the
+// same removed constraint, which only claim rounds after the first can
+// make up for (Note [Parallel firing]). It is decided from the rules: a
+// proposal claims its owner, and a partner only for a removed head other
+// than the owner; partners by rank (Note [Pairing]) are claimed by one
+// group each, unless another rule removes their type too. Proposals of
+// one owner under several rules (primes' range/3 rules) do not contend:
+// the earliest rule always holds the owner's claim, and when its firing
+// is blocked by a kept head it waits for the next step, as every blocked
+// proposal does. So Floyd-Warshall, min, gcd and primes run one claim
+// round a step, with no loop and no read-back for the rounds.
+func (l *lowerer) contended() bool {
+	removers := map[*ctype]int{}
+	for _, p := range l.plans {
+		if p.delta < 0 {
+			for _, ct := range removedTypes(p.r) {
+				removers[ct]++
+			}
+		}
+	}
+	for _, p := range l.plans {
+		if p.delta >= 0 || len(p.r.removed) == 1 {
+			continue
+		}
+		if !p.paired || removers[p.owner.ct] > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// removedTypes lists the types of a rule's removed heads, once each.
+func removedTypes(r *rule) []*ctype {
+	var out []*ctype
+	for _, h := range r.removed {
+		if !slices.Contains(out, h.ct) {
+			out = append(out, h.ct)
+		}
+	}
+	return out
+}
+
+// Note [Live lists]
+//
+// Stores do not compact, so their slots below the top include every
+// constraint that died. Phase B lists the slots of each owned store's
+// live constraints (an atomic counter hands out places) and clears their
+// claim words; the owner loops of phases C, D and E walk that list
+// instead of every slot, so a step costs one pass over the slots and
+// then time in proportion to the live constraints (primes' composite/1
+// store has six million slots and under a million live constraints).
+// Constraints made in the step are not in the list, and are not alive
+// for the step anyway (Note [Parallel firing]).
+
+// forListed emits a grid-stride loop over the listed live slots of s.
+func (l *lowerer) forListed(b *block, s *store, body func(b *block, slot ir.Expr)) {
+	l.forSlots(b, load(s.count, i32c(0), ir.I32), func(b *block, k ir.Expr) {
+		slot := b.decl(l.locals.fresh("o"), ir.I32, load(s.list, k, ir.I32))
+		body(b, slot)
+	})
 }
 
 // forSlots emits a grid-stride loop over 0..n-1.
@@ -179,7 +281,7 @@ func (l *lowerer) phaseA(b *block) {
 		if len(s.indices) > 0 {
 			b.while(binop(ir.Lt, local(s.hs, ir.I32), s.nRef()), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: binop(ir.Mul, local(s.hs, ir.I32), i32c(2))}})
 		}
-		if s.claim != "" {
+		if s.claim != "" && !s.listed {
 			l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) { b.Store(s.claim, i, u64c(0)) })
 		}
 		for _, ix := range s.indices {
@@ -188,6 +290,9 @@ func (l *lowerer) phaseA(b *block) {
 	}
 	var init []ir.Stmt
 	for _, ct := range l.prog.types {
+		if s := l.stores[ct]; s.listed {
+			init = append(init, &ir.Store{Pos: l.pos, Buf: s.count, Index: i32c(0), Value: i32c(0)})
+		}
 		for _, x := range l.stores[ct].exts {
 			for cellNo, v := range []int64{math.MaxInt64, math.MaxInt64, -1, math.MaxInt64} {
 				init = append(init, &ir.Store{Pos: l.pos, Buf: x.buf, Index: i32c(int64(cellNo)), Value: i64c(v)})
@@ -205,7 +310,7 @@ func (l *lowerer) phaseB(b *block) {
 	anyExt := false
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
-		if len(s.indices) == 0 && len(s.exts) == 0 {
+		if len(s.indices) == 0 && len(s.exts) == 0 && !s.listed {
 			continue
 		}
 		anyExt = anyExt || len(s.exts) > 0
@@ -223,6 +328,17 @@ func (l *lowerer) phaseB(b *block) {
 			}
 			for _, x := range s.exts {
 				in.Atomic("", ir.AtomicMin, x.buf, i32c(0), x.keyOf(s.arg(x.pos, i)))
+			}
+			if s.listed {
+				r := in.decl(l.locals.fresh("rank"), ir.I32, i32c(0))
+				in.Atomic(r.Name, ir.AtomicAdd, s.count, i32c(0), i32c(1))
+				in.Store(s.list, r, i)
+				if s.ranked {
+					in.Store(s.rank, i, r)
+				}
+				if s.claim != "" {
+					in.Store(s.claim, i, u64c(0))
+				}
 			}
 			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts())
 		})
@@ -261,6 +377,19 @@ func (l *lowerer) extremumPass(b *block, s *store, x *extremum) {
 // declareRuleBuffers declares the proposal buffers of removal rules and
 // names their variables.
 func (l *lowerer) declareRuleBuffers() {
+	for _, ct := range l.prog.types {
+		s := l.stores[ct]
+		if s.listed {
+			s.list = l.name(s.base + "_list")
+			s.count = l.name(s.base + "_listed")
+			l.buffer(s.list, ir.I32, s.capRef(), ir.Scratch)
+			l.buffer(s.count, ir.I32, i32c(1), ir.Scratch)
+		}
+		if s.ranked {
+			s.rank = l.name(s.base + "_rank")
+			l.buffer(s.rank, ir.I32, s.capRef(), ir.Scratch)
+		}
+	}
 	for _, p := range l.plans {
 		if p.delta >= 0 {
 			continue

@@ -21,6 +21,12 @@ type store struct {
 	live   string
 	packed []string
 	order  string // i32: the packed constraints' indices, sorted
+	// Output formatted on the device (Note [Output]), for stores whose
+	// arguments are all integers: line ends (i64, scanned in place with
+	// scan), the text (u8, lineMax bytes a constraint), "" otherwise.
+	lines, scan, text string
+	lineMax           int64
+	chunk             string // the parameter of the most lines formatted at once
 
 	cap   string   // the capacity parameter
 	query int      // constraints the query posts
@@ -30,6 +36,24 @@ type store struct {
 	n, hs   string
 	indices []*index
 	exts    []*extremum
+	// listed: some plan owns this store's constraints; then list holds
+	// the slots of the live constraints of the step and count (i32[1])
+	// their number, and owner loops walk the list, not every slot
+	// (Note [Live lists]). ranked: some rule pairs them by rank (Note
+	// [Pairing]); then rank holds each slot's place in the list.
+	listed, ranked    bool
+	rank, list, count string
+}
+
+// chunkRef is the most lines the store formats at once: its capacity,
+// at most TEXT_LINES.
+func (s *store) chunkRef() ir.Expr {
+	return builtin(ir.Min, s.capRef(), builtin(ir.Max, &ir.ParamRef{Name: s.chunk, T: ir.I32}, i32c(1)))
+}
+
+// textLen is the length of the store's text buffer and host array.
+func (s *store) textLen() ir.Expr {
+	return binop(ir.Mul, conv(ir.I64, s.chunkRef()), i64c(s.lineMax))
 }
 
 func (s *store) capRef() ir.Expr { return &ir.ParamRef{Name: s.cap, T: ir.I32} }
@@ -58,9 +82,10 @@ func (l *lowerer) declareStores() {
 			removed[h.ct] = true
 		}
 	}
+	l.textLines = l.param("TEXT_LINES", textChunk)
 	for _, ct := range l.prog.types {
 		base := identifier(ct.name, "c") + fmt.Sprint(ct.arity)
-		s := &store{ct: ct, base: base, query: len(counts[ct])}
+		s := &store{ct: ct, base: base, query: len(counts[ct]), chunk: l.textLines}
 		capacity := max(minCapacity, queryCapFactor*int64(s.query))
 		s.cap = l.param("CAP_"+base, capacity)
 		for i, t := range ct.args {
@@ -74,7 +99,7 @@ func (l *lowerer) declareStores() {
 		l.buffer(s.born, ir.I32, s.capRef(), ir.Scratch)
 		l.buffer(s.top, ir.I32, i32c(1), ir.Scratch)
 		s.live = l.name(base + "_live")
-		l.buffer(s.live, ir.I32, i32c(1), ir.Scratch)
+		l.buffer(s.live, ir.I32, i32c(3), ir.Scratch) // live, cursor, unsorted
 		for i, t := range ct.args {
 			s.packed = append(s.packed, l.name(fmt.Sprintf("%s_p%d", base, i)))
 			l.buffer(s.packed[i], t, s.capRef(), ir.Scratch)
@@ -83,6 +108,16 @@ func (l *lowerer) declareStores() {
 			// A power of two not below the live count, padded.
 			s.order = l.name(base + "_ord")
 			l.buffer(s.order, ir.I32, binop(ir.Mul, s.capRef(), i32c(2)), ir.Scratch)
+		}
+		if ct.arity > 0 && !slices.Contains(ct.args, ir.F64) {
+			// name(, then 20 bytes an integer, commas, )\n
+			s.lineMax = int64(len(atomLiteral(ct.name))+1+2) + int64(ct.arity)*21
+			s.lines = l.name(base + "_lines")
+			s.scan = l.name(base + "_scan")
+			s.text = l.name(base + "_text")
+			l.buffer(s.lines, ir.I64, s.chunkRef(), ir.Scratch)
+			l.buffer(s.scan, ir.I64, s.chunkRef(), ir.Scratch)
+			l.buffer(s.text, ir.U8, s.textLen(), ir.Scratch)
 		}
 		if removed[ct] {
 			s.claim = l.name(base + "_cl")

@@ -158,6 +158,10 @@ func (b *builder) stmt(ctx parser.IStmtContext) ir.Stmt {
 		b.memory(sw.A, b.tpos(ids[0]))
 		b.memory(sw.B, b.tpos(ids[1]))
 		return sw
+	case *parser.WriteStmtContext:
+		w := &ir.Write{Pos: pos, Array: s.IDENT().GetText(), Count: b.expr(s.Expr())}
+		b.memory(w.Array, b.tpos(s.IDENT()))
+		return w
 	case *parser.PrintfStmtContext:
 		pf := &ir.Printf{Pos: pos, Format: b.str(s.STRING())}
 		if id := s.IDENT(); id != nil {

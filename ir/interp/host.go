@@ -33,8 +33,36 @@ func (c *compiler) hostStmt(s ir.Stmt) stmtFn {
 		return c.swap(s)
 	case *ir.Printf:
 		return c.printf(s)
+	case *ir.Write:
+		return c.write(s)
 	}
 	return nop
+}
+
+// write writes the first n bytes of a u8 host array to the output.
+func (c *compiler) write(s *ir.Write) stmtFn {
+	src, count, nt, pos := c.hostMemory(s.Array, s.Pos), c.expr(s.Count), typeOf(s.Count), s.Pos
+	switch {
+	case src == nil:
+		return nop
+	case !src.host || src.elem != ir.U8:
+		c.errorf(pos, "write of %s, which is not a host array of u8", s.Array)
+		return nop
+	}
+	out := c.x.out
+	return func(f *frame) ctl {
+		n := asInt(nt, count(f))
+		if n < 0 {
+			fault(pos, "write of a negative count %d", n)
+		}
+		checkRange(pos, src, 0, n)
+		text := make([]byte, n)
+		for i, b := range src.data[:n] {
+			text[i] = byte(b)
+		}
+		out.Write(text)
+		return ctlNext
+	}
 }
 
 func stmtName(s ir.Stmt) string {
@@ -47,6 +75,8 @@ func stmtName(s ir.Stmt) string {
 		return "copy"
 	case *ir.Swap:
 		return "swap"
+	case *ir.Write:
+		return "write"
 	}
 	return "printf"
 }

@@ -76,7 +76,7 @@ func (c *compiler) stmt(s ir.Stmt) stmtFn {
 		c.errorf(s.Pos, "fork in %s; it exists only in SPMD regions", c.mode)
 	case *ir.SplitWhile:
 		c.errorf(s.Pos, "split while in %s; it exists only in SPMD regions", c.mode)
-	case *ir.Launch, *ir.Region, *ir.Copy, *ir.Swap, *ir.Printf:
+	case *ir.Launch, *ir.Region, *ir.Copy, *ir.Swap, *ir.Printf, *ir.Write:
 		return c.hostStmt(s)
 	default:
 		c.errorf(s.At(), "unknown statement %T", s)
