@@ -169,6 +169,7 @@
 //     --stats`, costly on the GPU);
 //   - replicated: one copy per device, read-only in device code; a host
 //     store or copy into it writes every copy.
+//
 // With k = 1 the three world spaces are global.
 //
 // A world region (`region P world { ... }`) splits its processors in
