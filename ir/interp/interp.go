@@ -187,7 +187,7 @@ type machine struct {
 	hosts   []hostThread
 	world   *world
 	place   placement
-	lim     limits       // Note [Bounded runs]
+	lim     limits // Note [Bounded runs]
 	clock   atomic.Uint64
 	steps   atomic.Int64 // loop iterations, with Config.MaxSteps (limits.go)
 }
