@@ -95,28 +95,23 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 		}
 		g, b := asInt(gt, grid(f)), asInt(bt, blockSize(f))
 		x.step(pos)
-		if world {
-			var r ctl = ctlNext
+		// A world launch's cooperative capacity is each device's.
+		if perDevice := (g + int64(x.devices) - 1) / int64(x.devices); world && (!coop || x.coopFits(perDevice, b)) {
 			x.worldRun(f, "a world launch of "+k.fn.Name, pos, func([][]ir.Bits) {
-				switch {
-				case !coop:
-					x.launch(k, vals, g, b, pos)
-				case x.coopFits(g, b):
+				if coop {
 					x.coopLaunch(k, vals, g, b, pos)
-				case fallback == nil:
-					fault(pos, "cooperative launch of %d blocks of %d threads does not fit: at most %d threads run at once", g, b, x.coopThreads())
-				default:
-					r = fallback(f)
+				} else {
+					x.launch(k, vals, g, b, pos)
 				}
 			})
-			return r
+			return ctlNext
 		}
 		x.place = placement{dev: f.th.dev}
 		if !coop {
 			x.launch(k, vals, g, b, pos)
 			return ctlNext
 		}
-		if x.coopFits(g, b) {
+		if !world && x.coopFits(g, b) {
 			x.coopLaunch(k, vals, g, b, pos)
 			return ctlNext
 		}

@@ -25,7 +25,7 @@ import (
 // an instance per device (memory.inst); distributed and replicated
 // buffers one storage, indexed globally. Each access of a distributed
 // buffer counts as local or remote by its owner, element i of n living on
-// device i / ceil(n/k); the counts end in the statistics.
+// device i / ir.WorldPart(n, k); the counts end in the statistics.
 //
 // Each device's copy of the host program must take the same branches
 // (Note [World-uniform host code] in package ir). Every host branch adds
@@ -79,8 +79,14 @@ func (x *machine) devOf(i, n int64) int {
 	if x.devices == 1 {
 		return 0
 	}
-	per := (n + int64(x.devices) - 1) / int64(x.devices)
-	return int(i / per)
+	return int(i / ir.WorldPart(n, int64(x.devices)))
+}
+
+// blockDev is the device that block b of a world launch of g blocks runs
+// on.
+func (x *machine) blockDev(b, g int64) int {
+	k := int64(x.devices)
+	return int(b / ((g + k - 1) / k))
 }
 
 // placement says where the host's next launch or region runs: on device
@@ -266,7 +272,7 @@ func (c *compiler) allGather(s *ir.AllGather) stmtFn {
 
 // block is the range of n elements or processors that device d owns.
 func (x *machine) block(d int, n int64) (lo, hi int64) {
-	per := (n + int64(x.devices) - 1) / int64(x.devices)
+	per := ir.WorldPart(n, int64(x.devices))
 	return min(n, int64(d)*per), min(n, int64(d+1)*per)
 }
 
