@@ -167,7 +167,9 @@
 //     a multiple of WorldGrain (256): element i lives on device i / B,
 //     at local index i % B. Code indexes it globally; an access whose
 //     owner is not the accessing device is remote (counted in `gpuc run
-//     --json`'s statistics, costly on the GPU);
+//     --json`'s statistics, costly on the GPU). A host store or copy
+//     into it writes, on each device, only the elements that device
+//     owns, so that the copies of the host program do not race;
 //   - replicated: one copy per device, read-only in device code; a host
 //     store or copy into it writes every copy.
 //

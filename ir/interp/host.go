@@ -139,7 +139,7 @@ func (c *compiler) hostMemory(name string, pos ir.Pos) *memory {
 func (c *compiler) copyStmt(s *ir.Copy) stmtFn {
 	dst, src := c.hostMemory(s.Dst, s.Pos), c.hostMemory(s.Src, s.Pos)
 	dOff, sOff, count := c.expr(s.DstOff), c.expr(s.SrcOff), c.expr(s.Count)
-	dt, st, nt, pos := typeOf(s.DstOff), typeOf(s.SrcOff), typeOf(s.Count), s.Pos
+	dt, st, nt, pos, x := typeOf(s.DstOff), typeOf(s.SrcOff), typeOf(s.Count), s.Pos, c.x
 	switch {
 	case dst == nil || src == nil:
 		return nop
@@ -154,7 +154,17 @@ func (c *compiler) copyStmt(s *ir.Copy) stmtFn {
 		}
 		checkRange(pos, dst, do, n)
 		checkRange(pos, src, so, n)
-		copy(dst.at(f.th.dev)[do:do+n], src.at(f.th.dev)[so:so+n])
+		d, s := dst.at(f.th.dev), src.at(f.th.dev)
+		if x.world != nil && dst.world && dst.space == ir.Distributed {
+			// Each device's host writes the elements it owns.
+			lo, hi := x.block(f.th.dev, int64(len(d)))
+			lo, hi = max(lo, do), min(hi, do+n)
+			if lo < hi {
+				copy(d[lo:hi], s[so+lo-do:so+hi-do])
+			}
+			return ctlNext
+		}
+		copy(d[do:do+n], s[so:so+n])
 		return ctlNext
 	}
 }

@@ -100,10 +100,10 @@ type placement struct {
 // if world, else on the placement's device, muted there unless it is 0.
 func (p placement) thread(th *thread, dev int) {
 	if p.world {
-		th.dev, th.mute = dev, false
+		th.dev, th.mute, th.world = dev, false, true
 		return
 	}
-	th.dev, th.mute = p.dev, p.dev != 0
+	th.dev, th.mute, th.world = p.dev, p.dev != 0, false
 }
 
 // world is the state that the devices' host programs share.
@@ -207,6 +207,9 @@ func (x *machine) arrive(d int, a arrival, act func(arr []arrival)) {
 		case p.trace != q.trace:
 			fault(at, "the host programs of devices 0 and %d took different branches before %s: host control flow must be world-uniform (Note [World-uniform host code])", e, where(q))
 		}
+	}
+	if x.race != nil {
+		x.race.epoch++
 	}
 	if end {
 		return

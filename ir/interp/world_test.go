@@ -37,9 +37,10 @@ host main() {
   var d: i32 = 0;
   d = allreduce(max, device_id());
   world_barrier;
-  region N {
+  region N world {
     other[pid()] = pid();
   }
+  cells[3] = 7;
   swap cells, other;
   swap cells, other;
   printf "%d %d %d\n", t, d, num_devices();
@@ -56,6 +57,10 @@ func TestWorld(t *testing.T) {
 		var want strings.Builder
 		fmt.Fprintf(&want, "%d %d %d\n", 450*k, k-1, k)
 		for p := range 10 {
+			if p == 3 {
+				fmt.Fprintf(&want, "7\n") // written by the host of its owner
+				continue
+			}
 			fmt.Fprintf(&want, "%d\n", p/per)
 		}
 		for _, race := range []bool{false, true} {
@@ -117,6 +122,16 @@ host main() {
 	}
 	if _, err := run(t, "w.kir", strings.Replace(fmt.Sprintf(src, "1"), "pid() % 256", "pid()", 1), interp.Config{Devices: 2, Race: true}); err != nil {
 		t.Errorf("no race: %v", err)
+	}
+	// A region that is not world runs on every device: its writes to a
+	// distributed buffer conflict across devices, as two blocks' would.
+	replicas := strings.Replace(fmt.Sprintf(src, "pid()"), "region 512 world {\n    c[pid() % 256]", "region 512 {\n    c[pid()]", 1)
+	want := "w.kir:11:5: error: data race on c[0]: write on device 1 conflicts with write at w.kir:11:5 on device 0, with no collective between"
+	if _, err := run(t, "w.kir", replicas, interp.Config{Devices: 2, Race: true}); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("replicas writing c: got %v, want %s", err, want)
+	}
+	if _, err := run(t, "w.kir", replicas, interp.Config{Devices: 1, Race: true}); err != nil {
+		t.Errorf("one device: %v", err)
 	}
 }
 
