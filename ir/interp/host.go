@@ -210,6 +210,11 @@ func (c *compiler) swap(s *ir.Swap) stmtFn {
 	}
 }
 
+// discard is an io.StringWriter that drops what it is given.
+type discard struct{}
+
+func (discard) WriteString(s string) (int, error) { return len(s), nil }
+
 // printfArg is one compiled printf argument: a value or a string literal.
 type printfArg struct {
 	value evalFn
@@ -268,12 +273,9 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 	if s.Stderr {
 		stderr := c.x.cfg.Stderr
 		return func(f *frame) ctl {
-			if f.th.mute {
-				return ctlNext
-			}
 			var line strings.Builder
 			format(f, &line)
-			if stderr != nil {
+			if stderr != nil && !f.th.mute {
 				// Unbuffered, as C's stderr: the text in one write.
 				io.WriteString(stderr, line.String())
 			}
@@ -282,7 +284,10 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 	}
 	out := c.x.out
 	return func(f *frame) ctl {
-		if !f.th.mute {
+		if f.th.mute {
+			// A muted device evaluates the arguments, which may call.
+			format(f, discard{})
+		} else {
 			format(f, out)
 		}
 		return ctlNext
