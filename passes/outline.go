@@ -65,6 +65,17 @@ func markWorld(out []ir.Stmt) {
 	})
 }
 
+// worldSpace is the space of a buffer that a pass makes for a region's
+// bookkeeping: distributed in a world region, so that the processors of
+// every device and each device's host see its one value (Note [World] in
+// package ir); global otherwise.
+func worldSpace(world bool) ir.Space {
+	if world {
+		return ir.Distributed
+	}
+	return ir.Global
+}
+
 // withOutliners calls f on each host function of m with an outliner for
 // it; the outliners share one namer.
 func withOutliners(m *ir.Module, cfg *Config, f func(o *outliner, host *ir.Func)) {

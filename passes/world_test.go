@@ -44,3 +44,60 @@ func TestWorldLowering(t *testing.T) {
 		}
 	}
 }
+
+// worldLoopSrc has a world region with a loop around grid barriers, a
+// split and a priority store: the passes' bookkeeping buffers (host
+// loop conditions, group counts, claims) must be one value for the world.
+const worldLoopSrc = `module worldloop;
+
+param DEVICES: i32 = 1;
+param N: i32 = 1024;
+
+buffer v: i32[N] distributed output;
+buffer best: i32[1] distributed output;
+buffer sizes: i32[2] distributed output;
+
+host main() {
+  region N world {
+    v[pid()] = pid() % 7;
+    barrier grid;
+    var round: i32 = 0;
+    while round < 3 {
+      var x: i32 = v[(pid() + 1) % N];
+      barrier grid;
+      v[pid()] = v[pid()] + x;
+      barrier grid;
+      round = round + 1;
+    }
+    prio best[0] = pid() + 100;
+    split pid() < 700 {
+      if pid() == 0 {
+        sizes[0] = groupsize();
+      }
+    } else {
+      if pid() == 700 {
+        sizes[1] = groupsize();
+      }
+    }
+  }
+}
+`
+
+func TestWorldLoweringBookkeeping(t *testing.T) {
+	spmd := irtest.Parse(t, "worldloop.kir", []byte(worldLoopSrc))
+	want := irtest.RunWith(t, spmd, interp.Config{})
+	for k := 2; k <= 4; k++ {
+		if got := irtest.RunWith(t, spmd, interp.Config{Devices: k}); got != want {
+			t.Errorf("%d devices at the SPMD level: got\n%s\nwant\n%s", k, got, want)
+		}
+	}
+	for _, coop := range []int64{1, 0} {
+		m := irtest.Parse(t, "worldloop.kir", []byte(worldLoopSrc))
+		irtest.RunPasses(t, m, nil, "default")
+		for k := 1; k <= 4; k++ {
+			if got := irtest.RunWith(t, m, interp.Config{Devices: k, CoopThreads: coop}); got != want {
+				t.Errorf("lowered, %d devices, coop capacity %d: got\n%s\nwant\n%s", k, coop, got, want)
+			}
+		}
+	}
+}
