@@ -86,6 +86,7 @@ func TestWorld(t *testing.T) {
 func TestWorldDiverges(t *testing.T) {
 	for _, c := range []struct{ body, want string }{
 		{"if device_id() == 0 {\n    world_barrier;\n  }", "w.kir:5:5: error: device 1 reached the end of the program while device 0 reached world_barrier at w.kir:5:5"},
+		{"if device_id() == 1 {\n    raise \"boom\";\n  }\n  world_barrier;", "boom"},
 		{"if device_id() == 1 {\n    printf \"x\";\n  }\n  world_barrier;", "w.kir:7:3: error: the host programs of devices 0 and 1 took different branches before world_barrier at w.kir:7:3"},
 	} {
 		src := "module w;\n\nhost main() {\n  " + c.body + "\n}\n"
