@@ -61,6 +61,24 @@ func TestExamplesOnDevices(t *testing.T) {
 			if got := out.String(); got != string(want) {
 				t.Errorf("%d devices print\n%s\nwant\n%s", k, got, want)
 			}
+			if ext := filepath.Ext(f); ext != ".trs" && ext != ".rec" {
+				return
+			}
+			// A term rewrite's trace, the rewrites and pending slots of
+			// each iteration, is the same for every k (Note [TRS on
+			// several devices] in frontends/trs).
+			traces := [2]string{}
+			for j, devices := range []int{1, k} {
+				var out, stats bytes.Buffer
+				cfg := interp.Config{Stdout: &out, Stderr: &stats, Devices: devices, DeviceMemory: 16 << 20}
+				if err := driver.Run(m, nil, append(args, "TRACE=1", "STATS=1"), cfg); err != nil {
+					t.Fatalf("%d devices, with the trace: %v", devices, err)
+				}
+				traces[j] = out.String() + stats.String()
+			}
+			if traces[0] != traces[1] {
+				t.Errorf("trace and statistics on %d devices:\n%s\non one:\n%s", k, traces[1], traces[0])
+			}
 		})
 	}
 	if n < 10 {
