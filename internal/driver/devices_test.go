@@ -61,6 +61,26 @@ func TestExamplesOnDevices(t *testing.T) {
 			if got := out.String(); got != string(want) {
 				t.Errorf("%d devices print\n%s\nwant\n%s", k, got, want)
 			}
+			if filepath.Ext(f) == ".fork" {
+				// --world splits start's processors across the devices and
+				// distributes the shared variables (Note [Fork on several
+				// devices] in passes/access.go), race-free.
+				world, err := driver.Load(f, append(flags, "--world")...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out bytes.Buffer
+				err = driver.Run(world, nil, args, interp.Config{Stdout: &out, Devices: k, MaxSteps: maxSteps * int64(k), Race: true})
+				if err != nil && strings.Contains(err.Error(), "(--max-steps)") {
+					t.Skipf("--world: more than %d steps a device: too long for this test", maxSteps)
+				}
+				if err != nil {
+					t.Fatalf("--world, %d devices: %v", k, err)
+				}
+				if got := out.String(); got != string(want) {
+					t.Errorf("--world, %d devices print\n%s\nwant\n%s", k, got, want)
+				}
+			}
 			if ext := filepath.Ext(f); ext != ".trs" && ext != ".rec" {
 				return
 			}
