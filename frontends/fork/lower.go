@@ -104,33 +104,11 @@ func lower(file string, prog *program, opts Options, errs *diag.List) *ir.Module
 	}
 	l.settleNames()
 	if opts.World {
-		l.makeWorld()
+		if err := ir.DistributeWorld(l.m); err != nil {
+			*l.errs = append(*l.errs, err)
+		}
 	}
 	return l.m
-}
-
-// makeWorld turns the module into one for a world of DEVICES devices
-// (Note [Fork on several devices] in passes/access.go): every start is a
-// world region, and every buffer that code writes is distributed, one
-// storage for the world, so that processors on different devices share
-// the program's variables as on one device.
-func (l *lowerer) makeWorld() {
-	l.m.Params = append([]*ir.Param{{Pos: l.m.Pos, Name: ir.DevicesParam, Type: ir.I32, Default: 1}}, l.m.Params...)
-	for _, b := range l.m.Buffers {
-		if b.Space == ir.Global && b.Role != ir.Static {
-			b.Space = ir.Distributed
-		}
-	}
-	for _, f := range l.m.Funcs {
-		if f.Kind == ir.HostFunc {
-			ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-				if r, ok := s.(*ir.Region); ok {
-					r.World = true
-				}
-				return true
-			})
-		}
-	}
 }
 
 // options checks the frontend options.
