@@ -194,6 +194,18 @@
 // barrier, and so does a swap of distributed or replicated buffers,
 // whose one storage the devices share.
 //
+// On GPUs (one process per device, NVSHMEM; issue 19): device_id() is
+// the PE, num_devices() the PE count; symmetric and distributed buffers
+// are symmetric-heap allocations, a distributed one of WorldPart(Len, k)
+// elements on each PE, element i at offset i % B of PE i / B (a peer
+// pointer for loads, stores and atomics); global, constant and
+// replicated buffers are each process's own (every host writes its copy
+// of a replicated buffer, so no broadcast is needed). A world launch
+// starts on device d the blocks from d*ceil(G/k), with bid() offset; its
+// grid barrier is the device's grid sync around a barrier of all PEs.
+// allgather is a collect of each PE's part, allreduce a reduction on the
+// stream; a host read of a distributed element is a get from its owner.
+//
 // Memory model: between two world barriers (world_barrier, a world
 // region's or cooperative world launch's grid barrier, allgather,
 // allreduce, and the start and end of a world region or launch),
