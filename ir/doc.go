@@ -120,7 +120,9 @@
 // which the device buffers fit: the bytes of every global and constant
 // buffer, its length evaluated with the parameters' values times its
 // element's size, add up to at most fit × the device's free memory as
-// the program starts (FitBudget). If even v = 1 does not fit, the value
+// the program starts (FitBudget). Of a distributed buffer only the part
+// one device holds counts, WorldPart(Len, k) elements (Note [World]); on
+// several devices the value is the least that any of them allows. If even v = 1 does not fit, the value
 // is 1, and allocation then fails as for any buffer too large. Shared
 // buffers, which are per block, and host arrays do not count. The default
 // is thus an upper bound, and the value depends on the machine: no pass

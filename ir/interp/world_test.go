@@ -158,3 +158,24 @@ host main() {
 		t.Errorf("counters %s, want %s", got, want)
 	}
 }
+
+// TestWorldFit checks that a fitted parameter counts, of a distributed
+// buffer, the part that one device holds (Note [Fitted parameters]).
+func TestWorldFit(t *testing.T) {
+	const src = `module f;
+
+param DEVICES: i32 = 1;
+param CAP: i32 = 1073741824 fit 0.5;
+
+buffer s: i64[CAP] distributed scratch;
+
+host main() {
+  printf "%d\n", CAP;
+}
+`
+	for k, want := range map[int]string{1: "65536\n", 4: "262144\n"} {
+		if got := mustRun(t, "f.kir", src, interp.Config{Devices: k, DeviceMemory: 1 << 20}); got != want {
+			t.Errorf("%d devices: CAP %q, want %q", k, got, want)
+		}
+	}
+}
