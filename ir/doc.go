@@ -182,7 +182,8 @@
 // a distributed buffer's element p is local to processor p. Its grid
 // barrier is a world barrier, and its groups may span devices. A world
 // launch (`launch f() grid G block B coop world`) splits its G blocks in
-// contiguous ranges of ceil(G/k), bid() and gid() staying global; the
+// contiguous ranges of ceil(G/k), bid() and gid() staying global (a
+// cooperative one fits if one device holds ceil(G/k) blocks); the
 // passes lower a world region to world launches of blocks of WorldGrain
 // threads, which split its processors as the region does. Every device
 // must reach a world region or launch, each with the same size.
