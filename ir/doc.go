@@ -120,7 +120,9 @@
 // which the device buffers fit: the bytes of every global and constant
 // buffer, its length evaluated with the parameters' values times its
 // element's size, add up to at most fit × the device's free memory as
-// the program starts (FitBudget). If even v = 1 does not fit, the value
+// the program starts (FitBudget). Of a distributed buffer only the part
+// one device holds counts, WorldPart(Len, k) elements (Note [World]); on
+// several devices the value is the least that any of them allows. If even v = 1 does not fit, the value
 // is 1, and allocation then fails as for any buffer too large. Shared
 // buffers, which are per block, and host arrays do not count. The default
 // is thus an upper bound, and the value depends on the machine: no pass
@@ -140,6 +142,82 @@
 // the CPU, and interp.Config.DeviceMemory in the interpreter (a model of
 // 256 MiB unless `gpuc run --device-memory` says otherwise). A generated
 // program run with --time prints each fitted value on standard error.
+//
+// # Note [World]
+//
+// A module runs on a world of k devices, k the value of its parameter
+// DEVICES (an ordinary parameter, default 1; DEVICES=k on the command
+// line, `gpuc run --devices k`). A module without DEVICES runs on one
+// device on the GPU; the interpreter may still run it on k (see below).
+// device_id() (0..k-1) and num_devices() (k), both i32, may stand
+// anywhere but in lengths.
+//
+// Control replication: every device runs a copy of the host program, so
+// host branch and loop conditions must have the same value on every
+// device (Note [World-uniform host code]). A launch or a region that is
+// not world runs on every device, whole, on that device's instances.
+// Only device 0 prints; output buffers are printed from device 0's
+// instances, as the host reads them (a distributed buffer whole). A
+// raise on any device ends the world with exit status 1.
+//
+// Memory spaces of a device buffer, besides global, constant and shared:
+//   - global: one instance per device, private to it (as with k = 1);
+//   - symmetric: one instance per device, on the symmetric heap, so that
+//     allgather may fill it;
+//   - distributed: one array of Len elements in the world, split in
+//     parts of B = WorldPart(Len, k) elements, ceil(Len/k) rounded up to
+//     a multiple of WorldGrain (256): element i lives on device i / B,
+//     at local index i % B. Code indexes it globally; an access whose
+//     owner is not the accessing device is remote (counted in `gpuc run
+//     --json`'s statistics, costly on the GPU). A host store or copy
+//     into it writes, on each device, only the elements that device
+//     owns, so that the copies of the host program do not race;
+//   - replicated: one copy per device, read-only in device code; a host
+//     store or copy into it writes every copy.
+//
+// With k = 1 the three world spaces are global.
+//
+// A world region (`region P world { ... }`) splits its processors in the
+// same parts: pid p runs on device p / WorldPart(P, k), and with P = Len
+// a distributed buffer's element p is local to processor p. Its grid
+// barrier is a world barrier, and its groups may span devices. A world
+// launch (`launch f() grid G block B coop world`) splits its G blocks in
+// contiguous ranges of ceil(G/k), bid() and gid() staying global (a
+// cooperative one fits if one device holds ceil(G/k) blocks); the
+// passes lower a world region to world launches of blocks of WorldGrain
+// threads, which split its processors as the region does. Every device
+// must reach a world region or launch, each with the same size.
+//
+// Host statements: `world_barrier;` waits for every device's host program
+// and the work it launched; `allgather BUF;` fills every instance of the
+// symmetric BUF with the part each device owns (the elements i with
+// i / WorldPart(Len, k) = d come from device d); `V = allreduce(op, e);`
+// combines e from every device with add, min, max, and, or or xor and
+// gives every device the result. The two collectives hold a world
+// barrier, and so does a swap of distributed or replicated buffers,
+// whose one storage the devices share.
+//
+// On GPUs (one process per device, NVSHMEM; issue 19): device_id() is
+// the PE, num_devices() the PE count; symmetric and distributed buffers
+// are symmetric-heap allocations, a distributed one of WorldPart(Len, k)
+// elements on each PE, element i at offset i % B of PE i / B (a peer
+// pointer for loads, stores and atomics); global, constant and
+// replicated buffers are each process's own (every host writes its copy
+// of a replicated buffer, so no broadcast is needed). A world launch
+// starts on device d the blocks from d*ceil(G/k), with bid() offset; its
+// grid barrier is the device's grid sync around a barrier of all PEs.
+// allgather is a collect of each PE's part, allreduce a reduction on the
+// stream; a host read of a distributed element is a get from its owner.
+//
+// Memory model: between two world barriers (world_barrier, a world
+// region's or cooperative world launch's grid barrier, allgather,
+// allreduce, and the start and end of a world region or launch),
+// conflicting accesses to one address from two devices, one of them a
+// write and not both atomic, are a data race, as between two blocks
+// (`gpuc run --race` treats devices like blocks). Atomics on a remote
+// element are atomic with respect to every device's atomics on it.
+// Nothing orders a device's plain accesses to another device's elements
+// except those barriers.
 //
 // # Helpers that frontends, passes and backends share
 //

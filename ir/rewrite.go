@@ -90,6 +90,8 @@ func RewriteStmtExprs(s Stmt, f func(Expr) Expr) {
 		rewriteList(s.Args, f)
 	case *Write:
 		r(&s.Count)
+	case *AllReduce:
+		r(&s.Value)
 	}
 }
 

@@ -118,6 +118,8 @@ func StmtExprs(s Stmt) []Expr {
 		add(s.Args...)
 	case *Write:
 		add(s.Count)
+	case *AllReduce:
+		add(s.Value)
 	}
 	return out
 }

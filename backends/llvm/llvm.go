@@ -95,6 +95,9 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 	if errs := abi.SPMDConstructs(m, "llvm"); len(errs) > 0 {
 		return nil, errs
 	}
+	if errs := abi.WorldConstructs(m, "llvm"); len(errs) > 0 {
+		return nil, errs
+	}
 	if errs := cooperative(m); len(errs) > 0 {
 		return nil, errs
 	}

@@ -7,10 +7,19 @@ import (
 	"gpuc/ir"
 )
 
-// runMain runs the host program.
+// runMain runs the host program, on every device (Note [Devices]).
 func (x *machine) runMain() {
+	if x.world != nil {
+		x.runWorld()
+		return
+	}
+	x.runMainOn(0)
+}
+
+// runMainOn runs device d's copy of the host program.
+func (x *machine) runMainOn(d int) {
 	main := x.funcs["main"]
-	main.body(&frame{regs: make([]ir.Bits, main.nslots), th: &x.host})
+	main.body(&frame{regs: make([]ir.Bits, main.nslots), th: &x.hosts[d].thread})
 }
 
 // hostStmt compiles the statements that only host code has.
@@ -35,6 +44,12 @@ func (c *compiler) hostStmt(s ir.Stmt) stmtFn {
 		return c.printf(s)
 	case *ir.Write:
 		return c.write(s)
+	case *ir.WorldBarrier:
+		return c.worldBarrier(s)
+	case *ir.AllGather:
+		return c.allGather(s)
+	case *ir.AllReduce:
+		return c.allReduce(s)
 	}
 	return nop
 }
@@ -77,6 +92,12 @@ func stmtName(s ir.Stmt) string {
 		return "swap"
 	case *ir.Write:
 		return "write"
+	case *ir.WorldBarrier:
+		return "world_barrier"
+	case *ir.AllGather:
+		return "allgather"
+	case *ir.AllReduce:
+		return "allreduce"
 	}
 	return "printf"
 }
@@ -92,7 +113,7 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 		return nop
 	}
 	args, grid, blockSize := c.exprs(s.Args), c.expr(s.Grid), c.expr(s.Block)
-	gt, bt, x, pos, coop := typeOf(s.Grid), typeOf(s.Block), c.x, s.Pos, s.Coop
+	gt, bt, x, pos, coop, world := typeOf(s.Grid), typeOf(s.Block), c.x, s.Pos, s.Coop, s.World
 	var fallback stmtFn
 	if s.Fallback != nil {
 		fallback = c.stmts(s.Fallback)
@@ -104,11 +125,23 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 		}
 		g, b := asInt(gt, grid(f)), asInt(bt, blockSize(f))
 		x.step(pos)
+		// A world launch's cooperative capacity is each device's.
+		if perDevice := (g + int64(x.devices) - 1) / int64(x.devices); world && (!coop || x.coopFits(perDevice, b)) {
+			x.worldRun(f, "a world launch of "+k.fn.Name, pos, func([][]ir.Bits) {
+				if coop {
+					x.coopLaunch(k, vals, g, b, pos)
+				} else {
+					x.launch(k, vals, g, b, pos)
+				}
+			})
+			return ctlNext
+		}
+		x.place = placement{dev: f.th.dev}
 		if !coop {
 			x.launch(k, vals, g, b, pos)
 			return ctlNext
 		}
-		if x.coopFits(g, b) {
+		if !world && x.coopFits(g, b) {
 			x.coopLaunch(k, vals, g, b, pos)
 			return ctlNext
 		}
@@ -136,7 +169,7 @@ func (c *compiler) hostMemory(name string, pos ir.Pos) *memory {
 func (c *compiler) copyStmt(s *ir.Copy) stmtFn {
 	dst, src := c.hostMemory(s.Dst, s.Pos), c.hostMemory(s.Src, s.Pos)
 	dOff, sOff, count := c.expr(s.DstOff), c.expr(s.SrcOff), c.expr(s.Count)
-	dt, st, nt, pos := typeOf(s.DstOff), typeOf(s.SrcOff), typeOf(s.Count), s.Pos
+	dt, st, nt, pos, x := typeOf(s.DstOff), typeOf(s.SrcOff), typeOf(s.Count), s.Pos, c.x
 	switch {
 	case dst == nil || src == nil:
 		return nop
@@ -151,7 +184,17 @@ func (c *compiler) copyStmt(s *ir.Copy) stmtFn {
 		}
 		checkRange(pos, dst, do, n)
 		checkRange(pos, src, so, n)
-		copy(dst.data[do:do+n], src.data[so:so+n])
+		d, s := dst.at(f.th.dev), src.at(f.th.dev)
+		if x.world != nil && dst.world && dst.space == ir.Distributed {
+			// Each device's host writes the elements it owns.
+			lo, hi := x.block(f.th.dev, int64(len(d)))
+			lo, hi = max(lo, do), min(hi, do+n)
+			if lo < hi {
+				copy(d[lo:hi], s[so+lo-do:so+hi-do])
+			}
+			return ctlNext
+		}
+		copy(d[do:do+n], s[so:so+n])
 		return ctlNext
 	}
 }
@@ -165,7 +208,7 @@ func checkRange(pos ir.Pos, m *memory, off, n int64) {
 }
 
 func (c *compiler) swap(s *ir.Swap) stmtFn {
-	a, b, pos := c.hostMemory(s.A, s.Pos), c.hostMemory(s.B, s.Pos), s.Pos
+	a, b, pos, x := c.hostMemory(s.A, s.Pos), c.hostMemory(s.B, s.Pos), s.Pos, c.x
 	switch {
 	case a == nil || b == nil:
 		return nop
@@ -176,14 +219,31 @@ func (c *compiler) swap(s *ir.Swap) stmtFn {
 		c.errorf(pos, "swap of %s (%s) and %s (%s), which differ in type", a.name, a.elem, b.name, b.elem)
 		return nop
 	}
-	return func(*frame) ctl {
+	return func(f *frame) ctl {
 		if len(a.data) != len(b.data) {
 			fault(pos, "swap of %s (length %d) and %s (length %d), which differ in length", a.name, len(a.data), b.name, len(b.data))
 		}
-		a.data, b.data = b.data, a.data
+		switch {
+		case a.inst != nil && b.inst != nil:
+			d := f.th.dev
+			a.inst[d], b.inst[d] = b.inst[d], a.inst[d]
+			a.data, b.data = a.inst[0], b.inst[0]
+		case x.world != nil:
+			// One storage for the world: the swap is a collective.
+			x.arrive(f.th.dev, arrival{what: "swap " + a.name + ", " + b.name, pos: pos}, func([]arrival) {
+				a.data, b.data = b.data, a.data
+			})
+		default:
+			a.data, b.data = b.data, a.data
+		}
 		return ctlNext
 	}
 }
+
+// discard is an io.StringWriter that drops what it is given.
+type discard struct{}
+
+func (discard) WriteString(s string) (int, error) { return len(s), nil }
 
 // printfArg is one compiled printf argument: a value or a string literal.
 type printfArg struct {
@@ -245,7 +305,7 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 		return func(f *frame) ctl {
 			var line strings.Builder
 			format(f, &line)
-			if stderr != nil {
+			if stderr != nil && !f.th.mute {
 				// Unbuffered, as C's stderr: the text in one write.
 				io.WriteString(stderr, line.String())
 			}
@@ -254,7 +314,12 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 	}
 	out := c.x.out
 	return func(f *frame) ctl {
-		format(f, out)
+		if f.th.mute {
+			// A muted device evaluates the arguments, which may call.
+			format(f, discard{})
+		} else {
+			format(f, out)
+		}
 		return ctlNext
 	}
 }
