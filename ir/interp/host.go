@@ -71,6 +71,9 @@ func (c *compiler) write(s *ir.Write) stmtFn {
 			fault(pos, "write of a negative count %d", n)
 		}
 		checkRange(pos, src, 0, n)
+		if f.th.mute {
+			return ctlNext // only device 0 writes (Note [Devices])
+		}
 		text := make([]byte, n)
 		for i, b := range src.data[:n] {
 			text[i] = byte(b)
