@@ -136,6 +136,13 @@ func (b *Builder) V(name string) Expr {
 	return &Var{Pos: b.Pos, Name: name, T: t}
 }
 
+// Local reads a local that the builder did not declare (one of another
+// builder, or of the code being rewritten) and records its type.
+func (b *Builder) Local(name string, t Type) Expr {
+	b.types[name] = t
+	return b.V(name)
+}
+
 // P reads a module parameter.
 func (b *Builder) P(name string) Expr {
 	return &ParamRef{Pos: b.Pos, Name: name, T: b.M.Param(name).Type}
@@ -174,6 +181,7 @@ func (b *Builder) Rem(x, y Expr) Expr { return b.Bin(Rem, x, y) }
 func (b *Builder) Eq(x, y Expr) Expr  { return b.Bin(Eq, x, y) }
 func (b *Builder) Ne(x, y Expr) Expr  { return b.Bin(Ne, x, y) }
 func (b *Builder) Lt(x, y Expr) Expr  { return b.Bin(Lt, x, y) }
+func (b *Builder) Gt(x, y Expr) Expr  { return b.Bin(Gt, x, y) }
 func (b *Builder) Ge(x, y Expr) Expr  { return b.Bin(Ge, x, y) }
 func (b *Builder) And(x, y Expr) Expr { return b.Bin(LogAnd, x, y) }
 func (b *Builder) Or(x, y Expr) Expr  { return b.Bin(LogOr, x, y) }
