@@ -125,6 +125,11 @@ func (b *Builder) CopyIn(dst, src string, n Expr) {
 	b.Emit(&Copy{Pos: b.Pos, Dst: dst, DstOff: b.I32(0), Src: src, SrcOff: b.I32(0), Count: n})
 }
 
+// Scratch adds to the module a global scratch buffer of n elements.
+func (b *Builder) Scratch(name string, elem Type, n Expr) {
+	b.M.Buffers = append(b.M.Buffers, &Buffer{Pos: b.Pos, Name: name, Elem: elem, Len: n, Space: Global, Role: Scratch})
+}
+
 // ---- expressions ----
 
 // V reads a local or parameter of the function.

@@ -355,7 +355,8 @@ func (g *grouper) count(member string, pos ir.Pos) ([]ir.Stmt, ir.Expr) {
 // buffer makes a one-element scratch buffer for the pass's bookkeeping.
 func (g *grouper) buffer(base string, t ir.Type, pos ir.Pos) string {
 	name := g.names.fresh(base)
-	g.m.Buffers = append(g.m.Buffers, &ir.Buffer{Pos: pos, Name: name, Elem: t, Len: ir.IntConst(ir.I32, 1), Space: ir.Global, Role: ir.Scratch})
+	b := ir.NewBuilder(g.m, pos, nil)
+	b.Scratch(name, t, b.I32(1))
 	return name
 }
 
