@@ -343,14 +343,7 @@ func TestEveryCUDACallChecked(t *testing.T) {
 // (__CUDA_ARCH__ set) of the __host__ __device__ helpers. Warnings count,
 // as nvcc's do in scripts/gpu-check.sh.
 func TestCompilesAsCPlusPlus(t *testing.T) {
-	gxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("g++ not found")
-	}
-	stub, err := filepath.Abs("testdata/cuda_stub.h")
-	if err != nil {
-		t.Fatal(err)
-	}
+	gxx, stub := gxxStub(t)
 	dir := t.TempDir()
 	for _, path := range programs(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".kir")
@@ -361,14 +354,37 @@ func TestCompilesAsCPlusPlus(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			for _, side := range []string{"-U__CUDA_ARCH__", "-D__CUDA_ARCH__=900"} {
-				cmd := exec.Command(gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
-					side, "-x", "c++", "-include", stub, cu)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Errorf("g++ %s %s: %v\n%s", side, cu, err, out)
-				}
-			}
+			bothSides(t, gxx, stub, cu)
 		})
+	}
+}
+
+// gxxStub returns g++ and the stub of CUDA's declarations, and skips the
+// test where g++ is absent.
+func gxxStub(t *testing.T) (gxx, stub string) {
+	t.Helper()
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("g++ not found")
+	}
+	stub, err = filepath.Abs("testdata/cuda_stub.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gxx, stub
+}
+
+// bothSides checks the program cu with g++ against the stub, as the host
+// side and as the device side; warnings count, as nvcc's do in
+// scripts/gpu-check.sh.
+func bothSides(t *testing.T, gxx, stub, cu string) {
+	t.Helper()
+	for _, side := range []string{"-U__CUDA_ARCH__", "-D__CUDA_ARCH__=900"} {
+		cmd := exec.Command(gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
+			side, "-x", "c++", "-include", stub, cu)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("g++ %s %s: %v\n%s", side, cu, err, out)
+		}
 	}
 }
 
