@@ -394,7 +394,7 @@ func (x *fx) join(sts []*state, p ir.Pos) []*state {
 	for _, s := range sts {
 		k := fmt.Sprintf("%d|%s", s.from, envKey(s.env))
 		if i, ok := keys[k]; ok {
-			out[i].guards = intersect(out[i].guards, s.guards)
+			out[i].guards = its.Intersect(out[i].guards, s.guards)
 			continue
 		}
 		keys[k] = len(out)
@@ -417,20 +417,6 @@ func envKey(env map[string]its.Expr) string {
 	}
 	sort.Strings(ks)
 	return strings.Join(ks, ";")
-}
-
-func intersect(a, b []its.Expr) []its.Expr {
-	in := map[string]bool{}
-	for _, g := range b {
-		in[g.String()] = true
-	}
-	var out []its.Expr
-	for _, g := range a {
-		if in[g.String()] {
-			out = append(out, g)
-		}
-	}
-	return out
 }
 
 func (s *state) clone() *state {

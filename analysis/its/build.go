@@ -41,3 +41,39 @@ func Size(e Expr) int {
 	}
 	return 1
 }
+
+// Intersect keeps the guards of a that b has too (by their printed form),
+// in a's order: what two paths' guards have in common.
+func Intersect(a, b []Expr) []Expr {
+	in := map[string]bool{}
+	for _, g := range b {
+		in[g.String()] = true
+	}
+	var out []Expr
+	for _, g := range a {
+		if in[g.String()] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// ReadsOnly reports whether e is made of constants and of variables for
+// which ok holds, with no nondeterministic value or load.
+func ReadsOnly(e Expr, ok func(name string) bool) bool {
+	switch e := e.(type) {
+	case *Const:
+		return true
+	case *Ref:
+		return ok(e.Var.Name)
+	case *Unary:
+		return ReadsOnly(e.X, ok)
+	case *Binary:
+		return ReadsOnly(e.X, ok) && ReadsOnly(e.Y, ok)
+	case *Cast:
+		return ReadsOnly(e.X, ok)
+	case *Ite:
+		return ReadsOnly(e.C, ok) && ReadsOnly(e.T, ok) && ReadsOnly(e.E, ok)
+	}
+	return false
+}

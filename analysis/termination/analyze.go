@@ -530,17 +530,7 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time,
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
-			t := sys.Trans[ti]
-			for _, g := range t.Guard {
-				for v := range its.FreeVars(g) {
-					read[v] = true
-				}
-			}
-			for _, u := range t.Update {
-				for v := range its.FreeVars(u) {
-					read[v] = true
-				}
-			}
+			readVars(sys.Trans[ti], read)
 		}
 		// Exits too: a loop bound usually sits in the exit guard.
 		in := map[int]bool{}

@@ -219,6 +219,32 @@ func (inv Invariants) Strings(l int) []string {
 	return out
 }
 
+// changedVars is the set of variables that t updates or havocs.
+func changedVars(t its.Transition) map[string]bool {
+	changes := map[string]bool{}
+	for k := range t.Update {
+		changes[k] = true
+	}
+	for _, h := range t.Havoc {
+		changes[h] = true
+	}
+	return changes
+}
+
+// readVars adds to read the variables that t's guards and updates read.
+func readVars(t its.Transition, read map[string]bool) {
+	for _, g := range t.Guard {
+		for v := range its.FreeVars(g) {
+			read[v] = true
+		}
+	}
+	for _, u := range t.Update {
+		for v := range its.FreeVars(u) {
+			read[v] = true
+		}
+	}
+}
+
 // entryFacts encodes the facts over the state vars.
 func entryFacts(q *query, sys *its.System, vars map[string]string) string {
 	sc := q.newScope(vars)
@@ -305,15 +331,7 @@ func (a *analyzer) houdiniAt(cands func(l int) []its.Expr) Invariants {
 		q.assert(inv.term(q, t.From, pre))
 		g, post := q.step(t, pre, "1")
 		q.assert(g)
-		sc := q.newScope(post)
-		var names, negs []string
-		for i, c := range open {
-			n := q.declare(fmt.Sprintf("c!%d", i), its.Bool)
-			q.assert("(= " + n + " " + q.term(c, sc) + ")")
-			names = append(names, n)
-			negs = append(negs, "(not "+n+")")
-		}
-		q.assert(or(negs))
+		names := q.someFails("c", open, q.newScope(post))
 		res, model, err := a.check(q.script(), names...)
 		if res == smt.Unsat {
 			continue
@@ -326,12 +344,7 @@ func (a *analyzer) houdiniAt(cands func(l int) []its.Expr) Invariants {
 			inv[t.To] = framed
 			continue
 		}
-		var keep []its.Expr
-		for i, c := range open {
-			if v, ok := smt.Value(model[names[i]]); ok && v.Sign() != 0 {
-				keep = append(keep, c)
-			}
-		}
+		keep := holding(open, names, model)
 		if len(keep) == len(open) {
 			// The model names none: keep nothing rather than loop.
 			keep = nil
@@ -373,13 +386,7 @@ func frame(t its.Transition, from, to []its.Expr) (framed, open []its.Expr) {
 	for _, c := range from {
 		at[c.String()] = true
 	}
-	changes := map[string]bool{}
-	for k := range t.Update {
-		changes[k] = true
-	}
-	for _, h := range t.Havoc {
-		changes[h] = true
-	}
+	changes := changedVars(t)
 	for _, c := range to {
 		kept := at[c.String()]
 		for v := range its.FreeVars(c) {
@@ -457,13 +464,7 @@ func available(sys *its.System) map[int][]its.Expr {
 	}
 	for ti, t := range sys.Trans {
 		kill[ti] = map[string]bool{}
-		changes := map[string]bool{}
-		for k := range t.Update {
-			changes[k] = true
-		}
-		for _, h := range t.Havoc {
-			changes[h] = true
-		}
+		changes := changedVars(t)
 		for _, k := range keys {
 			for v := range its.FreeVars(atoms[k]) {
 				if changes[v] {

@@ -58,22 +58,7 @@ func walk(sys *its.System, init map[string]*big.Int, rng *rand.Rand, steps int, 
 				}
 				return mem[k]
 			}}
-		var enabled []int
-		for ti, t := range sys.Trans {
-			if t.From != loc {
-				continue
-			}
-			ok := true
-			for _, g := range t.Guard {
-				if its.Eval(g, env).Sign() == 0 {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				enabled = append(enabled, ti)
-			}
-		}
+		enabled := enabledAt(sys, loc, env)
 		if len(enabled) == 0 {
 			return
 		}
@@ -94,18 +79,34 @@ func walk(sys *its.System, init map[string]*big.Int, rng *rand.Rand, steps int, 
 	}
 }
 
+// enabledAt lists the transitions out of loc whose guards hold in env.
+func enabledAt(sys *its.System, loc int, env *its.Env) []int {
+	var out []int
+	for ti, t := range sys.Trans {
+		if t.From != loc {
+			continue
+		}
+		ok := true
+		for _, g := range t.Guard {
+			if its.Eval(g, env).Sign() == 0 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, ti)
+		}
+	}
+	return out
+}
+
 // sampleFilter drops the candidates that a sampled run falsifies at their location.
 func (a *analyzer) sampleFilter(inv Invariants) {
 	sys := a.sys
 	rng := rand.New(rand.NewSource(1))
 	for _, hint := range a.hints() {
 		q := newQuery(sys)
-		x0 := q.state("0")
-		q.assert(entryFacts(q, sys, x0))
-		for _, name := range sortedNames(hint) {
-			v, _ := sys.Var(name)
-			q.assert("(= " + x0[name] + " " + bvConst(hint[name], v.Sort.Width) + ")")
-		}
+		x0 := q.entryWith(sys, hint)
 		var ask []string
 		for _, v := range sys.Vars {
 			ask = append(ask, x0[v.Name])
