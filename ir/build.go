@@ -47,6 +47,15 @@ func NewBuilder(m *Module, pos Pos, out *[]Stmt) *Builder {
 	return &Builder{M: m, Pos: pos, types: map[string]Type{}, cur: out}
 }
 
+// At returns a builder positioned at pos that knows b's locals, for the
+// expressions of a construct that carry another position than its
+// statements, or none; statements go through b.
+func (b *Builder) At(pos Pos) *Builder {
+	c := *b
+	c.Pos = pos
+	return &c
+}
+
 // Block is the block that statements go to now: callers compare it with
 // one they saw before to know whether they are still at that level.
 func (b *Builder) Block() *[]Stmt { return b.cur }

@@ -257,19 +257,25 @@ func (g *grouper) guard(run []ir.Stmt, member string) []ir.Stmt {
 	out, inner := hoistDecls(run)
 	if len(inner) > 0 {
 		b := ir.NewBuilder(g.m, inner[0].At(), &out)
-		b.If(b.Local(member, ir.Bool), func() { b.Emit(inner...) })
+		b.If(noPos(b).Local(member, ir.Bool), func() { b.Emit(inner...) })
 	}
 	return out
 }
 
 func gridBarrier(pos ir.Pos) ir.Stmt { return &ir.Barrier{Pos: pos, Grid: true} }
 
-// memberAnd returns `member && x`, or x for the whole group.
-func memberAnd(b *ir.Builder, member string, x ir.Expr) ir.Expr {
+// noPos is the builder of the pass's own expressions (flags, counters),
+// which carry no source position: a fault in them is the pass's, and the
+// statements around them point into the source.
+func noPos(b *ir.Builder) *ir.Builder { return b.At(ir.Pos{}) }
+
+// memberAnd returns `member && x`, or x for the whole group; e builds
+// without positions.
+func memberAnd(e *ir.Builder, member string, x ir.Expr) ir.Expr {
 	if member == "" {
 		return x
 	}
-	return b.And(b.Local(member, ir.Bool), x)
+	return e.And(e.Local(member, ir.Bool), x)
 }
 
 // split runs the then-part, then the else-part, each predicated.
@@ -283,9 +289,10 @@ func (g *grouper) split(s *ir.Split, member string) []ir.Stmt {
 	in, out := g.names.fresh("split_then"), g.names.fresh("split_else")
 	var stmts []ir.Stmt
 	b := ir.NewBuilder(g.m, pos, &stmts)
+	e := noPos(b)
 	b.Barrier(true)
-	b.Decl(in, ir.Bool, memberAnd(b, member, s.Cond))
-	b.Decl(out, ir.Bool, memberAnd(b, member, b.Not(b.V(in))))
+	b.Decl(in, ir.Bool, memberAnd(e, member, s.Cond))
+	b.Decl(out, ir.Bool, memberAnd(e, member, e.Not(e.V(in))))
 	b.Barrier(true)
 	b.Emit(g.part(s.Then, in, pos)...)
 	if len(s.Else) > 0 {
@@ -345,18 +352,20 @@ func (g *grouper) count(member string, pos ir.Pos) ([]ir.Stmt, ir.Expr) {
 	base, n := g.names.fresh("count_base"), g.names.fresh("groupsize")
 	var stmts []ir.Stmt
 	b := ir.NewBuilder(g.m, pos, &stmts)
-	b.Decl(base, ir.I64, b.Ld(buf, b.I32(0)))
+	e := noPos(b)
+	b.Decl(base, ir.I64, e.Ld(buf, e.I32(0)))
 	b.Barrier(true)
-	b.If(b.Local(member, ir.Bool), func() { b.Atomic("", ir.AtomicAdd, buf, b.I32(0), b.I64(1)) })
+	b.If(e.Local(member, ir.Bool), func() { b.Atomic("", ir.AtomicAdd, buf, e.I32(0), e.I64(1)) })
 	b.Barrier(true)
-	return stmts, b.Decl(n, ir.I32, b.Conv(ir.I32, b.Sub(b.Ld(buf, b.I32(0)), b.V(base))))
+	b.Decl(n, ir.I32, e.Conv(ir.I32, e.Sub(e.Ld(buf, e.I32(0)), e.V(base))))
+	return stmts, e.V(n)
 }
 
 // buffer makes a one-element scratch buffer for the pass's bookkeeping.
 func (g *grouper) buffer(base string, t ir.Type, pos ir.Pos) string {
 	name := g.names.fresh(base)
 	b := ir.NewBuilder(g.m, pos, nil)
-	b.Scratch(name, t, b.I32(1))
+	b.Scratch(name, t, noPos(b).I32(1))
 	return name
 }
 
@@ -371,21 +380,22 @@ func (g *grouper) splitWhile(s *ir.SplitWhile, member string) []ir.Stmt {
 	it, in := g.names.fresh("loop_epoch"), g.names.fresh("in_loop")
 	var stmts []ir.Stmt
 	b := ir.NewBuilder(g.m, pos, &stmts)
-	next := func() ir.Expr { return b.Add(b.V(it), b.I32(1)) }
+	e := noPos(b)
+	next := func() ir.Expr { return e.Add(e.Local(it, ir.I32), e.I32(1)) }
 	announce := func() {
-		b.If(b.V(in), func() { b.Atomic("", ir.AtomicMax, flag, b.I32(0), next()) })
+		b.If(e.Local(in, ir.Bool), func() { b.Atomic("", ir.AtomicMax, flag, e.I32(0), next()) })
 	}
 	b.Barrier(true)
-	b.Decl(it, ir.I32, b.Ld(flag, b.I32(0)))
-	b.Decl(in, ir.Bool, memberAnd(b, member, ir.CloneExpr(s.Cond)))
+	b.Decl(it, ir.I32, e.Ld(flag, e.I32(0)))
+	b.Decl(in, ir.Bool, memberAnd(e, member, ir.CloneExpr(s.Cond)))
 	b.Barrier(true)
 	announce()
 	b.Barrier(true)
-	b.While(b.Gt(b.Ld(flag, b.I32(0)), b.V(it)), func() {
+	b.While(e.Gt(e.Ld(flag, e.I32(0)), e.V(it)), func() {
 		b.Set(it, next())
 		b.Emit(g.part(s.Body, in, pos)...)
 		b.Barrier(true)
-		b.If(b.V(in), func() { b.Set(in, s.Cond) })
+		b.If(e.V(in), func() { b.Set(in, s.Cond) })
 		announce()
 		b.Barrier(true)
 	})
@@ -404,17 +414,18 @@ func (g *grouper) fork(s *ir.Fork, member string) []ir.Stmt {
 	in := g.names.fresh("in_fork")
 	var stmts []ir.Stmt
 	b := ir.NewBuilder(g.m, pos, &stmts)
-	renameBuiltins(s.Body, ir.GroupID, b.Local(i, ir.I32))
-	renameBuiltins(s.Body, ir.ProcID, b.Local(mem, ir.I32))
+	e := noPos(b)
+	renameBuiltins(s.Body, ir.GroupID, e.Local(i, ir.I32))
+	renameBuiltins(s.Body, ir.ProcID, e.Local(mem, ir.I32))
 	b.Barrier(true)
 	b.Decl(k, ir.I32, s.Count)
 	b.Decl(grp, ir.I32, s.Group)
 	b.Decl(mem, ir.I32, s.Member)
-	outOfRange := b.Or(b.Lt(b.V(grp), b.I32(0)), b.Ge(b.V(grp), b.V(k)))
-	b.If(memberAnd(b, member, outOfRange), func() { b.Raise("fork: a processor's group index is out of range") })
+	outOfRange := e.Or(e.Lt(e.Local(grp, ir.I32), e.I32(0)), e.Ge(e.V(grp), e.Local(k, ir.I32)))
+	b.If(memberAnd(e, member, outOfRange), func() { b.Raise("fork: a processor's group index is out of range") })
 	b.Barrier(true)
-	b.Loop(i, b.I32(0), b.V(k), b.I32(1), func() {
-		b.Decl(in, ir.Bool, memberAnd(b, member, b.Eq(b.V(grp), b.V(i))))
+	b.Loop(i, e.I32(0), e.V(k), e.I32(1), func() {
+		b.Decl(in, ir.Bool, memberAnd(e, member, e.Eq(e.V(grp), e.V(i))))
 		b.Emit(g.part(s.Body, in, pos)...)
 		b.Barrier(true)
 	})

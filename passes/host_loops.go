@@ -450,7 +450,7 @@ func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, bod
 		h.o.rep.note(pos, "loop runs on the host; its condition is reduced on the device and read back each iteration")
 		pre, c = h.condition(cond)
 	}
-	b.While(b.Bool(true), func() {
+	b.While(h.b.Bool(true), func() {
 		b.Emit(pre...)
 		b.If(b.Not(c), b.Break)
 		b.Emit(rest...)
@@ -525,7 +525,7 @@ func (h *hoister) reduce(e ir.Expr) ([]ir.Stmt, ir.Expr) {
 	})
 	var body []ir.Stmt
 	b := ir.NewBuilder(h.o.m, e.At(), &body)
-	b.Store(h.condBuffer(), b.I32(0), b.Conv(ir.I64, e))
+	b.Store(h.condBuffer(), h.b.I32(0), h.b.Conv(ir.I64, e))
 	r := h.region(body, h.b.I32(1))
 	return []ir.Stmt{r}, h.b.Ld(h.cond, h.b.I32(0))
 }

@@ -182,7 +182,8 @@ func (o *outliner) cutMultiprefix(r *ir.Region) ([]ir.Stmt, error) {
 		after = append([]ir.Stmt{&ir.If{Pos: g.Pos, Cond: ir.CloneExpr(g.Cond), Then: tail}}, r.Body[site.top+1:]...)
 	}
 	b := ir.NewBuilder(o.m, pos, &before)
-	b.Store(mp.work, b.Builtin(ir.GlobalID), b.Sel(b.Local(on, ir.Bool), b.Local(val, elem), mp.id()))
+	e := b.At(ir.Pos{}) // the pass's own values, with no source position
+	b.Store(mp.work, e.Builtin(ir.GlobalID), e.Sel(e.Local(on, ir.Bool), e.Local(val, elem), mp.id()))
 	r1 := &ir.Region{Pos: r.Pos, Procs: ir.CloneExpr(r.Procs), Body: trimBarriers(before)}
 	r2 := &ir.Region{Pos: r.Pos, Procs: ir.CloneExpr(r.Procs), Body: trimBarriers(after)}
 	types := regionLocals(r.Body)
