@@ -440,20 +440,8 @@ func guard(s *state, g its.Expr) *state {
 	return n
 }
 
-func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
-	if b, ok := g.(*its.Binary); ok && b.Op == its.LAnd {
-		return addGuard(addGuard(gs, b.X), b.Y)
-	}
-	if c, ok := g.(*its.Const); ok && c.Val.Sign() != 0 {
-		return gs
-	}
-	for _, h := range gs {
-		if h == g {
-			return gs
-		}
-	}
-	return append(gs, g)
-}
+// addGuard appends g split at &&, dropping true and repeated nodes.
+func addGuard(gs []its.Expr, g its.Expr) []its.Expr { return its.AddGuard(gs, g, nil) }
 
 func bigOf(t ir.Type, b ir.Bits) *big.Int {
 	if t.IsSigned() {

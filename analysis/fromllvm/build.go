@@ -463,18 +463,7 @@ func infeasible(gs []its.Expr) bool {
 // addGuard appends g split at &&, dropping true and repeated guards. A guard that reads a fresh
 // value stays: the analysis needs every branch as it is, for witnesses.
 func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
-	if b, ok := g.(*its.Binary); ok && b.Op == its.LAnd {
-		return addGuard(addGuard(gs, b.X), b.Y)
-	}
-	if c, ok := g.(*its.Const); ok && c.Val.Sign() != 0 {
-		return gs
-	}
-	for _, h := range gs {
-		if h == g || (!hasNondet(g) && h.String() == g.String()) {
-			return gs
-		}
-	}
-	return append(gs, g)
+	return its.AddGuard(gs, g, func(h, g its.Expr) bool { return !hasNondet(g) && h.String() == g.String() })
 }
 
 func isFalse(g its.Expr) bool {

@@ -77,3 +77,21 @@ func ReadsOnly(e Expr, ok func(name string) bool) bool {
 	}
 	return false
 }
+
+// AddGuard appends the guard g to gs, split at &&, and drops true and
+// what gs holds already: the same node, or one that equal (if not nil)
+// finds equal to it.
+func AddGuard(gs []Expr, g Expr, equal func(h, g Expr) bool) []Expr {
+	if b, ok := g.(*Binary); ok && b.Op == LAnd {
+		return AddGuard(AddGuard(gs, b.X, equal), b.Y, equal)
+	}
+	if c, ok := g.(*Const); ok && c.Val.Sign() != 0 {
+		return gs
+	}
+	for _, h := range gs {
+		if h == g || equal != nil && equal(h, g) {
+			return gs
+		}
+	}
+	return append(gs, g)
+}

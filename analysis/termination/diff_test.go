@@ -44,22 +44,7 @@ func simulate(sys *its.System, init map[string]*big.Int, rng *rand.Rand, max int
 		if sys.IsExit(loc) {
 			return true, steps
 		}
-		draws := map[*its.Nondet]*big.Int{}
-		env := &its.Env{Vars: vals,
-			Nondet: func(n *its.Nondet) *big.Int {
-				if v, ok := draws[n]; ok {
-					return v
-				}
-				draws[n] = small(n.Sort)
-				return draws[n]
-			},
-			Load: func(buf string, addr *big.Int, s its.Sort) *big.Int {
-				k := buf + "/" + addr.String()
-				if _, ok := mem[k]; !ok {
-					mem[k] = small(s)
-				}
-				return mem[k]
-			}}
+		env := drawEnv(vals, mem, small)
 		enabled := enabledAt(sys, loc, env)
 		if len(enabled) == 0 {
 			return false, steps // stuck: not an exit

@@ -219,6 +219,17 @@ func (inv Invariants) Strings(l int) []string {
 	return out
 }
 
+// firing starts a query with one firing of t from a state where inv
+// holds, and returns it and the state after the firing.
+func (inv Invariants) firing(sys *its.System, t its.Transition) (*query, map[string]string) {
+	q := newQuery(sys)
+	pre := q.state("0")
+	q.assert(inv.term(q, t.From, pre))
+	g, post := q.step(t, pre, "1")
+	q.assert(g)
+	return q, post
+}
+
 // changedVars is the set of variables that t updates or havocs.
 func changedVars(t its.Transition) map[string]bool {
 	changes := map[string]bool{}
@@ -326,11 +337,7 @@ func (a *analyzer) houdiniAt(cands func(l int) []its.Expr) Invariants {
 		if len(open) == 0 {
 			continue
 		}
-		q := newQuery(sys)
-		pre := q.state("0")
-		q.assert(inv.term(q, t.From, pre))
-		g, post := q.step(t, pre, "1")
-		q.assert(g)
+		q, post := inv.firing(sys, t)
 		names := q.someFails("c", open, q.newScope(post))
 		res, model, err := a.check(q.script(), names...)
 		if res == smt.Unsat {
@@ -573,11 +580,7 @@ func (a *analyzer) invariantObligations(inv Invariants) []Obligation {
 		if len(inv[t.To]) == 0 {
 			continue
 		}
-		q := newQuery(sys)
-		pre := q.state("0")
-		q.assert(inv.term(q, t.From, pre))
-		g, post := q.step(t, pre, "1")
-		q.assert(g)
+		q, post := inv.firing(sys, t)
 		q.assert("(not " + inv.term(q, t.To, post) + ")")
 		out = append(out, Obligation{What: fmt.Sprintf("transition %d (%s) keeps the invariant", i, sys.TransString(t)), Script: q.script()})
 	}

@@ -42,22 +42,7 @@ func walk(sys *its.System, init map[string]*big.Int, rng *rand.Rand, steps int, 
 		if sys.IsExit(loc) {
 			return
 		}
-		draws := map[*its.Nondet]*big.Int{}
-		env := &its.Env{Vars: vals,
-			Nondet: func(n *its.Nondet) *big.Int {
-				if v, ok := draws[n]; ok {
-					return v
-				}
-				draws[n] = draw(n.Sort)
-				return draws[n]
-			},
-			Load: func(buf string, addr *big.Int, s its.Sort) *big.Int {
-				k := buf + "/" + addr.String()
-				if _, ok := mem[k]; !ok {
-					mem[k] = draw(s)
-				}
-				return mem[k]
-			}}
+		env := drawEnv(vals, mem, draw)
 		enabled := enabledAt(sys, loc, env)
 		if len(enabled) == 0 {
 			return
@@ -77,6 +62,28 @@ func walk(sys *its.System, init map[string]*big.Int, rng *rand.Rand, steps int, 
 		}
 		vals, loc = next, t.To
 	}
+}
+
+// drawEnv is the state vals for one firing: draw gives the firing's
+// nondeterministic values, each once, and memory's, each once a run
+// (mem holds them).
+func drawEnv(vals, mem map[string]*big.Int, draw func(its.Sort) *big.Int) *its.Env {
+	draws := map[*its.Nondet]*big.Int{}
+	return &its.Env{Vars: vals,
+		Nondet: func(n *its.Nondet) *big.Int {
+			if v, ok := draws[n]; ok {
+				return v
+			}
+			draws[n] = draw(n.Sort)
+			return draws[n]
+		},
+		Load: func(buf string, addr *big.Int, s its.Sort) *big.Int {
+			k := buf + "/" + addr.String()
+			if _, ok := mem[k]; !ok {
+				mem[k] = draw(s)
+			}
+			return mem[k]
+		}}
 }
 
 // enabledAt lists the transitions out of loc whose guards hold in env.

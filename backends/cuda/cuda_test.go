@@ -323,13 +323,8 @@ func TestEveryCUDACallChecked(t *testing.T) {
 		lines := strings.Split(whole, "\n")
 		for i, line := range lines {
 			code := strings.TrimSpace(line)
-			if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "#define") || unchecked.MatchString(code) {
+			if !uncheckedCall(t, code, cudaCall, unchecked, "GPUC_CUDA(", fmt.Sprintf("%s:%d", path, i+1)) {
 				continue
-			}
-			for _, loc := range cudaCall.FindAllStringIndex(code, -1) {
-				if !strings.HasSuffix(code[:loc[0]], "GPUC_CUDA(") {
-					t.Errorf("%s:%d: unchecked CUDA call: %s", path, i+1, code)
-				}
 			}
 			if strings.HasPrefix(code, "GPUC_LAUNCH(") && strings.TrimSpace(lines[i+1]) != "GPUC_CUDA(cudaGetLastError());" {
 				t.Errorf("%s:%d: launch without a check: %s", path, i+1, code)
@@ -538,6 +533,22 @@ func TestLLVMHostsCompile(t *testing.T) {
 	}
 }
 
+// uncheckedCall reports the calls that call matches in the line of code
+// at where that the macro check does not wrap; comments, #defines and
+// what except matches are passed over: it reports whether code was read.
+func uncheckedCall(t *testing.T, code string, call, except *regexp.Regexp, check, where string) bool {
+	t.Helper()
+	if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "#define") || except.MatchString(code) {
+		return false
+	}
+	for _, loc := range call.FindAllStringIndex(code, -1) {
+		if !strings.HasSuffix(code[:loc[0]], check) {
+			t.Errorf("%s: unchecked call: %s", where, code)
+		}
+	}
+	return true
+}
+
 // TestEveryDriverCallChecked checks that every CUDA driver call of the
 // driver API programs is wrapped in GPUC_CU, except the two whose
 // failures are reported by hand.
@@ -546,15 +557,7 @@ func TestEveryDriverCallChecked(t *testing.T) {
 	unchecked := regexp.MustCompile(`cuGetErrorString\(err, &why\)|CUresult err = cuModuleLoadDataEx\(`)
 	for _, path := range portablePrograms(t) {
 		for i, line := range strings.Split(emitFor(t, path, DriverAPI), "\n") {
-			code := strings.TrimSpace(line)
-			if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "#define") || unchecked.MatchString(code) {
-				continue
-			}
-			for _, loc := range driverCall.FindAllStringIndex(code, -1) {
-				if !strings.HasSuffix(code[:loc[0]], "GPUC_CU(") {
-					t.Errorf("%s:%d: unchecked driver call: %s", path, i+1, code)
-				}
-			}
+			uncheckedCall(t, strings.TrimSpace(line), driverCall, unchecked, "GPUC_CU(", fmt.Sprintf("%s:%d", path, i+1))
 		}
 	}
 }
