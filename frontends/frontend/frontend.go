@@ -26,6 +26,10 @@ type Frontend struct {
 	Name string
 	// Exts are the file extensions it reads, with the dot: ".trs".
 	Exts []string
+	// Beside are the extensions of the files that Parse may read beside
+	// a source file, in their place of a flag: ".input" for NAME.input
+	// beside NAME.trs. Tools that copy or cache a source take them along.
+	Beside []string
 	// Bind defines the frontend's flags on fs, bound to a fresh set of
 	// options, and returns the frontend as those options configure it.
 	// Flag usage strings hold no backquotes: pflag would take the quoted

@@ -180,10 +180,9 @@ func Check(path, text string) []*diag.Error {
 	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
 		return []*diag.Error{{Pos: diag.Pos{File: path}, Msg: err.Error()}}
 	}
-	if ext := filepath.Ext(path); ext == ".trs" {
-		beside := strings.TrimSuffix(path, ext) + ".input"
+	for _, beside := range driver.Beside(path) {
 		if b, err := os.ReadFile(beside); err == nil {
-			_ = os.WriteFile(strings.TrimSuffix(tmp, ext)+".input", b, 0o644)
+			_ = os.WriteFile(filepath.Join(dir, filepath.Base(beside)), b, 0o644)
 		}
 	}
 	_, err = driver.Load(tmp)
