@@ -12,6 +12,11 @@ import "fmt"
 // source. It knows the types of the function's parameters and of the
 // locals it declared, and reads module parameters, buffers, arrays and
 // function results from the module, so that reads come out typed.
+//
+// A pass's own bookkeeping (group-split's flags and counters, host-loops'
+// read-backs) builds its expressions with At(Pos{}): they carry no
+// position, so that a fault in them does not blame a source line, while
+// the statements around them point at the construct being lowered.
 
 // Builder builds the body of one function (Note [IR builder]).
 type Builder struct {
