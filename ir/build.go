@@ -13,10 +13,10 @@ import "fmt"
 // locals it declared, and reads module parameters, buffers, arrays and
 // function results from the module, so that reads come out typed.
 //
-// A pass's own bookkeeping (group-split's flags and counters, host-loops'
-// read-backs) builds its expressions with At(Pos{}): they carry no
-// position, so that a fault in them does not blame a source line, while
-// the statements around them point at the construct being lowered.
+// A pass's own bookkeeping expressions (group-split's flags and counters,
+// host-loops' read-backs) are built with At(Pos{}) and carry no position,
+// as before the builder: positions reach the fault messages of generated
+// programs, so giving them one is a change of output to make on purpose.
 
 // Builder builds the body of one function (Note [IR builder]).
 type Builder struct {

@@ -265,8 +265,7 @@ func (g *grouper) guard(run []ir.Stmt, member string) []ir.Stmt {
 func gridBarrier(pos ir.Pos) ir.Stmt { return &ir.Barrier{Pos: pos, Grid: true} }
 
 // noPos is the builder of the pass's own expressions (flags, counters),
-// which carry no source position: a fault in them is the pass's, and the
-// statements around them point into the source.
+// which carry no source position (Note [IR builder]).
 func noPos(b *ir.Builder) *ir.Builder { return b.At(ir.Pos{}) }
 
 // memberAnd returns `member && x`, or x for the whole group; e builds
