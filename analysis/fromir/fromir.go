@@ -110,9 +110,7 @@ func posString(p ir.Pos) string {
 
 func (x *fx) exitLoc() int {
 	if x.exit < 0 {
-		x.sys.Locs = append(x.sys.Locs, its.Loc{Name: "exit"})
-		x.exit = len(x.sys.Locs) - 1
-		x.sys.Exit = append(x.sys.Exit, x.exit)
+		x.exit = x.sys.AddExit()
 	}
 	return x.exit
 }

@@ -69,9 +69,7 @@ func (t *fnT) assume(s string) { t.assumed[s] = true }
 
 func (t *fnT) exitLoc() int {
 	if t.exit < 0 {
-		t.sys.Locs = append(t.sys.Locs, its.Loc{Name: "exit"})
-		t.exit = len(t.sys.Locs) - 1
-		t.sys.Exit = append(t.sys.Exit, t.exit)
+		t.exit = t.sys.AddExit()
 	}
 	return t.exit
 }

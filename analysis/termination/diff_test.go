@@ -50,19 +50,7 @@ func simulate(sys *its.System, init map[string]*big.Int, rng *rand.Rand, max int
 			return false, steps // stuck: not an exit
 		}
 		t := sys.Trans[enabled[rng.Intn(len(enabled))]]
-		next := map[string]*big.Int{}
-		for k, v := range vals {
-			next[k] = v
-		}
-		for _, k := range its.SortedUpdates(t) {
-			v, _ := sys.Var(k)
-			next[k] = v.Sort.Norm(its.Eval(t.Update[k], env))
-		}
-		for _, h := range t.Havoc {
-			v, _ := sys.Var(h)
-			next[h] = small(v.Sort)
-		}
-		vals, loc = next, t.To
+		vals, loc = fire(sys, t, vals, env, small), t.To
 	}
 	return sys.IsExit(loc), steps
 }

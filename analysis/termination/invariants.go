@@ -230,14 +230,17 @@ func (inv Invariants) firing(sys *its.System, t its.Transition) (*query, map[str
 	return q, post
 }
 
-// changedVars is the set of variables that t updates or havocs.
-func changedVars(t its.Transition) map[string]bool {
+// changedVars is the set of variables that the transitions update or
+// havoc.
+func changedVars(ts ...its.Transition) map[string]bool {
 	changes := map[string]bool{}
-	for k := range t.Update {
-		changes[k] = true
-	}
-	for _, h := range t.Havoc {
-		changes[h] = true
+	for _, t := range ts {
+		for k := range t.Update {
+			changes[k] = true
+		}
+		for _, h := range t.Havoc {
+			changes[h] = true
+		}
 	}
 	return changes
 }
@@ -526,15 +529,7 @@ func available(sys *its.System) map[int][]its.Expr {
 
 // oneCounter keeps the candidates that read at most one variable that some transition changes.
 func oneCounter(sys *its.System, cands []its.Expr) []its.Expr {
-	changed := map[string]bool{}
-	for _, t := range sys.Trans {
-		for k := range t.Update {
-			changed[k] = true
-		}
-		for _, h := range t.Havoc {
-			changed[h] = true
-		}
-	}
+	changed := changedVars(sys.Trans...)
 	var out []its.Expr
 	for _, c := range cands {
 		n := 0
@@ -603,15 +598,7 @@ func describeInvariant(sys *its.System, inv Invariants, locs []int) []string {
 // constantFacts holds every fact at the entry, and at every other location the facts whose
 // variables no transition updates or havocs: those stay true, so they are inductive.
 func constantFacts(sys *its.System) Invariants {
-	changed := map[string]bool{}
-	for _, t := range sys.Trans {
-		for k := range t.Update {
-			changed[k] = true
-		}
-		for _, h := range t.Havoc {
-			changed[h] = true
-		}
-	}
+	changed := changedVars(sys.Trans...)
 	inv := Invariants{}
 	for l := range sys.Locs {
 		for _, f := range sys.Facts {

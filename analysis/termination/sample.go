@@ -48,19 +48,7 @@ func walk(sys *its.System, init map[string]*big.Int, rng *rand.Rand, steps int, 
 			return
 		}
 		t := sys.Trans[enabled[rng.Intn(len(enabled))]]
-		next := make(map[string]*big.Int, len(vals))
-		for k, v := range vals {
-			next[k] = v
-		}
-		for _, k := range its.SortedUpdates(t) {
-			v, _ := sys.Var(k)
-			next[k] = v.Sort.Norm(its.Eval(t.Update[k], env))
-		}
-		for _, h := range t.Havoc {
-			v, _ := sys.Var(h)
-			next[h] = draw(v.Sort)
-		}
-		vals, loc = next, t.To
+		vals, loc = fire(sys, t, vals, env, draw), t.To
 	}
 }
 
@@ -84,6 +72,24 @@ func drawEnv(vals, mem map[string]*big.Int, draw func(its.Sort) *big.Int) *its.E
 			}
 			return mem[k]
 		}}
+}
+
+// fire is the state after t fires from vals, whose firing env is: draw
+// gives what t havocs.
+func fire(sys *its.System, t its.Transition, vals map[string]*big.Int, env *its.Env, draw func(its.Sort) *big.Int) map[string]*big.Int {
+	next := make(map[string]*big.Int, len(vals))
+	for k, v := range vals {
+		next[k] = v
+	}
+	for _, k := range its.SortedUpdates(t) {
+		v, _ := sys.Var(k)
+		next[k] = v.Sort.Norm(its.Eval(t.Update[k], env))
+	}
+	for _, h := range t.Havoc {
+		v, _ := sys.Var(h)
+		next[h] = draw(v.Sort)
+	}
+	return next
 }
 
 // enabledAt lists the transitions out of loc whose guards hold in env.
