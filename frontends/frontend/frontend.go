@@ -35,6 +35,9 @@ type Frontend struct {
 	// Flag usage strings hold no backquotes: pflag would take the quoted
 	// word for the value's placeholder.
 	Bind func(fs *pflag.FlagSet) *Session
+	// Hover, if not nil, returns the language server's hover text for a
+	// word of the source text, or "".
+	Hover func(text, word string) string
 	// Commands, if not nil, returns the frontend's own subcommands.
 	Commands func(stdout io.Writer) []*cobra.Command
 }

@@ -72,6 +72,16 @@ func Beside(path string) []string {
 	return out
 }
 
+// Hover is the hover text of a word of the source text of path, from its
+// frontend (frontend.Frontend.Hover), or "".
+func Hover(path, text, word string) string {
+	fe, err := frontendFor(path)
+	if err != nil || fe.Hover == nil {
+		return ""
+	}
+	return fe.Hover(text, word)
+}
+
 // extsOf lists the extensions of the frontends that define a flag, as
 // prose: ".trs and .rec".
 func extsOf(fes []*frontend.Frontend) string {
