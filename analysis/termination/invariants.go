@@ -247,11 +247,7 @@ func changedVars(ts ...its.Transition) map[string]bool {
 
 // readVars adds to read the variables that t's guards and updates read.
 func readVars(t its.Transition, read map[string]bool) {
-	for _, g := range t.Guard {
-		for v := range its.FreeVars(g) {
-			read[v] = true
-		}
-	}
+	guardVars(t, read)
 	for _, u := range t.Update {
 		for v := range its.FreeVars(u) {
 			read[v] = true
