@@ -12,6 +12,11 @@ import "fmt"
 // source. It knows the types of the function's parameters and of the
 // locals it declared, and reads module parameters, buffers, arrays and
 // function results from the module, so that reads come out typed.
+//
+// A pass's own bookkeeping expressions (group-split's flags and counters,
+// host-loops' read-backs) are built with At(Pos{}) and carry no position,
+// as before the builder: positions reach the fault messages of generated
+// programs, so giving them one is a change of output to make on purpose.
 
 // Builder builds the body of one function (Note [IR builder]).
 type Builder struct {
@@ -45,6 +50,15 @@ func BuildFunc(m *Module, pos Pos, kind FuncKind, name string, result Type, para
 // makes its function afterwards; F is nil.
 func NewBuilder(m *Module, pos Pos, out *[]Stmt) *Builder {
 	return &Builder{M: m, Pos: pos, types: map[string]Type{}, cur: out}
+}
+
+// At returns a builder positioned at pos that knows b's locals, for the
+// expressions of a construct that carry another position than its
+// statements, or none; statements go through b.
+func (b *Builder) At(pos Pos) *Builder {
+	c := *b
+	c.Pos = pos
+	return &c
 }
 
 // Block is the block that statements go to now: callers compare it with
@@ -125,6 +139,13 @@ func (b *Builder) CopyIn(dst, src string, n Expr) {
 	b.Emit(&Copy{Pos: b.Pos, Dst: dst, DstOff: b.I32(0), Src: src, SrcOff: b.I32(0), Count: n})
 }
 
+// Scratch adds to the module a global scratch buffer of n elements.
+func (b *Builder) Scratch(name string, elem Type, n Expr) *Buffer {
+	buf := &Buffer{Pos: b.Pos, Name: name, Elem: elem, Len: n, Space: Global, Role: Scratch}
+	b.M.Buffers = append(b.M.Buffers, buf)
+	return buf
+}
+
 // ---- expressions ----
 
 // V reads a local or parameter of the function.
@@ -134,6 +155,13 @@ func (b *Builder) V(name string) Expr {
 		panic(fmt.Sprintf("ir: builder reads undeclared local %s", name))
 	}
 	return &Var{Pos: b.Pos, Name: name, T: t}
+}
+
+// Local reads a local that the builder did not declare (one of another
+// builder, or of the code being rewritten) and records its type.
+func (b *Builder) Local(name string, t Type) Expr {
+	b.types[name] = t
+	return b.V(name)
 }
 
 // P reads a module parameter.
@@ -174,6 +202,7 @@ func (b *Builder) Rem(x, y Expr) Expr { return b.Bin(Rem, x, y) }
 func (b *Builder) Eq(x, y Expr) Expr  { return b.Bin(Eq, x, y) }
 func (b *Builder) Ne(x, y Expr) Expr  { return b.Bin(Ne, x, y) }
 func (b *Builder) Lt(x, y Expr) Expr  { return b.Bin(Lt, x, y) }
+func (b *Builder) Gt(x, y Expr) Expr  { return b.Bin(Gt, x, y) }
 func (b *Builder) Ge(x, y Expr) Expr  { return b.Bin(Ge, x, y) }
 func (b *Builder) And(x, y Expr) Expr { return b.Bin(LogAnd, x, y) }
 func (b *Builder) Or(x, y Expr) Expr  { return b.Bin(LogOr, x, y) }

@@ -257,21 +257,25 @@ func (g *grouper) guard(run []ir.Stmt, member string) []ir.Stmt {
 	}
 	out, inner := hoistDecls(run)
 	if len(inner) > 0 {
-		out = append(out, &ir.If{Pos: inner[0].At(), Cond: boolVar(member), Then: inner})
+		b := ir.NewBuilder(g.m, inner[0].At(), &out)
+		b.If(noPos(b).Local(member, ir.Bool), func() { b.Emit(inner...) })
 	}
 	return out
 }
 
-func boolVar(name string) ir.Expr { return &ir.Var{Name: name, T: ir.Bool} }
-
 func gridBarrier(pos ir.Pos) ir.Stmt { return &ir.Barrier{Pos: pos, Grid: true} }
 
-// and returns `member && x`, or x for the whole group.
-func and(member string, x ir.Expr) ir.Expr {
+// noPos is the builder of the pass's own expressions (flags, counters),
+// which carry no source position (Note [IR builder]).
+func noPos(b *ir.Builder) *ir.Builder { return b.At(ir.Pos{}) }
+
+// memberAnd returns `member && x`, or x for the whole group; e builds
+// without positions.
+func memberAnd(e *ir.Builder, member string, x ir.Expr) ir.Expr {
 	if member == "" {
 		return x
 	}
-	return &ir.Binary{Op: ir.LogAnd, X: boolVar(member), Y: x}
+	return e.And(e.Local(member, ir.Bool), x)
 }
 
 // split runs the then-part, then the else-part, each predicated.
@@ -283,18 +287,20 @@ func (g *grouper) split(s *ir.Split, member string) []ir.Stmt {
 		g.rep.note(pos, "split: runs on the whole group under a membership flag")
 	}
 	in, out := g.names.fresh("split_then"), g.names.fresh("split_else")
-	stmts := []ir.Stmt{
-		gridBarrier(pos),
-		&ir.Decl{Pos: pos, Name: in, T: ir.Bool, Init: and(member, s.Cond)},
-		&ir.Decl{Pos: pos, Name: out, T: ir.Bool, Init: and(member, &ir.Unary{Op: ir.Not, X: boolVar(in)})},
-		gridBarrier(pos),
-	}
-	stmts = append(stmts, g.part(s.Then, in, pos)...)
+	var stmts []ir.Stmt
+	b := ir.NewBuilder(g.m, pos, &stmts)
+	e := noPos(b)
+	b.Barrier(true)
+	b.Decl(in, ir.Bool, memberAnd(e, member, s.Cond))
+	b.Decl(out, ir.Bool, memberAnd(e, member, e.Not(e.V(in))))
+	b.Barrier(true)
+	b.Emit(g.part(s.Then, in, pos)...)
 	if len(s.Else) > 0 {
-		stmts = append(stmts, gridBarrier(pos))
-		stmts = append(stmts, g.part(s.Else, out, pos)...)
+		b.Barrier(true)
+		b.Emit(g.part(s.Else, out, pos)...)
 	}
-	return append(stmts, gridBarrier(pos))
+	b.Barrier(true)
+	return stmts
 }
 
 // part lowers the body of one subgroup, counting its size first if the
@@ -344,22 +350,22 @@ func replaceGroupSize(s ir.Stmt, gs ir.Expr) {
 func (g *grouper) count(member string, pos ir.Pos) ([]ir.Stmt, ir.Expr) {
 	buf := g.buffer("group_count", ir.I64, pos)
 	base, n := g.names.fresh("count_base"), g.names.fresh("groupsize")
-	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
-	return []ir.Stmt{
-		&ir.Decl{Pos: pos, Name: base, T: ir.I64, Init: &ir.Load{Buf: buf, Index: zero(), T: ir.I64}},
-		gridBarrier(pos),
-		&ir.If{Pos: pos, Cond: boolVar(member), Then: []ir.Stmt{
-			&ir.Atomic{Pos: pos, Op: ir.AtomicAdd, Buf: buf, Index: zero(), Args: []ir.Expr{ir.IntConst(ir.I64, 1)}}}},
-		gridBarrier(pos),
-		&ir.Decl{Pos: pos, Name: n, T: ir.I32, Init: &ir.Convert{T: ir.I32, X: &ir.Binary{Op: ir.Sub,
-			X: &ir.Load{Buf: buf, Index: zero(), T: ir.I64}, Y: &ir.Var{Name: base, T: ir.I64}}}},
-	}, &ir.Var{Name: n, T: ir.I32}
+	var stmts []ir.Stmt
+	b := ir.NewBuilder(g.m, pos, &stmts)
+	e := noPos(b)
+	b.Decl(base, ir.I64, e.Ld(buf, e.I32(0)))
+	b.Barrier(true)
+	b.If(e.Local(member, ir.Bool), func() { b.Atomic("", ir.AtomicAdd, buf, e.I32(0), e.I64(1)) })
+	b.Barrier(true)
+	b.Decl(n, ir.I32, e.Conv(ir.I32, e.Sub(e.Ld(buf, e.I32(0)), e.V(base))))
+	return stmts, e.V(n)
 }
 
 // buffer makes a one-element scratch buffer for the pass's bookkeeping.
 func (g *grouper) buffer(base string, t ir.Type, pos ir.Pos) string {
 	name := g.names.fresh(base)
-	g.m.Buffers = append(g.m.Buffers, &ir.Buffer{Pos: pos, Name: name, Elem: t, Len: ir.IntConst(ir.I32, 1), Space: worldSpace(g.world), Role: ir.Scratch})
+	b := ir.NewBuilder(g.m, pos, nil)
+	b.Scratch(name, t, noPos(b).I32(1)).Space = worldSpace(g.world)
 	return name
 }
 
@@ -372,31 +378,28 @@ func (g *grouper) splitWhile(s *ir.SplitWhile, member string) []ir.Stmt {
 	g.rep.note(pos, "split while: runs on the whole group while any processor is in the loop, told by an atomic max on an epoch counter")
 	flag := g.buffer("loop_epoch", ir.I32, pos)
 	it, in := g.names.fresh("loop_epoch"), g.names.fresh("in_loop")
-	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
-	next := func() ir.Expr {
-		return &ir.Binary{Op: ir.Add, X: &ir.Var{Name: it, T: ir.I32}, Y: ir.IntConst(ir.I32, 1)}
+	var stmts []ir.Stmt
+	b := ir.NewBuilder(g.m, pos, &stmts)
+	e := noPos(b)
+	next := func() ir.Expr { return e.Add(e.Local(it, ir.I32), e.I32(1)) }
+	announce := func() {
+		b.If(e.Local(in, ir.Bool), func() { b.Atomic("", ir.AtomicMax, flag, e.I32(0), next()) })
 	}
-	announce := func() ir.Stmt {
-		return &ir.If{Pos: pos, Cond: boolVar(in), Then: []ir.Stmt{
-			&ir.Atomic{Pos: pos, Op: ir.AtomicMax, Buf: flag, Index: zero(), Args: []ir.Expr{next()}}}}
-	}
-	body := []ir.Stmt{&ir.Assign{Pos: pos, Name: it, Value: next()}}
-	body = append(body, g.part(s.Body, in, pos)...)
-	body = append(body,
-		gridBarrier(pos),
-		&ir.If{Pos: pos, Cond: boolVar(in), Then: []ir.Stmt{&ir.Assign{Pos: pos, Name: in, Value: s.Cond}}},
-		announce(),
-		gridBarrier(pos),
-	)
-	return []ir.Stmt{
-		gridBarrier(pos),
-		&ir.Decl{Pos: pos, Name: it, T: ir.I32, Init: &ir.Load{Buf: flag, Index: zero(), T: ir.I32}},
-		&ir.Decl{Pos: pos, Name: in, T: ir.Bool, Init: and(member, ir.CloneExpr(s.Cond))},
-		gridBarrier(pos),
-		announce(),
-		gridBarrier(pos),
-		&ir.While{Pos: pos, Cond: &ir.Binary{Op: ir.Gt, X: &ir.Load{Buf: flag, Index: zero(), T: ir.I32}, Y: &ir.Var{Name: it, T: ir.I32}}, Body: body},
-	}
+	b.Barrier(true)
+	b.Decl(it, ir.I32, e.Ld(flag, e.I32(0)))
+	b.Decl(in, ir.Bool, memberAnd(e, member, ir.CloneExpr(s.Cond)))
+	b.Barrier(true)
+	announce()
+	b.Barrier(true)
+	b.While(e.Gt(e.Ld(flag, e.I32(0)), e.V(it)), func() {
+		b.Set(it, next())
+		b.Emit(g.part(s.Body, in, pos)...)
+		b.Barrier(true)
+		b.If(e.V(in), func() { b.Set(in, s.Cond) })
+		announce()
+		b.Barrier(true)
+	})
+	return stmts
 }
 
 // fork runs the subgroups one after another, group() the loop counter and
@@ -409,28 +412,24 @@ func (g *grouper) fork(s *ir.Fork, member string) []ir.Stmt {
 	g.rep.note(pos, "fork: the subgroups run one after another on the whole group, group() the loop counter")
 	k, grp, mem, i := g.names.fresh("fork_count"), g.names.fresh("fork_group"), g.names.fresh("fork_member"), g.names.fresh("fork_index")
 	in := g.names.fresh("in_fork")
-	i32 := func(name string) ir.Expr { return &ir.Var{Name: name, T: ir.I32} }
-	renameBuiltins(s.Body, ir.GroupID, i32(i))
-	renameBuiltins(s.Body, ir.ProcID, i32(mem))
-	outOfRange := &ir.Binary{Op: ir.LogOr,
-		X: &ir.Binary{Op: ir.Lt, X: i32(grp), Y: ir.IntConst(ir.I32, 0)},
-		Y: &ir.Binary{Op: ir.Ge, X: i32(grp), Y: i32(k)}}
-	body := []ir.Stmt{&ir.Decl{Pos: pos, Name: in, T: ir.Bool, Init: and(member, &ir.Binary{Op: ir.Eq, X: i32(grp), Y: i32(i)})}}
-	body = append(body, g.part(s.Body, in, pos)...)
-	body = append(body, gridBarrier(pos))
-	return []ir.Stmt{
-		gridBarrier(pos),
-		&ir.Decl{Pos: pos, Name: k, T: ir.I32, Init: s.Count},
-		&ir.Decl{Pos: pos, Name: grp, T: ir.I32, Init: s.Group},
-		&ir.Decl{Pos: pos, Name: mem, T: ir.I32, Init: s.Member},
-		&ir.If{Pos: pos, Cond: and(member, outOfRange), Then: []ir.Stmt{&ir.Raise{Pos: pos, Msg: "fork: a processor's group index is out of range"}}},
-		gridBarrier(pos),
-		&ir.For{Pos: pos,
-			Init: &ir.Decl{Pos: pos, Name: i, T: ir.I32, Init: ir.IntConst(ir.I32, 0)},
-			Cond: &ir.Binary{Op: ir.Lt, X: i32(i), Y: i32(k)},
-			Post: &ir.Assign{Pos: pos, Name: i, Value: &ir.Binary{Op: ir.Add, X: i32(i), Y: ir.IntConst(ir.I32, 1)}},
-			Body: body},
-	}
+	var stmts []ir.Stmt
+	b := ir.NewBuilder(g.m, pos, &stmts)
+	e := noPos(b)
+	renameBuiltins(s.Body, ir.GroupID, e.Local(i, ir.I32))
+	renameBuiltins(s.Body, ir.ProcID, e.Local(mem, ir.I32))
+	b.Barrier(true)
+	b.Decl(k, ir.I32, s.Count)
+	b.Decl(grp, ir.I32, s.Group)
+	b.Decl(mem, ir.I32, s.Member)
+	outOfRange := e.Or(e.Lt(e.Local(grp, ir.I32), e.I32(0)), e.Ge(e.V(grp), e.Local(k, ir.I32)))
+	b.If(memberAnd(e, member, outOfRange), func() { b.Raise("fork: a processor's group index is out of range") })
+	b.Barrier(true)
+	b.Loop(i, e.I32(0), e.V(k), e.I32(1), func() {
+		b.Decl(in, ir.Bool, memberAnd(e, member, e.Eq(e.V(grp), e.V(i))))
+		b.Emit(g.part(s.Body, in, pos)...)
+		b.Barrier(true)
+	})
+	return stmts
 }
 
 // renameBuiltins replaces a builtin in body, but not inside nested forks,

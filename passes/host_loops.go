@@ -84,7 +84,10 @@ type hoister struct {
 	seqList  []*[]ir.Stmt
 	procsVar string
 	cond     string // the condition buffer
-	err      error
+	// b builds the host's expressions, the read-backs among them, which
+	// have no source position of their own.
+	b   *ir.Builder
+	err error
 }
 
 func (o *outliner) hoistRegion(r *ir.Region) ([]ir.Stmt, error) {
@@ -92,12 +95,12 @@ func (o *outliner) hoistRegion(r *ir.Region) ([]ir.Stmt, error) {
 		return nil, err
 	}
 	uniquifyLocals(r.Body, o.names)
-	h := &hoister{o: o, r: r, lifted: map[ir.Stmt]bool{}, seqs: map[*ir.If]*[]ir.Stmt{}}
+	h := &hoister{o: o, r: r, lifted: map[ir.Stmt]bool{}, seqs: map[*ir.If]*[]ir.Stmt{}, b: ir.NewBuilder(o.m, ir.Pos{}, nil)}
 	h.markLifted(r.Body, nil)
 	h.types = regionLocals(r.Body)
 	h.findHostLocals()
-	h.procsVar = o.names.fresh("procs")
-	out := []ir.Stmt{&ir.Decl{Pos: r.Pos, Name: h.procsVar, T: ir.I64, Init: toI64(r.Procs)}}
+	var out []ir.Stmt
+	h.procsVar = o.procsLocal(r, &out)
 	out = append(out, h.list(r.Body)...)
 	if h.err != nil {
 		return nil, h.err
@@ -291,7 +294,7 @@ func (h *hoister) toHost(e ir.Expr) ir.Expr {
 }
 
 func (h *hoister) procsI32() ir.Expr {
-	return &ir.Convert{T: ir.I32, X: &ir.Var{Name: h.procsVar, T: ir.I64}}
+	return h.b.Conv(ir.I32, h.b.Local(h.procsVar, ir.I64))
 }
 
 func mapRegionBuiltinsExpr(e ir.Expr, procs ir.Expr) ir.Expr {
@@ -335,7 +338,7 @@ func (h *hoister) procsExpr() ir.Expr {
 	if paramOnly(h.r.Procs) {
 		return ir.CloneExpr(h.r.Procs)
 	}
-	return &ir.Var{Name: h.procsVar, T: ir.I64}
+	return h.b.Local(h.procsVar, ir.I64)
 }
 
 // region makes a region of device statements and records it as a piece.
@@ -435,24 +438,24 @@ func (h *hoister) loop(pos ir.Pos, init ir.Stmt, cond ir.Expr, post ir.Stmt, bod
 	if post != nil {
 		rest = append(rest, h.list([]ir.Stmt{post})...)
 	}
-	w := &ir.While{Pos: pos, Cond: ir.BoolConst(true)}
-	breakUnless := func(c ir.Expr) ir.Stmt {
-		return &ir.If{Pos: pos, Cond: &ir.Unary{Pos: pos, Op: ir.Not, X: c}, Then: []ir.Stmt{&ir.Break{Pos: pos}}}
-	}
+	b := ir.NewBuilder(h.o.m, pos, &out)
+	var pre []ir.Stmt
+	var c ir.Expr
 	if last := lastRegion(rest); h.foldable(cond) && prev != nil && last != nil && !ir.JumpsOut(body, false) {
 		// The pieces that run just before each evaluation of the condition
 		// compute it: no launch of its own per iteration.
 		h.o.rep.note(pos, "loop runs on the host; its condition is computed by the kernel before it and read back each iteration")
-		c := h.computeAtEnd(cond, prev, last)
-		w.Body = append([]ir.Stmt{breakUnless(c)}, rest...)
-		return append(out, w)
+		c = h.computeAtEnd(cond, prev, last)
+	} else {
+		h.o.rep.note(pos, "loop runs on the host; its condition is reduced on the device and read back each iteration")
+		pre, c = h.condition(cond)
 	}
-	h.o.rep.note(pos, "loop runs on the host; its condition is reduced on the device and read back each iteration")
-	pre, c := h.condition(cond)
-	w.Body = append(w.Body, pre...)
-	w.Body = append(w.Body, breakUnless(c))
-	w.Body = append(w.Body, rest...)
-	return append(out, w)
+	b.While(h.b.Bool(true), func() {
+		b.Emit(pre...)
+		b.If(b.Not(c), b.Break)
+		b.Emit(rest...)
+	})
+	return out
 }
 
 // lastRegion returns the last statement of list if it is a region.
@@ -483,14 +486,13 @@ func (h *hoister) foldable(cond ir.Expr) bool {
 // of the pieces, in the condition buffer, and returns the host's test.
 func (h *hoister) computeAtEnd(cond ir.Expr, pieces ...*ir.Region) ir.Expr {
 	buf := h.condBuffer()
-	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
 	for _, r := range pieces {
-		r.Body = append(r.Body, &ir.If{
-			Cond: &ir.Binary{Op: ir.Eq, X: &ir.Builtin{Op: ir.ProcID}, Y: ir.IntConst(ir.I32, 0)},
-			Then: []ir.Stmt{&ir.Store{Buf: buf, Index: zero(), Value: &ir.Convert{T: ir.I64, X: ir.CloneExpr(cond)}}},
+		b := ir.NewBuilder(h.o.m, ir.Pos{}, &r.Body)
+		b.If(b.Eq(b.Builtin(ir.ProcID), b.I32(0)), func() {
+			b.Store(buf, b.I32(0), b.Conv(ir.I64, ir.CloneExpr(cond)))
 		})
 	}
-	return &ir.Binary{Op: ir.Ne, X: &ir.Load{Buf: buf, Index: zero(), T: ir.I64}, Y: ir.IntConst(ir.I64, 0)}
+	return h.b.Ne(h.b.Ld(buf, h.b.I32(0)), h.b.I64(0))
 }
 
 // condition returns host statements to run first and a host expression
@@ -500,7 +502,7 @@ func (h *hoister) condition(e ir.Expr) ([]ir.Stmt, ir.Expr) {
 		return nil, h.toHost(e)
 	}
 	pre, v := h.reduce(e)
-	return pre, &ir.Binary{Op: ir.Ne, X: v, Y: ir.IntConst(ir.I64, 0)}
+	return pre, h.b.Ne(v, h.b.I64(0))
 }
 
 // value is condition for a switch's integer.
@@ -521,10 +523,11 @@ func (h *hoister) reduce(e ir.Expr) ([]ir.Stmt, ir.Expr) {
 		}
 		return x
 	})
-	zero := func() ir.Expr { return ir.IntConst(ir.I32, 0) }
-	store := &ir.Store{Pos: e.At(), Buf: h.condBuffer(), Index: zero(), Value: &ir.Convert{T: ir.I64, X: e}}
-	r := h.region([]ir.Stmt{store}, ir.IntConst(ir.I32, 1))
-	return []ir.Stmt{r}, &ir.Load{Buf: h.cond, Index: zero(), T: ir.I64}
+	var body []ir.Stmt
+	b := ir.NewBuilder(h.o.m, e.At(), &body)
+	b.Store(h.condBuffer(), h.b.I32(0), h.b.Conv(ir.I64, e))
+	r := h.region(body, h.b.I32(1))
+	return []ir.Stmt{r}, h.b.Ld(h.cond, h.b.I32(0))
 }
 
 // condBuffer returns the one-element buffer through which the device tells
@@ -532,7 +535,8 @@ func (h *hoister) reduce(e ir.Expr) ([]ir.Stmt, ir.Expr) {
 func (h *hoister) condBuffer() string {
 	if h.cond == "" {
 		h.cond = h.o.names.fresh("hostcond")
-		h.o.m.Buffers = append(h.o.m.Buffers, &ir.Buffer{Pos: h.r.Pos, Name: h.cond, Elem: ir.I64, Len: ir.IntConst(ir.I32, 1), Space: worldSpace(h.r.World), Role: ir.Scratch})
+		b := ir.NewBuilder(h.o.m, h.r.Pos, nil)
+		b.Scratch(h.cond, ir.I64, b.I32(1)).Space = worldSpace(h.r.World)
 	}
 	return h.cond
 }

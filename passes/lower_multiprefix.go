@@ -185,8 +185,9 @@ func (o *outliner) cutMultiprefix(r *ir.Region) ([]ir.Stmt, error) {
 		tail := append(use, g.Then[site.inner+1:]...)
 		after = append([]ir.Stmt{&ir.If{Pos: g.Pos, Cond: ir.CloneExpr(g.Cond), Then: tail}}, r.Body[site.top+1:]...)
 	}
-	before = append(before, &ir.Store{Pos: pos, Buf: mp.work, Index: &ir.Builtin{Op: ir.GlobalID},
-		Value: &ir.Select{Cond: boolVar(on), X: &ir.Var{Name: val, T: elem}, Y: &ir.Const{T: elem, Bits: mp.identity}}})
+	b := ir.NewBuilder(o.m, pos, &before)
+	e := b.At(ir.Pos{}) // the pass's own values, with no source position
+	b.Store(mp.work, e.Builtin(ir.GlobalID), e.Sel(e.Local(on, ir.Bool), e.Local(val, elem), mp.id()))
 	r1 := &ir.Region{Pos: r.Pos, Procs: ir.CloneExpr(r.Procs), Body: trimBarriers(before)}
 	r2 := &ir.Region{Pos: r.Pos, Procs: ir.CloneExpr(r.Procs), Body: trimBarriers(after)}
 	types := regionLocals(r.Body)

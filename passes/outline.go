@@ -225,9 +225,17 @@ func (o *outliner) spillBuffer(sp *spill, name string, t ir.Type, procs ir.Expr,
 		return b
 	}
 	b := o.names.fresh(name + "_spill")
-	o.m.Buffers = append(o.m.Buffers, &ir.Buffer{Pos: pos, Name: b, Elem: t, Len: ir.CloneExpr(procs), Space: ir.Global, Role: ir.Scratch})
+	ir.NewBuilder(o.m, pos, nil).Scratch(b, t, ir.CloneExpr(procs))
 	sp.bufs[name], sp.types[name] = b, t
 	return b
+}
+
+// procsLocal declares, at the region's position, an i64 local that holds
+// the region's processor count, and returns its name.
+func (o *outliner) procsLocal(r *ir.Region, out *[]ir.Stmt) string {
+	name := o.names.fresh("procs")
+	ir.NewBuilder(o.m, r.Pos, out).Decl(name, ir.I64, toI64(r.Procs))
+	return name
 }
 
 // paramOnly reports whether e is made of parameters and constants, as a

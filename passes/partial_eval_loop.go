@@ -93,9 +93,12 @@ func (p *specializer) unroll(l *ir.For, e env) ([]ir.Stmt, string) {
 	// break leaves a one-trip loop around the iterations.
 	p.cost += 2
 	e.kill([]ir.Stmt{l})
-	wrap := &ir.While{Pos: l.Pos, Cond: &ir.Const{Pos: l.Pos, T: ir.Bool, Bits: 1},
-		Body: append(iters, &ir.Break{Pos: l.Pos})}
-	return append(out, wrap), ""
+	b := ir.NewBuilder(nil, l.Pos, &out)
+	b.While(b.Bool(true), func() {
+		b.Emit(iters...)
+		b.Break()
+	})
+	return out, ""
 }
 
 // iterate emits the iterations of l from the state e, which it leaves as

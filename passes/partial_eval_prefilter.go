@@ -460,24 +460,15 @@ func pfByte(b *ir.Builder, at byteAt, off int64) ir.Expr {
 	if off != 0 {
 		idx = b.Add(idx, b.Int(at.base.Type(), off))
 	}
-	var x ir.Expr = &ir.Load{Pos: b.Pos, Buf: at.buf, Index: idx, T: at.elem}
+	x := b.Ld(at.buf, idx)
 	if at.elem != ir.I32 {
-		x = &ir.Convert{Pos: b.Pos, T: ir.I32, X: x}
+		x = b.Conv(ir.I32, x)
 	}
 	if at.elem == ir.U8 {
 		return x
 	}
 	return b.Bin(ir.And, x, b.I32(255))
 }
-
-// constAt is the integer constant v of type t at pos.
-func constAt(pos ir.Pos, t ir.Type, v int64) ir.Expr {
-	c := ir.IntConst(t, v)
-	c.Pos = pos
-	return c
-}
-
-func i32At(pos ir.Pos, v int64) ir.Expr { return constAt(pos, ir.I32, v) }
 
 // filterCond is `!(0 <= base && base + K < len(B)) || T0 admits ... ||
 // ...` (Note [Static prefilters]).
@@ -499,8 +490,9 @@ func filterCond(m *ir.Module, pf *prefilter, maxOff int64, pos ir.Pos) ir.Expr {
 		if g > 0 {
 			index = b.Add(b.I32(int64(g*pairWords)), index)
 		}
+		// The shared copy is declared with the filters, after this.
 		word := &ir.Load{Pos: pos, Buf: pf.shared, Index: index, T: ir.U32}
-		bit := b.Bin(ir.And, b.Bin(ir.Shr, word, &ir.Convert{Pos: pos, T: ir.U32, X: b.Bin(ir.And, ir.CloneExpr(key), b.I32(31))}), b.Int(ir.U32, 1))
+		bit := b.Bin(ir.And, b.Bin(ir.Shr, word, b.Conv(ir.U32, b.Bin(ir.And, ir.CloneExpr(key), b.I32(31)))), b.Int(ir.U32, 1))
 		cond = b.Or(cond, b.Ne(bit, b.Int(ir.U32, 0)))
 	}
 	return cond
@@ -522,29 +514,28 @@ func installPrefilters(m *ir.Module, pfs []*prefilter) {
 		for i, w := range words {
 			init[i] = ir.IntBits(ir.U32, int64(w))
 		}
-		pos := pf.fn.Pos
+		b := ir.NewBuilder(m, pf.fn.Pos, nil)
 		m.Buffers = append(m.Buffers,
-			&ir.Buffer{Pos: pos, Name: pf.table, Elem: ir.U32, Len: i32At(pos, int64(n)), Space: ir.Global, Role: ir.Static, Init: init},
-			&ir.Buffer{Pos: pos, Name: pf.shared, Elem: ir.U32, Len: i32At(pos, int64(n)), Space: ir.Shared, Role: ir.Scratch})
+			&ir.Buffer{Pos: b.Pos, Name: pf.table, Elem: ir.U32, Len: b.I32(int64(n)), Space: ir.Global, Role: ir.Static, Init: init},
+			&ir.Buffer{Pos: b.Pos, Name: pf.shared, Elem: ir.U32, Len: b.I32(int64(n)), Space: ir.Shared, Role: ir.Scratch})
 		names := newNamer(m)
 		for _, k := range m.Funcs {
 			if k.Kind == ir.KernelFunc && reaches(m, k, pf.fn) {
-				k.Body = append(copyTable(pf, n, names.fresh("pf_j"), k.Pos), k.Body...)
+				k.Body = append(copyTable(m, pf, n, names.fresh("pf_j"), k.Pos), k.Body...)
 			}
 		}
 	}
 }
 
 // copyTable is `for j = tid(); j < n; j = j + bdim() { shared[j] = table[j] } barrier;`.
-func copyTable(pf *prefilter, n int, j string, pos ir.Pos) []ir.Stmt {
-	v := func() ir.Expr { return &ir.Var{Pos: pos, Name: j, T: ir.I32} }
-	loop := &ir.For{Pos: pos,
-		Init: &ir.Decl{Pos: pos, Name: j, T: ir.I32, Init: &ir.Builtin{Pos: pos, Op: ir.ThreadID}},
-		Cond: &ir.Binary{Pos: pos, Op: ir.Lt, X: v(), Y: i32At(pos, int64(n))},
-		Post: &ir.Assign{Pos: pos, Name: j, Value: &ir.Binary{Pos: pos, Op: ir.Add, X: v(), Y: &ir.Builtin{Pos: pos, Op: ir.BlockDim}}},
-		Body: []ir.Stmt{&ir.Store{Pos: pos, Buf: pf.shared, Index: v(), Value: &ir.Load{Pos: pos, Buf: pf.table, Index: v(), T: ir.U32}}},
-	}
-	return []ir.Stmt{loop, &ir.Barrier{Pos: pos}}
+func copyTable(m *ir.Module, pf *prefilter, n int, j string, pos ir.Pos) []ir.Stmt {
+	var out []ir.Stmt
+	b := ir.NewBuilder(m, pos, &out)
+	b.Loop(j, b.Builtin(ir.ThreadID), b.I32(int64(n)), b.Builtin(ir.BlockDim), func() {
+		b.Store(pf.shared, b.V(j), b.Ld(pf.table, b.V(j)))
+	})
+	b.Barrier(false)
+	return out
 }
 
 // reaches reports whether kernel k is f or calls it, directly or through

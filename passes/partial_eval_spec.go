@@ -209,7 +209,10 @@ func (p *specializer) taken(pos ir.Pos, body []ir.Stmt, e env) []ir.Stmt {
 	if body == nil {
 		return nil
 	}
-	return []ir.Stmt{&ir.If{Pos: pos, Cond: &ir.Const{Pos: pos, T: ir.Bool, Bits: 1}, Then: p.list(body, e)}}
+	var out []ir.Stmt
+	b := ir.NewBuilder(nil, pos, &out)
+	b.If(b.Bool(true), func() { b.Emit(p.list(body, e)...) })
+	return out
 }
 
 // switchStmt is ifStmt for switches.

@@ -43,8 +43,8 @@ func (o *outliner) lowerRegion(r *ir.Region, base string) ([]ir.Stmt, error) {
 	if _, err := o.spillAcross(pieces, nil, r.Procs, regionLocals(r.Body), r.Pos); err != nil {
 		return nil, err
 	}
-	procsVar := o.names.fresh("procs")
-	out := []ir.Stmt{&ir.Decl{Pos: r.Pos, Name: procsVar, T: ir.I64, Init: toI64(r.Procs)}}
+	var out []ir.Stmt
+	procsVar := o.procsLocal(r, &out)
 	var kernels []string
 	for i, body := range cut {
 		rk := o.outline(body, procsVar, fmt.Sprintf("%s_k%d", base, i+1), r.Pos)

@@ -269,31 +269,19 @@ func (x *fx) load(e *ir.Load, s its.Sort, ok bool, env map[string]its.Expr) its.
 // fixed reports whether e reads only variables no statement assigns: parameters and launch
 // values.
 func (x *fx) fixed(e its.Expr) bool {
-	switch e := e.(type) {
-	case *its.Const:
-		return true
-	case *its.Ref:
+	return its.ReadsOnly(e, func(name string) bool {
 		for _, p := range x.sys.Params {
-			if p == e.Var.Name {
+			if p == name {
 				return !x.assigned(p)
 			}
 		}
 		for _, v := range x.launch {
-			if v.Name == e.Var.Name {
+			if v.Name == name {
 				return true
 			}
 		}
 		return false
-	case *its.Unary:
-		return x.fixed(e.X)
-	case *its.Binary:
-		return x.fixed(e.X) && x.fixed(e.Y)
-	case *its.Cast:
-		return x.fixed(e.X)
-	case *its.Ite:
-		return x.fixed(e.C) && x.fixed(e.T) && x.fixed(e.E)
-	}
-	return false
+	})
 }
 
 // assigned reports whether the function assigns the local or parameter name anywhere.

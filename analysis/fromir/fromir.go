@@ -110,9 +110,7 @@ func posString(p ir.Pos) string {
 
 func (x *fx) exitLoc() int {
 	if x.exit < 0 {
-		x.sys.Locs = append(x.sys.Locs, its.Loc{Name: "exit"})
-		x.exit = len(x.sys.Locs) - 1
-		x.sys.Exit = append(x.sys.Exit, x.exit)
+		x.exit = x.sys.AddExit()
 	}
 	return x.exit
 }
@@ -394,7 +392,7 @@ func (x *fx) join(sts []*state, p ir.Pos) []*state {
 	for _, s := range sts {
 		k := fmt.Sprintf("%d|%s", s.from, envKey(s.env))
 		if i, ok := keys[k]; ok {
-			out[i].guards = intersect(out[i].guards, s.guards)
+			out[i].guards = its.Intersect(out[i].guards, s.guards)
 			continue
 		}
 		keys[k] = len(out)
@@ -419,20 +417,6 @@ func envKey(env map[string]its.Expr) string {
 	return strings.Join(ks, ";")
 }
 
-func intersect(a, b []its.Expr) []its.Expr {
-	in := map[string]bool{}
-	for _, g := range b {
-		in[g.String()] = true
-	}
-	var out []its.Expr
-	for _, g := range a {
-		if in[g.String()] {
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
 func (s *state) clone() *state {
 	env := make(map[string]its.Expr, len(s.env))
 	for k, v := range s.env {
@@ -454,20 +438,8 @@ func guard(s *state, g its.Expr) *state {
 	return n
 }
 
-func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
-	if b, ok := g.(*its.Binary); ok && b.Op == its.LAnd {
-		return addGuard(addGuard(gs, b.X), b.Y)
-	}
-	if c, ok := g.(*its.Const); ok && c.Val.Sign() != 0 {
-		return gs
-	}
-	for _, h := range gs {
-		if h == g {
-			return gs
-		}
-	}
-	return append(gs, g)
-}
+// addGuard appends g split at &&, dropping true and repeated nodes.
+func addGuard(gs []its.Expr, g its.Expr) []its.Expr { return its.AddGuard(gs, g, nil) }
 
 func bigOf(t ir.Type, b ir.Bits) *big.Int {
 	if t.IsSigned() {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpuc/analysis/its"
 	"gpuc/frontends/kir"
 	"gpuc/internal/driver"
 	"gpuc/passes"
@@ -26,18 +27,8 @@ func TestExamples(t *testing.T) {
 		t.Fatal("no examples found")
 	}
 	for _, f := range files {
-		m, err := driver.Load(f)
-		if err != nil {
-			t.Logf("%s: %v (skipped: the example needs options)", f, err)
-			continue
-		}
-		if err := driver.Lower(m, []string{"default"}, &passes.Config{}); err != nil {
-			t.Errorf("%s: lowering: %v", f, err)
-			continue
-		}
-		ss, err := Systems(m, f)
-		if err != nil {
-			t.Errorf("%s: %v", f, err)
+		ss, ok := exampleSystems(t, f)
+		if !ok {
 			continue
 		}
 		for _, s := range ss {
@@ -108,4 +99,25 @@ host main() {
 			t.Errorf("missing %q in\n%s", want, got)
 		}
 	}
+}
+
+// exampleSystems loads an example, lowers it with the default pipeline
+// and translates it; false, logged or reported, where it cannot.
+func exampleSystems(t *testing.T, f string) ([]*its.System, bool) {
+	t.Helper()
+	m, err := driver.Load(f)
+	if err != nil {
+		t.Logf("%s: %v (skipped: the example needs options)", f, err)
+		return nil, false
+	}
+	if err := driver.Lower(m, []string{"default"}, &passes.Config{}); err != nil {
+		t.Errorf("%s: lowering: %v", f, err)
+		return nil, false
+	}
+	ss, err := Systems(m, f)
+	if err != nil {
+		t.Errorf("%s: %v", f, err)
+		return nil, false
+	}
+	return ss, true
 }

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"gpuc/analysis/termination"
-	"gpuc/internal/driver"
-	"gpuc/passes"
 )
 
 var examplesAnalyze = flag.Bool("analyze-examples", false, "print the termination verdict of every example kernel")
@@ -29,18 +27,7 @@ func TestExampleVerdicts(t *testing.T) {
 		files = append(files, m...)
 	}
 	for _, f := range files {
-		m, err := driver.Load(f)
-		if err != nil {
-			continue
-		}
-		if err := driver.Lower(m, []string{"default"}, &passes.Config{}); err != nil {
-			continue
-		}
-		ss, err := Systems(m, f)
-		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
-		}
+		ss, _ := exampleSystems(t, f)
 		for _, s := range ss {
 			r := eng.Analyze(s)
 			t.Logf("%s [%.0f ms]", r.Line(), r.TimeMS)

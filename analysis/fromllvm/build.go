@@ -69,9 +69,7 @@ func (t *fnT) assume(s string) { t.assumed[s] = true }
 
 func (t *fnT) exitLoc() int {
 	if t.exit < 0 {
-		t.sys.Locs = append(t.sys.Locs, its.Loc{Name: "exit"})
-		t.exit = len(t.sys.Locs) - 1
-		t.sys.Exit = append(t.sys.Exit, t.exit)
+		t.exit = t.sys.AddExit()
 	}
 	return t.exit
 }
@@ -364,21 +362,7 @@ func (t *fnT) hoist(v value.Value, e its.Expr) its.Expr {
 
 // constantExpr reports whether e reads only variables that no transition updates.
 func (t *fnT) constantExpr(e its.Expr) bool {
-	switch e := e.(type) {
-	case *its.Const:
-		return true
-	case *its.Ref:
-		return t.constVar[e.Var.Name]
-	case *its.Unary:
-		return t.constantExpr(e.X)
-	case *its.Binary:
-		return t.constantExpr(e.X) && t.constantExpr(e.Y)
-	case *its.Cast:
-		return t.constantExpr(e.X)
-	case *its.Ite:
-		return t.constantExpr(e.C) && t.constantExpr(e.T) && t.constantExpr(e.E)
-	}
-	return false
+	return its.ReadsOnly(e, func(name string) bool { return t.constVar[name] })
 }
 
 // noSignedOverflow is the guard that an nsw add, sub or mul does not overflow (--semantics=c).
@@ -420,7 +404,7 @@ func mergeState(sts []*state, ns *state) []*state {
 	k := envKey(ns.env)
 	for _, s := range sts {
 		if envKey(s.env) == k {
-			s.guards = intersect(s.guards, ns.guards)
+			s.guards = its.Intersect(s.guards, ns.guards)
 			return sts
 		}
 	}
@@ -448,25 +432,11 @@ func mergeTrans(ts []its.Transition) []its.Transition {
 		sort.Strings(ks)
 		k := fmt.Sprintf("%d>%d|%s", tr.From, tr.To, strings.Join(ks, ";"))
 		if i, ok := keys[k]; ok {
-			out[i].Guard = intersect(out[i].Guard, tr.Guard)
+			out[i].Guard = its.Intersect(out[i].Guard, tr.Guard)
 			continue
 		}
 		keys[k] = len(out)
 		out = append(out, tr)
-	}
-	return out
-}
-
-func intersect(a, b []its.Expr) []its.Expr {
-	in := map[string]bool{}
-	for _, g := range b {
-		in[g.String()] = true
-	}
-	var out []its.Expr
-	for _, g := range a {
-		if in[g.String()] {
-			out = append(out, g)
-		}
 	}
 	return out
 }
@@ -491,18 +461,7 @@ func infeasible(gs []its.Expr) bool {
 // addGuard appends g split at &&, dropping true and repeated guards. A guard that reads a fresh
 // value stays: the analysis needs every branch as it is, for witnesses.
 func addGuard(gs []its.Expr, g its.Expr) []its.Expr {
-	if b, ok := g.(*its.Binary); ok && b.Op == its.LAnd {
-		return addGuard(addGuard(gs, b.X), b.Y)
-	}
-	if c, ok := g.(*its.Const); ok && c.Val.Sign() != 0 {
-		return gs
-	}
-	for _, h := range gs {
-		if h == g || (!hasNondet(g) && h.String() == g.String()) {
-			return gs
-		}
-	}
-	return append(gs, g)
+	return its.AddGuard(gs, g, func(h, g its.Expr) bool { return !hasNondet(g) && h.String() == g.String() })
 }
 
 func isFalse(g its.Expr) bool {

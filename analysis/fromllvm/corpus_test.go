@@ -47,29 +47,37 @@ type translated struct {
 	err     error
 }
 
-// translateAll translates every file, two at a time (CI has two cores).
-func translateAll(files []string) map[string]translated {
-	out := make(map[string]translated, len(files))
-	var mu sync.Mutex
+// twoAtATime runs work in two goroutines (CI has two cores), which take
+// the files from the channel until it closes.
+func twoAtATime(files []string, work func(files <-chan string)) {
 	var wg sync.WaitGroup
-	work := make(chan string)
+	ch := make(chan string)
 	for w := 0; w < 2; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for f := range work {
-				ss, err := TranslateFile(f, Options{})
-				mu.Lock()
-				out[f] = translated{ss, err}
-				mu.Unlock()
-			}
+			work(ch)
 		}()
 	}
 	for _, f := range files {
-		work <- f
+		ch <- f
 	}
-	close(work)
+	close(ch)
 	wg.Wait()
+}
+
+// translateAll translates every file, two at a time.
+func translateAll(files []string) map[string]translated {
+	out := make(map[string]translated, len(files))
+	var mu sync.Mutex
+	twoAtATime(files, func(work <-chan string) {
+		for f := range work {
+			ss, err := TranslateFile(f, Options{})
+			mu.Lock()
+			out[f] = translated{ss, err}
+			mu.Unlock()
+		}
+	})
 	return out
 }
 

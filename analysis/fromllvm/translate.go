@@ -18,6 +18,7 @@ import (
 	"github.com/llir/llvm/ir/value"
 
 	"gpuc/analysis/its"
+	"gpuc/internal/graph"
 )
 
 // Systems compiles path (.cl, .cu or .ll) and translates it: gpuc check's entry point.
@@ -225,7 +226,7 @@ func (t *fnT) cfg() {
 	}
 	// Blocks on cycles: strongly connected components of size > 1 or with a self edge.
 	t.cyclic = make([]bool, n)
-	for _, c := range sccs(n, t.succ) {
+	for _, c := range graph.SCCs(n, t.succ) {
 		if len(c) > 1 {
 			for _, i := range c {
 				t.cyclic[i] = true
@@ -247,53 +248,6 @@ func (t *fnT) cfg() {
 			t.cut[i] = true
 		}
 	}
-}
-
-// sccs is Tarjan's algorithm.
-func sccs(n int, succ [][]int) [][]int {
-	index := make([]int, n)
-	low := make([]int, n)
-	on := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	var out [][]int
-	next := 0
-	var visit func(int)
-	visit = func(v int) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		on[v] = true
-		for _, w := range succ[v] {
-			if index[w] < 0 {
-				visit(w)
-				low[v] = min(low[v], low[w])
-			} else if on[w] {
-				low[v] = min(low[v], index[w])
-			}
-		}
-		if low[v] == index[v] {
-			var c []int
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				c = append(c, w)
-				if w == v {
-					break
-				}
-			}
-			out = append(out, c)
-		}
-	}
-	for i := 0; i < n; i++ {
-		if index[i] < 0 {
-			visit(i)
-		}
-	}
-	return out
 }
 
 func termSuccs(t ir.Terminator) []*ir.Block {
@@ -726,7 +680,7 @@ func (t *fnT) locOf(i int) int {
 
 // barrierOnCycle reports whether a barrier lies on a cycle through block h.
 func (t *fnT) barrierOnCycle(h int) bool {
-	for _, c := range sccs(len(t.blocks), t.succ) {
+	for _, c := range graph.SCCs(len(t.blocks), t.succ) {
 		in := false
 		for _, i := range c {
 			if i == h {

@@ -45,51 +45,40 @@ func analyzeCorpus(t *testing.T, files []string) map[string]kernelVerdict {
 	tr := translateAll(files)
 	out := map[string]kernelVerdict{}
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	work := make(chan string)
-	for w := 0; w < 2; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			eng, err := termination.NewEngine(termination.Config{})
-			if err != nil {
-				t.Error(err)
-				for range work {
-				}
-				return
+	twoAtATime(files, func(work <-chan string) {
+		eng, err := termination.NewEngine(termination.Config{})
+		if err != nil {
+			t.Error(err)
+			for range work {
 			}
-			defer eng.Close()
-			for f := range work {
-				kv := kernelVerdict{verdict: termination.True}
-				r := tr[f]
-				if r.err != nil {
-					kv = kernelVerdict{verdict: "ERROR", reason: r.err.Error()}
-				}
-				for _, s := range r.systems {
-					start := time.Now()
-					res := eng.Analyze(s)
-					kv.ms += float64(time.Since(start).Microseconds()) / 1000
-					kv.lines = append(kv.lines, res.Line())
-					switch {
-					case res.Verdict == termination.False:
-						kv.verdict, kv.reason = res.Verdict, res.Kernel+": "+res.Reason
-					case res.Verdict == termination.Unknown && kv.verdict == termination.True:
-						kv.verdict, kv.reason = res.Verdict, res.Kernel+": "+res.Reason
-					case res.Verdict == termination.True && res.Condition != "" && kv.verdict == termination.True:
-						kv.reason = res.Kernel + ": if " + res.Condition
-					}
-				}
-				mu.Lock()
-				out[corpusName(f)] = kv
-				mu.Unlock()
+			return
+		}
+		defer eng.Close()
+		for f := range work {
+			kv := kernelVerdict{verdict: termination.True}
+			r := tr[f]
+			if r.err != nil {
+				kv = kernelVerdict{verdict: "ERROR", reason: r.err.Error()}
 			}
-		}()
-	}
-	for _, f := range files {
-		work <- f
-	}
-	close(work)
-	wg.Wait()
+			for _, s := range r.systems {
+				start := time.Now()
+				res := eng.Analyze(s)
+				kv.ms += float64(time.Since(start).Microseconds()) / 1000
+				kv.lines = append(kv.lines, res.Line())
+				switch {
+				case res.Verdict == termination.False:
+					kv.verdict, kv.reason = res.Verdict, res.Kernel+": "+res.Reason
+				case res.Verdict == termination.Unknown && kv.verdict == termination.True:
+					kv.verdict, kv.reason = res.Verdict, res.Kernel+": "+res.Reason
+				case res.Verdict == termination.True && res.Condition != "" && kv.verdict == termination.True:
+					kv.reason = res.Kernel + ": if " + res.Condition
+				}
+			}
+			mu.Lock()
+			out[corpusName(f)] = kv
+			mu.Unlock()
+		}
+	})
 	return out
 }
 

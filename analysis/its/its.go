@@ -351,6 +351,14 @@ func (s *System) Var(name string) (Var, bool) {
 	return Var{}, false
 }
 
+// AddExit adds an exit location, named exit, and returns it.
+func (s *System) AddExit() int {
+	s.Locs = append(s.Locs, Loc{Name: "exit"})
+	l := len(s.Locs) - 1
+	s.Exit = append(s.Exit, l)
+	return l
+}
+
 // IsExit reports whether location l ends the thread.
 func (s *System) IsExit(l int) bool {
 	for _, x := range s.Exit {

@@ -530,17 +530,7 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time,
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
-			t := sys.Trans[ti]
-			for _, g := range t.Guard {
-				for v := range its.FreeVars(g) {
-					read[v] = true
-				}
-			}
-			for _, u := range t.Update {
-				for v := range its.FreeVars(u) {
-					read[v] = true
-				}
-			}
+			readVars(sys.Trans[ti], read)
 		}
 		// Exits too: a loop bound usually sits in the exit guard.
 		in := map[int]bool{}
@@ -549,43 +539,16 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time,
 		}
 		for _, t := range sys.Trans {
 			if in[t.From] {
-				for _, g := range t.Guard {
-					for v := range its.FreeVars(g) {
-						read[v] = true
-					}
-				}
+				guardVars(t, read)
 			}
 		}
 	}
 	// And what those variables are computed from, through any update (a bound set from n).
-	for changed := true; changed; {
-		changed = false
-		for _, t := range sys.Trans {
-			for k, u := range t.Update {
-				if !read[k] {
-					continue
-				}
-				for v := range its.FreeVars(u) {
-					if !read[v] {
-						read[v] = true
-						changed = true
-					}
-				}
-			}
-		}
-	}
+	closeUnderUpdates(sys, read)
 	// Parameters, and values read once from read-only memory (variables nothing updates that
 	// are no thread id or launch size): a condition may bound both.
 	bounded := append([]string(nil), sys.Params...)
-	set := map[string]bool{}
-	for _, t := range sys.Trans {
-		for k := range t.Update {
-			set[k] = true
-		}
-		for _, h := range t.Havoc {
-			set[h] = true
-		}
-	}
+	set := changedVars(sys.Trans...)
 	for _, v := range append(append([]string(nil), sys.Params...), sys.ThreadVars...) {
 		set[v] = true
 	}

@@ -10,6 +10,22 @@ import (
 	"gpuc/analysis/its"
 )
 
+// smallStart draws a start state of sys, every variable in [1, 40]:
+// inside every condition the engine states (1 <= p <= 2^k, k >= 10). It
+// reports whether the state meets the facts.
+func smallStart(sys *its.System, rng *rand.Rand) (map[string]*big.Int, bool) {
+	init := map[string]*big.Int{}
+	for _, v := range sys.Vars {
+		init[v.Name] = v.Sort.Norm(big.NewInt(rng.Int63n(40) + 1))
+	}
+	env := &its.Env{Vars: init}
+	ok := true
+	for _, fa := range sys.Facts {
+		ok = ok && its.Eval(fa.Expr, env).Sign() != 0
+	}
+	return init, ok
+}
+
 // simulate runs sys from the state init with random values for loads and unknown variables, for
 // at most max transitions. It reports whether an exit was reached.
 func simulate(sys *its.System, init map[string]*big.Int, rng *rand.Rand, max int) (exited bool, steps int) {
@@ -28,55 +44,13 @@ func simulate(sys *its.System, init map[string]*big.Int, rng *rand.Rand, max int
 		if sys.IsExit(loc) {
 			return true, steps
 		}
-		draws := map[*its.Nondet]*big.Int{}
-		env := &its.Env{Vars: vals,
-			Nondet: func(n *its.Nondet) *big.Int {
-				if v, ok := draws[n]; ok {
-					return v
-				}
-				draws[n] = small(n.Sort)
-				return draws[n]
-			},
-			Load: func(buf string, addr *big.Int, s its.Sort) *big.Int {
-				k := buf + "/" + addr.String()
-				if _, ok := mem[k]; !ok {
-					mem[k] = small(s)
-				}
-				return mem[k]
-			}}
-		var enabled []its.Transition
-		for _, t := range sys.Trans {
-			if t.From != loc {
-				continue
-			}
-			ok := true
-			for _, g := range t.Guard {
-				if its.Eval(g, env).Sign() == 0 {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				enabled = append(enabled, t)
-			}
-		}
+		env := drawEnv(vals, mem, small)
+		enabled := enabledAt(sys, loc, env)
 		if len(enabled) == 0 {
 			return false, steps // stuck: not an exit
 		}
-		t := enabled[rng.Intn(len(enabled))]
-		next := map[string]*big.Int{}
-		for k, v := range vals {
-			next[k] = v
-		}
-		for _, k := range its.SortedUpdates(t) {
-			v, _ := sys.Var(k)
-			next[k] = v.Sort.Norm(its.Eval(t.Update[k], env))
-		}
-		for _, h := range t.Havoc {
-			v, _ := sys.Var(h)
-			next[h] = small(v.Sort)
-		}
-		vals, loc = next, t.To
+		t := sys.Trans[enabled[rng.Intn(len(enabled))]]
+		vals, loc = fire(sys, t, vals, env, small), t.To
 	}
 	return sys.IsExit(loc), steps
 }
@@ -111,16 +85,7 @@ func TestDifferential(t *testing.T) {
 		}
 		ran := 0
 		for run := 0; run < 200 && ran < 20; run++ {
-			init := map[string]*big.Int{}
-			for _, v := range sys.Vars {
-				// In [1, 40]: inside every condition the engine states (1 <= p <= 2^k, k >= 10).
-				init[v.Name] = v.Sort.Norm(big.NewInt(rng.Int63n(40) + 1))
-			}
-			env := &its.Env{Vars: init}
-			ok := true
-			for _, fa := range sys.Facts {
-				ok = ok && its.Eval(fa.Expr, env).Sign() != 0
-			}
+			init, ok := smallStart(sys, rng)
 			if !ok {
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gpuc/analysis/its"
+	"gpuc/analysis/smt"
 )
 
 // query builds one SMT-LIB2 script in bitvector semantics: declarations, then assertions. Its
@@ -144,24 +145,57 @@ func (q *query) term(e its.Expr, sc *scope) string {
 	return "false"
 }
 
-func and(ts []string) string {
+func and(ts []string) string { return nary("and", "true", ts) }
+
+func or(ts []string) string { return nary("or", "false", ts) }
+
+// nary applies the associative op to ts; unit is its value on none.
+func nary(op, unit string, ts []string) string {
 	switch len(ts) {
 	case 0:
-		return "true"
+		return unit
 	case 1:
 		return ts[0]
 	}
-	return "(and " + strings.Join(ts, " ") + ")"
+	return "(" + op + " " + strings.Join(ts, " ") + ")"
 }
 
-func or(ts []string) string {
-	switch len(ts) {
-	case 0:
-		return "false"
-	case 1:
-		return ts[0]
+// someFails declares a Boolean prefix!i for each candidate, equal to its
+// value in sc, and asserts that one of them is false; it returns their
+// names, whose values in a model say which candidates hold (holding).
+func (q *query) someFails(prefix string, cands []its.Expr, sc *scope) []string {
+	var names, negs []string
+	for i, c := range cands {
+		n := q.declare(fmt.Sprintf("%s!%d", prefix, i), its.Bool)
+		q.assert("(= " + n + " " + q.term(c, sc) + ")")
+		names = append(names, n)
+		negs = append(negs, "(not "+n+")")
 	}
-	return "(or " + strings.Join(ts, " ") + ")"
+	q.assert(or(negs))
+	return names
+}
+
+// holding keeps the candidates whose someFails name model makes true.
+func holding(cands []its.Expr, names []string, model map[string]string) []its.Expr {
+	var keep []its.Expr
+	for i, c := range cands {
+		if v, ok := smt.Value(model[names[i]]); ok && v.Sign() != 0 {
+			keep = append(keep, c)
+		}
+	}
+	return keep
+}
+
+// entryWith starts q at state "0": the entry facts hold and the variables
+// of fixed have their values. It returns the state's names.
+func (q *query) entryWith(sys *its.System, fixed map[string]*big.Int) map[string]string {
+	x0 := q.state("0")
+	q.assert(entryFacts(q, sys, x0))
+	for _, name := range sortedNames(fixed) {
+		v, _ := sys.Var(name)
+		q.assert("(= " + x0[name] + " " + bvConst(fixed[name], v.Sort.Width) + ")")
+	}
+	return x0
 }
 
 // step encodes one firing of t from the state pre: it returns the guard and the post state

@@ -250,16 +250,9 @@ func (a *analyzer) farkas(inv Invariants, comp []int) map[int]*Linear {
 	used := map[string]bool{}
 	for _, ti := range comp {
 		t := sys.Trans[ti]
-		for _, g := range t.Guard {
-			for v := range its.FreeVars(g) {
-				used[v] = true
-			}
-		}
-		for k, e := range t.Update {
+		readVars(t, used)
+		for k := range t.Update {
 			used[k] = true
-			for v := range its.FreeVars(e) {
-				used[v] = true
-			}
 		}
 	}
 	var vars []its.Var

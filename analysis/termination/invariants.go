@@ -219,6 +219,42 @@ func (inv Invariants) Strings(l int) []string {
 	return out
 }
 
+// firing starts a query with one firing of t from a state where inv
+// holds, and returns it and the state after the firing.
+func (inv Invariants) firing(sys *its.System, t its.Transition) (*query, map[string]string) {
+	q := newQuery(sys)
+	pre := q.state("0")
+	q.assert(inv.term(q, t.From, pre))
+	g, post := q.step(t, pre, "1")
+	q.assert(g)
+	return q, post
+}
+
+// changedVars is the set of variables that the transitions update or
+// havoc.
+func changedVars(ts ...its.Transition) map[string]bool {
+	changes := map[string]bool{}
+	for _, t := range ts {
+		for k := range t.Update {
+			changes[k] = true
+		}
+		for _, h := range t.Havoc {
+			changes[h] = true
+		}
+	}
+	return changes
+}
+
+// readVars adds to read the variables that t's guards and updates read.
+func readVars(t its.Transition, read map[string]bool) {
+	guardVars(t, read)
+	for _, u := range t.Update {
+		for v := range its.FreeVars(u) {
+			read[v] = true
+		}
+	}
+}
+
 // entryFacts encodes the facts over the state vars.
 func entryFacts(q *query, sys *its.System, vars map[string]string) string {
 	sc := q.newScope(vars)
@@ -300,20 +336,8 @@ func (a *analyzer) houdiniAt(cands func(l int) []its.Expr) Invariants {
 		if len(open) == 0 {
 			continue
 		}
-		q := newQuery(sys)
-		pre := q.state("0")
-		q.assert(inv.term(q, t.From, pre))
-		g, post := q.step(t, pre, "1")
-		q.assert(g)
-		sc := q.newScope(post)
-		var names, negs []string
-		for i, c := range open {
-			n := q.declare(fmt.Sprintf("c!%d", i), its.Bool)
-			q.assert("(= " + n + " " + q.term(c, sc) + ")")
-			names = append(names, n)
-			negs = append(negs, "(not "+n+")")
-		}
-		q.assert(or(negs))
+		q, post := inv.firing(sys, t)
+		names := q.someFails("c", open, q.newScope(post))
 		res, model, err := a.check(q.script(), names...)
 		if res == smt.Unsat {
 			continue
@@ -326,12 +350,7 @@ func (a *analyzer) houdiniAt(cands func(l int) []its.Expr) Invariants {
 			inv[t.To] = framed
 			continue
 		}
-		var keep []its.Expr
-		for i, c := range open {
-			if v, ok := smt.Value(model[names[i]]); ok && v.Sign() != 0 {
-				keep = append(keep, c)
-			}
-		}
+		keep := holding(open, names, model)
 		if len(keep) == len(open) {
 			// The model names none: keep nothing rather than loop.
 			keep = nil
@@ -373,13 +392,7 @@ func frame(t its.Transition, from, to []its.Expr) (framed, open []its.Expr) {
 	for _, c := range from {
 		at[c.String()] = true
 	}
-	changes := map[string]bool{}
-	for k := range t.Update {
-		changes[k] = true
-	}
-	for _, h := range t.Havoc {
-		changes[h] = true
-	}
+	changes := changedVars(t)
 	for _, c := range to {
 		kept := at[c.String()]
 		for v := range its.FreeVars(c) {
@@ -457,13 +470,7 @@ func available(sys *its.System) map[int][]its.Expr {
 	}
 	for ti, t := range sys.Trans {
 		kill[ti] = map[string]bool{}
-		changes := map[string]bool{}
-		for k := range t.Update {
-			changes[k] = true
-		}
-		for _, h := range t.Havoc {
-			changes[h] = true
-		}
+		changes := changedVars(t)
 		for _, k := range keys {
 			for v := range its.FreeVars(atoms[k]) {
 				if changes[v] {
@@ -518,15 +525,7 @@ func available(sys *its.System) map[int][]its.Expr {
 
 // oneCounter keeps the candidates that read at most one variable that some transition changes.
 func oneCounter(sys *its.System, cands []its.Expr) []its.Expr {
-	changed := map[string]bool{}
-	for _, t := range sys.Trans {
-		for k := range t.Update {
-			changed[k] = true
-		}
-		for _, h := range t.Havoc {
-			changed[h] = true
-		}
-	}
+	changed := changedVars(sys.Trans...)
 	var out []its.Expr
 	for _, c := range cands {
 		n := 0
@@ -572,11 +571,7 @@ func (a *analyzer) invariantObligations(inv Invariants) []Obligation {
 		if len(inv[t.To]) == 0 {
 			continue
 		}
-		q := newQuery(sys)
-		pre := q.state("0")
-		q.assert(inv.term(q, t.From, pre))
-		g, post := q.step(t, pre, "1")
-		q.assert(g)
+		q, post := inv.firing(sys, t)
 		q.assert("(not " + inv.term(q, t.To, post) + ")")
 		out = append(out, Obligation{What: fmt.Sprintf("transition %d (%s) keeps the invariant", i, sys.TransString(t)), Script: q.script()})
 	}
@@ -599,15 +594,7 @@ func describeInvariant(sys *its.System, inv Invariants, locs []int) []string {
 // constantFacts holds every fact at the entry, and at every other location the facts whose
 // variables no transition updates or havocs: those stay true, so they are inductive.
 func constantFacts(sys *its.System) Invariants {
-	changed := map[string]bool{}
-	for _, t := range sys.Trans {
-		for k := range t.Update {
-			changed[k] = true
-		}
-		for _, h := range t.Havoc {
-			changed[h] = true
-		}
-	}
+	changed := changedVars(sys.Trans...)
 	inv := Invariants{}
 	for l := range sys.Locs {
 		for _, f := range sys.Facts {

@@ -73,15 +73,7 @@ func TestMutants(t *testing.T) {
 			switch {
 			case r.Verdict == True:
 				for run := 0; run < 10; run++ {
-					init := map[string]*big.Int{}
-					for _, v := range m.Vars {
-						init[v.Name] = v.Sort.Norm(big.NewInt(rng.Int63n(40) + 1))
-					}
-					env := &its.Env{Vars: init}
-					ok := true
-					for _, fa := range m.Facts {
-						ok = ok && its.Eval(fa.Expr, env).Sign() != 0
-					}
+					init, ok := smallStart(m, rng)
 					if !ok {
 						continue
 					}

@@ -8,6 +8,7 @@ import (
 
 	"gpuc/analysis/its"
 	"gpuc/analysis/smt"
+	"gpuc/internal/graph"
 )
 
 // Note [Lexicographic ranking, checked bit-precisely]
@@ -43,46 +44,10 @@ func sccs(sys *its.System, trans []int) [][]int {
 		t := sys.Trans[ti]
 		adj[t.From] = append(adj[t.From], t.To)
 	}
-	index := make([]int, n)
-	low := make([]int, n)
-	on := make([]bool, n)
 	comp := make([]int, n)
-	for i := range index {
-		index[i] = -1
-		comp[i] = -1
-	}
-	var stack []int
-	next, ncomp := 0, 0
-	var visit func(v int)
-	visit = func(v int) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		on[v] = true
-		for _, w := range adj[v] {
-			if index[w] < 0 {
-				visit(w)
-				low[v] = min(low[v], low[w])
-			} else if on[w] {
-				low[v] = min(low[v], index[w])
-			}
-		}
-		if low[v] == index[v] {
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				comp[w] = ncomp
-				if w == v {
-					break
-				}
-			}
-			ncomp++
-		}
-	}
-	for v := 0; v < n; v++ {
-		if index[v] < 0 {
-			visit(v)
+	for i, c := range graph.SCCs(n, adj) {
+		for _, v := range c {
+			comp[v] = i
 		}
 	}
 	groups := map[int][]int{}

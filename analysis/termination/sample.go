@@ -42,56 +42,75 @@ func walk(sys *its.System, init map[string]*big.Int, rng *rand.Rand, steps int, 
 		if sys.IsExit(loc) {
 			return
 		}
-		draws := map[*its.Nondet]*big.Int{}
-		env := &its.Env{Vars: vals,
-			Nondet: func(n *its.Nondet) *big.Int {
-				if v, ok := draws[n]; ok {
-					return v
-				}
-				draws[n] = draw(n.Sort)
-				return draws[n]
-			},
-			Load: func(buf string, addr *big.Int, s its.Sort) *big.Int {
-				k := buf + "/" + addr.String()
-				if _, ok := mem[k]; !ok {
-					mem[k] = draw(s)
-				}
-				return mem[k]
-			}}
-		var enabled []int
-		for ti, t := range sys.Trans {
-			if t.From != loc {
-				continue
-			}
-			ok := true
-			for _, g := range t.Guard {
-				if its.Eval(g, env).Sign() == 0 {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				enabled = append(enabled, ti)
-			}
-		}
+		env := drawEnv(vals, mem, draw)
+		enabled := enabledAt(sys, loc, env)
 		if len(enabled) == 0 {
 			return
 		}
 		t := sys.Trans[enabled[rng.Intn(len(enabled))]]
-		next := make(map[string]*big.Int, len(vals))
-		for k, v := range vals {
-			next[k] = v
-		}
-		for _, k := range its.SortedUpdates(t) {
-			v, _ := sys.Var(k)
-			next[k] = v.Sort.Norm(its.Eval(t.Update[k], env))
-		}
-		for _, h := range t.Havoc {
-			v, _ := sys.Var(h)
-			next[h] = draw(v.Sort)
-		}
-		vals, loc = next, t.To
+		vals, loc = fire(sys, t, vals, env, draw), t.To
 	}
+}
+
+// drawEnv is the state vals for one firing: draw gives the firing's
+// nondeterministic values, each once, and memory's, each once a run
+// (mem holds them).
+func drawEnv(vals, mem map[string]*big.Int, draw func(its.Sort) *big.Int) *its.Env {
+	draws := map[*its.Nondet]*big.Int{}
+	return &its.Env{Vars: vals,
+		Nondet: func(n *its.Nondet) *big.Int {
+			if v, ok := draws[n]; ok {
+				return v
+			}
+			draws[n] = draw(n.Sort)
+			return draws[n]
+		},
+		Load: func(buf string, addr *big.Int, s its.Sort) *big.Int {
+			k := buf + "/" + addr.String()
+			if _, ok := mem[k]; !ok {
+				mem[k] = draw(s)
+			}
+			return mem[k]
+		}}
+}
+
+// fire is the state after t fires from vals, whose firing env is: draw
+// gives what t havocs.
+func fire(sys *its.System, t its.Transition, vals map[string]*big.Int, env *its.Env, draw func(its.Sort) *big.Int) map[string]*big.Int {
+	next := make(map[string]*big.Int, len(vals))
+	for k, v := range vals {
+		next[k] = v
+	}
+	for _, k := range its.SortedUpdates(t) {
+		v, _ := sys.Var(k)
+		next[k] = v.Sort.Norm(its.Eval(t.Update[k], env))
+	}
+	for _, h := range t.Havoc {
+		v, _ := sys.Var(h)
+		next[h] = draw(v.Sort)
+	}
+	return next
+}
+
+// enabledAt lists the transitions out of loc whose guards hold in env.
+func enabledAt(sys *its.System, loc int, env *its.Env) []int {
+	var out []int
+	for ti, t := range sys.Trans {
+		if t.From != loc {
+			continue
+		}
+		ok := true
+		for _, g := range t.Guard {
+			if its.Eval(g, env).Sign() == 0 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, ti)
+		}
+	}
+	return out
 }
 
 // sampleFilter drops the candidates that a sampled run falsifies at their location.
@@ -100,12 +119,7 @@ func (a *analyzer) sampleFilter(inv Invariants) {
 	rng := rand.New(rand.NewSource(1))
 	for _, hint := range a.hints() {
 		q := newQuery(sys)
-		x0 := q.state("0")
-		q.assert(entryFacts(q, sys, x0))
-		for _, name := range sortedNames(hint) {
-			v, _ := sys.Var(name)
-			q.assert("(= " + x0[name] + " " + bvConst(hint[name], v.Sort.Width) + ")")
-		}
+		x0 := q.entryWith(sys, hint)
 		var ask []string
 		for _, v := range sys.Vars {
 			ask = append(ask, x0[v.Name])

@@ -11,37 +11,48 @@ import "gpuc/analysis/its"
 // a dropped fact would forbid. Slicing matters for speed: the dropped updates are often the
 // multiplications and remainders that address memory.
 
-// slice returns sys without the variables that cannot influence control.
-func slice(sys *its.System) *its.System {
-	keep := map[string]bool{}
-	for _, t := range sys.Trans {
-		for _, g := range t.Guard {
-			for v := range its.FreeVars(g) {
-				keep[v] = true
-			}
+// guardVars adds to vars the variables that t's guards read.
+func guardVars(t its.Transition, vars map[string]bool) {
+	for _, g := range t.Guard {
+		for v := range its.FreeVars(g) {
+			vars[v] = true
 		}
 	}
-	for _, f := range sys.Facts {
-		for v := range its.FreeVars(f.Expr) {
-			keep[v] = true
-		}
-	}
+}
+
+// closeUnderUpdates adds to vars, until none is left out, the variables
+// that the updates of a variable in vars read.
+func closeUnderUpdates(sys *its.System, vars map[string]bool) {
 	for changed := true; changed; {
 		changed = false
 		for _, t := range sys.Trans {
 			for k, e := range t.Update {
-				if !keep[k] {
+				if !vars[k] {
 					continue
 				}
 				for v := range its.FreeVars(e) {
-					if !keep[v] {
-						keep[v] = true
+					if !vars[v] {
+						vars[v] = true
 						changed = true
 					}
 				}
 			}
 		}
 	}
+}
+
+// slice returns sys without the variables that cannot influence control.
+func slice(sys *its.System) *its.System {
+	keep := map[string]bool{}
+	for _, t := range sys.Trans {
+		guardVars(t, keep)
+	}
+	for _, f := range sys.Facts {
+		for v := range its.FreeVars(f.Expr) {
+			keep[v] = true
+		}
+	}
+	closeUnderUpdates(sys, keep)
 	if len(keep) == len(sys.Vars) {
 		return sys
 	}

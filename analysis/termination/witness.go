@@ -122,17 +122,9 @@ func recurrentCandidates(sys *its.System) []its.Expr {
 	out := candidates(sys)
 	for _, t := range sys.Trans {
 		for _, k := range its.SortedUpdates(t) {
-			b, ok := t.Update[k].(*its.Binary)
-			if !ok || (b.Op != its.Add && b.Op != its.Sub) || its.HasNondet(b.Y) {
-				continue
+			if y := varStep(t, k); y != nil {
+				out = append(out, its.B(its.Eq, y, &its.Const{Val: new(big.Int), Sort: its.SortOf(y)}))
 			}
-			if r, ok := b.X.(*its.Ref); !ok || r.Var.Name != k {
-				continue
-			}
-			if _, c := b.Y.(*its.Const); c {
-				continue
-			}
-			out = append(out, its.B(its.Eq, b.Y, &its.Const{Val: new(big.Int), Sort: its.SortOf(b.Y)}))
 		}
 	}
 	for _, v := range sys.Vars {
@@ -345,15 +337,7 @@ func (a *analyzer) recurrent(inv Invariants, comp []int, in map[int]bool, h int,
 			pre(q, t.From, x)
 			g, post := q.step(t, x, "1")
 			q.assert(g)
-			sc := q.newScope(post)
-			var names, negs []string
-			for i, c := range R[t.To] {
-				n := q.declare(fmt.Sprintf("r!%d", i), its.Bool)
-				q.assert("(= " + n + " " + q.term(c, sc) + ")")
-				names = append(names, n)
-				negs = append(negs, "(not "+n+")")
-			}
-			q.assert(or(negs))
+			names := q.someFails("r", R[t.To], q.newScope(post))
 			res, model, err := a.check(q.script(), names...)
 			if res == smt.Unsat {
 				continue
@@ -361,12 +345,7 @@ func (a *analyzer) recurrent(inv Invariants, comp []int, in map[int]bool, h int,
 			if err != nil || res == smt.Unknown || model == nil {
 				return nil
 			}
-			var keep []its.Expr
-			for i, c := range R[t.To] {
-				if v, ok := smt.Value(model[names[i]]); ok && v.Sign() != 0 {
-					keep = append(keep, c)
-				}
-			}
+			keep := holding(R[t.To], names, model)
 			if len(keep) == len(R[t.To]) {
 				return nil
 			}
@@ -433,12 +412,7 @@ func (a *analyzer) recurrent(inv Invariants, comp []int, in map[int]bool, h int,
 	}
 	// 5. With the launch fixed, the path reaches R whatever the loads return.
 	q := newQuery(sys)
-	x0 := q.state("0")
-	q.assert(entryFacts(q, sys, x0))
-	for _, name := range sortedNames(launch) {
-		v, _ := sys.Var(name)
-		q.assert("(= " + x0[name] + " " + bvConst(launch[name], v.Sort.Width) + ")")
-	}
+	x0 := q.entryWith(sys, launch)
 	var bad []string
 	cur := x0
 	for i, ti := range prefix {
@@ -504,6 +478,22 @@ func joinAnd(ss []string) string {
 	return out
 }
 
+// varStep is the step e of t's update k := k + e or k - e, where e is
+// neither a constant nor nondeterministic; nil for any other update.
+func varStep(t its.Transition, k string) its.Expr {
+	b, ok := t.Update[k].(*its.Binary)
+	if !ok || (b.Op != its.Add && b.Op != its.Sub) || its.HasNondet(b.Y) {
+		return nil
+	}
+	if r, ok := b.X.(*its.Ref); !ok || r.Var.Name != k {
+		return nil
+	}
+	if _, c := b.Y.(*its.Const); c {
+		return nil
+	}
+	return b.Y
+}
+
 // zeroSteps lists the non-constant steps e of updates v := v + e or v - e in the loop.
 func zeroSteps(sys *its.System, comp []int) []its.Expr {
 	var out []its.Expr
@@ -511,18 +501,12 @@ func zeroSteps(sys *its.System, comp []int) []its.Expr {
 	for _, ti := range comp {
 		t := sys.Trans[ti]
 		for _, k := range its.SortedUpdates(t) {
-			b, ok := t.Update[k].(*its.Binary)
-			if !ok || (b.Op != its.Add && b.Op != its.Sub) || its.HasNondet(b.Y) {
+			y := varStep(t, k)
+			if y == nil || seen[y.String()] {
 				continue
 			}
-			if r, ok := b.X.(*its.Ref); !ok || r.Var.Name != k {
-				continue
-			}
-			if _, c := b.Y.(*its.Const); c || seen[b.Y.String()] {
-				continue
-			}
-			seen[b.Y.String()] = true
-			out = append(out, b.Y)
+			seen[y.String()] = true
+			out = append(out, y)
 		}
 	}
 	return out

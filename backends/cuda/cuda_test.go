@@ -323,13 +323,8 @@ func TestEveryCUDACallChecked(t *testing.T) {
 		lines := strings.Split(whole, "\n")
 		for i, line := range lines {
 			code := strings.TrimSpace(line)
-			if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "#define") || unchecked.MatchString(code) {
+			if !uncheckedCall(t, code, cudaCall, unchecked, "GPUC_CUDA(", fmt.Sprintf("%s:%d", path, i+1)) {
 				continue
-			}
-			for _, loc := range cudaCall.FindAllStringIndex(code, -1) {
-				if !strings.HasSuffix(code[:loc[0]], "GPUC_CUDA(") {
-					t.Errorf("%s:%d: unchecked CUDA call: %s", path, i+1, code)
-				}
 			}
 			if strings.HasPrefix(code, "GPUC_LAUNCH(") && strings.TrimSpace(lines[i+1]) != "GPUC_CUDA(cudaGetLastError());" {
 				t.Errorf("%s:%d: launch without a check: %s", path, i+1, code)
@@ -343,14 +338,7 @@ func TestEveryCUDACallChecked(t *testing.T) {
 // (__CUDA_ARCH__ set) of the __host__ __device__ helpers. Warnings count,
 // as nvcc's do in scripts/gpu-check.sh.
 func TestCompilesAsCPlusPlus(t *testing.T) {
-	gxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("g++ not found")
-	}
-	stub, err := filepath.Abs("testdata/cuda_stub.h")
-	if err != nil {
-		t.Fatal(err)
-	}
+	gxx, stub := gxxStub(t)
 	dir := t.TempDir()
 	for _, path := range programs(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".kir")
@@ -361,14 +349,37 @@ func TestCompilesAsCPlusPlus(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			for _, side := range []string{"-U__CUDA_ARCH__", "-D__CUDA_ARCH__=900"} {
-				cmd := exec.Command(gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
-					side, "-x", "c++", "-include", stub, cu)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Errorf("g++ %s %s: %v\n%s", side, cu, err, out)
-				}
-			}
+			bothSides(t, gxx, stub, cu)
 		})
+	}
+}
+
+// gxxStub returns g++ and the stub of CUDA's declarations, and skips the
+// test where g++ is absent.
+func gxxStub(t *testing.T) (gxx, stub string) {
+	t.Helper()
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("g++ not found")
+	}
+	stub, err = filepath.Abs("testdata/cuda_stub.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gxx, stub
+}
+
+// bothSides checks the program cu with g++ against the stub, as the host
+// side and as the device side; warnings count, as nvcc's do in
+// scripts/gpu-check.sh.
+func bothSides(t *testing.T, gxx, stub, cu string) {
+	t.Helper()
+	for _, side := range []string{"-U__CUDA_ARCH__", "-D__CUDA_ARCH__=900"} {
+		cmd := exec.Command(gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
+			side, "-x", "c++", "-include", stub, cu)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("g++ %s %s: %v\n%s", side, cu, err, out)
+		}
 	}
 }
 
@@ -522,6 +533,22 @@ func TestLLVMHostsCompile(t *testing.T) {
 	}
 }
 
+// uncheckedCall reports the calls that call matches in the line of code
+// at where that the macro check does not wrap; comments, #defines and
+// what except matches are passed over: it reports whether code was read.
+func uncheckedCall(t *testing.T, code string, call, except *regexp.Regexp, check, where string) bool {
+	t.Helper()
+	if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "#define") || except.MatchString(code) {
+		return false
+	}
+	for _, loc := range call.FindAllStringIndex(code, -1) {
+		if !strings.HasSuffix(code[:loc[0]], check) {
+			t.Errorf("%s: unchecked call: %s", where, code)
+		}
+	}
+	return true
+}
+
 // TestEveryDriverCallChecked checks that every CUDA driver call of the
 // driver API programs is wrapped in GPUC_CU, except the two whose
 // failures are reported by hand.
@@ -530,15 +557,7 @@ func TestEveryDriverCallChecked(t *testing.T) {
 	unchecked := regexp.MustCompile(`cuGetErrorString\(err, &why\)|CUresult err = cuModuleLoadDataEx\(`)
 	for _, path := range portablePrograms(t) {
 		for i, line := range strings.Split(emitFor(t, path, DriverAPI), "\n") {
-			code := strings.TrimSpace(line)
-			if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "#define") || unchecked.MatchString(code) {
-				continue
-			}
-			for _, loc := range driverCall.FindAllStringIndex(code, -1) {
-				if !strings.HasSuffix(code[:loc[0]], "GPUC_CU(") {
-					t.Errorf("%s:%d: unchecked driver call: %s", path, i+1, code)
-				}
-			}
+			uncheckedCall(t, strings.TrimSpace(line), driverCall, unchecked, "GPUC_CU(", fmt.Sprintf("%s:%d", path, i+1))
 		}
 	}
 }

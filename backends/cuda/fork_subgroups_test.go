@@ -2,7 +2,6 @@ package cuda_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -17,14 +16,7 @@ import (
 // with g++ against the CUDA stub, host and device sides, one with
 // cooperative launches and one with relaunches.
 func TestForkSubgroupsCompile(t *testing.T) {
-	gxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("g++ not found")
-	}
-	stub, err := filepath.Abs("testdata/cuda_stub.h")
-	if err != nil {
-		t.Fatal(err)
-	}
+	gxx, stub := cuda.GxxStub(t)
 	dir := t.TempDir()
 	// One grid-sync mode each keeps the test cheap.
 	for name, gs := range map[string]passes.GridSync{"subgroup_sh": passes.GridSyncAuto, "dcsum": passes.GridSyncNever} {
@@ -45,13 +37,7 @@ func TestForkSubgroupsCompile(t *testing.T) {
 		}
 		t.Run(filepath.Base(cu), func(t *testing.T) {
 			t.Parallel()
-			for _, side := range []string{"-U__CUDA_ARCH__", "-D__CUDA_ARCH__=900"} {
-				cmd := exec.Command(gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
-					side, "-x", "c++", "-include", stub, cu)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Errorf("g++ %s %s: %v\n%s", side, cu, err, out)
-				}
-			}
+			cuda.BothSides(t, gxx, stub, cu)
 		})
 	}
 }

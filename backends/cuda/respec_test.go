@@ -113,11 +113,7 @@ kernel k() { o[0] = t[0]; } host main() { launch k() grid 1 block 1 coop; }`,
 // present.
 func gxx(t *testing.T, text string, flags ...string) {
 	t.Helper()
-	g, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("g++ not found")
-	}
-	stub, _ := filepath.Abs("testdata/cuda_stub.h")
+	g, stub := gxxStub(t)
 	file := filepath.Join(t.TempDir(), "prog.cu")
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,11 +31,7 @@ first. --json prints the measurements as JSON (docs/TOOLKIT.md).`,
   gpuc bench prog.kir --set "N=1024" --set "N=4096" --runs=20 --json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o, err := bf.options(cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			self, err := os.Executable()
+			o, self, err := bf.selfOptions(cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

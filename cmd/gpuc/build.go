@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -33,6 +34,17 @@ func (b *buildFlags) options(stderr io.Writer) (toolkit.Options, error) {
 		o.Log = func(cmd string) { fmt.Fprintln(stderr, cmd) }
 	}
 	return o, err
+}
+
+// selfOptions is options, with the path of the running gpuc, which bench
+// and test run the interpreter through.
+func (b *buildFlags) selfOptions(stderr io.Writer) (toolkit.Options, string, error) {
+	o, err := b.options(stderr)
+	if err != nil {
+		return o, "", err
+	}
+	self, err := os.Executable()
+	return o, self, err
 }
 
 func newBuild() *cobra.Command {

@@ -168,16 +168,3 @@ func newPasses(stdout io.Writer) *cobra.Command {
 		},
 	}
 }
-
-// statsOutput is where a run's printf stderr goes: standard error, or
-// the file of --stats=FILE (Note [Output] in frontends/chr).
-func statsOutput(stderr io.Writer, stats string) (io.Writer, func() error, error) {
-	if stats == "" || stats == "-" {
-		return stderr, func() error { return nil }, nil
-	}
-	f, err := os.Create(stats)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--stats=%s: %v", stats, err)
-	}
-	return f, f.Close, nil
-}

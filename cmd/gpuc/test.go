@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -36,11 +35,7 @@ the program is the expected output, with the arguments in PROG.args.`,
   gpuc test --native=false prog.chr`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o, err := bf.options(cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			self, err := os.Executable()
+			o, self, err := bf.selfOptions(cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -19,7 +19,8 @@ var Frontend = &frontend.Frontend{
 	Name: "CHR",
 	// .pl: SWI-Prolog files that declare CHR constraints, as their
 	// authors keep them (Note [CHR in .pl files]).
-	Exts: []string{".chr", ".pl"},
+	Exts:  []string{".chr", ".pl"},
+	Hover: hover,
 	Bind: func(fs *pflag.FlagSet) *frontend.Session {
 		opts := &Options{}
 		fs.StringVar(&opts.Query, "query", "", "CHR: a file of constraints, one per line, that replaces the program's query")

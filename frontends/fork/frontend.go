@@ -12,8 +12,9 @@ import (
 
 // Frontend describes the Fork frontend to the driver.
 var Frontend = &frontend.Frontend{
-	Name: "Fork",
-	Exts: []string{".fork"},
+	Name:  "Fork",
+	Exts:  []string{".fork"},
+	Hover: hover,
 	Bind: func(fs *pflag.FlagSet) *frontend.Session {
 		opts := &Options{CRCW: Priority}
 		fs.Int64Var(&opts.Procs, "procs", 1024, "processors of a Fork 'start' without a count")

@@ -26,11 +26,18 @@ type Frontend struct {
 	Name string
 	// Exts are the file extensions it reads, with the dot: ".trs".
 	Exts []string
+	// Beside are the extensions of the files that Parse may read beside
+	// a source file, in their place of a flag: ".input" for NAME.input
+	// beside NAME.trs. Tools that copy or cache a source take them along.
+	Beside []string
 	// Bind defines the frontend's flags on fs, bound to a fresh set of
 	// options, and returns the frontend as those options configure it.
 	// Flag usage strings hold no backquotes: pflag would take the quoted
 	// word for the value's placeholder.
 	Bind func(fs *pflag.FlagSet) *Session
+	// Hover, if not nil, returns the language server's hover text for a
+	// word of the source text, or "".
+	Hover func(text, word string) string
 	// Commands, if not nil, returns the frontend's own subcommands.
 	Commands func(stdout io.Writer) []*cobra.Command
 }

@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -52,6 +53,33 @@ func frontendFor(path string) (*frontend.Frontend, error) {
 		}
 	}
 	return nil, fmt.Errorf("%s: unknown file type %q (want %s)", path, ext, enum.List(all...))
+}
+
+// Beside lists the files that exist beside the source path and that its
+// frontend reads in place of a flag (frontend.Frontend.Beside).
+func Beside(path string) []string {
+	fe, err := frontendFor(path)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, ext := range fe.Beside {
+		p := strings.TrimSuffix(path, filepath.Ext(path)) + ext
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Hover is the hover text of a word of the source text of path, from its
+// frontend (frontend.Frontend.Hover), or "".
+func Hover(path, text, word string) string {
+	fe, err := frontendFor(path)
+	if err != nil || fe.Hover == nil {
+		return ""
+	}
+	return fe.Hover(text, word)
 }
 
 // extsOf lists the extensions of the frontends that define a flag, as

@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -180,10 +179,9 @@ func Check(path, text string) []*diag.Error {
 	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
 		return []*diag.Error{{Pos: diag.Pos{File: path}, Msg: err.Error()}}
 	}
-	if ext := filepath.Ext(path); ext == ".trs" {
-		beside := strings.TrimSuffix(path, ext) + ".input"
+	for _, beside := range driver.Beside(path) {
 		if b, err := os.ReadFile(beside); err == nil {
-			_ = os.WriteFile(strings.TrimSuffix(tmp, ext)+".input", b, 0o644)
+			_ = os.WriteFile(filepath.Join(dir, filepath.Base(beside)), b, 0o644)
 		}
 	}
 	_, err = driver.Load(tmp)
@@ -239,51 +237,12 @@ func wordAt(text string, line, char int) string {
 	return l[start:end]
 }
 
-// forkDocs are the hover texts of Fork's $, @, keywords and builtins.
-var forkDocs = map[string]string{
-	"$":         "`$`: the processor's rank in its current group, 0 to groupsize()-1.",
-	"@":         "`@`: the current group's id; `fork` gives each new subgroup its own.",
-	"groupsize": "`groupsize()`: the number of processors in the current group.",
-	"start":     "`start(P) { ... }`: run the block on P processors as one group (a bare `start` uses --procs); the PRAM's synchronous execution.",
-	"farm":      "`farm`: run the statement asynchronously on each processor, without the group's synchronisation.",
-	"seq":       "`seq S`: run S on one processor of the group (the others wait).",
-	"fork":      "`fork(k; @ = e; $ = e) S`: split the group into k subgroups, with new group ids and ranks.",
-	"sh":        "`sh`: a shared variable, one for the whole group (in memory every processor sees).",
-	"pr":        "`pr`: a private variable, one per processor.",
-	"sync":      "`sync`: a function that a whole group calls synchronously.",
-	"async":     "`async`: a function that processors call independently.",
-	"barrier":   "`barrier`: synchronise the current group.",
-	"mpadd":     "`mpadd(&x, v)`: multiprefix add: adds v to x and returns x's value before, resolved in processor order as on the SB-PRAM.",
-	"mpmax":     "`mpmax(&x, v)`: multiprefix maximum, resolved in processor order; returns the value before.",
-	"mpmin":     "`mpmin(&x, v)`: multiprefix minimum, resolved in processor order; returns the value before.",
-	"mpand":     "`mpand(&x, v)`: multiprefix bitwise and, resolved in processor order; returns the value before.",
-	"mpor":      "`mpor(&x, v)`: multiprefix bitwise or, resolved in processor order; returns the value before.",
-	"printf":    "`printf(fmt, ...)`: print, as C's printf; the output is the program's.",
-	"error":     "`error(\"msg\")`: stop the program with `error: msg` and exit status 1.",
-}
-
-var chrDecl = regexp.MustCompile(`:-\s*chr_constraint\s+([^.]*)\.`)
-
 // Hover returns the hover text for the word at line and char of a
-// document with extension ext, or "".
+// document with extension ext, or "": its frontend's (Frontend.Hover).
 func Hover(ext, text string, line, char int) string {
 	w := wordAt(text, line, char)
 	if w == "" {
 		return ""
 	}
-	switch ext {
-	case ".fork":
-		return forkDocs[w]
-	case ".chr":
-		for _, m := range chrDecl.FindAllStringSubmatch(text, -1) {
-			for _, c := range strings.Split(m[1], ",") {
-				c = strings.TrimSpace(c)
-				name, _, _ := strings.Cut(c, "/")
-				if name == w {
-					return "CHR constraint `" + c + "`, declared `:- chr_constraint " + strings.TrimSpace(m[1]) + ".`"
-				}
-			}
-		}
-	}
-	return ""
+	return driver.Hover(ext, text, w)
 }

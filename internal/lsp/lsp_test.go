@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -134,5 +136,28 @@ func TestSession(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the server did not stop after exit")
+	}
+}
+
+// TestCheckReadsBeside checks that a document's diagnostics see the files
+// its frontend reads beside it: a .rec without EVAL takes its input term
+// from NAME.input, as a .trs file does.
+func TestCheckReadsBeside(t *testing.T) {
+	src, err := os.ReadFile("../../examples/trs/gcd.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _, _ := strings.Cut(string(src), "EVAL")
+	text := spec + "END-SPEC\n"
+	dir := t.TempDir()
+	path := filepath.Join(dir, "g.rec")
+	if errs := Check(path, text); len(errs) != 1 || !strings.Contains(errs[0].Msg, "no input term") {
+		t.Fatalf("without g.input: %v, want the missing input term", errs)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "g.input"), []byte("gcd(s(s(d0)), s(d0))\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if errs := Check(path, text); len(errs) != 0 {
+		t.Errorf("with g.input: %v", errs)
 	}
 }

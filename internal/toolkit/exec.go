@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gpuc/internal/driver"
 	"gpuc/internal/version"
 )
 
@@ -84,12 +85,7 @@ func cacheKey(file string, o Options) (string, error) {
 			}
 		}
 	}
-	if ext := filepath.Ext(file); ext == ".trs" || ext == ".rec" {
-		beside := strings.TrimSuffix(file, ext) + ".input"
-		if _, err := os.Stat(beside); err == nil {
-			files = append(files, beside)
-		}
-	}
+	files = append(files, driver.Beside(file)...)
 	for _, p := range files {
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -19,9 +19,10 @@ import (
 
 // Frontend describes the TRS frontend to the driver.
 var Frontend = &frontend.Frontend{
-	Name: "TRS",
-	Exts: []string{".trs", ".rec"}, // .rec: the REC format (Note [REC] in frontends/trs)
-	Bind: bind,
+	Name:   "TRS",
+	Exts:   []string{".trs", ".rec"}, // .rec: the REC format (Note [REC] in frontends/trs)
+	Beside: []string{".input"},       // trs.InputBeside
+	Bind:   bind,
 	Commands: func(stdout io.Writer) []*cobra.Command {
 		return []*cobra.Command{rewriteCommand(stdout), maudeCommand(stdout), plotCommand(stdout)}
 	},

@@ -1,0 +1,7 @@
+package cuda
+
+// The g++ checks, for the tests of package cuda_test.
+var (
+	GxxStub   = gxxStub
+	BothSides = bothSides
+)
