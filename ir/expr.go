@@ -211,12 +211,28 @@ const (
 	Max                        // max(a, b)
 	Abs                        // abs(a)
 	Sqrt                       // sqrt(x), float
+	Hybrid                     // hybrid(work, live): host code only; work, an integer (Note [Hybrid points])
 )
+
+// Note [Hybrid points]
+//
+// hybrid(work, live) is the value work, an integer, and marks a point of
+// the host program where it may move its device data between the host's
+// and the device's memory: the top of an iteration of a fixpoint loop,
+// between launches, where work is the parallelism of what follows (TRS:
+// the slots listed). live, of work's type, vouches that no element at or
+// above it of a global buffer whose length is a parameter alone was
+// written yet (TRS: the slots handed out), so that a move copies only
+// that prefix of such a buffer and all of the others.
+// The interpreter and GPU-only programs take it as work;
+// a host build keeps its buffers in two copies and moves them there
+// (Note [Hybrid migration] in backends/cuda/cpu.h). Passes must not fold
+// it away, so it is no math builtin to them.
 
 var builtinNames = [...]string{
 	ThreadID: "tid", BlockID: "bid", BlockDim: "bdim", GridDim: "gdim", GlobalID: "gid",
 	ProcID: "pid", GroupID: "group", GroupSize: "groupsize", NumProcs: "nprocs",
-	Min: "min", Max: "max", Abs: "abs", Sqrt: "sqrt",
+	Min: "min", Max: "max", Abs: "abs", Sqrt: "sqrt", Hybrid: "hybrid",
 }
 
 func (o BuiltinOp) String() string { return enumName(builtinNames[:], int(o), "builtin") }
@@ -234,7 +250,7 @@ func ParseBuiltin(s string) (BuiltinOp, bool) {
 // Arity is the number of arguments o takes.
 func (o BuiltinOp) Arity() int {
 	switch o {
-	case Min, Max:
+	case Min, Max, Hybrid:
 		return 2
 	case Abs, Sqrt:
 		return 1

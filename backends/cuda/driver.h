@@ -58,6 +58,10 @@ inline double gpuc_clock_stop(void) {
   return ms;
 }
 
+// gpuc_hybrid is a hybrid point (Note [Hybrid points] in ir/expr.go): a
+// program on the GPU alone stays there.
+inline long long gpuc_hybrid(long long work, long long) { return work; }
+
 // Device memory primitives, for gpuc_device.h. The host holds device
 // addresses as pointers.
 inline CUdeviceptr gpuc_cu_ptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }

@@ -398,6 +398,8 @@ func (f *fn) builtin(e *ir.Builtin) cx {
 	t := e.Args[0].Type()
 	var r cx
 	switch {
+	case e.Op == ir.Hybrid && f.host:
+		r = cast(t, call("gpuc_hybrid", v[0], v[1]))
 	case e.Op == ir.Min || e.Op == ir.Max:
 		r = call("gpuc_"+e.Op.String(), v...)
 	case e.Op == ir.Sqrt && t.IsFloat():

@@ -255,9 +255,43 @@ func (cpu) start(f *fn) {
 }
 
 // setup needs no zeroing: gpuc_device_alloc callocs, so that a large
-// buffer takes memory only where the program writes it.
+// buffer takes memory only where the program writes it. Global buffers
+// are registered for the moves of hybrid points (Note [Hybrid migration]
+// in cpu.h), where the module has any.
 func (c cpu) setup(f *fn, b *ir.Buffer) {
 	c.portable.setup(f, b, abi.ConstantPrefix+b.Name, true)
+	if b.Space == ir.Global && hasHybrid(f.e.m) {
+		h, elem := f.e.hostBuf(b), "0"
+		if _, ok := b.Len.(*ir.ParamRef); ok {
+			elem = fmt.Sprintf("sizeof(%s)", ctype(b.Elem))
+		}
+		f.line("gpuc_hybrid_register((void **)&%s.ptr, %s.bytes(), %s);", h, h, elem)
+	}
+}
+
+// release reports where the hybrid points ran, for --time, and frees the
+// spares of the moves.
+func (c cpu) release(f *fn) {
+	if hasHybrid(f.e.m) {
+		f.line("if (gpuc_time) gpuc_hybrid_report();")
+	}
+	c.portable.release(f)
+	if hasHybrid(f.e.m) {
+		f.line("gpuc_hybrid_release();")
+	}
+}
+
+// hasHybrid reports whether a host function of m has a hybrid point.
+func hasHybrid(m *ir.Module) bool {
+	for _, fn := range hostFuncs(m) {
+		if ir.AnyExprIn(fn.Body, func(e ir.Expr) bool {
+			b, ok := e.(*ir.Builtin)
+			return ok && b.Op == ir.Hybrid
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // launch runs the kernel's function over the launch's blocks on the

@@ -170,9 +170,36 @@ func TestHostTarget(t *testing.T) {
 				if status != 0 && stderr != wantErr {
 					t.Errorf("%v: stderr %q, want %q", args, stderr, wantErr)
 				}
+				if !hybrid(m) {
+					continue
+				}
+				// The moves of hybrid points (Note [Hybrid migration] in
+				// backends/cuda/cpu.h) through the host's stand-in device.
+				for _, env := range [][]string{
+					{"HYBRID=cpu"}, {"HYBRID=0"}, {"HYBRID_MIGRATE=every"},
+					{"HYBRID_DEVICE=copy", "HYBRID_UP=2", "HYBRID_DOWN=2"},
+				} {
+					stdout, stderr, status := runExe(t, exe, args, env...)
+					if stdout != want || status != wantStatus || status != 0 && stderr != wantErr {
+						t.Errorf("%v %v: exit %d, want %d; stderr %q, want %q\ngot:\n%s\nwant:\n%s", args, env, status, wantStatus, stderr, wantErr, stdout, want)
+					}
+				}
 			}
 		})
 	}
+}
+
+// hybrid reports whether m's host program has a hybrid point.
+func hybrid(m *ir.Module) bool {
+	for _, f := range m.Funcs {
+		if f.Kind == ir.HostFunc && ir.AnyExprIn(f.Body, func(e ir.Expr) bool {
+			b, ok := e.(*ir.Builtin)
+			return ok && b.Op == ir.Hybrid
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestHostPool runs host-target programs on worker pools of several

@@ -23,7 +23,10 @@ func (l *lowerer) mainFunc() {
 		b.Decl("it0", ir.I32, b.Ld("status", b.I32(stIter)))
 		b.Set("go", b.running(b.V("it0")))
 		b.If(b.V("go"), func() {
-			b.Decl("listed", ir.I32, b.Ld("pc", b.Rem(b.V("it0"), b.I32(3))))
+			// A hybrid point: the iteration's parallelism is the slots
+			// listed, and no store slot at or above those handed out was
+			// written (Note [Hybrid points] in ir/expr.go).
+			b.Decl("listed", ir.I32, b.Builtin(ir.Hybrid, b.Ld("pc", b.Rem(b.V("it0"), b.I32(3))), b.used()))
 			b.IfElse(b.Lt(b.V("listed"), b.P(pSmall)), func() {
 				b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_small", Args: []ir.Expr{b.V("it0")}, Grid: b.I32(1), Block: b.P(pSmallB)})
 			}, func() {
