@@ -175,11 +175,13 @@ func TestHostTarget(t *testing.T) {
 				}
 				// The moves of hybrid points (Note [Hybrid migration] in
 				// backends/cuda/cpu.h) through the host's stand-in device.
+				// SMALL=2, TRS's threshold of its one-block loop, gives
+				// more points: one where a region starts or ends.
 				for _, env := range [][]string{
 					{"HYBRID=cpu"}, {"HYBRID=0"}, {"HYBRID_MIGRATE=every"},
 					{"HYBRID_DEVICE=copy", "HYBRID_UP=2", "HYBRID_DOWN=2"},
 				} {
-					stdout, stderr, status := runExe(t, exe, args, env...)
+					stdout, stderr, status := runExe(t, exe, append(args[:len(args):len(args)], "SMALL=2"), env...)
 					if stdout != want || status != wantStatus || status != 0 && stderr != wantErr {
 						t.Errorf("%v %v: exit %d, want %d; stderr %q, want %q\ngot:\n%s\nwant:\n%s", args, env, status, wantStatus, stderr, wantErr, stdout, want)
 					}
