@@ -11,7 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-// Device memory primitives, for gpuc_device.h.
+// Device memory primitives, for gpuc_device.h; a hybrid program has its
+// own (hybrid.h), which reach whichever side holds the data.
+#ifndef GPUC_HYBRID
 inline void *gpuc_device_alloc(size_t n) {
   void *p = calloc(n, 1);
   if (p == nullptr) gpuc_fail("out of memory for %zu bytes of device memory", n);
@@ -22,6 +24,7 @@ inline void gpuc_device_zero(void *p, size_t n) { memset(p, 0, n); }
 inline void gpuc_to_host(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 inline void gpuc_to_device(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 inline void gpuc_on_device(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+#endif
 
 // gpuc_free_memory is the physical memory available for device buffers:
 // MemAvailable of /proc/meminfo, which counts the page cache that the
@@ -230,151 +233,17 @@ inline double gpuc_now_ms(void) {
 inline void gpuc_clock_start(void) { gpuc_clock_t0 = gpuc_now_ms(); }
 inline double gpuc_clock_stop(void) { return gpuc_now_ms() - gpuc_clock_t0; }
 
-// Note [Hybrid migration]
-//
-// A hybrid point (Note [Hybrid points] in ir/expr.go) is where the
-// program may move every global buffer's data to the other side: the
-// host's memory, where the kernels' host versions run, or the device's.
-// Each global buffer registers the address of its handle's pointer; a
-// move copies the buffer into its spare on the other side, only the
-// prefix below the most live that any point gave where the buffer's
-// length is a parameter alone, and exchanges the two, so that launches, reads and copies after it reach the side
-// that holds the data, and a swap of two handles stays a swap. The host
-// build has no device: its stand-in, used only where asked, is a second
-// host copy, so that CI runs the moves and the same bytes must come out.
-//
-// Settings, read at the first point:
-//   HYBRID=cpu       never move (the host build's default behaves so too:
-//                    it has no device unless HYBRID_DEVICE=copy);
-//   HYBRID=0         move at the first point and stay (GPU only);
-//   HYBRID_MIGRATE=every  move at every point (a test of the moves);
-//   HYBRID_DEVICE=copy    the stand-in device is ready from the start, so
-//                    that the rule below decides.
-// The rule, at each point, with work the point's value:
-//   up, when on the host, the device is ready and work was at least
-//   HYBRID_UP (default 4096 per worker) at HYBRID_K (1) points in a row;
-//   down, when on the device and work was below HYBRID_DOWN (default
-//   HYBRID_UP / 8) at HYBRID_K points in a row.
-// HYBRID_UP is where a CPU core's 50 ns or so per rewrite, times the work
-// over the workers, passes a GPU iteration's fixed cost of about 20 us
-// (launches and the host's read of the list's size) by tenfold; these
-// are estimates from docs/BENCHMARKS.md's figures, to be measured on the
-// GPU machine. HYBRID_K is 1 because TRS's points are coarse: one at
-// each change between its one-block loop and a region, each of which runs
-// many iterations.
-struct gpuc_hybrid_buf {
-  void **ptr;    // the handle's pointer: the side that holds the data
-  void *spare;   // the other side's copy, allocated at the first move
-  size_t bytes;
-  size_t elem;   // the element's size where live bounds the part in use, else 0
-};
-struct gpuc_hybrid_state {
-  bool read = false;         // the settings are read
-  int mode = 0;              // 0 auto, 1 cpu only, 2 device only, 3 move at every point
-  bool ready = false;        // the device is ready
-  bool on_device = false;    // the data is on the device's side
-  long long up = 0, down = 0, k = 1;
-  long long run = 0;         // points in a row that asked to move
-  long long points[2] = {0, 0};  // points passed on each side
-  long long moves = 0;
-  long long live = 0;        // the most live that a point gave
-  int nbufs = 0, cap = 0;
-  gpuc_hybrid_buf *bufs = nullptr;
-};
-static gpuc_hybrid_state gpuc_hy;
 
-// gpuc_hybrid_register records a global buffer's handle.
-inline void gpuc_hybrid_register(void **ptr, size_t bytes, size_t elem) {
-  gpuc_hybrid_state &h = gpuc_hy;
-  if (h.nbufs == h.cap) {
-    h.cap = h.cap > 0 ? 2 * h.cap : 16;
-    h.bufs = (gpuc_hybrid_buf *)realloc(h.bufs, (size_t)h.cap * sizeof *h.bufs);
-    if (h.bufs == nullptr) gpuc_fail("out of memory for the hybrid buffers' list");
-  }
-  h.bufs[h.nbufs++] = gpuc_hybrid_buf{ptr, nullptr, bytes, elem};
-}
-
-// gpuc_hybrid_settings reads the settings of Note [Hybrid migration].
-inline void gpuc_hybrid_settings(void) {
-  gpuc_hybrid_state &h = gpuc_hy;
-  h.read = true;
-  const char *mode = getenv("HYBRID"), *move = getenv("HYBRID_MIGRATE"), *dev = getenv("HYBRID_DEVICE");
-  if (mode != nullptr && strcmp(mode, "cpu") == 0)
-    h.mode = 1;
-  else if (mode != nullptr && strcmp(mode, "0") == 0)
-    h.mode = 2;
-  else if (mode != nullptr && strcmp(mode, "1") != 0)
-    gpuc_fail("HYBRID=%s: want 0 (GPU only), cpu (CPU only) or 1 (both, the default)", mode);
-  if (move != nullptr && strcmp(move, "every") != 0) gpuc_fail("HYBRID_MIGRATE=%s: want every", move);
-  if (move != nullptr) h.mode = 3;
-  if (dev != nullptr && strcmp(dev, "copy") != 0) gpuc_fail("HYBRID_DEVICE=%s: want copy", dev);
-  h.ready = dev != nullptr;
-  long long up = gpuc_env_count("HYBRID_UP", 1, 1LL << 40), down = gpuc_env_count("HYBRID_DOWN", 0, 1LL << 40);
-  long long k = gpuc_env_count("HYBRID_K", 1, 1 << 20);
-  h.up = up > 0 ? up : 4096LL * gpuc_pool_get()->workers;
-  h.down = down >= 0 ? down : h.up / 8;
-  if (k > 0) h.k = k;
-}
-
-// gpuc_hybrid_move moves every global buffer's data to the other side.
-inline void gpuc_hybrid_move(void) {
-  gpuc_hybrid_state &h = gpuc_hy;
-  for (int i = 0; i < h.nbufs; i++) {
-    gpuc_hybrid_buf &b = h.bufs[i];
-    if (b.spare == nullptr) b.spare = gpuc_device_alloc(b.bytes > 0 ? b.bytes : 1);
-    size_t n = b.bytes;
-    if (b.elem > 0 && (unsigned long long)h.live < n / b.elem) n = (size_t)h.live * b.elem;
-    memcpy(b.spare, *b.ptr, n);
-    void *p = *b.ptr;
-    *b.ptr = b.spare;
-    b.spare = p;
-  }
-  h.on_device = !h.on_device;
-  h.moves++;
-}
-
-// gpuc_hybrid is a hybrid point: it decides where the iteration that
-// follows runs, moves the data there, and returns work. Elements past
-// live, never written, are zero on both sides: calloc made them so.
-inline long long gpuc_hybrid(long long work, long long live) {
-  gpuc_hybrid_state &h = gpuc_hy;
-  if (!h.read) gpuc_hybrid_settings();
-  if (live > h.live) h.live = live;
-  bool move = false;
-  switch (h.mode) {
-  case 0:
-    if (!h.ready) break;
-    h.run = (h.on_device ? work < h.down : work >= h.up) ? h.run + 1 : 0;
-    move = h.run >= h.k;
-    break;
-  case 2:
-    move = !h.on_device;
-    break;
-  case 3:
-    move = true;
-    break;
-  }
-  if (move) {
-    gpuc_hybrid_move();
-    h.run = 0;
-  }
-  h.points[h.on_device]++;
-  return work;
-}
-
-// gpuc_hybrid_report prints, for --time, where the points ran.
-inline void gpuc_hybrid_report(void) {
-  const gpuc_hybrid_state &h = gpuc_hy;
-  if (h.points[0] + h.points[1] == 0) return;
-  if (gpuc_json)
-    fprintf(stderr, "{\"gpuc\": \"hybrid\", \"host\": %lld, \"device\": %lld, \"moves\": %lld}\n", h.points[0], h.points[1], h.moves);
-  else
-    fprintf(stderr, "gpuc: hybrid points %lld on the host, %lld on the device, %lld moves\n", h.points[0], h.points[1], h.moves);
-}
-
-// gpuc_hybrid_release frees the spares.
-inline void gpuc_hybrid_release(void) {
-  for (int i = 0; i < gpuc_hy.nbufs; i++) gpuc_device_free(gpuc_hy.bufs[i].spare);
-  free(gpuc_hy.bufs);
-  gpuc_hy.nbufs = 0;
-}
+// The hooks of hybrid.h for the host build, whose stand-in device is a
+// second host copy (Note [Hybrid migration] in hybrid.h).
+#ifndef GPUC_HYBRID
+inline bool gpuc_hy_wait(void) { return true; }
+inline bool gpuc_hy_ready(void) { return getenv("HYBRID_DEVICE") != nullptr; }
+inline void gpuc_hy_enter(void) {}
+inline void *gpuc_hy_alloc(size_t n) { return calloc(n > 0 ? n : 1, 1); }
+inline void gpuc_hy_free(void *p) { free(p); }
+inline void gpuc_hy_up(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+inline void gpuc_hy_down(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+inline void *gpuc_hy_global(const char *, size_t n) { return gpuc_hy_alloc(n); }
+inline void gpuc_hy_exit(void) {}
+#endif

@@ -21,6 +21,12 @@ var driverPrelude string
 //go:embed cpu.h
 var cpuPrelude string
 
+//go:embed hybrid.h
+var hybridPrelude string
+
+//go:embed hybrid_cuda.h
+var hybridCUDA string
+
 // portable holds what the driver API and CPU devices share.
 type portable struct{}
 
@@ -105,6 +111,17 @@ func (portable) release(f *fn) {
 type driverAPI struct {
 	portable
 	ptx []byte
+	// handles prefixes the kernels' handles; "" is package abi's kernel
+	// prefix, which a hybrid program's CPU kernels have (hybrid.go).
+	handles string
+}
+
+// handle names the CUfunction of kernel k.
+func (d driverAPI) handle(k *ir.Func) string {
+	if d.handles == "" {
+		return abi.KernelPrefix + k.Name
+	}
+	return d.handles + k.Name
 }
 
 func (d driverAPI) head(e *emitter) string {
@@ -135,7 +152,7 @@ func (d driverAPI) code(e *emitter, b *strings.Builder) []*ir.Func {
 	}
 	b.WriteString(";\n")
 	for _, k := range kernels(e.m) {
-		fmt.Fprintf(b, "static CUfunction %s;\n", abi.KernelPrefix+k.Name)
+		fmt.Fprintf(b, "static CUfunction %s;\n", d.handle(k))
 	}
 	return hostFuncs(e.m)
 }
@@ -163,8 +180,8 @@ func (d driverAPI) setup(f *fn, b *ir.Buffer) {
 // launch passes the arguments by address, as cuLaunchKernel wants: the
 // kernel's own through typed locals, then the buffers' device addresses
 // and the parameters.
-func (driverAPI) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
-	sym := abi.KernelPrefix + k.Name
+func (d driverAPI) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
+	sym := d.handle(k)
 	f.line("if (gpuc_launchable(%s, %s, %s, gpuc_grid, gpuc_block, %s)) {", sym, cstring(k.Name), pos, smem)
 	f.indent++
 	var ptrs []string
@@ -197,7 +214,7 @@ func (cpu) head(e *emitter) string {
 	name := e.m.Name
 	return banner(e.m, fmt.Sprintf("clang-16 -O2 -c %s.ll -o %s.o   (gpuc compile --emit=llvm --target=host)", name, name),
 		fmt.Sprintf("clang++-16 -O2 -o %s %s.cpp %s.o   (or g++)", name, name, name)) +
-		runtime.Header + "\n" + cpuPrelude + "\n" + runtime.Device
+		runtime.Header + "\n" + cpuPrelude + "\n" + hybridPrelude + "\n" + runtime.Device
 }
 
 // constant declares the LLVM module's global that holds a constant buffer.
