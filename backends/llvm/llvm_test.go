@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gpuc/frontends/kir"
 	"gpuc/internal/driver"
@@ -240,6 +241,66 @@ func TestHostPool(t *testing.T) {
 							args, threads, status, wantStatus, stderr, wantErr, stdout, want)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestHybridNoDevice builds hybrid programs (--emit=llvm-hybrid) against
+// the stub cuda.h and a driver that finds no device (testdata/nocuda.cpp):
+// they must print what the interpreter prints on the CPU, say so where
+// HYBRID=0 asks for the GPU, and not wait for a CUDA start that takes 20
+// seconds (Note [Hybrid migration] in backends/cuda/hybrid.h).
+func TestHybridNoDevice(t *testing.T) {
+	clang, cxx, _ := tool(t, "clang-16"), tool(t, "clang++-16", "g++"), tool(t, "llc-16")
+	stub, err := filepath.Abs("../cuda/testdata/driver")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, path := range []string{"../../examples/trs/treemergesort.trs", "../../examples/trs/mergesort.trs"} {
+		p := program{path: path}
+		t.Run(p.name(), func(t *testing.T) {
+			t.Parallel()
+			m := load(t, path)
+			base := filepath.Join(dir, p.name())
+			ll, err := llvm.Emit(m, llvm.Options{Target: llvm.Host})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nv, err := llvm.Emit(m, llvm.Options{Target: llvm.NVPTX})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ptx, err := llvm.PTX(nv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cpp, err := llvm.HybridProgram(m, llvm.Options{}, ptx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(base+".ll", ll, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(base+".cpp", cpp, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run(t, clang, "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o")
+			run(t, cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-I", stub, base+".cpp", base+".o", "testdata/nocuda.cpp", "-lpthread", "-o", base)
+			want, _ := interpret(t, path, nil)
+			for _, env := range [][]string{{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"}, {"NOCUDA_MS=20000"}} {
+				start := time.Now()
+				stdout, stderr, status := runExe(t, base, []string{"SMALL=2"}, env...)
+				if stdout != want || status != 0 {
+					t.Errorf("%v: exit %d; stderr %q\ngot:\n%s\nwant:\n%s", env, status, stderr, stdout, want)
+				}
+				if d := time.Since(start); d > 10*time.Second {
+					t.Errorf("%v: took %v: waited for the CUDA context", env, d)
+				}
+			}
+			if _, stderr, status := runExe(t, base, nil, "HYBRID=0"); status != 1 || !strings.Contains(stderr, "error: HYBRID=0: no CUDA device") {
+				t.Errorf("HYBRID=0: exit %d, stderr %q; want 1 and no CUDA device", status, stderr)
 			}
 		})
 	}
