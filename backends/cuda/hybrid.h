@@ -179,7 +179,7 @@ inline long long gpuc_hybrid(long long work, long long live) {
 }
 
 // gpuc_hybrid_on_device reports whether the device holds the data.
-static bool gpuc_hybrid_on_device(void) { return gpuc_hy.on_device; }
+inline bool gpuc_hybrid_on_device(void) { return gpuc_hy.on_device; }
 
 // gpuc_hybrid_report prints, for --time, where the points ran.
 inline void gpuc_hybrid_report(void) {

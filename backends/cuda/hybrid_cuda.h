@@ -7,7 +7,7 @@
 // handles and module globals once the module is loaded, and hybrid.h
 // gpuc_hybrid_on_device.
 static void gpuc_hybrid_kernels(void);
-static bool gpuc_hybrid_on_device(void);
+inline bool gpuc_hybrid_on_device(void);
 
 // The context thread's state: 0 starting, 1 ready, 2 no device.
 static int gpuc_hy_state;
