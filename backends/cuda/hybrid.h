@@ -126,9 +126,14 @@ inline bool gpuc_hybrid_spares(void) {
   return true;
 }
 
-// gpuc_hybrid_move moves every buffer's data to the other side.
+// gpuc_check_device_error is the program's (gpuc_device.h).
+static void gpuc_check_device_error(void);
+
+// gpuc_hybrid_move moves every buffer's data to the other side, after
+// reporting an error raised on the side it leaves.
 inline void gpuc_hybrid_move(void) {
   gpuc_hybrid_state &h = gpuc_hy;
+  gpuc_check_device_error();
   if (!h.on_device && !gpuc_hybrid_spares()) return;
   for (int i = 0; i < h.nbufs; i++) {
     gpuc_hybrid_buf &b = h.bufs[i];
