@@ -61,7 +61,7 @@ printf '%s\n' "${benches[@]}" | xargs -P "$(nproc)" -I{} nvcc -O3 -arch="$arch" 
 # The hybrid programs (scripts/hybrid-artifacts.sh built their halves).
 for b in "${benches[@]}"; do
   [ -f "hyb-$b.cpp" ] && [ -f "hyb-$b.o" ] && echo "$b"
-done | xargs -P "$(nproc)" -I{} nvcc -O3 -o "hyb-{}" "hyb-{}.cpp" "hyb-{}.o" -lcuda -lpthread || exit 1
+done | xargs -P "$(nproc)" -I{} nvcc -O3 -o "hyb-{}" "hyb-{}.cpp" "hyb-{}.o" -lpthread -ldl || exit 1
 ulimit -s unlimited
 run_timeout=${RUN_TIMEOUT:-600}
 table="| benchmark | Maude reduce ms | GPU whole run ms | GPU kernels ms | CPU rewriter ms | Maude / GPU whole run | hybrid whole run ms | Maude / hybrid | CPU rewriter / hybrid |"$'\n'"|---|---|---|---|---|---|---|---|---|"

@@ -77,7 +77,7 @@ nvcc -O3 -arch="$arch" -o trs_gather trs_gather.cu &
 # The hybrid programs (scripts/hybrid-artifacts.sh built their halves).
 for w in "${workloads[@]}"; do
   name=${w%%|*}
-  [ -f "hyb-$name.cpp" ] && [ -f "hyb-$name.o" ] && nvcc -O3 -o "hyb-$name" "hyb-$name.cpp" "hyb-$name.o" -lcuda -lpthread &
+  [ -f "hyb-$name.cpp" ] && [ -f "hyb-$name.o" ] && nvcc -O3 -o "hyb-$name" "hyb-$name.cpp" "hyb-$name.o" -lpthread -ldl &
 done
 wait
 

@@ -79,7 +79,7 @@ build() {
     ;;
   *.hyb.cpp)
     local name=${src%.hyb.cpp}
-    nvcc -O3 -o "$name.hyb" "$src" "$name.hyb.o" -lcuda -lpthread 2> "$name.hyb.build" || echo "nvcc failed" > "$name.hyb.failed"
+    nvcc -O3 -o "$name.hyb" "$src" "$name.hyb.o" -lpthread -ldl 2> "$name.hyb.build" || echo "nvcc failed" > "$name.hyb.failed"
     ;;
   *.cu)
     local name=${src%.cu}

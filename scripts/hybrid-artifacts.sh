@@ -7,7 +7,7 @@
 # --emit=llvm --target=host, compiled by clang-16), both compiled with
 # --print=summary --stats as the scripts' other programs are. There,
 # scripts/bench-trs.sh and bench-rec.sh link each with
-#   g++ -O2 -I$CUDA_HOME/include -o hyb-NAME hyb-NAME.cpp hyb-NAME.o -lcuda -lpthread
+#   g++ -O2 -I$CUDA_HOME/include -o hyb-NAME hyb-NAME.cpp hyb-NAME.o -lpthread -ldl
 # (Note [Hybrid migration] in backends/cuda/hybrid.h).
 #
 #   scripts/hybrid-artifacts.sh DIR

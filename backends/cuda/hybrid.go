@@ -27,8 +27,8 @@ func (d hybrid) head(e *emitter) string {
 	name := e.m.Name
 	return banner(e.m,
 		fmt.Sprintf("gpuc compile --emit=llvm --target=host ... -o %s.ll; clang-16 -O2 -c %s.ll -o %s.o", name, name, name),
-		fmt.Sprintf("g++ -O2 -I$CUDA_HOME/include -o %s %s.cpp %s.o -lcuda -lpthread   (or nvcc -O3 ...)", name, name, name)) +
-		"#define GPUC_HYBRID 1\n#include <cuda.h>\n\n" + runtime.Header + "\n" + driverPrelude + "\n" + cpuPrelude + "\n" +
+		fmt.Sprintf("g++ -O2 -I$CUDA_HOME/include -o %s %s.cpp %s.o -lpthread -ldl   (or nvcc -O3 ...; no -lcuda)", name, name, name)) +
+		"#define GPUC_HYBRID 1\n#include <cuda.h>\n#include <dlfcn.h>\n\n" + runtime.Header + "\n" + cudaLoader() + "\n" + driverPrelude + "\n" + cpuPrelude + "\n" +
 		hybridCUDA + "\n" + hybridPrelude + "\n" + runtime.Device
 }
 
@@ -120,4 +120,37 @@ func hybridRaise(e *emitter, b *strings.Builder) {
 		fmt.Sprintf("extern \"C\" int %s;", abi.ChecksWord),
 		"{\n    if (gpuc_hybrid_on_device()) gpuc_to_host(gpuc_v, gpuc_error_values_word, sizeof gpuc_v);\n    else memcpy(gpuc_v, gpuc_cpu_values, sizeof gpuc_v);\n  }",
 		abi.ChecksWord+" = 0")
+}
+
+// cudaCalls are the driver calls of a hybrid program, which it finds in
+// libcuda.so.1 with dlsym on the context's thread: the program starts
+// without loading the driver, and runs where there is none.
+var cudaCalls = []string{
+	"cuGetErrorString", "cuInit", "cuDeviceGet", "cuDeviceGetCount", "cuDevicePrimaryCtxRetain",
+	"cuCtxSetCurrent", "cuCtxSynchronize", "cuModuleLoadDataEx", "cuModuleGetFunction",
+	"cuModuleGetGlobal", "cuEventCreate", "cuMemAlloc", "cuMemFree", "cuMemsetD8", "cuMemcpyHtoD",
+	"cuMemcpyDtoH", "cuMemcpyDtoD", "cuFuncGetAttribute", "cuFuncSetAttribute", "cuLaunchKernel",
+}
+
+// cudaLoader declares a pointer for each of cudaCalls, defines
+// gpuc_cuda_load, which fills them, and makes each call's name stand for
+// its pointer. cuda.h may name a call by a versioned symbol
+// (cuMemAlloc_v2): GPUC_STR spells the name after that macro.
+func cudaLoader() string {
+	var b strings.Builder
+	b.WriteString("// The CUDA driver, loaded with dlopen by gpuc_cuda_load.\n")
+	b.WriteString("#define GPUC_STR_(x) #x\n#define GPUC_STR(x) GPUC_STR_(x)\n")
+	for _, c := range cudaCalls {
+		fmt.Fprintf(&b, "static decltype(&%s) gpuc_dl_%s;\n", c, c)
+	}
+	b.WriteString("\n// gpuc_cuda_load loads libcuda.so.1 and finds its calls, and reports\n// whether it could.\n")
+	b.WriteString("inline bool gpuc_cuda_load(void) {\n  void *lib = dlopen(\"libcuda.so.1\", RTLD_NOW | RTLD_LOCAL);\n  if (lib == nullptr) return false;\n")
+	for _, c := range cudaCalls {
+		fmt.Fprintf(&b, "  if ((gpuc_dl_%s = (decltype(gpuc_dl_%s))dlsym(lib, GPUC_STR(%s))) == nullptr) return false;\n", c, c, c)
+	}
+	b.WriteString("  return true;\n}\n")
+	for _, c := range cudaCalls {
+		fmt.Fprintf(&b, "#undef %s\n#define %s gpuc_dl_%s\n", c, c, c)
+	}
+	return b.String()
 }

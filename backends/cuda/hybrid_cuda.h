@@ -19,7 +19,7 @@ static CUcontext gpuc_hy_ctx;
 inline void *gpuc_hy_start(void *ptx) {
   int n = 0;
   CUdevice dev;
-  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&n) != CUDA_SUCCESS || n == 0 || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
+  if (!gpuc_cuda_load() || cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&n) != CUDA_SUCCESS || n == 0 || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
       cuDevicePrimaryCtxRetain(&gpuc_hy_ctx, dev) != CUDA_SUCCESS) {
     __atomic_store_n(&gpuc_hy_state, 2, __ATOMIC_RELEASE);
     return nullptr;

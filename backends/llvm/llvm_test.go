@@ -247,10 +247,11 @@ func TestHostPool(t *testing.T) {
 }
 
 // TestHybridNoDevice builds hybrid programs (--emit=llvm-hybrid) against
-// the stub cuda.h and a driver that finds no device (testdata/nocuda.cpp):
-// they must print what the interpreter prints on the CPU, say so where
-// HYBRID=0 asks for the GPU, and not wait for a CUDA start that takes 20
-// seconds (Note [Hybrid migration] in backends/cuda/hybrid.h).
+// the stub cuda.h and runs them with no CUDA driver, and with one that
+// finds no device (testdata/nocuda.cpp as libcuda.so.1): they must print
+// what the interpreter prints on the CPU, say so where HYBRID=0 asks for
+// the GPU, and not wait for a CUDA start that takes 20 seconds (Note
+// [Hybrid migration] in backends/cuda/hybrid.h).
 func TestHybridNoDevice(t *testing.T) {
 	clang, cxx, _ := tool(t, "clang-16"), tool(t, "clang++-16", "g++"), tool(t, "llc-16")
 	stub, err := filepath.Abs("../cuda/testdata/driver")
@@ -258,6 +259,12 @@ func TestHybridNoDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	lib := filepath.Join(dir, "nocuda")
+	if err := os.Mkdir(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, cxx, "-shared", "-fPIC", "-O1", "testdata/nocuda.cpp", "-o", filepath.Join(lib, "libcuda.so.1"))
+	nocuda := "LD_LIBRARY_PATH=" + lib
 	for _, path := range []string{"../../examples/trs/treemergesort.trs", "../../examples/trs/mergesort.trs"} {
 		p := program{path: path}
 		t.Run(p.name(), func(t *testing.T) {
@@ -287,9 +294,9 @@ func TestHybridNoDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			run(t, clang, "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o")
-			run(t, cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-I", stub, base+".cpp", base+".o", "testdata/nocuda.cpp", "-lpthread", "-o", base)
+			run(t, cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-I", stub, base+".cpp", base+".o", "-lpthread", "-ldl", "-o", base)
 			want, _ := interpret(t, path, nil)
-			for _, env := range [][]string{{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"}, {"NOCUDA_MS=20000"}} {
+			for _, env := range [][]string{{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"}, {nocuda}, {nocuda, "HYBRID_MIGRATE=every"}, {nocuda, "NOCUDA_MS=20000"}} {
 				start := time.Now()
 				stdout, stderr, status := runExe(t, base, []string{"SMALL=2"}, env...)
 				if stdout != want || status != 0 {
@@ -299,8 +306,10 @@ func TestHybridNoDevice(t *testing.T) {
 					t.Errorf("%v: took %v: waited for the CUDA context", env, d)
 				}
 			}
-			if _, stderr, status := runExe(t, base, nil, "HYBRID=0"); status != 1 || !strings.Contains(stderr, "error: HYBRID=0: no CUDA device") {
-				t.Errorf("HYBRID=0: exit %d, stderr %q; want 1 and no CUDA device", status, stderr)
+			for _, env := range [][]string{{"HYBRID=0"}, {nocuda, "HYBRID=0"}} {
+				if _, stderr, status := runExe(t, base, nil, env...); status != 1 || !strings.Contains(stderr, "error: HYBRID=0: no CUDA device") {
+					t.Errorf("%v: exit %d, stderr %q; want 1 and no CUDA device", env, status, stderr)
+				}
 			}
 		})
 	}
