@@ -26,10 +26,10 @@ inline void gpuc_to_device(void *dst, const void *src, size_t n) { memcpy(dst, s
 inline void gpuc_on_device(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 #endif
 
-// gpuc_free_memory is the physical memory available for device buffers:
-// MemAvailable of /proc/meminfo, which counts the page cache that the
-// kernel would give up, or where there is none the free pages.
-inline unsigned long long gpuc_free_memory(void) {
+// gpuc_host_free_memory is the physical memory available for device
+// buffers: MemAvailable of /proc/meminfo, which counts the page cache
+// that the kernel would give up, or where there is none the free pages.
+inline unsigned long long gpuc_host_free_memory(void) {
   if (FILE *f = fopen("/proc/meminfo", "r")) {
     char line[256];
     unsigned long long kib = 0;
@@ -41,6 +41,9 @@ inline unsigned long long gpuc_free_memory(void) {
   long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
   return pages > 0 && size > 0 ? (unsigned long long)pages * (unsigned long long)size : 0;
 }
+#ifndef GPUC_HYBRID
+inline unsigned long long gpuc_free_memory(void) { return gpuc_host_free_memory(); }
+#endif
 
 // gpuc_shared_area returns n bytes for the shared buffers of the blocks
 // that the calling worker runs, which the kernel zeroes for each block;

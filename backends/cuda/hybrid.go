@@ -60,10 +60,13 @@ func (d hybrid) code(e *emitter, b *strings.Builder) []*ir.Func {
 	return funcs
 }
 
-// start starts the pool, the clock and the CUDA context's thread.
+// early starts the CUDA context's thread as soon as the arguments are
+// read, before the parameters are fitted, which may wait for it.
+func (hybrid) early(f *fn) { f.line("gpuc_hybrid_begin(gpuc_ptx);") }
+
+// start starts the pool and the clock.
 func (hybrid) start(f *fn) {
 	f.line("gpuc_pool_get();")
-	f.line("gpuc_hybrid_begin(gpuc_ptx);")
 	f.line("gpuc_clock_start();")
 }
 
@@ -130,6 +133,7 @@ var cudaCalls = []string{
 	"cuCtxSetCurrent", "cuCtxSynchronize", "cuModuleLoadDataEx", "cuModuleGetFunction",
 	"cuModuleGetGlobal", "cuEventCreate", "cuMemAlloc", "cuMemFree", "cuMemsetD8", "cuMemcpyHtoD",
 	"cuMemcpyDtoH", "cuMemcpyDtoD", "cuFuncGetAttribute", "cuFuncSetAttribute", "cuLaunchKernel",
+	"cuMemGetInfo",
 }
 
 // cudaLoader declares a pointer for each of cudaCalls, defines

@@ -49,6 +49,23 @@ inline bool gpuc_hy_wait(void) {
   return gpuc_hy_ready();
 }
 
+// gpuc_free_memory is the memory for fitted parameters: the host's, and
+// where the program waits for the device anyway (HYBRID=0,
+// HYBRID_MIGRATE) the device's too, whichever is less. Otherwise a
+// device with less memory than the host may not take the data, and the
+// program stays on the host: pass such parameters (CAPACITY) to a hybrid
+// program that should use the device.
+inline unsigned long long gpuc_free_memory(void) {
+  const unsigned long long host = gpuc_host_free_memory();
+  const char *mode = getenv("HYBRID");
+  if (!(mode != nullptr && strcmp(mode, "0") == 0) && getenv("HYBRID_MIGRATE") == nullptr) return host;
+  if (!gpuc_hy_wait()) return host;
+  size_t free_bytes = 0, total = 0;
+  GPUC_CU(cuCtxSetCurrent(gpuc_hy_ctx));
+  GPUC_CU(cuMemGetInfo(&free_bytes, &total));
+  return free_bytes < host ? free_bytes : host;
+}
+
 // gpuc_hy_enter makes the context current on the calling thread, the
 // first time the data goes up.
 inline void gpuc_hy_enter(void) { GPUC_CU(cuCtxSetCurrent(gpuc_hy_ctx)); }
