@@ -110,8 +110,8 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
     # backends/cuda/hybrid.h): its PTX embedded, its CPU kernels an object
     # built here, as the GPU machine may have no clang.
     if [ "$llvm" = yes ] && command -v clang-16 >/dev/null; then
-      "$gpuc" compile "$src" --emit=llvm-hybrid -o "$dir/$name.hyb.cpp"
-      "$gpuc" compile "$src" --emit=llvm --target=host -o "$dir/$name.hyb.ll"
+      "$gpuc" compile "$src" --emit=llvm-hybrid -o "$dir/$name.hyb.cpp" HYBRIDITER=16
+      "$gpuc" compile "$src" --emit=llvm --target=host -o "$dir/$name.hyb.ll" HYBRIDITER=16
       clang-16 -O2 -Wno-override-module -c "$dir/$name.hyb.ll" -o "$dir/$name.hyb.o"
       rm -f "$dir/$name.hyb.ll"
       n=$((n + 1))

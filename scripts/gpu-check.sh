@@ -117,7 +117,8 @@ for cpp in *.llvm.cpp; do
 done
 
 # The hybrid programs, four ways: by default, GPU only, CPU only, and
-# moving at every hybrid point with SMALL=2, which gives more points.
+# moving at every iteration (HYBRIDITER=1, a hybrid point at each; SMALL=2
+# runs both of TRS's loops).
 for cpp in *.hyb.cpp; do
   [ -e "$cpp" ] || continue
   name=${cpp%.hyb.cpp}
@@ -127,7 +128,7 @@ for cpp in *.hyb.cpp; do
   fi
   for run_env in "HYBRID=1" "HYBRID=0" "HYBRID=cpu" "HYBRID_MIGRATE=every"; do
     run_args=
-    [ "$run_env" = HYBRID_MIGRATE=every ] && run_args=SMALL=2
+    [ "$run_env" = HYBRID_MIGRATE=every ] && run_args="SMALL=2 HYBRIDITER=1"
     check "$name" "$exe" "$exe $run_env $run_args"
   done
   run_env= run_args=

@@ -5,7 +5,9 @@
 # benchmark under DIR/rec/REC, hyb-NAME.cpp (gpuc compile
 # --emit=llvm-hybrid, the PTX embedded) and hyb-NAME.o (the kernels of
 # --emit=llvm --target=host, compiled by clang-16), both compiled with
-# --print=summary --stats as the scripts' other programs are. There,
+# --print=summary --stats as the scripts' other programs are, the hybrid
+# program with a hybrid point every 16 iterations at most (HYBRIDITER,
+# frontends/trs/lower.go). There,
 # scripts/bench-trs.sh and bench-rec.sh link each with
 #   g++ -O2 -I$CUDA_HOME/include -o hyb-NAME hyb-NAME.cpp hyb-NAME.o -lpthread -ldl
 # (Note [Hybrid migration] in backends/cuda/hybrid.h).
@@ -27,8 +29,8 @@ list5="Cons(S(S(S(Zero()))), Cons(S(Zero()), Cons(S(S(S(S(Zero())))), Cons(S(Zer
 build() {
   local name=$1 file=$2
   shift 2
-  "$gpuc" compile --checks="${GPUC_CHECKS:-on}" --emit=llvm-hybrid "$file" "$@" --print=summary --stats -o "hyb-$name.cpp" &&
-    "$gpuc" compile --checks="${GPUC_CHECKS:-on}" --emit=llvm --target=host "$file" "$@" --print=summary --stats -o "hyb-$name.ll" &&
+  "$gpuc" compile --checks="${GPUC_CHECKS:-on}" --emit=llvm-hybrid "$file" "$@" --print=summary --stats -o "hyb-$name.cpp" HYBRIDITER=16 &&
+    "$gpuc" compile --checks="${GPUC_CHECKS:-on}" --emit=llvm --target=host "$file" "$@" --print=summary --stats -o "hyb-$name.ll" HYBRIDITER=16 &&
     clang-16 -O2 -Wno-override-module -c "hyb-$name.ll" -o "hyb-$name.o" && rm -f "hyb-$name.ll"
 }
 for f in transtree treemergesort mergesort; do

@@ -176,13 +176,13 @@ func TestHostTarget(t *testing.T) {
 				}
 				// The moves of hybrid points (Note [Hybrid migration] in
 				// backends/cuda/cpu.h) through the host's stand-in device.
-				// SMALL=2, TRS's threshold of its one-block loop, gives
-				// more points: one where a region starts or ends.
+				// HYBRIDITER=1 gives TRS a point at every iteration, and
+				// SMALL=2 runs both its loops.
 				for _, env := range [][]string{
 					{"HYBRID=cpu"}, {"HYBRID=0"}, {"HYBRID_MIGRATE=every"},
 					{"HYBRID_DEVICE=copy", "HYBRID_UP=2", "HYBRID_DOWN=2"},
 				} {
-					stdout, stderr, status := runExe(t, exe, append(args[:len(args):len(args)], "SMALL=2"), env...)
+					stdout, stderr, status := runExe(t, exe, append(args[:len(args):len(args)], "SMALL=2", "HYBRIDITER=1"), env...)
 					if stdout != want || status != wantStatus || status != 0 && stderr != wantErr {
 						t.Errorf("%v %v: exit %d, want %d; stderr %q, want %q\ngot:\n%s\nwant:\n%s", args, env, status, wantStatus, stderr, wantErr, stdout, want)
 					}
@@ -298,7 +298,7 @@ func TestHybridNoDevice(t *testing.T) {
 			want, _ := interpret(t, path, nil)
 			for _, env := range [][]string{{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"}, {nocuda}, {nocuda, "HYBRID_MIGRATE=every"}, {nocuda, "NOCUDA_MS=20000"}} {
 				start := time.Now()
-				stdout, stderr, status := runExe(t, base, []string{"SMALL=2"}, env...)
+				stdout, stderr, status := runExe(t, base, []string{"SMALL=2", "HYBRIDITER=1"}, env...)
 				if stdout != want || status != 0 {
 					t.Errorf("%v: exit %d; stderr %q\ngot:\n%s\nwant:\n%s", env, status, stderr, stdout, want)
 				}

@@ -56,7 +56,7 @@ func (l *lowerer) regionBody(b *fn) []ir.Stmt {
 		fits := b.And(
 			b.Bin(ir.LogOr, b.Ge(np(), b.P(pProcs)), b.Ge(np(), b.Bin(ir.Div, listed(), b.I32(2)))),
 			b.Ge(listed(), b.Bin(ir.Div, np(), b.I32(8))))
-		cond := b.And(b.And(b.running(iter()), b.Ge(listed(), b.P(pSmall))), fits)
+		cond := b.And(b.And(b.And(b.running(iter()), b.Ge(listed(), b.P(pSmall))), fits), b.withinHybrid(iter(), b.V("it0")))
 		b.While(cond, func() {
 			b.Decl("k", ir.I32, iter())
 			b.Call("trs_derive", b.V("k"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
