@@ -265,7 +265,7 @@ func TestHybridNoDevice(t *testing.T) {
 	}
 	run(t, cxx, "-shared", "-fPIC", "-O1", "testdata/nocuda.cpp", "-o", filepath.Join(lib, "libcuda.so.1"))
 	nocuda := "LD_LIBRARY_PATH=" + lib
-	for _, path := range []string{"../../examples/trs/treemergesort.trs", "../../examples/trs/mergesort.trs"} {
+	for _, path := range []string{"../../examples/trs/treemergesort.trs"} {
 		p := program{path: path}
 		t.Run(p.name(), func(t *testing.T) {
 			t.Parallel()
