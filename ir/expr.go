@@ -212,6 +212,7 @@ const (
 	Abs                        // abs(a)
 	Sqrt                       // sqrt(x), float
 	Hybrid                     // hybrid(work, live): host code only; work, an integer (Note [Hybrid points])
+	OnDevice                   // ondevice(): host code only; i32 1 where the device holds the data, else 0
 )
 
 // Note [Hybrid points]
@@ -226,13 +227,16 @@ const (
 // that prefix of such a buffer and all of the others.
 // The interpreter and GPU-only programs take it as work;
 // a host build keeps its buffers in two copies and moves them there
-// (Note [Hybrid migration] in backends/cuda/cpu.h). Passes must not fold
-// it away, so it is no math builtin to them.
+// (Note [Hybrid migration] in backends/cuda/hybrid.h). Passes must not
+// fold, hoist or evaluate it, so it is no math builtin to them.
+// ondevice() says which side holds the data, so that the host program can
+// pick the way that suits it (TRS: its summary of the normal form); it is
+// 1 in the interpreter and in GPU-only programs.
 
 var builtinNames = [...]string{
 	ThreadID: "tid", BlockID: "bid", BlockDim: "bdim", GridDim: "gdim", GlobalID: "gid",
 	ProcID: "pid", GroupID: "group", GroupSize: "groupsize", NumProcs: "nprocs",
-	Min: "min", Max: "max", Abs: "abs", Sqrt: "sqrt", Hybrid: "hybrid",
+	Min: "min", Max: "max", Abs: "abs", Sqrt: "sqrt", Hybrid: "hybrid", OnDevice: "ondevice",
 }
 
 func (o BuiltinOp) String() string { return enumName(builtinNames[:], int(o), "builtin") }

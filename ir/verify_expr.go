@@ -270,8 +270,10 @@ func (v *verifier) builtin(e *Builtin) Type {
 // builtinPlace checks that e's builtin exists in the current code.
 func (v *verifier) builtinPlace(e *Builtin) {
 	op, code := e.Op, v.cx.code
-	geometry := op.Arity() == 0
+	geometry := op.Arity() == 0 && op != OnDevice
 	switch {
+	case op == OnDevice && code != hostCode:
+		v.errorf(e.Pos, "ondevice() in %s; it exists only in host code", code)
 	case geometry && (code == hostCode || code == lengthCode):
 		v.errorf(e.Pos, "%s() in %s", op, code)
 	case op.IsRegionOnly() && code != regionCode:

@@ -67,8 +67,9 @@ inline CUdeviceptr gpuc_cu_ptr(const void *p) { return (CUdeviceptr)(uintptr_t)p
 // either side and the host's clock of its own.
 #ifndef GPUC_HYBRID
 // gpuc_hybrid is a hybrid point (Note [Hybrid points] in ir/expr.go): a
-// program on the GPU alone stays there.
+// program on the GPU alone stays there, and its data on the device.
 inline long long gpuc_hybrid(long long work, long long) { return work; }
+inline bool gpuc_hybrid_on_device(void) { return true; }
 
 // Device memory primitives, for gpuc_device.h. The host holds device
 // addresses as pointers.

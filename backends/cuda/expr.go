@@ -390,6 +390,9 @@ func (f *fn) builtin(e *ir.Builtin) cx {
 	if g, ok := geometry[e.Op]; ok && !f.host {
 		return unary(g)
 	}
+	if e.Op == ir.OnDevice && f.host {
+		return primary("(int)gpuc_hybrid_on_device()")
+	}
 	if len(e.Args) != e.Op.Arity() || e.Op.Arity() == 0 {
 		f.errorf(e.Pos, "builtin %s is not available in %s", e.Op, f.where())
 		return primary("0")

@@ -387,6 +387,9 @@ func (c *compiler) builtin(e *ir.Builtin) evalFn {
 	if op.Arity() > 0 {
 		return c.mathBuiltin(e)
 	}
+	if op == ir.OnDevice { // the interpreter runs the device's way (Note [Hybrid points])
+		return func(*frame) ir.Bits { return i32(1) }
+	}
 	allowed := c.mode == modeDevice ||
 		c.mode == modeKernel && !op.IsRegionOnly() ||
 		c.mode == modeRegion && (op.IsRegionOnly() || op == ir.GlobalID)
