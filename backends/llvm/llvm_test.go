@@ -246,13 +246,16 @@ func TestHostPool(t *testing.T) {
 	}
 }
 
-// TestHybridNoDevice builds hybrid programs (--emit=llvm-hybrid) against
-// the stub cuda.h and runs them with no CUDA driver, and with one that
-// finds no device (testdata/nocuda.cpp as libcuda.so.1): they must print
-// what the interpreter prints on the CPU, say so where HYBRID=0 asks for
-// the GPU, and not wait for a CUDA start that takes 20 seconds (Note
-// [Hybrid migration] in backends/cuda/hybrid.h).
-func TestHybridNoDevice(t *testing.T) {
+// TestHybridDrivers builds hybrid programs (--emit=llvm-hybrid) against
+// the stub cuda.h and runs them with no CUDA driver, with one that finds
+// no device (testdata/nocuda.cpp as libcuda.so.1), and with one whose
+// device is the host (testdata/fakecuda.cpp), which runs the GPU side:
+// launches through cuLaunchKernel, moves through the driver's copies,
+// the device's summary. They must print what the interpreter prints, say
+// so where HYBRID=0 asks for a GPU that is not there, and not wait for a
+// CUDA start that takes 20 seconds (Note [Hybrid migration] in
+// backends/cuda/hybrid.h).
+func TestHybridDrivers(t *testing.T) {
 	clang, cxx, _ := tool(t, "clang-16"), tool(t, "clang++-16", "g++"), tool(t, "llc-16")
 	stub, err := filepath.Abs("../cuda/testdata/driver")
 	if err != nil {
@@ -265,6 +268,12 @@ func TestHybridNoDevice(t *testing.T) {
 	}
 	run(t, cxx, "-shared", "-fPIC", "-O1", "testdata/nocuda.cpp", "-o", filepath.Join(lib, "libcuda.so.1"))
 	nocuda := "LD_LIBRARY_PATH=" + lib
+	fakeLib := filepath.Join(dir, "fakecuda")
+	if err := os.Mkdir(fakeLib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, cxx, "-shared", "-fPIC", "-O1", "testdata/fakecuda.cpp", "-o", filepath.Join(fakeLib, "libcuda.so.1"))
+	fake := "LD_LIBRARY_PATH=" + fakeLib
 	for _, path := range []string{"../../examples/trs/treemergesort.trs"} {
 		p := program{path: path}
 		t.Run(p.name(), func(t *testing.T) {
@@ -294,9 +303,13 @@ func TestHybridNoDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			run(t, clang, "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o")
-			run(t, cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-I", stub, base+".cpp", base+".o", "-lpthread", "-ldl", "-o", base)
+			run(t, cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-rdynamic", "-I", stub, base+".cpp", base+".o", "-lpthread", "-ldl", "-o", base)
 			want, _ := interpret(t, path, nil)
-			for _, env := range [][]string{{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"}, {nocuda}, {nocuda, "HYBRID_MIGRATE=every"}, {nocuda, "NOCUDA_MS=20000"}} {
+			for _, env := range [][]string{
+				{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"},
+				{nocuda}, {nocuda, "HYBRID_MIGRATE=every"}, {nocuda, "NOCUDA_MS=20000"},
+				{fake}, {fake, "HYBRID=0"}, {fake, "HYBRID_MIGRATE=every"}, {fake, "HYBRID=cpu"},
+			} {
 				start := time.Now()
 				stdout, stderr, status := runExe(t, base, []string{"SMALL=2", "HYBRIDITER=1"}, env...)
 				if stdout != want || status != 0 {

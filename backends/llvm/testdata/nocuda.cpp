@@ -1,4 +1,4 @@
-// nocuda.cpp: a CUDA driver for TestHybridNoDevice, built as
+// nocuda.cpp: a CUDA driver for TestHybridDrivers, built as
 // libcuda.so.1, that finds no device. cuInit waits NOCUDA_MS
 // milliseconds (0 by default) and fails, as on a machine without a GPU;
 // the hybrid program must run on the CPU, and must not wait for it.
