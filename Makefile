@@ -111,6 +111,7 @@ bench-artifacts:
 	$(MAKE) chr-artifacts BENCH_DIR=$(BENCH_DIR)
 	$(MAKE) trs-artifacts BENCH_DIR=$(BENCH_DIR)
 	$(MAKE) rec-artifacts BENCH_DIR=$(BENCH_DIR)
+	scripts/hybrid-artifacts.sh $(BENCH_DIR)
 
 # What scripts/bench-trs.sh needs besides gpuc, which compiles them there
 # with each workload's input term.

@@ -260,6 +260,8 @@ func EvalBuiltin(op BuiltinOp, t Type, args ...Bits) Bits {
 			return Normalize(t, -args[0])
 		}
 		return args[0]
+	case Hybrid:
+		return args[0]
 	case Sqrt:
 		if t == F32 {
 			return FloatBits(t, float64(float32(math.Sqrt(AsFloat(t, args[0])))))
@@ -307,7 +309,7 @@ func Fold(e Expr) Expr {
 			return &Const{Pos: e.Pos, T: e.T, Bits: EvalConvert(e.T, x.T, x.Bits)}
 		}
 	case *Builtin:
-		if e.Op.Arity() == 0 {
+		if e.Op.Arity() == 0 || e.Op == Hybrid {
 			return e
 		}
 		args := make([]Bits, len(e.Args))

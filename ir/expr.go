@@ -213,13 +213,34 @@ const (
 	Sqrt                        // sqrt(x), float
 	DeviceID                    // device_id(): the device running the code, 0..num_devices()-1 (Note [World])
 	NumDevices                  // num_devices(): the devices of the world
+	Hybrid                      // hybrid(work, live): host code only; work, an integer (Note [Hybrid points])
+	OnDevice                    // ondevice(): host code only; i32 1 where the device holds the data, else 0
 )
+
+// Note [Hybrid points]
+//
+// hybrid(work, live) is the value work, an integer, and marks a point of
+// the host program where it may move its device data between the host's
+// and the device's memory: the top of an iteration of a fixpoint loop,
+// between launches, where work is the parallelism of what follows (TRS:
+// the slots listed). live, of work's type, vouches that no element at or
+// above it of a global buffer whose length is a parameter alone was
+// written yet (TRS: the slots handed out), so that a move copies only
+// that prefix of such a buffer and all of the others.
+// The interpreter and GPU-only programs take it as work;
+// a host build keeps its buffers in two copies and moves them there
+// (Note [Hybrid migration] in backends/cuda/hybrid.h). Passes must not
+// fold, hoist or evaluate it, so it is no math builtin to them.
+// ondevice() says which side holds the data, so that the host program can
+// pick the way that suits it (TRS: its summary of the normal form); it is
+// 1 in the interpreter and in GPU-only programs.
 
 var builtinNames = [...]string{
 	ThreadID: "tid", BlockID: "bid", BlockDim: "bdim", GridDim: "gdim", GlobalID: "gid",
 	ProcID: "pid", GroupID: "group", GroupSize: "groupsize", NumProcs: "nprocs",
 	Min: "min", Max: "max", Abs: "abs", Sqrt: "sqrt",
 	DeviceID: "device_id", NumDevices: "num_devices",
+	Hybrid: "hybrid", OnDevice: "ondevice",
 }
 
 func (o BuiltinOp) String() string { return enumName(builtinNames[:], int(o), "builtin") }
@@ -237,7 +258,7 @@ func ParseBuiltin(s string) (BuiltinOp, bool) {
 // Arity is the number of arguments o takes.
 func (o BuiltinOp) Arity() int {
 	switch o {
-	case Min, Max:
+	case Min, Max, Hybrid:
 		return 2
 	case Abs, Sqrt:
 		return 1

@@ -257,6 +257,8 @@ func (v *verifier) builtin(e *Builtin) Type {
 		return Invalid
 	case e.Op == Sqrt:
 		ok, want = t.IsFloat(), "a float"
+	case e.Op == Hybrid:
+		ok, want = t.IsInt(), "an integer"
 	}
 	if !ok {
 		v.errorf(e.Pos, "%s needs %s argument, not %s", e.Op, want, t)
@@ -268,14 +270,18 @@ func (v *verifier) builtin(e *Builtin) Type {
 // builtinPlace checks that e's builtin exists in the current code.
 func (v *verifier) builtinPlace(e *Builtin) {
 	op, code := e.Op, v.cx.code
-	geometry := op.Arity() == 0 && !op.IsWorld()
+	geometry := op.Arity() == 0 && !op.IsWorld() && op != OnDevice
 	switch {
+	case op == OnDevice && code != hostCode:
+		v.errorf(e.Pos, "ondevice() in %s; it exists only in host code", code)
 	case geometry && (code == hostCode || code == lengthCode):
 		v.errorf(e.Pos, "%s() in %s", op, code)
 	case op.IsWorld() && code == lengthCode:
 		v.errorf(e.Pos, "%s() in %s; lengths use parameters and constants only", op, code)
 	case op.IsRegionOnly() && code != regionCode:
 		v.errorf(e.Pos, "%s() outside a region; it exists only in SPMD regions", op)
+	case op == Hybrid && code != hostCode:
+		v.errorf(e.Pos, "hybrid() in %s; it marks a point of the host program", code)
 	case op.IsKernelOnly() && code == regionCode:
 		v.errorf(e.Pos, "%s() in a region; regions have gid() and pid(), not thread blocks", op)
 	}

@@ -279,7 +279,7 @@ func (h *hoister) hostComputable(e ir.Expr) bool {
 				ok = false
 			}
 		case *ir.Builtin:
-			ok = ok && (x.Op.Arity() > 0 || x.Op == ir.GroupID || x.Op == ir.GroupSize || x.Op == ir.NumProcs)
+			ok = ok && (x.Op.Arity() > 0 && x.Op != ir.Hybrid || x.Op == ir.GroupID || x.Op == ir.GroupSize || x.Op == ir.NumProcs)
 		case *ir.Load, *ir.Call:
 			ok = false
 		}

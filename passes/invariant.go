@@ -82,7 +82,7 @@ func (inv invariants) expr(e ir.Expr) bool {
 		case *ir.Var:
 			ok = ok && !inv.invalid[x.Name]
 		case *ir.Builtin:
-			ok = ok && (x.Op == ir.NumProcs || x.Op.Arity() > 0)
+			ok = ok && (x.Op == ir.NumProcs || x.Op.Arity() > 0 && x.Op != ir.Hybrid)
 		case *ir.Load, *ir.Call:
 			ok = false
 		}

@@ -246,7 +246,7 @@ func paramOnly(e ir.Expr) bool {
 		switch x := x.(type) {
 		case *ir.Const, *ir.ParamRef, *ir.Unary, *ir.Binary, *ir.Convert, *ir.Select:
 		case *ir.Builtin:
-			ok = ok && x.Op.Arity() > 0
+			ok = ok && x.Op.Arity() > 0 && x.Op != ir.Hybrid
 		default:
 			ok = false
 		}

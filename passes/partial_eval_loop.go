@@ -209,7 +209,7 @@ func (p *specializer) known(x ir.Expr, e env) bool {
 		case *ir.ParamRef, *ir.Call:
 			ok = false
 		case *ir.Builtin:
-			ok = ok && x.Op.Arity() > 0
+			ok = ok && x.Op.Arity() > 0 && x.Op != ir.Hybrid
 		}
 		return ok
 	})

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The host build on every core against one (needs Go, clang-16 and
 # clang++-16, no GPU): tree merge sort at depth D (16) through
-# --target=host, run with GPUC_THREADS=1 and with the default, every core
+# --target=host, run with GPUC_THREADS=1 and GPUC_THREADS=0, every core
 # this process may use (Note [Blocks across cores] in
 # backends/llvm/kernel.go). Both runs must print the same bytes; the
 # script prints each run's wall clock, the median of REPS (5), and their
@@ -37,19 +37,22 @@ echo "bench-host: tree merge sort depth $depth, CAPACITY=$cap, median of $reps r
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # runs THREADS: sets ms to the median wall clock in ms and checks the output.
 runs() {
-  local t0 t1 all=() i
+  local t0 t1 all=() cpus=() i
   for ((i = 0; i < reps; i++)); do
     t0=$(date +%s%N)
-    if [ "$1" = all ]; then env -u GPUC_THREADS ./tms CAPACITY="$cap" > "out.$1" 2> "err.$1"; else GPUC_THREADS=$1 ./tms CAPACITY="$cap" > "out.$1" 2> "err.$1"; fi
+    # GPUC_THREADS=0: one worker per core this process may use (the
+    # default is one worker).
+    /usr/bin/time -f '%U %S' -o "cpu.$1" env GPUC_THREADS="$1" ./tms CAPACITY="$cap" > "out.$1" 2> "err.$1"
     t1=$(date +%s%N)
     all+=($(( (t1 - t0) / 1000000 )))
+    cpus+=("$(awk '{ printf "%d", ($1 + $2) * 1000 }' "cpu.$1")")
   done
   ms=$(median "${all[@]}")
-  echo "GPUC_THREADS=$1: ${all[*]} ms; median $ms ms; $(head -1 "out.$1")"
+  echo "GPUC_THREADS=$1: wall ${all[*]} ms, median $ms ms; CPU time (user + sys) ${cpus[*]} ms; $(head -1 "out.$1")"
 }
 runs 1
 one=$ms
-runs all
+runs 0
 every=$ms
-cmp -s out.1 out.all || { echo "bench-host: the outputs differ"; exit 1; }
+cmp -s out.1 out.0 || { echo "bench-host: the outputs differ"; exit 1; }
 awk -v a="$one" -v b="$every" 'BEGIN { printf "bench-host: one core / every core = %.2f\n", a / b }'

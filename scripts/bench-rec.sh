@@ -31,7 +31,11 @@
 # time, the GPU program's whole run (wall clock from process start) and
 # rewriting kernels, the CPU rewriter's, and the whole run against Maude.
 # GPUC_CHECKS=off compiles without checks of indices and divisors
-# (docs/BENCHMARKS.md, the cost of checks).
+# (docs/BENCHMARKS.md, the cost of checks). Where hyb-NAME.cpp and .o are
+# present (scripts/hybrid-artifacts.sh, which make bench-artifacts runs),
+# it also runs the hybrid program (Note [Hybrid migration] in
+# backends/cuda/hybrid.h), whose whole run the table sets against Maude
+# and the CPU rewriter.
 set -uo pipefail
 dir=${1:?usage: bench-rec.sh DIR}
 cd "$dir" || exit 1
@@ -54,12 +58,16 @@ for b in "${benches[@]}"; do
   "$gpuc" compile --checks="${GPUC_CHECKS:-on}" "rec/REC/$b.rec" --print=summary --stats -o "rec-$b.cu" || exit 1
 done
 printf '%s\n' "${benches[@]}" | xargs -P "$(nproc)" -I{} nvcc -O3 -arch="$arch" -o "rec-{}" "rec-{}.cu" || exit 1
+# The hybrid programs (scripts/hybrid-artifacts.sh built their halves).
+for b in "${benches[@]}"; do
+  [ -f "hyb-$b.cpp" ] && [ -f "hyb-$b.o" ] && echo "$b"
+done | xargs -P "$(nproc)" -I{} nvcc -O3 -o "hyb-{}" "hyb-{}.cpp" "hyb-{}.o" -lpthread -ldl || exit 1
 ulimit -s unlimited
 run_timeout=${RUN_TIMEOUT:-600}
-table="| benchmark | Maude reduce ms | GPU whole run ms | GPU kernels ms | CPU rewriter ms | Maude / GPU whole run |"$'\n'"|---|---|---|---|---|---|"
+table="| benchmark | Maude reduce ms | GPU whole run ms | GPU kernels ms | CPU rewriter ms | Maude / GPU whole run | hybrid whole run ms | Maude / hybrid | CPU rewriter / hybrid |"$'\n'"|---|---|---|---|---|---|---|---|---|"
 skipped=()
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3g", a / b; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3g", a / b; else print "n/a" }'; }
 rate() { awk -v n="$1" -v ms="$2" 'BEGIN { if (ms > 0) printf "%.3g", n / (ms / 1000); else print "n/a" }'; }
 now() { date +%s%N; }
 ms_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", (b - a) / 1e6 }'; }
@@ -83,7 +91,7 @@ for b in "${benches[@]}"; do
   if [ "$status" != 0 ]; then
     echo "GPU program failed (exit $status; 124: over RUN_TIMEOUT):"
     cat gpu.err
-    table+=$'\n'"| $b | $m_ms | failed (exit $status) | | | |"
+    table+=$'\n'"| $b | $m_ms | failed (exit $status) | | | | | | |"
     continue
   fi
   g_ms=$(grep -o ' main [0-9.]* ms' gpu.err | awk '{ print $2 }')
@@ -106,7 +114,22 @@ for b in "${benches[@]}"; do
   [ "$g_out" = "$(head -1 cpu.out)" ] && [ "$g_out" = "$m_sum" ] || same="NORMAL FORMS DIFFER: gpu '$g_out', cpu '$(head -1 cpu.out)', maude '$m_sum'"
   [ "$g_rew" = "$c_rew" ] || same="$same; REWRITES DIFFER (gpu $g_rew, cpu $c_rew)"
   echo "speedups (the other's time / this one's): gpu kernels over the CPU rewriter $(ratio "$c_ms" "$g_ms"), over Maude $(ratio "${m_ms:-0}" "$g_ms"); whole gpu run over Maude $(ratio "${m_ms:-0}" "$g_wall"); CPU rewriter over Maude $(ratio "${m_ms:-0}" "$c_ms"); $same"
-  table+=$'\n'"| $b | $m_ms | $g_wall | ${g_ms:-?} | ${c_ms:-?} | $(ratio "$m_ms" "$g_wall") |"
+  # The hybrid program, with the CAPACITY that the GPU-only program
+  # fitted to the device (the hybrid fits to the host's memory).
+  h_wall=n/a
+  if [ -x "hyb-$b" ]; then
+    cap=$(sed -n 's/^gpuc: CAPACITY=\([0-9]*\) fitted.*/\1/p' gpu.err | head -1)
+    t0=$(now)
+    timeout "$run_timeout" ./"hyb-$b" ${cap:+CAPACITY=$cap} --time > hyb.out 2> hyb.err
+    h_status=$?
+    h_wall=$(ms_since "$t0")
+    h_rew=$(awk '/^rewrites:/ { print $2 }' hyb.err)
+    h_same="same normal form and rewrites as the GPU program"
+    [ "$(head -1 hyb.out)" = "$g_out" ] && [ "$h_rew" = "$g_rew" ] || h_same="HYBRID DIFFERS: '$(head -1 hyb.out)', $h_rew rewrites"
+    [ "$h_status" = 0 ] || { h_same="hybrid failed (exit $h_status): $(tail -1 hyb.err)"; h_wall=failed; }
+    echo "hybrid: whole run $h_wall ms; $(grep '^gpuc: hybrid points' hyb.err); Maude / hybrid $(ratio "${m_ms:-0}" "$h_wall"), CPU rewriter / hybrid $(ratio "${c_ms:-0}" "$h_wall"); $h_same"
+  fi
+  table+=$'\n'"| $b | $m_ms | $g_wall | ${g_ms:-?} | ${c_ms:-?} | $(ratio "$m_ms" "$g_wall") | $h_wall | $(ratio "$m_ms" "$h_wall") | $(ratio "${c_ms:-0}" "$h_wall") |"
 done
 echo
 echo "$table"

@@ -27,6 +27,11 @@
 # tree merge sort at depth 20 (smaller than above: ncu replays every
 # kernel), for the paper's Table 3.
 #
+# Where hyb-NAME.cpp and .o are present (scripts/hybrid-artifacts.sh),
+# each workload's hybrid program runs too: by default and GPU only
+# (HYBRID=0), and on transtree22 and mergesort50 also CPU only
+# (HYBRID=cpu) and moving at every point (HYBRID_MIGRATE=every);
+# TRS_HYBRID=0 skips them.
 # TRS_CPU=0 skips the CPU rewriter, which takes minutes at full size;
 # TRS_NCU=0 skips the Nsight Compute runs (TRS_NCU_TIMEOUT bounds each,
 # 300 s); TRS_ONLY=dram runs only the bandwidth measurements.
@@ -69,9 +74,14 @@ for w in "${workloads[@]}"; do
   nvcc -O3 -arch="$arch" -o "trs-$name" "trs-$name.cu" &
 done
 nvcc -O3 -arch="$arch" -o trs_gather trs_gather.cu &
+# The hybrid programs (scripts/hybrid-artifacts.sh built their halves).
+for w in "${workloads[@]}"; do
+  name=${w%%|*}
+  [ -f "hyb-$name.cpp" ] && [ -f "hyb-$name.o" ] && nvcc -O3 -o "hyb-$name" "hyb-$name.cpp" "hyb-$name.o" -lpthread -ldl &
+done
 wait
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3g", a / b; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3g", a / b; else print "n/a" }'; }
 rate() { awk -v n="$1" -v ms="$2" 'BEGIN { if (ms > 0) printf "%.3g", n / (ms / 1000); else print "n/a" }'; }
 
 # gpu NAME CAP [NAME=VALUE...]: runs the GPU program and sets g_rew (its
@@ -97,6 +107,27 @@ gpu() {
   fi
   echo "gpu $* : ${g_rew:-?} rewrites, kernels ${g_ms:-?} ms: $g_rate rewrites/s; summary kernels ${g_sum:-none} ms; whole run $(( (t1 - t0) / 1000000 )) ms; $(grep '^iterations:\|^live terms:\|^peak parallelism:\|^store slots used:' gpu.err | tr '\n' ' ')"
   grep launches gpu.err
+}
+
+# hybrid NAME CAP [ENV...]: runs the hybrid program (Note [Hybrid
+# migration] in backends/cuda/hybrid.h) with ENV set, and prints its whole
+# run from process start, where its hybrid points ran, its whole run
+# against the CPU rewriter's time (c_ms, where measured) and whether it
+# printed the GPU program's normal form and rewrites.
+hybrid() {
+  local name=$1 cap=$2 t0 t1 status rew same
+  shift 2
+  [ -x "hyb-$name" ] || { echo "hybrid: no hyb-$name (scripts/hybrid-artifacts.sh)"; return; }
+  t0=$(date +%s%N)
+  env "$@" ./"hyb-$name" CAPACITY="$cap" --time > hyb.out 2> hyb.err
+  status=$?
+  t1=$(date +%s%N)
+  h_wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
+  rew=$(awk '/^rewrites:/ { print $2 }' hyb.err)
+  same="same normal form and rewrites as the GPU program"
+  [ "$(head -1 hyb.out)" = "$g_out" ] && [ "$rew" = "$g_rew" ] || same="HYBRID DIFFERS: '$(head -1 hyb.out)', $rew rewrites"
+  [ "$status" = 0 ] || same="hybrid failed (exit $status): $(tail -2 hyb.err | tr '\n' ' ')"
+  echo "hybrid $* : whole run $h_wall ms; rewriting $(grep -o 'device time [0-9.]* ms' hyb.err | awk '{ print $3 }') ms; $(grep '^gpuc: hybrid points' hyb.err | sed 's/^gpuc: //'); CPU rewriter / hybrid whole run $(ratio "${c_ms:-0}" "$h_wall"); $same"
 }
 
 # cpu NAME FILE: runs the CPU rewriter and sets c_rew, c_ms, c_rate, c_out
@@ -141,6 +172,16 @@ for w in "${workloads[@]}"; do
     # the CPU only if a rewrite on it takes at most the CPU's time per
     # rewrite times the parallelism (rewrites / critical path).
     echo "gpu ns per critical-path rewrite: $(per "$(awk -v m="${g_ms:-0}" 'BEGIN { print m * 1e6 }')" "${c_span:-0}"); to match the CPU: at most $(per "$(awk -v m="${c_ms:-0}" 'BEGIN { print m * 1e6 }')" "${c_span:-0}")"
+  fi
+  if [ "${TRS_HYBRID:-1}" != 0 ]; then
+    hybrid "$name" "$cap"
+    hybrid "$name" "$cap" HYBRID=0
+    # The CPU alone and moves at every point, on the smaller workloads:
+    # the CPU takes minutes on the others.
+    case $name in transtree22 | mergesort50)
+      hybrid "$name" "$cap" HYBRID=cpu
+      hybrid "$name" "$cap" HYBRID_MIGRATE=every
+    esac
   fi
   echo "-- the paper's scan of all slots (WORKLIST=0)"
   gpu "$name" "$cap" WORKLIST=0

@@ -19,6 +19,9 @@
 #   <family>-<name>-grid.*    for TRS programs: the program run with SMALL=0,
 #                             through its grid-wide loop (and -relaunch.*
 #                             too, as relaunches)
+#   <family>-<name>.hyb.cpp, .hyb.o  for TRS programs, where clang-16 is
+#                             present: the hybrid program and its CPU
+#                             kernels (gpu-check.sh runs it four ways)
 # Further .kir files named on the command line (test programs without
 # input files) are added as <dir>-<dir>-<name>. One with a <name>.cases
 # file beside it, a line of arguments per error case, also gets
@@ -103,6 +106,16 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
       done
       n=$((n + 1))
     done
+    # The hybrid program (Note [Hybrid migration] in
+    # backends/cuda/hybrid.h): its PTX embedded, its CPU kernels an object
+    # built here, as the GPU machine may have no clang.
+    if [ "$llvm" = yes ] && command -v clang-16 >/dev/null; then
+      "$gpuc" compile "$src" --emit=llvm-hybrid -o "$dir/$name.hyb.cpp" HYBRIDITER=16
+      "$gpuc" compile "$src" --emit=llvm --target=host -o "$dir/$name.hyb.ll" HYBRIDITER=16
+      clang-16 -O2 -Wno-override-module -c "$dir/$name.hyb.ll" -o "$dir/$name.hyb.o"
+      rm -f "$dir/$name.hyb.ll"
+      n=$((n + 1))
+    fi
     ;;
   esac
 done

@@ -9,7 +9,12 @@
 #   NAME.llvm.cpp  the LLVM backend's host program, which loads its PTX
 #                  through the CUDA driver API, built with nvcc -lcuda
 #                  (or g++ -lcuda where nvcc is missing); NAME.ptx, the
-#                  same PTX, is first checked with ptxas where present.
+#                  same PTX, is first checked with ptxas where present;
+#   NAME.hyb.cpp   for TRS programs, the hybrid program, linked with its
+#                  CPU kernels NAME.hyb.o (built by gpu-artifacts.sh) and
+#                  run by default, with HYBRID=0, HYBRID=cpu and
+#                  HYBRID_MIGRATE=every (Note [Hybrid migration] in
+#                  backends/cuda/hybrid.h).
 #
 #   scripts/gpu-check.sh DIR
 #
@@ -29,7 +34,8 @@ check() {
   local name=$1 exe=$2 prog=$3 args=() want=0 got=0
   [ -f "$name.args" ] && read -r -a args < "$name.args"
   [ -f "$name.status" ] && want=$(cat "$name.status")
-  timeout "${GPUC_TIMEOUT:-120}" ./"$exe" "${args[@]}" > "$exe.out" 2> "$exe.err" || got=$?
+  # shellcheck disable=SC2086
+  timeout "${GPUC_TIMEOUT:-120}" env ${run_env:-} ./"$exe" "${args[@]}" ${run_args:-} > "$exe.out" 2> "$exe.err" || got=$?
   if [ "$got" != "$want" ]; then
     echo "FAIL $prog: exit status $got, want $want"; cat "$exe.err"; fail=$((fail + 1)); return
   fi
@@ -44,7 +50,8 @@ check() {
   fi
   if [ "${GPUC_SANITIZE:-0}" = 1 ]; then
     for tool in memcheck racecheck; do
-      if ! compute-sanitizer --tool "$tool" --error-exitcode 3 ./"$exe" "${args[@]}" > "$exe.$tool" 2>&1; then
+      # shellcheck disable=SC2086
+      if ! env ${run_env:-} compute-sanitizer --tool "$tool" --error-exitcode 3 ./"$exe" "${args[@]}" ${run_args:-} > "$exe.$tool" 2>&1; then
         if [ "$want" = 0 ] || grep -q "ERROR SUMMARY: [1-9]" "$exe.$tool"; then
           echo "FAIL $prog: compute-sanitizer $tool"; tail -20 "$exe.$tool"; fail=$((fail + 1)); return
         fi
@@ -70,6 +77,10 @@ build() {
       g++ -O2 -I"${CUDA_HOME:-/usr/local/cuda}/include" -o "$name.llvm" "$src" -lcuda 2> "$name.llvm.build" || echo "g++ failed" > "$name.llvm.failed"
     fi
     ;;
+  *.hyb.cpp)
+    local name=${src%.hyb.cpp}
+    nvcc -O3 -o "$name.hyb" "$src" "$name.hyb.o" -lpthread -ldl 2> "$name.hyb.build" || echo "nvcc failed" > "$name.hyb.failed"
+    ;;
   *.cu)
     local name=${src%.cu}
     if ! nvcc -O3 -arch="$arch" -o "$name" "$src" 2> "$name.nvcc"; then
@@ -83,7 +94,7 @@ build() {
 export -f build
 export arch
 rm -f ./*.failed
-ls ./*.cu ./*.llvm.cpp 2>/dev/null | xargs -P "$(nproc)" -I{} bash -c 'build "$1"' _ {}
+ls ./*.cu ./*.llvm.cpp ./*.hyb.cpp 2>/dev/null | xargs -P "$(nproc)" -I{} bash -c 'build "$1"' _ {}
 
 for cu in *.cu; do
   [ -e "$cu" ] || continue
@@ -103,6 +114,24 @@ for cpp in *.llvm.cpp; do
   fi
   [ -s "$exe.build" ] && { echo "note $exe: the host compiler said:"; cat "$exe.build"; }
   check "$name" "$exe" "$exe"
+done
+
+# The hybrid programs, four ways: by default, GPU only, CPU only, and
+# moving at every iteration (HYBRIDITER=1, a hybrid point at each; SMALL=2
+# runs both of TRS's loops).
+for cpp in *.hyb.cpp; do
+  [ -e "$cpp" ] || continue
+  name=${cpp%.hyb.cpp}
+  exe=$name.hyb
+  if [ -f "$exe.failed" ]; then
+    echo "FAIL $exe: $(cat "$exe.failed")"; cat "$exe.build" 2>/dev/null; fail=$((fail + 1)); continue
+  fi
+  for run_env in "HYBRID=1" "HYBRID=0" "HYBRID=cpu" "HYBRID_MIGRATE=every"; do
+    run_args=
+    [ "$run_env" = HYBRID_MIGRATE=every ] && run_args="SMALL=2 HYBRIDITER=1"
+    check "$name" "$exe" "$exe $run_env $run_args"
+  done
+  run_env= run_args=
 done
 
 echo "gpu-check: $pass passed, $fail failed"

@@ -11,7 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-// Device memory primitives, for gpuc_device.h.
+// Device memory primitives, for gpuc_device.h; a hybrid program has its
+// own (hybrid.h), which reach whichever side holds the data.
+#ifndef GPUC_HYBRID
 inline void *gpuc_device_alloc(size_t n) {
   void *p = calloc(n, 1);
   if (p == nullptr) gpuc_fail("out of memory for %zu bytes of device memory", n);
@@ -22,11 +24,12 @@ inline void gpuc_device_zero(void *p, size_t n) { memset(p, 0, n); }
 inline void gpuc_to_host(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 inline void gpuc_to_device(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 inline void gpuc_on_device(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+#endif
 
-// gpuc_free_memory is the physical memory available for device buffers:
-// MemAvailable of /proc/meminfo, which counts the page cache that the
-// kernel would give up, or where there is none the free pages.
-inline unsigned long long gpuc_free_memory(void) {
+// gpuc_host_free_memory is the physical memory available for device
+// buffers: MemAvailable of /proc/meminfo, which counts the page cache
+// that the kernel would give up, or where there is none the free pages.
+inline unsigned long long gpuc_host_free_memory(void) {
   if (FILE *f = fopen("/proc/meminfo", "r")) {
     char line[256];
     unsigned long long kib = 0;
@@ -38,6 +41,9 @@ inline unsigned long long gpuc_free_memory(void) {
   long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
   return pages > 0 && size > 0 ? (unsigned long long)pages * (unsigned long long)size : 0;
 }
+#ifndef GPUC_HYBRID
+inline unsigned long long gpuc_free_memory(void) { return gpuc_host_free_memory(); }
+#endif
 
 // gpuc_shared_area returns n bytes for the shared buffers of the blocks
 // that the calling worker runs, which the kernel zeroes for each block;
@@ -229,3 +235,18 @@ inline double gpuc_now_ms(void) {
 }
 inline void gpuc_clock_start(void) { gpuc_clock_t0 = gpuc_now_ms(); }
 inline double gpuc_clock_stop(void) { return gpuc_now_ms() - gpuc_clock_t0; }
+
+
+// The hooks of hybrid.h for the host build, whose stand-in device is a
+// second host copy (Note [Hybrid migration] in hybrid.h).
+#ifndef GPUC_HYBRID
+inline bool gpuc_hy_wait(void) { return true; }
+inline bool gpuc_hy_ready(void) { return getenv("HYBRID_DEVICE") != nullptr; }
+inline void gpuc_hy_enter(void) {}
+inline void *gpuc_hy_alloc(size_t n) { return calloc(n > 0 ? n : 1, 1); }
+inline void gpuc_hy_free(void *p) { free(p); }
+inline void gpuc_hy_up(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+inline void gpuc_hy_down(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+inline void *gpuc_hy_global(const char *, size_t n) { return gpuc_hy_alloc(n); }
+inline void gpuc_hy_exit(void) {}
+#endif

@@ -65,6 +65,9 @@ const (
 	// CPU: the kernels are the LLVM backend's --target=host module, whose
 	// functions the program calls, each running every block and thread.
 	CPU
+	// Hybrid: both of the last two, each launch running on the side that
+	// holds the data (Note [Hybrid migration] in hybrid.h).
+	Hybrid
 )
 
 // Emit writes the program for m, which must be at the launch level and

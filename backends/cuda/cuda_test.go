@@ -504,7 +504,8 @@ func emitFor(t *testing.T, path string, dev Device) string {
 }
 
 // TestLLVMHostsCompile checks the host programs of the LLVM backend with
-// g++: the driver API one against a stub of cuda.h, the CPU one as it is.
+// g++: the driver API and hybrid ones against a stub of cuda.h, the CPU
+// one as it is.
 func TestLLVMHostsCompile(t *testing.T) {
 	gxx, err := exec.LookPath("g++")
 	if err != nil {
@@ -517,7 +518,7 @@ func TestLLVMHostsCompile(t *testing.T) {
 	dir := t.TempDir()
 	for _, path := range portablePrograms(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".kir")
-		for _, dev := range []Device{DriverAPI, CPU} {
+		for _, dev := range []Device{DriverAPI, CPU, Hybrid} {
 			file := filepath.Join(dir, fmt.Sprintf("%s-%d.cpp", name, dev))
 			if err := os.WriteFile(file, []byte(emitFor(t, path, dev)), 0o644); err != nil {
 				t.Fatal(err)

@@ -50,6 +50,8 @@ func newDevice(opts Options) (device, error) {
 		return driverAPI{ptx: opts.PTX}, nil
 	case CPU:
 		return cpu{}, nil
+	case Hybrid:
+		return hybrid{ptx: opts.PTX}, nil
 	}
 	return nil, fmt.Errorf("cuda: unknown device %d", opts.Device)
 }

@@ -47,6 +47,7 @@ inline void gpuc_device_start(const char *ptx) {
   GPUC_CU(cuEventCreate(&gpuc_clock[1], CU_EVENT_DEFAULT));
 }
 
+#ifndef GPUC_HYBRID
 inline void gpuc_clock_start(void) { GPUC_CU(cuEventRecord(gpuc_clock[0], nullptr)); }
 
 // gpuc_clock_stop returns the milliseconds since gpuc_clock_start.
@@ -57,10 +58,21 @@ inline double gpuc_clock_stop(void) {
   GPUC_CU(cuEventElapsedTime(&ms, gpuc_clock[0], gpuc_clock[1]));
   return ms;
 }
+#endif
+
+// The host holds device addresses as pointers.
+inline CUdeviceptr gpuc_cu_ptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
+
+// A hybrid program (hybrid.h) has a point, memory primitives that reach
+// either side and the host's clock of its own.
+#ifndef GPUC_HYBRID
+// gpuc_hybrid is a hybrid point (Note [Hybrid points] in ir/expr.go): a
+// program on the GPU alone stays there, and its data on the device.
+inline long long gpuc_hybrid(long long work, long long) { return work; }
+inline bool gpuc_hybrid_on_device(void) { return true; }
 
 // Device memory primitives, for gpuc_device.h. The host holds device
 // addresses as pointers.
-inline CUdeviceptr gpuc_cu_ptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
 inline void *gpuc_device_alloc(size_t n) {
   CUdeviceptr p = 0;
   GPUC_CU(cuMemAlloc(&p, n));
@@ -85,6 +97,8 @@ inline unsigned long long gpuc_free_memory(void) {
   GPUC_CU(cuMemGetInfo(&free_bytes, &total));
   return free_bytes;
 }
+
+#endif
 
 // gpuc_device_global finds a module global of at least n bytes: a
 // constant buffer or the error word.

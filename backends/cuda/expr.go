@@ -406,6 +406,9 @@ func (f *fn) builtin(e *ir.Builtin) cx {
 	if g, ok := geometry[e.Op]; ok && !f.host {
 		return unary(g)
 	}
+	if e.Op == ir.OnDevice && f.host {
+		return primary("(int)gpuc_hybrid_on_device()")
+	}
 	if len(e.Args) != e.Op.Arity() || e.Op.Arity() == 0 {
 		f.errorf(e.Pos, "builtin %s is not available in %s", e.Op, f.where())
 		return primary("0")
@@ -414,6 +417,8 @@ func (f *fn) builtin(e *ir.Builtin) cx {
 	t := e.Args[0].Type()
 	var r cx
 	switch {
+	case e.Op == ir.Hybrid && f.host:
+		r = cast(t, call("gpuc_hybrid", v[0], v[1]))
 	case e.Op == ir.Min || e.Op == ir.Max:
 		r = call("gpuc_"+e.Op.String(), v...)
 	case e.Op == ir.Sqrt && t.IsFloat():

@@ -275,6 +275,9 @@ func (e *emitter) hostMain() string {
 	}
 	e.respecArgs(f)
 	f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
+	if d, ok := e.dev.(interface{ early(*fn) }); ok { // the hybrid device's context thread
+		d.early(f)
+	}
 	if e.fitted() {
 		f.line("gpuc_fit_params(gpuc_params, gpuc_time);")
 	}

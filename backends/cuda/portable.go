@@ -21,6 +21,12 @@ var driverPrelude string
 //go:embed cpu.h
 var cpuPrelude string
 
+//go:embed hybrid.h
+var hybridPrelude string
+
+//go:embed hybrid_cuda.h
+var hybridCUDA string
+
 // portable holds what the driver API and CPU devices share.
 type portable struct{}
 
@@ -105,6 +111,17 @@ func (portable) release(f *fn) {
 type driverAPI struct {
 	portable
 	ptx []byte
+	// handles prefixes the kernels' handles; "" is package abi's kernel
+	// prefix, which a hybrid program's CPU kernels have (hybrid.go).
+	handles string
+}
+
+// handle names the CUfunction of kernel k.
+func (d driverAPI) handle(k *ir.Func) string {
+	if d.handles == "" {
+		return abi.KernelPrefix + k.Name
+	}
+	return d.handles + k.Name
 }
 
 func (d driverAPI) head(e *emitter) string {
@@ -135,7 +152,7 @@ func (d driverAPI) code(e *emitter, b *strings.Builder) []*ir.Func {
 	}
 	b.WriteString(";\n")
 	for _, k := range kernels(e.m) {
-		fmt.Fprintf(b, "static CUfunction %s;\n", abi.KernelPrefix+k.Name)
+		fmt.Fprintf(b, "static CUfunction %s;\n", d.handle(k))
 	}
 	return hostFuncs(e.m)
 }
@@ -163,8 +180,8 @@ func (d driverAPI) setup(f *fn, b *ir.Buffer) {
 // launch passes the arguments by address, as cuLaunchKernel wants: the
 // kernel's own through typed locals, then the buffers' device addresses
 // and the parameters.
-func (driverAPI) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
-	sym := abi.KernelPrefix + k.Name
+func (d driverAPI) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
+	sym := d.handle(k)
 	f.line("if (gpuc_launchable(%s, %s, %s, gpuc_grid, gpuc_block, %s)) {", sym, cstring(k.Name), pos, smem)
 	f.indent++
 	var ptrs []string
@@ -197,7 +214,7 @@ func (cpu) head(e *emitter) string {
 	name := e.m.Name
 	return banner(e.m, fmt.Sprintf("clang-16 -O2 -c %s.ll -o %s.o   (gpuc compile --emit=llvm --target=host)", name, name),
 		fmt.Sprintf("clang++-16 -O2 -o %s %s.cpp %s.o   (or g++)", name, name, name)) +
-		runtime.Header + "\n" + cpuPrelude + "\n" + runtime.Device
+		runtime.Header + "\n" + cpuPrelude + "\n" + hybridPrelude + "\n" + runtime.Device
 }
 
 // constant declares the LLVM module's global that holds a constant buffer.
@@ -255,9 +272,43 @@ func (cpu) start(f *fn) {
 }
 
 // setup needs no zeroing: gpuc_device_alloc callocs, so that a large
-// buffer takes memory only where the program writes it.
+// buffer takes memory only where the program writes it. Global buffers
+// are registered for the moves of hybrid points (Note [Hybrid migration]
+// in cpu.h), where the module has any.
 func (c cpu) setup(f *fn, b *ir.Buffer) {
 	c.portable.setup(f, b, abi.ConstantPrefix+b.Name, true)
+	if b.Space == ir.Global && hasHybrid(f.e.m) {
+		h, elem := f.e.hostBuf(b), "0"
+		if _, ok := b.Len.(*ir.ParamRef); ok {
+			elem = fmt.Sprintf("sizeof(%s)", ctype(b.Elem))
+		}
+		f.line("gpuc_hybrid_register((void **)&%s.ptr, %s.bytes(), %s);", h, h, elem)
+	}
+}
+
+// release reports where the hybrid points ran, for --time, and frees the
+// spares of the moves.
+func (c cpu) release(f *fn) {
+	if hasHybrid(f.e.m) {
+		f.line("if (gpuc_time) gpuc_hybrid_report();")
+	}
+	c.portable.release(f)
+	if hasHybrid(f.e.m) {
+		f.line("gpuc_hybrid_release();")
+	}
+}
+
+// hasHybrid reports whether a host function of m has a hybrid point.
+func hasHybrid(m *ir.Module) bool {
+	for _, fn := range hostFuncs(m) {
+		if ir.AnyExprIn(fn.Body, func(e ir.Expr) bool {
+			b, ok := e.(*ir.Builtin)
+			return ok && b.Op == ir.Hybrid
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // launch runs the kernel's function over the launch's blocks on the

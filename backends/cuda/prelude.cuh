@@ -22,6 +22,11 @@ inline void gpuc_cuda_check(cudaError_t err, const char *call) {
   if (err != cudaSuccess) gpuc_fail("%.*s: %s", (int)strcspn(call, "("), call, cudaGetErrorString(err));
 }
 
+// gpuc_hybrid is a hybrid point (Note [Hybrid points] in ir/expr.go): a
+// program on the GPU alone stays there, and its data on the device.
+inline long long gpuc_hybrid(long long work, long long) { return work; }
+inline bool gpuc_hybrid_on_device(void) { return true; }
+
 // Device memory primitives, for gpuc_device.h.
 inline void *gpuc_device_alloc(size_t n) {
   void *p = nullptr;

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gpuc/frontends/kir"
 	"gpuc/internal/driver"
@@ -175,9 +176,38 @@ func TestHostTarget(t *testing.T) {
 				if status != 0 && stderr != wantErr {
 					t.Errorf("%v: stderr %q, want %q", args, stderr, wantErr)
 				}
+				if !hybrid(m) {
+					continue
+				}
+				// The moves of hybrid points (Note [Hybrid migration] in
+				// backends/cuda/cpu.h) through the host's stand-in device.
+				// HYBRIDITER=1 gives TRS a point at every iteration, and
+				// SMALL=2 runs both its loops.
+				for _, env := range [][]string{
+					{"HYBRID=cpu"}, {"HYBRID=0"}, {"HYBRID_MIGRATE=every"},
+					{"HYBRID_DEVICE=copy", "HYBRID_UP=2", "HYBRID_DOWN=2"},
+				} {
+					stdout, stderr, status := runExe(t, exe, append(args[:len(args):len(args)], "SMALL=2", "HYBRIDITER=1"), env...)
+					if stdout != want || status != wantStatus || status != 0 && stderr != wantErr {
+						t.Errorf("%v %v: exit %d, want %d; stderr %q, want %q\ngot:\n%s\nwant:\n%s", args, env, status, wantStatus, stderr, wantErr, stdout, want)
+					}
+				}
 			}
 		})
 	}
+}
+
+// hybrid reports whether m's host program has a hybrid point.
+func hybrid(m *ir.Module) bool {
+	for _, f := range m.Funcs {
+		if f.Kind == ir.HostFunc && ir.AnyExprIn(f.Body, func(e ir.Expr) bool {
+			b, ok := e.(*ir.Builtin)
+			return ok && b.Op == ir.Hybrid
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestHostPool runs host-target programs on worker pools of several
@@ -215,6 +245,88 @@ func TestHostPool(t *testing.T) {
 						t.Errorf("%v GPUC_THREADS=%s: exit %d, want %d; stderr %q, want %q\ngot:\n%s\nwant:\n%s",
 							args, threads, status, wantStatus, stderr, wantErr, stdout, want)
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestHybridDrivers builds hybrid programs (--emit=llvm-hybrid) against
+// the stub cuda.h and runs them with no CUDA driver, with one that finds
+// no device (testdata/nocuda.cpp as libcuda.so.1), and with one whose
+// device is the host (testdata/fakecuda.cpp), which runs the GPU side:
+// launches through cuLaunchKernel, moves through the driver's copies,
+// the device's summary. They must print what the interpreter prints, say
+// so where HYBRID=0 asks for a GPU that is not there, and not wait for a
+// CUDA start that takes 20 seconds (Note [Hybrid migration] in
+// backends/cuda/hybrid.h).
+func TestHybridDrivers(t *testing.T) {
+	clang, cxx, _ := tool(t, "clang-16"), tool(t, "clang++-16", "g++"), tool(t, "llc-16")
+	stub, err := filepath.Abs("../cuda/testdata/driver")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "nocuda")
+	if err := os.Mkdir(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, cxx, "-shared", "-fPIC", "-O1", "testdata/nocuda.cpp", "-o", filepath.Join(lib, "libcuda.so.1"))
+	nocuda := "LD_LIBRARY_PATH=" + lib
+	fakeLib := filepath.Join(dir, "fakecuda")
+	if err := os.Mkdir(fakeLib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, cxx, "-shared", "-fPIC", "-O1", "testdata/fakecuda.cpp", "-o", filepath.Join(fakeLib, "libcuda.so.1"))
+	fake := "LD_LIBRARY_PATH=" + fakeLib
+	for _, path := range []string{"../../examples/trs/treemergesort.trs"} {
+		p := program{path: path}
+		t.Run(p.name(), func(t *testing.T) {
+			t.Parallel()
+			m := load(t, path)
+			base := filepath.Join(dir, p.name())
+			ll, err := llvm.Emit(m, llvm.Options{Target: llvm.Host})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nv, err := llvm.Emit(m, llvm.Options{Target: llvm.NVPTX})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ptx, err := llvm.PTX(nv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cpp, err := llvm.HybridProgram(m, llvm.Options{}, ptx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(base+".ll", ll, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(base+".cpp", cpp, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run(t, clang, "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o")
+			run(t, cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-rdynamic", "-I", stub, base+".cpp", base+".o", "-lpthread", "-ldl", "-o", base)
+			want, _ := interpret(t, path, nil)
+			for _, env := range [][]string{
+				{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"},
+				{nocuda}, {nocuda, "HYBRID_MIGRATE=every"}, {nocuda, "NOCUDA_MS=20000"},
+				{fake}, {fake, "HYBRID=0"}, {fake, "HYBRID_MIGRATE=every"}, {fake, "HYBRID=cpu"},
+			} {
+				start := time.Now()
+				stdout, stderr, status := runExe(t, base, []string{"SMALL=2", "HYBRIDITER=1"}, env...)
+				if stdout != want || status != 0 {
+					t.Errorf("%v: exit %d; stderr %q\ngot:\n%s\nwant:\n%s", env, status, stderr, stdout, want)
+				}
+				if d := time.Since(start); d > 10*time.Second {
+					t.Errorf("%v: took %v: waited for the CUDA context", env, d)
+				}
+			}
+			for _, env := range [][]string{{"HYBRID=0"}, {nocuda, "HYBRID=0"}} {
+				if _, stderr, status := runExe(t, base, nil, env...); status != 1 || !strings.Contains(stderr, "error: HYBRID=0: no CUDA device") {
+					t.Errorf("%v: exit %d, stderr %q; want 1 and no CUDA device", env, status, stderr)
 				}
 			}
 		})

@@ -63,3 +63,14 @@ func HostProgram(m *ir.Module, opts Options, ptx []byte) ([]byte, error) {
 	}
 	return cuda.Emit(m, cuda.Options{Device: cuda.DriverAPI, PTX: ptx, NoChecks: opts.NoChecks})
 }
+
+// HybridProgram returns the C++ host program that runs each launch on
+// the CPU or the GPU, where the data is (Note [Hybrid migration] in
+// backends/cuda/hybrid.h): it embeds ptx, the module's NVPTX kernels,
+// and links with the module's --target=host object.
+func HybridProgram(m *ir.Module, opts Options, ptx []byte) ([]byte, error) {
+	if len(ptx) == 0 {
+		return nil, fmt.Errorf("llvm: the hybrid host program needs the kernels' PTX")
+	}
+	return cuda.Emit(m, cuda.Options{Device: cuda.Hybrid, PTX: ptx, NoChecks: opts.NoChecks})
+}

@@ -33,6 +33,9 @@ IR) or from --emit:
   llvm-host  the C++ host program that runs the LLVM module's kernels:
              through the CUDA driver API with the PTX embedded (runs llc),
              or with --target=host, calling the kernels compiled by clang
+  llvm-hybrid the C++ host program that runs each launch on the CPU (the
+             --target=host kernels, linked in) or the GPU (the PTX,
+             embedded), moving the data at the program's hybrid points
   ir         the lowered kernel IR
   nvrtc      the kernels that read static data, as CUDA C for NVRTC, for
              a --pe-runtime program that specializes them again

@@ -14,7 +14,7 @@ import (
 // flagValues are the values that shell completion offers for a flag of
 // any command that has it.
 var flagValues = map[string]func() []string{
-	"emit":         fixed("cuda", "llvm", "ptx", "llvm-host", "ir", "nvrtc"),
+	"emit":         fixed("cuda", "llvm", "ptx", "llvm-host", "llvm-hybrid", "ir", "nvrtc"),
 	"target":       fixed("nvptx", "host"),
 	"crcw":         fixed("priority", "arbitrary"),
 	"grid-sync":    fixed("auto", "always", "never"),

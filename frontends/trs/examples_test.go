@@ -171,7 +171,8 @@ func TestExamplesDevice(t *testing.T) {
 // one cooperative kernel and as relaunches (when the device holds fewer
 // threads than the region has processors), the one-block loop alone,
 // scanning every slot, small blocks, the summary left to the host
-// (Note [Summary on the device]), other bounds on the walks of
+// (Note [Summary on the device]), a hybrid point at every iteration
+// (HYBRIDITER=1, Note [Hybrid points] in ir/expr.go), other bounds on the walks of
 // Note [Local normalisation], walks that do not fork (Note [Forks]),
 // freed slots taken before fresh ones (Note [Fresh slots first]), and
 // waiting slots listed rather than settled (Note [Settling]). Only the
@@ -188,6 +189,7 @@ var variants = []struct {
 	{map[string]int64{"WORKLIST": 0, "SMALL": 0, "PROCS": 37}, 16, false},
 	{map[string]int64{"SMALLB": 32}, 0, false},
 	{map[string]int64{"SUMROUNDS": 3}, 0, false},
+	{map[string]int64{"HYBRIDITER": 1, "SMALL": 2, "PROCS": 64}, 0, false},
 	{map[string]int64{"LOCAL": 1 << 20}, 0, true},
 	{map[string]int64{"LOCAL": 1}, 0, true},
 	{map[string]int64{"LOCAL": 5, "SMALL": 0, "PROCS": 20}, 0, true},

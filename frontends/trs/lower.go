@@ -394,6 +394,11 @@ const (
 	pStats    = "STATS"    // 1: print statistics; 2: as JSON
 	pTrace    = "TRACE"    // 1: print the per-iteration trace
 	pTraceCap = "TRACECAP" // iterations the trace records
+	// pHybridIter bounds the iterations that the one-block loop or a
+	// region runs before main's loop comes back to its hybrid point
+	// (Note [Hybrid points] in ir/expr.go), where a hybrid program may
+	// move; 0: no bound. Hybrid programs are built with it set.
+	pHybridIter = "HYBRIDITER"
 )
 
 // StatsJSON is the argument that makes a program with --stats print its
@@ -423,7 +428,7 @@ func (l *lowerer) params() {
 		{pCapacity, capacity}, {pProcs, 1 << 24}, {pSmall, 4096}, {pSmallB, 512},
 		{pWorklist, 1}, {pLocal, 256}, {pFork, 1}, {pFresh, 1}, {pSettle, 4096}, {pMaxIter, 0},
 		{pPrint, flag(l.opts.Print == "summary")}, {pStats, flag(l.opts.Stats)}, {pTrace, flag(l.opts.Trace)},
-		{pTraceCap, 65536}, {pSumRounds, 1024},
+		{pTraceCap, 65536}, {pSumRounds, 1024}, {pHybridIter, 0},
 	} {
 		l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: p.name, Type: ir.I32, Default: p.def})
 	}

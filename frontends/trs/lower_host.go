@@ -23,9 +23,17 @@ func (l *lowerer) mainFunc() {
 		b.Decl("it0", ir.I32, b.Ld("status", b.I32(stIter)))
 		b.Set("go", b.running(b.V("it0")))
 		b.If(b.V("go"), func() {
-			b.Decl("listed", ir.I32, b.Ld("pc", b.Rem(b.V("it0"), b.I32(3))))
+			// A hybrid point: the iteration's parallelism is the slots
+			// listed, and no store slot at or above those handed out was
+			// written (Note [Hybrid points] in ir/expr.go).
+			b.Decl("listed", ir.I32, b.Builtin(ir.Hybrid, b.Ld("pc", b.Rem(b.V("it0"), b.I32(3))), b.used()))
 			b.IfElse(b.Lt(b.V("listed"), b.P(pSmall)), func() {
-				b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_small", Args: []ir.Expr{b.V("it0")}, Grid: b.I32(1), Block: b.P(pSmallB)})
+				// With hybrid points (HYBRIDITER > 0) the block fits the list,
+				// in warps: the loop comes back to the point soon, and a CPU
+				// runs idle threads one after another.
+				fit := b.Min(b.P(pSmallB), b.Max(b.I32(32), b.Mul(b.Bin(ir.Div, b.Add(b.V("listed"), b.I32(31)), b.I32(32)), b.I32(32))))
+				block := b.Sel(b.Lt(b.I32(0), b.P(pHybridIter)), fit, b.P(pSmallB))
+				b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_small", Args: []ir.Expr{b.V("it0")}, Grid: b.I32(1), Block: block})
 			}, func() {
 				procs := b.Max(b.Min(b.V("listed"), b.P(pProcs)), b.I32(1))
 				b.Emit(&ir.Region{Pos: b.Pos, Procs: procs, Body: l.regionBody(b)})
@@ -53,7 +61,7 @@ func (l *lowerer) regionBody(b *fn) []ir.Stmt {
 		fits := b.And(
 			b.Bin(ir.LogOr, b.Ge(np(), b.P(pProcs)), b.Ge(np(), b.Bin(ir.Div, listed(), b.I32(2)))),
 			b.Ge(listed(), b.Bin(ir.Div, np(), b.I32(8))))
-		cond := b.And(b.And(b.running(iter()), b.Ge(listed(), b.P(pSmall))), fits)
+		cond := b.And(b.And(b.And(b.running(iter()), b.Ge(listed(), b.P(pSmall))), fits), b.withinHybrid(iter(), b.V("it0")))
 		b.While(cond, func() {
 			b.Decl("k", ir.I32, iter())
 			b.Call("trs_derive", b.V("k"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
@@ -77,7 +85,9 @@ func (l *lowerer) output() {
 	root := l.nodes - 1
 	summary := func() ir.Expr { return b.Bin(ir.LogOr, b.Ne(b.P(pPrint), b.I32(0)), b.Ne(b.P(pStats), b.I32(0))) }
 	b.Decl("dev", ir.Bool, b.Bool(false))
-	b.If(summary(), func() {
+	// The device's summary where the device holds the store; on a CPU
+	// (Note [Hybrid points] in ir/expr.go) the host's fold is faster.
+	b.If(b.And(summary(), b.Ne(b.Builtin(ir.OnDevice), b.I32(0))), func() {
 		b.Emit(l.summaryRegion(b, root))
 		b.CopyIn("h_sum", "sum", b.I32(sumWords))
 		b.CopyIn("h_sumv", "sumv", b.I32(2))

@@ -152,13 +152,20 @@ func (b *fn) running(k ir.Expr) ir.Expr {
 	return b.And(b.And(pending, ok), allowed)
 }
 
+// withinHybrid is the condition that iteration k, of a loop that started
+// at it0, may run before main's hybrid point: HYBRIDITER is 0 or more
+// than k - it0.
+func (b *fn) withinHybrid(k, it0 ir.Expr) ir.Expr {
+	return b.Bin(ir.LogOr, b.Eq(b.P(pHybridIter), b.I32(0)), b.Lt(b.Sub(k, it0), b.P(pHybridIter)))
+}
+
 // smallKernel: trs_small(it0) runs iterations from it0 in one block while
 // fewer than 4*SMALL slots are pending (Note [Low parallelism]).
 func (l *lowerer) smallKernel() {
 	b := l.newFunc(ir.KernelFunc, "trs_small", ir.Void, param{"it0", ir.I32})
 	b.Decl("k", ir.I32, b.V("it0"))
 	few := b.Lt(b.Ld("pc", b.Rem(b.V("k"), b.I32(3))), b.Mul(b.I32(4), b.P(pSmall)))
-	b.While(b.And(b.running(b.V("k")), few), func() {
+	b.While(b.And(b.And(b.running(b.V("k")), few), b.withinHybrid(b.V("k"), b.V("it0"))), func() {
 		b.Call("trs_derive", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim))
 		b.Barrier(false)
 		b.Call("trs_commit", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim), b.I32(1))

@@ -120,6 +120,7 @@ var emitters = []emitter{
 	{"llvm", llvm.CooperativeLaunches},
 	{"ptx", llvm.CooperativeLaunches},
 	{"llvm-host", llvm.CooperativeLaunches},
+	{"llvm-hybrid", llvm.CooperativeLaunches},
 	{"ir", true}, // the lowered IR keeps every choice open
 	{"nvrtc", cuda.CooperativeLaunches},
 }
@@ -238,12 +239,17 @@ func emitModule(m *ir.Module, kind string, tgt llvm.Target, opts cuda.Options) (
 	switch {
 	case err != nil || kind == "llvm":
 		return ll, err
+	case tgt == llvm.Host && kind == "llvm-hybrid":
+		return nil, fmt.Errorf("--emit=llvm-hybrid needs --target=nvptx; build the CPU kernels with --emit=llvm --target=host")
 	case tgt == llvm.Host:
 		return llvm.HostProgram(m, lo, nil)
 	}
 	ptx, err := llvm.PTX(ll)
-	if err != nil || kind == "ptx" {
+	switch {
+	case err != nil || kind == "ptx":
 		return ptx, err
+	case kind == "llvm-hybrid":
+		return llvm.HybridProgram(m, lo, ptx)
 	}
 	return llvm.HostProgram(m, lo, ptx)
 }

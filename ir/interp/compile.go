@@ -397,6 +397,9 @@ func (c *compiler) builtin(e *ir.Builtin) evalFn {
 		k := i32(int64(c.x.devices))
 		return func(*frame) ir.Bits { return k }
 	}
+	if op == ir.OnDevice { // the interpreter runs the device's way (Note [Hybrid points])
+		return func(*frame) ir.Bits { return i32(1) }
+	}
 	allowed := c.mode == modeDevice ||
 		c.mode == modeKernel && !op.IsRegionOnly() ||
 		c.mode == modeRegion && (op.IsRegionOnly() || op == ir.GlobalID)

@@ -28,6 +28,7 @@ typedef enum CUevent_flags_enum { CU_EVENT_DEFAULT = 0 } CUevent_flags;
 CUresult cuGetErrorString(CUresult error, const char **pStr);
 CUresult cuInit(unsigned int Flags);
 CUresult cuDeviceGet(CUdevice *device, int ordinal);
+CUresult cuDeviceGetCount(int *count);
 typedef enum CUdevice_attribute_enum {
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76

@@ -1,0 +1,214 @@
+// hybrid.h: the moves of hybrid points, pasted after cpu.h in the host
+// build and in the hybrid program. The device's side is reached through
+// hooks that each defines (cpu.h: a second host copy; the hybrid
+// program: the GPU, through the driver API).
+//
+// Note [Hybrid migration]
+//
+// A hybrid point (Note [Hybrid points] in ir/expr.go) is where the
+// program may move every global buffer's data to the other side: the
+// host's memory, where the kernels' host versions run, or the device's.
+// Each global buffer registers the address of its handle's pointer; a
+// move copies the buffer into its spare on the other side, only the
+// prefix below the most live that any point gave where the buffer's
+// length is a parameter alone, and exchanges the two, so that launches,
+// reads and copies after it reach the side that holds the data, and a
+// swap of two handles stays a swap. Constant buffers are copied to the
+// device once and never back. Elements past live, never written, are
+// zero on both sides: calloc and the device's zeroing made them so.
+//
+// The program starts on the host at once. The hybrid program starts the
+// CUDA context, the module and the kernels' handles on a thread of their
+// own; until that thread is done the device is not ready. A program that
+// ends on the host does not wait for it: it leaves with _exit.
+//
+// Settings, read at the first point:
+//   HYBRID=cpu       never move;
+//   HYBRID=0         move at the first point, waiting for the device, and
+//                    stay (GPU only);
+//   HYBRID_MIGRATE=every  move at every point, waiting for the device (a
+//                    test of the moves);
+//   HYBRID_DEVICE=copy    (host build only) the stand-in device, a second
+//                    host copy, is ready from the start, so that the rule
+//                    below decides.
+// The rule, at each point, with work the point's value:
+//   up, when on the host, the device is ready and work was at least
+//   HYBRID_UP (default 4096 per worker) at HYBRID_K (1) points in a row;
+//   down, when on the device and work was below HYBRID_DOWN (default
+//   HYBRID_UP / 8) at HYBRID_K points in a row.
+// HYBRID_UP is where a CPU core's 50 ns or so per rewrite, times the work
+// over the workers, passes a GPU iteration's fixed cost of about 20 us
+// (launches and the host's read of the list's size) by tenfold; these
+// are estimates from docs/BENCHMARKS.md's figures, to be measured on the
+// GPU machine. HYBRID_K is 1 because TRS's points are coarse: one at
+// each change between its one-block loop and a region, each of which runs
+// many iterations. A move up that finds too little device memory leaves
+// the program on the host for good.
+struct gpuc_hybrid_buf {
+  void **ptr;          // the handle's pointer: the side that holds the data
+  void *spare;         // the other side's copy, allocated at the first move
+  size_t bytes;
+  size_t elem;         // the element's size where live bounds the part in use, else 0
+  const char *global;  // a constant buffer's module global, else nullptr
+};
+struct gpuc_hybrid_state {
+  bool read = false;         // the settings are read
+  int mode = 0;              // 0 auto, 1 cpu only, 2 device only, 3 move at every point
+  bool on_device = false;    // the data is on the device's side
+  bool entered = false;      // the device's side is set up
+  bool failed = false;       // the device cannot take the data
+  long long up = 0, down = 0, k = 1;
+  long long run = 0;         // points in a row that asked to move
+  long long points[2] = {0, 0};  // points passed on each side
+  long long moves = 0;
+  long long live = 0;        // the most live that a point gave
+  int nbufs = 0, cap = 0;
+  gpuc_hybrid_buf *bufs = nullptr;
+};
+static gpuc_hybrid_state gpuc_hy;
+
+// gpuc_hybrid_register records a global buffer's handle; global names a
+// constant buffer's module global.
+inline void gpuc_hybrid_register(void **ptr, size_t bytes, size_t elem, const char *global = nullptr) {
+  gpuc_hybrid_state &h = gpuc_hy;
+  if (h.nbufs == h.cap) {
+    h.cap = h.cap > 0 ? 2 * h.cap : 16;
+    h.bufs = (gpuc_hybrid_buf *)realloc(h.bufs, (size_t)h.cap * sizeof *h.bufs);
+    if (h.bufs == nullptr) gpuc_fail("out of memory for the hybrid buffers' list");
+  }
+  h.bufs[h.nbufs++] = gpuc_hybrid_buf{ptr, nullptr, bytes, elem, global};
+}
+
+// gpuc_hybrid_settings reads the settings of Note [Hybrid migration].
+inline void gpuc_hybrid_settings(void) {
+  gpuc_hybrid_state &h = gpuc_hy;
+  h.read = true;
+  const char *mode = getenv("HYBRID"), *move = getenv("HYBRID_MIGRATE"), *dev = getenv("HYBRID_DEVICE");
+  if (mode != nullptr && strcmp(mode, "cpu") == 0)
+    h.mode = 1;
+  else if (mode != nullptr && strcmp(mode, "0") == 0)
+    h.mode = 2;
+  else if (mode != nullptr && strcmp(mode, "1") != 0)
+    gpuc_fail("HYBRID=%s: want 0 (GPU only), cpu (CPU only) or 1 (both, the default)", mode);
+  if (move != nullptr && strcmp(move, "every") != 0) gpuc_fail("HYBRID_MIGRATE=%s: want every", move);
+  if (move != nullptr) h.mode = 3;
+  if (dev != nullptr && strcmp(dev, "copy") != 0) gpuc_fail("HYBRID_DEVICE=%s: want copy", dev);
+  long long up = gpuc_env_count("HYBRID_UP", 1, 1LL << 40), down = gpuc_env_count("HYBRID_DOWN", 0, 1LL << 40);
+  long long k = gpuc_env_count("HYBRID_K", 1, 1 << 20);
+  h.up = up > 0 ? up : 4096LL * gpuc_pool_get()->workers;
+  h.down = down >= 0 ? down : h.up / 8;
+  if (k > 0) h.k = k;
+}
+
+// gpuc_hybrid_spares allocates the device's side of every buffer, the
+// first time the data goes up, and reports whether it could.
+inline bool gpuc_hybrid_spares(void) {
+  gpuc_hybrid_state &h = gpuc_hy;
+  if (h.entered) return true;
+  gpuc_hy_enter();
+  for (int i = 0; i < h.nbufs; i++) {
+    gpuc_hybrid_buf &b = h.bufs[i];
+    if (b.global != nullptr) {
+      b.spare = gpuc_hy_global(b.global, b.bytes);
+      gpuc_hy_up(b.spare, *b.ptr, b.bytes);
+      continue;
+    }
+    b.spare = gpuc_hy_alloc(b.bytes);
+    if (b.spare == nullptr) {
+      for (int j = 0; j < i; j++)
+        if (h.bufs[j].global == nullptr) gpuc_hy_free(h.bufs[j].spare);
+      for (int j = 0; j < i; j++) h.bufs[j].spare = nullptr;
+      h.failed = true;
+      return false;
+    }
+  }
+  h.entered = true;
+  return true;
+}
+
+// gpuc_check_device_error is the program's (gpuc_device.h).
+static void gpuc_check_device_error(void);
+
+// gpuc_hybrid_move moves every buffer's data to the other side, after
+// reporting an error raised on the side it leaves.
+inline void gpuc_hybrid_move(void) {
+  gpuc_hybrid_state &h = gpuc_hy;
+  gpuc_check_device_error();
+  if (!h.on_device && !gpuc_hybrid_spares()) return;
+  for (int i = 0; i < h.nbufs; i++) {
+    gpuc_hybrid_buf &b = h.bufs[i];
+    size_t n = b.bytes;
+    if (b.elem > 0 && (unsigned long long)h.live < n / b.elem) n = (size_t)h.live * b.elem;
+    if (b.global == nullptr) {
+      if (h.on_device)
+        gpuc_hy_down(b.spare, *b.ptr, n);
+      else
+        gpuc_hy_up(b.spare, *b.ptr, n);
+    }
+    void *p = *b.ptr;
+    *b.ptr = b.spare;
+    b.spare = p;
+  }
+  h.on_device = !h.on_device;
+  h.moves++;
+}
+
+// gpuc_hybrid is a hybrid point: it decides where the iteration that
+// follows runs, moves the data there, and returns work.
+inline long long gpuc_hybrid(long long work, long long live) {
+  gpuc_hybrid_state &h = gpuc_hy;
+  if (!h.read) gpuc_hybrid_settings();
+  if (live > h.live) h.live = live;
+  bool move = false;
+  switch (h.mode) {
+  case 0:
+    if (h.failed || (!h.on_device && !gpuc_hy_ready())) break;
+    h.run = (h.on_device ? work < h.down : work >= h.up) ? h.run + 1 : 0;
+    move = h.run >= h.k;
+    break;
+  case 2:
+    move = !h.on_device;
+    if (move && !gpuc_hy_wait()) gpuc_fail("HYBRID=0: no CUDA device");
+    break;
+  case 3:
+    move = h.on_device || gpuc_hy_wait();
+    break;
+  }
+  if (move && !h.failed) {
+    gpuc_hybrid_move();
+    h.run = 0;
+    if (h.mode == 2 && !h.on_device) gpuc_fail("HYBRID=0: too little device memory for the buffers");
+  }
+  h.points[h.on_device]++;
+  return work;
+}
+
+// gpuc_hybrid_on_device reports whether the device holds the data.
+inline bool gpuc_hybrid_on_device(void) { return gpuc_hy.on_device; }
+
+// gpuc_hybrid_report prints, for --time, where the points ran.
+inline void gpuc_hybrid_report(void) {
+  const gpuc_hybrid_state &h = gpuc_hy;
+  if (h.points[0] + h.points[1] == 0) return;
+  if (gpuc_json)
+    fprintf(stderr, "{\"gpuc\": \"hybrid\", \"host\": %lld, \"device\": %lld, \"moves\": %lld}\n", h.points[0], h.points[1], h.moves);
+  else
+    fprintf(stderr, "gpuc: hybrid points %lld on the host, %lld on the device, %lld moves\n", h.points[0], h.points[1], h.moves);
+}
+
+// gpuc_hybrid_release frees the spares, the handles' own memory being
+// freed already, and leaves at once if the device is still starting.
+inline void gpuc_hybrid_release(void) {
+  gpuc_hybrid_state &h = gpuc_hy;
+  for (int i = 0; i < h.nbufs; i++) {
+    gpuc_hybrid_buf &b = h.bufs[i];
+    if (b.spare == nullptr || b.global != nullptr) continue;  // constants are the module's
+    if (h.on_device)
+      free(b.spare);
+    else
+      gpuc_hy_free(b.spare);
+  }
+  free(h.bufs);
+  h.nbufs = 0;
+  gpuc_hy_exit();
+}

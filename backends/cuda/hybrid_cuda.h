@@ -1,0 +1,144 @@
+// hybrid_cuda.h: the device's side of a hybrid program, pasted after
+// driver.h and cpu.h and before hybrid.h (Note [Hybrid migration] in
+// hybrid.h): the thread that starts the CUDA context, the hooks of the
+// moves, and memory primitives that reach the side holding the data.
+
+// The program defines gpuc_hybrid_kernels, which finds the kernels'
+// handles and module globals once the module is loaded, and hybrid.h
+// gpuc_hybrid_on_device.
+static void gpuc_hybrid_kernels(void);
+inline bool gpuc_hybrid_on_device(void);
+
+// The context thread's state: 0 starting, 1 ready, 2 no device.
+static int gpuc_hy_state;
+static pthread_t gpuc_hy_thread;
+static CUcontext gpuc_hy_ctx;
+
+// gpuc_hy_start runs on the context thread: a machine without a driver
+// or a device leaves the program on the host.
+inline void *gpuc_hy_start(void *ptx) {
+  int n = 0;
+  CUdevice dev;
+  if (!gpuc_cuda_load() || cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&n) != CUDA_SUCCESS || n == 0 || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
+      cuDevicePrimaryCtxRetain(&gpuc_hy_ctx, dev) != CUDA_SUCCESS) {
+    __atomic_store_n(&gpuc_hy_state, 2, __ATOMIC_RELEASE);
+    return nullptr;
+  }
+  gpuc_device_start((const char *)ptx);
+  gpuc_hybrid_kernels();
+  __atomic_store_n(&gpuc_hy_state, 1, __ATOMIC_RELEASE);
+  return nullptr;
+}
+
+// gpuc_hybrid_begin starts the context thread, unless HYBRID=cpu.
+inline void gpuc_hybrid_begin(const char *ptx) {
+  const char *mode = getenv("HYBRID");
+  if (mode != nullptr && strcmp(mode, "cpu") == 0) {
+    gpuc_hy_state = 2;
+    return;
+  }
+  if (pthread_create(&gpuc_hy_thread, nullptr, gpuc_hy_start, (void *)ptx) != 0) gpuc_fail("cannot start the CUDA context's thread");
+}
+
+inline bool gpuc_hy_ready(void) { return __atomic_load_n(&gpuc_hy_state, __ATOMIC_ACQUIRE) == 1; }
+
+// gpuc_hy_wait waits for the context thread and reports whether the
+// device is ready.
+inline bool gpuc_hy_wait(void) {
+  if (__atomic_load_n(&gpuc_hy_state, __ATOMIC_ACQUIRE) == 0) pthread_join(gpuc_hy_thread, nullptr);
+  return gpuc_hy_ready();
+}
+
+// gpuc_free_memory is the memory for fitted parameters: the host's, and
+// where the program waits for the device anyway (HYBRID=0,
+// HYBRID_MIGRATE) the device's too, whichever is less. Otherwise a
+// device with less memory than the host may not take the data, and the
+// program stays on the host: pass such parameters (CAPACITY) to a hybrid
+// program that should use the device.
+inline unsigned long long gpuc_free_memory(void) {
+  const unsigned long long host = gpuc_host_free_memory();
+  const char *mode = getenv("HYBRID");
+  if (!(mode != nullptr && strcmp(mode, "0") == 0) && getenv("HYBRID_MIGRATE") == nullptr) return host;
+  if (!gpuc_hy_wait()) return host;
+  size_t free_bytes = 0, total = 0;
+  GPUC_CU(cuCtxSetCurrent(gpuc_hy_ctx));
+  GPUC_CU(cuMemGetInfo(&free_bytes, &total));
+  return free_bytes < host ? free_bytes : host;
+}
+
+// gpuc_hy_enter makes the context current on the calling thread, the
+// first time the data goes up.
+inline void gpuc_hy_enter(void) { GPUC_CU(cuCtxSetCurrent(gpuc_hy_ctx)); }
+
+// gpuc_hy_alloc allocates n zeroed bytes of device memory, or returns
+// nullptr where the device has too little.
+inline void *gpuc_hy_alloc(size_t n) {
+  CUdeviceptr p = 0;
+  if (cuMemAlloc(&p, n > 0 ? n : 1) != CUDA_SUCCESS) return nullptr;
+  GPUC_CU(cuMemsetD8(p, 0, n > 0 ? n : 1));
+  return (void *)(uintptr_t)p;
+}
+inline void gpuc_hy_free(void *p) { GPUC_CU(cuMemFree(gpuc_cu_ptr(p))); }
+inline void gpuc_hy_up(void *dst, const void *src, size_t n) {
+  if (n > 0) GPUC_CU(cuMemcpyHtoD(gpuc_cu_ptr(dst), src, n));
+}
+inline void gpuc_hy_down(void *dst, const void *src, size_t n) {
+  if (n > 0) GPUC_CU(cuMemcpyDtoH(dst, gpuc_cu_ptr(src), n));
+}
+inline void *gpuc_hy_global(const char *name, size_t n) { return gpuc_device_global(name, n); }
+
+// gpuc_hy_exit leaves at once, the output flushed, where the context
+// thread is still inside the driver: a program that ended on the host
+// does not wait for the CUDA context.
+inline void gpuc_hy_exit(void) {
+  if (__atomic_load_n(&gpuc_hy_state, __ATOMIC_ACQUIRE) != 0) return;
+  fflush(nullptr);
+  _exit(0);
+}
+
+// Device memory primitives, for gpuc_device.h: the side that holds the
+// data, host memory until the first move up.
+inline void *gpuc_device_alloc(size_t n) {
+  if (gpuc_hybrid_on_device()) {
+    void *p = gpuc_hy_alloc(n);
+    if (p == nullptr) gpuc_fail("out of device memory for %zu bytes", n);
+    return p;
+  }
+  void *p = calloc(n, 1);
+  if (p == nullptr) gpuc_fail("out of memory for %zu bytes of device memory", n);
+  return p;
+}
+inline void gpuc_device_free(void *p) {
+  if (gpuc_hybrid_on_device())
+    gpuc_hy_free(p);
+  else
+    free(p);
+}
+inline void gpuc_device_zero(void *p, size_t n) {
+  if (n == 0) return;
+  if (gpuc_hybrid_on_device())
+    GPUC_CU(cuMemsetD8(gpuc_cu_ptr(p), 0, n));
+  else
+    memset(p, 0, n);
+}
+inline void gpuc_to_host(void *dst, const void *src, size_t n) {
+  if (n == 0) return;
+  if (gpuc_hybrid_on_device())
+    GPUC_CU(cuMemcpyDtoH(dst, gpuc_cu_ptr(src), n));
+  else
+    memcpy(dst, src, n);
+}
+inline void gpuc_to_device(void *dst, const void *src, size_t n) {
+  if (n == 0) return;
+  if (gpuc_hybrid_on_device())
+    GPUC_CU(cuMemcpyHtoD(gpuc_cu_ptr(dst), src, n));
+  else
+    memcpy(dst, src, n);
+}
+inline void gpuc_on_device(void *dst, const void *src, size_t n) {
+  if (n == 0) return;
+  if (gpuc_hybrid_on_device())
+    GPUC_CU(cuMemcpyDtoD(gpuc_cu_ptr(dst), gpuc_cu_ptr(src), n));
+  else
+    memcpy(dst, src, n);
+}
