@@ -15,10 +15,11 @@ var (
 	dumpFile    = flag.String("dump", "", "translate this kernel and print its systems")
 	dumpAnalyze = flag.Bool("analyze", false, "with -dump: also print the verdicts")
 	dumpBench   = flag.Bool("bench", false, "with -dump: print one BENCH line of times instead of the systems")
+	dumpWork    = flag.Int("work", 0, "with -dump: the engine's work budget in solver queries per system (0: its default)")
 )
 
 // TestDump prints the systems of -dump FILE, and with -analyze their verdicts; with -bench it
-// prints "BENCH compile_ms translate_ms analyze_ms VERDICT" for scripts/bench-termination.sh.
+// prints "BENCH compile_ms translate_ms analyze_ms VERDICT LOOPS QUERIES" for scripts/bench-termination.sh.
 // A debugging and benchmarking aid: skipped without -dump.
 func TestDump(t *testing.T) {
 	if *dumpFile == "" {
@@ -41,7 +42,7 @@ func TestDump(t *testing.T) {
 	t2 := time.Now()
 	var eng *termination.Engine
 	if *dumpAnalyze || *dumpBench {
-		if eng, err = termination.NewEngine(termination.Config{}); err != nil {
+		if eng, err = termination.NewEngine(termination.Config{Work: *dumpWork}); err != nil {
 			t.Fatal(err)
 		}
 		defer eng.Close()
@@ -62,7 +63,7 @@ func TestDump(t *testing.T) {
 		start := time.Now()
 		r := eng.Analyze(s)
 		if !*dumpBench {
-			fmt.Printf("%s [%.0f ms]\n", r.Line(), ms(time.Since(start)))
+			fmt.Printf("%s [%.0f ms, %d queries]\n", r.Line(), ms(time.Since(start)), eng.Queries())
 		}
 		switch {
 		case r.Verdict == termination.False:
@@ -73,7 +74,7 @@ func TestDump(t *testing.T) {
 	}
 	t3 := time.Now()
 	if *dumpBench {
-		fmt.Printf("BENCH %.1f %.1f %.1f %s %d\n", ms(t1.Sub(t0)), ms(t2.Sub(t1)), ms(t3.Sub(t2)), verdict, loops)
+		fmt.Printf("BENCH %.1f %.1f %.1f %s %d %d\n", ms(t1.Sub(t0)), ms(t2.Sub(t1)), ms(t3.Sub(t2)), verdict, loops, eng.Queries())
 	}
 }
 

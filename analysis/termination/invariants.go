@@ -625,3 +625,35 @@ func constantFacts(sys *its.System) Invariants {
 	}
 	return inv
 }
+
+// Note [Invariants for free]
+// Two kinds of invariants need no solver, since they hold by construction: facts over variables
+// that nothing changes (constantFacts), and the guard compares available at a location
+// (available: a compare that a transition's guard tests, over variables that neither that
+// transition nor any later one on the way changes, still holds). The second is a sound forward
+// must-analysis over the transitions as they are, so it holds in bitvector semantics with no
+// check; the certificate still lists the obligations that show the whole invariant inductive.
+// In a loop nest it gives, at every inner location, the outer loops' conditions (c0 < n inside
+// the loop on c0), which is what the outer counters' rankings need to rule out wrap-around, so
+// most nests are ranked with no Houdini query (Note [Staged Houdini]).
+
+// freeInvariants gives constantFacts and the available compares at each location.
+func freeInvariants(sys *its.System) Invariants {
+	inv := constantFacts(sys)
+	for l, as := range available(sys) {
+		if l == sys.Entry {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, e := range inv[l] {
+			seen[e.String()] = true
+		}
+		for _, e := range as {
+			if !seen[e.String()] {
+				seen[e.String()] = true
+				inv[l] = append(inv[l], e)
+			}
+		}
+	}
+	return inv
+}
