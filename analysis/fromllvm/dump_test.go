@@ -3,6 +3,7 @@ package fromllvm
 import (
 	"flag"
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ var (
 	dumpFile    = flag.String("dump", "", "translate this kernel and print its systems")
 	dumpAnalyze = flag.Bool("analyze", false, "with -dump: also print the verdicts")
 	dumpBench   = flag.Bool("bench", false, "with -dump: print one BENCH line of times instead of the systems")
+	dumpTrace   = flag.Bool("trace-smt", false, "with -dump: print the solver queries slower than 50ms to standard error")
 	dumpWork    = flag.Int("work", 0, "with -dump: the engine's work budget in solver queries per system (0: its default)")
 )
 
@@ -42,7 +44,11 @@ func TestDump(t *testing.T) {
 	t2 := time.Now()
 	var eng *termination.Engine
 	if *dumpAnalyze || *dumpBench {
-		if eng, err = termination.NewEngine(termination.Config{Work: *dumpWork}); err != nil {
+		cfg := termination.Config{Work: *dumpWork}
+		if *dumpTrace {
+			cfg.Trace = os.Stderr
+		}
+		if eng, err = termination.NewEngine(cfg); err != nil {
 			t.Fatal(err)
 		}
 		defer eng.Close()

@@ -50,7 +50,9 @@ type Config struct {
 // Note [Work budget]
 // The analysis of one system may send at most Config.Work queries to the solver (a query
 // answered from the cache counts too), the Farkas LPs stop after a fixed number of pivots, and
-// Houdini's first stage gets a third of the queries left (Note [Staged Houdini]). So the
+// Houdini's first stage gets a third of the queries left (Note [Staged Houdini]); the search
+// for a condition on the parameters, which runs only where the proof failed, gets as many
+// again. So the
 // verdict does not depend on the machine's load, as it did with a time budget: the same input
 // gets the same verdict on a loaded 2-core machine and on an idle one. The one exception is a
 // single query that runs into the solver's per-query timeout (Config.Timeout, 2 s), far above
@@ -237,7 +239,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	}
 	// A proof under a bound on the parameters?
 	if !e.cfg.NoConditions {
-		if cond, sub := e.conditional(sys, stuck, w); sub != nil {
+		if cond, sub := e.conditional(sys, stuck, &work{left: e.cfg.Work, deadline: w.deadline}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
 			res.Certificate = sub.Certificate
@@ -338,7 +340,7 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	// Facts on variables that nothing updates hold everywhere; many loops need no more. Houdini
 	// runs only when a loop needs it, at most twice (Note [Staged Houdini]).
 	inv0 := freeInvariants(sys)
-	var simple, full Invariants
+	var bounds, simple, full Invariants
 	var cert []Obligation
 	certified := map[*Invariants]bool{}
 	var loops []Loop
@@ -348,6 +350,21 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
 		used := &inv0
 		ranks, obl, bad := a.proveComponent(inv0, c)
+		if bad != nil {
+			if bounds == nil {
+				// Interval bounds with the free invariants: one Houdini round, usually
+				// (Note [Interval candidates]).
+				cands := intervalCandidates(sys)
+				bounds = inv0
+				if len(cands) > 0 {
+					bounds = a.houdiniAt(func(l int) []its.Expr {
+						return append(append([]its.Expr(nil), inv0[l]...), cands[l]...)
+					})
+				}
+			}
+			used = &bounds
+			ranks, obl, bad = a.proveComponent(bounds, c)
+		}
 		if bad != nil {
 			if simple == nil {
 				// The first stage gets a third of the queries left, so that a loop it cannot
@@ -394,6 +411,9 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	inv := full
 	if inv == nil {
 		inv = simple
+	}
+	if inv == nil {
+		inv = bounds
 	}
 	if inv == nil {
 		inv = inv0

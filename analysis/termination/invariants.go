@@ -300,10 +300,17 @@ func (a *analyzer) houdiniAt(cands func(l int) []its.Expr) Invariants {
 		if len(open) == 0 {
 			continue
 		}
+		seed := map[string]bool{}
+		for _, c := range open {
+			for v := range its.FreeVars(c) {
+				seed[v] = true
+			}
+		}
+		ct, cinv := cone(sys, t, inv[t.From], seed)
 		q := newQuery(sys)
 		pre := q.state("0")
-		q.assert(inv.term(q, t.From, pre))
-		g, post := q.step(t, pre, "1")
+		q.assert(conjTerm(q, cinv, pre))
+		g, post := q.step(ct, pre, "1")
 		q.assert(g)
 		sc := q.newScope(post)
 		var names, negs []string
@@ -656,4 +663,141 @@ func freeInvariants(sys *its.System) Invariants {
 		}
 	}
 	return inv
+}
+
+// Note [Query cone]
+// A query about a few variables (a ranking function's, or the open Houdini candidates') needs
+// only the assumptions connected to them: the guard conjuncts, updates and invariant conjuncts
+// that share a variable with them, transitively. The others are over disjoint variables, so
+// dropping them keeps the answer (or, where they could not hold together, turns unsat into sat,
+// which only loses a proof or a candidate). Constants (variables no transition changes) connect
+// only the conjuncts over constants alone: every loop bound reads the parameter n, and joining
+// through it would bring back every guard of the nest. Dropping more assumptions is sound too:
+// an unsat answer without them holds with them; a lost one only costs a proof. One loss is
+// common: a transition that the whole invariant shows dead (a min/max case that cannot happen)
+// is strictly decreasing for any function, but not within the cone; so a failed strict check is
+// asked again with the whole context. It matters for speed: a loop nest's facts hold 64-bit
+// divisions and products (inv.div = (c0 + 1) / 2) that the solver bit-blasts for every query
+// that carries them, although no counter's ranking reads them.
+
+// cone keeps the guard conjuncts, updates and invariant conjuncts of t (from a state where inv
+// holds) that can matter to the variables of seed.
+func cone(sys *its.System, t its.Transition, inv []its.Expr, seed map[string]bool) (its.Transition, []its.Expr) {
+	consts := constants(sys)
+	in := map[string]bool{}
+	for v := range seed {
+		in[v] = true
+	}
+	type conj struct {
+		vars map[string]bool
+		kept bool
+	}
+	var gs, is []conj
+	for _, g := range t.Guard {
+		gs = append(gs, conj{vars: its.FreeVars(g)})
+	}
+	for _, e := range inv {
+		is = append(is, conj{vars: its.FreeVars(e)})
+	}
+	pull := func(cs []conj) bool {
+		changed := false
+		for i := range cs {
+			if cs[i].kept {
+				continue
+			}
+			// A conjunct joins through a shared variable that changes, or, if it reads only
+			// constants, through a shared constant (Note [Query cone]).
+			touch, onlyConsts := len(cs[i].vars) == 0, true
+			for v := range cs[i].vars {
+				onlyConsts = onlyConsts && consts[v]
+			}
+			for v := range cs[i].vars {
+				if in[v] && (!consts[v] || onlyConsts) {
+					touch = true
+					break
+				}
+			}
+			if touch {
+				cs[i].kept = true
+				changed = true
+				for v := range cs[i].vars {
+					in[v] = true
+				}
+			}
+		}
+		return changed
+	}
+	for changed := true; changed; {
+		changed = false
+		for k, e := range t.Update {
+			if !in[k] {
+				continue
+			}
+			for v := range its.FreeVars(e) {
+				if !in[v] {
+					in[v] = true
+					changed = true
+				}
+			}
+		}
+		if pull(gs) {
+			changed = true
+		}
+		if pull(is) {
+			changed = true
+		}
+	}
+	c := t
+	c.Guard = nil
+	for i, g := range t.Guard {
+		if gs[i].kept {
+			c.Guard = append(c.Guard, g)
+		}
+	}
+	c.Update = map[string]its.Expr{}
+	for k, e := range t.Update {
+		if in[k] {
+			c.Update[k] = e
+		}
+	}
+	c.Havoc = nil
+	for _, h := range t.Havoc {
+		if in[h] {
+			c.Havoc = append(c.Havoc, h)
+		}
+	}
+	var out []its.Expr
+	for i, e := range inv {
+		if is[i].kept {
+			out = append(out, e)
+		}
+	}
+	return c, out
+}
+
+// conjTerm encodes a conjunction over the given state.
+func conjTerm(q *query, es []its.Expr, vars map[string]string) string {
+	sc := q.newScope(vars)
+	var ts []string
+	for _, e := range es {
+		ts = append(ts, q.term(e, sc))
+	}
+	return and(ts)
+}
+
+// constants gives the variables that no transition updates or havocs.
+func constants(sys *its.System) map[string]bool {
+	out := map[string]bool{}
+	for _, v := range sys.Vars {
+		out[v.Name] = true
+	}
+	for _, t := range sys.Trans {
+		for k := range t.Update {
+			delete(out, k)
+		}
+		for _, h := range t.Havoc {
+			delete(out, h)
+		}
+	}
+	return out
 }

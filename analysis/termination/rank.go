@@ -279,11 +279,20 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 			trivial = true
 		}
 		w := max(f.width(sys), g.width(sys))
+		seed := map[string]bool{}
+		for v := range f.Coef {
+			seed[v] = true
+		}
+		for v := range g.Coef {
+			seed[v] = true
+		}
+		ct, cinv := cone(sys, t, inv[t.From], seed)
+		narrowed := len(ct.Guard) < len(t.Guard) || len(cinv) < len(inv[t.From])
 		build := func(strict bool) *query {
 			q := newQuery(sys)
 			pre := q.state("0")
-			q.assert(inv.term(q, t.From, pre))
-			gd, post := q.step(t, pre, "1")
+			q.assert(conjTerm(q, cinv, pre))
+			gd, post := q.step(ct, pre, "1")
 			q.assert(gd)
 			d, zero := q.diffTerm(f, pre, g, post, w+1), bvConst(new(big.Int), w+1)
 			if strict {
@@ -299,7 +308,14 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 			continue
 		}
 		q := build(true)
-		if res, _, _ := a.check(q.script()); res == smt.Unsat {
+		res, _, _ := a.check(q.script())
+		if res != smt.Unsat && narrowed {
+			// The whole context may show the transition dead, hence strict (Note [Query cone]).
+			ct, cinv = t, inv[t.From]
+			q = build(true)
+			res, _, _ = a.check(q.script())
+		}
+		if res == smt.Unsat {
 			strict = append(strict, ti)
 			obl = append(obl, Obligation{What: fmt.Sprintf("%s strictly decreases on %s", describeFn(sys, fn, t.From), sys.TransString(t)), Script: q.script()})
 			continue
