@@ -672,11 +672,14 @@ func freeInvariants(sys *its.System) Invariants {
 // dropping them keeps the answer (or, where they could not hold together, turns unsat into sat,
 // which only loses a proof or a candidate). Constants (variables no transition changes) connect
 // only the conjuncts over constants alone: every loop bound reads the parameter n, and joining
-// through it would bring back every guard of the nest. Dropping more assumptions is sound too:
+// through it would bring back every guard of the nest. A definition v == e (a hoisted
+// invariant's fact, inv.div = (c0 + 1) / 2) joins only once v is in: whatever e reads, some v
+// satisfies it. Dropping more assumptions is sound too:
 // an unsat answer without them holds with them; a lost one only costs a proof. One loss is
 // common: a transition that the whole invariant shows dead (a min/max case that cannot happen)
 // is strictly decreasing for any function, but not within the cone; so a failed strict check is
-// asked again with the whole context. It matters for speed: a loop nest's facts hold 64-bit
+// asked again with the whole context, less the conjuncts that divide or multiply variables (64-bit
+// divisions by constants take the solver seconds, and min/max cases do not need them). It matters for speed: a loop nest's facts hold 64-bit
 // divisions and products (inv.div = (c0 + 1) / 2) that the solver bit-blasts for every query
 // that carries them, although no counter's ranking reads them.
 
@@ -690,14 +693,27 @@ func cone(sys *its.System, t its.Transition, inv []its.Expr, seed map[string]boo
 	}
 	type conj struct {
 		vars map[string]bool
+		def  string // v where the conjunct is v == e and e does not read v
 		kept bool
+	}
+	mk := func(e its.Expr) conj {
+		c := conj{vars: its.FreeVars(e)}
+		if b, ok := e.(*its.Binary); ok && b.Op == its.Eq {
+			for _, side := range [][2]its.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				if r, ok := side[0].(*its.Ref); ok && !its.FreeVars(side[1])[r.Var.Name] {
+					c.def = r.Var.Name
+					break
+				}
+			}
+		}
+		return c
 	}
 	var gs, is []conj
 	for _, g := range t.Guard {
-		gs = append(gs, conj{vars: its.FreeVars(g)})
+		gs = append(gs, mk(g))
 	}
 	for _, e := range inv {
-		is = append(is, conj{vars: its.FreeVars(e)})
+		is = append(is, mk(e))
 	}
 	pull := func(cs []conj) bool {
 		changed := false
@@ -711,10 +727,16 @@ func cone(sys *its.System, t its.Transition, inv []its.Expr, seed map[string]boo
 			for v := range cs[i].vars {
 				onlyConsts = onlyConsts && consts[v]
 			}
-			for v := range cs[i].vars {
-				if in[v] && (!consts[v] || onlyConsts) {
-					touch = true
-					break
+			if d := cs[i].def; d != "" {
+				// A definition v == e holds for some v whatever e reads: it matters only
+				// once v does.
+				touch = in[d]
+			} else {
+				for v := range cs[i].vars {
+					if in[v] && (!consts[v] || onlyConsts) {
+						touch = true
+						break
+					}
 				}
 			}
 			if touch {
@@ -800,4 +822,44 @@ func constants(sys *its.System) map[string]bool {
 		}
 	}
 	return out
+}
+
+// widenCone adds to the cone (ct, cinv) of t the guard and invariant conjuncts that neither
+// divide nor multiply variables (Note [Query cone]).
+func widenCone(t its.Transition, inv []its.Expr, ct its.Transition, cinv []its.Expr) (its.Transition, []its.Expr) {
+	has := map[string]bool{}
+	for _, g := range ct.Guard {
+		has[g.String()] = true
+	}
+	for _, e := range cinv {
+		has[e.String()] = true
+	}
+	w := ct
+	w.Guard = append([]its.Expr(nil), ct.Guard...)
+	for _, g := range t.Guard {
+		if !has[g.String()] && !nonlinear(g) && !divides(g) {
+			w.Guard = append(w.Guard, g)
+		}
+	}
+	winv := append([]its.Expr(nil), cinv...)
+	for _, e := range inv {
+		if !has[e.String()] && !nonlinear(e) && !divides(e) {
+			winv = append(winv, e)
+		}
+	}
+	return w, winv
+}
+
+// divides reports whether e divides or takes a remainder.
+func divides(e its.Expr) bool {
+	found := false
+	its.Walk(e, func(x its.Expr) {
+		if b, ok := x.(*its.Binary); ok {
+			switch b.Op {
+			case its.UDiv, its.SDiv, its.URem, its.SRem:
+				found = true
+			}
+		}
+	})
+	return found
 }

@@ -280,11 +280,12 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 		}
 		w := max(f.width(sys), g.width(sys))
 		seed := map[string]bool{}
-		for v := range f.Coef {
-			seed[v] = true
-		}
-		for v := range g.Coef {
-			seed[v] = true
+		for _, h := range []*Linear{f, g} {
+			for v, c := range h.Coef {
+				if c.Sign() != 0 {
+					seed[v] = true
+				}
+			}
 		}
 		ct, cinv := cone(sys, t, inv[t.From], seed)
 		narrowed := len(ct.Guard) < len(t.Guard) || len(cinv) < len(inv[t.From])
@@ -310,10 +311,13 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 		q := build(true)
 		res, _, _ := a.check(q.script())
 		if res != smt.Unsat && narrowed {
-			// The whole context may show the transition dead, hence strict (Note [Query cone]).
-			ct, cinv = t, inv[t.From]
+			// The whole context may show the transition dead, hence strict (Note [Query cone]);
+			// the weak check below keeps the cone.
+			keep, keepInv := ct, cinv
+			ct, cinv = widenCone(t, inv[t.From], ct, cinv)
 			q = build(true)
 			res, _, _ = a.check(q.script())
+			ct, cinv = keep, keepInv
 		}
 		if res == smt.Unsat {
 			strict = append(strict, ti)
