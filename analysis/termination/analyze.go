@@ -62,7 +62,7 @@ type Config struct {
 // and DefaultWork is chosen so that the slowest corpus kernel stays under the 5 s target.
 
 // DefaultWork is the default number of solver queries per system (Note [Work budget]).
-const DefaultWork = 150
+const DefaultWork = 250
 
 // Engine analyses systems with one solver process.
 type Engine struct {
