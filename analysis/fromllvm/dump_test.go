@@ -3,6 +3,8 @@ package fromllvm
 import (
 	"flag"
 	"fmt"
+	"os"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,10 +17,13 @@ var (
 	dumpFile    = flag.String("dump", "", "translate this kernel and print its systems")
 	dumpAnalyze = flag.Bool("analyze", false, "with -dump: also print the verdicts")
 	dumpBench   = flag.Bool("bench", false, "with -dump: print one BENCH line of times instead of the systems")
+	dumpTrace   = flag.Bool("trace-smt", false, "with -dump: print the solver queries slower than 50ms to standard error")
+	dumpWork    = flag.Int("work", 0, "with -dump: the engine's work budget in solver queries per system (0: its default)")
 )
 
 // TestDump prints the systems of -dump FILE, and with -analyze their verdicts; with -bench it
-// prints "BENCH compile_ms translate_ms analyze_ms VERDICT" for scripts/bench-termination.sh.
+// prints "BENCH compile_ms translate_ms analyze_ms VERDICT LOOPS QUERIES CPU_MS" (CPU_MS: the
+// processor time of translation and analysis, solver included) for scripts/bench-termination.sh.
 // A debugging and benchmarking aid: skipped without -dump.
 func TestDump(t *testing.T) {
 	if *dumpFile == "" {
@@ -30,6 +35,7 @@ func TestDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	t1 := time.Now()
+	cpu1 := cpuTime() // clang and opt have ended: their time is in
 	m, err := asm.ParseString(*dumpFile, text)
 	if err != nil {
 		t.Fatal(err)
@@ -41,10 +47,18 @@ func TestDump(t *testing.T) {
 	t2 := time.Now()
 	var eng *termination.Engine
 	if *dumpAnalyze || *dumpBench {
-		if eng, err = termination.NewEngine(termination.Config{}); err != nil {
+		cfg := termination.Config{Work: *dumpWork}
+		if *dumpTrace {
+			cfg.Trace = os.Stderr
+		}
+		if eng, err = termination.NewEngine(cfg); err != nil {
 			t.Fatal(err)
 		}
-		defer eng.Close()
+		defer func() {
+			if eng != nil {
+				eng.Close()
+			}
+		}()
 	}
 	verdict, loops := "TRUE", 0
 	for _, s := range ss {
@@ -62,7 +76,7 @@ func TestDump(t *testing.T) {
 		start := time.Now()
 		r := eng.Analyze(s)
 		if !*dumpBench {
-			fmt.Printf("%s [%.0f ms]\n", r.Line(), ms(time.Since(start)))
+			fmt.Printf("%s [%.0f ms, %d queries]\n", r.Line(), ms(time.Since(start)), eng.Queries())
 		}
 		switch {
 		case r.Verdict == termination.False:
@@ -73,8 +87,21 @@ func TestDump(t *testing.T) {
 	}
 	t3 := time.Now()
 	if *dumpBench {
-		fmt.Printf("BENCH %.1f %.1f %.1f %s %d\n", ms(t1.Sub(t0)), ms(t2.Sub(t1)), ms(t3.Sub(t2)), verdict, loops)
+		q := eng.Queries()
+		eng.Close() // the solver's time counts once it has ended
+		eng = nil
+		fmt.Printf("BENCH %.1f %.1f %.1f %s %d %d %.1f\n", ms(t1.Sub(t0)), ms(t2.Sub(t1)), ms(t3.Sub(t2)), verdict, loops, q, ms(cpuTime()-cpu1))
 	}
+}
+
+// cpuTime is the processor time of this process and of its children that have ended (clang,
+// opt, the solver), user and system: unlike the wall clock, it hardly depends on the load.
+func cpuTime() time.Duration {
+	var self, kids syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
+	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

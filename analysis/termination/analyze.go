@@ -32,18 +32,37 @@ const (
 // Config sets up an Engine.
 type Config struct {
 	Solver  string        // "z3" (default) or "cvc5"
-	Timeout time.Duration // per solver query; default 2s
+	Timeout time.Duration // per solver query; default 1s
 	// Fixed parameters (NAME=VALUE): their equality becomes a fact.
 	Fixed map[string]*big.Int
 	// NoConditions turns off the search for parameter bounds under which a proof holds.
 	NoConditions bool
-	// Budget bounds the time spent on one system (default 4.5s, so that a kernel takes under
-	// 5s): past it every solver query answers unknown, and the verdict becomes UNKNOWN rather
-	// than the run hanging.
+	// Work bounds the solver queries spent on one system (default DefaultWork): past it every
+	// query answers unknown and the verdict becomes UNKNOWN (Note [Work budget]).
+	Work int
+	// Budget, where positive, also bounds the time spent on one system. It makes verdicts
+	// depend on the machine's load, so the default is none.
 	Budget time.Duration
 	// Trace, where not nil, receives each query that took longer than 50ms.
 	Trace io.Writer
 }
+
+// Note [Work budget]
+// The analysis of one system may send at most Config.Work queries to the solver (a query
+// answered from the cache counts too), the Farkas LPs stop after a fixed number of pivots, and
+// Houdini's first stage gets a third of the queries left (Note [Staged Houdini]); the search
+// for a condition on the parameters, which runs only where the proof failed without running
+// out of work, gets twice as many. So the
+// verdict does not depend on the machine's load, as it did with a time budget: the same input
+// gets the same verdict on a loaded 2-core machine and on an idle one. The one exception is a
+// single query that runs into the solver's per-query timeout (Config.Timeout, 1 s), far above
+// the usual 5 to 50 ms of processor time: such a query answers unknown and costs a fifth of the
+// budget, so that a system whose queries the solver cannot answer (64-bit divisions by 3 in
+// polybench cholesky) stops after about five of them rather than after Work timeouts. The time per kernel is measured separately (scripts/bench-termination.sh)
+// and DefaultWork is chosen so that the slowest corpus kernel stays under the 5 s target.
+
+// DefaultWork is the default number of solver queries per system (Note [Work budget]).
+const DefaultWork = 250
 
 // Engine analyses systems with one solver process.
 type Engine struct {
@@ -57,10 +76,10 @@ func NewEngine(cfg Config) (*Engine, error) {
 		cfg.Solver = "z3"
 	}
 	if cfg.Timeout == 0 {
-		cfg.Timeout = 2 * time.Second
+		cfg.Timeout = time.Second
 	}
-	if cfg.Budget == 0 {
-		cfg.Budget = 4500 * time.Millisecond
+	if cfg.Work <= 0 {
+		cfg.Work = DefaultWork
 	}
 	s, err := smt.Start(cfg.Solver, cfg.Timeout)
 	if err != nil {
@@ -131,24 +150,42 @@ func (r *Result) Line() string {
 	return s
 }
 
+// work is what is left of one system's budget (Note [Work budget]).
+type work struct {
+	left     int       // queries
+	deadline time.Time // zero: none
+	out      bool      // a query was refused for the budget
+}
+
+func (w *work) spent() bool {
+	return w.left <= 0 || (!w.deadline.IsZero() && time.Now().After(w.deadline))
+}
+
 type analyzer struct {
-	eng      *Engine
-	sys      *its.System
-	deadline time.Time
-	// outOfTime is set once a query was refused for the budget.
-	outOfTime *bool
+	eng  *Engine
+	sys  *its.System
+	work *work
 	// zOnly is set when a ranking candidate held in the integer relaxation but failed the
 	// bitvector check.
 	zOnly bool
 }
 
 func (a *analyzer) check(script string, vals ...string) (smt.Result, map[string]string, error) {
-	if time.Now().After(a.deadline) {
-		*a.outOfTime = true
+	if a.work.spent() {
+		a.work.out = true
 		return smt.Unknown, nil, nil
 	}
+	a.work.left--
+	limit := a.eng.cfg.Timeout
+	if !a.work.deadline.IsZero() {
+		limit = min(limit, time.Until(a.work.deadline))
+	}
 	t0 := time.Now()
-	r, m, err := a.eng.solver.CheckWithin(time.Until(a.deadline), script, vals...)
+	r, m, err := a.eng.solver.CheckWithin(limit, script, vals...)
+	if r == smt.Unknown && time.Since(t0) >= limit*9/10 {
+		// A query cut off by the timeout costs a fifth of the budget (Note [Work budget]).
+		a.work.left -= a.eng.cfg.Work / 5
+	}
 	if d := time.Since(t0); a.eng.cfg.Trace != nil && d > 50*time.Millisecond {
 		fmt.Fprintf(a.eng.cfg.Trace, ";; %s: %v %v\n%s\n", a.sys.Name, d.Round(time.Millisecond), r, script)
 	}
@@ -172,12 +209,18 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Assumptions = append(res.Assumptions, f.Why+": "+f.Expr.String())
 	}
 	res.Assumptions = append(res.Assumptions, sys.Assumed...)
-	var late bool
-	deadline := start.Add(e.cfg.Budget)
-	a := &analyzer{eng: e, sys: sys, deadline: deadline, outOfTime: &late}
+	w := &work{left: e.cfg.Work}
+	if e.cfg.Budget > 0 {
+		w.deadline = start.Add(e.cfg.Budget)
+	}
+	a := &analyzer{eng: e, sys: sys, work: w}
 	defer func() {
-		if late && res.Verdict == Unknown {
-			res.Reason = fmt.Sprintf("time budget of %s exceeded; %s", e.cfg.Budget, res.Reason)
+		if w.out && res.Verdict == Unknown {
+			what := fmt.Sprintf("work budget of %d solver queries", e.cfg.Work)
+			if w.left > 0 {
+				what = fmt.Sprintf("time budget of %s", e.cfg.Budget)
+			}
+			res.Reason = fmt.Sprintf("%s exceeded; %s", what, res.Reason)
 		}
 	}()
 	top := sccs(sys, allTrans(sys))
@@ -201,8 +244,9 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		}
 	}
 	// A proof under a bound on the parameters?
-	if !e.cfg.NoConditions {
-		if cond, sub := e.conditional(sys, stuck, deadline, &late); sub != nil {
+	// A proof that ran out of work would run out again under a condition: no search then.
+	if !e.cfg.NoConditions && !w.out {
+		if cond, sub := e.conditional(sys, stuck, &work{left: 2 * e.cfg.Work, deadline: w.deadline}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
 			res.Certificate = sub.Certificate
@@ -302,8 +346,8 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	sys := a.sys
 	// Facts on variables that nothing updates hold everywhere; many loops need no more. Houdini
 	// runs only when a loop needs it, at most twice (Note [Staged Houdini]).
-	inv0 := constantFacts(sys)
-	var simple, full Invariants
+	inv0 := freeInvariants(sys)
+	var bounds, simple, full Invariants
 	var cert []Obligation
 	certified := map[*Invariants]bool{}
 	var loops []Loop
@@ -314,13 +358,28 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		used := &inv0
 		ranks, obl, bad := a.proveComponent(inv0, c)
 		if bad != nil {
+			if bounds == nil {
+				// Interval bounds with the free invariants: one Houdini round, usually
+				// (Note [Interval candidates]).
+				cands := intervalCandidates(sys)
+				bounds = inv0
+				if len(cands) > 0 {
+					bounds = a.houdiniAt(func(l int) []its.Expr {
+						return append(append([]its.Expr(nil), inv0[l]...), cands[l]...)
+					})
+				}
+			}
+			used = &bounds
+			ranks, obl, bad = a.proveComponent(bounds, c)
+		}
+		if bad != nil {
 			if simple == nil {
-				// The first stage gets a third of the time left, so that a loop it cannot
-				// help still has the full set's time (Note [Staged Houdini]).
-				full, late := a.deadline, *a.outOfTime
-				a.deadline = time.Now().Add(time.Until(full) / 3)
+				// The first stage gets a third of the queries left, so that a loop it cannot
+				// help still has the full set's (Note [Staged Houdini]).
+				all, out := a.work.left, a.work.out
+				a.work.left = all / 3
 				simple = a.houdiniAt(stageOne(sys))
-				a.deadline, *a.outOfTime = full, late
+				a.work.left, a.work.out = all-(all/3-a.work.left), out
 			}
 			used = &simple
 			ranks, obl, bad = a.proveComponent(simple, c)
@@ -359,6 +418,9 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	inv := full
 	if inv == nil {
 		inv = simple
+	}
+	if inv == nil {
+		inv = bounds
 	}
 	if inv == nil {
 		inv = inv0
@@ -526,7 +588,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 
 // conditional looks for bounds on the parameters that the stuck loops read under which every
 // loop is proved; it returns the condition and the proof's result.
-func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time, late *bool) (string, *Result) {
+func (e *Engine) conditional(sys *its.System, stuck [][]int, w *work) (string, *Result) {
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -602,7 +664,7 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, deadline time.Time,
 				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
 			}
 		}
-		a := &analyzer{eng: e, sys: &c, deadline: deadline, outOfTime: late}
+		a := &analyzer{eng: e, sys: &c, work: w}
 		_, loops, cert, left := a.prove()
 		if len(left) == 0 {
 			return strings.Join(conds, " && "), &Result{Loops: loops, Certificate: cert}

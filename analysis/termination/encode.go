@@ -109,6 +109,9 @@ func (q *query) term(e its.Expr, sc *scope) string {
 		}
 		return "(bvneg " + x + ")"
 	case *its.Binary:
+		if t, ok := q.byPowerOfTwo(e, sc); ok {
+			return t
+		}
 		return "(" + binOps[e.Op] + " " + q.term(e.X, sc) + " " + q.term(e.Y, sc) + ")"
 	case *its.Cast:
 		x := q.term(e.X, sc)
@@ -394,4 +397,57 @@ func (f *Linear) width(sys *its.System) int {
 		sum.Add(sum, new(big.Int).Abs(c))
 	}
 	return maxw + sum.BitLen() + 3
+}
+
+// Note [Division by powers of two]
+// Polybench's tiled loops divide by 16, 32 or 8192 (floord), and a 64-bit bvsdiv costs the solver
+// a division circuit: seconds where it has to find a model. Division and remainder by a constant
+// +-2^k (1 <= k <= width-2) are encoded exactly with shifts instead:
+//   x /u 2^k = x >>u k,  x %u 2^k = x & (2^k - 1),
+//   x /s 2^k = (x + ((x >>s (w-1)) >>u (w-k))) >>s k   (rounds toward zero, as bvsdiv),
+//   x /s -2^k = -(x /s 2^k),  x %s +-2^k = x - ((x /s 2^k) << k)   (the sign of x, as bvsrem).
+// TestPowerOfTwoDivision checks each against the solver's own operators.
+
+// byPowerOfTwo encodes a division or remainder by a constant +-2^k with shifts; ok=false otherwise.
+func (q *query) byPowerOfTwo(e *its.Binary, sc *scope) (string, bool) {
+	switch e.Op {
+	case its.UDiv, its.URem, its.SDiv, its.SRem:
+	default:
+		return "", false
+	}
+	c, ok := e.Y.(*its.Const)
+	if !ok {
+		return "", false
+	}
+	w := c.Sort.Width
+	bits := new(big.Int).Mod(c.Val, new(big.Int).Lsh(big.NewInt(1), uint(w))) // the constant's bits
+	d := new(big.Int).Set(bits)
+	neg := false
+	if e.Op == its.SDiv || e.Op == its.SRem {
+		if bits.Bit(w-1) == 1 {
+			d.Sub(d, new(big.Int).Lsh(big.NewInt(1), uint(w)))
+			d.Neg(d)
+			neg = true
+		}
+	}
+	k := d.BitLen() - 1
+	if k < 1 || k > w-2 || new(big.Int).Lsh(big.NewInt(1), uint(k)).Cmp(d) != 0 {
+		return "", false
+	}
+	x := q.term(e.X, sc)
+	n := func(v int) string { return bvConst(big.NewInt(int64(v)), w) }
+	switch e.Op {
+	case its.UDiv:
+		return fmt.Sprintf("(bvlshr %s %s)", x, n(k)), true
+	case its.URem:
+		return fmt.Sprintf("(bvand %s %s)", x, bvConst(new(big.Int).Sub(d, big.NewInt(1)), w)), true
+	}
+	quo := fmt.Sprintf("(bvashr (bvadd %s (bvlshr (bvashr %s %s) %s)) %s)", x, x, n(w-1), n(w-k), n(k))
+	if e.Op == its.SRem {
+		return fmt.Sprintf("(bvsub %s (bvshl %s %s))", x, quo, n(k)), true
+	}
+	if neg {
+		return "(bvneg " + quo + ")", true
+	}
+	return quo, true
 }

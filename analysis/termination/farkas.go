@@ -329,7 +329,7 @@ func (a *analyzer) farkas(inv Invariants, comp []int) map[int]*Linear {
 			p.Rows = append(p.Rows, lpRow{Coef: rb, Op: '<', RHS: new(big.Rat)})
 		}
 	}
-	st, x := p.solve(maxPivots, a.deadline)
+	st, x := p.solve(maxPivots, a.work.deadline)
 	if st != lpOptimal {
 		return nil
 	}

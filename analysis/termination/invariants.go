@@ -336,7 +336,18 @@ func (a *analyzer) houdiniAt(cands func(l int) []its.Expr) Invariants {
 		if len(open) == 0 {
 			continue
 		}
-		q, post := inv.firing(sys, t)
+		seed := map[string]bool{}
+		for _, c := range open {
+			for v := range its.FreeVars(c) {
+				seed[v] = true
+			}
+		}
+		ct, cinv := cone(sys, t, inv[t.From], seed)
+		q := newQuery(sys)
+		pre := q.state("0")
+		q.assert(conjTerm(q, cinv, pre))
+		g, post := q.step(ct, pre, "1")
+		q.assert(g)
 		names := q.someFails("c", open, q.newScope(post))
 		res, model, err := a.check(q.script(), names...)
 		if res == smt.Unsat {
@@ -611,4 +622,235 @@ func constantFacts(sys *its.System) Invariants {
 		}
 	}
 	return inv
+}
+
+// Note [Invariants for free]
+// Two kinds of invariants need no solver, since they hold by construction: facts over variables
+// that nothing changes (constantFacts), and the guard compares available at a location
+// (available: a compare that a transition's guard tests, over variables that neither that
+// transition nor any later one on the way changes, still holds). The second is a sound forward
+// must-analysis over the transitions as they are, so it holds in bitvector semantics with no
+// check; the certificate still lists the obligations that show the whole invariant inductive.
+// In a loop nest it gives, at every inner location, the outer loops' conditions (c0 < n inside
+// the loop on c0), which is what the outer counters' rankings need to rule out wrap-around, so
+// most nests are ranked with no Houdini query (Note [Staged Houdini]).
+
+// freeInvariants gives constantFacts and the available compares at each location.
+func freeInvariants(sys *its.System) Invariants {
+	inv := constantFacts(sys)
+	for l, as := range available(sys) {
+		if l == sys.Entry {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, e := range inv[l] {
+			seen[e.String()] = true
+		}
+		for _, e := range as {
+			if !seen[e.String()] {
+				seen[e.String()] = true
+				inv[l] = append(inv[l], e)
+			}
+		}
+	}
+	return inv
+}
+
+// Note [Query cone]
+// A query about a few variables (a ranking function's, or the open Houdini candidates') needs
+// only the assumptions connected to them: the guard conjuncts, updates and invariant conjuncts
+// that share a variable with them, transitively. The others are over disjoint variables, so
+// dropping them keeps the answer (or, where they could not hold together, turns unsat into sat,
+// which only loses a proof or a candidate). Constants (variables no transition changes) connect
+// only the conjuncts over constants alone: every loop bound reads the parameter n, and joining
+// through it would bring back every guard of the nest. A definition v == e (a hoisted
+// invariant's fact, inv.div = (c0 + 1) / 2) joins only once v is in: whatever e reads, some v
+// satisfies it. Dropping more assumptions is sound too:
+// an unsat answer without them holds with them; a lost one only costs a proof. One loss is
+// common: a transition that the whole invariant shows dead (a min/max case that cannot happen)
+// is strictly decreasing for any function, but not within the cone; so a failed strict check is
+// asked again with the whole context, less the conjuncts that divide or multiply variables (64-bit
+// divisions by constants take the solver seconds, and min/max cases do not need them). It matters for speed: a loop nest's facts hold 64-bit
+// divisions and products (inv.div = (c0 + 1) / 2) that the solver bit-blasts for every query
+// that carries them, although no counter's ranking reads them.
+
+// cone keeps the guard conjuncts, updates and invariant conjuncts of t (from a state where inv
+// holds) that can matter to the variables of seed.
+func cone(sys *its.System, t its.Transition, inv []its.Expr, seed map[string]bool) (its.Transition, []its.Expr) {
+	consts := constants(sys)
+	in := map[string]bool{}
+	for v := range seed {
+		in[v] = true
+	}
+	type conj struct {
+		vars map[string]bool
+		def  string // v where the conjunct is v == e and e does not read v
+		kept bool
+	}
+	mk := func(e its.Expr) conj {
+		c := conj{vars: its.FreeVars(e)}
+		if b, ok := e.(*its.Binary); ok && b.Op == its.Eq {
+			for _, side := range [][2]its.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				if r, ok := side[0].(*its.Ref); ok && !its.FreeVars(side[1])[r.Var.Name] {
+					c.def = r.Var.Name
+					break
+				}
+			}
+		}
+		return c
+	}
+	var gs, is []conj
+	for _, g := range t.Guard {
+		gs = append(gs, mk(g))
+	}
+	for _, e := range inv {
+		is = append(is, mk(e))
+	}
+	pull := func(cs []conj) bool {
+		changed := false
+		for i := range cs {
+			if cs[i].kept {
+				continue
+			}
+			// A conjunct joins through a shared variable that changes, or, if it reads only
+			// constants, through a shared constant (Note [Query cone]).
+			touch, onlyConsts := len(cs[i].vars) == 0, true
+			for v := range cs[i].vars {
+				onlyConsts = onlyConsts && consts[v]
+			}
+			if d := cs[i].def; d != "" {
+				// A definition v == e holds for some v whatever e reads: it matters only
+				// once v does.
+				touch = in[d]
+			} else {
+				for v := range cs[i].vars {
+					if in[v] && (!consts[v] || onlyConsts) {
+						touch = true
+						break
+					}
+				}
+			}
+			if touch {
+				cs[i].kept = true
+				changed = true
+				for v := range cs[i].vars {
+					in[v] = true
+				}
+			}
+		}
+		return changed
+	}
+	for changed := true; changed; {
+		changed = false
+		for k, e := range t.Update {
+			if !in[k] {
+				continue
+			}
+			for v := range its.FreeVars(e) {
+				if !in[v] {
+					in[v] = true
+					changed = true
+				}
+			}
+		}
+		if pull(gs) {
+			changed = true
+		}
+		if pull(is) {
+			changed = true
+		}
+	}
+	c := t
+	c.Guard = nil
+	for i, g := range t.Guard {
+		if gs[i].kept {
+			c.Guard = append(c.Guard, g)
+		}
+	}
+	c.Update = map[string]its.Expr{}
+	for k, e := range t.Update {
+		if in[k] {
+			c.Update[k] = e
+		}
+	}
+	c.Havoc = nil
+	for _, h := range t.Havoc {
+		if in[h] {
+			c.Havoc = append(c.Havoc, h)
+		}
+	}
+	var out []its.Expr
+	for i, e := range inv {
+		if is[i].kept {
+			out = append(out, e)
+		}
+	}
+	return c, out
+}
+
+// conjTerm encodes a conjunction over the given state.
+func conjTerm(q *query, es []its.Expr, vars map[string]string) string {
+	sc := q.newScope(vars)
+	var ts []string
+	for _, e := range es {
+		ts = append(ts, q.term(e, sc))
+	}
+	return and(ts)
+}
+
+// constants gives the variables that no transition updates or havocs.
+func constants(sys *its.System) map[string]bool {
+	out := map[string]bool{}
+	for _, v := range sys.Vars {
+		out[v.Name] = true
+	}
+	for _, t := range sys.Trans {
+		for k := range t.Update {
+			delete(out, k)
+		}
+		for _, h := range t.Havoc {
+			delete(out, h)
+		}
+	}
+	return out
+}
+
+// widenCone adds to the cone (ct, cinv) of t the guard and invariant conjuncts that neither
+// divide nor multiply variables (Note [Query cone]).
+func widenCone(t its.Transition, inv []its.Expr, ct its.Transition, cinv []its.Expr) (its.Transition, []its.Expr) {
+	has := map[string]bool{}
+	for _, g := range ct.Guard {
+		has[g.String()] = true
+	}
+	for _, e := range cinv {
+		has[e.String()] = true
+	}
+	w := ct
+	w.Guard = append([]its.Expr(nil), ct.Guard...)
+	for _, g := range t.Guard {
+		if !has[g.String()] && !nonlinear(g) && !divides(g) {
+			w.Guard = append(w.Guard, g)
+		}
+	}
+	winv := append([]its.Expr(nil), cinv...)
+	for _, e := range inv {
+		if !has[e.String()] && !nonlinear(e) && !divides(e) {
+			winv = append(winv, e)
+		}
+	}
+	return w, winv
+}
+
+// divides reports whether e divides or takes a remainder.
+func divides(e its.Expr) bool {
+	found := false
+	its.Walk(e, func(x its.Expr) {
+		if b, ok := x.(*its.Binary); ok {
+			switch b.Op {
+			case its.UDiv, its.SDiv, its.URem, its.SRem:
+				found = true
+			}
+		}
+	})
+	return found
 }

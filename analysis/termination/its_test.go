@@ -60,7 +60,9 @@ func TestConstructedSystems(t *testing.T) {
 					t.Fatal(err)
 				}
 				wantV, warns := want(string(src))
+				q0 := e.Queries()
 				r := e.Analyze(sys)
+				t.Logf("%s: %s [%.0f ms, %d queries]", filepath.Base(f), r.Verdict, r.TimeMS, e.Queries()-q0)
 				v := string(r.Verdict)
 				if r.Condition != "" {
 					v += " if " + r.Condition

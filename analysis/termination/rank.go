@@ -244,11 +244,21 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 			trivial = true
 		}
 		w := max(f.width(sys), g.width(sys))
+		seed := map[string]bool{}
+		for _, h := range []*Linear{f, g} {
+			for v, c := range h.Coef {
+				if c.Sign() != 0 {
+					seed[v] = true
+				}
+			}
+		}
+		ct, cinv := cone(sys, t, inv[t.From], seed)
+		narrowed := len(ct.Guard) < len(t.Guard) || len(cinv) < len(inv[t.From])
 		build := func(strict bool) *query {
 			q := newQuery(sys)
 			pre := q.state("0")
-			q.assert(inv.term(q, t.From, pre))
-			gd, post := q.step(t, pre, "1")
+			q.assert(conjTerm(q, cinv, pre))
+			gd, post := q.step(ct, pre, "1")
 			q.assert(gd)
 			d, zero := q.diffTerm(f, pre, g, post, w+1), bvConst(new(big.Int), w+1)
 			if strict {
@@ -264,7 +274,17 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 			continue
 		}
 		q := build(true)
-		if res, _, _ := a.check(q.script()); res == smt.Unsat {
+		res, _, _ := a.check(q.script())
+		if res != smt.Unsat && narrowed {
+			// The whole context may show the transition dead, hence strict (Note [Query cone]);
+			// the weak check below keeps the cone.
+			keep, keepInv := ct, cinv
+			ct, cinv = widenCone(t, inv[t.From], ct, cinv)
+			q = build(true)
+			res, _, _ = a.check(q.script())
+			ct, cinv = keep, keepInv
+		}
+		if res == smt.Unsat {
 			strict = append(strict, ti)
 			obl = append(obl, Obligation{What: fmt.Sprintf("%s strictly decreases on %s", describeFn(sys, fn, t.From), sys.TransString(t)), Script: q.script()})
 			continue

@@ -28,6 +28,7 @@ func newCheck(stdout io.Writer) *cobra.Command {
 	var budget time.Duration
 	var semantics, failOn, solver, verifyCert, replay, kernel string
 	var limit int64
+	var workQ int
 	var in *driver.Inputs
 	cmd := &cobra.Command{
 		Use:   "check --termination FILE... [NAME=VALUE ...]",
@@ -102,7 +103,7 @@ is FALSE or UNKNOWN. See docs/TERMINATION.md.`,
 				}
 				systems = append(systems, ss...)
 			}
-			cfg := termination.Config{Solver: solver, Fixed: fixed, Budget: budget}
+			cfg := termination.Config{Solver: solver, Fixed: fixed, Work: workQ, Budget: budget}
 			if traceSMT {
 				cfg.Trace = cmd.ErrOrStderr()
 			}
@@ -158,7 +159,8 @@ is FALSE or UNKNOWN. See docs/TERMINATION.md.`,
 	cmd.Flags().BoolVar(&dumpITS, "dump-its", false, "print each integer transition system before its verdict (its text form)")
 	cmd.Flags().StringVar(&kernel, "kernel", "", "analyse only the kernel or device function of this name")
 	cmd.Flags().BoolVar(&traceSMT, "trace-smt", false, "print the solver queries that take longer than 50ms to standard error")
-	cmd.Flags().DurationVar(&budget, "budget", 4500*time.Millisecond, "time allowed per kernel; past it the verdict is UNKNOWN")
+	cmd.Flags().IntVar(&workQ, "work", termination.DefaultWork, "solver queries allowed per kernel; past them the verdict is UNKNOWN (the same on any machine)")
+	cmd.Flags().DurationVar(&budget, "budget", 0, "also a time limit per kernel (0: none); verdicts then depend on the machine's load")
 	cmd.Flags().Int64Var(&limit, "limit", 100000, "--replay: the loop-iteration limit per thread")
 	in = driver.AddInputFlags(cmd.Flags(), false)
 	return cmd
