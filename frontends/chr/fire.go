@@ -125,7 +125,8 @@ func checkDivisors(b *block, vn varNames, r *rule, a arith) {
 	}
 	if intOnly[op.op] {
 		msg := fmt.Sprintf("%s: in %s: arithmetic: evaluation error: zero_divisor", op.pos, r.label())
-		b.ifThen(b.Bin(ir.Eq, vn.expr(b.Builder, op.args[1]), b.I64(0)), []ir.Stmt{&ir.Raise{Pos: op.pos, Msg: msg}})
+		ob := b.At(op.pos)
+		b.ifThen(ob.Bin(ir.Eq, vn.expr(ob, op.args[1]), ob.I64(0)), []ir.Stmt{&ir.Raise{Pos: op.pos, Msg: msg}})
 	}
 }
 

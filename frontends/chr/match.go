@@ -39,27 +39,29 @@ func zero(b *ir.Builder, t ir.Type) ir.Expr {
 
 // bindHead assigns the head's fresh variables from slot, and returns the
 // tests its arguments need: constants, and variables bound before or
-// earlier in the head. known holds the variables bound so far.
+// earlier in the head. known holds the variables bound so far. Each
+// argument's loads and tests carry its position in the head.
 func (m *matcher) bindHead(b *block, h *head, slot ir.Expr, known map[*ruleVar]bool, test bool) ir.Expr {
 	s := m.l.stores[h.ct]
 	var cond ir.Expr
-	for i, a := range h.args {
-		switch a := a.(type) {
+	for i, arg := range h.args {
+		ab := b.At(arg.at()) // the argument's expressions point at it
+		switch a := arg.(type) {
 		case *integer:
-			cond = b.And(cond, b.Bin(ir.Eq, s.arg(b.Builder, i, slot), b.I64(a.val)))
+			cond = ab.And(cond, ab.Bin(ir.Eq, s.arg(ab, i, slot), ab.I64(a.val)))
 		case *float:
-			cond = b.And(cond, b.Bin(ir.Eq, s.arg(b.Builder, i, slot), b.F64(a.val)))
+			cond = ab.And(cond, ab.Bin(ir.Eq, s.arg(ab, i, slot), ab.F64(a.val)))
 		case *variable:
 			if a.name == "_" {
 				continue
 			}
 			v := m.p.r.vars[a.name]
 			if known[v] {
-				cond = b.And(cond, b.Bin(ir.Eq, s.arg(b.Builder, i, slot), b.Local(m.vn[v], s.ct.args[i])))
+				cond = ab.And(cond, ab.Bin(ir.Eq, s.arg(ab, i, slot), ab.Local(m.vn[v], s.ct.args[i])))
 				continue
 			}
 			known[v] = true
-			b.Set(m.vn[v], s.arg(b.Builder, i, slot))
+			b.Set(m.vn[v], s.arg(ab, i, slot))
 		}
 	}
 	if !test {
