@@ -186,6 +186,9 @@ func (b *Builder) Int(t Type, v int64) Expr { c := IntConst(t, v); c.Pos = b.Pos
 func (b *Builder) I32(v int64) Expr { return b.Int(I32, v) }
 func (b *Builder) I64(v int64) Expr { return b.Int(I64, v) }
 func (b *Builder) U8(v int64) Expr  { return b.Int(U8, v) }
+func (b *Builder) F64(v float64) Expr {
+	return &Const{Pos: b.Pos, T: F64, Bits: FloatBits(F64, v)}
+}
 func (b *Builder) U64(v uint64) Expr {
 	return &Const{Pos: b.Pos, T: U64, Bits: v}
 }
@@ -204,9 +207,21 @@ func (b *Builder) Ne(x, y Expr) Expr  { return b.Bin(Ne, x, y) }
 func (b *Builder) Lt(x, y Expr) Expr  { return b.Bin(Lt, x, y) }
 func (b *Builder) Gt(x, y Expr) Expr  { return b.Bin(Gt, x, y) }
 func (b *Builder) Ge(x, y Expr) Expr  { return b.Bin(Ge, x, y) }
-func (b *Builder) And(x, y Expr) Expr { return b.Bin(LogAnd, x, y) }
-func (b *Builder) Or(x, y Expr) Expr  { return b.Bin(LogOr, x, y) }
-func (b *Builder) Not(x Expr) Expr    { return &Unary{Pos: b.Pos, Op: Not, X: x} }
+
+// And is x && y; a nil operand stands for true, so that a conjunction
+// can be built up from nil, and And(nil, nil) is nil.
+func (b *Builder) And(x, y Expr) Expr {
+	switch {
+	case x == nil:
+		return y
+	case y == nil:
+		return x
+	}
+	return b.Bin(LogAnd, x, y)
+}
+func (b *Builder) Or(x, y Expr) Expr { return b.Bin(LogOr, x, y) }
+func (b *Builder) Not(x Expr) Expr   { return &Unary{Pos: b.Pos, Op: Not, X: x} }
+func (b *Builder) Neg(x Expr) Expr   { return &Unary{Pos: b.Pos, Op: Neg, X: x} }
 
 // Conv converts x to t, folding a constant: i64(2) would print back as 2l.
 func (b *Builder) Conv(t Type, x Expr) Expr {
@@ -215,6 +230,16 @@ func (b *Builder) Conv(t Type, x Expr) Expr {
 	}
 	return &Convert{Pos: b.Pos, T: t, X: x}
 }
+
+// Cast converts x to t where it has another type, without folding a
+// constant: the conversion stays visible in the generated code.
+func (b *Builder) Cast(t Type, x Expr) Expr {
+	if x.Type() == t {
+		return x
+	}
+	return &Convert{Pos: b.Pos, T: t, X: x}
+}
+
 func (b *Builder) Sel(c, x, y Expr) Expr { return &Select{Pos: b.Pos, Cond: c, X: x, Y: y} }
 
 func (b *Builder) Min(x, y Expr) Expr {

@@ -11,100 +11,106 @@ type varNames map[*ruleVar]string
 // expr lowers an arithmetic expression, with SWI-Prolog's semantics for
 // // (truncating), rem (sign of the dividend), mod (sign of the divisor)
 // and div (flooring).
-func (vn varNames) expr(a arith) ir.Expr { return vn.lower(a, false) }
+func (vn varNames) expr(b *ir.Builder, a arith) ir.Expr { return vn.lower(b, a, false) }
 
 // speculative lowers an expression whose value only guides a search
 // (Note [Indices]): integer division by zero divides by one instead of
 // failing.
-func (vn varNames) speculative(a arith) ir.Expr { return vn.lower(a, true) }
-
-func (vn varNames) lower(a arith, safe bool) ir.Expr {
-	switch a := a.(type) {
-	case *aVar:
-		return local(vn[a.v], a.v.cell.find().t)
-	case *aNum:
-		if a.t == ir.F64 {
-			return f64c(a.f)
-		}
-		return i64c(a.i)
-	case *aOp:
-		return vn.op(a, safe)
-	}
-	return i64c(0)
+//
+// Every node carries the position of the term it comes from.
+func (vn varNames) speculative(b *ir.Builder, a arith) ir.Expr {
+	return vn.lower(b, a, true)
 }
 
-func (vn varNames) op(a *aOp, safe bool) ir.Expr {
+func (vn varNames) lower(b *ir.Builder, a arith, safe bool) ir.Expr {
+	b = b.At(a.at())
+	switch a := a.(type) {
+	case *aVar:
+		return b.Local(vn[a.v], a.v.cell.find().t)
+	case *aNum:
+		if a.t == ir.F64 {
+			return b.F64(a.f)
+		}
+		return b.I64(a.i)
+	case *aOp:
+		return vn.op(b, a, safe)
+	}
+	return b.I64(0)
+}
+
+func (vn varNames) op(b *ir.Builder, a *aOp, safe bool) ir.Expr {
 	t := typeOf(a)
 	args := make([]ir.Expr, len(a.args))
 	for i, x := range a.args {
-		args[i] = vn.lower(x, safe)
+		args[i] = vn.lower(b, x, safe)
 	}
 	if intOnly[a.op] && safe {
-		args[1] = &ir.Select{Cond: binop(ir.Eq, args[1], i64c(0)), X: i64c(1), Y: args[1]}
+		args[1] = b.Sel(b.Bin(ir.Eq, args[1], b.I64(0)), b.I64(1), args[1])
 	}
 	switch a.op {
 	case "neg":
-		return &ir.Unary{Op: ir.Neg, X: args[0]}
+		return b.Neg(args[0])
 	case "pos":
 		return args[0]
 	case "float":
-		return conv(ir.F64, args[0])
+		return b.Cast(ir.F64, args[0])
 	case "truncate":
-		return conv(ir.I64, args[0])
+		return b.Cast(ir.I64, args[0])
 	case "integer":
 		x := args[0]
-		half := f64c(0.5)
-		return &ir.Select{Cond: binop(ir.Ge, x, f64c(0)),
-			X: conv(ir.I64, binop(ir.Add, x, half)),
-			Y: &ir.Unary{Op: ir.Neg, X: conv(ir.I64, binop(ir.Sub, half, x))}}
+		half := b.F64(0.5)
+		return b.Sel(b.Bin(ir.Ge, x, b.F64(0)),
+			b.Cast(ir.I64, b.Bin(ir.Add, x, half)),
+			b.Neg(b.Cast(ir.I64, b.Bin(ir.Sub, half, x))))
 	case "abs":
-		return builtin(ir.Abs, args[0])
+		return b.Builtin(ir.Abs, args[0])
 	case "min", "max":
 		op := map[string]ir.BuiltinOp{"min": ir.Min, "max": ir.Max}[a.op]
-		return builtin(op, conv(t, args[0]), conv(t, args[1]))
+		return b.Builtin(op, b.Cast(t, args[0]), b.Cast(t, args[1]))
 	case "//":
-		return binop(ir.Div, args[0], args[1])
+		return b.Bin(ir.Div, args[0], args[1])
 	case "rem":
-		return binop(ir.Rem, args[0], args[1])
+		return b.Bin(ir.Rem, args[0], args[1])
 	case "mod":
-		r := binop(ir.Rem, args[0], args[1])
-		fix := and(binop(ir.Ne, r, i64c(0)), binop(ir.Ne, binop(ir.Lt, r, i64c(0)), binop(ir.Lt, args[1], i64c(0))))
-		return &ir.Select{Cond: fix, X: binop(ir.Add, r, args[1]), Y: r}
+		r := b.Bin(ir.Rem, args[0], args[1])
+		fix := b.And(b.Bin(ir.Ne, r, b.I64(0)), b.Bin(ir.Ne, b.Bin(ir.Lt, r, b.I64(0)), b.Bin(ir.Lt, args[1], b.I64(0))))
+		return b.Sel(fix, b.Bin(ir.Add, r, args[1]), r)
 	case "div":
-		q := binop(ir.Div, args[0], args[1])
-		fix := and(binop(ir.Ne, binop(ir.Rem, args[0], args[1]), i64c(0)),
-			binop(ir.Ne, binop(ir.Lt, args[0], i64c(0)), binop(ir.Lt, args[1], i64c(0))))
-		return &ir.Select{Cond: fix, X: binop(ir.Sub, q, i64c(1)), Y: q}
+		q := b.Bin(ir.Div, args[0], args[1])
+		fix := b.And(b.Bin(ir.Ne, b.Bin(ir.Rem, args[0], args[1]), b.I64(0)),
+			b.Bin(ir.Ne, b.Bin(ir.Lt, args[0], b.I64(0)), b.Bin(ir.Lt, args[1], b.I64(0))))
+		return b.Sel(fix, b.Bin(ir.Sub, q, b.I64(1)), q)
 	}
 	op := map[string]ir.BinOp{"+": ir.Add, "-": ir.Sub, "*": ir.Mul, "/": ir.Div}[a.op]
-	return binop(op, conv(t, args[0]), conv(t, args[1]))
+	return b.Bin(op, b.Cast(t, args[0]), b.Cast(t, args[1]))
 }
 
 // test lowers a guard comparison. Arithmetic comparisons compare numbers
 // (an integer with a float as floats); == and \== compare terms, so an
 // integer never equals a float.
-func (vn varNames) test(g *comparison) ir.Expr {
-	x, y := vn.expr(g.x), vn.expr(g.y)
+func (vn varNames) test(b *ir.Builder, g *comparison) ir.Expr {
+	x, y := vn.expr(b, g.x), vn.expr(b, g.y)
+	b = b.At(g.pos)
 	tx, ty := x.Type(), y.Type()
 	switch g.op {
 	case "==", "\\==":
 		if tx != ty {
-			return boolc(g.op == "\\==")
+			return b.Bool(g.op == "\\==")
 		}
-		return binop(map[string]ir.BinOp{"==": ir.Eq, "\\==": ir.Ne}[g.op], x, y)
+		return b.Bin(map[string]ir.BinOp{"==": ir.Eq, "\\==": ir.Ne}[g.op], x, y)
 	}
 	if tx != ty {
-		x, y = conv(ir.F64, x), conv(ir.F64, y)
+		x, y = b.Cast(ir.F64, x), b.Cast(ir.F64, y)
 	}
 	op := map[string]ir.BinOp{"<": ir.Lt, ">": ir.Gt, "=<": ir.Le, ">=": ir.Ge, "=:=": ir.Eq, "=\\=": ir.Ne}[g.op]
-	return binop(op, x, y)
+	return b.Bin(op, x, y)
 }
 
 // tests lowers a conjunction of guards; nil for none.
-func (vn varNames) tests(gs []*comparison) ir.Expr {
+func (vn varNames) tests(b *ir.Builder, gs []*comparison) ir.Expr {
 	var c ir.Expr
 	for _, g := range gs {
-		c = and(c, vn.test(g))
+		c = b.And(c, vn.test(b, g))
 	}
 	return c
 }

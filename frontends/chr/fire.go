@@ -15,28 +15,28 @@ func (l *lowerer) matchRemoval(b *block, p *rulePlan, step ir.Expr) {
 	}
 	l.ownerLoop(b, p, step, func(b *block, m *matcher, s ir.Expr, known map[*ruleVar]bool) {
 		fresh := l.locals.fresh
-		nf := b.decl(fresh("nf"), ir.I32, i32c(0))
+		nf := b.decl(fresh("nf"), ir.I32, b.I32(0))
 		first, last := map[*head]*ir.Var{}, map[*head]*ir.Var{}
 		for _, st := range p.steps {
-			first[st.h] = b.decl(fresh("f"), ir.I32, i32c(0))
-			last[st.h] = b.decl(fresh("l"), ir.I32, i32c(0))
+			first[st.h] = b.decl(fresh("f"), ir.I32, b.I32(0))
+			last[st.h] = b.decl(fresh("l"), ir.I32, b.I32(0))
 		}
 		if p.chain == nil {
 			m.stop = fresh("found")
-			b.decl(m.stop, ir.Bool, boolc(false))
+			b.decl(m.stop, ir.Bool, b.Bool(false))
 		}
 		m.search(b, 0, known, func(b *block) {
 			rec := b.sub()
 			for _, st := range p.steps {
 				rec.Set(first[st.h].Name, m.slots[st.h])
 			}
-			b.ifThen(binop(ir.Eq, nf, i32c(0)), rec.stmts())
+			b.ifThen(b.Bin(ir.Eq, nf, b.I32(0)), rec.stmts())
 			for _, st := range p.steps {
 				b.Set(last[st.h].Name, m.slots[st.h])
 			}
-			b.Set(nf.Name, binop(ir.Add, nf, i32c(1)))
+			b.Set(nf.Name, b.Bin(ir.Add, nf, b.I32(1)))
 			if m.stop != "" {
-				b.Set(m.stop, boolc(true))
+				b.Set(m.stop, b.Bool(true))
 			}
 			if p.chain != nil {
 				m.advanceOwner(b)
@@ -44,7 +44,7 @@ func (l *lowerer) matchRemoval(b *block, p *rulePlan, step ir.Expr) {
 		})
 		found := b.sub()
 		l.propose(found, m, s, step, first, last, nf)
-		b.ifThen(binop(ir.Gt, nf, i32c(0)), found.stmts())
+		b.ifThen(b.Bin(ir.Gt, nf, b.I32(0)), found.stmts())
 	})
 }
 
@@ -56,20 +56,20 @@ func (l *lowerer) pairRemoval(b *block, p *rulePlan, step ir.Expr) {
 	k := int64(len(p.r.removed))
 	l.ownerLoop(b, p, step, func(b *block, m *matcher, slot ir.Expr, _ map[*ruleVar]bool) {
 		fresh := l.locals.fresh
-		r := b.decl(fresh("r"), ir.I32, load(s.rank, slot, ir.I32))
+		r := b.decl(fresh("r"), ir.I32, b.Ld(s.rank, slot))
 		group := b.sub()
-		nf := group.decl(fresh("nf"), ir.I32, i32c(1))
+		nf := group.decl(fresh("nf"), ir.I32, b.I32(1))
 		sel := map[*head]*ir.Var{}
 		var alive ir.Expr
 		for j, st := range p.steps {
-			sel[st.h] = group.decl(fresh("p"), ir.I32, load(s.list, binop(ir.Add, r, i32c(int64(j+1))), ir.I32))
-			alive = and(alive, m.alive(st.h, sel[st.h]))
+			sel[st.h] = group.decl(fresh("p"), ir.I32, b.Ld(s.list, b.Bin(ir.Add, r, b.I32(int64(j+1)))))
+			alive = b.And(alive, m.alive(b.Builder, st.h, sel[st.h]))
 		}
 		found := group.sub()
 		l.propose(found, m, slot, step, sel, sel, nf)
 		group.ifThen(alive, found.stmts())
-		b.ifThen(and(binop(ir.Eq, binop(ir.Rem, r, i32c(k)), i32c(0)),
-			binop(ir.Lt, binop(ir.Add, r, i32c(k-1)), load(s.count, i32c(0), ir.I32))), group.stmts())
+		b.ifThen(b.And(b.Bin(ir.Eq, b.Bin(ir.Rem, r, b.I32(k)), b.I32(0)),
+			b.Bin(ir.Lt, b.Bin(ir.Add, r, b.I32(k-1)), b.Ld(s.count, b.I32(0)))), group.stmts())
 	})
 }
 
@@ -101,11 +101,11 @@ func (m *matcher) bodyValues(b *block, speculative bool) map[*post][]ir.Expr {
 			if !speculative {
 				checkDivisors(b, vn, m.p.r, g.e)
 			}
-			b.Set(m.vn[g.v], eval(g.e))
+			b.Set(m.vn[g.v], eval(b.Builder, g.e))
 		case *post:
 			for i, a := range g.args {
 				t := g.ct.args[i]
-				v := b.decl(m.l.locals.fresh("b"), t, conv(t, eval(a)))
+				v := b.decl(m.l.locals.fresh("b"), t, b.Cast(t, eval(b.Builder, a)))
 				out[g] = append(out[g], v)
 			}
 		}
@@ -125,7 +125,8 @@ func checkDivisors(b *block, vn varNames, r *rule, a arith) {
 	}
 	if intOnly[op.op] {
 		msg := fmt.Sprintf("%s: in %s: arithmetic: evaluation error: zero_divisor", op.pos, r.label())
-		b.ifThen(binop(ir.Eq, vn.expr(op.args[1]), i64c(0)), []ir.Stmt{&ir.Raise{Pos: op.pos, Msg: msg}})
+		ob := b.At(op.pos)
+		b.ifThen(ob.Bin(ir.Eq, vn.expr(ob, op.args[1]), ob.I64(0)), []ir.Stmt{&ir.Raise{Pos: op.pos, Msg: msg}})
 	}
 }
 
@@ -141,13 +142,13 @@ func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map
 		// Re-validate the last firing with the original owner.
 		check := b.sub()
 		m.bindAll(check, s, last)
-		ok := check.decl(l.locals.fresh("ok"), ir.Bool, orTrue(m.vn.tests(p.r.guards)))
+		ok := check.decl(l.locals.fresh("ok"), ir.Bool, orTrue(b.Builder, m.vn.tests(check.Builder, p.r.guards)))
 		use := check.sub()
 		for _, st := range p.steps {
 			use.Set(sel[st.h].(*ir.Var).Name, last[st.h])
 		}
 		check.ifThen(ok, use.stmts())
-		b.ifThen(binop(ir.Gt, nf, i32c(1)), check.stmts())
+		b.ifThen(b.Bin(ir.Gt, nf, b.I32(1)), check.stmts())
 	}
 	selVars := map[*head]*ir.Var{}
 	for h, e := range sel {
@@ -159,10 +160,10 @@ func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map
 		b.Store(p.slots[st.h], s, sel[st.h])
 	}
 	for _, v := range bodyInputs(p.r) {
-		b.Store(p.inputs[v], s, local(m.vn[v], v.cell.find().t))
+		b.Store(p.inputs[v], s, b.Local(m.vn[v], v.cell.find().t))
 	}
 	owner := l.stores[p.owner.ct]
-	claim := b.decl(l.locals.fresh("claim"), ir.U64, claimValue(p.r.index, demotion(p, s), binop(ir.Sub, step, load(owner.born, s, ir.I32)), s, step, l.round))
+	claim := b.decl(l.locals.fresh("claim"), ir.U64, claimValue(b.Builder, p.r.index, demotion(b.Builder, p, s), b.Bin(ir.Sub, step, b.Ld(owner.born, s)), s, step, l.round))
 	b.Store(p.claim, s, claim)
 	for _, h := range p.r.removed {
 		slot := s
@@ -182,43 +183,43 @@ func (l *lowerer) propose(b *block, m *matcher, s, step ir.Expr, first, last map
 // and the scrambled order makes the winners of a contested partner spread
 // over the store, so that each round commits a constant fraction of
 // chained proposals rather than one.
-func claimValue(rule int, demote, age, slot, step, round ir.Expr) ir.Expr {
+func claimValue(b *ir.Builder, rule int, demote, age, slot, step, round ir.Expr) ir.Expr {
 	const ageBits = 20
-	age = builtin(ir.Min, age, i32c(1<<ageBits-1))
-	prio := binop(ir.Or, binop(ir.Or, binop(ir.Or,
-		u64c(uint64(rule)<<53),
-		binop(ir.Shl, conv(ir.U64, demote), u64c(52))),
-		binop(ir.Shl, conv(ir.U64, age), u64c(32))),
-		scramble(slot, step))
-	return binop(ir.Or, binop(ir.Shl, conv(ir.U64, round), u64c(60)), binop(ir.Sub, u64c(1<<60-1), prio))
+	age = b.Builtin(ir.Min, age, b.I32(1<<ageBits-1))
+	prio := b.Bin(ir.Or, b.Bin(ir.Or, b.Bin(ir.Or,
+		b.U64(uint64(rule)<<53),
+		b.Bin(ir.Shl, b.Cast(ir.U64, demote), b.U64(52))),
+		b.Bin(ir.Shl, b.Cast(ir.U64, age), b.U64(32))),
+		scramble(b, slot, step))
+	return b.Bin(ir.Or, b.Bin(ir.Shl, b.Cast(ir.U64, round), b.U64(60)), b.Bin(ir.Sub, b.U64(1<<60-1), prio))
 }
 
 // scramble maps a slot (below 2^31) to 32 bits, one-to-one for each step:
 // a xor with the step's key and a multiply-xorshift mix, every stage a
 // bijection of 32-bit words.
-func scramble(slot, step ir.Expr) ir.Expr {
+func scramble(b *ir.Builder, slot, step ir.Expr) ir.Expr {
 	const mask = 1<<32 - 1
-	m32 := func(x ir.Expr) ir.Expr { return binop(ir.And, x, u64c(mask)) }
-	x := m32(binop(ir.Xor, conv(ir.U64, slot), binop(ir.Mul, conv(ir.U64, step), u64c(0x9E3779B9))))
-	x = m32(binop(ir.Mul, x, u64c(0x85EBCA6B)))
-	x = binop(ir.Xor, x, binop(ir.Shr, x, u64c(16)))
-	x = m32(binop(ir.Mul, x, u64c(0xC2B2AE35)))
-	return binop(ir.Xor, x, binop(ir.Shr, x, u64c(13)))
+	m32 := func(x ir.Expr) ir.Expr { return b.Bin(ir.And, x, b.U64(mask)) }
+	x := m32(b.Bin(ir.Xor, b.Cast(ir.U64, slot), b.Bin(ir.Mul, b.Cast(ir.U64, step), b.U64(0x9E3779B9))))
+	x = m32(b.Bin(ir.Mul, x, b.U64(0x85EBCA6B)))
+	x = b.Bin(ir.Xor, x, b.Bin(ir.Shr, x, b.U64(16)))
+	x = m32(b.Bin(ir.Mul, x, b.U64(0xC2B2AE35)))
+	return b.Bin(ir.Xor, x, b.Bin(ir.Shr, x, b.U64(13)))
 }
 
 // demotion is true for an owner that is itself the extremum that other
 // owners of the rule keep (min(A) \ min(B) with duplicates of the least
 // value): its firing would remove what all the others keep, so it
 // yields to them.
-func demotion(p *rulePlan, s ir.Expr) ir.Expr {
+func demotion(b *ir.Builder, p *rulePlan, s ir.Expr) ir.Expr {
 	var d ir.Expr
 	for _, st := range p.steps {
 		if st.ext != nil && st.h.ct == p.owner.ct {
-			d = and(d, binop(ir.Eq, conv(ir.I64, s), load(st.ext.buf, i32c(1), ir.I64)))
+			d = b.And(d, b.Bin(ir.Eq, b.Cast(ir.I64, s), b.Ld(st.ext.buf, b.I32(1))))
 		}
 	}
 	if d == nil {
-		return boolc(false)
+		return b.Bool(false)
 	}
 	return d
 }
@@ -239,19 +240,19 @@ func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 	b.Pos = p.r.pos
 	l.forListed(b, owner, func(b *block, s ir.Expr) {
 		in := b.sub()
-		my := in.decl(l.locals.fresh("my"), ir.U64, load(p.claim, s, ir.U64))
+		my := in.decl(l.locals.fresh("my"), ir.U64, b.Ld(p.claim, s))
 		slotOf := map[*head]ir.Expr{p.owner: s}
 		for _, st := range p.steps {
-			slotOf[st.h] = in.decl(l.locals.fresh("q"), ir.I32, load(p.slots[st.h], s, ir.I32))
+			slotOf[st.h] = in.decl(l.locals.fresh("q"), ir.I32, b.Ld(p.slots[st.h], s))
 		}
 		var held, free ir.Expr
 		for _, h := range p.r.heads() {
 			hs := l.stores[h.ct]
 			switch {
 			case h.removed:
-				held = and(held, binop(ir.Eq, load(hs.claim, slotOf[h], ir.U64), my))
+				held = b.And(held, b.Bin(ir.Eq, b.Ld(hs.claim, slotOf[h]), my))
 			case hs.claim != "":
-				free = and(free, binop(ir.Lt, load(hs.claim, slotOf[h], ir.U64), my))
+				free = b.And(free, b.Bin(ir.Lt, b.Ld(hs.claim, slotOf[h]), my))
 			}
 		}
 		heldAll := in.decl(l.locals.fresh("held"), ir.Bool, held)
@@ -259,7 +260,7 @@ func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 		l.countFiring(fire, p.r)
 		m := l.newMatcher(fire, p, step)
 		for _, v := range bodyInputs(p.r) {
-			fire.Set(m.vn[v], load(p.inputs[v], s, v.cell.find().t))
+			fire.Set(m.vn[v], b.Ld(p.inputs[v], s))
 		}
 		l.writeBody(fire, p, slotOf, m.bodyValues(fire, false), step)
 		// A proposal that lost a removed head's claim may find another
@@ -267,10 +268,10 @@ func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 		// that a firing of higher priority removes waits for the next step,
 		// where that firing's result is visible (Note [Parallel firing]).
 		lose := in.sub()
-		lose.Atomic("", ir.AtomicAdd, l.lost, i32c(0), i64c(1))
-		in.ifThen(and(heldAll, free), fire.stmts())
-		in.ifThen(not(heldAll), lose.stmts())
-		b.ifThen(binop(ir.Eq, load(p.on, s, ir.I32), l.stamp), in.stmts())
+		lose.Atomic("", ir.AtomicAdd, l.lost, b.I32(0), b.I64(1))
+		in.ifThen(b.And(heldAll, free), fire.stmts())
+		in.ifThen(b.Not(heldAll), lose.stmts())
+		b.ifThen(b.Bin(ir.Eq, b.Ld(p.on, s), l.stamp), in.stmts())
 	})
 }
 
@@ -310,8 +311,8 @@ func markVars(a arith, used map[*ruleVar]bool) {
 
 // countFiring adds one firing to the rule's count and the total.
 func (l *lowerer) countFiring(b *block, r *rule) {
-	b.Atomic("", ir.AtomicAdd, l.fired, i32c(int64(r.index)), i64c(1))
-	b.Atomic("", ir.AtomicAdd, l.fired, i32c(int64(len(l.prog.rules))), i64c(1))
+	b.Atomic("", ir.AtomicAdd, l.fired, b.I32(int64(r.index)), b.I64(1))
+	b.Atomic("", ir.AtomicAdd, l.fired, b.I32(int64(len(l.prog.rules))), b.I64(1))
 }
 
 // writeBody adds a committed firing's constraints, refilling removed
@@ -338,7 +339,7 @@ func (l *lowerer) writeBody(b *block, p *rulePlan, slotOf map[*head]ir.Expr, val
 		}
 	}
 	for _, h := range free {
-		b.Store(l.stores[h.ct].state, slotOf[h], i32c(0))
+		b.Store(l.stores[h.ct].state, slotOf[h], b.I32(0))
 	}
 }
 
@@ -349,8 +350,8 @@ func (l *lowerer) writeConstraint(b *block, ct *ctype, slot ir.Expr, vals []ir.E
 	for i, v := range vals {
 		b.Store(s.args[i], slot, v)
 	}
-	b.Store(s.born, slot, binop(ir.Add, step, i32c(1)))
-	b.Store(s.state, slot, i32c(1))
+	b.Store(s.born, slot, b.Bin(ir.Add, step, b.I32(1)))
+	b.Store(s.state, slot, b.I32(1))
 }
 
 // allocate takes a new slot from the store's top, raising an error when
@@ -358,9 +359,9 @@ func (l *lowerer) writeConstraint(b *block, ct *ctype, slot ir.Expr, vals []ir.E
 func (l *lowerer) allocate(b *block, r *rule, pg *post, vals []ir.Expr, step ir.Expr) {
 	ct := pg.ct
 	s := l.stores[ct]
-	slot := b.decl(l.locals.fresh("a"), ir.I32, i32c(0))
-	b.Atomic(slot.Name, ir.AtomicAdd, s.top, i32c(0), i32c(1))
-	b.ifThen(binop(ir.Ge, slot, s.capRef()), []ir.Stmt{&ir.Raise{Pos: pg.pos,
+	slot := b.decl(l.locals.fresh("a"), ir.I32, b.I32(0))
+	b.Atomic(slot.Name, ir.AtomicAdd, s.top, b.I32(0), b.I32(1))
+	b.ifThen(b.Bin(ir.Ge, slot, s.capRef(b.Builder)), []ir.Stmt{&ir.Raise{Pos: pg.pos,
 		Msg: fmt.Sprintf("%s: in %s: constraint store full: more than %s %s constraints (set %s=N for a larger store)", pg.pos, r.label(), s.cap, ct, s.cap)}})
 	l.writeConstraint(b, ct, slot, vals, step)
 }

@@ -144,6 +144,7 @@ func lower(file string, prog *program, facts []fact, opts Options, errs *diag.Li
 	l := &lowerer{errs: errs, prog: prog, facts: facts, opts: opts, stores: map[*ctype]*store{}, taken: map[string]bool{}}
 	l.pos = diag.Pos{File: file, Line: 1, Col: 1}
 	l.m = &ir.Module{Pos: l.pos, Name: ir.ModuleName(file)}
+	b := l.builder()
 	l.declareStores()
 	for _, r := range prog.rules {
 		l.plans = append(l.plans, l.planRule(r)...)
@@ -154,17 +155,22 @@ func lower(file string, prog *program, facts []fact, opts Options, errs *diag.Li
 	l.declareRuleBuffers()
 	l.fired = l.name("chr_fired")
 	l.steps = l.name("chr_steps")
-	l.buffer(l.fired, ir.I64, i64c(int64(len(prog.rules)+1)), ir.Scratch)
-	l.buffer(l.steps, ir.I64, i64c(2), ir.Scratch) // steps, claim rounds
+	l.buffer(l.fired, ir.I64, b.I64(int64(len(prog.rules)+1)), ir.Scratch)
+	l.buffer(l.steps, ir.I64, b.I64(2), ir.Scratch) // steps, claim rounds
 	l.lost = l.name("chr_lost")
-	l.buffer(l.lost, ir.I64, i64c(1), ir.Scratch)
+	l.buffer(l.lost, ir.I64, b.I64(1), ir.Scratch)
 	main := &ir.Func{Pos: l.pos, Kind: ir.HostFunc, Name: "main", Result: ir.Void}
 	l.m.Funcs = append(l.m.Funcs, main)
 	main.Body = append(main.Body, l.hostInit()...)
-	main.Body = append(main.Body, &ir.Region{Pos: l.pos, Procs: &ir.ParamRef{Name: l.procs, T: ir.I32}, Body: l.regionBody()})
+	main.Body = append(main.Body, &ir.Region{Pos: l.pos, Procs: b.P(l.procs), Body: l.regionBody()})
 	main.Body = append(main.Body, l.printStores()...)
 	return l.m
 }
+
+// builder builds the module-level expressions (buffer lengths, the
+// region's processors), at the program's position; it holds no
+// statements.
+func (l *lowerer) builder() *ir.Builder { return ir.NewBuilder(l.m, l.pos, nil) }
 
 // name reserves a module-level name, made unique.
 func (l *lowerer) name(base string) string {
@@ -214,9 +220,9 @@ func (l *lowerer) hostInit() []ir.Stmt {
 		if s.query == 0 {
 			continue
 		}
-		b.ifThen(binop(ir.Gt, i32c(int64(s.query)), s.capRef()), []ir.Stmt{&ir.Raise{Pos: l.pos,
+		b.ifThen(b.Bin(ir.Gt, b.I32(int64(s.query)), s.capRef(b.Builder)), []ir.Stmt{&ir.Raise{Pos: l.pos,
 			Msg: fmt.Sprintf("the query posts %d %s constraints, more than %s", s.query, ct, s.cap)}})
-		b.Store(s.top, i32c(0), i32c(int64(s.query)))
+		b.Store(s.top, b.I32(0), b.I32(int64(s.query)))
 	}
 	return b.stmts()
 }

@@ -25,41 +25,43 @@ func (l *lowerer) newMatcher(b *block, p *rulePlan, step ir.Expr) *matcher {
 	for _, name := range sortedVars(p.r) {
 		v := p.r.vars[name]
 		t := v.cell.find().t
-		m.vn[v] = b.decl(l.locals.fresh("v_"+identifier(name, "v")), t, zero(t)).Name
+		m.vn[v] = b.decl(l.locals.fresh("v_"+identifier(name, "v")), t, zero(b.Builder, t)).Name
 	}
 	return m
 }
 
-func zero(t ir.Type) ir.Expr {
+func zero(b *ir.Builder, t ir.Type) ir.Expr {
 	if t == ir.F64 {
-		return f64c(0)
+		return b.F64(0)
 	}
-	return i64c(0)
+	return b.I64(0)
 }
 
 // bindHead assigns the head's fresh variables from slot, and returns the
 // tests its arguments need: constants, and variables bound before or
-// earlier in the head. known holds the variables bound so far.
+// earlier in the head. known holds the variables bound so far. Each
+// argument's loads and tests carry its position in the head.
 func (m *matcher) bindHead(b *block, h *head, slot ir.Expr, known map[*ruleVar]bool, test bool) ir.Expr {
 	s := m.l.stores[h.ct]
 	var cond ir.Expr
-	for i, a := range h.args {
-		switch a := a.(type) {
+	for i, arg := range h.args {
+		ab := b.At(arg.at()) // the argument's expressions point at it
+		switch a := arg.(type) {
 		case *integer:
-			cond = and(cond, binop(ir.Eq, s.arg(i, slot), i64c(a.val)))
+			cond = ab.And(cond, ab.Bin(ir.Eq, s.arg(ab, i, slot), ab.I64(a.val)))
 		case *float:
-			cond = and(cond, binop(ir.Eq, s.arg(i, slot), f64c(a.val)))
+			cond = ab.And(cond, ab.Bin(ir.Eq, s.arg(ab, i, slot), ab.F64(a.val)))
 		case *variable:
 			if a.name == "_" {
 				continue
 			}
 			v := m.p.r.vars[a.name]
 			if known[v] {
-				cond = and(cond, binop(ir.Eq, s.arg(i, slot), local(m.vn[v], s.ct.args[i])))
+				cond = ab.And(cond, ab.Bin(ir.Eq, s.arg(ab, i, slot), ab.Local(m.vn[v], s.ct.args[i])))
 				continue
 			}
 			known[v] = true
-			b.Set(m.vn[v], s.arg(i, slot))
+			b.Set(m.vn[v], s.arg(ab, i, slot))
 		}
 	}
 	if !test {
@@ -71,26 +73,26 @@ func (m *matcher) bindHead(b *block, h *head, slot ir.Expr, known map[*ruleVar]b
 // alive is the liveness test of a partner slot: in phase C a live slot of
 // the snapshot, in phase E one that is also old enough for the plan's
 // semi-naive order.
-func (m *matcher) alive(h *head, slot ir.Expr) ir.Expr {
+func (m *matcher) alive(b *ir.Builder, h *head, slot ir.Expr) ir.Expr {
 	s := m.l.stores[h.ct]
-	live := binop(ir.Eq, load(s.state, slot, ir.I32), i32c(1))
-	born := load(s.born, slot, ir.I32)
+	live := b.Bin(ir.Eq, b.Ld(s.state, slot), b.I32(1))
+	born := b.Ld(s.born, slot)
 	if !m.prop {
 		// Not refilled by a firing of an earlier claim round.
-		return and(live, binop(ir.Le, born, m.step))
+		return b.And(live, b.Bin(ir.Le, born, m.step))
 	}
 	switch {
 	case h.index == m.p.delta:
-		return and(live, binop(ir.Eq, born, m.step))
+		return b.And(live, b.Bin(ir.Eq, born, m.step))
 	case h.index < m.p.delta:
-		return and(live, binop(ir.Lt, born, m.step))
+		return b.And(live, b.Bin(ir.Lt, born, m.step))
 	}
-	return and(live, binop(ir.Le, born, m.step))
+	return b.And(live, b.Bin(ir.Le, born, m.step))
 }
 
 // distinct tests that slot differs from the slots of the heads of the
 // same type matched so far.
-func (m *matcher) distinct(h *head, slot ir.Expr) ir.Expr {
+func (m *matcher) distinct(b *ir.Builder, h *head, slot ir.Expr) ir.Expr {
 	var others []*head
 	for other := range m.slots {
 		if other.ct == h.ct {
@@ -101,17 +103,17 @@ func (m *matcher) distinct(h *head, slot ir.Expr) ir.Expr {
 	sort.Slice(others, func(i, j int) bool { return others[i].index < others[j].index })
 	var c ir.Expr
 	for _, other := range others {
-		c = and(c, binop(ir.Ne, slot, m.slots[other]))
+		c = b.And(c, b.Bin(ir.Ne, slot, m.slots[other]))
 	}
 	return c
 }
 
 // loopCond adds the stop flag to a loop condition.
-func (m *matcher) loopCond(c ir.Expr) ir.Expr {
+func (m *matcher) loopCond(b *ir.Builder, c ir.Expr) ir.Expr {
 	if m.stop == "" {
 		return c
 	}
-	return and(c, not(local(m.stop, ir.Bool)))
+	return b.And(c, b.Not(b.Local(m.stop, ir.Bool)))
 }
 
 // search emits the loops that match steps[k:] and then act.
@@ -138,9 +140,9 @@ func (m *matcher) candidate(b *block, k int, slot ir.Expr, known map[*ruleVar]bo
 	st := m.p.steps[k]
 	var pre ir.Expr
 	if checkAlive || m.prop {
-		pre = m.alive(st.h, slot)
+		pre = m.alive(b.Builder, st.h, slot)
 	}
-	pre = and(pre, m.distinct(st.h, slot))
+	pre = b.And(pre, m.distinct(b.Builder, st.h, slot))
 	inner := b.sub()
 	kn := copyKnown(known)
 	argTest := m.bindHead(inner, st.h, slot, kn, true)
@@ -148,7 +150,7 @@ func (m *matcher) candidate(b *block, k int, slot ir.Expr, known map[*ruleVar]bo
 	m.slots[st.h] = slot
 	m.search(rest, k+1, kn, act)
 	delete(m.slots, st.h)
-	guard := and(argTest, m.vn.tests(st.guards))
+	guard := b.And(argTest, m.vn.tests(b.Builder, st.guards))
 	if guard != nil {
 		inner.ifThen(guard, rest.stmts())
 	} else {
@@ -175,16 +177,16 @@ func (m *matcher) keyed(b *block, k int, known map[*ruleVar]bool, act func(b *bl
 	s := m.l.stores[st.h.ct]
 	var keys []ir.Expr
 	for _, e := range st.keys {
-		keys = append(keys, conv(s.ct.args[st.keyPos[len(keys)]], m.vn.expr(e)))
+		keys = append(keys, b.Cast(s.ct.args[st.keyPos[len(keys)]], m.vn.expr(b.Builder, e)))
 	}
-	cur := b.decl(m.l.locals.fresh("c"), ir.I32, load(st.ix.head, s.bucket(hash(keys)), ir.I32))
+	cur := b.decl(m.l.locals.fresh("c"), ir.I32, b.Ld(st.ix.head, s.bucket(b.Builder, hash(b.Builder, keys))))
 	body := b.sub()
 	slot := body.decl(m.l.locals.fresh("s"), ir.I32, cur)
-	body.Set(cur.Name, load(st.ix.next, slot, ir.I32))
+	body.Set(cur.Name, b.Ld(st.ix.next, slot))
 	// The chains hold the live slots of phase B; only a later claim round
 	// may find one of them removed or refilled.
 	m.candidate(body, k, slot, known, m.l.retry, act)
-	b.while(m.loopCond(binop(ir.Ge, cur, i32c(0))), body.stmts())
+	b.while(m.loopCond(b.Builder, b.Bin(ir.Ge, cur, b.I32(0))), body.stmts())
 }
 
 // scan tries every slot of the store. A removal rule's owner starts
@@ -195,18 +197,18 @@ func (m *matcher) scan(b *block, k int, known map[*ruleVar]bool, act func(b *blo
 	st := m.p.steps[k]
 	s := m.l.stores[st.h.ct]
 	fresh := m.l.locals.fresh
-	j := b.decl(fresh("j"), ir.I32, i32c(0))
+	j := b.decl(fresh("j"), ir.I32, b.I32(0))
 	body := b.sub()
 	var slot ir.Expr = j
 	if !m.prop {
-		n := s.nRef()
-		start := b.decl(fresh("from"), ir.I32, binop(ir.Rem, binop(ir.Add, m.slots[m.p.owner], i32c(1)), builtin(ir.Max, n, i32c(1))))
-		at := binop(ir.Add, start, j)
-		slot = body.decl(fresh("s"), ir.I32, &ir.Select{Cond: binop(ir.Ge, at, n), X: binop(ir.Sub, at, n), Y: at})
+		n := s.nRef(b.Builder)
+		start := b.decl(fresh("from"), ir.I32, b.Bin(ir.Rem, b.Bin(ir.Add, m.slots[m.p.owner], b.I32(1)), b.Builtin(ir.Max, n, b.I32(1))))
+		at := b.Bin(ir.Add, start, j)
+		slot = body.decl(fresh("s"), ir.I32, b.Sel(b.Bin(ir.Ge, at, n), b.Bin(ir.Sub, at, n), at))
 	}
 	m.candidate(body, k, slot, known, true, act)
-	body.Set(j.Name, binop(ir.Add, j, i32c(1)))
-	b.while(m.loopCond(binop(ir.Lt, j, s.nRef())), body.stmts())
+	body.Set(j.Name, b.Bin(ir.Add, j, b.I32(1)))
+	b.while(m.loopCond(b.Builder, b.Bin(ir.Lt, j, s.nRef(b.Builder))), body.stmts())
 }
 
 // extremum tries the best candidate for the range conjunct first and
@@ -215,18 +217,18 @@ func (m *matcher) extremum(b *block, k int, known map[*ruleVar]bool, act func(b 
 	st := m.p.steps[k]
 	x := st.ext
 	fresh := m.l.locals.fresh
-	c1 := conv(ir.I32, load(x.buf, i32c(1), ir.I64))
-	c2 := conv(ir.I32, load(x.buf, i32c(2), ir.I64))
-	least := load(x.buf, i32c(0), ir.I64)
-	next := load(x.buf, i32c(3), ir.I64)
-	cand := b.decl(fresh("e"), ir.I32, i32c(-1))
-	scan := b.decl(fresh("escan"), ir.Bool, boolc(false))
+	c1 := b.Cast(ir.I32, b.Ld(x.buf, b.I32(1)))
+	c2 := b.Cast(ir.I32, b.Ld(x.buf, b.I32(2)))
+	least := b.Ld(x.buf, b.I32(0))
+	next := b.Ld(x.buf, b.I32(3))
+	cand := b.decl(fresh("e"), ir.I32, b.I32(-1))
+	scan := b.decl(fresh("escan"), ir.Bool, b.Bool(false))
 	// holds tests the range conjunct with X given by its key, declaring
 	// X's value in into.
 	holds := func(into *block, key ir.Expr) ir.Expr {
 		val := key
 		if x.max {
-			val = &ir.Unary{Op: ir.Neg, X: key}
+			val = b.Neg(key)
 		}
 		vn := varNames{}
 		for rv, n := range m.vn {
@@ -234,34 +236,34 @@ func (m *matcher) extremum(b *block, k int, known map[*ruleVar]bool, act func(b 
 		}
 		xv := into.decl(fresh("xk"), ir.I64, val)
 		vn[m.p.r.vars[st.h.args[x.pos].(*variable).name]] = xv.Name
-		return vn.test(st.extCmp)
+		return vn.test(b.Builder, st.extCmp)
 	}
-	notUsed := func(c ir.Expr) ir.Expr { return m.distinct(st.h, c) }
+	notUsed := func(c ir.Expr) ir.Expr { return m.distinct(b.Builder, st.h, c) }
 	pick := b.sub()
 	nextHolds := holds(pick, next)
-	pick.Emit(&ir.If{Pos: b.Pos, Cond: orTrue(notUsed(c1)), Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cand.Name, Value: c1}},
-		Else: []ir.Stmt{&ir.If{Pos: b.Pos, Cond: and(binop(ir.Ne, c2, c1), notUsed(c2)), Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cand.Name, Value: c2}},
-			Else: []ir.Stmt{&ir.If{Pos: b.Pos, Cond: and(binop(ir.Ne, next, i64c(1<<63-1)), nextHolds), Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: scan.Name, Value: boolc(true)}}}}}}})
-	b.ifThen(binop(ir.Ne, least, i64c(1<<63-1)), pick.stmts())
+	pick.Emit(&ir.If{Pos: b.Pos, Cond: orTrue(b.Builder, notUsed(c1)), Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cand.Name, Value: c1}},
+		Else: []ir.Stmt{&ir.If{Pos: b.Pos, Cond: b.And(b.Bin(ir.Ne, c2, c1), notUsed(c2)), Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cand.Name, Value: c2}},
+			Else: []ir.Stmt{&ir.If{Pos: b.Pos, Cond: b.And(b.Bin(ir.Ne, next, b.I64(1<<63-1)), nextHolds), Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: scan.Name, Value: b.Bool(true)}}}}}}})
+	b.ifThen(b.Bin(ir.Ne, least, b.I64(1<<63-1)), pick.stmts())
 	try := b.sub()
 	tryBody := try.sub()
 	m.candidate(tryBody, k, cand, known, false, act)
 	if m.stop != "" {
-		tryBody.ifThen(not(local(m.stop, ir.Bool)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: scan.Name, Value: boolc(true)}})
+		tryBody.ifThen(b.Not(b.Local(m.stop, ir.Bool)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: scan.Name, Value: b.Bool(true)}})
 	}
 	// A candidate that an earlier claim round removed ends the search
 	// until the next step's extremum.
-	try.ifThen(and(m.alive(st.h, cand), holds(try, x.keyOf(m.l.stores[st.h.ct].arg(x.pos, cand)))), tryBody.stmts())
-	b.ifThen(binop(ir.Ge, cand, i32c(0)), try.stmts())
+	try.ifThen(b.And(m.alive(b.Builder, st.h, cand), holds(try, x.keyOf(b.Builder, m.l.stores[st.h.ct].arg(b.Builder, x.pos, cand)))), tryBody.stmts())
+	b.ifThen(b.Bin(ir.Ge, cand, b.I32(0)), try.stmts())
 	full := b.sub()
 	m.scan(full, k, known, act)
-	b.ifThen(local(scan.Name, ir.Bool), full.stmts())
+	b.ifThen(b.Local(scan.Name, ir.Bool), full.stmts())
 }
 
 // orTrue makes a missing condition true.
-func orTrue(c ir.Expr) ir.Expr {
+func orTrue(b *ir.Builder, c ir.Expr) ir.Expr {
 	if c == nil {
-		return boolc(true)
+		return b.Bool(true)
 	}
 	return c
 }
@@ -289,12 +291,12 @@ func (l *lowerer) ownerLoop(b *block, p *rulePlan, step ir.Expr, inner func(b *b
 		test := m.bindHead(body, p.owner, i, known, true)
 		rest := body.sub()
 		inner(rest, m, i, known)
-		cond := and(test, m.vn.tests(p.early))
+		cond := b.And(test, m.vn.tests(b.Builder, p.early))
 		if cond != nil {
 			body.ifThen(cond, rest.stmts())
 		} else {
 			body.Emit(rest.stmts()...)
 		}
-		b.ifThen(m.alive(p.owner, i), body.stmts())
+		b.ifThen(m.alive(b.Builder, p.owner, i), body.stmts())
 	})
 }

@@ -60,15 +60,17 @@ func (l *lowerer) printStores() []ir.Stmt {
 // N, ...}}, the rules in program order (docs/TOOLKIT.md); STATS=0 prints
 // nothing.
 func (l *lowerer) printStats() ir.Stmt {
+	b := l.builder()
 	p := l.param("STATS", 1)
-	steps, rounds := load(l.steps, i32c(0), ir.I64), load(l.steps, i32c(1), ir.I64)
+	steps, rounds := b.Ld(l.steps, b.I32(0)), b.Ld(l.steps, b.I32(1))
 	eprintf := func(pos ir.Pos, format string, args ...ir.Expr) ir.Stmt {
 		return &ir.Printf{Pos: pos, Stderr: true, Format: format, Args: args}
 	}
 	text := []ir.Stmt{eprintf(l.pos, "%% steps: %ld\n", steps), eprintf(l.pos, "%% claim rounds: %ld\n", rounds)}
 	json := []ir.Stmt{eprintf(l.pos, "{\"steps\": %ld, \"claim_rounds\": %ld, \"firings\": {", steps, rounds)}
 	for i, r := range l.prog.rules {
-		fired := load(l.fired, i32c(int64(r.index)), ir.I64)
+		rb := b.At(r.pos)
+		fired := rb.Ld(l.fired, rb.I32(int64(r.index)))
 		label := strings.ReplaceAll(r.label(), "%", "%%")
 		text = append(text, eprintf(r.pos, "%% "+label+": %ld firings\n", fired))
 		sep := ", "
@@ -78,9 +80,9 @@ func (l *lowerer) printStats() ir.Stmt {
 		json = append(json, eprintf(r.pos, sep+strings.ReplaceAll(jsonString(r.label()), "%", "%%")+": %ld", fired))
 	}
 	json = append(json, eprintf(l.pos, "}}\n"))
-	param := &ir.ParamRef{Pos: l.pos, Name: p, T: ir.I32}
-	return &ir.If{Pos: l.pos, Cond: binop(ir.Eq, param, i32c(2)), Then: json,
-		Else: []ir.Stmt{&ir.If{Pos: l.pos, Cond: binop(ir.Ne, param, i32c(0)), Then: text}}}
+	param := b.P(p)
+	return &ir.If{Pos: l.pos, Cond: b.Bin(ir.Eq, param, b.I32(2)), Then: json,
+		Else: []ir.Stmt{&ir.If{Pos: l.pos, Cond: b.Bin(ir.Ne, param, b.I32(0)), Then: text}}}
 }
 
 // jsonString quotes s as a JSON string.
@@ -92,38 +94,39 @@ func jsonString(s string) string {
 // printStore copies one store's packed live constraints and their sorted
 // index back and prints them in that order.
 func (l *lowerer) printStore(b *block, s *store) {
-	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
+	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, b.Ld(s.live, b.I32(0)))
 	if s.text != "" {
 		// Formatted on the device, textChunk lines at a time: a region
 		// writes the chunk's text, whose length is its last line's end.
-		text := l.array(s.base+"_htext", ir.U8, s.textLen())
-		c := b.decl(l.locals.fresh("chunk"), ir.I32, i32c(0))
+		text := l.array(s.base+"_htext", ir.U8, s.textLen(b.Builder))
+		c := b.decl(l.locals.fresh("chunk"), ir.I32, b.I32(0))
 		body := b.sub()
-		n := body.decl(l.locals.fresh("lines_"+s.base), ir.I32, builtin(ir.Min, s.chunkRef(), binop(ir.Sub, live, c)))
+		n := body.decl(l.locals.fresh("lines_"+s.base), ir.I32, b.Builtin(ir.Min, s.chunkRef(b.Builder), b.Bin(ir.Sub, live, c)))
 		region := body.sub()
 		l.format(region, s, c, n)
-		body.Emit(&ir.Region{Pos: b.Pos, Procs: &ir.ParamRef{Name: l.procs, T: ir.I32}, Body: region.stmts()})
-		bytes := body.decl(l.locals.fresh("bytes_"+s.base), ir.I64, load(s.lines, binop(ir.Sub, n, i32c(1)), ir.I64))
-		body.Emit(&ir.Copy{Pos: b.Pos, Dst: text, DstOff: i32c(0), Src: s.text, SrcOff: i32c(0), Count: bytes},
+		body.Emit(&ir.Region{Pos: b.Pos, Procs: b.P(l.procs), Body: region.stmts()})
+		bytes := body.decl(l.locals.fresh("bytes_"+s.base), ir.I64, b.Ld(s.lines, b.Bin(ir.Sub, n, b.I32(1))))
+		body.Emit(&ir.Copy{Pos: b.Pos, Dst: text, DstOff: b.I32(0), Src: s.text, SrcOff: b.I32(0), Count: bytes},
 			&ir.Write{Pos: b.Pos, Array: text, Count: bytes})
-		body.Set(c.Name, binop(ir.Add, c, n))
-		b.while(binop(ir.Lt, c, live), body.stmts())
+		body.Set(c.Name, b.Bin(ir.Add, c, n))
+		b.while(b.Bin(ir.Lt, c, live), body.stmts())
 		return
 	}
 	var hargs []string
 	for i, t := range s.ct.args {
-		hargs = append(hargs, l.array(fmt.Sprintf("%s_ha%d", s.base, i), t, s.capRef()))
+		hargs = append(hargs, l.array(fmt.Sprintf("%s_ha%d", s.base, i), t, s.capRef(b.Builder)))
 	}
 	for i, h := range hargs {
-		b.Emit(&ir.Copy{Pos: b.Pos, Dst: h, DstOff: i32c(0), Src: s.packed[i], SrcOff: i32c(0), Count: live})
+		b.Emit(&ir.Copy{Pos: b.Pos, Dst: h, DstOff: b.I32(0), Src: s.packed[i], SrcOff: b.I32(0), Count: live})
 	}
-	j := local(l.locals.fresh("j"), ir.I32)
+	jn := l.locals.fresh("j")
+	j := b.Local(jn, ir.I32)
 	format := atomText(s.ct.name)
 	var args []ir.Expr
 	if s.ct.arity > 0 {
-		idx := l.array(s.base+"_idx", ir.I32, s.capRef())
-		b.Emit(&ir.Copy{Pos: b.Pos, Dst: idx, DstOff: i32c(0), Src: s.order, SrcOff: i32c(0), Count: live})
-		slot := load(idx, j, ir.I32)
+		idx := l.array(s.base+"_idx", ir.I32, s.capRef(b.Builder))
+		b.Emit(&ir.Copy{Pos: b.Pos, Dst: idx, DstOff: b.I32(0), Src: s.order, SrcOff: b.I32(0), Count: live})
+		slot := b.Ld(idx, j)
 		var parts []string
 		for a, t := range s.ct.args {
 			if t == ir.F64 {
@@ -131,11 +134,11 @@ func (l *lowerer) printStore(b *block, s *store) {
 			} else {
 				parts = append(parts, "%ld")
 			}
-			args = append(args, load(hargs[a], slot, t))
+			args = append(args, b.Ld(hargs[a], slot))
 		}
 		format += "(" + strings.Join(parts, ",") + ")"
 	}
-	b.Emit(l.countLoop(j.Name, live, []ir.Stmt{&ir.Printf{Pos: b.Pos, Format: strings.ReplaceAll(format, "%%", "%%%%") + "\n", Args: args}}))
+	b.Emit(l.countLoop(jn, live, []ir.Stmt{&ir.Printf{Pos: b.Pos, Format: strings.ReplaceAll(format, "%%", "%%%%") + "\n", Args: args}}))
 }
 
 // textChunk is the default of TEXT_LINES, the most lines a store formats
@@ -151,17 +154,17 @@ const textChunk = 1 << 20
 func (l *lowerer) format(b *block, s *store, first, n ir.Expr) {
 	name := atomLiteral(s.ct.name)
 	args := func(b *block, j ir.Expr) []ir.Expr {
-		p := b.decl(l.locals.fresh("fp"), ir.I32, load(s.order, binop(ir.Add, first, j), ir.I32))
+		p := b.decl(l.locals.fresh("fp"), ir.I32, b.Ld(s.order, b.Bin(ir.Add, first, j)))
 		var out []ir.Expr
 		for a := range s.packed {
-			out = append(out, load(s.packed[a], p, ir.I64))
+			out = append(out, b.Ld(s.packed[a], p))
 		}
 		return out
 	}
 	l.forSlots(b, n, func(b *block, j ir.Expr) {
-		var size ir.Expr = i64c(int64(len(name) + 1 + len(s.packed) + 1))
+		var size ir.Expr = b.I64(int64(len(name) + 1 + len(s.packed) + 1))
 		for _, x := range args(b, j) {
-			size = binop(ir.Add, size, ir.DecimalLen(b.Pos, x))
+			size = b.Bin(ir.Add, size, ir.DecimalLen(b.Pos, x))
 		}
 		b.Store(s.lines, j, size)
 	})
@@ -170,7 +173,7 @@ func (l *lowerer) format(b *block, s *store, first, n ir.Expr) {
 	l.forSlots(b, n, func(b *block, j ir.Expr) {
 		xs := args(b, j)
 		at := l.locals.fresh("at")
-		b.decl(at, ir.I64, &ir.Select{Cond: binop(ir.Gt, j, i32c(0)), X: load(s.lines, binop(ir.Sub, j, i32c(1)), ir.I64), Y: i64c(0)})
+		b.decl(at, ir.I64, b.Sel(b.Bin(ir.Gt, j, b.I32(0)), b.Ld(s.lines, b.Bin(ir.Sub, j, b.I32(1))), b.I64(0)))
 		b.Emit(ir.PutText(b.Pos, s.text, at, name+"(")...)
 		for a, x := range xs {
 			if a > 0 {
@@ -184,10 +187,11 @@ func (l *lowerer) format(b *block, s *store, first, n ir.Expr) {
 
 // countLoop is `for var i = 0; i < n; i = i + 1 { body }`.
 func (l *lowerer) countLoop(i string, n ir.Expr, body []ir.Stmt) ir.Stmt {
+	b := l.builder()
 	return &ir.For{Pos: l.pos,
-		Init: &ir.Decl{Pos: l.pos, Name: i, T: ir.I32, Init: i32c(0)},
-		Cond: binop(ir.Lt, local(i, ir.I32), n),
-		Post: &ir.Assign{Pos: l.pos, Name: i, Value: binop(ir.Add, local(i, ir.I32), i32c(1))},
+		Init: &ir.Decl{Pos: l.pos, Name: i, T: ir.I32, Init: b.I32(0)},
+		Cond: b.Bin(ir.Lt, b.Local(i, ir.I32), n),
+		Post: &ir.Assign{Pos: l.pos, Name: i, Value: b.Bin(ir.Add, b.Local(i, ir.I32), b.I32(1))},
 		Body: body}
 }
 

@@ -17,14 +17,14 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	b := newBlock(l.m, l.pos)
 	l.copyQuery(b)
 	b.Barrier(true)
-	step := b.decl(l.locals.fresh("step"), ir.I32, i32c(0))
-	goOn := b.decl(l.locals.fresh("go"), ir.Bool, boolc(true))
-	l.stamp = b.decl(l.locals.fresh("stamp"), ir.I32, i32c(0))
+	step := b.decl(l.locals.fresh("step"), ir.I32, b.I32(0))
+	goOn := b.decl(l.locals.fresh("go"), ir.Bool, b.Bool(true))
+	l.stamp = b.decl(l.locals.fresh("stamp"), ir.I32, b.I32(0))
 	body := b.sub()
-	body.Set(step.Name, binop(ir.Add, step, i32c(1)))
-	body.ifThen(binop(ir.Gt, step, &ir.ParamRef{Name: l.maxSteps, T: ir.I32}), []ir.Stmt{&ir.Raise{Pos: l.pos,
+	body.Set(step.Name, b.Bin(ir.Add, step, b.I32(1)))
+	body.ifThen(b.Bin(ir.Gt, step, b.P(l.maxSteps)), []ir.Stmt{&ir.Raise{Pos: l.pos,
 		Msg: fmt.Sprintf("no fixpoint after %s steps (set %s=N to allow more)", l.maxSteps, l.maxSteps)}})
-	total := load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64)
+	total := b.Ld(l.fired, b.I32(int64(len(l.prog.rules))))
 	before := body.decl(l.locals.fresh("before"), ir.I64, total)
 	l.phaseA(body)
 	l.phaseB(body)
@@ -35,11 +35,11 @@ func (l *lowerer) regionBody() []ir.Stmt {
 		}
 	}
 	body.Barrier(true)
-	body.Set(goOn.Name, binop(ir.Ne, load(l.fired, i32c(int64(len(l.prog.rules))), ir.I64), before))
+	body.Set(goOn.Name, b.Bin(ir.Ne, b.Ld(l.fired, b.I32(int64(len(l.prog.rules)))), before))
 	b.while(goOn, body.stmts())
-	b.ifThen(binop(ir.Eq, builtin(ir.ProcID), i32c(0)), []ir.Stmt{
-		&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(0), Value: conv(ir.I64, step)},
-		&ir.Store{Pos: l.pos, Buf: l.steps, Index: i32c(1), Value: conv(ir.I64, l.stamp)}})
+	b.ifThen(b.Bin(ir.Eq, b.Builtin(ir.ProcID), b.I32(0)), []ir.Stmt{
+		&ir.Store{Pos: l.pos, Buf: l.steps, Index: b.I32(0), Value: b.Cast(ir.I64, step)},
+		&ir.Store{Pos: l.pos, Buf: l.steps, Index: b.I32(1), Value: b.Cast(ir.I64, l.stamp)}})
 	l.compact(b)
 	return b.stmts()
 }
@@ -57,27 +57,27 @@ func (l *lowerer) compact(b *block) {
 	tops := map[*store]ir.Expr{}
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
-		tops[s] = builtin(ir.Min, load(s.top, i32c(0), ir.I32), s.capRef())
+		tops[s] = b.Builtin(ir.Min, b.Ld(s.top, b.I32(0)), s.capRef(b.Builder))
 		l.forSlots(b, tops[s], func(b *block, i ir.Expr) {
 			count := b.sub()
-			count.Atomic("", ir.AtomicAdd, s.live, i32c(0), i32c(1))
-			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), count.stmts())
+			count.Atomic("", ir.AtomicAdd, s.live, b.I32(0), b.I32(1))
+			b.ifThen(b.Bin(ir.Eq, b.Ld(s.state, i), b.I32(1)), count.stmts())
 		})
 	}
 	b.Barrier(true)
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
-		dense := binop(ir.Eq, load(s.live, i32c(0), ir.I32), tops[s])
+		dense := b.Bin(ir.Eq, b.Ld(s.live, b.I32(0)), tops[s])
 		l.forSlots(b, tops[s], func(b *block, i ir.Expr) {
 			in := b.sub()
 			at := in.decl(l.locals.fresh("at"), ir.I32, i)
 			next := in.sub()
-			next.Atomic(at.Name, ir.AtomicAdd, s.live, i32c(1), i32c(1))
-			in.ifThen(not(dense), next.stmts())
+			next.Atomic(at.Name, ir.AtomicAdd, s.live, b.I32(1), b.I32(1))
+			in.ifThen(b.Not(dense), next.stmts())
 			for k := range s.args {
-				in.Store(s.packed[k], at, s.arg(k, i))
+				in.Store(s.packed[k], at, s.arg(b.Builder, k, i))
 			}
-			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts())
+			b.ifThen(b.Bin(ir.Eq, b.Ld(s.state, i), b.I32(1)), in.stmts())
 		})
 	}
 	b.Barrier(true)
@@ -86,10 +86,10 @@ func (l *lowerer) compact(b *block) {
 		if ct.arity == 0 {
 			continue
 		}
-		l.forSlots(b, binop(ir.Sub, load(s.live, i32c(0), ir.I32), i32c(1)), func(b *block, i ir.Expr) {
+		l.forSlots(b, b.Bin(ir.Sub, b.Ld(s.live, b.I32(0)), b.I32(1)), func(b *block, i ir.Expr) {
 			up := b.sub()
-			up.Atomic("", ir.AtomicMax, s.live, i32c(2), i32c(1))
-			b.ifThen(s.packedLess(binop(ir.Add, i, i32c(1)), i), up.stmts())
+			up.Atomic("", ir.AtomicMax, s.live, b.I32(2), b.I32(1))
+			b.ifThen(s.packedLess(b.Builder, b.Bin(ir.Add, i, b.I32(1)), i), up.stmts())
 		})
 	}
 	b.Barrier(true)
@@ -98,27 +98,27 @@ func (l *lowerer) compact(b *block) {
 		if ct.arity == 0 {
 			continue
 		}
-		live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, load(s.live, i32c(0), ir.I32))
-		b.ifThen(binop(ir.Gt, live, i32c(1<<30)), []ir.Stmt{&ir.Raise{Pos: b.Pos,
+		live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, b.Ld(s.live, b.I32(0)))
+		b.ifThen(b.Bin(ir.Gt, live, b.I32(1<<30)), []ir.Stmt{&ir.Raise{Pos: b.Pos,
 			Msg: fmt.Sprintf("more than 2^30 live %s constraints to sort for output", ct)}})
-		unsorted := binop(ir.Ne, load(s.live, i32c(2), ir.I32), i32c(0))
-		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, i32c(1))
-		b.while(and(unsorted, binop(ir.Lt, size, live)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: size.Name, Value: binop(ir.Mul, size, i32c(2))}})
-		l.forSlots(b, builtin(ir.Max, size, live), func(b *block, i ir.Expr) {
-			b.Store(s.order, i, &ir.Select{Cond: binop(ir.Lt, i, live), X: i, Y: i32c(-1)})
+		unsorted := b.Bin(ir.Ne, b.Ld(s.live, b.I32(2)), b.I32(0))
+		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, b.I32(1))
+		b.while(b.And(unsorted, b.Bin(ir.Lt, size, live)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: size.Name, Value: b.Bin(ir.Mul, size, b.I32(2))}})
+		l.forSlots(b, b.Builtin(ir.Max, size, live), func(b *block, i ir.Expr) {
+			b.Store(s.order, i, b.Sel(b.Bin(ir.Lt, i, live), i, b.I32(-1)))
 		})
 		b.Barrier(true)
-		b.Emit(ir.SortNetwork(b.Pos, s.order, size, s.packedLess, l.locals.fresh)...)
+		b.Emit(ir.SortNetwork(b.Pos, s.order, size, func(x, y ir.Expr) ir.Expr { return s.packedLess(b.Builder, x, y) }, l.locals.fresh)...)
 	}
 }
 
 // packedLess tells whether packed constraint x sorts strictly before
 // packed constraint y: argument by argument, by value.
-func (s *store) packedLess(x, y ir.Expr) ir.Expr {
-	var less ir.Expr = boolc(false)
+func (s *store) packedLess(b *ir.Builder, x, y ir.Expr) ir.Expr {
+	var less ir.Expr = b.Bool(false)
 	for a := len(s.packed) - 1; a >= 0; a-- {
-		xa, ya := load(s.packed[a], x, s.ct.args[a]), load(s.packed[a], y, s.ct.args[a])
-		less = binop(ir.LogOr, binop(ir.Lt, xa, ya), and(binop(ir.Eq, xa, ya), less))
+		xa, ya := b.Ld(s.packed[a], x), b.Ld(s.packed[a], y)
+		less = b.Bin(ir.LogOr, b.Bin(ir.Lt, xa, ya), b.And(b.Bin(ir.Eq, xa, ya), less))
 	}
 	return less
 }
@@ -140,10 +140,10 @@ func (l *lowerer) claimRounds(b *block, step ir.Expr) {
 	if !removal {
 		return
 	}
-	l.round = b.decl(l.locals.fresh("round"), ir.I32, i32c(0))
+	l.round = b.decl(l.locals.fresh("round"), ir.I32, b.I32(0))
 	round := func(body *block) {
-		body.Set(l.round.Name, binop(ir.Add, l.round, i32c(1)))
-		body.Set(l.stamp.Name, binop(ir.Add, l.stamp, i32c(1)))
+		body.Set(l.round.Name, b.Bin(ir.Add, l.round, b.I32(1)))
+		body.Set(l.stamp.Name, b.Bin(ir.Add, l.stamp, b.I32(1)))
 		for _, p := range l.plans {
 			if p.delta < 0 {
 				l.matchRemoval(body, p, step)
@@ -162,8 +162,8 @@ func (l *lowerer) claimRounds(b *block, step ir.Expr) {
 		round(b)
 		return
 	}
-	more := b.decl(l.locals.fresh("more"), ir.Bool, boolc(true))
-	lost := load(l.lost, i32c(0), ir.I64)
+	more := b.decl(l.locals.fresh("more"), ir.Bool, b.Bool(true))
+	lost := b.Ld(l.lost, b.I32(0))
 	seen := b.decl(l.locals.fresh("lost"), ir.I64, lost)
 	body := b.sub()
 	round(body)
@@ -171,8 +171,8 @@ func (l *lowerer) claimRounds(b *block, step ir.Expr) {
 	// owner that proposed nothing finds nothing later: another round can
 	// fire only if a proposal lost. The count of losers only grows, and
 	// only phase D adds to it, so reading it here races with nothing.
-	limit := builtin(ir.Min, &ir.ParamRef{Name: l.rounds, T: ir.I32}, i32c(maxRounds))
-	body.Set(more.Name, and(binop(ir.Ne, lost, seen), binop(ir.Lt, l.round, limit)))
+	limit := b.Builtin(ir.Min, b.P(l.rounds), b.I32(maxRounds))
+	body.Set(more.Name, b.And(b.Bin(ir.Ne, lost, seen), b.Bin(ir.Lt, l.round, limit)))
 	body.Set(seen.Name, lost)
 	b.while(more, body.stmts())
 }
@@ -233,8 +233,8 @@ func removedTypes(r *rule) []*ctype {
 
 // forListed emits a grid-stride loop over the listed live slots of s.
 func (l *lowerer) forListed(b *block, s *store, body func(b *block, slot ir.Expr)) {
-	l.forSlots(b, load(s.count, i32c(0), ir.I32), func(b *block, k ir.Expr) {
-		slot := b.decl(l.locals.fresh("o"), ir.I32, load(s.list, k, ir.I32))
+	l.forSlots(b, b.Ld(s.count, b.I32(0)), func(b *block, k ir.Expr) {
+		slot := b.decl(l.locals.fresh("o"), ir.I32, b.Ld(s.list, k))
 		body(b, slot)
 	})
 }
@@ -242,13 +242,13 @@ func (l *lowerer) forListed(b *block, s *store, body func(b *block, slot ir.Expr
 // forSlots emits a grid-stride loop over 0..n-1.
 func (l *lowerer) forSlots(b *block, n ir.Expr, body func(b *block, slot ir.Expr)) {
 	name := l.locals.fresh("i")
-	i := local(name, ir.I32)
+	i := b.Local(name, ir.I32)
 	inner := b.sub()
 	body(inner, i)
 	b.Emit(&ir.For{Pos: b.Pos,
-		Init: &ir.Decl{Pos: b.Pos, Name: name, T: ir.I32, Init: builtin(ir.ProcID)},
-		Cond: binop(ir.Lt, i, n),
-		Post: &ir.Assign{Pos: b.Pos, Name: name, Value: binop(ir.Add, i, builtin(ir.NumProcs))},
+		Init: &ir.Decl{Pos: b.Pos, Name: name, T: ir.I32, Init: b.Builtin(ir.ProcID)},
+		Cond: b.Bin(ir.Lt, i, n),
+		Post: &ir.Assign{Pos: b.Pos, Name: name, Value: b.Bin(ir.Add, i, b.Builtin(ir.NumProcs))},
 		Body: inner.stmts()})
 }
 
@@ -259,12 +259,12 @@ func (l *lowerer) copyQuery(b *block) {
 		if s.query == 0 {
 			continue
 		}
-		l.forSlots(b, i32c(int64(s.query)), func(b *block, i ir.Expr) {
+		l.forSlots(b, b.I32(int64(s.query)), func(b *block, i ir.Expr) {
 			for a, q := range s.qargs {
-				b.Store(s.args[a], i, load(q, i, ct.args[a]))
+				b.Store(s.args[a], i, b.Ld(q, i))
 			}
-			b.Store(s.state, i, i32c(1))
-			b.Store(s.born, i, i32c(1))
+			b.Store(s.state, i, b.I32(1))
+			b.Store(s.born, i, b.I32(1))
 		})
 	}
 }
@@ -276,31 +276,31 @@ func (l *lowerer) phaseA(b *block) {
 		s := l.stores[ct]
 		s.n = l.locals.fresh("n_" + s.base)
 		s.hs = l.locals.fresh("hs_" + s.base)
-		b.decl(s.n, ir.I32, load(s.top, i32c(0), ir.I32))
-		b.decl(s.hs, ir.I32, i32c(1))
+		b.decl(s.n, ir.I32, b.Ld(s.top, b.I32(0)))
+		b.decl(s.hs, ir.I32, b.I32(1))
 		if len(s.indices) > 0 {
-			b.while(binop(ir.Lt, local(s.hs, ir.I32), s.nRef()), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: binop(ir.Mul, local(s.hs, ir.I32), i32c(2))}})
+			b.while(b.Bin(ir.Lt, b.Local(s.hs, ir.I32), s.nRef(b.Builder)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: b.Bin(ir.Mul, b.Local(s.hs, ir.I32), b.I32(2))}})
 		}
 		if s.claim != "" && !s.listed {
-			l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) { b.Store(s.claim, i, u64c(0)) })
+			l.forSlots(b, s.nRef(b.Builder), func(b *block, i ir.Expr) { b.Store(s.claim, i, b.U64(0)) })
 		}
 		for _, ix := range s.indices {
-			l.forSlots(b, local(s.hs, ir.I32), func(b *block, i ir.Expr) { b.Store(ix.head, i, i32c(-1)) })
+			l.forSlots(b, b.Local(s.hs, ir.I32), func(b *block, i ir.Expr) { b.Store(ix.head, i, b.I32(-1)) })
 		}
 	}
 	var init []ir.Stmt
 	for _, ct := range l.prog.types {
 		if s := l.stores[ct]; s.listed {
-			init = append(init, &ir.Store{Pos: l.pos, Buf: s.count, Index: i32c(0), Value: i32c(0)})
+			init = append(init, &ir.Store{Pos: l.pos, Buf: s.count, Index: b.I32(0), Value: b.I32(0)})
 		}
 		for _, x := range l.stores[ct].exts {
 			for cellNo, v := range []int64{math.MaxInt64, math.MaxInt64, -1, math.MaxInt64} {
-				init = append(init, &ir.Store{Pos: l.pos, Buf: x.buf, Index: i32c(int64(cellNo)), Value: i64c(v)})
+				init = append(init, &ir.Store{Pos: l.pos, Buf: x.buf, Index: b.I32(int64(cellNo)), Value: b.I64(v)})
 			}
 		}
 	}
 	if init != nil {
-		b.ifThen(binop(ir.Eq, builtin(ir.ProcID), i32c(0)), init)
+		b.ifThen(b.Bin(ir.Eq, b.Builtin(ir.ProcID), b.I32(0)), init)
 	}
 	b.Barrier(true)
 }
@@ -314,33 +314,33 @@ func (l *lowerer) phaseB(b *block) {
 			continue
 		}
 		anyExt = anyExt || len(s.exts) > 0
-		l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) {
+		l.forSlots(b, s.nRef(b.Builder), func(b *block, i ir.Expr) {
 			in := b.sub()
 			for _, ix := range s.indices {
 				var keys []ir.Expr
 				for _, p := range ix.pos {
-					keys = append(keys, s.arg(p, i))
+					keys = append(keys, s.arg(b.Builder, p, i))
 				}
 				old := l.locals.fresh("old")
-				in.decl(old, ir.I32, i32c(0))
-				in.Atomic(old, ir.AtomicExch, ix.head, s.bucket(hash(keys)), i)
-				in.Store(ix.next, i, local(old, ir.I32))
+				in.decl(old, ir.I32, b.I32(0))
+				in.Atomic(old, ir.AtomicExch, ix.head, s.bucket(b.Builder, hash(b.Builder, keys)), i)
+				in.Store(ix.next, i, b.Local(old, ir.I32))
 			}
 			for _, x := range s.exts {
-				in.Atomic("", ir.AtomicMin, x.buf, i32c(0), x.keyOf(s.arg(x.pos, i)))
+				in.Atomic("", ir.AtomicMin, x.buf, b.I32(0), x.keyOf(b.Builder, s.arg(b.Builder, x.pos, i)))
 			}
 			if s.listed {
-				r := in.decl(l.locals.fresh("rank"), ir.I32, i32c(0))
-				in.Atomic(r.Name, ir.AtomicAdd, s.count, i32c(0), i32c(1))
+				r := in.decl(l.locals.fresh("rank"), ir.I32, b.I32(0))
+				in.Atomic(r.Name, ir.AtomicAdd, s.count, b.I32(0), b.I32(1))
 				in.Store(s.list, r, i)
 				if s.ranked {
 					in.Store(s.rank, i, r)
 				}
 				if s.claim != "" {
-					in.Store(s.claim, i, u64c(0))
+					in.Store(s.claim, i, b.U64(0))
 				}
 			}
-			b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts())
+			b.ifThen(b.Bin(ir.Eq, b.Ld(s.state, i), b.I32(1)), in.stmts())
 		})
 	}
 	b.Barrier(true)
@@ -358,36 +358,37 @@ func (l *lowerer) phaseB(b *block) {
 
 // extremumPass finds the slots with the least key and the next key.
 func (l *lowerer) extremumPass(b *block, s *store, x *extremum) {
-	l.forSlots(b, s.nRef(), func(b *block, i ir.Expr) {
+	l.forSlots(b, s.nRef(b.Builder), func(b *block, i ir.Expr) {
 		k := l.locals.fresh("k")
 		in := b.sub()
-		kv := in.decl(k, ir.I64, x.keyOf(s.arg(x.pos, i)))
-		least := load(x.buf, i32c(0), ir.I64)
+		kv := in.decl(k, ir.I64, x.keyOf(b.Builder, s.arg(b.Builder, x.pos, i)))
+		least := b.Ld(x.buf, b.I32(0))
 		eq := b.sub()
-		eq.Atomic("", ir.AtomicMin, x.buf, i32c(1), conv(ir.I64, i))
-		eq.Atomic("", ir.AtomicMax, x.buf, i32c(2), conv(ir.I64, i))
+		eq.Atomic("", ir.AtomicMin, x.buf, b.I32(1), b.Cast(ir.I64, i))
+		eq.Atomic("", ir.AtomicMax, x.buf, b.I32(2), b.Cast(ir.I64, i))
 		gt := b.sub()
-		gt.Atomic("", ir.AtomicMin, x.buf, i32c(3), kv)
-		in.Emit(&ir.If{Pos: b.Pos, Cond: binop(ir.Eq, kv, least), Then: eq.stmts(),
-			Else: []ir.Stmt{&ir.If{Pos: b.Pos, Cond: binop(ir.Gt, kv, least), Then: gt.stmts()}}})
-		b.ifThen(binop(ir.Eq, load(s.state, i, ir.I32), i32c(1)), in.stmts())
+		gt.Atomic("", ir.AtomicMin, x.buf, b.I32(3), kv)
+		in.Emit(&ir.If{Pos: b.Pos, Cond: b.Bin(ir.Eq, kv, least), Then: eq.stmts(),
+			Else: []ir.Stmt{&ir.If{Pos: b.Pos, Cond: b.Bin(ir.Gt, kv, least), Then: gt.stmts()}}})
+		b.ifThen(b.Bin(ir.Eq, b.Ld(s.state, i), b.I32(1)), in.stmts())
 	})
 }
 
 // declareRuleBuffers declares the proposal buffers of removal rules and
 // names their variables.
 func (l *lowerer) declareRuleBuffers() {
+	b := l.builder()
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
 		if s.listed {
 			s.list = l.name(s.base + "_list")
 			s.count = l.name(s.base + "_listed")
-			l.buffer(s.list, ir.I32, s.capRef(), ir.Scratch)
-			l.buffer(s.count, ir.I32, i32c(1), ir.Scratch)
+			l.buffer(s.list, ir.I32, s.capRef(b), ir.Scratch)
+			l.buffer(s.count, ir.I32, b.I32(1), ir.Scratch)
 		}
 		if s.ranked {
 			s.rank = l.name(s.base + "_rank")
-			l.buffer(s.rank, ir.I32, s.capRef(), ir.Scratch)
+			l.buffer(s.rank, ir.I32, s.capRef(b), ir.Scratch)
 		}
 	}
 	for _, p := range l.plans {
@@ -398,17 +399,17 @@ func (l *lowerer) declareRuleBuffers() {
 		stem := fmt.Sprintf("r%d", p.r.index+1)
 		p.on = l.name(stem + "_on")
 		p.claim = l.name(stem + "_cl")
-		l.buffer(p.on, ir.I32, s.capRef(), ir.Scratch)
-		l.buffer(p.claim, ir.U64, s.capRef(), ir.Scratch)
+		l.buffer(p.on, ir.I32, s.capRef(b), ir.Scratch)
+		l.buffer(p.claim, ir.U64, s.capRef(b), ir.Scratch)
 		p.slots = map[*head]string{}
 		for _, st := range p.steps {
 			p.slots[st.h] = l.name(fmt.Sprintf("%s_h%d", stem, st.h.index))
-			l.buffer(p.slots[st.h], ir.I32, s.capRef(), ir.Scratch)
+			l.buffer(p.slots[st.h], ir.I32, s.capRef(b), ir.Scratch)
 		}
 		p.inputs = map[*ruleVar]string{}
 		for _, v := range bodyInputs(p.r) {
 			n := l.name(fmt.Sprintf("%s_%s", stem, identifier(v.name, "v")))
-			l.buffer(n, v.cell.find().t, s.capRef(), ir.Scratch)
+			l.buffer(n, v.cell.find().t, s.capRef(b), ir.Scratch)
 			p.inputs[v] = n
 		}
 	}

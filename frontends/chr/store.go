@@ -47,20 +47,20 @@ type store struct {
 
 // chunkRef is the most lines the store formats at once: its capacity,
 // at most TEXT_LINES.
-func (s *store) chunkRef() ir.Expr {
-	return builtin(ir.Min, s.capRef(), builtin(ir.Max, &ir.ParamRef{Name: s.chunk, T: ir.I32}, i32c(1)))
+func (s *store) chunkRef(b *ir.Builder) ir.Expr {
+	return b.Builtin(ir.Min, s.capRef(b), b.Builtin(ir.Max, b.P(s.chunk), b.I32(1)))
 }
 
 // textLen is the length of the store's text buffer and host array.
-func (s *store) textLen() ir.Expr {
-	return binop(ir.Mul, conv(ir.I64, s.chunkRef()), i64c(s.lineMax))
+func (s *store) textLen(b *ir.Builder) ir.Expr {
+	return b.Bin(ir.Mul, b.Cast(ir.I64, s.chunkRef(b)), b.I64(s.lineMax))
 }
 
-func (s *store) capRef() ir.Expr { return &ir.ParamRef{Name: s.cap, T: ir.I32} }
-func (s *store) nRef() ir.Expr   { return local(s.n, ir.I32) }
+func (s *store) capRef(b *ir.Builder) ir.Expr { return b.P(s.cap) }
+func (s *store) nRef(b *ir.Builder) ir.Expr   { return b.Local(s.n, ir.I32) }
 
 // arg reads argument i of slot.
-func (s *store) arg(i int, slot ir.Expr) ir.Expr { return load(s.args[i], slot, s.ct.args[i]) }
+func (s *store) arg(b *ir.Builder, i int, slot ir.Expr) ir.Expr { return b.Ld(s.args[i], slot) }
 
 // Default capacities: at least this many slots, or this many times the
 // query's constraints of the type.
@@ -72,6 +72,7 @@ const (
 // declareStores declares the buffers and parameters of every store, and
 // static buffers with the query's constraints.
 func (l *lowerer) declareStores() {
+	b := l.builder()
 	counts := map[*ctype][]fact{}
 	for _, f := range l.facts {
 		counts[f.ct] = append(counts[f.ct], f)
@@ -90,24 +91,24 @@ func (l *lowerer) declareStores() {
 		s.cap = l.param("CAP_"+base, capacity)
 		for i, t := range ct.args {
 			s.args = append(s.args, l.name(fmt.Sprintf("%s_a%d", base, i)))
-			l.buffer(s.args[i], t, s.capRef(), ir.Scratch)
+			l.buffer(s.args[i], t, s.capRef(b), ir.Scratch)
 		}
 		s.state = l.name(base + "_st")
 		s.born = l.name(base + "_born")
 		s.top = l.name(base + "_top")
-		l.buffer(s.state, ir.I32, s.capRef(), ir.Scratch)
-		l.buffer(s.born, ir.I32, s.capRef(), ir.Scratch)
-		l.buffer(s.top, ir.I32, i32c(1), ir.Scratch)
+		l.buffer(s.state, ir.I32, s.capRef(b), ir.Scratch)
+		l.buffer(s.born, ir.I32, s.capRef(b), ir.Scratch)
+		l.buffer(s.top, ir.I32, b.I32(1), ir.Scratch)
 		s.live = l.name(base + "_live")
-		l.buffer(s.live, ir.I32, i32c(3), ir.Scratch) // live, cursor, unsorted
+		l.buffer(s.live, ir.I32, b.I32(3), ir.Scratch) // live, cursor, unsorted
 		for i, t := range ct.args {
 			s.packed = append(s.packed, l.name(fmt.Sprintf("%s_p%d", base, i)))
-			l.buffer(s.packed[i], t, s.capRef(), ir.Scratch)
+			l.buffer(s.packed[i], t, s.capRef(b), ir.Scratch)
 		}
 		if ct.arity > 0 {
 			// A power of two not below the live count, padded.
 			s.order = l.name(base + "_ord")
-			l.buffer(s.order, ir.I32, binop(ir.Mul, s.capRef(), i32c(2)), ir.Scratch)
+			l.buffer(s.order, ir.I32, b.Bin(ir.Mul, s.capRef(b), b.I32(2)), ir.Scratch)
 		}
 		if ct.arity > 0 && !slices.Contains(ct.args, ir.F64) {
 			// name(, then 20 bytes an integer, commas, )\n
@@ -115,13 +116,13 @@ func (l *lowerer) declareStores() {
 			s.lines = l.name(base + "_lines")
 			s.scan = l.name(base + "_scan")
 			s.text = l.name(base + "_text")
-			l.buffer(s.lines, ir.I64, s.chunkRef(), ir.Scratch)
-			l.buffer(s.scan, ir.I64, s.chunkRef(), ir.Scratch)
-			l.buffer(s.text, ir.U8, s.textLen(), ir.Scratch)
+			l.buffer(s.lines, ir.I64, s.chunkRef(b), ir.Scratch)
+			l.buffer(s.scan, ir.I64, s.chunkRef(b), ir.Scratch)
+			l.buffer(s.text, ir.U8, s.textLen(b), ir.Scratch)
 		}
 		if removed[ct] {
 			s.claim = l.name(base + "_cl")
-			l.buffer(s.claim, ir.U64, s.capRef(), ir.Scratch)
+			l.buffer(s.claim, ir.U64, s.capRef(b), ir.Scratch)
 		}
 		l.queryBuffers(s, counts[ct])
 		l.stores[ct] = s
@@ -138,12 +139,13 @@ const defaultProcs = 4096
 // queryBuffers declares static buffers with the query's constraints of
 // one type, one per argument, in query order.
 func (l *lowerer) queryBuffers(s *store, facts []fact) {
+	b := l.builder()
 	if len(facts) == 0 {
 		return
 	}
 	for i, t := range s.ct.args {
 		name := l.name(fmt.Sprintf("q_%s_a%d", s.base, i))
-		b := l.buffer(name, t, i32c(int64(len(facts))), ir.Static)
+		b := l.buffer(name, t, b.I32(int64(len(facts))), ir.Static)
 		for _, f := range facts {
 			v := f.vals[i]
 			if t == ir.F64 {
@@ -179,6 +181,7 @@ type extremum struct {
 
 // indexOn returns the index of s on the positions pos, making it.
 func (l *lowerer) indexOn(s *store, pos []int) *index {
+	b := l.builder()
 	for _, ix := range s.indices {
 		if slices.Equal(ix.pos, pos) {
 			return ix
@@ -186,21 +189,22 @@ func (l *lowerer) indexOn(s *store, pos []int) *index {
 	}
 	k := len(s.indices)
 	ix := &index{s: s, pos: pos, head: l.name(fmt.Sprintf("%s_h%d", s.base, k)), next: l.name(fmt.Sprintf("%s_n%d", s.base, k))}
-	l.buffer(ix.head, ir.I32, binop(ir.Mul, s.capRef(), i32c(2)), ir.Scratch)
-	l.buffer(ix.next, ir.I32, s.capRef(), ir.Scratch)
+	l.buffer(ix.head, ir.I32, b.Bin(ir.Mul, s.capRef(b), b.I32(2)), ir.Scratch)
+	l.buffer(ix.next, ir.I32, s.capRef(b), ir.Scratch)
 	s.indices = append(s.indices, ix)
 	return ix
 }
 
 // extremumOn returns the extremum of s at position pos, making it.
 func (l *lowerer) extremumOn(s *store, pos int, isMax bool) *extremum {
+	b := l.builder()
 	for _, x := range s.exts {
 		if x.pos == pos && x.max == isMax {
 			return x
 		}
 	}
 	x := &extremum{s: s, pos: pos, max: isMax, buf: l.name(fmt.Sprintf("%s_x%d", s.base, len(s.exts)))}
-	l.buffer(x.buf, ir.I64, i32c(4), ir.Scratch)
+	l.buffer(x.buf, ir.I64, b.I32(4), ir.Scratch)
 	s.exts = append(s.exts, x)
 	return x
 }
@@ -210,37 +214,37 @@ func (l *lowerer) extremumOn(s *store, pos int, isMax bool) *extremum {
 // neighbouring threads touch neighbouring memory; the high bits are
 // folded into the low ones, so that keys with a large common stride
 // spread too.
-func hash(keys []ir.Expr) ir.Expr {
+func hash(b *ir.Builder, keys []ir.Expr) ir.Expr {
 	var h ir.Expr
 	for _, k := range keys {
-		kv := conv(ir.U64, toInt(k))
+		kv := b.Cast(ir.U64, toInt(b, k))
 		if h == nil {
 			h = kv
 			continue
 		}
-		h = binop(ir.Add, binop(ir.Mul, h, u64c(0x9E3779B97F4A7C15)), kv)
+		h = b.Bin(ir.Add, b.Bin(ir.Mul, h, b.U64(0x9E3779B97F4A7C15)), kv)
 	}
-	return binop(ir.Xor, h, binop(ir.Shr, h, u64c(17)))
+	return b.Bin(ir.Xor, h, b.Bin(ir.Shr, h, b.U64(17)))
 }
 
 // toInt makes a key value an integer: floats hash by their integer part.
-func toInt(e ir.Expr) ir.Expr {
+func toInt(b *ir.Builder, e ir.Expr) ir.Expr {
 	if e.Type().IsFloat() {
-		return conv(ir.I64, e)
+		return b.Cast(ir.I64, e)
 	}
 	return e
 }
 
 // bucket maps a hash to a bucket of the store's table for this step,
 // whose size is a power of two.
-func (s *store) bucket(h ir.Expr) ir.Expr {
-	return conv(ir.I32, binop(ir.And, h, conv(ir.U64, binop(ir.Sub, local(s.hs, ir.I32), i32c(1)))))
+func (s *store) bucket(b *ir.Builder, h ir.Expr) ir.Expr {
+	return b.Cast(ir.I32, b.Bin(ir.And, h, b.Cast(ir.U64, b.Bin(ir.Sub, b.Local(s.hs, ir.I32), b.I32(1)))))
 }
 
 // keyOf is the extremum key of a value.
-func (x *extremum) keyOf(v ir.Expr) ir.Expr {
+func (x *extremum) keyOf(b *ir.Builder, v ir.Expr) ir.Expr {
 	if x.max {
-		return &ir.Unary{Op: ir.Neg, X: v}
+		return b.Neg(v)
 	}
 	return v
 }
