@@ -47,15 +47,17 @@ type Options struct {
 func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
 	defer syntax.Recover(file, &err)
 	var errs diag.List
-	clauses := parseClauses(file, src, &errs)
+	ops := opTable{}
+	clauses := parseClauses(file, src, ops, &errs)
 	if len(errs) > 0 {
+		errs.Sort()
 		return nil, errs
 	}
 	r := &reader{errs: &errs, prog: newProgram()}
 	for _, c := range clauses {
 		r.clause(c)
 	}
-	facts := readQuery(r.prog, opts, &errs)
+	facts := readQuery(r.prog, ops, opts, &errs)
 	(&checker{errs: &errs, prog: r.prog}).check(facts)
 	if len(errs) == 0 {
 		m = lower(file, r.prog, facts, opts, &errs)
@@ -72,8 +74,10 @@ func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
 // clause.
 var chrNesting = syntax.Nesting{Ends: []string{"."}, Words: []string{"mod", "rem", "div", "xor", "is", "pragma"}}
 
-// parseClauses parses a file of clauses into terms.
-func parseClauses(file string, src []byte, errs *diag.List) []term {
+// parseClauses parses a file of clauses into terms. ops holds the
+// operators declared so far, and gets those that the file declares (Note
+// [User operators]).
+func parseClauses(file string, src []byte, ops opTable, errs *diag.List) []term {
 	text := string(src)
 	if len(text) > 0 && text[len(text)-1] != '\n' {
 		text += "\n" // a final full stop needs layout after it
@@ -87,9 +91,9 @@ func parseClauses(file string, src []byte, errs *diag.List) []term {
 		*errs = append(*errs, deep...)
 		return nil
 	}
+	userOperators(file, stream, ops, errs)
 	tree := p.Program()
 	if len(syntaxErrs.List) > 0 {
-		*errs = append(*errs, opDirectives(file, text)...)
 		*errs = append(*errs, syntaxErrs.List...)
 		return nil
 	}
@@ -103,7 +107,7 @@ func parseClauses(file string, src []byte, errs *diag.List) []term {
 
 // readQuery evaluates the query: the --query file if there is one, else
 // the program's `?-` goals or main/0.
-func readQuery(prog *program, opts Options, errs *diag.List) []fact {
+func readQuery(prog *program, ops opTable, opts Options, errs *diag.List) []fact {
 	q := &queryReader{errs: errs, prog: prog}
 	if opts.Query == "" {
 		q.goals(prog.query)
@@ -114,7 +118,7 @@ func readQuery(prog *program, opts Options, errs *diag.List) []fact {
 		errs.Add(diag.Pos{File: opts.Query}, "%v", err)
 		return nil
 	}
-	for _, c := range parseClauses(opts.Query, src, errs) {
+	for _, c := range parseClauses(opts.Query, src, ops, errs) {
 		if is(c, "?-", 1) || is(c, ":-", 1) {
 			q.goals(conjuncts(c.(*compound).args[0]))
 			continue

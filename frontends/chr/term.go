@@ -157,6 +157,8 @@ func binary(file string, ctx parser.ITermContext) (op string, pos diag.Pos, l, r
 		text, pos = c.GetOp().GetText(), tokPos(file, c.GetOp())
 	case *parser.CmpTermContext:
 		text, pos = c.GetOp().GetText(), tokPos(file, c.GetOp())
+	case *parser.UserTermContext:
+		text, pos = c.GetOp().GetText(), tokPos(file, c.GetOp())
 	case *parser.ColonTermContext:
 		text, pos = c.GetOp().GetText(), tokPos(file, c.GetOp())
 	case *parser.HashTermContext:
@@ -181,7 +183,7 @@ func binary(file string, ctx parser.ITermContext) (op string, pos diag.Pos, l, r
 		return "", pos, nil, nil, false
 	}
 	in := ctx.(infix)
-	return text, pos, in.Term(0), in.Term(1), true
+	return atomName(text), pos, in.Term(0), in.Term(1), true
 }
 
 func (b *termBuilder) primary(ctx parser.IPrimaryContext) term {
