@@ -337,3 +337,107 @@ func recDefects(file string, src []byte, errs *diag.List) bool {
 	}
 	return found
 }
+
+var (
+	recSectionLine = regexp.MustCompile(`^\s*(REC-SPEC|SORTS|CONS|OPNS|OPS|VARS|RULES|EVAL|END-SPEC)\b`)
+	recWordRun     = regexp.MustCompile(`[A-Za-z0-9_'"]+`)
+)
+
+// recJuxtaposed names the applications written without parentheses in
+// the rules, `g d0` or `f s(x)` for g(d0) and f(s(x)), which REC-2017
+// does not have (REC-BAD's order benchmarks), and returns src with each
+// one parenthesised in place, so that the checks that follow still see
+// the rules (Note [REC discipline]). The space after the function
+// becomes its '('; the ')' takes the place of a space after the argument
+// where there is one, so that only the columns after it on that line
+// move.
+func recJuxtaposed(file string, src []byte, errs *diag.List) []byte {
+	out := bytes.Clone(src)
+	plain := blankComments(src)
+	lines := bytes.SplitAfter(plain, []byte("\n"))
+	var res []byte
+	inRules := false
+	for i, line := range lines {
+		if m := recSectionLine.FindSubmatch(line); m != nil {
+			inRules = string(m[1]) == "RULES"
+		}
+		if !inRules || bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
+			res = append(res, out[offsetOf(lines, i):offsetOf(lines, i)+len(line)]...)
+			continue
+		}
+		l := bytes.Clone(out[offsetOf(lines, i) : offsetOf(lines, i)+len(line)])
+		blanked := bytes.Clone(line)
+		for reported := false; ; {
+			at, fn, arg, end, ok := juxtaposition(blanked)
+			if !ok {
+				break
+			}
+			if !reported {
+				errs.Add(diag.Pos{File: file, Line: i + 1, Col: at + 1}, "%s %s applies %s without parentheses, which REC-2017 does not allow: write %s(%s)", fn, arg, fn, fn, arg)
+				reported = true
+			}
+			for _, b := range [][]byte{l, blanked} {
+				b[at+len(fn)] = '('
+			}
+			if end < len(l) && (l[end] == ' ' || l[end] == '\t') {
+				l[end], blanked[end] = ')', ')'
+			} else {
+				l = append(l[:end], append([]byte{')'}, l[end:]...)...)
+				blanked = append(blanked[:end], append([]byte{')'}, blanked[end:]...)...)
+			}
+		}
+		res = append(res, l...)
+	}
+	return res
+}
+
+// offsetOf is the offset of line i of lines.
+func offsetOf(lines [][]byte, i int) int {
+	n := 0
+	for _, l := range lines[:i] {
+		n += len(l)
+	}
+	return n
+}
+
+// juxtaposition finds the first name followed by blanks and another name
+// on a rule line: the function's offset and name, its argument's text
+// (the name and its parenthesised arguments) and where the argument ends.
+func juxtaposition(line []byte) (at int, fn, arg string, end int, ok bool) {
+	words := recWordRun.FindAllIndex(line, -1)
+	for k := 0; k+1 < len(words); k++ {
+		w1, w2 := words[k], words[k+1]
+		gap := line[w1[1]:w2[0]]
+		if len(bytes.Trim(gap, " \t")) != 0 || len(gap) == 0 {
+			continue
+		}
+		a, b := string(line[w1[0]:w1[1]]), string(line[w2[0]:w2[1]])
+		if a == "if" || b == "if" || b == "and" && bytes.HasPrefix(line[w2[0]:], []byte("and-if")) ||
+			w1[0] >= 4 && string(line[w1[0]-4:w1[0]]) == "and-" {
+			continue
+		}
+		end = w2[1]
+		j := end
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		if j < len(line) && line[j] == '(' {
+			depth := 0
+			for ; j < len(line); j++ {
+				if line[j] == '(' {
+					depth++
+				} else if line[j] == ')' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if j < len(line) {
+				end = j + 1
+			}
+		}
+		return w1[0], a, string(line[w2[0]:end]), end, true
+	}
+	return 0, "", "", 0, false
+}
