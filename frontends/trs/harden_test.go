@@ -82,7 +82,7 @@ func TestREC2008Queries(t *testing.T) {
 // rather than as syntax errors further on.
 func TestRECDefects(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
-		{"REC-SPEC A\nSORTS\n  N\nOPS\n  d0 : -> N\nRULES\nEND-SPEC\n",
+		{"REC-SPEC A\nSORTS\n  N\nOPS\n  d0 : -> N\nRULES\nEVAL\n  d0\nEND-SPEC\n",
 			"a.rec:4:1: error: OPS is REC-2008's section, which does not tell constructors from operations; REC declares them in CONS and OPNS"},
 		{"REC-SPEC A\nSORTS\n  N\nCONS\n  d0 : -> N\nOPNS\nVARS\nRULES\nEVAL\n  d0\n",
 			"a.rec:11:1: error: the specification ends without END-SPEC"},

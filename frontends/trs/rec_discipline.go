@@ -21,6 +21,11 @@ import (
 //   - a left-hand side applies an operation (OPNS) to constructor
 //     patterns: no operation below its head (soundness-2: f(g(X)) with g
 //     an operation), and no constructor at its head;
+//   - REC-2008's OPS section does not say which symbols are constructors
+//     (bubblesort1, fibfree, tricky-1): gpuc names it, reads it as CONS
+//     and takes the symbols that head rules for operations, so that the
+//     checks here name what the specification then breaks (fibfree-1's
+//     n0, which has a rule and is matched as a constructor);
 //   - every application has parentheses: `g d0` is not REC-2017 (the
 //     order benchmarks). recJuxtaposed names it and parenthesises it in
 //     place, so that the checks below still run;
@@ -48,9 +53,12 @@ func recDiscipline(f *file, errs *diag.List) {
 	for _, s := range f.sorts {
 		sorts[strings.ToLower(s.name)] = s.ident
 	}
-	cons := map[string]bool{}
+	cons, heads := map[string]bool{}, map[string]bool{}
+	for _, r := range f.rules {
+		heads[r.lhs.name] = true
+	}
 	for _, op := range f.ops {
-		cons[op.sym.name] = op.cons
+		cons[op.sym.name] = op.cons && !(f.ops2008 && heads[op.sym.name])
 		if s, ok := sorts[strings.ToLower(op.sym.name)]; ok && op.cons && s.name != op.sym.name {
 			errs.Add(op.sym.pos, "constructor %s and sort %s (declared at %s) differ only in case, which REC-2017 forbids: OCaml and Scala cannot tell them apart", op.sym.name, s.name, s.pos)
 		}
@@ -72,7 +80,9 @@ func recDiscipline(f *file, errs *diag.List) {
 		}
 	}
 	recRuleOrder(f.rules, errs)
-	recStuckEval(f, cons, vars, errs)
+	if !f.ops2008 { // which symbols are constructors is a guess there
+		recStuckEval(f, cons, vars, errs)
+	}
 	for i, r := range f.rules {
 		recLinear(r, vars, errs)
 		for _, q := range f.rules[:i] {

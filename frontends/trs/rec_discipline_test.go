@@ -70,6 +70,15 @@ func TestRECBADNamed(t *testing.T) {
 			t.Errorf("%s: got %v, want %s", c.rules, err, c.want)
 		}
 	}
+	// REC-2008's OPS is named, and read on: a symbol that heads a rule is
+	// an operation.
+	ops := "REC-SPEC T\nSORTS\n  N\nOPS\n  d : -> N\n  n0 : N -> N\n  p : N -> N\nVARS\n  X : N\nRULES\n  n0(d) -> d\n  p(n0(X)) -> X\nEVAL\n  p(n0(d))\nEND-SPEC\n"
+	_, err := Load("t.rec", []byte(ops), Options{})
+	for _, want := range []string{"t.rec:4:1: error: OPS is REC-2008's section", "t.rec:12:5: error: the left-hand side of a rule of p applies operation n0 below its head"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("OPS: got %v, want %s", err, want)
+		}
+	}
 	// Overlaps that first-match resolves, conditions on other terms and
 	// partial operations applied in their domain stay allowed.
 	ok := head + "  h(d0, y) -> y\n  h(x, d0) -> x\n  a -> d0 if s(d0) -><- d0\n  a -> s(d0) if s(d0) ->/<- d0\n  g(s(x)) -> x\nEVAL\n  g(s(h(d0, a)))\nEND-SPEC\n"
@@ -87,11 +96,11 @@ func TestRECBADCorpus(t *testing.T) {
 	}
 	ops := "OPS is REC-2008's section"
 	for name, want := range map[string]string{
-		"bubblesort1.rec":             ops,
-		"fibfree-1.rec":               ops,
-		"fibfree-2.rec":               ops,
+		"bubblesort1.rec":             "the left-hand side of a rule of cons applies operation cons below its head",
+		"fibfree-1.rec":               "the left-hand side of a rule of plus applies operation n0 below its head",
+		"fibfree-2.rec":               ops, // its incorrect prec equation shows only when rewriting
 		"fibfree-3.rec":               ops,
-		"tricky-1.rec":                ops,
+		"tricky-1.rec":                "tricky-1.rec:17:15: error: d0 takes 1 argument, not 0",
 		"idset.rec":                   "variable G occurs twice in the left-hand side of this rule of inside",
 		"marchiori.rec":               "rewrite a without conditions: REC-2017's rules are deterministic",
 		"order-1.rec":                 "this rule of g follows a rule of f",

@@ -96,7 +96,8 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 	b := &builder{file: file, errs: &errs}
 	src = syntax.StripBOM(src)
 	if recOf(src) { // Note [REC]
-		if recDefects(file, src, &errs) {
+		var fatal bool
+		if src, b.ops2008, fatal = recDefects(file, src, &errs); fatal {
 			return nil, capped(errs)
 		}
 		rec := &recSource{}
