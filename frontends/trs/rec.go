@@ -365,15 +365,18 @@ func recJuxtaposed(file string, src []byte, errs *diag.List) []byte {
 	lines := bytes.SplitAfter(plain, []byte("\n"))
 	var res []byte
 	inRules := false
+	off := 0 // where line i starts
 	for i, line := range lines {
+		at := off
+		off += len(line)
 		if m := recSectionLine.FindSubmatch(line); m != nil {
 			inRules = string(m[1]) == "RULES"
 		}
 		if !inRules || bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
-			res = append(res, out[offsetOf(lines, i):offsetOf(lines, i)+len(line)]...)
+			res = append(res, out[at:at+len(line)]...)
 			continue
 		}
-		l := bytes.Clone(out[offsetOf(lines, i) : offsetOf(lines, i)+len(line)])
+		l := bytes.Clone(out[at : at+len(line)])
 		blanked := bytes.Clone(line)
 		for reported := false; ; {
 			at, fn, arg, end, ok := juxtaposition(blanked)

@@ -1,6 +1,7 @@
 package trs
 
 import (
+	"strconv"
 	"strings"
 
 	"gpuc/internal/diag"
@@ -83,12 +84,15 @@ func recDiscipline(f *file, errs *diag.List) {
 	if !f.ops2008 { // which symbols are constructors is a guess there
 		recStuckEval(f, cons, vars, errs)
 	}
-	for i, r := range f.rules {
+	unconditional := map[string]*ruleDecl{} // by the left-hand side's shape
+	for _, r := range f.rules {
 		recLinear(r, vars, errs)
-		for _, q := range f.rules[:i] {
-			if len(q.conds) == 0 && len(r.conds) == 0 && variant(q.lhs, r.lhs, vars) {
+		if len(r.conds) == 0 {
+			k := shape(r.lhs, vars, map[string]int{})
+			if q, ok := unconditional[k]; ok {
 				errs.Add(r.pos, "this rule and the one at %s rewrite %s without conditions: REC-2017's rules are deterministic", q.pos, showTerm(r.lhs))
-				break
+			} else {
+				unconditional[k] = r
 			}
 		}
 		for _, c := range r.conds {
@@ -144,34 +148,29 @@ func recLinear(r *ruleDecl, vars map[string]bool, errs *diag.List) {
 	walk(r.lhs)
 }
 
-// variant reports whether two left-hand sides are the same up to the
-// names of their variables.
-func variant(a, b *term, vars map[string]bool) bool {
-	ab, ba := map[string]string{}, map[string]string{}
-	var walk func(a, b *term) bool
-	walk = func(a, b *term) bool {
-		va, vb := vars[a.name] && len(a.args) == 0, vars[b.name] && len(b.args) == 0
-		switch {
-		case va && vb:
-			if x, ok := ab[a.name]; ok && x != b.name {
-				return false
-			}
-			if y, ok := ba[b.name]; ok && y != a.name {
-				return false
-			}
-			ab[a.name], ba[b.name] = b.name, a.name
-			return true
-		case va || vb || a.name != b.name || len(a.args) != len(b.args):
-			return false
+// shape writes a left-hand side with its variables numbered in order of
+// appearance, so that two left-hand sides that differ only in the names
+// of their variables have the same shape.
+func shape(t *term, vars map[string]bool, num map[string]int) string {
+	if vars[t.name] && len(t.args) == 0 {
+		n, ok := num[t.name]
+		if !ok {
+			n = len(num)
+			num[t.name] = n
 		}
-		for i := range a.args {
-			if !walk(a.args[i], b.args[i]) {
-				return false
-			}
-		}
-		return true
+		return "?" + strconv.Itoa(n)
 	}
-	return walk(a, b)
+	var b strings.Builder
+	b.WriteString(t.name)
+	b.WriteByte('(')
+	for i, a := range t.args {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(shape(a, vars, num))
+	}
+	b.WriteByte(')')
+	return b.String()
 }
 
 // containsTerm reports whether t has a subterm written as u is.
@@ -245,6 +244,10 @@ func recStuckEval(f *file, cons, vars map[string]bool, errs *diag.List) {
 		}
 		return true
 	}
+	byHead := map[string][]*ruleDecl{}
+	for _, r := range f.rules {
+		byHead[r.lhs.name] = append(byHead[r.lhs.name], r)
+	}
 	var stuck func(t *term) *term
 	stuck = func(t *term) *term {
 		all := true
@@ -257,7 +260,7 @@ func recStuckEval(f *file, cons, vars map[string]bool, errs *diag.List) {
 		if isCons, declared := cons[t.name]; !declared || isCons || !all {
 			return nil
 		}
-		for _, r := range f.rules {
+		for _, r := range byHead[t.name] {
 			if match(r.lhs, t) {
 				return nil
 			}
