@@ -200,13 +200,14 @@ func (b *builder) recSection(f *file, ctx parser.IRecSectionContext) {
 			f.sorts = append(f.sorts, &sortDecl{ident: b.recName(n)})
 		}
 	case *parser.RecOpsContext:
+		isCons := s.CONS() != nil // a scan of the section's children: once, not per symbol
 		for _, op := range s.AllRecOp() {
 			names := op.AllRecName()
 			sym := &symDecl{ident: b.recName(names[0])}
 			for _, a := range names[1 : len(names)-1] {
 				sym.args = append(sym.args, b.recName(a))
 			}
-			f.ops = append(f.ops, recOp{sym: sym, result: b.recName(names[len(names)-1]), cons: s.CONS() != nil})
+			f.ops = append(f.ops, recOp{sym: sym, result: b.recName(names[len(names)-1]), cons: isCons})
 		}
 	case *parser.RecVarSectionContext:
 		for _, d := range s.AllRecVars() {
