@@ -63,10 +63,16 @@ func userOperators(file string, stream syntax.Stream, ops opTable, errs *diag.Li
 	for i := 0; i < len(toks); i++ {
 		if (text(i) == ":-" || text(i) == "?-") && (i == 0 || typ(i-1) == parser.CHRParserEND) &&
 			text(i+1) == "op" && text(i+2) == "(" && typ(i+3) == parser.CHRParserINT && text(i+4) == "," &&
-			typ(i+5) == parser.CHRParserNAME && text(i+6) == "," && text(i+8) == ")" && typ(i+9) == parser.CHRParserEND {
-			declareOp(file, toks[i+3], toks[i+5], toks[i+7], ops, errs)
-			i += 9
-			continue
+			typ(i+5) == parser.CHRParserNAME && text(i+6) == "," {
+			name := i + 7 // op(P, T, Name) or op(P, T, (Name))
+			if text(name) == "(" && text(name+2) == ")" {
+				name++
+			}
+			if end := name + 1 + name - i - 7; text(end) == ")" && typ(end+1) == parser.CHRParserEND {
+				declareOp(file, toks[i+3], toks[i+5], toks[name], ops, errs)
+				i = end + 1
+				continue
+			}
 		}
 		switch typ(i) {
 		case parser.CHRParserNAME, parser.CHRParserQUOTED, parser.CHRParserSYMBOL:

@@ -77,6 +77,10 @@ X ~> Y <=> Z is X * Y * 2, r(Z).
 	if fromFile := mustRun(t, mustParse(t, "ops.pl", src, chr.Options{Query: q}), nil, false, false); fromFile != got {
 		t.Errorf("with the query in a file:\n%s\nwant\n%s", fromFile, got)
 	}
+	paren := ":- op(700, xfx, (~>)).\n:- chr_constraint (~>)/2.\n?- 1 ~> 2.\n"
+	if got := mustRun(t, mustParse(t, "t.chr", paren, chr.Options{}), nil, false, false); got != "~>(1,2)\n" {
+		t.Errorf("op(700, xfx, (~>)): %q", got)
+	}
 	for _, c := range []struct{ src, want string }{
 		{":- op(100, xfy, #).\n", "t.chr:1:17: error: op/3 gives #, one of the operators gpuc's grammar fixes, a new meaning"},
 		{":- op(650, xfx, ~>).\n", "t.chr:1:7: error: operator ~> (650, xfx) is outside what gpuc reads"},
