@@ -14,11 +14,12 @@
 // capacity checks (Note [Parallel firing], Note [Indices]).
 //
 // It is not a Prolog system: non-ground constraints, unification, cuts,
-// disjunction, Prolog predicates with arguments, atoms and pragmas are
-// refused with a diagnostic. Predicates without arguments that post
-// constraints (main/0 or any other, which a query calls), module-qualified
-// goals and .pl files that declare constraints (Note [CHR in .pl files])
-// are read as their authors keep them.
+// disjunction, Prolog facts, atoms and pragmas are refused with a
+// diagnostic. Driver predicates of any name and arity that post
+// constraints (main/0 or any other, which a query calls),
+// module-qualified goals, infix operators declared with op/3 (Note [User
+// operators]) and .pl files that declare constraints (Note [CHR in .pl
+// files]) are read as their authors keep them.
 package chr
 
 import (
