@@ -75,6 +75,13 @@ func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
 // clause.
 var chrNesting = syntax.Nesting{Ends: []string{"."}, Words: []string{"mod", "rem", "div", "xor", "is", "pragma"}}
 
+// retypedWords names in syntax errors the tokens that userOperators
+// makes (Note [User operators]).
+var retypedWords = map[string]string{
+	"OPEN": "'('", "USEROP200": "an operator", "USEROP400": "an operator", "USEROP500": "an operator",
+	"USEROP600": "an operator", "USEROP700": "an operator",
+}
+
 // parseClauses parses a file of clauses into terms. ops holds the
 // operators declared so far, and gets those that the file declares (Note
 // [User operators]).
@@ -87,6 +94,7 @@ func parseClauses(file string, src []byte, ops opTable, errs *diag.List) []term 
 	stream := syntax.Tokens(lexer)
 	p := parser.NewCHRParser(stream)
 	syntaxErrs := syntax.Setup(file, lexer, p)
+	syntaxErrs.Words = retypedWords
 	if deep := syntax.CheckNesting(file, stream, chrNesting); deep != nil {
 		deep[0].Msg += "; a long query fits in a --query file, one goal a line"
 		*errs = append(*errs, deep...)
