@@ -106,7 +106,7 @@ func parseClauses(file string, src []byte, ops opTable, errs *diag.List) []term 
 		*errs = append(*errs, syntaxErrs.List...)
 		return nil
 	}
-	b := &termBuilder{file: file, errs: errs}
+	b := &termBuilder{file: file, errs: errs, ops: ops}
 	var out []term
 	for _, c := range tree.AllClause() {
 		out = append(out, b.clause(c))

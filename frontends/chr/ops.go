@@ -26,7 +26,9 @@ import (
 //
 // Only infix operators whose associativity the grammar's level gives are
 // read: xfx or xfy at 200 (a right-associative level), xfx or yfx at 400
-// to 700 (left-associative levels). Other priorities and types, prefix
+// to 700 (left-associative levels); the term builder refuses an xfx
+// operator whose operand is an unparenthesised term of its own priority,
+// as in A ~> B ~> C. Other priorities and types, prefix
 // and postfix operators, and new meanings for the grammar's own operators
 // get a positioned error that says what is read.
 //
@@ -40,8 +42,14 @@ var opLevels = map[int64]int{
 	600: parser.CHRParserUSEROP600, 700: parser.CHRParserUSEROP700,
 }
 
-// opTable maps an operator's name, unquoted, to its USEROP token type.
-type opTable map[string]int
+// opTable maps an operator's name, unquoted, to its USEROP token type
+// and whether it is xfx, which does not associate.
+type opTable map[string]userOp
+
+type userOp struct {
+	level int
+	xfx   bool
+}
 
 // userOperators reads the op/3 directives of a filled token stream into
 // ops and retypes the uses of the operators declared (Note [User
@@ -82,12 +90,12 @@ func userOperators(file string, stream syntax.Stream, ops opTable, errs *diag.Li
 			}
 			continue
 		}
-		level, ok := ops[atomName(text(i))]
+		op, ok := ops[atomName(text(i))]
 		if !ok || !endsTerm(typ(i-1), text(i-1)) || !startsTerm(typ(i+1), text(i+1)) ||
 			text(i+1) == "(" && toks[i+1].GetStart() == toks[i].GetStop()+1 {
 			continue
 		}
-		toks[i] = syntax.Retype(toks[i], level)
+		toks[i] = syntax.Retype(toks[i], op.level)
 	}
 }
 
@@ -104,7 +112,7 @@ func declareOp(file string, prio, kind, name syntax.Token, ops opTable, errs *di
 	case opLevels[p] == 0 || !(p == 200 && (t == "xfx" || t == "xfy") || p > 200 && (t == "xfx" || t == "yfx")):
 		errs.Add(syntax.Pos(file, prio), "operator %s (%d, %s) is outside what gpuc reads: infix operators of type xfx or yfx at priority 400, 500, 600 or 700, or xfx or xfy at 200", n, p, t)
 	default:
-		ops[n] = opLevels[p]
+		ops[n] = userOp{level: opLevels[p], xfx: t == "xfx"}
 	}
 }
 

@@ -83,6 +83,7 @@ X ~> Y <=> Z is X * Y * 2, r(Z).
 	}
 	for _, c := range []struct{ src, want string }{
 		{":- op(100, xfy, #).\n", "t.chr:1:17: error: op/3 gives #, one of the operators gpuc's grammar fixes, a new meaning"},
+		{":- op(700, xfx, ~>).\n:- chr_constraint (~>)/2.\n?- 1 ~> 2 ~> 3.\n", "t.chr:3:11: error: operator ~> is xfx, so it does not associate"},
 		{":- op(650, xfx, ~>).\n", "t.chr:1:7: error: operator ~> (650, xfx) is outside what gpuc reads"},
 		{":- op(700, xfy, ~>).\n", "t.chr:1:7: error: operator ~> (700, xfy) is outside what gpuc reads"},
 		{":- op(700, fx, ~>).\n", "t.chr:1:7: error: operator ~> (700, fx) is outside what gpuc reads"},
