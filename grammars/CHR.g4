@@ -10,8 +10,16 @@
 // diagnostic that names them. Arguments of a compound term are parsed as
 // one term and split at top-level commas; parentheses keep a comma term
 // whole. Operators and priorities follow SWI-Prolog (op/3 tables of the
-// system and of library(chr)); user-defined operators are not read.
+// system and of library(chr)). The lexer never makes the USEROP tokens:
+// the frontend retypes the uses of infix operators that the program
+// declares with op/3 as the one of their priority (Note [User operators]
+// in frontends/chr), so that they parse at the priority declared.
 grammar CHR;
+
+// OPEN is a '(' after layout, which opens a term in parentheses and never
+// an argument list: chr_constraint (~>)/2 is chr_constraint applied to
+// (~>)/2, as in Prolog. The frontend retypes it too.
+tokens { USEROP200, USEROP400, USEROP500, USEROP600, USEROP700, OPEN }
 
 program : clause* EOF ;
 
@@ -21,12 +29,13 @@ clause : term END ;
 term
     : primary                                                        # primaryTerm
     | <assoc=right> term op='**' term                                # powTerm
-    | <assoc=right> term op='^' term                                 # powTerm
+    | <assoc=right> term op=('^' | USEROP200) term                   # powTerm
     | op=('-' | '+' | '\\' | '?') term                               # prefixTerm
-    | term op=('*' | '/' | '//' | 'mod' | 'rem' | 'div' | '<<' | '>>' | 'xor') term   # mulTerm
-    | term op=('+' | '-' | '/\\' | '\\/') term                       # addTerm
+    | term op=('*' | '/' | '//' | 'mod' | 'rem' | 'div' | '<<' | '>>' | 'xor' | USEROP400) term   # mulTerm
+    | term op=('+' | '-' | '/\\' | '\\/' | USEROP500) term           # addTerm
+    | term op=USEROP600 term                                         # userTerm
     | term op=('=' | '\\=' | '==' | '\\==' | '<' | '>' | '=<' | '>=' | '=:=' | '=\\='
-              | 'is' | '@<' | '@>' | '@=<' | '@>=' | '=..') term      # cmpTerm
+              | 'is' | '@<' | '@>' | '@=<' | '@>=' | '=..' | USEROP700) term   # cmpTerm
     | term op=':' term                                               # colonTerm
     | term op='#' term                                               # hashTerm
     | op='\\+' term                                                  # notTerm
@@ -48,7 +57,7 @@ primary
     | FLOAT                                                          # float
     | VAR                                                            # var
     | atom                                                           # atomTerm
-    | '(' term ')'                                                   # paren
+    | ('(' | OPEN) term ')'                                          # paren
     | '[' term? ']'                                                  # list
     | '{' term '}'                                                   # curly
     | STRING                                                         # string
@@ -71,7 +80,7 @@ STRING : '"' (~["\\\r\n] | '\\' .)* '"' | '`' (~[`\r\n])* '`' ;
 // The end of a clause: a full stop followed by layout or a comment.
 END    : '.' ([ \t\r\n] | '%' ~[\r\n]*) ;
 // Any other run of symbol characters is an atom, as in Prolog.
-SYMBOL : [+\-*/\\^<>=~:?@#&$]+ | [\u0080-\uFFFF] ;
+SYMBOL : [+\-*/\\^<>=~:?@#&$.]+ | [\u0080-\uFFFF] ;
 
 LINE_COMMENT  : '%' ~[\r\n]* -> skip ;
 BLOCK_COMMENT : '/*' .*? '*/' -> skip ;

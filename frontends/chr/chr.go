@@ -14,11 +14,12 @@
 // capacity checks (Note [Parallel firing], Note [Indices]).
 //
 // It is not a Prolog system: non-ground constraints, unification, cuts,
-// disjunction, Prolog predicates with arguments, atoms and pragmas are
-// refused with a diagnostic. Predicates without arguments that post
-// constraints (main/0 or any other, which a query calls), module-qualified
-// goals and .pl files that declare constraints (Note [CHR in .pl files])
-// are read as their authors keep them.
+// disjunction, Prolog facts, atoms and pragmas are refused with a
+// diagnostic. Driver predicates of any name and arity that post
+// constraints (main/0 or any other, which a query calls),
+// module-qualified goals, infix operators declared with op/3 (Note [User
+// operators]) and .pl files that declare constraints (Note [CHR in .pl
+// files]) are read as their authors keep them.
 package chr
 
 import (
@@ -47,15 +48,17 @@ type Options struct {
 func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
 	defer syntax.Recover(file, &err)
 	var errs diag.List
-	clauses := parseClauses(file, src, &errs)
+	ops := opTable{}
+	clauses := parseClauses(file, src, ops, &errs)
 	if len(errs) > 0 {
+		errs.Sort()
 		return nil, errs
 	}
 	r := &reader{errs: &errs, prog: newProgram()}
 	for _, c := range clauses {
 		r.clause(c)
 	}
-	facts := readQuery(r.prog, opts, &errs)
+	facts := readQuery(r.prog, ops, opts, &errs)
 	(&checker{errs: &errs, prog: r.prog}).check(facts)
 	if len(errs) == 0 {
 		m = lower(file, r.prog, facts, opts, &errs)
@@ -72,8 +75,17 @@ func Parse(file string, src []byte, opts Options) (m *ir.Module, err error) {
 // clause.
 var chrNesting = syntax.Nesting{Ends: []string{"."}, Words: []string{"mod", "rem", "div", "xor", "is", "pragma"}}
 
-// parseClauses parses a file of clauses into terms.
-func parseClauses(file string, src []byte, errs *diag.List) []term {
+// retypedWords names in syntax errors the tokens that userOperators
+// makes (Note [User operators]).
+var retypedWords = map[string]string{
+	"OPEN": "'('", "USEROP200": "an operator", "USEROP400": "an operator", "USEROP500": "an operator",
+	"USEROP600": "an operator", "USEROP700": "an operator",
+}
+
+// parseClauses parses a file of clauses into terms. ops holds the
+// operators declared so far, and gets those that the file declares (Note
+// [User operators]).
+func parseClauses(file string, src []byte, ops opTable, errs *diag.List) []term {
 	text := string(src)
 	if len(text) > 0 && text[len(text)-1] != '\n' {
 		text += "\n" // a final full stop needs layout after it
@@ -82,18 +94,19 @@ func parseClauses(file string, src []byte, errs *diag.List) []term {
 	stream := syntax.Tokens(lexer)
 	p := parser.NewCHRParser(stream)
 	syntaxErrs := syntax.Setup(file, lexer, p)
+	syntaxErrs.Words = retypedWords
 	if deep := syntax.CheckNesting(file, stream, chrNesting); deep != nil {
 		deep[0].Msg += "; a long query fits in a --query file, one goal a line"
 		*errs = append(*errs, deep...)
 		return nil
 	}
+	userOperators(file, stream, ops, errs)
 	tree := p.Program()
 	if len(syntaxErrs.List) > 0 {
-		*errs = append(*errs, opDirectives(file, text)...)
 		*errs = append(*errs, syntaxErrs.List...)
 		return nil
 	}
-	b := &termBuilder{file: file, errs: errs}
+	b := &termBuilder{file: file, errs: errs, ops: ops}
 	var out []term
 	for _, c := range tree.AllClause() {
 		out = append(out, b.clause(c))
@@ -103,7 +116,7 @@ func parseClauses(file string, src []byte, errs *diag.List) []term {
 
 // readQuery evaluates the query: the --query file if there is one, else
 // the program's `?-` goals or main/0.
-func readQuery(prog *program, opts Options, errs *diag.List) []fact {
+func readQuery(prog *program, ops opTable, opts Options, errs *diag.List) []fact {
 	q := &queryReader{errs: errs, prog: prog}
 	if opts.Query == "" {
 		q.goals(prog.query)
@@ -114,7 +127,7 @@ func readQuery(prog *program, opts Options, errs *diag.List) []fact {
 		errs.Add(diag.Pos{File: opts.Query}, "%v", err)
 		return nil
 	}
-	for _, c := range parseClauses(opts.Query, src, errs) {
+	for _, c := range parseClauses(opts.Query, src, ops, errs) {
 		if is(c, "?-", 1) || is(c, ":-", 1) {
 			q.goals(conjuncts(c.(*compound).args[0]))
 			continue

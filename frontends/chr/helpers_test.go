@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -70,7 +71,11 @@ func swipl(t *testing.T, src string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goal := "consult('" + dump + "'), consult('" + file + "'), (" + query + "), chr_dump, halt"
+	module := "user"
+	if m := moduleDecl.FindStringSubmatch(rules); m != nil {
+		module = m[1]
+	}
+	goal := "consult('" + dump + "'), consult('" + file + "'), (" + query + "), chr_dump(" + module + "), halt"
 	cmd := exec.Command("swipl", "-q", "-g", goal, "-t", "halt(1)")
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -79,6 +84,10 @@ func swipl(t *testing.T, src string) string {
 	}
 	return out.String()
 }
+
+// moduleDecl is a module file's declaration, whose store chr_dump reads
+// in that module.
+var moduleDecl = regexp.MustCompile(`(?m)^:-\s*module\(\s*([a-z]\w*)`)
 
 // splitQuery cuts the `?-` clause (from a line starting with ?- to the
 // line ending with a full stop) out of a program and returns the rest

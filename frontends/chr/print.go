@@ -3,9 +3,9 @@ package chr
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"gpuc/ir"
 )
@@ -201,19 +201,31 @@ func (l *lowerer) array(base string, t ir.Type, n ir.Expr) string {
 	return name
 }
 
-var plainAtom = regexp.MustCompile(`^[a-z][a-zA-Z0-9_]*$`)
-
 // atomText writes an atom as writeq/1 does, as a printf format.
 func atomText(name string) string { return strings.ReplaceAll(atomLiteral(name), "%", "%%") }
 
-// atomLiteral writes an atom as writeq/1 does for the names gpuc meets:
-// plain when it is a letter-digit word, quoted otherwise.
+// atomLiteral writes an atom as SWI-Prolog's writeq/1 does for the names
+// gpuc meets: plain when it is a word that starts with a lower-case
+// letter, or a run of symbol characters (~>, →) other than . and what
+// opens a comment; quoted otherwise.
 func atomLiteral(name string) string {
-	if plainAtom.MatchString(name) {
+	if plainAtom(name) {
 		return name
 	}
 	q := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(name)
 	return "'" + q + "'"
+}
+
+func plainAtom(name string) bool {
+	if name == "" || name == "." || strings.HasPrefix(name, "/*") {
+		return false
+	}
+	word, symbol := true, true
+	for i, r := range name {
+		word = word && (i == 0 && unicode.IsLower(r) || i > 0 && (r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)))
+		symbol = symbol && (strings.ContainsRune(`#$&*+-./:<=>?@^~\`, r) || r >= 0x80 && unicode.IsSymbol(r))
+	}
+	return word || symbol
 }
 
 func sortStrings(s []string) { sort.Strings(s) }

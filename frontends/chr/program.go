@@ -19,8 +19,8 @@ type program struct {
 	qpos    diag.Pos // where the query is
 	inited  bool     // `:- initialization(main)` was seen
 	mainAt  diag.Pos // where main/0 is defined, if it is
-	// drivers holds the bodies of the Prolog predicates p/0 other than
-	// main/0, which queries may call to post constraints.
+	// drivers holds the clauses of the Prolog predicates other than
+	// main/0, by name/arity, which queries may call to post constraints.
 	drivers map[string]*compound
 }
 
@@ -103,6 +103,8 @@ func (r *reader) clause(t term) {
 	switch {
 	case is(t, ":-", 1):
 		r.directive(t.(*compound).args[0])
+	case is(t, "?-", 1) && is(t.(*compound).args[0], "op", 3):
+		r.directive(t.(*compound).args[0]) // read before parsing, as :- op(...)
 	case is(t, "?-", 1):
 		r.setQuery(t.at(), t.(*compound).args[0])
 	case isRule(t):
@@ -147,7 +149,11 @@ func (r *reader) directive(d term) {
 		}
 		r.prog.inited = true
 	case c.name == "op" && len(c.args) == 3:
-		r.errorf(c.pos, "user-defined operators (op/3) are not supported; write the constraints in prefix form")
+		// Read before parsing (Note [User operators]) when its arguments
+		// are a priority, a type and one name.
+		if _, ok := c.args[0].(*integer); !ok || !isAtom(c.args[1]) || !isAtom(c.args[2]) {
+			r.errorf(c.pos, "op/3 is read with a priority, a type and one operator name: op(700, xfx, ~>)")
+		}
 	default:
 		r.errorf(c.pos, "directive %s/%d is outside the CHR subset", c.name, len(c.args))
 	}
@@ -319,9 +325,9 @@ func (r *reader) heads(t term, removed bool) []*head {
 }
 
 // prologClause reads `Head :- Body`: main/0 holds the query; any other
-// predicate without arguments is a driver that queries may call, as the
-// SWI-Prolog examples' tests are, and whose goals the query reader
-// checks; predicates with arguments are outside the subset.
+// predicate is a driver that queries may call, as the SWI-Prolog
+// examples' tests and benchmarks are, with variables as its arguments,
+// and whose goals the query reader checks when a query calls it.
 func (r *reader) prologClause(c *compound) {
 	h, ok := c.args[0].(*compound)
 	if ok && h.name == "main" && len(h.args) == 0 {
@@ -333,18 +339,28 @@ func (r *reader) prologClause(c *compound) {
 		r.setQuery(h.pos, c.args[1])
 		return
 	}
-	if ok && len(h.args) == 0 {
-		if r.prog.drivers == nil {
-			r.prog.drivers = map[string]*compound{}
-		}
-		if old := r.prog.drivers[h.name]; old != nil {
-			r.errorf(c.pos, "%s/0 is defined twice (first at %s); it may have one clause that posts constraints", h.name, old.pos)
-			return
-		}
-		r.prog.drivers[h.name] = c
+	if !ok {
+		r.errorf(c.args[0].at(), "Prolog predicate %s is outside the CHR subset: a driver predicate's head is a name with variables as arguments", predName(c.args[0]))
 		return
 	}
-	r.errorf(c.args[0].at(), "Prolog predicate %s is outside the CHR subset: only predicates without arguments that post constraints may be defined", predName(c.args[0]))
+	seen := map[string]bool{}
+	for _, a := range h.args {
+		v, isVar := a.(*variable)
+		if !isVar || v.name != "_" && seen[v.name] {
+			r.errorf(a.at(), "argument %s of driver %s is outside the subset: a driver predicate's arguments are distinct variables", show(a), key(h.name, len(h.args)))
+			return
+		}
+		seen[v.name] = true
+	}
+	if r.prog.drivers == nil {
+		r.prog.drivers = map[string]*compound{}
+	}
+	k := key(h.name, len(h.args))
+	if old := r.prog.drivers[k]; old != nil {
+		r.errorf(c.pos, "%s is defined twice (first at %s); a driver may have one clause that posts constraints", k, old.pos)
+		return
+	}
+	r.prog.drivers[k] = c
 }
 
 // fact reads a clause without a body: `main.` posts nothing; anything else
@@ -356,6 +372,11 @@ func (r *reader) fact(t term) {
 		return
 	}
 	r.errorf(t.at(), "Prolog fact %s is outside the CHR subset (post constraints from a query)", predName(t))
+}
+
+func isAtom(t term) bool {
+	c, ok := t.(*compound)
+	return ok && len(c.args) == 0
 }
 
 func predName(t term) string {

@@ -3,7 +3,6 @@ package chr
 import (
 	"bytes"
 	"regexp"
-	"strings"
 
 	"gpuc/frontends/syntax"
 	"gpuc/internal/diag"
@@ -68,21 +67,4 @@ func blankPrologComments(src []byte) []byte {
 		}
 	}
 	return out
-}
-
-// opDirective is an op/3 directive: priority, type and operator.
-var opDirective = regexp.MustCompile(`(?m)^[ \t]*:-[ \t]*op\(\s*(\d+)\s*,\s*(\w+)\s*,\s*([^)]*?)\s*\)\s*\.`)
-
-// opDirectives names the operators that a program declares with op/3,
-// which gpuc's fixed grammar does not read, so that the syntax errors
-// their uses cause come with their reason.
-func opDirectives(file, text string) diag.List {
-	var errs diag.List
-	for _, m := range opDirective.FindAllStringSubmatchIndex(string(blankPrologComments([]byte(text))), -1) {
-		at := m[0] + strings.Index(text[m[0]:m[1]], ":-")
-		line := strings.Count(text[:at], "\n") + 1
-		col := at - strings.LastIndexByte(text[:at], '\n')
-		errs.Add(diag.Pos{File: file, Line: line, Col: col}, "operator %s declared with op/3 is outside the subset, whose operators are fixed: write its terms in canonical form, %s(A, B)", text[m[6]:m[7]], text[m[6]:m[7]])
-	}
-	return errs
 }

@@ -50,7 +50,7 @@ func (q *queryReader) goal(g term) {
 	}
 	switch {
 	case c.name == "true" && len(c.args) == 0:
-	case len(c.args) == 0 && q.prog.drivers[c.name] != nil:
+	case q.prog.drivers[key(c.name, len(c.args))] != nil:
 		q.driver(c)
 	case c.name == "is" && len(c.args) == 2:
 		v, ok := c.args[0].(*variable)
@@ -75,15 +75,28 @@ func (q *queryReader) goal(g term) {
 const maxDriverDepth = 64
 
 // driver runs the goals of a driver predicate that a query calls, with
-// variables of their own.
+// variables of their own: its arguments, bound to the values of the
+// call's, which are numbers or arithmetic on bound variables.
 func (q *queryReader) driver(c *compound) {
+	k := key(c.name, len(c.args))
 	if q.depth >= maxDriverDepth {
-		q.errorf(c.pos, "%s/0 calls drivers more than %d deep", c.name, maxDriverDepth)
+		q.errorf(c.pos, "%s calls drivers more than %d deep", k, maxDriverDepth)
 		return
 	}
+	d := q.prog.drivers[k]
+	callee := map[string]value{}
+	for i, a := range c.args {
+		x, ok := q.eval(a)
+		if !ok {
+			return
+		}
+		if v := d.args[0].(*compound).args[i].(*variable); v.name != "_" {
+			callee[v.name] = x
+		}
+	}
 	env := q.env
-	q.env, q.depth = map[string]value{}, q.depth+1
-	for _, g := range conjuncts(q.prog.drivers[c.name].args[1]) {
+	q.env, q.depth = callee, q.depth+1
+	for _, g := range conjuncts(d.args[1]) {
 		q.goal(g)
 	}
 	q.env, q.depth = env, q.depth-1

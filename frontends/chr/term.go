@@ -86,6 +86,18 @@ func conjuncts(t term) []term {
 type termBuilder struct {
 	file string
 	errs *diag.List
+	ops  opTable // the operators declared with op/3 (Note [User operators])
+}
+
+// samePriority reports whether t is an operator term of u's priority
+// written without parentheses.
+func (b *termBuilder) samePriority(t term, u userOp) bool {
+	c, ok := t.(*compound)
+	if !ok || c.paren || len(c.args) != 2 {
+		return false
+	}
+	v, user := b.ops[c.name]
+	return user && v.level == u.level
 }
 
 var ctxPos, tokPos = syntax.CtxPos, syntax.Pos
@@ -108,6 +120,9 @@ func (b *termBuilder) term(ctx parser.ITermContext) term {
 	}
 	if op, pos, l, r, ok := binary(b.file, ctx); ok {
 		x, y := b.term(l), b.term(r)
+		if u, user := b.ops[op]; user && u.xfx && (b.samePriority(x, u) || b.samePriority(y, u)) {
+			b.errs.Add(pos, "operator %s is xfx, so it does not associate: write (A %s B) %s C or A %s (B %s C)", op, op, op, op, op)
+		}
 		if m, ok := x.(*compound); ok && op == ":" && len(m.args) == 0 {
 			if _, ok := y.(*compound); ok {
 				return y // a module-qualified goal, primes:prime(N), is the goal
@@ -157,6 +172,8 @@ func binary(file string, ctx parser.ITermContext) (op string, pos diag.Pos, l, r
 		text, pos = c.GetOp().GetText(), tokPos(file, c.GetOp())
 	case *parser.CmpTermContext:
 		text, pos = c.GetOp().GetText(), tokPos(file, c.GetOp())
+	case *parser.UserTermContext:
+		text, pos = c.GetOp().GetText(), tokPos(file, c.GetOp())
 	case *parser.ColonTermContext:
 		text, pos = c.GetOp().GetText(), tokPos(file, c.GetOp())
 	case *parser.HashTermContext:
@@ -181,7 +198,7 @@ func binary(file string, ctx parser.ITermContext) (op string, pos diag.Pos, l, r
 		return "", pos, nil, nil, false
 	}
 	in := ctx.(infix)
-	return text, pos, in.Term(0), in.Term(1), true
+	return atomName(text), pos, in.Term(0), in.Term(1), true
 }
 
 func (b *termBuilder) primary(ctx parser.IPrimaryContext) term {

@@ -197,6 +197,15 @@ func Retoken(tok Token, line, col int) Token {
 		tok.GetChannel(), -1, -1, line, col)
 }
 
+// Retype is a copy of token tok, at the same place, of token type typ:
+// a word that the program itself declares an operator (CHR's op/3).
+func Retype(tok Token, typ int) Token {
+	t := antlr.CommonTokenFactoryDEFAULT.Create(tok.GetSource(), typ, tok.GetText(),
+		tok.GetChannel(), tok.GetStart(), tok.GetStop(), tok.GetLine(), tok.GetColumn())
+	t.SetTokenIndex(tok.GetTokenIndex())
+	return t
+}
+
 // OneLine escapes the line breaks and other control characters of a
 // message's quoted source text, so that a diagnostic stays on one line.
 func OneLine(msg string) string {

@@ -19,6 +19,7 @@ type file struct {
 	vars     []*varDecl
 	rules    []*ruleDecl
 	inputs   []*term // input sections; the checker wants exactly one
+	ops2008  bool    // REC: the symbols were declared in REC-2008's OPS
 	end      diag.Pos
 }
 

@@ -15,6 +15,9 @@ type builder struct {
 	file string
 	errs *diag.List
 	at   func(diag.Pos) diag.Pos // maps a position of a REC file's expanded text (Note [REC])
+	// ops2008 says that a REC file declares its symbols in REC-2008's OPS
+	// section, read as CONS (recDefects).
+	ops2008 bool
 }
 
 func (b *builder) pos(ctx syntax.Context) diag.Pos {
@@ -48,6 +51,7 @@ func (b *builder) program(ctx parser.IFileContext) *file {
 		}
 	case *parser.RecFileContext:
 		f.notation = recNotation
+		f.ops2008 = b.ops2008
 		b.recSpec(f, ctx.RecSpec().(*parser.RecSpecContext))
 	}
 	return f

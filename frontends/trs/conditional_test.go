@@ -14,7 +14,8 @@ import (
 // condSpec exercises Note [Conditional rules]: -><- and ->/<-, and-if,
 // the rules after one whose condition fails, conditions evaluated only
 // once those before them hold, a conditional constant, and a partial
-// function left applied after a failed condition.
+// function left applied after a failed condition, whose normal forms a
+// join compares (REC-2017's left-linear form of same(N, N)).
 const condSpec = `REC-SPEC Cond
 SORTS
   Nat Bool
@@ -49,8 +50,8 @@ RULES
   guard(N) -> N
   partial(N) -> z if N -><- z
   k -> s(z) if max(z, s(z)) -><- s(z)
-  same(N, N) -> true
-  same(N, M) -> false
+  same(N, M) -> true if N -><- M
+  same(N, M) -> false if N ->/<- M
 EVAL
   k
 END-SPEC

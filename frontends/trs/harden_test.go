@@ -82,7 +82,7 @@ func TestREC2008Queries(t *testing.T) {
 // rather than as syntax errors further on.
 func TestRECDefects(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
-		{"REC-SPEC A\nSORTS\n  N\nOPS\n  d0 : -> N\nRULES\nEND-SPEC\n",
+		{"REC-SPEC A\nSORTS\n  N\nOPS\n  d0 : -> N\nRULES\nEVAL\n  d0\nEND-SPEC\n",
 			"a.rec:4:1: error: OPS is REC-2008's section, which does not tell constructors from operations; REC declares them in CONS and OPNS"},
 		{"REC-SPEC A\nSORTS\n  N\nCONS\n  d0 : -> N\nOPNS\nVARS\nRULES\nEVAL\n  d0\n",
 			"a.rec:11:1: error: the specification ends without END-SPEC"},
@@ -90,5 +90,39 @@ func TestRECDefects(t *testing.T) {
 		if _, err := trs.Load("a.rec", []byte(c.src), trs.Options{}); err == nil || err.Error() != c.want {
 			t.Errorf("%q: got %v, want %s", c.src, err, c.want)
 		}
+	}
+}
+
+// TestRECLinear checks that loading a REC specification takes time
+// linear in its size (issue 21 item 12): each symbol of a CONS or OPNS
+// section used to scan the whole section again. Four times the symbols
+// must take well under sixteen times as long, the quadratic ratio; each
+// time is the best of three, so that a loaded machine does not decide.
+func TestRECLinear(t *testing.T) {
+	spec := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString("REC-SPEC Big\nSORTS\n  N\nCONS\n  d0 : -> N\n  s : N -> N\nOPNS\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "  f%d : N -> N\n", i)
+		}
+		b.WriteString("VARS\n  X : N\nRULES\n  f0(s(X)) -> f0(X)\nEVAL\n  f0(s(d0))\nEND-SPEC\n")
+		return []byte(b.String())
+	}
+	best := func(src []byte) time.Duration {
+		var d time.Duration
+		for k := 0; k < 3; k++ {
+			start := time.Now()
+			if _, err := trs.Load("big.rec", src, trs.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if e := time.Since(start); k == 0 || e < d {
+				d = e
+			}
+		}
+		return d
+	}
+	small, large := best(spec(5000)), best(spec(20000))
+	if large > 8*small {
+		t.Errorf("5000 symbols load in %v, 20000 in %v: more than linear", small, large)
 	}
 }

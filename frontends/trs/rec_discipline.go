@@ -1,6 +1,7 @@
 package trs
 
 import (
+	"strconv"
 	"strings"
 
 	"gpuc/internal/diag"
@@ -20,7 +21,31 @@ import (
 //     digit) break it for other pairs, so gpuc checks this one;
 //   - a left-hand side applies an operation (OPNS) to constructor
 //     patterns: no operation below its head (soundness-2: f(g(X)) with g
-//     an operation), and no constructor at its head.
+//     an operation), and no constructor at its head;
+//   - REC-2008's OPS section does not say which symbols are constructors
+//     (bubblesort1, fibfree, tricky-1): gpuc names it, reads it as CONS
+//     and takes the symbols that head rules for operations, so that the
+//     checks here name what the specification then breaks (fibfree-1's
+//     n0, which has a rule and is matched as a constructor);
+//   - every application has parentheses: `g d0` is not REC-2017 (the
+//     order benchmarks). recJuxtaposed names it and parenthesises it in
+//     place, so that the checks below still run;
+//   - the rules of an operation stand together (order-1: g, f, g, f);
+//   - left-hand sides are linear (idset: inside(G, unaryset(G))): OCaml,
+//     Haskell and OPAL have no repeated pattern variables;
+//   - the rules are deterministic: no two rules without conditions have
+//     the same left-hand side (marchiori: a -> c and a -> d). REC's own
+//     specifications keep overlaps that first-match resolves (merge's
+//     gte, hanoi's conc), so gpuc refuses only rules that no order of
+//     matching could tell apart;
+//   - a condition does not evaluate its own rule's left-hand side
+//     (terminationreachability: a -> c if a -><- b), which recurses
+//     forever under call-by-value;
+//   - the terms evaluated reduce to constructor terms: an operation that
+//     EVAL applies to constructor terms has a rule whose left-hand side
+//     matches them (tautologyhard-1, whose propositions a1 ... a18 are
+//     constructors that and/2 and xor/2 have no rules for). Partial
+//     operations are allowed; applying one outside its domain is not.
 
 // recDiscipline reports the REC-2017 rules that f breaks (Note [REC
 // discipline]).
@@ -29,9 +54,12 @@ func recDiscipline(f *file, errs *diag.List) {
 	for _, s := range f.sorts {
 		sorts[strings.ToLower(s.name)] = s.ident
 	}
-	cons := map[string]bool{}
+	cons, heads := map[string]bool{}, map[string]bool{}
+	for _, r := range f.rules {
+		heads[r.lhs.name] = true
+	}
 	for _, op := range f.ops {
-		cons[op.sym.name] = op.cons
+		cons[op.sym.name] = op.cons && !(f.ops2008 && heads[op.sym.name])
 		if s, ok := sorts[strings.ToLower(op.sym.name)]; ok && op.cons && s.name != op.sym.name {
 			errs.Add(op.sym.pos, "constructor %s and sort %s (declared at %s) differ only in case, which REC-2017 forbids: OCaml and Scala cannot tell them apart", op.sym.name, s.name, s.pos)
 		}
@@ -46,13 +74,202 @@ func recDiscipline(f *file, errs *diag.List) {
 			pattern(head, a)
 		}
 	}
+	vars := map[string]bool{}
+	for _, d := range f.vars {
+		for _, n := range d.names {
+			vars[n.name] = true
+		}
+	}
+	recRuleOrder(f.rules, errs)
+	if !f.ops2008 { // which symbols are constructors is a guess there
+		recStuckEval(f, cons, vars, errs)
+	}
+	unconditional := map[string]*ruleDecl{} // by the left-hand side's shape
 	for _, r := range f.rules {
+		recLinear(r, vars, errs)
+		if len(r.conds) == 0 {
+			k := shape(r.lhs, vars, map[string]int{})
+			if q, ok := unconditional[k]; ok {
+				errs.Add(r.pos, "this rule and the one at %s rewrite %s without conditions: REC-2017's rules are deterministic", q.pos, showTerm(r.lhs))
+			} else {
+				unconditional[k] = r
+			}
+		}
+		for _, c := range r.conds {
+			if containsTerm(c.a, r.lhs) || containsTerm(c.b, r.lhs) {
+				errs.Add(c.pos, "the condition of this rule of %s evaluates its own left-hand side %s, which recurses forever under call-by-value", r.lhs.name, showTerm(r.lhs))
+			}
+		}
 		if cons[r.lhs.name] {
 			errs.Add(r.lhs.pos, "the left-hand side of a rule is headed by constructor %s; REC-2017's rules define operations (OPNS)", r.lhs.name)
 			continue
 		}
 		for _, a := range r.lhs.args {
 			pattern(r.lhs.name, a)
+		}
+	}
+}
+
+// recRuleOrder reports the rules of an operation that do not follow the
+// operation's other rules (Note [REC discipline]).
+func recRuleOrder(rules []*ruleDecl, errs *diag.List) {
+	first := map[string]*ruleDecl{}
+	for i, r := range rules {
+		f, seen := first[r.lhs.name]
+		if !seen {
+			first[r.lhs.name] = r
+			continue
+		}
+		if prev := rules[i-1]; prev.lhs.name != r.lhs.name {
+			errs.Add(r.pos, "this rule of %s follows a rule of %s, apart from the first rule of %s at %s: REC-2017 keeps the rules of an operation together", r.lhs.name, prev.lhs.name, r.lhs.name, f.pos)
+		}
+	}
+}
+
+// recLinear reports a variable repeated in a left-hand side.
+func recLinear(r *ruleDecl, vars map[string]bool, errs *diag.List) {
+	seen := map[string]bool{}
+	var walk func(t *term) bool
+	walk = func(t *term) bool {
+		if vars[t.name] && len(t.args) == 0 && !t.parens {
+			if seen[t.name] {
+				errs.Add(t.pos, "variable %s occurs twice in the left-hand side of this rule of %s: REC-2017's rules are left-linear (use another variable and the condition %s -><- it)", t.name, r.lhs.name, t.name)
+				return false
+			}
+			seen[t.name] = true
+		}
+		for _, a := range t.args {
+			if !walk(a) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(r.lhs)
+}
+
+// shape writes a left-hand side with its variables numbered in order of
+// appearance, so that two left-hand sides that differ only in the names
+// of their variables have the same shape.
+func shape(t *term, vars map[string]bool, num map[string]int) string {
+	if vars[t.name] && len(t.args) == 0 {
+		n, ok := num[t.name]
+		if !ok {
+			n = len(num)
+			num[t.name] = n
+		}
+		return "?" + strconv.Itoa(n)
+	}
+	var b strings.Builder
+	b.WriteString(t.name)
+	b.WriteByte('(')
+	for i, a := range t.args {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(shape(a, vars, num))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// containsTerm reports whether t has a subterm written as u is.
+func containsTerm(t, u *term) bool {
+	if sameTerm(t, u) {
+		return true
+	}
+	for _, a := range t.args {
+		if containsTerm(a, u) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameTerm(a, b *term) bool {
+	if a.name != b.name || len(a.args) != len(b.args) {
+		return false
+	}
+	for i := range a.args {
+		if !sameTerm(a.args[i], b.args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// showTerm writes a term as REC does.
+func showTerm(t *term) string {
+	if len(t.args) == 0 {
+		return t.name
+	}
+	s := t.name + "("
+	for i, a := range t.args {
+		if i > 0 {
+			s += ", "
+		}
+		s += showTerm(a)
+	}
+	return s + ")"
+}
+
+// recStuckEval reports the first application in each EVAL term of an
+// operation to constructor terms that no rule's left-hand side matches
+// (Note [REC discipline]).
+func recStuckEval(f *file, cons, vars map[string]bool, errs *diag.List) {
+	var ground func(t *term) bool // a constructor term
+	ground = func(t *term) bool {
+		if !cons[t.name] {
+			return false
+		}
+		for _, a := range t.args {
+			if !ground(a) {
+				return false
+			}
+		}
+		return true
+	}
+	var match func(p, t *term) bool
+	match = func(p, t *term) bool {
+		if vars[p.name] && len(p.args) == 0 {
+			return true
+		}
+		if p.name != t.name || len(p.args) != len(t.args) {
+			return false
+		}
+		for i := range p.args {
+			if !match(p.args[i], t.args[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	byHead := map[string][]*ruleDecl{}
+	for _, r := range f.rules {
+		byHead[r.lhs.name] = append(byHead[r.lhs.name], r)
+	}
+	var stuck func(t *term) *term
+	stuck = func(t *term) *term {
+		all := true
+		for _, a := range t.args {
+			if s := stuck(a); s != nil {
+				return s
+			}
+			all = all && ground(a)
+		}
+		if isCons, declared := cons[t.name]; !declared || isCons || !all {
+			return nil
+		}
+		for _, r := range byHead[t.name] {
+			if match(r.lhs, t) {
+				return nil
+			}
+		}
+		return t
+	}
+	for _, in := range f.inputs {
+		if s := stuck(in); s != nil {
+			errs.Add(s.pos, "no rule of %s matches %s: its normal form keeps the operation, and REC-2017 evaluates terms to constructor terms", s.name, showTerm(s))
 		}
 	}
 }

@@ -96,19 +96,26 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 	b := &builder{file: file, errs: &errs}
 	src = syntax.StripBOM(src)
 	if recOf(src) { // Note [REC]
-		if recDefects(file, src, &errs) {
+		var fatal bool
+		if src, b.ops2008, fatal = recDefects(file, src, &errs); fatal {
 			return nil, capped(errs)
 		}
 		rec := &recSource{}
-		src = recQueries(file, src, &errs) // Note [REC-2008 queries]
+		src = recQueries(file, src, &errs)    // Note [REC-2008 queries]
+		src = recJuxtaposed(file, src, &errs) // Note [REC discipline]
+		named := len(errs)                    // defects named where they are; the checks go on
 		rec.expand(file, src, 0, &errs)
 		src, b.at = rec.text, rec.origin
+		if len(errs) > named {
+			return nil, capped(errs)
+		}
 	}
+	named := len(errs)
 	tree, perrs := parse(file, src, func(p *parser.TRSParser) syntax.Context { return p.File() })
 	for _, e := range perrs {
 		errs.Add(b.mapPos(e.Pos), "%s", e.Msg)
 	}
-	if len(errs) > 0 {
+	if len(errs) > named {
 		return nil, capped(errs)
 	}
 	f := b.program(tree.(parser.IFileContext))
@@ -124,7 +131,7 @@ func Load(file string, src []byte, opts Options) (sys *System, err error) {
 			input = (&builder{file: where, errs: &errs}).wterm(t.(parser.IInputTermContext).Wterm())
 		}
 	}
-	if len(errs) == 0 {
+	if len(errs) == named {
 		c := newChecker(&errs, ir.ModuleName(file), f.notation == wstNotation)
 		c.sys.REC = f.notation == recNotation
 		sys = c.check(f, input)

@@ -46,66 +46,69 @@ func chrParserInit() {
 		"", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "",
 		"", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "",
 		"", "", "", "", "", "", "", "", "", "INT", "FLOAT", "VAR", "NAME", "QUOTED",
-		"STRING", "END", "SYMBOL", "LINE_COMMENT", "BLOCK_COMMENT", "WS",
+		"STRING", "END", "SYMBOL", "LINE_COMMENT", "BLOCK_COMMENT", "WS", "USEROP200",
+		"USEROP400", "USEROP500", "USEROP600", "USEROP700", "OPEN",
 	}
 	staticData.RuleNames = []string{
 		"program", "clause", "term", "primary", "atom",
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 70, 112, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
+		4, 1, 76, 115, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4, 7,
 		4, 1, 0, 5, 0, 12, 8, 0, 10, 0, 12, 0, 15, 9, 0, 1, 0, 1, 0, 1, 1, 1, 1,
 		1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 3, 2,
 		32, 8, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1,
 		2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1,
 		2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1,
-		2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 5, 2, 79,
-		8, 2, 10, 2, 12, 2, 82, 9, 2, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3,
-		1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 3, 3, 99, 8, 3, 1, 3, 1,
-		3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 3, 3, 108, 8, 3, 1, 4, 1, 4, 1, 4, 0,
-		1, 4, 5, 0, 2, 4, 6, 8, 0, 10, 1, 0, 3, 6, 1, 0, 38, 42, 2, 0, 50, 50,
-		52, 52, 1, 0, 7, 15, 2, 0, 3, 4, 16, 17, 1, 0, 18, 33, 1, 0, 44, 45, 1,
-		0, 46, 47, 1, 0, 50, 51, 7, 0, 10, 12, 15, 15, 28, 28, 38, 42, 48, 48,
-		63, 64, 67, 67, 136, 0, 13, 1, 0, 0, 0, 2, 18, 1, 0, 0, 0, 4, 31, 1, 0,
-		0, 0, 6, 107, 1, 0, 0, 0, 8, 109, 1, 0, 0, 0, 10, 12, 3, 2, 1, 0, 11, 10,
-		1, 0, 0, 0, 12, 15, 1, 0, 0, 0, 13, 11, 1, 0, 0, 0, 13, 14, 1, 0, 0, 0,
-		14, 16, 1, 0, 0, 0, 15, 13, 1, 0, 0, 0, 16, 17, 5, 0, 0, 1, 17, 1, 1, 0,
-		0, 0, 18, 19, 3, 4, 2, 0, 19, 20, 5, 66, 0, 0, 20, 3, 1, 0, 0, 0, 21, 22,
-		6, 2, -1, 0, 22, 32, 3, 6, 3, 0, 23, 24, 7, 0, 0, 0, 24, 32, 3, 4, 2, 17,
-		25, 26, 5, 36, 0, 0, 26, 32, 3, 4, 2, 11, 27, 28, 7, 1, 0, 0, 28, 32, 3,
-		4, 2, 9, 29, 30, 7, 2, 0, 0, 30, 32, 3, 4, 2, 1, 31, 21, 1, 0, 0, 0, 31,
-		23, 1, 0, 0, 0, 31, 25, 1, 0, 0, 0, 31, 27, 1, 0, 0, 0, 31, 29, 1, 0, 0,
-		0, 32, 80, 1, 0, 0, 0, 33, 34, 10, 19, 0, 0, 34, 35, 5, 1, 0, 0, 35, 79,
-		3, 4, 2, 19, 36, 37, 10, 18, 0, 0, 37, 38, 5, 2, 0, 0, 38, 79, 3, 4, 2,
-		18, 39, 40, 10, 16, 0, 0, 40, 41, 7, 3, 0, 0, 41, 79, 3, 4, 2, 17, 42,
-		43, 10, 15, 0, 0, 43, 44, 7, 4, 0, 0, 44, 79, 3, 4, 2, 16, 45, 46, 10,
-		14, 0, 0, 46, 47, 7, 5, 0, 0, 47, 79, 3, 4, 2, 15, 48, 49, 10, 13, 0, 0,
-		49, 50, 5, 34, 0, 0, 50, 79, 3, 4, 2, 14, 51, 52, 10, 12, 0, 0, 52, 53,
-		5, 35, 0, 0, 53, 79, 3, 4, 2, 13, 54, 55, 10, 10, 0, 0, 55, 56, 5, 37,
-		0, 0, 56, 79, 3, 4, 2, 10, 57, 58, 10, 8, 0, 0, 58, 59, 5, 43, 0, 0, 59,
-		79, 3, 4, 2, 8, 60, 61, 10, 7, 0, 0, 61, 62, 7, 6, 0, 0, 62, 79, 3, 4,
-		2, 7, 63, 64, 10, 6, 0, 0, 64, 65, 5, 5, 0, 0, 65, 79, 3, 4, 2, 7, 66,
-		67, 10, 5, 0, 0, 67, 68, 7, 7, 0, 0, 68, 79, 3, 4, 2, 6, 69, 70, 10, 4,
-		0, 0, 70, 71, 5, 48, 0, 0, 71, 79, 3, 4, 2, 5, 72, 73, 10, 3, 0, 0, 73,
-		74, 5, 49, 0, 0, 74, 79, 3, 4, 2, 4, 75, 76, 10, 2, 0, 0, 76, 77, 7, 8,
-		0, 0, 77, 79, 3, 4, 2, 3, 78, 33, 1, 0, 0, 0, 78, 36, 1, 0, 0, 0, 78, 39,
-		1, 0, 0, 0, 78, 42, 1, 0, 0, 0, 78, 45, 1, 0, 0, 0, 78, 48, 1, 0, 0, 0,
-		78, 51, 1, 0, 0, 0, 78, 54, 1, 0, 0, 0, 78, 57, 1, 0, 0, 0, 78, 60, 1,
-		0, 0, 0, 78, 63, 1, 0, 0, 0, 78, 66, 1, 0, 0, 0, 78, 69, 1, 0, 0, 0, 78,
-		72, 1, 0, 0, 0, 78, 75, 1, 0, 0, 0, 79, 82, 1, 0, 0, 0, 80, 78, 1, 0, 0,
-		0, 80, 81, 1, 0, 0, 0, 81, 5, 1, 0, 0, 0, 82, 80, 1, 0, 0, 0, 83, 84, 3,
-		8, 4, 0, 84, 85, 5, 53, 0, 0, 85, 86, 3, 4, 2, 0, 86, 87, 5, 54, 0, 0,
-		87, 108, 1, 0, 0, 0, 88, 108, 5, 60, 0, 0, 89, 108, 5, 61, 0, 0, 90, 108,
-		5, 62, 0, 0, 91, 108, 3, 8, 4, 0, 92, 93, 5, 53, 0, 0, 93, 94, 3, 4, 2,
-		0, 94, 95, 5, 54, 0, 0, 95, 108, 1, 0, 0, 0, 96, 98, 5, 55, 0, 0, 97, 99,
-		3, 4, 2, 0, 98, 97, 1, 0, 0, 0, 98, 99, 1, 0, 0, 0, 99, 100, 1, 0, 0, 0,
-		100, 108, 5, 56, 0, 0, 101, 102, 5, 57, 0, 0, 102, 103, 3, 4, 2, 0, 103,
-		104, 5, 58, 0, 0, 104, 108, 1, 0, 0, 0, 105, 108, 5, 65, 0, 0, 106, 108,
-		5, 59, 0, 0, 107, 83, 1, 0, 0, 0, 107, 88, 1, 0, 0, 0, 107, 89, 1, 0, 0,
-		0, 107, 90, 1, 0, 0, 0, 107, 91, 1, 0, 0, 0, 107, 92, 1, 0, 0, 0, 107,
-		96, 1, 0, 0, 0, 107, 101, 1, 0, 0, 0, 107, 105, 1, 0, 0, 0, 107, 106, 1,
-		0, 0, 0, 108, 7, 1, 0, 0, 0, 109, 110, 7, 9, 0, 0, 110, 9, 1, 0, 0, 0,
-		6, 13, 31, 78, 80, 98, 107,
+		2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1,
+		2, 1, 2, 5, 2, 82, 8, 2, 10, 2, 12, 2, 85, 9, 2, 1, 3, 1, 3, 1, 3, 1, 3,
+		1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 3, 3,
+		102, 8, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 3, 3, 111, 8, 3, 1,
+		4, 1, 4, 1, 4, 0, 1, 4, 5, 0, 2, 4, 6, 8, 0, 12, 1, 0, 3, 6, 1, 0, 38,
+		42, 2, 0, 50, 50, 52, 52, 2, 0, 2, 2, 71, 71, 2, 0, 7, 15, 72, 72, 3, 0,
+		3, 4, 16, 17, 73, 73, 2, 0, 18, 33, 75, 75, 1, 0, 44, 45, 1, 0, 46, 47,
+		1, 0, 50, 51, 2, 0, 53, 53, 76, 76, 7, 0, 10, 12, 15, 15, 28, 28, 38, 42,
+		48, 48, 63, 64, 67, 67, 140, 0, 13, 1, 0, 0, 0, 2, 18, 1, 0, 0, 0, 4, 31,
+		1, 0, 0, 0, 6, 110, 1, 0, 0, 0, 8, 112, 1, 0, 0, 0, 10, 12, 3, 2, 1, 0,
+		11, 10, 1, 0, 0, 0, 12, 15, 1, 0, 0, 0, 13, 11, 1, 0, 0, 0, 13, 14, 1,
+		0, 0, 0, 14, 16, 1, 0, 0, 0, 15, 13, 1, 0, 0, 0, 16, 17, 5, 0, 0, 1, 17,
+		1, 1, 0, 0, 0, 18, 19, 3, 4, 2, 0, 19, 20, 5, 66, 0, 0, 20, 3, 1, 0, 0,
+		0, 21, 22, 6, 2, -1, 0, 22, 32, 3, 6, 3, 0, 23, 24, 7, 0, 0, 0, 24, 32,
+		3, 4, 2, 18, 25, 26, 5, 36, 0, 0, 26, 32, 3, 4, 2, 11, 27, 28, 7, 1, 0,
+		0, 28, 32, 3, 4, 2, 9, 29, 30, 7, 2, 0, 0, 30, 32, 3, 4, 2, 1, 31, 21,
+		1, 0, 0, 0, 31, 23, 1, 0, 0, 0, 31, 25, 1, 0, 0, 0, 31, 27, 1, 0, 0, 0,
+		31, 29, 1, 0, 0, 0, 32, 83, 1, 0, 0, 0, 33, 34, 10, 20, 0, 0, 34, 35, 5,
+		1, 0, 0, 35, 82, 3, 4, 2, 20, 36, 37, 10, 19, 0, 0, 37, 38, 7, 3, 0, 0,
+		38, 82, 3, 4, 2, 19, 39, 40, 10, 17, 0, 0, 40, 41, 7, 4, 0, 0, 41, 82,
+		3, 4, 2, 18, 42, 43, 10, 16, 0, 0, 43, 44, 7, 5, 0, 0, 44, 82, 3, 4, 2,
+		17, 45, 46, 10, 15, 0, 0, 46, 47, 5, 74, 0, 0, 47, 82, 3, 4, 2, 16, 48,
+		49, 10, 14, 0, 0, 49, 50, 7, 6, 0, 0, 50, 82, 3, 4, 2, 15, 51, 52, 10,
+		13, 0, 0, 52, 53, 5, 34, 0, 0, 53, 82, 3, 4, 2, 14, 54, 55, 10, 12, 0,
+		0, 55, 56, 5, 35, 0, 0, 56, 82, 3, 4, 2, 13, 57, 58, 10, 10, 0, 0, 58,
+		59, 5, 37, 0, 0, 59, 82, 3, 4, 2, 10, 60, 61, 10, 8, 0, 0, 61, 62, 5, 43,
+		0, 0, 62, 82, 3, 4, 2, 8, 63, 64, 10, 7, 0, 0, 64, 65, 7, 7, 0, 0, 65,
+		82, 3, 4, 2, 7, 66, 67, 10, 6, 0, 0, 67, 68, 5, 5, 0, 0, 68, 82, 3, 4,
+		2, 7, 69, 70, 10, 5, 0, 0, 70, 71, 7, 8, 0, 0, 71, 82, 3, 4, 2, 6, 72,
+		73, 10, 4, 0, 0, 73, 74, 5, 48, 0, 0, 74, 82, 3, 4, 2, 5, 75, 76, 10, 3,
+		0, 0, 76, 77, 5, 49, 0, 0, 77, 82, 3, 4, 2, 4, 78, 79, 10, 2, 0, 0, 79,
+		80, 7, 9, 0, 0, 80, 82, 3, 4, 2, 3, 81, 33, 1, 0, 0, 0, 81, 36, 1, 0, 0,
+		0, 81, 39, 1, 0, 0, 0, 81, 42, 1, 0, 0, 0, 81, 45, 1, 0, 0, 0, 81, 48,
+		1, 0, 0, 0, 81, 51, 1, 0, 0, 0, 81, 54, 1, 0, 0, 0, 81, 57, 1, 0, 0, 0,
+		81, 60, 1, 0, 0, 0, 81, 63, 1, 0, 0, 0, 81, 66, 1, 0, 0, 0, 81, 69, 1,
+		0, 0, 0, 81, 72, 1, 0, 0, 0, 81, 75, 1, 0, 0, 0, 81, 78, 1, 0, 0, 0, 82,
+		85, 1, 0, 0, 0, 83, 81, 1, 0, 0, 0, 83, 84, 1, 0, 0, 0, 84, 5, 1, 0, 0,
+		0, 85, 83, 1, 0, 0, 0, 86, 87, 3, 8, 4, 0, 87, 88, 5, 53, 0, 0, 88, 89,
+		3, 4, 2, 0, 89, 90, 5, 54, 0, 0, 90, 111, 1, 0, 0, 0, 91, 111, 5, 60, 0,
+		0, 92, 111, 5, 61, 0, 0, 93, 111, 5, 62, 0, 0, 94, 111, 3, 8, 4, 0, 95,
+		96, 7, 10, 0, 0, 96, 97, 3, 4, 2, 0, 97, 98, 5, 54, 0, 0, 98, 111, 1, 0,
+		0, 0, 99, 101, 5, 55, 0, 0, 100, 102, 3, 4, 2, 0, 101, 100, 1, 0, 0, 0,
+		101, 102, 1, 0, 0, 0, 102, 103, 1, 0, 0, 0, 103, 111, 5, 56, 0, 0, 104,
+		105, 5, 57, 0, 0, 105, 106, 3, 4, 2, 0, 106, 107, 5, 58, 0, 0, 107, 111,
+		1, 0, 0, 0, 108, 111, 5, 65, 0, 0, 109, 111, 5, 59, 0, 0, 110, 86, 1, 0,
+		0, 0, 110, 91, 1, 0, 0, 0, 110, 92, 1, 0, 0, 0, 110, 93, 1, 0, 0, 0, 110,
+		94, 1, 0, 0, 0, 110, 95, 1, 0, 0, 0, 110, 99, 1, 0, 0, 0, 110, 104, 1,
+		0, 0, 0, 110, 108, 1, 0, 0, 0, 110, 109, 1, 0, 0, 0, 111, 7, 1, 0, 0, 0,
+		112, 113, 7, 11, 0, 0, 113, 9, 1, 0, 0, 0, 6, 13, 31, 81, 83, 101, 110,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -214,6 +217,12 @@ const (
 	CHRParserLINE_COMMENT  = 68
 	CHRParserBLOCK_COMMENT = 69
 	CHRParserWS            = 70
+	CHRParserUSEROP200     = 71
+	CHRParserUSEROP400     = 72
+	CHRParserUSEROP500     = 73
+	CHRParserUSEROP600     = 74
+	CHRParserUSEROP700     = 75
+	CHRParserOPEN          = 76
 )
 
 // CHRParser rules.
@@ -339,7 +348,7 @@ func (p *CHRParser) Program() (localctx IProgramContext) {
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	for ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-381390003239871368) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&11) != 0) {
+	for ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-381390003239871368) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&4107) != 0) {
 		{
 			p.SetState(10)
 			p.Clause()
@@ -791,6 +800,10 @@ func (s *PowTermContext) Term(i int) ITermContext {
 	return t.(ITermContext)
 }
 
+func (s *PowTermContext) USEROP200() antlr.TerminalNode {
+	return s.GetToken(CHRParserUSEROP200, 0)
+}
+
 type MulTermContext struct {
 	TermContext
 	op antlr.Token
@@ -853,6 +866,10 @@ func (s *MulTermContext) Term(i int) ITermContext {
 	}
 
 	return t.(ITermContext)
+}
+
+func (s *MulTermContext) USEROP400() antlr.TerminalNode {
+	return s.GetToken(CHRParserUSEROP400, 0)
 }
 
 type AddTermContext struct {
@@ -919,6 +936,78 @@ func (s *AddTermContext) Term(i int) ITermContext {
 	return t.(ITermContext)
 }
 
+func (s *AddTermContext) USEROP500() antlr.TerminalNode {
+	return s.GetToken(CHRParserUSEROP500, 0)
+}
+
+type UserTermContext struct {
+	TermContext
+	op antlr.Token
+}
+
+func NewUserTermContext(parser antlr.Parser, ctx antlr.ParserRuleContext) *UserTermContext {
+	var p = new(UserTermContext)
+
+	InitEmptyTermContext(&p.TermContext)
+	p.parser = parser
+	p.CopyAll(ctx.(*TermContext))
+
+	return p
+}
+
+func (s *UserTermContext) GetOp() antlr.Token { return s.op }
+
+func (s *UserTermContext) SetOp(v antlr.Token) { s.op = v }
+
+func (s *UserTermContext) GetRuleContext() antlr.RuleContext {
+	return s
+}
+
+func (s *UserTermContext) AllTerm() []ITermContext {
+	children := s.GetChildren()
+	len := 0
+	for _, ctx := range children {
+		if _, ok := ctx.(ITermContext); ok {
+			len++
+		}
+	}
+
+	tst := make([]ITermContext, len)
+	i := 0
+	for _, ctx := range children {
+		if t, ok := ctx.(ITermContext); ok {
+			tst[i] = t.(ITermContext)
+			i++
+		}
+	}
+
+	return tst
+}
+
+func (s *UserTermContext) Term(i int) ITermContext {
+	var t antlr.RuleContext
+	j := 0
+	for _, ctx := range s.GetChildren() {
+		if _, ok := ctx.(ITermContext); ok {
+			if j == i {
+				t = ctx.(antlr.RuleContext)
+				break
+			}
+			j++
+		}
+	}
+
+	if t == nil {
+		return nil
+	}
+
+	return t.(ITermContext)
+}
+
+func (s *UserTermContext) USEROP600() antlr.TerminalNode {
+	return s.GetToken(CHRParserUSEROP600, 0)
+}
+
 type CmpTermContext struct {
 	TermContext
 	op antlr.Token
@@ -981,6 +1070,10 @@ func (s *CmpTermContext) Term(i int) ITermContext {
 	}
 
 	return t.(ITermContext)
+}
+
+func (s *CmpTermContext) USEROP700() antlr.TerminalNode {
+	return s.GetToken(CHRParserUSEROP700, 0)
 }
 
 type ColonTermContext struct {
@@ -1682,7 +1775,7 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 		}
 		{
 			p.SetState(24)
-			p.term(17)
+			p.term(18)
 		}
 
 	case 3:
@@ -1763,7 +1856,7 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 		goto errorExit
 	}
 	p.GetParserRuleContext().SetStop(p.GetTokenStream().LT(-1))
-	p.SetState(80)
+	p.SetState(83)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -1778,7 +1871,7 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 				p.TriggerExitRuleEvent()
 			}
 			_prevctx = localctx
-			p.SetState(78)
+			p.SetState(81)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -1790,8 +1883,8 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
 				p.SetState(33)
 
-				if !(p.Precpred(p.GetParserRuleContext(), 19)) {
-					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 19)", ""))
+				if !(p.Precpred(p.GetParserRuleContext(), 20)) {
+					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 20)", ""))
 					goto errorExit
 				}
 				{
@@ -1807,7 +1900,7 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 				}
 				{
 					p.SetState(35)
-					p.term(19)
+					p.term(20)
 				}
 
 			case 2:
@@ -1815,24 +1908,31 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
 				p.SetState(36)
 
-				if !(p.Precpred(p.GetParserRuleContext(), 18)) {
-					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 18)", ""))
+				if !(p.Precpred(p.GetParserRuleContext(), 19)) {
+					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 19)", ""))
 					goto errorExit
 				}
 				{
 					p.SetState(37)
 
-					var _m = p.Match(CHRParserT__1)
+					var _lt = p.GetTokenStream().LT(1)
 
-					localctx.(*PowTermContext).op = _m
-					if p.HasError() {
-						// Recognition error - abort rule
-						goto errorExit
+					localctx.(*PowTermContext).op = _lt
+
+					_la = p.GetTokenStream().LA(1)
+
+					if !(_la == CHRParserT__1 || _la == CHRParserUSEROP200) {
+						var _ri = p.GetErrorHandler().RecoverInline(p)
+
+						localctx.(*PowTermContext).op = _ri
+					} else {
+						p.GetErrorHandler().ReportMatch(p)
+						p.Consume()
 					}
 				}
 				{
 					p.SetState(38)
-					p.term(18)
+					p.term(19)
 				}
 
 			case 3:
@@ -1840,8 +1940,8 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
 				p.SetState(39)
 
-				if !(p.Precpred(p.GetParserRuleContext(), 16)) {
-					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 16)", ""))
+				if !(p.Precpred(p.GetParserRuleContext(), 17)) {
+					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 17)", ""))
 					goto errorExit
 				}
 				{
@@ -1853,7 +1953,7 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 
 					_la = p.GetTokenStream().LA(1)
 
-					if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&65408) != 0) {
+					if !(((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&65408) != 0) || _la == CHRParserUSEROP400) {
 						var _ri = p.GetErrorHandler().RecoverInline(p)
 
 						localctx.(*MulTermContext).op = _ri
@@ -1864,7 +1964,7 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 				}
 				{
 					p.SetState(41)
-					p.term(17)
+					p.term(18)
 				}
 
 			case 4:
@@ -1872,8 +1972,8 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
 				p.SetState(42)
 
-				if !(p.Precpred(p.GetParserRuleContext(), 15)) {
-					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 15)", ""))
+				if !(p.Precpred(p.GetParserRuleContext(), 16)) {
+					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 16)", ""))
 					goto errorExit
 				}
 				{
@@ -1885,7 +1985,7 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 
 					_la = p.GetTokenStream().LA(1)
 
-					if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&196632) != 0) {
+					if !(((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&196632) != 0) || _la == CHRParserUSEROP500) {
 						var _ri = p.GetErrorHandler().RecoverInline(p)
 
 						localctx.(*AddTermContext).op = _ri
@@ -1896,20 +1996,45 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 				}
 				{
 					p.SetState(44)
-					p.term(16)
+					p.term(17)
 				}
 
 			case 5:
-				localctx = NewCmpTermContext(p, NewTermContext(p, _parentctx, _parentState))
+				localctx = NewUserTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
 				p.SetState(45)
+
+				if !(p.Precpred(p.GetParserRuleContext(), 15)) {
+					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 15)", ""))
+					goto errorExit
+				}
+				{
+					p.SetState(46)
+
+					var _m = p.Match(CHRParserUSEROP600)
+
+					localctx.(*UserTermContext).op = _m
+					if p.HasError() {
+						// Recognition error - abort rule
+						goto errorExit
+					}
+				}
+				{
+					p.SetState(47)
+					p.term(16)
+				}
+
+			case 6:
+				localctx = NewCmpTermContext(p, NewTermContext(p, _parentctx, _parentState))
+				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
+				p.SetState(48)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 14)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 14)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(46)
+					p.SetState(49)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -1917,7 +2042,7 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 
 					_la = p.GetTokenStream().LA(1)
 
-					if !((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&17179607040) != 0) {
+					if !((int64((_la-18)) & ^0x3f) == 0 && ((int64(1)<<(_la-18))&144115188075921407) != 0) {
 						var _ri = p.GetErrorHandler().RecoverInline(p)
 
 						localctx.(*CmpTermContext).op = _ri
@@ -1927,21 +2052,21 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(47)
+					p.SetState(50)
 					p.term(15)
 				}
 
-			case 6:
+			case 7:
 				localctx = NewColonTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
-				p.SetState(48)
+				p.SetState(51)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 13)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 13)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(49)
+					p.SetState(52)
 
 					var _m = p.Match(CHRParserT__33)
 
@@ -1952,21 +2077,21 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(50)
+					p.SetState(53)
 					p.term(14)
 				}
 
-			case 7:
+			case 8:
 				localctx = NewHashTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
-				p.SetState(51)
+				p.SetState(54)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 12)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 12)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(52)
+					p.SetState(55)
 
 					var _m = p.Match(CHRParserT__34)
 
@@ -1977,21 +2102,21 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(53)
+					p.SetState(56)
 					p.term(13)
 				}
 
-			case 8:
+			case 9:
 				localctx = NewCommaTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
-				p.SetState(54)
+				p.SetState(57)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 10)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 10)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(55)
+					p.SetState(58)
 
 					var _m = p.Match(CHRParserT__36)
 
@@ -2002,21 +2127,21 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(56)
+					p.SetState(59)
 					p.term(10)
 				}
 
-			case 9:
+			case 10:
 				localctx = NewIfTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
-				p.SetState(57)
+				p.SetState(60)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 8)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 8)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(58)
+					p.SetState(61)
 
 					var _m = p.Match(CHRParserT__42)
 
@@ -2027,21 +2152,21 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(59)
+					p.SetState(62)
 					p.term(8)
 				}
 
-			case 10:
+			case 11:
 				localctx = NewOrTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
-				p.SetState(60)
+				p.SetState(63)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 7)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 7)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(61)
+					p.SetState(64)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -2059,21 +2184,21 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(62)
+					p.SetState(65)
 					p.term(7)
 				}
 
-			case 11:
+			case 12:
 				localctx = NewBackslashTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
-				p.SetState(63)
+				p.SetState(66)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 6)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 6)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(64)
+					p.SetState(67)
 
 					var _m = p.Match(CHRParserT__4)
 
@@ -2084,21 +2209,21 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(65)
+					p.SetState(68)
 					p.term(7)
 				}
 
-			case 12:
+			case 13:
 				localctx = NewRuleTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
-				p.SetState(66)
+				p.SetState(69)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 5)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 5)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(67)
+					p.SetState(70)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -2116,21 +2241,21 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(68)
+					p.SetState(71)
 					p.term(6)
 				}
 
-			case 13:
+			case 14:
 				localctx = NewPragmaTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
-				p.SetState(69)
+				p.SetState(72)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 4)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 4)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(70)
+					p.SetState(73)
 
 					var _m = p.Match(CHRParserT__47)
 
@@ -2141,21 +2266,21 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(71)
+					p.SetState(74)
 					p.term(5)
 				}
 
-			case 14:
+			case 15:
 				localctx = NewNamedTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
-				p.SetState(72)
+				p.SetState(75)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 3)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 3)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(73)
+					p.SetState(76)
 
 					var _m = p.Match(CHRParserT__48)
 
@@ -2166,21 +2291,21 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(74)
+					p.SetState(77)
 					p.term(4)
 				}
 
-			case 15:
+			case 16:
 				localctx = NewClauseTermContext(p, NewTermContext(p, _parentctx, _parentState))
 				p.PushNewRecursionContext(localctx, _startState, CHRParserRULE_term)
-				p.SetState(75)
+				p.SetState(78)
 
 				if !(p.Precpred(p.GetParserRuleContext(), 2)) {
 					p.SetError(antlr.NewFailedPredicateException(p, "p.Precpred(p.GetParserRuleContext(), 2)", ""))
 					goto errorExit
 				}
 				{
-					p.SetState(76)
+					p.SetState(79)
 
 					var _lt = p.GetTokenStream().LT(1)
 
@@ -2198,7 +2323,7 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 					}
 				}
 				{
-					p.SetState(77)
+					p.SetState(80)
 					p.term(3)
 				}
 
@@ -2207,7 +2332,7 @@ func (p *CHRParser) term(_p int) (localctx ITermContext) {
 			}
 
 		}
-		p.SetState(82)
+		p.SetState(85)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -2476,6 +2601,10 @@ func (s *ParenContext) Term() ITermContext {
 	return t.(ITermContext)
 }
 
+func (s *ParenContext) OPEN() antlr.TerminalNode {
+	return s.GetToken(CHRParserOPEN, 0)
+}
+
 type ListContext struct {
 	PrimaryContext
 }
@@ -2589,7 +2718,7 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 	p.EnterRule(localctx, 6, CHRParserRULE_primary)
 	var _la int
 
-	p.SetState(107)
+	p.SetState(110)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -2600,14 +2729,14 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewCompoundContext(p, localctx)
 		p.EnterOuterAlt(localctx, 1)
 		{
-			p.SetState(83)
+			p.SetState(86)
 
 			var _x = p.Atom()
 
 			localctx.(*CompoundContext).name = _x
 		}
 		{
-			p.SetState(84)
+			p.SetState(87)
 			p.Match(CHRParserT__52)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2615,11 +2744,11 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(85)
+			p.SetState(88)
 			p.term(0)
 		}
 		{
-			p.SetState(86)
+			p.SetState(89)
 			p.Match(CHRParserT__53)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2631,7 +2760,7 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewIntContext(p, localctx)
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(88)
+			p.SetState(91)
 			p.Match(CHRParserINT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2643,7 +2772,7 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewFloatContext(p, localctx)
 		p.EnterOuterAlt(localctx, 3)
 		{
-			p.SetState(89)
+			p.SetState(92)
 			p.Match(CHRParserFLOAT)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2655,7 +2784,7 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewVarContext(p, localctx)
 		p.EnterOuterAlt(localctx, 4)
 		{
-			p.SetState(90)
+			p.SetState(93)
 			p.Match(CHRParserVAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2667,7 +2796,7 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewAtomTermContext(p, localctx)
 		p.EnterOuterAlt(localctx, 5)
 		{
-			p.SetState(91)
+			p.SetState(94)
 			p.Atom()
 		}
 
@@ -2675,19 +2804,22 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewParenContext(p, localctx)
 		p.EnterOuterAlt(localctx, 6)
 		{
-			p.SetState(92)
-			p.Match(CHRParserT__52)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
+			p.SetState(95)
+			_la = p.GetTokenStream().LA(1)
+
+			if !(_la == CHRParserT__52 || _la == CHRParserOPEN) {
+				p.GetErrorHandler().RecoverInline(p)
+			} else {
+				p.GetErrorHandler().ReportMatch(p)
+				p.Consume()
 			}
 		}
 		{
-			p.SetState(93)
+			p.SetState(96)
 			p.term(0)
 		}
 		{
-			p.SetState(94)
+			p.SetState(97)
 			p.Match(CHRParserT__53)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2699,29 +2831,29 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewListContext(p, localctx)
 		p.EnterOuterAlt(localctx, 7)
 		{
-			p.SetState(96)
+			p.SetState(99)
 			p.Match(CHRParserT__54)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(98)
+		p.SetState(101)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-381390003239871368) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&11) != 0) {
+		if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-381390003239871368) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&4107) != 0) {
 			{
-				p.SetState(97)
+				p.SetState(100)
 				p.term(0)
 			}
 
 		}
 		{
-			p.SetState(100)
+			p.SetState(103)
 			p.Match(CHRParserT__55)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2733,7 +2865,7 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewCurlyContext(p, localctx)
 		p.EnterOuterAlt(localctx, 8)
 		{
-			p.SetState(101)
+			p.SetState(104)
 			p.Match(CHRParserT__56)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2741,11 +2873,11 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(102)
+			p.SetState(105)
 			p.term(0)
 		}
 		{
-			p.SetState(103)
+			p.SetState(106)
 			p.Match(CHRParserT__57)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2757,7 +2889,7 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewStringContext(p, localctx)
 		p.EnterOuterAlt(localctx, 9)
 		{
-			p.SetState(105)
+			p.SetState(108)
 			p.Match(CHRParserSTRING)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2769,7 +2901,7 @@ func (p *CHRParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewCutContext(p, localctx)
 		p.EnterOuterAlt(localctx, 10)
 		{
-			p.SetState(106)
+			p.SetState(109)
 			p.Match(CHRParserT__58)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -2871,7 +3003,7 @@ func (p *CHRParser) Atom() (localctx IAtomContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(109)
+		p.SetState(112)
 		_la = p.GetTokenStream().LA(1)
 
 		if !((int64((_la-10)) & ^0x3f) == 0 && ((int64(1)<<(_la-10))&171137069039747111) != 0) {
@@ -2914,48 +3046,51 @@ func (p *CHRParser) Sempred(localctx antlr.RuleContext, ruleIndex, predIndex int
 func (p *CHRParser) Term_Sempred(localctx antlr.RuleContext, predIndex int) bool {
 	switch predIndex {
 	case 0:
-		return p.Precpred(p.GetParserRuleContext(), 19)
+		return p.Precpred(p.GetParserRuleContext(), 20)
 
 	case 1:
-		return p.Precpred(p.GetParserRuleContext(), 18)
+		return p.Precpred(p.GetParserRuleContext(), 19)
 
 	case 2:
-		return p.Precpred(p.GetParserRuleContext(), 16)
+		return p.Precpred(p.GetParserRuleContext(), 17)
 
 	case 3:
-		return p.Precpred(p.GetParserRuleContext(), 15)
+		return p.Precpred(p.GetParserRuleContext(), 16)
 
 	case 4:
-		return p.Precpred(p.GetParserRuleContext(), 14)
+		return p.Precpred(p.GetParserRuleContext(), 15)
 
 	case 5:
-		return p.Precpred(p.GetParserRuleContext(), 13)
+		return p.Precpred(p.GetParserRuleContext(), 14)
 
 	case 6:
-		return p.Precpred(p.GetParserRuleContext(), 12)
+		return p.Precpred(p.GetParserRuleContext(), 13)
 
 	case 7:
-		return p.Precpred(p.GetParserRuleContext(), 10)
+		return p.Precpred(p.GetParserRuleContext(), 12)
 
 	case 8:
-		return p.Precpred(p.GetParserRuleContext(), 8)
+		return p.Precpred(p.GetParserRuleContext(), 10)
 
 	case 9:
-		return p.Precpred(p.GetParserRuleContext(), 7)
+		return p.Precpred(p.GetParserRuleContext(), 8)
 
 	case 10:
-		return p.Precpred(p.GetParserRuleContext(), 6)
+		return p.Precpred(p.GetParserRuleContext(), 7)
 
 	case 11:
-		return p.Precpred(p.GetParserRuleContext(), 5)
+		return p.Precpred(p.GetParserRuleContext(), 6)
 
 	case 12:
-		return p.Precpred(p.GetParserRuleContext(), 4)
+		return p.Precpred(p.GetParserRuleContext(), 5)
 
 	case 13:
-		return p.Precpred(p.GetParserRuleContext(), 3)
+		return p.Precpred(p.GetParserRuleContext(), 4)
 
 	case 14:
+		return p.Precpred(p.GetParserRuleContext(), 3)
+
+	case 15:
 		return p.Precpred(p.GetParserRuleContext(), 2)
 
 	default:
