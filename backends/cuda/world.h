@@ -1,0 +1,375 @@
+// world.h: the multi-device side of a program whose module uses the world
+// (Note [World on NVSHMEM] in backends/cuda/world.go), pasted after
+// gpuc_device.h. Started as `./prog DEVICES=k`, the program forks one
+// process per GPU; each runs the whole host program (control replication)
+// on its own GPU, and NVSHMEM joins them. Only device 0 prints; an error
+// on any device ends every process with the same exit status.
+
+#ifndef GPUC_WORLD_H
+#define GPUC_WORLD_H
+
+#ifndef GPUC_CUDA_STUB
+#include <nvshmem.h>
+#include <nvshmemx.h>
+#endif
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <type_traits>
+
+// GPUC_MAX_DEVICES bounds DEVICES: the peer table lives in constant memory.
+#define GPUC_MAX_DEVICES 64
+
+// Device side: this device's number, the number of devices, and each
+// device's pool as this device reaches it (nvshmem_ptr, over NVLink).
+__constant__ int gpuc_dev_id;
+__constant__ int gpuc_num_devs;
+__constant__ unsigned char *gpuc_peer_base[GPUC_MAX_DEVICES];
+
+// gpuc_peer returns the address on device d of p, an address in this
+// device's pool: every device's pool has the same layout.
+template <typename T> __device__ inline T *gpuc_peer(T *p, int d) {
+  return (T *)(gpuc_peer_base[d] + ((unsigned char *)p - gpuc_peer_base[gpuc_dev_id]));
+}
+
+// gpuc_world_sync is a world barrier inside a cooperative kernel: every
+// thread of every device's grid waits for all the others. The first
+// thread makes this device's writes visible to the system and meets the
+// other devices in nvshmem_barrier_all between two grid barriers.
+__device__ inline void gpuc_world_sync() {
+  cooperative_groups::this_grid().sync();
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    __threadfence_system();
+    nvshmem_barrier_all();
+  }
+  cooperative_groups::this_grid().sync();
+}
+
+// gpuc_world_shared is the memory that the processes share: the host's
+// barrier (a count and a phase), NVSHMEM's unique id from device 0, and
+// each device's values for allreduce and its free memory for fitted
+// parameters.
+struct gpuc_world_shared {
+  int count, phase;
+  nvshmemx_uniqueid_t id;
+  unsigned long long values[2][GPUC_MAX_DEVICES];
+  unsigned long long free_bytes[GPUC_MAX_DEVICES];
+};
+
+// gpuc_world is this process's place in the world.
+struct gpuc_world_t {
+  int rank = 0, size = 1;
+  gpuc_world_shared *shared = nullptr;
+  unsigned char *pool = nullptr;
+};
+static gpuc_world_t gpuc_world;
+
+// gpuc_world_env sets the environment that NVSHMEM reads at init, whatever
+// the user's: NVLink multicast off (it can take a shared host's GPUs out of
+// service), the unique id's bootstrap over loopback, and no remote
+// transport (the world is one host).
+inline void gpuc_world_env(void) {
+  setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
+  setenv("NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME", "lo", 1);
+  setenv("NVSHMEM_REMOTE_TRANSPORT", "none", 1);
+}
+
+// gpuc_world_now is a monotonic clock in seconds.
+inline double gpuc_world_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// gpuc_world_term flushes device 0's output when the parent stops it.
+inline void gpuc_world_term(int) {
+  fflush(stdout);
+  _exit(128 + SIGTERM);
+}
+
+// gpuc_world_supervise is the parent: it waits for the k processes and
+// exits as the world ends. Device 0's status decides if it failed (it has
+// printed its error); else the first device that failed decides, and the
+// parent prints what that device wrote on standard error, which it kept
+// in errs[rank]. A device that fails first, or device 0 finishing, gives
+// the others a grace period (they meet the same error at the same point
+// of the replicated host program), after which they are stopped.
+[[noreturn]] inline void gpuc_world_supervise(const pid_t *pids, FILE *const *errs, int k) {
+  int status[GPUC_MAX_DEVICES];
+  bool done[GPUC_MAX_DEVICES] = {}, stopped[GPUC_MAX_DEVICES] = {};
+  int left = k, first = -1;
+  double deadline = -1;
+  bool termed = false;
+  while (left > 0) {
+    int st = 0;
+    const pid_t p = waitpid(-1, &st, WNOHANG);
+    if (p < 0 && errno != EINTR) break;
+    if (p <= 0) {
+      if (deadline >= 0 && gpuc_world_now() > deadline) {
+        for (int r = 0; r < k; r++)
+          if (!done[r]) {
+            kill(pids[r], termed ? SIGKILL : SIGTERM);
+            stopped[r] = true;
+          }
+        deadline = gpuc_world_now() + 1.0;
+        termed = true;
+      }
+      usleep(1000);
+      continue;
+    }
+    int r = 0;
+    while (r < k && pids[r] != p) r++;
+    if (r == k) continue;
+    done[r] = true;
+    left--;
+    status[r] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (status[r] != 0 && !stopped[r] && first < 0) first = r;
+    if (deadline < 0 && (status[r] != 0 || r == 0)) {
+      // Device 0's failure decides at once; otherwise wait a while.
+      deadline = gpuc_world_now() + (r == 0 && status[r] != 0 ? 0.0 : r == 0 ? 60.0 : 1.0);
+    }
+  }
+  if (done[0] && status[0] != 0 && !stopped[0]) exit(status[0]);
+  if (first >= 0) {
+    rewind(errs[first]);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, errs[first])) > 0) fwrite(buf, 1, n, stderr);
+    exit(status[first]);
+  }
+  for (int r = 0; r < k; r++) {
+    if (!done[r] || stopped[r]) {
+      fprintf(stderr, "error: device %d did not finish with device 0\n", r);
+      exit(1);
+    }
+  }
+  exit(0);
+}
+
+// gpuc_world_start forks one process per device, after the command line
+// is read and before any CUDA call (a forked process cannot use its
+// parent's CUDA context). It returns in each device's process; the parent
+// supervises and never returns. Devices other than 0 write no output:
+// their standard output and --stats=FILE go to /dev/null, their standard
+// error to a file that the parent shows only if that device's error ends
+// the world. time is --time; the result is whether this process reports it.
+inline bool gpuc_world_start(bool time, long long devices) {
+  if (devices < 1 || devices > GPUC_MAX_DEVICES)
+    gpuc_fail("DEVICES=%lld: want 1 to %d devices", devices, GPUC_MAX_DEVICES);
+  const int k = (int)devices;
+  void *page = mmap(nullptr, sizeof(gpuc_world_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) gpuc_fail("DEVICES=%d: mmap: %s", k, strerror(errno));
+  gpuc_world.shared = (gpuc_world_shared *)page;
+  FILE *errs[GPUC_MAX_DEVICES] = {};
+  for (int r = 1; r < k; r++) {
+    errs[r] = tmpfile();
+    if (errs[r] == nullptr) gpuc_fail("DEVICES=%d: tmpfile: %s", k, strerror(errno));
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pids[GPUC_MAX_DEVICES];
+  const pid_t parent = getpid();
+  for (int r = 0; r < k; r++) {
+    pids[r] = fork();
+    if (pids[r] < 0) {
+      for (int q = 0; q < r; q++) kill(pids[q], SIGKILL);
+      gpuc_fail("DEVICES=%d: fork: %s", k, strerror(errno));
+    }
+    if (pids[r] > 0) continue;
+    // A device's process dies with the parent.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
+    gpuc_world.rank = r;
+    gpuc_world.size = k;
+    if (r == 0) {
+      signal(SIGTERM, gpuc_world_term);
+    } else {
+      if (freopen("/dev/null", "w", stdout) == nullptr) _exit(1);
+      dup2(fileno(errs[r]), 2);
+      if (gpuc_stats_file != nullptr) {
+        fclose(gpuc_stats_file);
+        gpuc_stats_file = fopen("/dev/null", "w");
+      }
+    }
+    gpuc_world_env();
+    int count = 0;
+    GPUC_CUDA(cudaGetDeviceCount(&count));
+    if (count < k) gpuc_fail("DEVICES=%d: this machine has %d GPU%s", k, count, count == 1 ? "" : "s");
+    GPUC_CUDA(cudaSetDevice(r));
+    return time && r == 0;
+  }
+  gpuc_world_supervise(pids, errs, k);
+}
+
+// gpuc_world_meet waits on the host until every device's process comes:
+// a sense-reversing barrier in the shared memory, which spins (a meeting
+// costs about a microsecond, where a futex costs tens) and yields the
+// core after a while. A process that dies leaves the others spinning; the
+// parent stops them.
+inline void gpuc_world_meet(void) {
+  gpuc_world_shared *w = gpuc_world.shared;
+  const int phase = __atomic_load_n(&w->phase, __ATOMIC_ACQUIRE);
+  if (__atomic_add_fetch(&w->count, 1, __ATOMIC_ACQ_REL) == gpuc_world.size) {
+    __atomic_store_n(&w->count, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&w->phase, phase + 1, __ATOMIC_RELEASE);
+    return;
+  }
+  for (long spins = 0; __atomic_load_n(&w->phase, __ATOMIC_ACQUIRE) == phase; spins++)
+    if (spins > 100000) sched_yield();
+}
+
+// gpuc_world_free_memory is the free memory of the device with the least,
+// less what NVSHMEM keeps for itself, so that fitted parameters (Note
+// [Fitted parameters] in package ir) take the same value on every device.
+#define GPUC_WORLD_RESERVE (512ULL << 20)
+inline unsigned long long gpuc_world_free_memory(void) {
+  const unsigned long long mine = gpuc_free_memory();
+  gpuc_world.shared->free_bytes[gpuc_world.rank] = mine > GPUC_WORLD_RESERVE ? mine - GPUC_WORLD_RESERVE : 0;
+  gpuc_world_meet();
+  unsigned long long least = gpuc_world.shared->free_bytes[0];
+  for (int r = 1; r < gpuc_world.size; r++)
+    if (gpuc_world.shared->free_bytes[r] < least) least = gpuc_world.shared->free_bytes[r];
+  gpuc_world_meet();
+  return least;
+}
+
+// GPUC_SHMEM checks an NVSHMEM call that returns a status.
+#define GPUC_SHMEM(call) gpuc_shmem_check((call), #call)
+inline void gpuc_shmem_check(int status, const char *call) {
+  if (status != 0) gpuc_fail("device %d: %.*s failed (status %d)", gpuc_world.rank, (int)strcspn(call, "("), call, status);
+}
+
+// gpuc_world_init joins the devices through NVSHMEM, bootstrapped by the
+// unique id that device 0 makes, with a symmetric heap that holds a pool
+// of pool_bytes.
+inline void gpuc_world_init(size_t pool_bytes) {
+  char size[32];
+  snprintf(size, sizeof size, "%zu", pool_bytes + (size_t)(128 << 20));
+  setenv("NVSHMEM_SYMMETRIC_SIZE", size, 1);
+  gpuc_world_env();
+  if (gpuc_world.rank == 0) GPUC_SHMEM(nvshmemx_get_uniqueid(&gpuc_world.shared->id));
+  gpuc_world_meet();
+  nvshmemx_uniqueid_t id = gpuc_world.shared->id;
+  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+  GPUC_SHMEM(nvshmemx_set_attr_uniqueid_args(gpuc_world.rank, gpuc_world.size, &id, &attr));
+  GPUC_SHMEM(nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr));
+  if (nvshmem_my_pe() != gpuc_world.rank || nvshmem_n_pes() != gpuc_world.size)
+    gpuc_fail("device %d: NVSHMEM made it PE %d of %d, want %d of %d", gpuc_world.rank, nvshmem_my_pe(), nvshmem_n_pes(),
+              gpuc_world.rank, gpuc_world.size);
+  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_dev_id, &gpuc_world.rank, sizeof(int)));
+  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_num_devs, &gpuc_world.size, sizeof(int)));
+}
+
+// gpuc_world_pool allocates the pool of global buffers on the symmetric
+// heap (a collective call: every device asks for the same size), zeroes
+// it, and writes the peer table: each device's pool as this one reaches it.
+inline unsigned char *gpuc_world_pool(size_t bytes) {
+  unsigned char *pool = (unsigned char *)nvshmem_malloc(gpuc_alloc_size(bytes));
+  if (pool == nullptr) gpuc_fail("device %d: nvshmem_malloc of %zu bytes failed", gpuc_world.rank, bytes);
+  GPUC_CUDA(cudaMemset(pool, 0, gpuc_alloc_size(bytes)));
+  unsigned char *peers[GPUC_MAX_DEVICES] = {};
+  for (int d = 0; d < gpuc_world.size; d++) {
+    peers[d] = (unsigned char *)nvshmem_ptr(pool, d);
+    if (peers[d] == nullptr) gpuc_fail("device %d cannot reach device %d's memory by loads and stores (no NVLink or P2P)", gpuc_world.rank, d);
+  }
+  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_peer_base, peers, sizeof peers));
+  GPUC_CUDA(cudaDeviceSynchronize());
+  nvshmem_barrier_all();
+  gpuc_world.pool = pool;
+  return pool;
+}
+
+// gpuc_world_barrier is the host's world barrier between launches: on the
+// stream, after the work before it, without waiting on the host.
+inline void gpuc_world_barrier(void) { nvshmemx_barrier_all_on_stream(0); }
+
+// gpuc_world_allgather gives every device the whole of a block-distributed
+// buffer: device d's block, n elements from d * n, is copied from device d
+// into the same place on every other. A world barrier comes before (the
+// blocks are written) and after (no device writes a block that another is
+// still reading).
+template <typename T> inline void gpuc_world_allgather(gpuc_dev<T> &b, long long n) {
+  gpuc_world_barrier();
+  const size_t bytes = (size_t)n * sizeof(T);
+  for (int d = 0; d < gpuc_world.size; d++) {
+    if (d == gpuc_world.rank || n <= 0) continue;
+    T *block = b.ptr + (size_t)d * (size_t)n;
+    nvshmemx_getmem_on_stream(block, block, bytes, d, 0);
+  }
+  gpuc_world_barrier();
+}
+
+// gpuc_world_op is an operation of the IR's allreduce.
+enum gpuc_world_op { GPUC_WORLD_ADD, GPUC_WORLD_MIN, GPUC_WORLD_MAX, GPUC_WORLD_AND, GPUC_WORLD_OR, GPUC_WORLD_XOR };
+
+// gpuc_world_combine applies op with the IR's semantics: integers wrap,
+// floats add as IEEE does and take min and max as the IR's min and max.
+template <typename T> inline T gpuc_world_combine(gpuc_world_op op, T a, T b) {
+  if constexpr (std::is_same<T, bool>::value) {
+    switch (op) {
+    case GPUC_WORLD_AND: case GPUC_WORLD_MIN: return a && b;
+    case GPUC_WORLD_XOR: return a != b;
+    default: return a || b;
+    }
+  } else if constexpr (std::is_floating_point<T>::value) {
+    switch (op) {
+    case GPUC_WORLD_ADD: return a + b;
+    case GPUC_WORLD_MIN: return gpuc_min(a, b);
+    default: return gpuc_max(a, b);
+    }
+  } else {
+    typedef typename std::make_unsigned<T>::type U;
+    switch (op) {
+    case GPUC_WORLD_ADD: return (T)((U)a + (U)b);
+    case GPUC_WORLD_MIN: return a < b ? a : b;
+    case GPUC_WORLD_MAX: return a < b ? b : a;
+    case GPUC_WORLD_AND: return (T)(a & b);
+    case GPUC_WORLD_OR: return (T)(a | b);
+    default: return (T)(a ^ b);
+    }
+  }
+}
+
+// gpuc_world_allreduce is the IR's allreduce: it waits for this device's
+// work, meets the other devices' host programs (a world barrier), and
+// combines every device's v in device order, so that each gets the same
+// bits. It runs on the host through the shared page: a reduction on the
+// stream with its read-back cost 46 us a step in ../shared/MULTIGPU.md's
+// probe, against a read-back and a meeting here.
+template <typename T> inline T gpuc_world_allreduce(gpuc_world_op op, T v) {
+  static_assert(sizeof(T) <= sizeof(unsigned long long), "allreduce of a wide type");
+  GPUC_CUDA(cudaDeviceSynchronize());
+  // The slots alternate, so that one meeting a reduction is enough: a
+  // device cannot reuse a slot before every other has read it, since it
+  // would first have to meet them at the next reduction.
+  static unsigned parity = 0;
+  unsigned long long(*slots)[GPUC_MAX_DEVICES] = &gpuc_world.shared->values[parity];
+  parity ^= 1;
+  memcpy(&(*slots)[gpuc_world.rank], &v, sizeof v);
+  gpuc_world_meet();
+  T acc;
+  memcpy(&acc, &(*slots)[0], sizeof acc);
+  for (int d = 1; d < gpuc_world.size; d++) {
+    T x;
+    memcpy(&x, &(*slots)[d], sizeof x);
+    acc = gpuc_world_combine(op, acc, x);
+  }
+  return acc;
+}
+
+// gpuc_world_end releases the pool and leaves NVSHMEM, which waits for
+// every device.
+inline void gpuc_world_end(void) {
+  GPUC_CUDA(cudaDeviceSynchronize());
+  if (gpuc_world.pool != nullptr) nvshmem_free(gpuc_world.pool);
+  gpuc_world.pool = nullptr;
+  nvshmem_finalize();
+}
+
+#endif // GPUC_WORLD_H
