@@ -41,8 +41,11 @@ stmt
     | 'split' expr block ('else' block)?                                    # splitStmt
     | 'split' 'while' expr block                                            # splitWhileStmt
     | 'fork' expr ',' IDENT '=' expr ',' IDENT '=' expr block               # forkStmt
-    | 'launch' IDENT '(' args? ')' IDENT expr IDENT expr (coop=IDENT ('else' block | ';') | ';') # launchStmt
-    | 'region' expr block                                                   # regionStmt
+    | 'launch' IDENT '(' args? ')' IDENT expr IDENT expr attrs+=IDENT* ('else' block | ';') # launchStmt
+    | 'region' expr world=IDENT? block                                      # regionStmt
+    | 'world_barrier' ';'                                                   # worldBarrierStmt
+    | 'allgather' IDENT ';'                                                 # allGatherStmt
+    | IDENT '=' 'allreduce' '(' op=IDENT ',' expr ')' ';'                   # allReduceStmt
     | 'copy' IDENT '[' expr ']' ',' IDENT '[' expr ']' ',' expr ';'         # copyStmt
     | 'swap' IDENT ',' IDENT ';'                                            # swapStmt
     | 'printf' IDENT? STRING (',' expr)* ';'                                # printfStmt

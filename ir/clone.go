@@ -164,6 +164,16 @@ func CloneStmt(s Stmt) Stmt {
 	case *Swap:
 		c := *s
 		return &c
+	case *WorldBarrier:
+		c := *s
+		return &c
+	case *AllGather:
+		c := *s
+		return &c
+	case *AllReduce:
+		c := *s
+		c.Value = CloneExpr(s.Value)
+		return &c
 	case *Printf:
 		c := *s
 		c.Args = cloneExprs(s.Args)

@@ -141,6 +141,64 @@
 // 256 MiB unless `gpuc run --device-memory` says otherwise). A generated
 // program run with --time prints each fitted value on standard error.
 //
+// # Note [World]
+//
+// A module runs on a world of k devices, k the value of its parameter
+// DEVICES (an ordinary parameter, default 1; DEVICES=k on the command
+// line, `gpuc run --devices k`). A module without DEVICES runs on one
+// device on the GPU; the interpreter may still run it on k (see below).
+// device_id() (0..k-1) and num_devices() (k), both i32, may stand
+// anywhere but in lengths.
+//
+// Control replication: every device runs a copy of the host program, so
+// host branch and loop conditions must have the same value on every
+// device (Note [World-uniform host code]). A launch or a region that is
+// not world runs on every device, whole, on that device's instances.
+// Only device 0 prints; output buffers are printed from device 0's
+// instances, as the host reads them (a distributed buffer whole). A
+// raise on any device ends the world with exit status 1.
+//
+// Memory spaces of a device buffer, besides global, constant and shared:
+//   - global: one instance per device, private to it (as with k = 1);
+//   - symmetric: one instance per device, on the symmetric heap, so that
+//     allgather may fill it;
+//   - distributed: one array of Len elements in the world, split in
+//     blocks of B = ceil(Len/k): element i lives on device i / B, at
+//     local index i % B. Code indexes it globally; an access whose owner
+//     is not the accessing device is remote (counted by `gpuc run
+//     --stats`, costly on the GPU);
+//   - replicated: one copy per device, read-only in device code; a host
+//     store or copy into it writes every copy.
+//
+// With k = 1 the three world spaces are global.
+//
+// A world region (`region P world { ... }`) splits its processors in
+// contiguous blocks of ceil(P/k): pid p runs on device p / ceil(P/k), and
+// with P = Len a distributed buffer's element p is local to processor p.
+// Its grid barrier is a world barrier, and its groups may span devices.
+// A world launch (`launch f() grid G block B coop world`), what the
+// passes make of a world region, splits its G blocks likewise, with bid()
+// and gid() global. Every device must reach a world region or launch,
+// each with the same size.
+//
+// Host statements: `world_barrier;` waits for every device's host program
+// and the work it launched; `allgather BUF;` fills every instance of the
+// symmetric BUF with the block each device owns (the elements i with
+// i / ceil(Len/k) = d come from device d); `V = allreduce(op, e);`
+// combines e from every device with add, min, max, and, or or xor and
+// gives every device the result. The two collectives hold a world
+// barrier.
+//
+// Memory model: between two world barriers (world_barrier, a world
+// region's or cooperative world launch's grid barrier, allgather,
+// allreduce, and the start and end of a world region or launch),
+// conflicting accesses to one address from two devices, one of them a
+// write and not both atomic, are a data race, as between two blocks
+// (`gpuc run --race` treats devices like blocks). Atomics on a remote
+// element are atomic with respect to every device's atomics on it.
+// Nothing orders a device's plain accesses to another device's elements
+// except those barriers.
+//
 // # Helpers that frontends, passes and backends share
 //
 // Before writing a helper, look here; each has one definition:

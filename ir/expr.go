@@ -198,25 +198,28 @@ type BuiltinOp uint8
 
 const (
 	// Launch-level thread geometry, all i32; kernels only.
-	ThreadID  BuiltinOp = iota // tid(): the thread's index in its block
-	BlockID                    // bid(): the block's index in the grid
-	BlockDim                   // bdim(): threads per block
-	GridDim                    // gdim(): blocks in the grid
-	GlobalID                   // gid(): bid()*bdim()+tid() in kernels; the processor's index in a region
-	ProcID                     // pid(): the processor's id in its group ($ in Fork); regions only
-	GroupID                    // group(): the group's id (@ in Fork); regions only
-	GroupSize                  // groupsize(): processors in the group; regions only
-	NumProcs                   // nprocs(): processors in the region; regions only
-	Min                        // min(a, b)
-	Max                        // max(a, b)
-	Abs                        // abs(a)
-	Sqrt                       // sqrt(x), float
+	ThreadID   BuiltinOp = iota // tid(): the thread's index in its block
+	BlockID                     // bid(): the block's index in the grid
+	BlockDim                    // bdim(): threads per block
+	GridDim                     // gdim(): blocks in the grid
+	GlobalID                    // gid(): bid()*bdim()+tid() in kernels; the processor's index in a region
+	ProcID                      // pid(): the processor's id in its group ($ in Fork); regions only
+	GroupID                     // group(): the group's id (@ in Fork); regions only
+	GroupSize                   // groupsize(): processors in the group; regions only
+	NumProcs                    // nprocs(): processors in the region; regions only
+	Min                         // min(a, b)
+	Max                         // max(a, b)
+	Abs                         // abs(a)
+	Sqrt                        // sqrt(x), float
+	DeviceID                    // device_id(): the device running the code, 0..num_devices()-1 (Note [World])
+	NumDevices                  // num_devices(): the devices of the world
 )
 
 var builtinNames = [...]string{
 	ThreadID: "tid", BlockID: "bid", BlockDim: "bdim", GridDim: "gdim", GlobalID: "gid",
 	ProcID: "pid", GroupID: "group", GroupSize: "groupsize", NumProcs: "nprocs",
 	Min: "min", Max: "max", Abs: "abs", Sqrt: "sqrt",
+	DeviceID: "device_id", NumDevices: "num_devices",
 }
 
 func (o BuiltinOp) String() string { return enumName(builtinNames[:], int(o), "builtin") }
@@ -249,9 +252,12 @@ func (o BuiltinOp) IsKernelOnly() bool { return o <= GridDim }
 // IsRegionOnly reports whether o exists only inside SPMD regions.
 func (o BuiltinOp) IsRegionOnly() bool { return o >= ProcID && o <= NumProcs }
 
-// Builtin is an intrinsic: thread geometry or a math function.
+// IsWorld reports whether o asks about the world of devices (Note [World]).
+func (o BuiltinOp) IsWorld() bool { return o == DeviceID || o == NumDevices }
+
+// Builtin is an intrinsic: thread geometry, the world, or a math function.
 //
-//	tid()  pid()  min(a, b)  sqrt(x)
+//	tid()  pid()  min(a, b)  sqrt(x)  device_id()
 type Builtin struct {
 	Pos  Pos
 	Op   BuiltinOp

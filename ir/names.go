@@ -18,6 +18,7 @@ var keywords = map[string]bool{
 	"continue": true, "return": true, "switch": true, "case": true, "default": true,
 	"barrier": true, "raise": true, "split": true, "fork": true, "launch": true,
 	"region": true, "copy": true, "swap": true, "printf": true,
+	"world_barrier": true, "allgather": true, "allreduce": true,
 	"true": true, "false": true, "inf": true, "nan": true,
 }
 

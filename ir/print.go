@@ -220,24 +220,38 @@ func (p *printer) stmt(s Stmt) {
 		p.line("}")
 	case *Launch:
 		head := fmt.Sprintf("launch %s(%s) grid %s block %s", s.Kernel, exprList("", s.Args), PrintExpr(s.Grid), PrintExpr(s.Block))
+		if s.Coop {
+			head += " coop"
+		}
+		if s.World {
+			head += " world"
+		}
 		switch {
-		case s.Coop && s.Fallback != nil:
-			p.line("%s coop else {", head)
+		case s.Fallback != nil:
+			p.line("%s else {", head)
 			p.body(s.Fallback)
 			p.line("}")
-		case s.Coop:
-			p.line("%s coop;", head)
 		default:
 			p.line("%s;", head)
 		}
 	case *Region:
-		p.line("region %s {", PrintExpr(s.Procs))
+		world := ""
+		if s.World {
+			world = " world"
+		}
+		p.line("region %s%s {", PrintExpr(s.Procs), world)
 		p.body(s.Body)
 		p.line("}")
 	case *Copy:
 		p.line("copy %s[%s], %s[%s], %s;", s.Dst, PrintExpr(s.DstOff), s.Src, PrintExpr(s.SrcOff), PrintExpr(s.Count))
 	case *Swap:
 		p.line("swap %s, %s;", s.A, s.B)
+	case *WorldBarrier:
+		p.line("world_barrier;")
+	case *AllGather:
+		p.line("allgather %s;", s.Buf)
+	case *AllReduce:
+		p.line("%s = allreduce(%s, %s);", s.Dst, s.Op, PrintExpr(s.Value))
 	case *Printf:
 		stream := ""
 		if s.Stderr {

@@ -88,6 +88,8 @@ func RewriteStmtExprs(s Stmt, f func(Expr) Expr) {
 		r(&s.Count)
 	case *Printf:
 		rewriteList(s.Args, f)
+	case *AllReduce:
+		r(&s.Value)
 	}
 }
 

@@ -281,6 +281,12 @@ type Fork struct {
 //	launch add(n) grid (N + 255) / 256 block 256;
 //	launch steps(n) grid G block 256 coop;
 //	launch steps(n) grid G block 256 coop else { ... }
+//	launch steps(n) grid G block 256 coop world;
+//
+// A world launch splits its blocks in contiguous ranges across the
+// devices, bid() and gid() staying global; a cooperative world launch's
+// grid barrier is a world barrier (Note [World]). Passes make world
+// launches of world regions.
 type Launch struct {
 	Pos      Pos
 	Kernel   string
@@ -288,6 +294,7 @@ type Launch struct {
 	Grid     Expr
 	Block    Expr
 	Coop     bool
+	World    bool
 	Fallback []Stmt // nil: none
 }
 
@@ -295,11 +302,18 @@ type Launch struct {
 // processors, with pid() = gid() = 0..Procs-1 and group() = 0, and waits for
 // all of them. Body may read the host variables in scope.
 //
+// A world region splits its processors in contiguous blocks across the
+// devices, and its grid barrier is a world barrier (Note [World]). A
+// region that is not world runs all its processors on every device, each
+// device on its own instances.
+//
 //	region N { ... }
+//	region N world { ... }
 type Region struct {
 	Pos   Pos
 	Procs Expr
 	Body  []Stmt
+	World bool
 }
 
 // Copy (host) copies Count elements between device buffers and host arrays.
@@ -342,48 +356,87 @@ type Printf struct {
 	Args   []Expr
 }
 
-func (s *Decl) At() Pos       { return s.Pos }
-func (s *Assign) At() Pos     { return s.Pos }
-func (s *Store) At() Pos      { return s.Pos }
-func (s *Atomic) At() Pos     { return s.Pos }
-func (s *CallStmt) At() Pos   { return s.Pos }
-func (s *If) At() Pos         { return s.Pos }
-func (s *While) At() Pos      { return s.Pos }
-func (s *For) At() Pos        { return s.Pos }
-func (s *Break) At() Pos      { return s.Pos }
-func (s *Continue) At() Pos   { return s.Pos }
-func (s *Return) At() Pos     { return s.Pos }
-func (s *Switch) At() Pos     { return s.Pos }
-func (s *Barrier) At() Pos    { return s.Pos }
-func (s *Raise) At() Pos      { return s.Pos }
-func (s *Split) At() Pos      { return s.Pos }
-func (s *Fork) At() Pos       { return s.Pos }
-func (s *SplitWhile) At() Pos { return s.Pos }
-func (s *Launch) At() Pos     { return s.Pos }
-func (s *Region) At() Pos     { return s.Pos }
-func (s *Copy) At() Pos       { return s.Pos }
-func (s *Swap) At() Pos       { return s.Pos }
-func (s *Printf) At() Pos     { return s.Pos }
+// WorldBarrier (host) waits until every device's host program reaches it,
+// with all the device work that each launched before (Note [World]).
+//
+//	world_barrier
+type WorldBarrier struct{ Pos Pos }
 
-func (*Decl) isStmt()       {}
-func (*Assign) isStmt()     {}
-func (*Store) isStmt()      {}
-func (*Atomic) isStmt()     {}
-func (*CallStmt) isStmt()   {}
-func (*If) isStmt()         {}
-func (*While) isStmt()      {}
-func (*For) isStmt()        {}
-func (*Break) isStmt()      {}
-func (*Continue) isStmt()   {}
-func (*Return) isStmt()     {}
-func (*Switch) isStmt()     {}
-func (*Barrier) isStmt()    {}
-func (*Raise) isStmt()      {}
-func (*Split) isStmt()      {}
-func (*Fork) isStmt()       {}
-func (*SplitWhile) isStmt() {}
-func (*Launch) isStmt()     {}
-func (*Region) isStmt()     {}
-func (*Copy) isStmt()       {}
-func (*Swap) isStmt()       {}
-func (*Printf) isStmt()     {}
+// AllGather (host) makes every device's instance of the symmetric buffer
+// Buf whole: device d contributes the block of elements that it owns in
+// a distribution of the buffer's length across the devices (Note [World])
+// and receives every other device's block. It includes a world barrier.
+//
+//	allgather counts
+type AllGather struct {
+	Pos Pos
+	Buf string
+}
+
+// AllReduce (host) combines Value, evaluated on every device, with Op (add,
+// min, max, and, or, xor) and assigns the result, the same on every device,
+// to the host local Dst. It includes a world barrier.
+//
+//	n = allreduce(add, pending[0])
+type AllReduce struct {
+	Pos   Pos
+	Dst   string
+	Op    AtomicOp
+	Value Expr
+}
+
+// IsReduction reports whether allreduce takes o: add, min, max, and, or,
+// xor.
+func (o AtomicOp) IsReduction() bool { return o <= AtomicXor && o != AtomicSub }
+
+func (s *Decl) At() Pos         { return s.Pos }
+func (s *Assign) At() Pos       { return s.Pos }
+func (s *Store) At() Pos        { return s.Pos }
+func (s *Atomic) At() Pos       { return s.Pos }
+func (s *CallStmt) At() Pos     { return s.Pos }
+func (s *If) At() Pos           { return s.Pos }
+func (s *While) At() Pos        { return s.Pos }
+func (s *For) At() Pos          { return s.Pos }
+func (s *Break) At() Pos        { return s.Pos }
+func (s *Continue) At() Pos     { return s.Pos }
+func (s *Return) At() Pos       { return s.Pos }
+func (s *Switch) At() Pos       { return s.Pos }
+func (s *Barrier) At() Pos      { return s.Pos }
+func (s *Raise) At() Pos        { return s.Pos }
+func (s *Split) At() Pos        { return s.Pos }
+func (s *Fork) At() Pos         { return s.Pos }
+func (s *SplitWhile) At() Pos   { return s.Pos }
+func (s *Launch) At() Pos       { return s.Pos }
+func (s *Region) At() Pos       { return s.Pos }
+func (s *Copy) At() Pos         { return s.Pos }
+func (s *Swap) At() Pos         { return s.Pos }
+func (s *Printf) At() Pos       { return s.Pos }
+func (s *WorldBarrier) At() Pos { return s.Pos }
+func (s *AllGather) At() Pos    { return s.Pos }
+func (s *AllReduce) At() Pos    { return s.Pos }
+
+func (*Decl) isStmt()         {}
+func (*Assign) isStmt()       {}
+func (*Store) isStmt()        {}
+func (*Atomic) isStmt()       {}
+func (*CallStmt) isStmt()     {}
+func (*If) isStmt()           {}
+func (*While) isStmt()        {}
+func (*For) isStmt()          {}
+func (*Break) isStmt()        {}
+func (*Continue) isStmt()     {}
+func (*Return) isStmt()       {}
+func (*Switch) isStmt()       {}
+func (*Barrier) isStmt()      {}
+func (*Raise) isStmt()        {}
+func (*Split) isStmt()        {}
+func (*Fork) isStmt()         {}
+func (*SplitWhile) isStmt()   {}
+func (*Launch) isStmt()       {}
+func (*Region) isStmt()       {}
+func (*Copy) isStmt()         {}
+func (*Swap) isStmt()         {}
+func (*Printf) isStmt()       {}
+func (*WorldBarrier) isStmt() {}
+func (*AllGather) isStmt()    {}
+func (*AllReduce) isStmt()    {}

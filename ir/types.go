@@ -141,9 +141,21 @@ const (
 	Global   Space = iota // device memory, visible to all threads
 	Constant              // read-only in kernels, cached; compile-time-sized
 	Shared                // one instance per block, for the block's threads
+	// The world spaces (Note [World]): with one device each is Global.
+	Symmetric   // one instance per device, on the symmetric heap
+	Distributed // one array, block-distributed by index across devices
+	Replicated  // one copy per device, written by the host only, broadcast
 )
 
-var spaceNames = [...]string{Global: "global", Constant: "constant", Shared: "shared"}
+var spaceNames = [...]string{Global: "global", Constant: "constant", Shared: "shared",
+	Symmetric: "symmetric", Distributed: "distributed", Replicated: "replicated"}
+
+// IsWorld reports whether s is one of the world spaces of Note [World].
+func (s Space) IsWorld() bool { return s >= Symmetric && s <= Replicated }
+
+// IsDevice reports whether s is device memory that every thread of a
+// launch may address: global or a world space.
+func (s Space) IsDevice() bool { return s == Global || s.IsWorld() }
 
 func (s Space) String() string { return enumName(spaceNames[:], int(s), "space") }
 

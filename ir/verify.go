@@ -19,7 +19,10 @@ import (
 //     code, regions);
 //   - verify_flow.go: definite assignment and missing returns;
 //   - verify_uniform.go: barriers under thread-dependent control flow, see
-//     Note [Uniformity].
+//     Note [Uniformity];
+//   - verify_world.go: the world's host statements, and host control flow
+//     that must be the same on every device (Note [World-uniform host
+//     code]).
 //
 // Verify never panics, whatever m holds: nil nodes, unknown names and
 // out-of-range enums are reported like any other error, so that passes can
@@ -29,19 +32,21 @@ func Verify(m *Module, level Level) error {
 		return diag.List{diag.Errorf(Pos{}, "nil module")}
 	}
 	v := &verifier{
-		m:        m,
-		level:    level,
-		globals:  map[string]global{},
-		cleanLen: map[*Buffer]bool{},
-		uses:     map[*Var]*local{},
-		defs:     map[Stmt]*local{},
-		facts:    map[*Func]*funcFacts{},
-		broken:   map[*Func]bool{},
+		m:           m,
+		level:       level,
+		globals:     map[string]global{},
+		cleanLen:    map[*Buffer]bool{},
+		uses:        map[*Var]*local{},
+		defs:        map[Stmt]*local{},
+		facts:       map[*Func]*funcFacts{},
+		broken:      map[*Func]bool{},
+		fieldLocals: map[*Field]*local{},
 
 		gridKernels: map[*Func]bool{},
 	}
 	v.index()
 	v.decls()
+	v.devicesParam()
 	for _, f := range m.Funcs {
 		if f != nil {
 			v.funcBody(f)
@@ -75,12 +80,13 @@ type verifier struct {
 	scope *scope
 
 	// Facts the later analyses need, gathered while checking bodies.
-	uses    map[*Var]*local // the local each variable reads
-	defs    map[Stmt]*local // the local each Decl, Assign and Atomic writes
-	facts   map[*Func]*funcFacts
-	broken  map[*Func]bool // functions holding nil or unknown nodes
-	regions []regionSite
-	calls   []regionCall // device functions called in regions
+	uses        map[*Var]*local   // the local each variable reads
+	defs        map[Stmt]*local   // the local each Decl, Assign, Atomic and AllReduce writes
+	fieldLocals map[*Field]*local // the local of each function parameter
+	facts       map[*Func]*funcFacts
+	broken      map[*Func]bool // functions holding nil or unknown nodes
+	regions     []regionSite
+	calls       []regionCall // device functions called in regions
 	// Kernels holding grid barriers, and the launches of kernels.
 	gridKernels map[*Func]bool
 	launches    []*Launch
@@ -169,7 +175,7 @@ func (v *verifier) funcBody(f *Func) {
 			v.malformed(f.Pos, "nil parameter %d", i+1)
 			continue
 		}
-		v.declare(p.Name, p.Pos, v.scalar(p.Type, p.Pos, "parameter "+p.Name), true)
+		v.fieldLocals[p] = v.declare(p.Name, p.Pos, v.scalar(p.Type, p.Pos, "parameter "+p.Name), true)
 	}
 	v.block(f.Body)
 	v.pop()
@@ -210,6 +216,7 @@ func (v *verifier) crossChecks() {
 			v.checkUniform(r.region.Body, true)
 		}
 	}
+	v.checkWorldUniform()
 	v.fn = nil
 }
 

@@ -268,10 +268,12 @@ func (v *verifier) builtin(e *Builtin) Type {
 // builtinPlace checks that e's builtin exists in the current code.
 func (v *verifier) builtinPlace(e *Builtin) {
 	op, code := e.Op, v.cx.code
-	geometry := op.Arity() == 0
+	geometry := op.Arity() == 0 && !op.IsWorld()
 	switch {
 	case geometry && (code == hostCode || code == lengthCode):
 		v.errorf(e.Pos, "%s() in %s", op, code)
+	case op.IsWorld() && code == lengthCode:
+		v.errorf(e.Pos, "%s() in %s; lengths use parameters and constants only", op, code)
 	case op.IsRegionOnly() && code != regionCode:
 		v.errorf(e.Pos, "%s() outside a region; it exists only in SPMD regions", op)
 	case op.IsKernelOnly() && code == regionCode:

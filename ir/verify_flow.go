@@ -73,7 +73,7 @@ func (a *assignment) stmt(s Stmt, st *flowState) *flowState {
 	case *Assign:
 		a.read(s.Value, st)
 		a.set(a.v.defs[s], false, st)
-	case *Atomic:
+	case *Atomic, *AllReduce:
 		a.reads(StmtExprs(s), st)
 		a.set(a.v.defs[s], false, st)
 	case *If:

@@ -60,6 +60,9 @@ func (v *verifier) swap(s *Swap) {
 		return
 	}
 	sameLen := !v.cleanLen[a] || !v.cleanLen[b] || PrintExpr(a.Len) == PrintExpr(b.Len)
+	if a.Space != b.Space {
+		v.errorf(s.Pos, "swap of %s buffer %s and %s buffer %s; their spaces differ", a.Space, s.A, b.Space, s.B)
+	}
 	if a.Elem != b.Elem || !sameLen {
 		v.errorf(s.Pos, "swap of %s and %s, which differ in type or length", s.A, s.B)
 	}
@@ -74,8 +77,8 @@ func (v *verifier) swappable(name string, pos Pos) *Buffer {
 	case b == nil:
 		v.errorf(pos, "swap of undeclared buffer %s", name)
 	case !validSpace(b.Space): // reported at the declaration
-	case b.Space != Global || b.Role == Static:
-		v.errorf(pos, "swap of %s buffer %s; swap exchanges global, non-static buffers", b.Space, name)
+	case !b.Space.IsDevice() || b.Role == Static:
+		v.errorf(pos, "swap of %s buffer %s; swap exchanges global or world, non-static buffers", b.Space, name)
 	default:
 		return b
 	}

@@ -191,6 +191,12 @@ func (v *verifier) stmt(s Stmt) {
 		v.swap(s)
 	case *Printf:
 		v.printf(s)
+	case *WorldBarrier:
+		v.worldBarrier(s)
+	case *AllGather:
+		v.allGather(s)
+	case *AllReduce:
+		v.allReduce(s)
 	default:
 		v.malformed(s.At(), "unknown statement %T", s)
 	}
@@ -314,6 +320,8 @@ func (v *verifier) memory(name string, pos Pos, write bool) Type {
 		v.errorf(pos, "static buffer %s is read-only", name)
 	case write && b.Space == Constant && code.onDevice():
 		v.errorf(pos, "constant buffer %s is read-only in device code", name)
+	case write && b.Space == Replicated && code.onDevice():
+		v.errorf(pos, "replicated buffer %s is read-only in device code; the host writes it, to every device", name)
 	}
 	if b.Space == Shared {
 		v.note(usesShared, "shared buffer "+name, pos)

@@ -362,7 +362,7 @@ func (u *uniformity) cause(e Expr) *cause {
 			return &cause{root: c.root, via: e.Name}
 		}
 	case *Builtin:
-		if e.Op == ThreadID || e.Op == GlobalID || e.Op == ProcID || (u.grid && e.Op == BlockID) {
+		if e.Op == ThreadID || e.Op == GlobalID || e.Op == ProcID || (u.grid && (e.Op == BlockID || e.Op == DeviceID)) {
 			return &cause{root: e.Op.String() + "()"}
 		}
 	case *Call:

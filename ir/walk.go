@@ -116,6 +116,8 @@ func StmtExprs(s Stmt) []Expr {
 		add(s.DstOff, s.SrcOff, s.Count)
 	case *Printf:
 		add(s.Args...)
+	case *AllReduce:
+		add(s.Value)
 	}
 	return out
 }

@@ -93,7 +93,7 @@ func (o *outliner) cutAtOutput(r *ir.Region) []*ir.Region {
 	var parts []*ir.Region
 	start := 0
 	for _, c := range append(cuts, len(r.Body)) {
-		parts = append(parts, &ir.Region{Pos: r.Pos, Procs: ir.CloneExpr(r.Procs), Body: trimBarriers(r.Body[start:c])})
+		parts = append(parts, &ir.Region{Pos: r.Pos, Procs: ir.CloneExpr(r.Procs), Body: trimBarriers(r.Body[start:c]), World: r.World})
 		start = c
 	}
 	pieces := make([]piece, len(parts))

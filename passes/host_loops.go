@@ -340,7 +340,7 @@ func (h *hoister) procsExpr() ir.Expr {
 
 // region makes a region of device statements and records it as a piece.
 func (h *hoister) region(body []ir.Stmt, procs ir.Expr) *ir.Region {
-	r := &ir.Region{Pos: h.r.Pos, Procs: procs, Body: trimBarriers(body)}
+	r := &ir.Region{Pos: h.r.Pos, Procs: procs, Body: trimBarriers(body), World: h.r.World}
 	h.pieces = append(h.pieces, piece{body: &r.Body})
 	return r
 }

@@ -53,6 +53,10 @@ func lowerMultiprefix(m *ir.Module, cfg *Config) error {
 			if target == nil {
 				break
 			}
+			if target.World {
+				errs = append(errs, errorf(target.Pos, "multiprefix operations in a world region are not lowered yet; they would need a scan across devices"))
+				break
+			}
 			out, err := o.cutMultiprefix(target)
 			if err != nil {
 				errs = append(errs, err)

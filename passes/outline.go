@@ -35,10 +35,29 @@ func rewriteRegions(m *ir.Module, cfg *Config, lower func(o *outliner, f *ir.Fun
 				errs = append(errs, err)
 				return []ir.Stmt{s}
 			}
+			if r.World {
+				markWorld(out)
+			}
 			return out
 		})
 	})
 	return joinErrors(errs)
+}
+
+// markWorld makes world every region and launch in what a world region was
+// lowered to (Note [World] in package ir): their processors stay split
+// across the devices as the region's were. Each launch of the same size
+// splits them alike, so a spill buffer's element stays on its device.
+func markWorld(out []ir.Stmt) {
+	ir.WalkStmts(out, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Region:
+			s.World = true
+		case *ir.Launch:
+			s.World = true
+		}
+		return true
+	})
 }
 
 // withOutliners calls f on each host function of m with an outliner for

@@ -131,18 +131,57 @@ func (b *builder) stmt(ctx parser.IStmtContext) ir.Stmt {
 		l.Args = b.args(s.Args())
 		l.Grid = b.expr(s.Expr(0))
 		l.Block = b.expr(s.Expr(1))
-		if c := s.GetCoop(); c != nil {
-			if c.GetText() != "coop" {
-				b.errorf(b.tokPos(c), "launch: expected coop, found %s", c.GetText())
+		for _, a := range s.GetAttrs() {
+			switch a.GetText() {
+			case "coop":
+				if l.Coop || l.World {
+					b.errorf(b.tokPos(a), "launch: coop must come once and before world")
+				}
+				l.Coop = true
+			case "world":
+				if l.World {
+					b.errorf(b.tokPos(a), "launch: world twice")
+				}
+				l.World = true
+			default:
+				b.errorf(b.tokPos(a), "launch: expected coop or world, found %s", a.GetText())
 			}
-			l.Coop = true
-			if s.Block() != nil {
-				l.Fallback = b.block(s.Block())
+		}
+		if s.Block() != nil {
+			if !l.Coop {
+				b.errorf(pos, "launch: only a cooperative launch has a fallback")
 			}
+			l.Fallback = b.block(s.Block())
 		}
 		return l
 	case *parser.RegionStmtContext:
-		return &ir.Region{Pos: pos, Procs: b.expr(s.Expr()), Body: b.block(s.Block())}
+		r := &ir.Region{Pos: pos, Procs: b.expr(s.Expr())}
+		if w := s.GetWorld(); w != nil {
+			if w.GetText() != "world" {
+				b.errorf(b.tokPos(w), "region: expected world or a block, found %s", w.GetText())
+			}
+			r.World = true
+		}
+		r.Body = b.block(s.Block())
+		return r
+	case *parser.WorldBarrierStmtContext:
+		return &ir.WorldBarrier{Pos: pos}
+	case *parser.AllGatherStmtContext:
+		g := &ir.AllGather{Pos: pos, Buf: s.IDENT().GetText()}
+		b.memory(g.Buf, b.tpos(s.IDENT()))
+		return g
+	case *parser.AllReduceStmtContext:
+		r := &ir.AllReduce{Pos: pos, Dst: s.IDENT(0).GetText()}
+		if _, ok := b.local(r.Dst); !ok {
+			b.errorf(b.tpos(s.IDENT(0)), "undeclared variable %s", r.Dst)
+		}
+		op, ok := ir.ParseAtomicOp(s.GetOp().GetText())
+		if !ok || !op.IsReduction() {
+			b.errorf(b.tokPos(s.GetOp()), "unknown reduction %s (want add, min, max, and, or or xor)", s.GetOp().GetText())
+		}
+		r.Op = op
+		r.Value = b.expr(s.Expr())
+		return r
 	case *parser.CopyStmtContext:
 		ids := s.AllIDENT()
 		c := &ir.Copy{Pos: pos, Dst: ids[0].GetText(), Src: ids[1].GetText()}
