@@ -78,7 +78,7 @@ Without -o the result goes to standard output.`,
 
 func newRun(stdout io.Writer) *cobra.Command {
 	var race, asJSON bool
-	var workers int
+	var workers, devices int
 	var coop, memory int64
 	var pf *driver.PassFlags
 	var in *driver.Inputs
@@ -108,7 +108,7 @@ the same output and the same checks.`,
 				return fmt.Errorf("--device-memory=%d: want a number of bytes", memory)
 			}
 			cfg := interp.Config{Stdout: stdout, Stderr: cmd.ErrOrStderr(), Race: race, Workers: workers,
-				CoopThreads: coop, DeviceMemory: memory, MaxSteps: lim.maxSteps, Timeout: lim.timeout,
+				CoopThreads: coop, DeviceMemory: memory, MaxSteps: lim.maxSteps, Timeout: lim.timeout, Devices: devices,
 				Progress: lim.progressTo(cmd.ErrOrStderr())}
 			if !asJSON {
 				return driver.Run(m, fe, args[1:], cfg)
@@ -125,6 +125,7 @@ the same output and the same checks.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run's statistics (steps, the program's counters, time) as JSON on stderr at the end, and --stats as JSON (docs/TOOLKIT.md)")
 	cmd.Flags().IntVar(&workers, "workers", 0, "goroutines that run blocks in parallel (default: all cores)")
 	cmd.Flags().Int64Var(&coop, "coop-threads", 0, "threads a cooperative launch may have before its fallback runs (default: an H100's 270336)")
+	cmd.Flags().IntVar(&devices, "devices", 0, "simulate a world of this many devices, each running a copy of the host program; sets DEVICES where the module has it (default: DEVICES, or 1)")
 	cmd.Flags().Int64Var(&memory, "device-memory", 0, "free device memory in bytes that parameters with a fit fraction are fitted to, such as TRS's CAPACITY (default: 256 MiB)")
 	pf = driver.AddPassFlags(cmd.Flags(), nil)
 	in = driver.AddInputFlags(cmd.Flags(), true)

@@ -17,6 +17,8 @@ type thread struct {
 	depth                     int      // calls in progress
 	steps                     int64    // steps not yet counted in machine.steps (Note [Step limit])
 	calls                     []*frame // frames of calls, by depth
+	dev                       int      // the device it runs on (Note [Devices])
+	mute                      bool     // a replica's thread on a device other than 0: prints nothing
 }
 
 func (th *thread) String() string {
@@ -386,6 +388,13 @@ func (c *compiler) builtin(e *ir.Builtin) evalFn {
 	}
 	if op.Arity() > 0 {
 		return c.mathBuiltin(e)
+	}
+	if op.IsWorld() && c.mode != modeConst {
+		if op == ir.DeviceID {
+			return func(f *frame) ir.Bits { return i32(int64(f.th.dev)) }
+		}
+		k := i32(int64(c.x.devices))
+		return func(*frame) ir.Bits { return k }
 	}
 	allowed := c.mode == modeDevice ||
 		c.mode == modeKernel && !op.IsRegionOnly() ||

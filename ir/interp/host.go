@@ -7,10 +7,19 @@ import (
 	"gpuc/ir"
 )
 
-// runMain runs the host program.
+// runMain runs the host program, on every device (Note [Devices]).
 func (x *machine) runMain() {
+	if x.world != nil {
+		x.runWorld()
+		return
+	}
+	x.runMainOn(0)
+}
+
+// runMainOn runs device d's copy of the host program.
+func (x *machine) runMainOn(d int) {
 	main := x.funcs["main"]
-	main.body(&frame{regs: make([]ir.Bits, main.nslots), th: &x.host})
+	main.body(&frame{regs: make([]ir.Bits, main.nslots), th: &x.hosts[d].thread})
 }
 
 // hostStmt compiles the statements that only host code has.
@@ -33,6 +42,12 @@ func (c *compiler) hostStmt(s ir.Stmt) stmtFn {
 		return c.swap(s)
 	case *ir.Printf:
 		return c.printf(s)
+	case *ir.WorldBarrier:
+		return c.worldBarrier(s)
+	case *ir.AllGather:
+		return c.allGather(s)
+	case *ir.AllReduce:
+		return c.allReduce(s)
 	}
 	return nop
 }
@@ -47,6 +62,12 @@ func stmtName(s ir.Stmt) string {
 		return "copy"
 	case *ir.Swap:
 		return "swap"
+	case *ir.WorldBarrier:
+		return "world_barrier"
+	case *ir.AllGather:
+		return "allgather"
+	case *ir.AllReduce:
+		return "allreduce"
 	}
 	return "printf"
 }
@@ -62,7 +83,7 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 		return nop
 	}
 	args, grid, blockSize := c.exprs(s.Args), c.expr(s.Grid), c.expr(s.Block)
-	gt, bt, x, pos, coop := typeOf(s.Grid), typeOf(s.Block), c.x, s.Pos, s.Coop
+	gt, bt, x, pos, coop, world := typeOf(s.Grid), typeOf(s.Block), c.x, s.Pos, s.Coop, s.World
 	var fallback stmtFn
 	if s.Fallback != nil {
 		fallback = c.stmts(s.Fallback)
@@ -74,6 +95,23 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 		}
 		g, b := asInt(gt, grid(f)), asInt(bt, blockSize(f))
 		x.step(pos)
+		if world {
+			var r ctl = ctlNext
+			x.worldRun(f, "a world launch of "+k.fn.Name, pos, func([][]ir.Bits) {
+				switch {
+				case !coop:
+					x.launch(k, vals, g, b, pos)
+				case x.coopFits(g, b):
+					x.coopLaunch(k, vals, g, b, pos)
+				case fallback == nil:
+					fault(pos, "cooperative launch of %d blocks of %d threads does not fit: at most %d threads run at once", g, b, x.coopThreads())
+				default:
+					r = fallback(f)
+				}
+			})
+			return r
+		}
+		x.place = placement{dev: f.th.dev}
 		if !coop {
 			x.launch(k, vals, g, b, pos)
 			return ctlNext
@@ -121,7 +159,7 @@ func (c *compiler) copyStmt(s *ir.Copy) stmtFn {
 		}
 		checkRange(pos, dst, do, n)
 		checkRange(pos, src, so, n)
-		copy(dst.data[do:do+n], src.data[so:so+n])
+		copy(dst.at(f.th.dev)[do:do+n], src.at(f.th.dev)[so:so+n])
 		return ctlNext
 	}
 }
@@ -135,7 +173,7 @@ func checkRange(pos ir.Pos, m *memory, off, n int64) {
 }
 
 func (c *compiler) swap(s *ir.Swap) stmtFn {
-	a, b, pos := c.hostMemory(s.A, s.Pos), c.hostMemory(s.B, s.Pos), s.Pos
+	a, b, pos, x := c.hostMemory(s.A, s.Pos), c.hostMemory(s.B, s.Pos), s.Pos, c.x
 	switch {
 	case a == nil || b == nil:
 		return nop
@@ -146,11 +184,23 @@ func (c *compiler) swap(s *ir.Swap) stmtFn {
 		c.errorf(pos, "swap of %s (%s) and %s (%s), which differ in type", a.name, a.elem, b.name, b.elem)
 		return nop
 	}
-	return func(*frame) ctl {
+	return func(f *frame) ctl {
 		if len(a.data) != len(b.data) {
 			fault(pos, "swap of %s (length %d) and %s (length %d), which differ in length", a.name, len(a.data), b.name, len(b.data))
 		}
-		a.data, b.data = b.data, a.data
+		switch {
+		case a.inst != nil && b.inst != nil:
+			d := f.th.dev
+			a.inst[d], b.inst[d] = b.inst[d], a.inst[d]
+			a.data, b.data = a.inst[0], b.inst[0]
+		case x.world != nil:
+			// One storage for the world: the swap is a collective.
+			x.arrive(f.th.dev, arrival{what: "swap " + a.name + ", " + b.name, pos: pos}, func([]arrival) {
+				a.data, b.data = b.data, a.data
+			})
+		default:
+			a.data, b.data = b.data, a.data
+		}
 		return ctlNext
 	}
 }
@@ -213,6 +263,9 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 	if s.Stderr {
 		stderr := c.x.cfg.Stderr
 		return func(f *frame) ctl {
+			if f.th.mute {
+				return ctlNext
+			}
 			var line strings.Builder
 			format(f, &line)
 			if stderr != nil {
@@ -224,7 +277,9 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 	}
 	out := c.x.out
 	return func(f *frame) ctl {
-		format(f, out)
+		if !f.th.mute {
+			format(f, out)
+		}
 		return ctlNext
 	}
 }

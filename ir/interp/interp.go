@@ -56,6 +56,10 @@ type Config struct {
 	// Stats, if not nil, receives the run's statistics when it ends, with
 	// an error too (gpuc run --json).
 	Stats *Stats
+	// Devices, when positive, is the number of devices to run on (gpuc
+	// run --devices), and the value of the DEVICES parameter if the
+	// module has one; 0 means that parameter, or 1 (Note [Devices]).
+	Devices int
 	// LoopLimit, when positive, stops the run with a *LoopLimitError as
 	// soon as one loop of device code runs more than LoopLimit iterations
 	// in one thread (gpuc check --replay confirms non-termination so).
@@ -176,7 +180,14 @@ type machine struct {
 	funcs   map[string]*funcCode
 	race    *raceChecker // nil unless cfg.Race
 	host    thread       // the host program's thread
-	lim     limits       // Note [Bounded runs]
+	// The world (Note [Devices]): its size, the devices' host programs,
+	// and where the next launch or region runs; world is nil with one
+	// device.
+	devices int
+	hosts   []hostThread
+	world   *world
+	place   placement
+	lim     limits // Note [Bounded runs]
 	clock   atomic.Uint64
 	steps   atomic.Int64 // loop iterations, with Config.MaxSteps (limits.go)
 }
@@ -197,7 +208,7 @@ func load(m *ir.Module, cfg Config, out *bufio.Writer) (*machine, error) {
 		x.race = newRaceChecker()
 	}
 	x.host.blk = &block{id: -1}
-	for _, step := range []func() error{x.setParams, x.fitParams, x.allocate, x.readInputs, x.compile} {
+	for _, step := range []func() error{x.setParams, x.setDevices, x.fitParams, x.allocate, x.readInputs, x.replicate, x.compile} {
 		if err := step(); err != nil {
 			return nil, err
 		}

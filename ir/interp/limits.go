@@ -179,6 +179,9 @@ func (x *machine) stats() Stats {
 	for _, c := range x.lim.counters {
 		st.Counters = append(st.Counters, Counter{c.name, c.value.Load()})
 	}
+	if w := x.world; w != nil {
+		st.Counters = append(st.Counters, Counter{"local accesses", w.local.Load()}, Counter{"remote accesses", w.remote.Load()})
+	}
 	return st
 }
 

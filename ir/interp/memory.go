@@ -19,6 +19,19 @@ type memory struct {
 	shared int        // the index of a shared buffer's instances, else -1
 	shadow []shadow   // race mode: one per element, made on first access
 	prio   []prioMark // one per element if a priority store writes here
+	// inst holds each device's instance of a per-device memory when the
+	// world has several devices (Note [Devices]); data is inst[0].
+	inst    [][]ir.Bits
+	shadows [][]shadow // race mode: the shadow of each instance but the first
+	world   bool       // distributed or replicated: one storage for the world
+}
+
+// at is the instance of m that device dev sees.
+func (m *memory) at(dev int) []ir.Bits {
+	if m.inst != nil {
+		return m.inst[dev]
+	}
+	return m.data
 }
 
 // allocate sizes every buffer and array from the parameters, zeroes them
@@ -48,15 +61,33 @@ func (x *machine) allocate() error {
 		} else {
 			total += n
 		}
+		if !m.world {
+			n *= int64(x.devices) // an instance per device
+		}
 		if total > maxElements {
 			errs.Add(pos, "buffers and arrays up to %s hold %d elements, more than the interpreter's limit of %d (it keeps 8 bytes an element)", m.name, total, maxElements)
 			return 0
 		}
+		if !m.world && x.devices > 1 {
+			n /= int64(x.devices)
+			all := make([]ir.Bits, n*int64(x.devices))
+			for d := range x.devices {
+				m.inst = append(m.inst, all[int64(d)*n:int64(d+1)*n:int64(d+1)*n])
+			}
+		} else {
+			m.inst = nil
+		}
 		m.data = make([]ir.Bits, n)
+		if m.inst != nil {
+			m.data = m.inst[0]
+		}
 		return n
 	}
 	for _, b := range x.mod.Buffers {
 		m := &memory{name: b.Name, kind: "buffer", elem: b.Elem, space: b.Space, shared: -1}
+		if b.Space == ir.Distributed || b.Space == ir.Replicated {
+			m.world = true
+		}
 		n := declare(m, b.Pos, b.Len)
 		switch {
 		case b.Space == ir.Shared && b.Role != ir.Scratch:
@@ -71,6 +102,17 @@ func (x *machine) allocate() error {
 		declare(&memory{name: a.Name, kind: "array", elem: a.Elem, host: true, shared: -1}, a.Pos, a.Len)
 	}
 	return errs.Err()
+}
+
+// replicate copies device 0's instance of every per-device memory, static
+// contents and inputs included, to the other devices' instances.
+func (x *machine) replicate() error {
+	for _, m := range x.mems {
+		for _, d := range m.inst[min(1, len(m.inst)):] {
+			copy(d, m.inst[0])
+		}
+	}
+	return nil
 }
 
 // length evaluates the length of a buffer or array.

@@ -130,6 +130,15 @@ func (r *raceChecker) shadowOf(th *thread, m *memory, i uint64) (*shadow, raceKe
 	if m.shared >= 0 {
 		return &th.blk.shadow[m.shared][i], raceKey{m, th.blk.id, i}
 	}
+	if d := th.dev; d > 0 && m.inst != nil {
+		if m.shadows == nil {
+			m.shadows = make([][]shadow, len(m.inst))
+		}
+		if m.shadows[d] == nil {
+			m.shadows[d] = make([]shadow, len(m.data))
+		}
+		return &m.shadows[d][i], raceKey{m, -2 - int64(d), i}
+	}
 	if m.shadow == nil {
 		m.shadow = make([]shadow, len(m.data))
 	}

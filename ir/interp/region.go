@@ -30,15 +30,25 @@ func (c *compiler) region(s *ir.Region) stmtFn {
 	}
 	rc.nslots, rc.captures = sub.nslots, sub.captures
 	procs, pt, x, pos := c.expr(s.Procs), typeOf(s.Procs), c.x, s.Pos
+	if s.World {
+		return func(f *frame) ctl {
+			P := asInt(pt, procs(f))
+			x.worldRun(f, fmt.Sprintf("a world region of %d processors", P), pos, func(hosts [][]ir.Bits) {
+				x.runRegion(rc, P, hosts, pos)
+			})
+			return ctlNext
+		}
+	}
 	return func(f *frame) ctl {
-		x.runRegion(rc, asInt(pt, procs(f)), f.regs, pos)
+		x.place = placement{dev: f.th.dev}
+		x.runRegion(rc, asInt(pt, procs(f)), [][]ir.Bits{f.regs}, pos)
 		return ctlNext
 	}
 }
 
 // runRegion runs a region on P processors; host holds the registers of
 // the host function it reads variables from.
-func (x *machine) runRegion(rc *regionCode, P int64, host []ir.Bits, pos ir.Pos) {
+func (x *machine) runRegion(rc *regionCode, P int64, host [][]ir.Bits, pos ir.Pos) {
 	switch {
 	case P < 0:
 		fault(pos, "negative region size %d", P)
@@ -71,11 +81,13 @@ func (x *machine) runRegion(rc *regionCode, P int64, host []ir.Bits, pos ir.Pos)
 
 // regionFlat runs a body without barriers processor by processor, in one
 // reused frame.
-func (x *machine) regionFlat(rc *regionCode, P int64, host []ir.Bits, blk *block) {
+func (x *machine) regionFlat(rc *regionCode, P int64, hosts [][]ir.Bits, blk *block) {
 	th := thread{gsize: P, nprocs: P, blk: blk}
 	f := frame{regs: make([]ir.Bits, rc.nslots), th: &th}
 	for p := int64(0); p < P; p++ {
 		th.gid, th.pid = p, p
+		x.place.thread(&th, x.devOf(p, P))
+		host := hosts[min(th.dev, len(hosts)-1)]
 		for _, cp := range rc.captures {
 			f.regs[cp.local] = host[cp.host]
 		}
@@ -84,13 +96,15 @@ func (x *machine) regionFlat(rc *regionCode, P int64, host []ir.Bits, blk *block
 }
 
 // regionWide runs a body with barriers team-wide, one frame per processor.
-func (x *machine) regionWide(rc *regionCode, P int64, host []ir.Bits, blk *block) {
+func (x *machine) regionWide(rc *regionCode, P int64, hosts [][]ir.Bits, blk *block) {
 	threads := make([]thread, P)
 	frames := make([]frame, P)
 	regs := make([]ir.Bits, P*int64(rc.nslots))
 	tm := &team{frames: make([]*frame, P), st: make([]status, P), live: int(P), size: P, blk: blk}
 	for p := range threads {
 		threads[p] = thread{gid: int64(p), pid: int64(p), gsize: P, nprocs: P, blk: blk}
+		x.place.thread(&threads[p], x.devOf(int64(p), P))
+		host := hosts[min(threads[p].dev, len(hosts)-1)]
 		r := regs[p*rc.nslots : (p+1)*rc.nslots]
 		for _, cp := range rc.captures {
 			r[cp.local] = host[cp.host]

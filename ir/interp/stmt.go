@@ -76,7 +76,7 @@ func (c *compiler) stmt(s ir.Stmt) stmtFn {
 		c.errorf(s.Pos, "fork in %s; it exists only in SPMD regions", c.mode)
 	case *ir.SplitWhile:
 		c.errorf(s.Pos, "split while in %s; it exists only in SPMD regions", c.mode)
-	case *ir.Launch, *ir.Region, *ir.Copy, *ir.Swap, *ir.Printf:
+	case *ir.Launch, *ir.Region, *ir.Copy, *ir.Swap, *ir.Printf, *ir.WorldBarrier, *ir.AllGather, *ir.AllReduce:
 		return c.hostStmt(s)
 	default:
 		c.errorf(s.At(), "unknown statement %T", s)
@@ -94,6 +94,20 @@ func (c *compiler) decl(s *ir.Decl) stmtFn {
 	return func(f *frame) ctl { f.regs[slot] = v(f); return ctlNext }
 }
 
+// traced records each value of a host condition in the device's trace,
+// with several devices (Note [Devices]).
+func (c *compiler) traced(pos ir.Pos, cond evalFn) evalFn {
+	if c.mode != modeHost || c.x.world == nil {
+		return cond
+	}
+	x := c.x
+	return func(f *frame) ir.Bits {
+		v := cond(f)
+		x.hosts[f.th.dev].branch(pos, v)
+		return v
+	}
+}
+
 // simple compiles a for loop's init or post statement, which may be nil.
 func (c *compiler) simple(s ir.Stmt) stmtFn {
 	switch s.(type) {
@@ -107,7 +121,7 @@ func (c *compiler) simple(s ir.Stmt) stmtFn {
 }
 
 func (c *compiler) ifStmt(s *ir.If) stmtFn {
-	cond, then, els := c.expr(s.Cond), c.stmts(s.Then), c.stmts(s.Else)
+	cond, then, els := c.traced(s.Pos, c.expr(s.Cond)), c.stmts(s.Then), c.stmts(s.Else)
 	return func(f *frame) ctl {
 		if cond(f) != 0 {
 			return then(f)
@@ -117,7 +131,7 @@ func (c *compiler) ifStmt(s *ir.If) stmtFn {
 }
 
 func (c *compiler) while(s *ir.While) stmtFn {
-	cond, body := c.expr(s.Cond), c.stmts(s.Body)
+	cond, body := c.traced(s.Pos, c.expr(s.Cond)), c.stmts(s.Body)
 	limit := c.loopLimit(s.Pos)
 	cond = c.bounded(s.Pos, cond)
 	if c.x.cfg.MaxSteps > 0 {
@@ -149,7 +163,7 @@ func (c *compiler) loopLimit(pos ir.Pos) func(f *frame, n int64) {
 
 func (c *compiler) forStmt(s *ir.For) stmtFn {
 	init := c.simple(s.Init)
-	cond := c.expr(s.Cond)
+	cond := c.traced(s.Pos, c.expr(s.Cond))
 	post := c.simple(s.Post)
 	body := c.stmts(s.Body)
 	if c.x.cfg.MaxSteps > 0 {
@@ -215,7 +229,7 @@ func (c *compiler) ret(s *ir.Return) stmtFn {
 // switchArms compiles a switch's value into the index of the arm it
 // selects: a case's index, or len(s.Cases) for the default.
 func (c *compiler) switchArms(s *ir.Switch) func(f *frame) int {
-	x, t := c.expr(s.X), typeOf(s.X)
+	x, t := c.traced(s.Pos, c.expr(s.X)), typeOf(s.X)
 	if !t.IsInt() {
 		c.errorf(s.Pos, "switch on %s, want an integer", t)
 	}
@@ -286,6 +300,29 @@ func (c *compiler) address(name string, index ir.Expr, pos ir.Pos) (*memory, add
 				i, d := idx(f), f.th.blk.shared[k]
 				if i >= uint64(len(d)) {
 					outOfRange(pos, m, it, i, len(d))
+				}
+				return d, i
+			}
+		}
+		if m.inst != nil {
+			return m, func(f *frame) ([]ir.Bits, uint64) {
+				i, d := idx(f), m.inst[f.th.dev]
+				if i >= uint64(len(d)) {
+					outOfRange(pos, m, it, i, len(d))
+				}
+				return d, i
+			}
+		}
+		if x := c.x; x.world != nil && m.world && m.space == ir.Distributed {
+			return m, func(f *frame) ([]ir.Bits, uint64) {
+				i, d := idx(f), m.data
+				if i >= uint64(len(d)) {
+					outOfRange(pos, m, it, i, len(d))
+				}
+				if x.devOf(int64(i), int64(len(d))) == f.th.dev {
+					x.world.local.Add(1)
+				} else {
+					x.world.remote.Add(1)
 				}
 				return d, i
 			}
