@@ -131,6 +131,9 @@ func (e *emitter) signature(g *ir.Func) string {
 	for _, p := range e.conv.Params(g) {
 		params = append(params, ctype(p.Type)+" "+e.n.c(p.Name))
 	}
+	if g.Kind == ir.KernelFunc && e.worldKernels[g.Name] {
+		params = append(params, worldParams)
+	}
 	prefix := map[ir.FuncKind]string{ir.KernelFunc: "__global__ ", ir.DeviceFunc: "__device__ "}[g.Kind]
 	bounds := ""
 	if n := abi.MaxBlock(e.m, g.Name); g.Kind == ir.KernelFunc && n > 0 {

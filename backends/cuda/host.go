@@ -20,6 +20,11 @@ func (f *fn) hostStmt(s ir.Stmt) {
 	case *ir.Copy:
 		pre, v := f.operands(s.DstOff, s.SrcOff, s.Count)
 		f.pre(pre)
+		if dst, src := f.e.m.Buffer(s.Dst), f.e.m.Buffer(s.Src); dst != nil && f.e.distributed(dst) || src != nil && f.e.distributed(src) {
+			f.line("gpuc_dist_copy(%s, %s, %s, %s, %s, %s, %s, %s);", f.memory(s.Dst, s.Pos), f.distBlock(dst), v[0].s,
+				f.memory(s.Src, s.Pos), f.distBlock(src), v[1].s, v[2].s, cstring(s.Pos.String()))
+			return
+		}
 		f.line("gpuc_copy(%s, %s, %s, %s, %s, %s);", f.memory(s.Dst, s.Pos), v[0].s, f.memory(s.Src, s.Pos), v[1].s, v[2].s, cstring(s.Pos.String()))
 	case *ir.Swap:
 		f.line("gpuc_swap(%s, %s);", f.memory(s.A, s.Pos), f.memory(s.B, s.Pos))
@@ -59,7 +64,11 @@ func (f *fn) launch(s *ir.Launch) {
 	}
 	f.line("{")
 	f.indent++
-	f.line("const long long gpuc_grid = %s, gpuc_block = %s;", v[len(s.Args)].s, v[len(s.Args)+1].s)
+	if f.e.worldKernels[k.Name] {
+		f.worldLaunch(s, v[len(s.Args)].s, v[len(s.Args)+1].s)
+	} else {
+		f.line("const long long gpuc_grid = %s, gpuc_block = %s;", v[len(s.Args)].s, v[len(s.Args)+1].s)
+	}
 	if s.Coop {
 		f.coopLaunch(s, k, v[:len(s.Args)], smem)
 	} else {
@@ -112,6 +121,9 @@ func (e *emitter) launchArgs(k *ir.Func) []string {
 	}
 	for _, p := range e.conv.Params(k) {
 		args = append(args, e.n.c(p.Name))
+	}
+	if e.worldKernels[k.Name] {
+		args = append(args, "(int)gpuc_b0", "(int)gpuc_grid_all")
 	}
 	return args
 }
@@ -267,7 +279,12 @@ func (e *emitter) hostMain() string {
 		f.line("%s", l)
 	}
 	e.respecArgs(f)
-	f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
+	if e.world {
+		// One process per device from here on (Note [World on NVSHMEM]).
+		f.line("const bool gpuc_time = gpuc_world_start(gpuc_parse_args(argc, argv, %s), (long long)%s);", e.argCounts(), e.n.c(ir.DevicesParam))
+	} else {
+		f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
+	}
 	if e.fitted() {
 		f.line("gpuc_fit_params(gpuc_params, gpuc_time);")
 	}
@@ -289,6 +306,11 @@ func (e *emitter) hostMain() string {
 	}
 	f.line("")
 	e.respecStart(f)
+	if e.world {
+		// NVSHMEM sizes its symmetric heap at init, from the pool.
+		e.poolSize(f)
+		f.line("gpuc_world_init(gpuc_pool_bytes);")
+	}
 	e.dev.start(f)
 	e.setup(f)
 	f.line("")
@@ -373,6 +395,10 @@ func (e *emitter) fitParams() string {
 		if b.Len.Type() == ir.U64 {
 			n = unary("(unsigned long long)" + operand(size.expr(b.Len)))
 		}
+		if e.distributed(b) {
+			// Each device holds a block (Note [World] in package ir).
+			n = call("gpuc_world_block", n)
+		}
 		size.line("n = gpuc_add_bytes(n, %s, sizeof(%s));", n.s, ctype(b.Elem))
 	}
 	size.line("return n;")
@@ -387,7 +413,11 @@ func (e *emitter) fitParams() string {
 		}
 	}
 	f.line("if (!(%s)) return;", strings.Join(unset, " || "))
-	f.line("const unsigned long long free_bytes = gpuc_free_memory();")
+	if e.world {
+		f.line("const unsigned long long free_bytes = gpuc_world_free_memory();")
+	} else {
+		f.line("const unsigned long long free_bytes = gpuc_free_memory();")
+	}
 	for _, i := range fits {
 		f.line("if (!params[%d].set) %s = 1;", i, e.n.c(e.m.Params[i].Name))
 	}
@@ -441,6 +471,10 @@ func (e *emitter) sizes(f *fn) {
 			f.line("gpuc_len_%s = %s;", e.n.c(b.Name), length("buffer", b.Name, b.Len))
 		} else {
 			f.line("%s.len = %s;", e.hostBuf(b), length("buffer", b.Name, b.Len))
+		}
+		if e.distributed(b) {
+			host, _ := blockVar(e, b)
+			f.line("%s = gpuc_world_block(%s.len);", host, e.hostBuf(b))
 		}
 	}
 	for _, a := range e.m.Arrays {
@@ -500,7 +534,12 @@ func (e *emitter) finish(f *fn) {
 	for _, b := range e.m.Buffers {
 		if b.Role == ir.Output && b.Space != ir.Shared {
 			outs = append(outs, b)
-			f.line("%s *const gpuc_out_%s = gpuc_fetch(%s);", ctype(b.Elem), e.n.c(b.Name), e.hostBuf(b))
+			if e.distributed(b) {
+				host, _ := blockVar(e, b)
+				f.line("%s *const gpuc_out_%s = gpuc_dist_fetch(%s, %s);", ctype(b.Elem), e.n.c(b.Name), e.hostBuf(b), host)
+			} else {
+				f.line("%s *const gpuc_out_%s = gpuc_fetch(%s);", ctype(b.Elem), e.n.c(b.Name), e.hostBuf(b))
+			}
 		}
 	}
 	e.dev.stop(f)

@@ -34,7 +34,15 @@ __constant__ unsigned char *gpuc_peer_base[GPUC_MAX_DEVICES];
 // gpuc_peer returns the address on device d of p, an address in this
 // device's pool: every device's pool has the same layout.
 template <typename T> __device__ inline T *gpuc_peer(T *p, int d) {
-  return (T *)(gpuc_peer_base[d] + ((unsigned char *)p - gpuc_peer_base[gpuc_dev_id]));
+  return (T *)(gpuc_peer_base[d] + ((const unsigned char *)p - gpuc_peer_base[gpuc_dev_id]));
+}
+
+// gpuc_dist is element i of a distributed buffer, whose blocks hold block
+// elements each and whose local block is at p: on this device or, over
+// NVLink, on its owner.
+template <typename T> __device__ inline T &gpuc_dist(T *p, long long i, long long block) {
+  const int d = (int)(i / block);
+  return (d == gpuc_dev_id ? p : gpuc_peer(p, d))[i - (long long)d * block];
 }
 
 // gpuc_world_sync is a world barrier inside a cooperative kernel: every
@@ -66,6 +74,7 @@ struct gpuc_world_t {
   int rank = 0, size = 1;
   gpuc_world_shared *shared = nullptr;
   unsigned char *pool = nullptr;
+  unsigned char *peers[GPUC_MAX_DEVICES] = {}; // each device's pool, as this process reaches it
 };
 static gpuc_world_t gpuc_world;
 
@@ -282,25 +291,148 @@ inline unsigned char *gpuc_world_pool(size_t bytes) {
   GPUC_CUDA(cudaDeviceSynchronize());
   nvshmem_barrier_all();
   gpuc_world.pool = pool;
+  memcpy(gpuc_world.peers, peers, sizeof peers);
   return pool;
+}
+
+// gpuc_world_block is the block of a buffer of len elements split across
+// the devices: ceil(len/k), at least 1.
+inline long long gpuc_world_block(long long len) {
+  const long long b = (len + gpuc_world.size - 1) / gpuc_world.size;
+  return b > 0 ? b : 1;
+}
+
+// gpuc_world_blocks is this device's first block of a world launch of
+// total blocks, in blocks of ceil(total/k); gpuc_world_blocks_end is the
+// block after its last. A cooperative one needs a block on every device,
+// since its world barriers wait for each.
+inline long long gpuc_world_blocks_end(long long total) {
+  if (total <= 0) return total;
+  const long long c = (total + gpuc_world.size - 1) / gpuc_world.size, end = (gpuc_world.rank + 1) * c;
+  return end < total ? end : total;
+}
+inline long long gpuc_world_blocks(long long total, bool coop, const char *pos) {
+  if (total <= 0) return 0;
+  if (coop && total < gpuc_world.size)
+    gpuc_fail_line(pos, ": error: cooperative world launch of %lld blocks on %d devices: each device needs a block",
+                   total, gpuc_world.size);
+  const long long c = (total + gpuc_world.size - 1) / gpuc_world.size, lo = gpuc_world.rank * c;
+  return lo < total ? lo : total;
+}
+
+// Distributed buffers on the host: b.ptr is this device's block of block
+// elements, b.len the whole length.
+
+// gpuc_dist_addr is the address of element i on its owner, as this
+// process reaches it.
+template <typename T> inline T *gpuc_dist_addr(const gpuc_dev<T> &b, long long block, long long i) {
+  const int d = (int)(i / block);
+  const unsigned char *local = (const unsigned char *)(b.ptr + (i - (long long)d * block));
+  return (T *)(gpuc_world.peers[d] + (local - gpuc_world.pool));
+}
+
+template <typename T> inline T gpuc_dist_get(const gpuc_dev<T> &b, long long block, long long i, const char *pos) {
+  b.check(i, pos);
+  T v{};
+  gpuc_to_host(&v, gpuc_dist_addr(b, block, i), sizeof(T));
+  gpuc_check_device_error();
+  return v;
+}
+
+// gpuc_dist_set stores into element i. Every device's host program makes
+// the same store, so that each sees it at once.
+template <typename T> inline void gpuc_dist_set(const gpuc_dev<T> &b, long long block, long long i, T v, const char *pos) {
+  b.check(i, pos);
+  gpuc_to_device(gpuc_dist_addr(b, block, i), &v, sizeof(T));
+}
+
+// gpuc_dist_span copies elements [off, off+n) of a buffer between device
+// and host memory (to_host says which way), run by run of elements that
+// one device holds; block 0 is a buffer that is not distributed.
+template <typename T> inline void gpuc_dist_span(const gpuc_dev<T> &b, long long block, long long off, long long n, T *host, bool to_host) {
+  for (long long i = off; i < off + n;) {
+    long long run = off + n - i;
+    T *at = b.ptr + i;
+    if (block > 0) {
+      const long long rest = block - i % block;
+      run = run < rest ? run : rest;
+      at = gpuc_dist_addr(b, block, i);
+    }
+    if (to_host)
+      gpuc_to_host(host + (i - off), at, (size_t)run * sizeof(T));
+    else
+      gpuc_to_device(at, host + (i - off), (size_t)run * sizeof(T));
+    i += run;
+  }
+}
+
+// gpuc_dist_copy is the IR's copy where a buffer is distributed (its
+// block, else 0), through host memory.
+template <typename T>
+inline void gpuc_dist_copy(gpuc_dev<T> &dst, long long dblock, long long doff, gpuc_dev<T> &src, long long sblock, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("buffer", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("buffer", src.name, src.len, soff, n, pos);
+  if (n == 0) return;
+  T *tmp = (T *)malloc((size_t)n * sizeof(T));
+  if (tmp == nullptr) gpuc_fail("copy: out of host memory (%lld elements)", n);
+  gpuc_dist_span(src, sblock, soff, n, tmp, true);
+  gpuc_dist_span(dst, dblock, doff, n, tmp, false);
+  free(tmp);
+  gpuc_check_device_error();
+}
+template <typename T>
+inline void gpuc_dist_copy(gpuc_array<T> &dst, long long, long long doff, gpuc_dev<T> &src, long long sblock, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("array", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("buffer", src.name, src.len, soff, n, pos);
+  if (n == 0) return;
+  gpuc_dist_span(src, sblock, soff, n, dst.ptr + doff, true);
+  gpuc_check_device_error();
+}
+template <typename T>
+inline void gpuc_dist_copy(gpuc_dev<T> &dst, long long dblock, long long doff, gpuc_array<T> &src, long long, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("buffer", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("array", src.name, src.len, soff, n, pos);
+  if (n == 0) return;
+  gpuc_dist_span(dst, dblock, doff, n, src.ptr + soff, false);
+}
+
+// gpuc_dist_fetch copies a whole distributed buffer into a calloc'd host
+// array, block by block from each device.
+template <typename T> inline T *gpuc_dist_fetch(const gpuc_dev<T> &b, long long block) {
+  T *host = (T *)calloc(gpuc_alloc_size(b.bytes()), 1);
+  if (host == nullptr) gpuc_fail("buffer %s: out of host memory (%lld elements)", b.name, b.len);
+  gpuc_dist_span(b, block, 0, b.len, host, true);
+  return host;
+}
+
+// gpuc_dist_fill fills this device's block of a distributed buffer from
+// the whole contents, vals (an input file or static contents).
+template <typename T> inline void gpuc_dist_fill(const gpuc_dev<T> &b, long long block, const void *vals) {
+  const long long lo = gpuc_world.rank * block;
+  if (lo >= b.len) return;
+  const long long n = b.len - lo < block ? b.len - lo : block;
+  gpuc_to_device(b.ptr, (const T *)vals + lo, (size_t)n * sizeof(T));
 }
 
 // gpuc_world_barrier is the host's world barrier between launches: on the
 // stream, after the work before it, without waiting on the host.
 inline void gpuc_world_barrier(void) { nvshmemx_barrier_all_on_stream(0); }
 
-// gpuc_world_allgather gives every device the whole of a block-distributed
-// buffer: device d's block, n elements from d * n, is copied from device d
-// into the same place on every other. A world barrier comes before (the
+// gpuc_world_allgather gives every device's instance of symmetric buffer
+// b the block that each device owns: device d's elements [d*B, (d+1)*B),
+// B = ceil(len/k), come from device d. A world barrier comes before (the
 // blocks are written) and after (no device writes a block that another is
 // still reading).
-template <typename T> inline void gpuc_world_allgather(gpuc_dev<T> &b, long long n) {
+template <typename T> inline void gpuc_world_allgather(gpuc_dev<T> &b) {
   gpuc_world_barrier();
-  const size_t bytes = (size_t)n * sizeof(T);
+  const long long block = gpuc_world_block(b.len);
   for (int d = 0; d < gpuc_world.size; d++) {
+    const long long lo = d * block, n = b.len - lo < block ? b.len - lo : block;
     if (d == gpuc_world.rank || n <= 0) continue;
-    T *block = b.ptr + (size_t)d * (size_t)n;
-    nvshmemx_getmem_on_stream(block, block, bytes, d, 0);
+    nvshmemx_getmem_on_stream(b.ptr + lo, b.ptr + lo, (size_t)n * sizeof(T), d, 0);
   }
   gpuc_world_barrier();
 }
