@@ -529,6 +529,10 @@ func (e *emitter) setup(f *fn) {
 // device error, prints the outputs and releases everything.
 func (e *emitter) finish(f *fn) {
 	f.line("// Output buffers, copied back before the clock stops.")
+	if e.world {
+		// Device 0 reads other devices' blocks once they are done.
+		f.line("gpuc_world_barrier();")
+	}
 	e.dev.sync(f)
 	var outs []*ir.Buffer
 	for _, b := range e.m.Buffers {

@@ -75,6 +75,7 @@ struct gpuc_world_t {
   gpuc_world_shared *shared = nullptr;
   unsigned char *pool = nullptr;
   unsigned char *peers[GPUC_MAX_DEVICES] = {}; // each device's pool, as this process reaches it
+  unsigned parity = 0;                          // the slots of the next allreduce
 };
 static gpuc_world_t gpuc_world;
 
@@ -110,7 +111,7 @@ inline void gpuc_world_term(int) {
 // the others a grace period (they meet the same error at the same point
 // of the replicated host program), after which they are stopped.
 [[noreturn]] inline void gpuc_world_supervise(const pid_t *pids, FILE *const *errs, int k) {
-  int status[GPUC_MAX_DEVICES];
+  int status[GPUC_MAX_DEVICES] = {};
   bool done[GPUC_MAX_DEVICES] = {}, stopped[GPUC_MAX_DEVICES] = {};
   int left = k, first = -1;
   double deadline = -1;
@@ -480,9 +481,8 @@ template <typename T> inline T gpuc_world_allreduce(gpuc_world_op op, T v) {
   // The slots alternate, so that one meeting a reduction is enough: a
   // device cannot reuse a slot before every other has read it, since it
   // would first have to meet them at the next reduction.
-  static unsigned parity = 0;
-  unsigned long long(*slots)[GPUC_MAX_DEVICES] = &gpuc_world.shared->values[parity];
-  parity ^= 1;
+  unsigned long long(*slots)[GPUC_MAX_DEVICES] = &gpuc_world.shared->values[gpuc_world.parity];
+  gpuc_world.parity ^= 1;
   memcpy(&(*slots)[gpuc_world.rank], &v, sizeof v);
   gpuc_world_meet();
   T acc;
