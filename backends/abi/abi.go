@@ -213,3 +213,20 @@ func MaxBlock(m *ir.Module, k string) int64 {
 	}
 	return max(most, 0)
 }
+
+// OneDevice reports, for a backend whose programs run on one device (the
+// LLVM backend's), a module whose DEVICES parameter (Note [World] in
+// package ir) defaults to more than one. Such programs give the world's
+// constructs their one-device meaning and refuse DEVICES > 1 at run
+// time too (OneDeviceCheck).
+func OneDevice(m *ir.Module, backend string) diag.List {
+	var errs diag.List
+	if p := m.Param(ir.DevicesParam); p != nil && p.Default != 1 {
+		errs.Add(p.Pos, "%s: module %s runs on %s=%d devices by default, and this backend's programs run on one; compile it with the CUDA backend (--emit=cuda), or with %s=1", backend, m.Name, p.Name, p.Default, p.Name)
+	}
+	return errs
+}
+
+// OneDeviceCheck is the message with which a program of a backend that
+// runs on one device refuses DEVICES=k on its command line.
+const OneDeviceCheck = "DEVICES=%lld: the LLVM backend's programs run on one device; build the CUDA backend's program (gpuc compile --emit=cuda) to run on several"

@@ -86,14 +86,12 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 		return nil, err
 	}
 	e := newEmitter(m, dev, !opts.NoChecks)
-	if e.world {
-		if opts.Device != RuntimeAPI {
-			var errs diag.List
-			errs.Add(m.Param(ir.DevicesParam).Pos, "module %s runs on a world of devices (parameter %s); the LLVM backend's programs run on one GPU: compile it with the CUDA backend (--emit=cuda)", m.Name, ir.DevicesParam)
+	if e.world && opts.Respec != nil {
+		return nil, fmt.Errorf("cuda: run-time specialization of module %s, which runs on a world of devices, is not supported", m.Name)
+	}
+	if opts.Device != RuntimeAPI {
+		if errs := abi.OneDevice(m, "llvm"); len(errs) > 0 {
 			return nil, errs
-		}
-		if opts.Respec != nil {
-			return nil, fmt.Errorf("cuda: run-time specialization of module %s, which runs on a world of devices, is not supported", m.Name)
 		}
 	}
 	if opts.Respec != nil {
@@ -136,7 +134,7 @@ type emitter struct {
 
 func newEmitter(m *ir.Module, dev device, checks bool) *emitter {
 	e := &emitter{m: m, dev: dev, n: newNamer(m), conv: abi.New(m, checks), effectful: effectful(m), checks: checks}
-	if UsesWorld(m) {
+	if _, ok := dev.(runtimeAPI); ok && UsesWorld(m) {
 		e.world, e.worldKernels = true, worldKernels(m)
 	}
 	e.number(m)

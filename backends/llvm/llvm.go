@@ -98,6 +98,9 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 	if errs := cooperative(m); len(errs) > 0 {
 		return nil, errs
 	}
+	if errs := abi.OneDevice(m, "llvm"); len(errs) > 0 {
+		return nil, errs
+	}
 	g := newGen(m, opts)
 	g.module()
 	if len(g.errs) > 0 {
@@ -181,10 +184,10 @@ func (g *gen) space(s ir.Space) types.AddrSpace {
 	if g.target == Host {
 		return 0
 	}
-	switch s {
-	case ir.Global:
+	switch {
+	case s.IsDevice(): // the world's spaces are global on one device
 		return 1
-	case ir.Shared:
+	case s == ir.Shared:
 		return 3
 	}
 	return 4
