@@ -187,7 +187,8 @@
 // i / ceil(Len/k) = d come from device d); `V = allreduce(op, e);`
 // combines e from every device with add, min, max, and, or or xor and
 // gives every device the result. The two collectives hold a world
-// barrier.
+// barrier, and so does a swap of distributed or replicated buffers,
+// whose one storage the devices share.
 //
 // Memory model: between two world barriers (world_barrier, a world
 // region's or cooperative world launch's grid barrier, allgather,

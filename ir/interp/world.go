@@ -54,9 +54,9 @@ func (x *machine) setDevices() error {
 			return fmt.Errorf("%s=%d contradicts --devices %d", p.Name, v, k)
 		}
 		x.params[p.Name] = ir.IntBits(p.Type, k)
-	case p != nil:
+	case k == 0 && p != nil:
 		k = asInt(p.Type, x.params[p.Name])
-	default:
+	case k == 0:
 		k = 1
 	}
 	if k < 1 || k > maxDevices {
@@ -191,11 +191,15 @@ func (x *machine) arrive(d int, a arrival, act func(arr []arrival)) {
 	}
 	for e := 1; e < w.k; e++ {
 		p, q := w.arr[0], w.arr[e]
+		at := q.pos
+		if !at.IsValid() {
+			at = p.pos
+		}
 		switch {
 		case p.what != q.what || p.pos != q.pos:
-			fault(q.pos, "device %d reached %s while device 0 reached %s at %s: the devices' host programs diverged (Note [World-uniform host code])", e, where(q), p.what, p.pos)
+			fault(at, "device %d reached %s while device 0 reached %s at %s: the devices' host programs diverged (Note [World-uniform host code])", e, where(q), p.what, p.pos)
 		case p.trace != q.trace:
-			fault(q.pos, "the host programs of devices 0 and %d took different branches before %s: host control flow must be world-uniform (Note [World-uniform host code])", e, where(q))
+			fault(at, "the host programs of devices 0 and %d took different branches before %s: host control flow must be world-uniform (Note [World-uniform host code])", e, where(q))
 		}
 	}
 	if end {

@@ -1,0 +1,144 @@
+package interp_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"gpuc/ir"
+	"gpuc/ir/interp"
+)
+
+// worldSrc uses every world construct; what it prints depends on k only
+// where it asks for k (Note [Devices]).
+const worldSrc = `module w;
+
+param DEVICES: i32 = 1;
+param N: i32 = 10;
+
+buffer cells: i32[N] distributed output;
+buffer part: i32[N] symmetric scratch;
+buffer table: i32[2] replicated scratch;
+buffer other: i32[N] distributed scratch;
+
+host main() {
+  table[1] = 10;
+  region N world {
+    cells[pid()] = device_id();
+    part[pid()] = pid() * table[1];
+  }
+  allgather part;
+  var s: i32 = 0;
+  for var i: i32 = 0; i < N; i = i + 1 {
+    s = s + part[i];
+  }
+  var t: i32 = 0;
+  t = allreduce(add, s);
+  var d: i32 = 0;
+  d = allreduce(max, device_id());
+  world_barrier;
+  region N {
+    other[pid()] = pid();
+  }
+  swap cells, other;
+  swap cells, other;
+  printf "%d %d %d\n", t, d, num_devices();
+}
+`
+
+func TestWorld(t *testing.T) {
+	m := parse(t, "w.kir", worldSrc)
+	if err := ir.Verify(m, ir.SPMDLevel); err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= 4; k++ {
+		per := (10 + k - 1) / k
+		var want strings.Builder
+		fmt.Fprintf(&want, "%d %d %d\n", 450*k, k-1, k)
+		for p := range 10 {
+			fmt.Fprintf(&want, "%d\n", p/per)
+		}
+		for _, race := range []bool{false, true} {
+			got := mustRun(t, "w.kir", worldSrc, interp.Config{Devices: k, Race: race})
+			if got != want.String() {
+				t.Errorf("%d devices, race %v: got\n%s\nwant\n%s", k, race, got, want.String())
+			}
+		}
+		// DEVICES=k is --devices k.
+		got := mustRun(t, "w.kir", worldSrc, interp.Config{Params: map[string]int64{"DEVICES": int64(k)}})
+		if got != want.String() {
+			t.Errorf("DEVICES=%d: got\n%s\nwant\n%s", k, got, want.String())
+		}
+	}
+	if _, err := run(t, "w.kir", worldSrc, interp.Config{Devices: 2, Params: map[string]int64{"DEVICES": 3}}); err == nil || !strings.Contains(err.Error(), "contradicts") {
+		t.Errorf("DEVICES=3 with --devices 2: %v", err)
+	}
+}
+
+// TestWorldDiverges checks the run-time rule that the devices' host
+// programs take the same branches and meet at the same collectives, on
+// modules that the verifier would reject.
+func TestWorldDiverges(t *testing.T) {
+	for _, c := range []struct{ body, want string }{
+		{"if device_id() == 0 {\n    world_barrier;\n  }", "w.kir:5:5: error: device 1 reached the end of the program while device 0 reached world_barrier at w.kir:5:5"},
+		{"if device_id() == 1 {\n    printf \"x\";\n  }\n  world_barrier;", "w.kir:7:3: error: the host programs of devices 0 and 1 took different branches before world_barrier at w.kir:7:3"},
+	} {
+		src := "module w;\n\nhost main() {\n  " + c.body + "\n}\n"
+		_, err := run(t, "w.kir", src, interp.Config{Devices: 2})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\ngot %v\nwant %s", c.body, err, c.want)
+		}
+		if _, err := run(t, "w.kir", src, interp.Config{Devices: 1}); err != nil {
+			t.Errorf("one device: %v", err)
+		}
+	}
+}
+
+// TestWorldRace checks that the race checker sees each device's instance
+// apart, and processors of a world region on different devices like
+// processors of one region.
+func TestWorldRace(t *testing.T) {
+	const src = `module w;
+
+buffer g: i32[8] global scratch;
+buffer c: i32[8] distributed scratch;
+
+host main() {
+  region 8 {
+    g[pid()] = pid();
+  }
+  region 8 world {
+    c[pid() %% 4] = %s;
+  }
+}
+`
+	if _, err := run(t, "w.kir", fmt.Sprintf(src, "1"), interp.Config{Devices: 2, Race: true}); err == nil || !strings.Contains(err.Error(), "race") {
+		t.Errorf("processors 0 and 4, on devices 0 and 1, both write c[0]: got %v, want a race", err)
+	}
+	if _, err := run(t, "w.kir", strings.Replace(fmt.Sprintf(src, "1"), "pid() % 4", "pid()", 1), interp.Config{Devices: 2, Race: true}); err != nil {
+		t.Errorf("no race: %v", err)
+	}
+}
+
+// TestWorldCounters checks the local and remote access counts of a
+// distributed buffer.
+func TestWorldCounters(t *testing.T) {
+	const src = `module w;
+
+buffer c: i32[8] distributed scratch;
+buffer d: i32[8] distributed scratch;
+
+host main() {
+  region 8 world {
+    d[pid()] = c[(pid() + 1) % 8];
+  }
+}
+`
+	var st interp.Stats
+	mustRun(t, "w.kir", src, interp.Config{Devices: 2, Stats: &st})
+	got := fmt.Sprint(st.Counters)
+	// Processors 3 and 7 read the first element of the other device.
+	if want := "[{local accesses 14} {remote accesses 2}]"; got != want {
+		t.Errorf("counters %s, want %s", got, want)
+	}
+}
