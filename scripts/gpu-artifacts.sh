@@ -19,11 +19,18 @@
 #   <family>-<name>-grid.*    for TRS programs: the program run with SMALL=0,
 #                             through its grid-wide loop (and -relaunch.*
 #                             too, as relaunches)
+#   <family>-<name>-world2.*  for TRS programs: the program compiled with
+#                             DEVICES=2, a world program (Note [World on
+#                             NVSHMEM] in backends/cuda) that runs on two
+#                             GPUs and must print the same bytes
 # Further .kir files named on the command line (test programs without
 # input files) are added as <dir>-<dir>-<name>. One with a <name>.cases
 # file beside it, a line of arguments per error case, also gets
 # <...>-<name>-caseK.* for its Kth line, with <...>.stderr, what `gpuc run`
-# prints on stderr, which gpu-check.sh compares too. The PTX needs llc-16 or
+# prints on stderr, which gpu-check.sh compares too. A <name>.in file beside
+# a program (an input file that its .args name) is copied into DIR. A
+# .kir program with the parameter DEVICES is a world program, with no
+# LLVM path. The PTX needs llc-16 or
 # llc; without it the LLVM path is left out, with a warning.
 # scripts/gpu-check.sh DIR then needs only nvcc and a GPU.
 set -euo pipefail
@@ -56,7 +63,8 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
   # A .kir program with cooperative launches (grid barriers) has no LLVM
   # path: that backend runs grid barriers as relaunches, which .kir
   # programs do not get.
-  if [ "$llvm" = yes ] && ! { [ "${src##*.}" = kir ] && grep -q 'coop;\|barrier grid;' "$src"; }; then
+  [ -f "${src%.*}.in" ] && cp "${src%.*}.in" "$dir/"
+  if [ "$llvm" = yes ] && ! { [ "${src##*.}" = kir ] && grep -q 'coop;\|barrier grid;\|^param DEVICES' "$src"; }; then
     "$gpuc" compile "$src" --emit=ptx -o "$dir/$name.ptx"
     "$gpuc" compile "$src" --emit=llvm-host -o "$dir/$name.llvm.cpp"
   fi
@@ -103,6 +111,18 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
       done
       n=$((n + 1))
     done
+    # The same program on two GPUs prints the same bytes (issue 19); the
+    # interpreter's run on two simulated devices must agree first.
+    "$gpuc" compile "$src" DEVICES=2 -o "$dir/$name-world2.cu"
+    status=0
+    (cd "$parent" && "$gpuc" run --devices 2 "$src" "${args[@]}") > "$dir/$name-world2.expected" || status=$?
+    [ "$status" = 0 ] || echo "$status" > "$dir/$name-world2.status"
+    if ! cmp -s "$dir/$name.expected" "$dir/$name-world2.expected"; then
+      echo "gpu-artifacts: $src prints other bytes on two simulated devices" >&2
+      exit 1
+    fi
+    [ -f "$dir/$name.args" ] && cp "$dir/$name.args" "$dir/$name-world2.args"
+    n=$((n + 1))
     ;;
   esac
 done

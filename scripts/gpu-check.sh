@@ -13,6 +13,12 @@
 #
 #   scripts/gpu-check.sh DIR
 #
+# A world program (one that includes world.h: Note [World on NVSHMEM] in
+# backends/cuda) is built with -rdc=true against NVSHMEM, from
+# $GPUC_NVSHMEM or the python3 wheel, and runs on as many GPUs as its
+# DEVICES says (2 for the TRS examples' NAME-world2 programs); where the
+# machine has fewer GPUs, it is skipped with a note.
+#
 # GPUC_SANITIZE=1 also runs each program under compute-sanitizer
 # (memcheck and racecheck). GPUC_ARCH sets the GPU architecture (sm_90).
 set -uo pipefail
@@ -21,7 +27,10 @@ cd "$dir" || exit 1
 arch=${GPUC_ARCH:-sm_90}
 command -v nvcc >/dev/null || { echo "gpu-check: nvcc not found" >&2; exit 1; }
 echo "gpu-check: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), $(nvcc --version | tail -1)"
-pass=0 fail=0
+pass=0 fail=0 skip=0
+gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
+nvshmem=${GPUC_NVSHMEM:-$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)}
+export nvshmem
 
 # check NAME EXE PROGRAM: runs EXE with NAME's arguments and compares its
 # output and exit status with the expected ones.
@@ -72,6 +81,17 @@ build() {
     ;;
   *.cu)
     local name=${src%.cu}
+    if grep -q '^#define GPUC_WORLD_H' "$src"; then
+      if [ -z "$nvshmem" ]; then
+        echo "NVSHMEM not found (set GPUC_NVSHMEM)" > "$name.failed"
+      elif ! nvcc -O3 -arch="$arch" -rdc=true -I"$nvshmem/include" -o "$name" "$src" -L"$nvshmem/lib" \
+        -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nvshmem/lib" 2> "$name.nvcc"; then
+        echo "nvcc failed" > "$name.failed"
+      elif [ -s "$name.nvcc" ]; then
+        echo "nvcc warnings" > "$name.failed"
+      fi
+      return
+    fi
     if ! nvcc -O3 -arch="$arch" -o "$name" "$src" 2> "$name.nvcc"; then
       echo "nvcc failed" > "$name.failed"
     elif [ -s "$name.nvcc" ]; then
@@ -91,6 +111,11 @@ for cu in *.cu; do
   if [ -f "$name.failed" ]; then
     echo "FAIL $name: $(cat "$name.failed")"; cat "$name.nvcc"; fail=$((fail + 1)); continue
   fi
+  # A world program needs the GPUs that its DEVICES says.
+  devices=$(sed -n 's/^static [a-z ]* DEVICES = \([0-9]*\).*/\1/p' "$cu")
+  if [ -n "$devices" ] && [ "$devices" -gt "$gpus" ]; then
+    echo "skip $name: a world program of $devices GPUs, and this machine has $gpus"; skip=$((skip + 1)); continue
+  fi
   check "$name" "$name" "$name"
 done
 
@@ -105,5 +130,5 @@ for cpp in *.llvm.cpp; do
   check "$name" "$exe" "$exe"
 done
 
-echo "gpu-check: $pass passed, $fail failed"
+echo "gpu-check: $pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

@@ -95,7 +95,11 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 	f.indent++
 	f.line("if (gpuc_coop_fits(%s, gpuc_grid, gpuc_block, %s)) {", name, smem)
 	f.line("  gpuc_profile_mark();")
-	f.line("  gpuc_launch_coop%s;", call("", append([]cx{primary(name), primary("gpuc_grid"), primary("gpuc_block"), primary(smem)}, args...)...).s)
+	launch := "gpuc_launch_coop"
+	if s.World && f.e.world {
+		launch = "gpuc_world_launch_coop"
+	}
+	f.line("  %s%s;", launch, call("", append([]cx{primary(name), primary("gpuc_grid"), primary("gpuc_block"), primary(smem)}, args...)...).s)
 	f.line("  GPUC_CUDA(cudaGetLastError());")
 	f.line("  gpuc_profile_mark();")
 	f.line("  gpuc_profile_launch(true, %s);", cstring(f.f.Name))

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <tuple>
 #include <type_traits>
 
 // GPUC_MAX_DEVICES bounds DEVICES: the peer table lives in constant memory.
@@ -78,6 +79,26 @@ struct gpuc_world_t {
   unsigned parity = 0;                          // the slots of the next allreduce
 };
 static gpuc_world_t gpuc_world;
+
+// GPUC_SHMEM checks an NVSHMEM call that returns a status.
+#define GPUC_SHMEM(call) gpuc_shmem_check((call), #call)
+inline void gpuc_shmem_check(int status, const char *call) {
+  if (status != 0) gpuc_fail("device %d: %.*s failed (status %d)", gpuc_world.rank, (int)strcspn(call, "("), call, status);
+}
+
+// gpuc_world_launch_coop launches a cooperative world kernel through
+// nvshmemx_collective_launch, as NVSHMEM asks of kernels that call its
+// barriers, with args converted to the kernel's parameter types.
+template <typename... P, typename... A>
+inline void gpuc_world_launch_coop(void (*kernel)(P...), long long grid, long long block, size_t smem, A... args) {
+  std::tuple<P...> vals{(P)args...};
+  void *ptrs[sizeof...(P) > 0 ? sizeof...(P) : 1] = {};
+  std::apply([&ptrs](auto &...v) {
+    int i = 0;
+    ((ptrs[i++] = (void *)&v), ...);
+  }, vals);
+  GPUC_SHMEM(nvshmemx_collective_launch((const void *)kernel, dim3((unsigned)grid), dim3((unsigned)block), ptrs, smem, 0));
+}
 
 // gpuc_world_env sets the environment that NVSHMEM reads at init, whatever
 // the user's: NVLink multicast off (it can take a shared host's GPUs out of
@@ -247,12 +268,6 @@ inline unsigned long long gpuc_world_free_memory(void) {
     if (gpuc_world.shared->free_bytes[r] < least) least = gpuc_world.shared->free_bytes[r];
   gpuc_world_meet();
   return least;
-}
-
-// GPUC_SHMEM checks an NVSHMEM call that returns a status.
-#define GPUC_SHMEM(call) gpuc_shmem_check((call), #call)
-inline void gpuc_shmem_check(int status, const char *call) {
-  if (status != 0) gpuc_fail("device %d: %.*s failed (status %d)", gpuc_world.rank, (int)strcspn(call, "("), call, status);
 }
 
 // gpuc_world_init joins the devices through NVSHMEM, bootstrapped by the

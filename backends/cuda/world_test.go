@@ -79,7 +79,7 @@ func TestWorldFacts(t *testing.T) {
 		{`count\(int n, int \*in, const int \*__restrict__ weights, unsigned \*hist, long long \*part, \[\[maybe_unused\]\] int gpuc_b0, \[\[maybe_unused\]\] int gpuc_gdim\)`, 2},
 		{`int i = \(int\)\(\(blockIdx\.x \+ gpuc_b0\) \* blockDim\.x \+ threadIdx\.x\);`, 1},
 		{`const long long gpuc_b0 = gpuc_world_blocks\(gpuc_grid_all, true, "[^"]*"\);\n\s*const long long gpuc_grid = gpuc_world_blocks_end\(gpuc_grid_all\) - gpuc_b0;`, 1},
-		{`gpuc_launch_coop\(count, gpuc_grid, gpuc_block, 0, N, in\.ptr, weights\.ptr, hist\.ptr, part\.ptr, \(int\)gpuc_b0, \(int\)gpuc_grid_all\);`, 1},
+		{`gpuc_world_launch_coop\(count, gpuc_grid, gpuc_block, 0, N, in\.ptr, weights\.ptr, hist\.ptr, part\.ptr, \(int\)gpuc_b0, \(int\)gpuc_grid_all\);`, 1},
 		{`gpuc_world_sync\(\);`, 2},
 		{`gpuc_grid_sync\(\);`, 0},
 		// A launch that is not world runs whole, with the kernel's own

@@ -35,5 +35,7 @@ void nvshmem_free(void *ptr);
 void *nvshmem_ptr(const void *dest, int pe);
 void nvshmem_barrier_all(void);
 void nvshmemx_barrier_all_on_stream(cudaStream_t stream);
+int nvshmemx_collective_launch(const void *func, dim3 gridDims, dim3 blockDims, void **args, size_t sharedMem,
+                               cudaStream_t stream);
 void nvshmemx_getmem_on_stream(void *dest, const void *source, size_t bytes, int pe, cudaStream_t stream);
 
