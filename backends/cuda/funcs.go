@@ -18,6 +18,9 @@ type fn struct {
 	temps  []string        // declarations of the temporaries, see operands
 	reads  map[string]bool // locals whose value is read
 	length bool            // emitting a buffer's length, which start-up checked
+	// worldSynced: the statement before the one being emitted ends in a
+	// world barrier (worldSyncs).
+	worldSynced bool
 }
 
 func (e *emitter) newFn(f *ir.Func) *fn {

@@ -63,6 +63,10 @@ func (f *fn) launch(s *ir.Launch) {
 	if len(f.e.conv.Shared(k)) > 0 {
 		smem = smemVar(f.e, k)
 	}
+	world := s.World && f.e.world
+	if world && !f.worldSynced {
+		f.line("gpuc_world_barrier(); // a world launch starts with a world barrier")
+	}
 	f.line("{")
 	f.indent++
 	if f.e.worldKernels[k.Name] {
@@ -77,6 +81,9 @@ func (f *fn) launch(s *ir.Launch) {
 	}
 	f.indent--
 	f.line("}")
+	if world {
+		f.line("gpuc_world_barrier(); // and ends with one")
+	}
 }
 
 // coopLaunch launches cooperatively when the device holds the whole grid

@@ -11,7 +11,8 @@ import (
 // through (return, break, continue, raise, or an if whose branches all
 // jump) are dropped: they cannot run, and nvcc would warn about them.
 func (f *fn) block(body []ir.Stmt) {
-	for _, s := range body {
+	for i, s := range body {
+		f.worldSynced = i > 0 && worldSyncs(body[i-1])
 		f.stmt(s)
 		if jumps(s) {
 			return

@@ -200,6 +200,20 @@ func (f *fn) distBlock(b *ir.Buffer) string {
 	return h
 }
 
+// worldSyncs reports whether s ends in a world barrier in a world
+// program: a world launch ends with one (Note [World] in package ir), and
+// so do world_barrier and the two collectives. A world launch right after
+// such a statement needs no barrier of its own to start with.
+func worldSyncs(s ir.Stmt) bool {
+	switch s := s.(type) {
+	case *ir.Launch:
+		return s.World
+	case *ir.WorldBarrier, *ir.AllGather, *ir.AllReduce:
+		return true
+	}
+	return false
+}
+
 // worldGeometry spells bid(), gdim() and gid() in a kernel that world
 // launches run: global, from the launch's first block and whole grid.
 var worldGeometry = map[ir.BuiltinOp]string{

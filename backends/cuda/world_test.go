@@ -87,7 +87,11 @@ func TestWorldFacts(t *testing.T) {
 		{`GPUC_LAUNCH\(local, gpuc_grid, gpuc_block, 0\)\(seen\.ptr\);`, 1},
 		{`seen\[0\] = gpuc_num_devs;`, 1},
 		// Host collectives.
-		{`gpuc_world_barrier\(\);`, 2},
+		// world_barrier; a world launch starts and ends with one, and
+		// device 0 fetches the outputs after one.
+		{`gpuc_world_barrier\(\);`, 4},
+		{`gpuc_world_barrier\(\); // a world launch starts with a world barrier\n\s*\{\n\s*const long long gpuc_grid_all`, 1},
+		{`\}\n\s*gpuc_world_barrier\(\); // and ends with one\n\s*\{\n\s*const long long gpuc_grid = 1, gpuc_block = 32;`, 1},
 		{`gpuc_world_allgather\(part\);`, 1},
 		{`total = gpuc_world_allreduce<long long>\(GPUC_WORLD_ADD, part\.get\(`, 1},
 		{`most = gpuc_world_allreduce<unsigned>\(GPUC_WORLD_MAX, gpuc_dist_get\(hist, gpuc_blk_hist, 3, "[^"]*"\)\);`, 1},
