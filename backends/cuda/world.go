@@ -33,20 +33,31 @@ import (
 //   - Launches: a world launch of G blocks launches on device d the
 //     blocks [d*C, min((d+1)*C, G)), C = ceil(G/k), with the first block's
 //     number and G as two more arguments, so that bid(), gdim() and gid()
-//     stay global. A cooperative world launch needs a block on every
-//     device (the world barrier waits for each), and its grid barrier is
-//     gpuc_world_sync: a grid sync, nvshmem_barrier_all by one thread, a
-//     grid sync.
+//     stay global. It starts and ends with a world barrier on the stream,
+//     as the IR's memory model says (the start is left out right after a
+//     statement that ends with one). A cooperative world launch goes
+//     through nvshmemx_collective_launch, as NVSHMEM asks of kernels that
+//     call its barriers; it needs a block on every device (the world
+//     barrier waits for each), and its grid barrier is gpuc_world_sync: a
+//     grid sync, nvshmem_barrier_all by one thread, a grid sync.
 //   - Host collectives: world_barrier is nvshmemx_barrier_all_on_stream
-//     (the host does not wait; the device work after it does). allreduce
+//     (the host does not wait; the device work and copies after it do:
+//     the host's reads go through the same stream). allreduce
 //     waits for the device, then meets the other processes in shared
 //     memory and combines the values in device order: a reduction on the
-//     stream plus its read-back cost 46 us a step when measured, most of
-//     the 30 us that a host iteration may take. allgather copies every
+//     stream plus its read-back cost 46 us a step in the probe of
+//     ../shared/MULTIGPU.md, more than the 30 us that a host iteration may
+//     take. allgather copies every
 //     other device's block with nvshmemx_getmem_on_stream between two
 //     world barriers.
 //   - Fitted parameters fit the least free memory of any device, less a
 //     reserve for NVSHMEM, so that every device sizes alike.
+//   - Host accesses to a distributed buffer's elements go to the owner's
+//     memory through the peer table (cudaMemcpy on mapped peer memory);
+//     every device's host program makes the same stores, so each sees
+//     its own at once. Copies that involve one go through host memory.
+//     Device 0 fetches a distributed output buffer block by block, after
+//     a world barrier.
 //   - Output: only device 0 writes standard output and --stats; the
 //     others write to /dev/null, and their standard error to a file that
 //     the parent shows only if that device's error ends the world. Device
