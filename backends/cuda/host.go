@@ -329,6 +329,9 @@ func (e *emitter) hostMain() string {
 	}
 	e.dev.start(f)
 	e.setup(f)
+	if e.world {
+		f.line("gpuc_world_barrier(); // every device's buffers are filled")
+	}
 	f.line("")
 	if len(e.raiseMsgs) > 0 {
 		f.line("gpuc_fail_hook = gpuc_report_device_error;")
