@@ -163,28 +163,32 @@
 //   - symmetric: one instance per device, on the symmetric heap, so that
 //     allgather may fill it;
 //   - distributed: one array of Len elements in the world, split in
-//     blocks of B = ceil(Len/k): element i lives on device i / B, at
-//     local index i % B. Code indexes it globally; an access whose owner
-//     is not the accessing device is remote (counted by `gpuc run
-//     --stats`, costly on the GPU);
+//     parts of B = WorldPart(Len, k) elements, ceil(Len/k) rounded up to
+//     a multiple of WorldGrain (256): element i lives on device i / B,
+//     at local index i % B. Code indexes it globally; an access whose
+//     owner is not the accessing device is remote (counted in `gpuc run
+//     --json`'s statistics, costly on the GPU). A host store or copy
+//     into it writes, on each device, only the elements that device
+//     owns, so that the copies of the host program do not race;
 //   - replicated: one copy per device, read-only in device code; a host
 //     store or copy into it writes every copy.
 //
 // With k = 1 the three world spaces are global.
 //
-// A world region (`region P world { ... }`) splits its processors in
-// contiguous blocks of ceil(P/k): pid p runs on device p / ceil(P/k), and
-// with P = Len a distributed buffer's element p is local to processor p.
-// Its grid barrier is a world barrier, and its groups may span devices.
-// A world launch (`launch f() grid G block B coop world`), what the
-// passes make of a world region, splits its G blocks likewise, with bid()
-// and gid() global. Every device must reach a world region or launch,
-// each with the same size.
+// A world region (`region P world { ... }`) splits its processors in the
+// same parts: pid p runs on device p / WorldPart(P, k), and with P = Len
+// a distributed buffer's element p is local to processor p. Its grid
+// barrier is a world barrier, and its groups may span devices. A world
+// launch (`launch f() grid G block B coop world`) splits its G blocks in
+// contiguous ranges of ceil(G/k), bid() and gid() staying global; the
+// passes lower a world region to world launches of blocks of WorldGrain
+// threads, which split its processors as the region does. Every device
+// must reach a world region or launch, each with the same size.
 //
 // Host statements: `world_barrier;` waits for every device's host program
 // and the work it launched; `allgather BUF;` fills every instance of the
-// symmetric BUF with the block each device owns (the elements i with
-// i / ceil(Len/k) = d come from device d); `V = allreduce(op, e);`
+// symmetric BUF with the part each device owns (the elements i with
+// i / WorldPart(Len, k) = d come from device d); `V = allreduce(op, e);`
 // combines e from every device with add, min, max, and, or or xor and
 // gives every device the result. The two collectives hold a world
 // barrier, and so does a swap of distributed or replicated buffers,

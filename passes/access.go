@@ -25,6 +25,27 @@ import (
 // processors. Two constant indices meet only if equal. Anything else may
 // meet.
 
+// Note [Fork on several devices]
+//
+// Design, not yet built (issue 19, part 5); today `gpuc run --devices k`
+// runs Fork programs as k replicas (Note [Devices] in ir/interp). With
+// DEVICES = k > 1, frontends/fork would declare each sh array of the
+// start group distributed and its region world (Note [World] in package
+// ir), so that processor p and element p of an array of nprocs()
+// elements lie on the same device (both split in WorldPart parts). The
+// owner-form analysis above then says which accesses are local: an index
+// c*K + r with c = 1 and r = 0 is the processor's own element, always
+// local; with r invariant but not 0, or c != 1, the access is local for
+// all but the processors within |r| (or the factor c) of a part's edge,
+// and a pass would count those as remote in --report. Constant indices
+// (a shared counter) are remote for all devices but one: the report
+// names them as the accesses to move into a reduction. Group
+// constructs (split, fork) in a world region keep their semantics in the
+// interpreter; on the GPU a subgroup's barrier spans devices, so the
+// CUDA lowering needs a world-wide barrier for any subgroup that spans a
+// part's edge. Multiprefix operations in a world region are refused by
+// the passes until the scan across devices exists (lower-multiprefix).
+
 type accessKind uint8
 
 const (

@@ -52,7 +52,7 @@ func groupSplit(m *ir.Module, cfg *Config) error {
 		}
 		uniquifyLocals(r.Body, names)
 		r.Body = uniformSplits(m, r.Body, cfg.report())
-		g := &grouper{m: m, names: names, u: newUniformity(m, r.Body, false), rep: cfg.report()}
+		g := &grouper{m: m, names: names, u: newUniformity(m, r.Body, false), rep: cfg.report(), world: r.World}
 		r.Body = g.emit(r.Body, "", nil)
 		if g.err != nil {
 			errs = append(errs, g.err)
@@ -102,6 +102,7 @@ func hasGroupConstructs(body []ir.Stmt) bool {
 }
 
 type grouper struct {
+	world bool // a world region's: its counters are one element for the world
 	m     *ir.Module
 	names *namer
 	u     *uniformity
@@ -358,7 +359,7 @@ func (g *grouper) count(member string, pos ir.Pos) ([]ir.Stmt, ir.Expr) {
 // buffer makes a one-element scratch buffer for the pass's bookkeeping.
 func (g *grouper) buffer(base string, t ir.Type, pos ir.Pos) string {
 	name := g.names.fresh(base)
-	g.m.Buffers = append(g.m.Buffers, &ir.Buffer{Pos: pos, Name: name, Elem: t, Len: ir.IntConst(ir.I32, 1), Space: ir.Global, Role: ir.Scratch})
+	g.m.Buffers = append(g.m.Buffers, &ir.Buffer{Pos: pos, Name: name, Elem: t, Len: ir.IntConst(ir.I32, 1), Space: worldSpace(g.world), Role: ir.Scratch})
 	return name
 }
 

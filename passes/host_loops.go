@@ -532,7 +532,7 @@ func (h *hoister) reduce(e ir.Expr) ([]ir.Stmt, ir.Expr) {
 func (h *hoister) condBuffer() string {
 	if h.cond == "" {
 		h.cond = h.o.names.fresh("hostcond")
-		h.o.m.Buffers = append(h.o.m.Buffers, &ir.Buffer{Pos: h.r.Pos, Name: h.cond, Elem: ir.I64, Len: ir.IntConst(ir.I32, 1), Space: ir.Global, Role: ir.Scratch})
+		h.o.m.Buffers = append(h.o.m.Buffers, &ir.Buffer{Pos: h.r.Pos, Name: h.cond, Elem: ir.I64, Len: ir.IntConst(ir.I32, 1), Space: worldSpace(h.r.World), Role: ir.Scratch})
 	}
 	return h.cond
 }

@@ -158,7 +158,7 @@ func claimStore(m *ir.Module, st *ir.Store, names *namer, claims map[string]stri
 	if !ok {
 		claim = names.fresh(st.Buf + "_claim")
 		claims[st.Buf] = claim
-		m.Buffers = append(m.Buffers, &ir.Buffer{Pos: pos, Name: claim, Elem: ir.I32, Len: ir.CloneExpr(buf.Len), Space: ir.Global, Role: ir.Scratch})
+		m.Buffers = append(m.Buffers, &ir.Buffer{Pos: pos, Name: claim, Elem: ir.I32, Len: ir.CloneExpr(buf.Len), Space: worldSpace(buf.Space == ir.Distributed), Role: ir.Scratch})
 	}
 	idx, val, old := names.fresh("prio_index"), names.fresh("prio_value"), names.fresh("prio_claim")
 	mine := func() ir.Expr {

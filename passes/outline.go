@@ -30,6 +30,10 @@ func rewriteRegions(m *ir.Module, cfg *Config, lower func(o *outliner, f *ir.Fun
 				return []ir.Stmt{s}
 			}
 			n++
+			if r.World && o.block != ir.WorldGrain {
+				errs = append(errs, errorf(r.Pos, "a world region lowers to blocks of %d threads, so that its launches split it across devices as it is split; the block size is %d", ir.WorldGrain, o.block))
+				return []ir.Stmt{s}
+			}
 			out, err := lower(o, f, r, n)
 			if err != nil {
 				errs = append(errs, err)
@@ -45,9 +49,10 @@ func rewriteRegions(m *ir.Module, cfg *Config, lower func(o *outliner, f *ir.Fun
 }
 
 // markWorld makes world every region and launch in what a world region was
-// lowered to (Note [World] in package ir): their processors stay split
-// across the devices as the region's were. Each launch of the same size
-// splits them alike, so a spill buffer's element stays on its device.
+// lowered to (Note [World] in package ir). Their blocks have WorldGrain
+// threads, so a world launch's split of its blocks puts each processor on
+// the device the region put it on, and a spill buffer's element stays on
+// its device.
 func markWorld(out []ir.Stmt) {
 	ir.WalkStmts(out, func(s ir.Stmt) bool {
 		switch s := s.(type) {
@@ -58,6 +63,17 @@ func markWorld(out []ir.Stmt) {
 		}
 		return true
 	})
+}
+
+// worldSpace is the space of a buffer that a pass makes for a region's
+// bookkeeping: distributed in a world region, so that the processors of
+// every device and each device's host see its one value (Note [World] in
+// package ir); global otherwise.
+func worldSpace(world bool) ir.Space {
+	if world {
+		return ir.Distributed
+	}
+	return ir.Global
 }
 
 // withOutliners calls f on each host function of m with an outliner for

@@ -133,7 +133,7 @@ func (u *uniformity) varies(e ir.Expr) bool {
 		case *ir.Var:
 			v = v || u.varying[x.Name]
 		case *ir.Builtin:
-			v = v || x.Op == ir.ProcID || x.Op == ir.GlobalID || x.Op == ir.ThreadID || (u.group && x.Op == ir.GroupID)
+			v = v || x.Op == ir.ProcID || x.Op == ir.GlobalID || x.Op == ir.ThreadID || x.Op == ir.DeviceID || (u.group && x.Op == ir.GroupID)
 		case *ir.Call:
 			v = v || readsThread(u.m, x.Func, map[string]bool{})
 		}
@@ -142,7 +142,8 @@ func (u *uniformity) varies(e ir.Expr) bool {
 	return v
 }
 
-// readsThread reports whether a device function reads gid() or tid(),
+// readsThread reports whether a device function reads gid(), tid() or
+// device_id() (which differs across a world region's processors),
 // or an atomic's result, directly or through the functions it calls.
 func readsThread(m *ir.Module, name string, seen map[string]bool) bool {
 	if seen[name] {
@@ -159,7 +160,7 @@ func readsThread(m *ir.Module, name string, seen map[string]bool) bool {
 	}) || ir.AnyExprIn(f.Body, func(x ir.Expr) bool {
 		switch x := x.(type) {
 		case *ir.Builtin:
-			return x.Op == ir.GlobalID || x.Op == ir.ThreadID
+			return x.Op == ir.GlobalID || x.Op == ir.ThreadID || x.Op == ir.DeviceID
 		case *ir.Call:
 			return readsThread(m, x.Func, seen)
 		}

@@ -214,19 +214,56 @@ func MaxBlock(m *ir.Module, k string) int64 {
 	return max(most, 0)
 }
 
-// OneDevice reports, for a backend whose programs run on one device (the
-// LLVM backend's), a module whose DEVICES parameter (Note [World] in
-// package ir) defaults to more than one. Such programs give the world's
-// constructs their one-device meaning and refuse DEVICES > 1 at run
-// time too (OneDeviceCheck).
-func OneDevice(m *ir.Module, backend string) diag.List {
+// WorldConstructs lists the constructs of m that make it a program for a
+// world of devices (Note [World] in package ir): the DEVICES parameter,
+// world memory spaces, device_id() and num_devices(), world launches and
+// the host collectives. A backend that runs one device reports them;
+// backend names it in the messages.
+func WorldConstructs(m *ir.Module, backend string) diag.List {
 	var errs diag.List
-	if p := m.Param(ir.DevicesParam); p != nil && p.Default != 1 {
-		errs.Add(p.Pos, "%s: module %s runs on %s=%d devices by default, and this backend's programs run on one; compile it with the CUDA backend (--emit=cuda), or with %s=1", backend, m.Name, p.Name, p.Default, p.Name)
+	report := func(pos ir.Pos, what string) {
+		errs.Add(pos, "%s: %s belongs to a world of several devices, which this backend does not run", backend, what)
 	}
+	if p := m.Param(ir.DevicesParam); p != nil {
+		report(p.Pos, "parameter "+p.Name)
+	}
+	for _, b := range m.Buffers {
+		if b != nil && b.Space.IsWorld() {
+			report(b.Pos, b.Space.String()+" buffer "+b.Name)
+		}
+	}
+	for _, f := range m.Funcs {
+		if f == nil {
+			continue
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			switch s := s.(type) {
+			case *ir.Launch:
+				if s.World {
+					report(s.Pos, "world launch")
+				}
+			case *ir.Region:
+				if s.World {
+					report(s.Pos, "world region")
+				}
+			case *ir.WorldBarrier:
+				report(s.Pos, "world_barrier")
+			case *ir.AllGather:
+				report(s.Pos, "allgather")
+			case *ir.AllReduce:
+				report(s.Pos, "allreduce")
+			}
+			for _, e := range ir.StmtExprs(s) {
+				ir.WalkExpr(e, func(e ir.Expr) bool {
+					if b, ok := e.(*ir.Builtin); ok && b.Op.IsWorld() {
+						report(b.Pos, b.Op.String()+"()")
+					}
+					return true
+				})
+			}
+			return true
+		})
+	}
+	errs.Sort()
 	return errs
 }
-
-// OneDeviceCheck is the message with which a program of a backend that
-// runs on one device refuses DEVICES=k on its command line.
-const OneDeviceCheck = "DEVICES=%lld: the LLVM backend's programs run on one device; build the CUDA backend's program (gpuc compile --emit=cuda) to run on several"

@@ -90,7 +90,8 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 		return nil, fmt.Errorf("cuda: run-time specialization of module %s, which runs on a world of devices, is not supported", m.Name)
 	}
 	if opts.Device != RuntimeAPI {
-		if errs := abi.OneDevice(m, "llvm"); len(errs) > 0 {
+		// The LLVM backend's programs run on one device.
+		if errs := abi.WorldConstructs(m, "llvm"); len(errs) > 0 {
 			return nil, errs
 		}
 	}

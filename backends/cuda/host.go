@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gpuc/backends/abi"
 	"gpuc/ir"
 )
 
@@ -296,10 +295,6 @@ func (e *emitter) hostMain() string {
 		f.line("const bool gpuc_time = gpuc_world_start(gpuc_parse_args(argc, argv, %s), (long long)%s);", e.argCounts(), e.n.c(ir.DevicesParam))
 	} else {
 		f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
-		if UsesWorld(e.m) {
-			name := e.n.c(ir.DevicesParam)
-			f.line("if (%s != 1) gpuc_fail(%s, (long long)%s);", name, cstring(abi.OneDeviceCheck), name)
-		}
 	}
 	if e.fitted() {
 		f.line("gpuc_fit_params(gpuc_params, gpuc_time);")

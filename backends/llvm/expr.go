@@ -317,13 +317,6 @@ func (f *fn) builtin(e *ir.Builtin) value.Value {
 	if e.Op.IsKernelOnly() {
 		return f.geometry(e.Op)
 	}
-	// The LLVM backend's programs run on one device (abi.OneDevice).
-	switch e.Op {
-	case ir.DeviceID:
-		return constant.NewInt(types.I32, 0)
-	case ir.NumDevices:
-		return constant.NewInt(types.I32, 1)
-	}
 	if len(e.Args) != e.Op.Arity() || e.Op.Arity() == 0 {
 		f.errorf(e.Pos, "builtin %s is not device code", e.Op)
 		return zero(ir.I32)

@@ -95,10 +95,10 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 	if errs := abi.SPMDConstructs(m, "llvm"); len(errs) > 0 {
 		return nil, errs
 	}
-	if errs := cooperative(m); len(errs) > 0 {
+	if errs := abi.WorldConstructs(m, "llvm"); len(errs) > 0 {
 		return nil, errs
 	}
-	if errs := abi.OneDevice(m, "llvm"); len(errs) > 0 {
+	if errs := cooperative(m); len(errs) > 0 {
 		return nil, errs
 	}
 	g := newGen(m, opts)
@@ -184,10 +184,10 @@ func (g *gen) space(s ir.Space) types.AddrSpace {
 	if g.target == Host {
 		return 0
 	}
-	switch {
-	case s.IsDevice(): // the world's spaces are global on one device
+	switch s {
+	case ir.Global:
 		return 1
-	case s == ir.Shared:
+	case ir.Shared:
 		return 3
 	}
 	return 4

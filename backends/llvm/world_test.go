@@ -5,48 +5,29 @@ import (
 	"testing"
 
 	"gpuc/backends/llvm"
-	"gpuc/frontends/kir"
+	"gpuc/internal/irtest"
 )
 
-// TestOneDevice checks the world on the LLVM backend, whose programs run
-// on one device (Note [World] in package ir): the world's constructs take
-// their one-device meaning, and a module whose DEVICES defaults to more
-// than one is refused.
-func TestOneDevice(t *testing.T) {
-	const src = `module w;
-param DEVICES: i32 = %s;
-param N: i32 = 64;
-buffer cells: i32[N] distributed output;
-kernel fill(n: i32) {
-  var i: i32 = gid();
-  if i < n {
-    cells[i] = device_id() + num_devices();
-  }
-}
-host main() {
-  launch fill(N) grid (N + 31) / 32 block 32 world;
-}
-`
-	for _, target := range []llvm.Target{llvm.NVPTX, llvm.Host} {
-		m, err := kir.Parse("w.kir", []byte(strings.Replace(src, "%s", "1", 1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := llvm.Emit(m, llvm.Options{Target: target})
-		if err != nil {
-			t.Fatalf("target %d: %v", target, err)
-		}
-		// device_id() + num_devices() is 0 + 1.
-		if !strings.Contains(string(out), "add i32 0, 1") {
-			t.Errorf("target %d: no 0 + 1 in\n%s", target, out)
-		}
-		m, err = kir.Parse("w.kir", []byte(strings.Replace(src, "%s", "2", 1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = llvm.Emit(m, llvm.Options{Target: target})
-		if err == nil || !strings.Contains(err.Error(), "w.kir:2:1: error: llvm: module w runs on DEVICES=2 devices by default, and this backend's programs run on one") {
-			t.Errorf("target %d: got %v", target, err)
+// TestWorldRejected checks that the LLVM backend, which runs one device,
+// reports each construct of a world of devices (Note [World] in package
+// ir) with its position.
+func TestWorldRejected(t *testing.T) {
+	m := irtest.ParseFile(t, "../../ir/interp/testdata/world.kir")
+	irtest.RunPasses(t, m, nil, "default")
+	_, err := llvm.Emit(m, llvm.Options{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		"world.kir:8:1: error: llvm: parameter DEVICES belongs to a world of several devices",
+		"world.kir:11:1: error: llvm: distributed buffer x belongs",
+		"world.kir:17:3: error: llvm: world launch belongs",
+		"world.kir:25:3: error: llvm: allgather belongs",
+		"world.kir:31:3: error: llvm: allreduce belongs",
+		"world.kir:35:3: error: llvm: world_barrier belongs",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in\n%v", want, err)
 		}
 	}
 }

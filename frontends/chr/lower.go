@@ -8,6 +8,33 @@ import (
 	"gpuc/ir"
 )
 
+// Note [CHR on several devices]
+//
+// Design, not yet built (issue 19, part 5); today `gpuc run --devices k`
+// runs k replicas (Note [Devices] in ir/interp). With DEVICES = k > 1:
+//   - Each store's slots are distributed buffers, split in WorldPart
+//     parts (Note [World] in package ir); the region of Note [Parallel
+//     firing] is a world region whose processor p owns slot p, so an
+//     owner's thread runs on the device that holds its constraint, and
+//     a body's new constraints go to the firing owner's device (its own
+//     top counter, a symmetric buffer per store).
+//   - The stores that rules probe for partners are all-gathered at
+//     phase A of each step: each store gets a symmetric mirror (alive
+//     flags and the ground values that guards and indices read) that
+//     allgather makes whole, so matching (phase C) and the index build
+//     (B) read locally. Constraints made in a step are not partners
+//     until the next step anyway.
+//   - Claims stay on the claimed slot: an owner that claims a removed
+//     head on another device does a remote atomic max on the distributed
+//     claim word, and the commit test (D) reads it back remotely; both
+//     are a few words per firing, against a store scan that is local.
+//   - Propagation (E) reads the mirrors; its history is per owner.
+//   - The loop's end (a step that fires nothing) is an allreduce(or) of
+//     each device's fired flag, so the host loop stays world-uniform.
+// Firings and their order do not depend on k (the priorities are the
+// same), so the final store, its printed form and the step count are
+// the same for every k, which CI checks at --devices 1..4.
+
 // Note [Parallel firing]
 //
 // The program runs as one SPMD region whose processors loop over the

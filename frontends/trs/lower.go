@@ -250,6 +250,76 @@ import (
 // price is that input slots that become garbage are not reused, at most
 // the size of the input.
 
+// Note [TRS on several devices]
+//
+// Design, not yet built (issue 19, part 4): the lowering below makes one
+// device's program, which `gpuc run --devices k` runs as k replicas
+// (Note [Devices] in ir/interp). The world version, placed by owner and
+// never by hash, is this, in the IR of Note [World] in package ir.
+//
+// Store. With DEVICES = k > 1, hd, the argument arrays, rc, pn, pnw, up
+// and jc become distributed buffers of k*CAPACITY elements: CAPACITY is
+// per device, fitted to each device's memory and rounded down to a
+// multiple of ir.WorldGrain, so that WorldPart(k*CAPACITY, k) = CAPACITY
+// and slot id s = d*CAPACITY + i names local slot i of device d. Slot ids
+// are i64 in the argument arrays, up, the lists and the counters where
+// k*CAPACITY > 2^31-1, and i32 otherwise: DEVICES = 1 keeps today's
+// types, bytes and speed. The 2^30 cap becomes a cap per device.
+//
+// Input. The input's slots (Note [Input slots]) are read-only and keep no
+// counts, so they go to replicated buffers (ihd and the input's argument
+// arrays), which every device reads locally; s < nodes picks them, the
+// test that addRef and trs_release already make.
+//
+// Counters and lists. nfresh, free, fl, wlen, pc, glen, slots, steps and
+// the lists wl0, wl1, gl0 and gl1 become symmetric: each device has its
+// own fresh counter, free ring (of its local slots), worklists and
+// garbage lists (Note [Counters] per device). A rule takes its slots from
+// the device that rewrites it: the owner of the slot it rewrites.
+//
+// Iterations. The derive and commit phases are world regions of
+// k*W processors, W = the longest of the devices' worklists rounded up to
+// ir.WorldGrain (an allreduce(max) per iteration): processor p of device
+// d takes entry p - d*W of d's own list, if there is one, so every
+// rewrite runs on its slot's owner. The one-block loop (Note [Low
+// parallelism]) runs only with k = 1; it changes the mode column of the
+// trace, not its counts.
+//
+// Placement at forks. Each pending slot carries a range of devices
+// [lo, hi), in a distributed rg (two u16 in an i32); the root's is
+// [0, k). Where a rewrite leaves m >= 2 pending subterms (Note [Forks]),
+// subterm j gets [lo + j*(hi-lo)/m, lo + (j+1)*(hi-lo)/m), or the parent's
+// device where that is empty, and is allocated on its range's first
+// device: a remote atomic add on that device's fresh counter (or its free
+// ring's head), and a remote push on its next worklist. A subterm that
+// does not fork keeps its parent's range and device. So the top log2(k)
+// levels of a tree split across the devices and everything below stays
+// local; with hashing, 3/4 of all accesses would be remote at k = 4.
+//
+// References. A reference count of a remote slot changes by a remote
+// atomic on the distributed rc. A count that drops to zero lists the slot
+// on its owner's garbage list (a remote atomic on the owner's glen), and
+// only the owner frees it, into its own free ring: no device ever writes
+// another's ring. Matching reads the heads of a rule's arguments, which
+// are remote only where a parent at the top levels refers to a child
+// placed elsewhere, a few per fork; settling (Note [Settling]) and join
+// counts of a remote parent are remote atomics and stores, which Note
+// [Phases] already allows (only the finishing walk touches the parent).
+//
+// The trace is the same for every k: which slots are pending in an
+// iteration, each walk's rewrites and its forks depend on the term, not
+// on where its slots lie, and the host sums the per-device counts with
+// allreduce(add) (rewrites, pending, slots) before it prints the line or
+// compares the pending count with SMALL and SETTLE. A full store on any
+// device sets its flag; allreduce(or) ends the loop on every device, and
+// each raises the same error. The summary (Note [Summary on the device])
+// runs its rounds as world regions over the distributed store, and the
+// host of device 0 prints.
+//
+// Checks: the examples at --devices 1..4 in the interpreter with the
+// trace compared line by line, and the local and remote counters of
+// --json, which bound the remote share (at most 1% on tree merge sort).
+
 // lowerer builds the module of a System.
 type lowerer struct {
 	sys   *System

@@ -19,6 +19,7 @@ type thread struct {
 	calls                     []*frame // frames of calls, by depth
 	dev                       int      // the device it runs on (Note [Devices])
 	mute                      bool     // a replica's thread on a device other than 0: prints nothing
+	world                     bool     // a thread of a world region or launch
 }
 
 func (th *thread) String() string {

@@ -22,6 +22,10 @@
 // [Semantics] in package ir), so c ? a[i] : 0 checks i even where c is
 // false.
 //
+// With Config.Devices (gpuc run --devices k) it runs the module on k
+// simulated devices, each with its copy of the host program (Note
+// [Devices] in world.go).
+//
 // # Note [Closures]
 //
 // Each expression compiles to a func(*frame) ir.Bits and each statement to a

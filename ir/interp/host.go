@@ -95,28 +95,23 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 		}
 		g, b := asInt(gt, grid(f)), asInt(bt, blockSize(f))
 		x.step(pos)
-		if world {
-			var r ctl = ctlNext
+		// A world launch's cooperative capacity is each device's.
+		if perDevice := (g + int64(x.devices) - 1) / int64(x.devices); world && (!coop || x.coopFits(perDevice, b)) {
 			x.worldRun(f, "a world launch of "+k.fn.Name, pos, func([][]ir.Bits) {
-				switch {
-				case !coop:
-					x.launch(k, vals, g, b, pos)
-				case x.coopFits(g, b):
+				if coop {
 					x.coopLaunch(k, vals, g, b, pos)
-				case fallback == nil:
-					fault(pos, "cooperative launch of %d blocks of %d threads does not fit: at most %d threads run at once", g, b, x.coopThreads())
-				default:
-					r = fallback(f)
+				} else {
+					x.launch(k, vals, g, b, pos)
 				}
 			})
-			return r
+			return ctlNext
 		}
 		x.place = placement{dev: f.th.dev}
 		if !coop {
 			x.launch(k, vals, g, b, pos)
 			return ctlNext
 		}
-		if x.coopFits(g, b) {
+		if !world && x.coopFits(g, b) {
 			x.coopLaunch(k, vals, g, b, pos)
 			return ctlNext
 		}
@@ -144,7 +139,7 @@ func (c *compiler) hostMemory(name string, pos ir.Pos) *memory {
 func (c *compiler) copyStmt(s *ir.Copy) stmtFn {
 	dst, src := c.hostMemory(s.Dst, s.Pos), c.hostMemory(s.Src, s.Pos)
 	dOff, sOff, count := c.expr(s.DstOff), c.expr(s.SrcOff), c.expr(s.Count)
-	dt, st, nt, pos := typeOf(s.DstOff), typeOf(s.SrcOff), typeOf(s.Count), s.Pos
+	dt, st, nt, pos, x := typeOf(s.DstOff), typeOf(s.SrcOff), typeOf(s.Count), s.Pos, c.x
 	switch {
 	case dst == nil || src == nil:
 		return nop
@@ -159,7 +154,17 @@ func (c *compiler) copyStmt(s *ir.Copy) stmtFn {
 		}
 		checkRange(pos, dst, do, n)
 		checkRange(pos, src, so, n)
-		copy(dst.at(f.th.dev)[do:do+n], src.at(f.th.dev)[so:so+n])
+		d, s := dst.at(f.th.dev), src.at(f.th.dev)
+		if x.world != nil && dst.world && dst.space == ir.Distributed {
+			// Each device's host writes the elements it owns.
+			lo, hi := x.block(f.th.dev, int64(len(d)))
+			lo, hi = max(lo, do), min(hi, do+n)
+			if lo < hi {
+				copy(d[lo:hi], s[so+lo-do:so+hi-do])
+			}
+			return ctlNext
+		}
+		copy(d[do:do+n], s[so:so+n])
 		return ctlNext
 	}
 }
@@ -204,6 +209,11 @@ func (c *compiler) swap(s *ir.Swap) stmtFn {
 		return ctlNext
 	}
 }
+
+// discard is an io.StringWriter that drops what it is given.
+type discard struct{}
+
+func (discard) WriteString(s string) (int, error) { return len(s), nil }
 
 // printfArg is one compiled printf argument: a value or a string literal.
 type printfArg struct {
@@ -263,12 +273,9 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 	if s.Stderr {
 		stderr := c.x.cfg.Stderr
 		return func(f *frame) ctl {
-			if f.th.mute {
-				return ctlNext
-			}
 			var line strings.Builder
 			format(f, &line)
-			if stderr != nil {
+			if stderr != nil && !f.th.mute {
 				// Unbuffered, as C's stderr: the text in one write.
 				io.WriteString(stderr, line.String())
 			}
@@ -277,7 +284,10 @@ func (c *compiler) printf(s *ir.Printf) stmtFn {
 	}
 	out := c.x.out
 	return func(f *frame) ctl {
-		if !f.th.mute {
+		if f.th.mute {
+			// A muted device evaluates the arguments, which may call.
+			format(f, discard{})
+		} else {
 			format(f, out)
 		}
 		return ctlNext

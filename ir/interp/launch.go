@@ -146,7 +146,7 @@ func (w *worker) run(b int64) {
 		f, body := &w.one, w.k.body
 		th := f.th
 		th.bid = b
-		w.x.place.thread(th, w.x.devOf(b, w.grid))
+		w.x.place.thread(th, w.x.blockDev(b, w.grid))
 		for t := int64(0); t < w.bdim; t++ {
 			th.tid, th.gid = t, base+t
 			copy(f.regs, w.args)
@@ -157,7 +157,7 @@ func (w *worker) run(b int64) {
 	tm := &w.team
 	for t, f := range tm.frames {
 		f.th.bid, f.th.gid, f.th.depth = b, base+int64(t), 0
-		w.x.place.thread(f.th, w.x.devOf(b, w.grid))
+		w.x.place.thread(f.th, w.x.blockDev(b, w.grid))
 		copy(f.regs, w.args)
 		tm.st[t] = running
 	}
@@ -216,7 +216,7 @@ func (x *machine) coopLaunch(k *funcCode, args []ir.Bits, grid, bdim int64, pos 
 	for i := range threads {
 		b := int64(i) / bdim
 		threads[i] = thread{tid: int64(i) % bdim, bid: b, bdim: bdim, gdim: grid, gid: int64(i), blk: &blocks[b], grid: gridBlk}
-		x.place.thread(&threads[i], x.devOf(b, grid))
+		x.place.thread(&threads[i], x.blockDev(b, grid))
 		r := regs[int64(i)*int64(k.nslots) : int64(i+1)*int64(k.nslots)]
 		copy(r, args)
 		frames[i] = frame{regs: r, th: &threads[i]}

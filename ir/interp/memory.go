@@ -23,6 +23,7 @@ type memory struct {
 	// world has several devices (Note [Devices]); data is inst[0].
 	inst    [][]ir.Bits
 	shadows [][]shadow // race mode: the shadow of each instance but the first
+	marks   []devMark  // race mode: cross-device state of a distributed buffer
 	world   bool       // distributed or replicated: one storage for the world
 }
 

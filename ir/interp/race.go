@@ -43,6 +43,7 @@ type raceChecker struct {
 	races     diag.List
 	seen      map[raceKey]bool
 	scopes    []scope // subgroups of regions; scopes[0] is every region's whole group
+	epoch     uint32  // collectives completed (Note [Devices])
 }
 
 // scope is a subgroup of a split, a split while or a fork: a subgroup of
@@ -156,8 +157,52 @@ func (r *raceChecker) conflict(p, c access) bool {
 		p.thread != c.thread && (p.interval == c.interval || p.scope != c.scope && r.concurrent(p.scope, c.scope)))
 }
 
+// devMark is the cross-device race state of one element of a distributed
+// buffer: the epoch (collectives completed, plus one) of its last
+// accesses by a replica's thread, the device, and whether one wrote.
+type devMark struct {
+	epoch uint32
+	dev   int32
+	write bool
+	pos   uint32
+}
+
+// crossDevice checks an access of a distributed buffer by the thread of a
+// launch or region that each device runs for itself: two devices' accesses
+// to one element between two collectives conflict as two blocks' would
+// (Note [World] in package ir). World regions and launches run their
+// processors together, and the checks above see them.
+func (r *raceChecker) crossDevice(th *thread, m *memory, i uint64, pos uint32, write bool) {
+	if !m.world || th.world || m.space != ir.Distributed {
+		return
+	}
+	if m.marks == nil {
+		m.marks = make([]devMark, len(m.data))
+	}
+	mk, e := &m.marks[i], r.epoch+1
+	if mk.epoch == e && mk.dev != int32(th.dev) && (write || mk.write) {
+		key := raceKey{m, -3, i}
+		if !r.seen[key] {
+			r.seen[key] = true
+			kind, other := "read", "read"
+			if write {
+				kind = "write"
+			}
+			if mk.write {
+				other = "write"
+			}
+			r.races.Add(r.positions[pos], "data race on %s[%d]: %s on device %d conflicts with %s at %s on device %d, with no collective between",
+				m.name, i, kind, th.dev, other, r.positions[mk.pos], mk.dev)
+		}
+	}
+	if mk.epoch != e || write && !mk.write {
+		*mk = devMark{epoch: e, dev: int32(th.dev), write: write, pos: pos}
+	}
+}
+
 // read checks and records a read of element i of m.
 func (r *raceChecker) read(th *thread, m *memory, i uint64, pos uint32) {
+	r.crossDevice(th, m, i, pos, false)
 	sh, key := r.shadowOf(th, m, i)
 	c := r.access(th, pos)
 	if r.conflict(sh.w, c) {
@@ -168,6 +213,7 @@ func (r *raceChecker) read(th *thread, m *memory, i uint64, pos uint32) {
 
 // write checks and records a write of element i of m.
 func (r *raceChecker) write(th *thread, m *memory, i uint64, pos uint32) {
+	r.crossDevice(th, m, i, pos, true)
 	sh, key := r.shadowOf(th, m, i)
 	c := r.access(th, pos)
 	switch {

@@ -381,6 +381,17 @@ func (c *compiler) store(s *ir.Store) stmtFn {
 			d[i] = val
 			return ctlNext
 		}
+	case c.mode == modeHost && m.world && m.space == ir.Distributed && c.x.world != nil:
+		// Each device's host writes the elements it owns (Note [World]).
+		x := c.x
+		return func(f *frame) ctl {
+			d, i := addr(f)
+			val := v(f)
+			if x.devOf(int64(i), int64(len(d))) == f.th.dev {
+				d[i] = val
+			}
+			return ctlNext
+		}
 	}
 	return func(f *frame) ctl {
 		d, i := addr(f)

@@ -25,7 +25,7 @@ import (
 // an instance per device (memory.inst); distributed and replicated
 // buffers one storage, indexed globally. Each access of a distributed
 // buffer counts as local or remote by its owner, element i of n living on
-// device i / ceil(n/k); the counts end in the statistics.
+// device i / ir.WorldPart(n, k); the counts end in the statistics.
 //
 // Each device's copy of the host program must take the same branches
 // (Note [World-uniform host code] in package ir). Every host branch adds
@@ -79,8 +79,14 @@ func (x *machine) devOf(i, n int64) int {
 	if x.devices == 1 {
 		return 0
 	}
-	per := (n + int64(x.devices) - 1) / int64(x.devices)
-	return int(i / per)
+	return int(i / ir.WorldPart(n, int64(x.devices)))
+}
+
+// blockDev is the device that block b of a world launch of g blocks runs
+// on.
+func (x *machine) blockDev(b, g int64) int {
+	k := int64(x.devices)
+	return int(b / ((g + k - 1) / k))
 }
 
 // placement says where the host's next launch or region runs: on device
@@ -94,10 +100,10 @@ type placement struct {
 // if world, else on the placement's device, muted there unless it is 0.
 func (p placement) thread(th *thread, dev int) {
 	if p.world {
-		th.dev, th.mute = dev, false
+		th.dev, th.mute, th.world = dev, false, true
 		return
 	}
-	th.dev, th.mute = p.dev, p.dev != 0
+	th.dev, th.mute, th.world = p.dev, p.dev != 0, false
 }
 
 // world is the state that the devices' host programs share.
@@ -202,6 +208,9 @@ func (x *machine) arrive(d int, a arrival, act func(arr []arrival)) {
 			fault(at, "the host programs of devices 0 and %d took different branches before %s: host control flow must be world-uniform (Note [World-uniform host code])", e, where(q))
 		}
 	}
+	if x.race != nil {
+		x.race.epoch++
+	}
 	if end {
 		return
 	}
@@ -266,7 +275,7 @@ func (c *compiler) allGather(s *ir.AllGather) stmtFn {
 
 // block is the range of n elements or processors that device d owns.
 func (x *machine) block(d int, n int64) (lo, hi int64) {
-	per := (n + int64(x.devices) - 1) / int64(x.devices)
+	per := ir.WorldPart(n, int64(x.devices))
 	return min(n, int64(d)*per), min(n, int64(d+1)*per)
 }
 

@@ -37,9 +37,10 @@ host main() {
   var d: i32 = 0;
   d = allreduce(max, device_id());
   world_barrier;
-  region N {
+  region N world {
     other[pid()] = pid();
   }
+  cells[3] = 7;
   swap cells, other;
   swap cells, other;
   printf "%d %d %d\n", t, d, num_devices();
@@ -52,10 +53,14 @@ func TestWorld(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := 1; k <= 4; k++ {
-		per := (10 + k - 1) / k
+		per := int(ir.WorldPart(10, int64(k)))
 		var want strings.Builder
 		fmt.Fprintf(&want, "%d %d %d\n", 450*k, k-1, k)
 		for p := range 10 {
+			if p == 3 {
+				fmt.Fprintf(&want, "7\n") // written by the host of its owner
+				continue
+			}
 			fmt.Fprintf(&want, "%d\n", p/per)
 		}
 		for _, race := range []bool{false, true} {
@@ -100,23 +105,33 @@ func TestWorldDiverges(t *testing.T) {
 func TestWorldRace(t *testing.T) {
 	const src = `module w;
 
-buffer g: i32[8] global scratch;
-buffer c: i32[8] distributed scratch;
+buffer g: i32[512] global scratch;
+buffer c: i32[512] distributed scratch;
 
 host main() {
-  region 8 {
+  region 512 {
     g[pid()] = pid();
   }
-  region 8 world {
-    c[pid() %% 4] = %s;
+  region 512 world {
+    c[pid() %% 256] = %s;
   }
 }
 `
 	if _, err := run(t, "w.kir", fmt.Sprintf(src, "1"), interp.Config{Devices: 2, Race: true}); err == nil || !strings.Contains(err.Error(), "race") {
-		t.Errorf("processors 0 and 4, on devices 0 and 1, both write c[0]: got %v, want a race", err)
+		t.Errorf("processors 0 and 256, on devices 0 and 1, both write c[0]: got %v, want a race", err)
 	}
-	if _, err := run(t, "w.kir", strings.Replace(fmt.Sprintf(src, "1"), "pid() % 4", "pid()", 1), interp.Config{Devices: 2, Race: true}); err != nil {
+	if _, err := run(t, "w.kir", strings.Replace(fmt.Sprintf(src, "1"), "pid() % 256", "pid()", 1), interp.Config{Devices: 2, Race: true}); err != nil {
 		t.Errorf("no race: %v", err)
+	}
+	// A region that is not world runs on every device: its writes to a
+	// distributed buffer conflict across devices, as two blocks' would.
+	replicas := strings.Replace(fmt.Sprintf(src, "pid()"), "region 512 world {\n    c[pid() % 256]", "region 512 {\n    c[pid()]", 1)
+	want := "w.kir:11:5: error: data race on c[0]: write on device 1 conflicts with write at w.kir:11:5 on device 0, with no collective between"
+	if _, err := run(t, "w.kir", replicas, interp.Config{Devices: 2, Race: true}); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("replicas writing c: got %v, want %s", err, want)
+	}
+	if _, err := run(t, "w.kir", replicas, interp.Config{Devices: 1, Race: true}); err != nil {
+		t.Errorf("one device: %v", err)
 	}
 }
 
@@ -125,20 +140,20 @@ host main() {
 func TestWorldCounters(t *testing.T) {
 	const src = `module w;
 
-buffer c: i32[8] distributed scratch;
-buffer d: i32[8] distributed scratch;
+buffer c: i32[1024] distributed scratch;
+buffer d: i32[1024] distributed scratch;
 
 host main() {
-  region 8 world {
-    d[pid()] = c[(pid() + 1) % 8];
+  region 1024 world {
+    d[pid()] = c[(pid() + 1) % 1024];
   }
 }
 `
 	var st interp.Stats
 	mustRun(t, "w.kir", src, interp.Config{Devices: 2, Stats: &st})
 	got := fmt.Sprint(st.Counters)
-	// Processors 3 and 7 read the first element of the other device.
-	if want := "[{local accesses 14} {remote accesses 2}]"; got != want {
+	// Processors 511 and 1023 read the first element of the other device.
+	if want := "[{local accesses 2046} {remote accesses 2}]"; got != want {
 		t.Errorf("counters %s, want %s", got, want)
 	}
 }
