@@ -28,6 +28,9 @@ func (f *fn) hostStmt(s ir.Stmt) {
 		f.line("gpuc_copy(%s, %s, %s, %s, %s, %s);", f.memory(s.Dst, s.Pos), v[0].s, f.memory(s.Src, s.Pos), v[1].s, v[2].s, cstring(s.Pos.String()))
 	case *ir.Swap:
 		f.line("gpuc_swap(%s, %s);", f.memory(s.A, s.Pos), f.memory(s.B, s.Pos))
+		if f.e.worldSwap(f.e.m.Buffer(s.A), f.e.m.Buffer(s.B)) {
+			f.line("gpuc_world_barrier(); // the devices share the storage")
+		}
 	case *ir.Printf:
 		f.printf(s)
 	}

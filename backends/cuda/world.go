@@ -29,7 +29,8 @@ import (
 //     block of B = ceil(Len/k) elements on each device; device code
 //     indexes it globally through gpuc_dist, which goes to the owner's
 //     pool over NVLink when the owner is another device. Its B is a
-//     __constant__ for kernels and a static for the host.
+//     __constant__ for kernels and a static for the host; B = WorldPart
+//     (Len, k), which world.h computes as package ir does.
 //   - Launches: a world launch of G blocks launches on device d the
 //     blocks [d*C, min((d+1)*C, G)), C = ceil(G/k), with the first block's
 //     number and G as two more arguments, so that bid(), gdim() and gid()
@@ -52,10 +53,12 @@ import (
 //     world barriers.
 //   - Fitted parameters fit the least free memory of any device, less a
 //     reserve for NVSHMEM, so that every device sizes alike.
-//   - Host accesses to a distributed buffer's elements go to the owner's
+//   - Host reads of a distributed buffer's elements go to the owner's
 //     memory through the peer table (cudaMemcpy on mapped peer memory);
-//     every device's host program makes the same stores, so each sees
-//     its own at once. Copies that involve one go through host memory.
+//     host stores and copies into one write on each device only the
+//     elements it owns, as Note [World] says. Copies that involve one go
+//     through host memory. A swap of distributed or replicated buffers
+//     holds a world barrier.
 //     Device 0 fetches a distributed output buffer block by block, after
 //     a world barrier.
 //   - Output: only device 0 writes standard output and --stats; the
@@ -108,7 +111,12 @@ func worldHead(e *emitter, rest string) string {
 	return banner(e.m, "NV=$("+NVSHMEMDir+")",
 		WorldBuild(name, "sm_90"),
 		"(a world program: ./"+name+" DEVICES=k runs on GPUs 0..k-1, one process each, joined by NVSHMEM)") +
-		rest + "\n" + worldRuntime
+		rest + "\n" + worldRuntimeText()
+}
+
+// worldRuntimeText is world.h with the grain of the world's parts.
+func worldRuntimeText() string {
+	return fmt.Sprintf("#define GPUC_WORLD_GRAIN %dLL\n", ir.WorldGrain) + worldRuntime
 }
 
 // blockVar names the host's and the device's copies of the block length
@@ -223,6 +231,15 @@ func worldSyncs(s ir.Stmt) bool {
 		return true
 	}
 	return false
+}
+
+// worldSwap reports whether swapping a and b holds a world barrier: the
+// devices share the one storage of a distributed or replicated buffer.
+func (e *emitter) worldSwap(a, b *ir.Buffer) bool {
+	shared := func(x *ir.Buffer) bool {
+		return x != nil && (x.Space == ir.Distributed || x.Space == ir.Replicated)
+	}
+	return e.world && (shared(a) || shared(b))
 }
 
 // worldGeometry spells bid(), gdim() and gid() in a kernel that world

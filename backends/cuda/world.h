@@ -311,12 +311,19 @@ inline unsigned char *gpuc_world_pool(size_t bytes) {
   return pool;
 }
 
-// gpuc_world_block is the block of a buffer of len elements split across
-// the devices: ceil(len/k), at least 1.
+// gpuc_world_block is the part of a buffer of len elements that each
+// device holds, ir.WorldPart: ceil(len/k) rounded up to a multiple of
+// GPUC_WORLD_GRAIN (ir.WorldGrain, defined before this header), or the
+// whole with one device; at least 1.
 inline long long gpuc_world_block(long long len) {
-  const long long b = (len + gpuc_world.size - 1) / gpuc_world.size;
-  return b > 0 ? b : 1;
+  if (gpuc_world.size <= 1) return len > 1 ? len : 1;
+  const long long grain = (long long)gpuc_world.size * GPUC_WORLD_GRAIN, g = (len + grain - 1) / grain;
+  return (g > 1 ? g : 1) * GPUC_WORLD_GRAIN;
 }
+
+// gpuc_dist_owner is the device that holds element i of a distributed
+// buffer whose parts hold block elements.
+inline int gpuc_dist_owner(long long i, long long block) { return (int)(i / block); }
 
 // gpuc_world_blocks is this device's first block of a world launch of
 // total blocks, in blocks of ceil(total/k); gpuc_world_blocks_end is the
@@ -355,28 +362,33 @@ template <typename T> inline T gpuc_dist_get(const gpuc_dev<T> &b, long long blo
   return v;
 }
 
-// gpuc_dist_set stores into element i. Every device's host program makes
-// the same store, so that each sees it at once.
+// gpuc_dist_set stores into element i on its owner only: every device's
+// host program makes the store, and only the owner's writes (Note [World]
+// in package ir).
 template <typename T> inline void gpuc_dist_set(const gpuc_dev<T> &b, long long block, long long i, T v, const char *pos) {
   b.check(i, pos);
-  gpuc_to_device(gpuc_dist_addr(b, block, i), &v, sizeof(T));
+  if (gpuc_dist_owner(i, block) == gpuc_world.rank) gpuc_to_device(b.ptr + (i - gpuc_world.rank * block), &v, sizeof(T));
 }
 
 // gpuc_dist_span copies elements [off, off+n) of a buffer between device
 // and host memory (to_host says which way), run by run of elements that
-// one device holds; block 0 is a buffer that is not distributed.
+// one device holds; block 0 is a buffer that is not distributed. Reads
+// come from every owner; writes go only to this device's elements (each
+// device's host program writes its own).
 template <typename T> inline void gpuc_dist_span(const gpuc_dev<T> &b, long long block, long long off, long long n, T *host, bool to_host) {
   for (long long i = off; i < off + n;) {
     long long run = off + n - i;
     T *at = b.ptr + i;
+    bool mine = true;
     if (block > 0) {
       const long long rest = block - i % block;
       run = run < rest ? run : rest;
       at = gpuc_dist_addr(b, block, i);
+      mine = gpuc_dist_owner(i, block) == gpuc_world.rank;
     }
     if (to_host)
       gpuc_to_host(host + (i - off), at, (size_t)run * sizeof(T));
-    else
+    else if (mine)
       gpuc_to_device(at, host + (i - off), (size_t)run * sizeof(T));
     i += run;
   }

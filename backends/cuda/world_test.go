@@ -176,7 +176,7 @@ func TestWorldHost(t *testing.T) {
 	stub, _ := filepath.Abs("testdata/cuda_stub.h")
 	shmem, _ := filepath.Abs("testdata/nvshmem_stub.h")
 	dir := t.TempDir()
-	src := runtime.Header + "\n" + prelude + "\n" + runtime.Device + "\n" + worldRuntime + "\n" + irtest.ReadFile(t, "testdata/world/host.cpp")
+	src := runtime.Header + "\n" + prelude + "\n" + runtime.Device + "\n" + worldRuntimeText() + "\n" + irtest.ReadFile(t, "testdata/world/host.cpp")
 	file := irtest.WriteFile(t, dir, "host.cpp", src)
 	exe := filepath.Join(dir, "host")
 	if out, err := exec.Command(gxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function",
@@ -190,8 +190,9 @@ func TestWorldHost(t *testing.T) {
 	}{
 		// sum over i < 1000 of (0+i) + (1+i) + (2+i) = 3*499500 + 3000;
 		// 100*3 wraps to 44 in a signed char; 0.1+0.2+0.3 in device order.
-		{"3", "ok", "device 0 of 3: 1501500 20 5 1 44 0.60000000000000009 1 GiB\n", "", 0},
-		{"1", "ok", "device 0 of 1: 499500 0 7 0 100 0.10000000000000001 1 GiB\n", "", 0},
+		{"3", "ok", "device 0 of 3: 1501500 20 5 1 44 0.60000000000000009 1 GiB, blocks 0-4, part 512\n", "", 0},
+		{"1", "ok", "device 0 of 1: 499500 0 7 0 100 0.10000000000000001 1 GiB, blocks 0-10, part 1000\n", "", 0},
+		{"3", "coop", "", "pos: error: cooperative world launch of 2 blocks on 3 devices: each device needs a block\n", 1},
 		{"3", "fail1", "device 0 before\n", "error: device 1 failed alone\n", 1},
 		{"2", "fail0", "device 0 before\n", "error: device 0 failed alone\n", 1},
 		{"4", "all", "device 0 before\n", "error: every device raised\n", 1},

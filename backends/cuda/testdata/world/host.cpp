@@ -32,6 +32,7 @@ int main(int argc, char **argv) {
   if (strcmp(what, "few") == 0) gpuc_fake_gpus = 2;
   gpuc_world_start(false, k);
   const int d = gpuc_world.rank;
+  if (strcmp(what, "coop") == 0) (void)gpuc_world_blocks(2, true, "pos");
   if (strcmp(what, "ok") == 0) {
     // Many reductions in a row, so that the slots alternate often.
     long long sum = 0;
@@ -42,8 +43,11 @@ int main(int argc, char **argv) {
     const signed char wrap = gpuc_world_allreduce<signed char>(GPUC_WORLD_ADD, (signed char)100);
     const double f = gpuc_world_allreduce<double>(GPUC_WORLD_ADD, 0.1 * (d + 1));
     const unsigned long long free_bytes = gpuc_world_free_memory();
-    printf("device %d of %d: %lld %d %u %d %d %.17g %llu GiB\n", d, gpuc_world.size, sum, most, least, (int)odd, (int)wrap, f,
-           free_bytes >> 30);
+    // A world launch of 10 blocks: this device's range; the part of 1000
+    // elements (ir.WorldPart).
+    const long long b0 = gpuc_world_blocks(10, true, "pos"), b1 = gpuc_world_blocks_end(10);
+    printf("device %d of %d: %lld %d %u %d %d %.17g %llu GiB, blocks %lld-%lld, part %lld\n", d, gpuc_world.size, sum, most, least,
+           (int)odd, (int)wrap, f, free_bytes >> 30, b0, b1, gpuc_world_block(1000));
     return 0;
   }
   printf("device %d before\n", d);
