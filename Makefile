@@ -85,7 +85,7 @@ demo: build
 GPU_EXTRAS := $(wildcard backends/llvm/testdata/*.kir) \
 	$(foreach p,checks edges host minimal names raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
 	$(wildcard backends/cuda/testdata/coop/*.kir) \
-	$(wildcard backends/cuda/testdata/world/*.kir) frontends/kir/testdata/world.kir
+	$(wildcard backends/cuda/testdata/world/*.kir) frontends/kir/testdata/world.kir ir/interp/testdata/world.kir
 gpu-artifacts: build
 	scripts/gpu-artifacts.sh $(GPU_DIR) $(GPU_EXTRAS)
 

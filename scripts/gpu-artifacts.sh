@@ -19,10 +19,13 @@
 #   <family>-<name>-grid.*    for TRS programs: the program run with SMALL=0,
 #                             through its grid-wide loop (and -relaunch.*
 #                             too, as relaunches)
-#   <family>-<name>-world2.*  for TRS programs: the program compiled with
+#   <family>-<name>-world2.*  for TRS programs and .kir programs with the
+#                             parameter DEVICES: the program compiled with
 #                             DEVICES=2, a world program (Note [World on
 #                             NVSHMEM] in backends/cuda) that runs on two
-#                             GPUs and must print the same bytes
+#                             GPUs; it prints what `gpuc run --devices 2`
+#                             does, which for TRS must be the same bytes
+#                             as on one device
 # Further .kir files named on the command line (test programs without
 # input files) are added as <dir>-<dir>-<name>. One with a <name>.cases
 # file beside it, a line of arguments per error case, also gets
@@ -87,6 +90,14 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
       [ "$status" = 0 ] || echo "$status" > "$dir/$c.status"
       n=$((n + 1))
     done < "${src%.*}.cases"
+  fi
+  if [ "${src##*.}" = kir ] && grep -q '^param DEVICES' "$src"; then
+    "$gpuc" compile "$src" DEVICES=2 -o "$dir/$name-world2.cu"
+    status=0
+    (cd "$parent" && "$gpuc" run --devices 2 "$src" "${args[@]}") > "$dir/$name-world2.expected" || status=$?
+    [ "$status" = 0 ] || echo "$status" > "$dir/$name-world2.status"
+    [ -f "$dir/$name.args" ] && cp "$dir/$name.args" "$dir/$name-world2.args"
+    n=$((n + 1))
   fi
   case "$src" in
   *.fork | *.chr)
