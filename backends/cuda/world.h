@@ -77,6 +77,7 @@ struct gpuc_world_t {
   unsigned char *pool = nullptr;
   unsigned char *peers[GPUC_MAX_DEVICES] = {}; // each device's pool, as this process reaches it
   unsigned parity = 0;                          // the slots of the next allreduce
+  bool finished = false;                        // gpuc_world_end has run
 };
 static gpuc_world_t gpuc_world;
 
@@ -270,6 +271,16 @@ inline unsigned long long gpuc_world_free_memory(void) {
   return least;
 }
 
+// gpuc_world_atexit ends a process that exits on an error after NVSHMEM
+// started, before NVSHMEM's own exit handlers, which may wait for devices
+// that will never come: every error of a generated program exits with
+// status 1 (gpuc_fail), after writing its message.
+inline void gpuc_world_atexit(void) {
+  if (gpuc_world.finished) return;
+  fflush(nullptr);
+  _exit(1);
+}
+
 // gpuc_world_init joins the devices through NVSHMEM, bootstrapped by the
 // unique id that device 0 makes, with a symmetric heap that holds a pool
 // of pool_bytes.
@@ -284,6 +295,7 @@ inline void gpuc_world_init(size_t pool_bytes) {
   nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
   GPUC_SHMEM(nvshmemx_set_attr_uniqueid_args(gpuc_world.rank, gpuc_world.size, &id, &attr));
   GPUC_SHMEM(nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr));
+  atexit(gpuc_world_atexit); // after NVSHMEM's, so that it runs first
   if (nvshmem_my_pe() != gpuc_world.rank || nvshmem_n_pes() != gpuc_world.size)
     gpuc_fail("device %d: NVSHMEM made it PE %d of %d, want %d of %d", gpuc_world.rank, nvshmem_my_pe(), nvshmem_n_pes(),
               gpuc_world.rank, gpuc_world.size);
@@ -529,6 +541,7 @@ inline void gpuc_world_end(void) {
   if (gpuc_world.pool != nullptr) nvshmem_free(gpuc_world.pool);
   gpuc_world.pool = nullptr;
   nvshmem_finalize();
+  gpuc_world.finished = true;
 }
 
 #endif // GPUC_WORLD_H
