@@ -120,7 +120,9 @@
 // which the device buffers fit: the bytes of every global and constant
 // buffer, its length evaluated with the parameters' values times its
 // element's size, add up to at most fit × the device's free memory as
-// the program starts (FitBudget). If even v = 1 does not fit, the value
+// the program starts (FitBudget). Of a distributed buffer only the part
+// one device holds counts, WorldPart(Len, k) elements (Note [World]); on
+// several devices the value is the least that any of them allows. If even v = 1 does not fit, the value
 // is 1, and allocation then fails as for any buffer too large. Shared
 // buffers, which are per block, and host arrays do not count. The default
 // is thus an upper bound, and the value depends on the machine: no pass
@@ -180,7 +182,8 @@
 // a distributed buffer's element p is local to processor p. Its grid
 // barrier is a world barrier, and its groups may span devices. A world
 // launch (`launch f() grid G block B coop world`) splits its G blocks in
-// contiguous ranges of ceil(G/k), bid() and gid() staying global; the
+// contiguous ranges of ceil(G/k), bid() and gid() staying global (a
+// cooperative one fits if one device holds ceil(G/k) blocks); the
 // passes lower a world region to world launches of blocks of WorldGrain
 // threads, which split its processors as the region does. Every device
 // must reach a world region or launch, each with the same size.
@@ -193,6 +196,18 @@
 // gives every device the result. The two collectives hold a world
 // barrier, and so does a swap of distributed or replicated buffers,
 // whose one storage the devices share.
+//
+// On GPUs (one process per device, NVSHMEM; issue 19): device_id() is
+// the PE, num_devices() the PE count; symmetric and distributed buffers
+// are symmetric-heap allocations, a distributed one of WorldPart(Len, k)
+// elements on each PE, element i at offset i % B of PE i / B (a peer
+// pointer for loads, stores and atomics); global, constant and
+// replicated buffers are each process's own (every host writes its copy
+// of a replicated buffer, so no broadcast is needed). A world launch
+// starts on device d the blocks from d*ceil(G/k), with bid() offset; its
+// grid barrier is the device's grid sync around a barrier of all PEs.
+// allgather is a collect of each PE's part, allreduce a reduction on the
+// stream; a host read of a distributed element is a get from its owner.
 //
 // Memory model: between two world barriers (world_barrier, a world
 // region's or cooperative world launch's grid barrier, allgather,

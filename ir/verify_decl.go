@@ -22,8 +22,8 @@ func (v *verifier) decls() {
 		}
 		v.global(b.Name, b.Pos, "buffer")
 		n, known := v.buffer(b)
-		if b.Progress != "" && (!b.Elem.IsInt() || b.Space != Global) {
-			v.errorf(b.Pos, "buffer %s counts progress (%s), so it must hold integers in global memory", b.Name, b.Progress)
+		if b.Progress != "" && (!b.Elem.IsInt() || b.Space != Global && b.Space != Distributed) {
+			v.errorf(b.Pos, "buffer %s counts progress (%s), so it must hold integers in global or distributed memory", b.Name, b.Progress)
 		}
 		if known && b.Space == Constant && constBytes <= MaxConstantMemory {
 			constBytes += n * int64(b.Elem.Size())

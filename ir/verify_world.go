@@ -3,26 +3,6 @@ package ir
 // The world of devices (Note [World]): its host statements, the DEVICES
 // parameter, and the rule that host control flow is world-uniform.
 
-// WorldGrain is the unit in which a world region's processors and a
-// distributed buffer's elements are split across devices, and the block
-// size of the launches that world regions lower to (Note [World]).
-const WorldGrain = 256
-
-// WorldPart is how many of n processors or elements each of k devices
-// holds: ceil(n/k) rounded up to a multiple of WorldGrain. Device d holds
-// those from d*WorldPart(n, k); the last devices may hold fewer or none.
-func WorldPart(n, k int64) int64 {
-	if k <= 1 {
-		return max(n, 1)
-	}
-	g := (n + k*WorldGrain - 1) / (k * WorldGrain)
-	return max(g, 1) * WorldGrain
-}
-
-// DevicesParam is the name of the parameter that sets the number of
-// devices of a module's world (Note [World]).
-const DevicesParam = "DEVICES"
-
 func (v *verifier) worldBarrier(s *WorldBarrier) {
 	v.only(s.Pos, "world_barrier", hostCode)
 }

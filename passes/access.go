@@ -27,24 +27,31 @@ import (
 
 // Note [Fork on several devices]
 //
-// Design, not yet built (issue 19, part 5); today `gpuc run --devices k`
-// runs Fork programs as k replicas (Note [Devices] in ir/interp). With
-// DEVICES = k > 1, frontends/fork would declare each sh array of the
-// start group distributed and its region world (Note [World] in package
-// ir), so that processor p and element p of an array of nprocs()
-// elements lie on the same device (both split in WorldPart parts). The
-// owner-form analysis above then says which accesses are local: an index
-// c*K + r with c = 1 and r = 0 is the processor's own element, always
-// local; with r invariant but not 0, or c != 1, the access is local for
-// all but the processors within |r| (or the factor c) of a part's edge,
-// and a pass would count those as remote in --report. Constant indices
-// (a shared counter) are remote for all devices but one: the report
-// names them as the accesses to move into a reduction. Group
-// constructs (split, fork) in a world region keep their semantics in the
-// interpreter; on the GPU a subgroup's barrier spans devices, so the
-// CUDA lowering needs a world-wide barrier for any subgroup that spans a
-// part's edge. Multiprefix operations in a world region are refused by
-// the passes until the scan across devices exists (lower-multiprefix).
+// `gpuc run --world --devices K x.fork` (fork.Options.World) makes a Fork
+// program for a world of DEVICES devices (Note [World] in package ir):
+// every start is a world region, whose processor p runs on device
+// p / WorldPart(P, K), and every buffer that code writes (the sh
+// variables, and the frontend's own per-processor and per-subgroup
+// arrays) is distributed, one storage for the world, so the program
+// means what it means on one device; CI runs every Fork example so, race
+// checker on, and compares the bytes. Element p of a distributed array
+// of P elements lies on processor p's device, so an access in owner form
+// (above) with c = 1 and r = 0, the processor's own element, is always
+// local; with r invariant but not 0, or c != 1, it is local for all but
+// the processors within |r| (or the factor c) of a part's edge; a
+// constant index (a shared counter) is remote for all devices but one.
+// The counters of `gpuc run --json` measure it: an example's remote
+// share is what its data layout costs on K GPUs (sieve, whose processors
+// stride over the array, has three remote accesses in four at K = 4;
+// paper_fig1 none).
+//
+// Not built yet: a pass that reports, per access, what the owner form
+// proves local (from this analysis) in --report; arrays that only one
+// processor or subgroup uses kept global on its device instead of
+// distributed; and on the GPU, the world-wide barrier that a subgroup
+// spanning a part's edge needs. Multiprefix operations in a world region
+// are refused by the passes until the scan across devices exists
+// (lower-multiprefix); `gpuc run` runs them.
 
 type accessKind uint8
 

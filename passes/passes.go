@@ -73,6 +73,7 @@ var registry = []*Pass{
 	lowerMultiprefixPass,
 	splitBarriersPass,
 	partialEvalPass,
+	distributeWorldPass,
 }
 
 // pipelines lists the named pipelines.
@@ -86,6 +87,11 @@ var pipelines = []*Pipeline{
 // passOrder holds pairs (a, b): when both run, a must come before b. Each
 // pair carries its reason, in the manner of Go's SSA compiler.
 var passOrder = []struct{ before, after, why string }{
+	{distributeWorldPass.Name, lowerPriorityPass.Name, "claims are distributed where their buffer is"},
+	{distributeWorldPass.Name, groupSplitPass.Name, "group counters are distributed in world regions"},
+	{distributeWorldPass.Name, gridSyncPass.Name, "world regions become world launches"},
+	{distributeWorldPass.Name, hostLoopsPass.Name, "host-loop conditions are distributed in world regions"},
+	{distributeWorldPass.Name, splitBarriersPass.Name, "world regions become world launches"},
 	{lowerPriorityPass.Name, elideBarriersPass.Name, "the claims of priority stores add barriers that elision then judges"},
 	{lowerPriorityPass.Name, splitBarriersPass.Name, "regions with priority stores cannot become kernels"},
 	{hostLoopsPass.Name, splitBarriersPass.Name, "split-barriers needs grid barriers at the top level of regions"},

@@ -11,7 +11,11 @@ import (
 // Note [CHR on several devices]
 //
 // Design, not yet built (issue 19, part 5); today `gpuc run --devices k`
-// runs k replicas (Note [Devices] in ir/interp). With DEVICES = k > 1:
+// runs k replicas (Note [Devices] in ir/interp), and `gpuc run --passes
+// distribute-world --devices k` a correct world program whose stores are
+// distributed by slot and probed remotely (CI checks every example so;
+// gcd.chr makes three remote accesses in four at k = 4). With
+// DEVICES = k > 1 the design is:
 //   - Each store's slots are distributed buffers, split in WorldPart
 //     parts (Note [World] in package ir); the region of Note [Parallel
 //     firing] is a world region whose processor p owns slot p, so an

@@ -88,6 +88,10 @@ type Options struct {
 	// CRCW resolves concurrent writes in synchronous code: Priority (or
 	// "", the default) makes the lowest $ win, Arbitrary lets any win.
 	CRCW CRCW
+	// World makes a program for a world of DEVICES devices (Note [Fork on
+	// several devices] in passes/access.go): start's processors split
+	// across them, and the shared variables distributed.
+	World bool
 }
 
 // forkNesting is how Fork's tokens nest (Note [Nesting limit] in package

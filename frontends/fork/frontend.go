@@ -18,6 +18,7 @@ var Frontend = &frontend.Frontend{
 		opts := &Options{CRCW: Priority}
 		fs.Int64Var(&opts.Procs, "procs", 1024, "processors of a Fork 'start' without a count")
 		fs.Var(&opts.CRCW, "crcw", "Fork's concurrent-write rule: priority or arbitrary")
+		fs.BoolVar(&opts.World, "world", false, "Fork: split start's processors across DEVICES devices, with the shared variables distributed (gpuc run --devices K)")
 		return &frontend.Session{Parse: func(file string, src []byte) (*ir.Module, error) {
 			return Parse(file, src, *opts)
 		}}

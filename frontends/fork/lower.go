@@ -103,6 +103,11 @@ func lower(file string, prog *program, opts Options, errs *diag.List) *ir.Module
 		l.lowerInstance(inst)
 	}
 	l.settleNames()
+	if opts.World {
+		if err := ir.DistributeWorld(l.m); err != nil {
+			*l.errs = append(*l.errs, err)
+		}
+	}
 	return l.m
 }
 
@@ -124,6 +129,9 @@ func (l *lowerer) reserveNames() {
 		n := ir.FreshName(name, 1, func(n string) bool { return l.moduleNames[n] })
 		l.moduleNames[n] = true
 		return n
+	}
+	if l.opts.World {
+		l.moduleNames[ir.DevicesParam] = true // the world's size, by that name
 	}
 	for _, f := range l.prog.funcs {
 		l.funcNames[f] = take(f.name)

@@ -254,7 +254,13 @@ import (
 //
 // Design, not yet built (issue 19, part 4): the lowering below makes one
 // device's program, which `gpuc run --devices k` runs as k replicas
-// (Note [Devices] in ir/interp). The world version, placed by owner and
+// (Note [Devices] in ir/interp), and which the distribute-world pass
+// (ir.DistributeWorld) turns into a correct world program: every buffer
+// one distributed storage, every region and launch world. CI checks that
+// its trace and statistics on 2 to 4 devices are those of one. But it
+// places by index: slot s on device s / WorldPart(CAPACITY, k), so a
+// store fills device 0 first, and a worklist entry on the device of its
+// position, not of its slot. The world version, placed by owner and
 // never by hash, is this, in the IR of Note [World] in package ir.
 //
 // Store. With DEVICES = k > 1, hd, the argument arrays, rc, pn, pnw, up

@@ -10,18 +10,27 @@ import (
 
 	"gpuc/internal/driver"
 	"gpuc/internal/irtest"
+	"gpuc/ir"
 	"gpuc/ir/interp"
+	"gpuc/passes"
 )
 
-// TestExamplesOnDevices runs every example with a .out file on a world of
-// 2, 3 or 4 devices in the interpreter (Note [Devices] in ir/interp) and
-// checks that it prints the same bytes as on one. To stay cheap, each
-// example runs at one k, taking 2, 3 and 4 in turn, and the few that take
-// more than maxSteps steps per device are skipped.
 // slowOnOneDevice lists the examples that take seconds on one device,
 // too long to run again on k.
 var slowOnOneDevice = map[string]bool{"gcd_subtract.chr": true}
 
+// TestExamplesOnDevices runs every example with a .out file on a world of
+// 2, 3 or 4 devices in the interpreter (Note [Devices] in ir/interp) and
+// checks that it prints the same bytes as on one, twice: as it is, each
+// device running the whole program on its own memory, and distributed
+// (ir.DistributeWorld: Fork's --world, the distribute-world pass for the
+// others), its processors split across the devices and its memory one
+// for the world. Distributed, a term rewrite's trace and statistics are
+// those of one device too, and Fork programs run race-checked.
+//
+// To stay cheap, each example runs at one k, taking 2, 3 and 4 in turn,
+// with a small model of device memory (which fitted stores take), and
+// the few that take more than maxSteps steps per device are skipped.
 func TestExamplesOnDevices(t *testing.T) {
 	const maxSteps = 250000
 	var files []string
@@ -46,20 +55,54 @@ func TestExamplesOnDevices(t *testing.T) {
 			for name, v := range irtest.ArgsFile(t, base+".args") {
 				args = append(args, fmt.Sprintf("%s=%d", name, v))
 			}
-			m, err := driver.Load(f, flags...)
-			if err != nil {
-				t.Fatal(err)
+			ext := filepath.Ext(f)
+			rewrite := ext == ".trs" || ext == ".rec"
+			if rewrite {
+				args = append(args, "TRACE=1", "STATS=1")
 			}
-			var out bytes.Buffer
-			err = driver.Run(m, nil, args, interp.Config{Stdout: &out, Devices: k, MaxSteps: maxSteps * int64(k), DeviceMemory: 16 << 20})
-			if err != nil && strings.Contains(err.Error(), "(--max-steps)") {
-				t.Skipf("more than %d steps a device: too long for this test", maxSteps)
+			run := func(m *ir.Module, devices int, race bool) string {
+				t.Helper()
+				var out bytes.Buffer
+				cfg := interp.Config{Stdout: &out, Stderr: &out, Devices: devices, MaxSteps: maxSteps * int64(devices), DeviceMemory: 16 << 20, Race: race}
+				err := driver.Run(m, nil, args, cfg)
+				if err != nil && strings.Contains(err.Error(), "(--max-steps)") {
+					t.Skipf("more than %d steps a device: too long for this test", maxSteps)
+				}
+				if err != nil {
+					t.Fatalf("%d devices: %v", devices, err)
+				}
+				return out.String()
 			}
-			if err != nil {
-				t.Fatalf("%d devices: %v", k, err)
+			load := func(flags ...string) *ir.Module {
+				t.Helper()
+				m, err := driver.Load(f, flags...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return m
 			}
-			if got := out.String(); got != string(want) {
-				t.Errorf("%d devices print\n%s\nwant\n%s", k, got, want)
+			one := run(load(flags...), 1, false)
+			if !rewrite && one != string(want) {
+				t.Fatalf("one device prints\n%s\nwant\n%s", one, want)
+			}
+			if got := run(load(flags...), k, false); got != one {
+				t.Errorf("%d devices print\n%s\none prints\n%s", k, got, one)
+			}
+			var world *ir.Module
+			if ext == ".fork" {
+				world = load(append(flags, "--world")...)
+			} else {
+				world = load(flags...)
+				ps, err := passes.Expand([]string{"distribute-world"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := passes.Run(world, ps, &passes.Config{VerifyEach: true}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := run(world, k, ext == ".fork"); got != one {
+				t.Errorf("distributed on %d devices, it prints\n%s\none prints\n%s", k, got, one)
 			}
 		})
 	}

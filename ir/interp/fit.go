@@ -30,16 +30,22 @@ func (x *machine) fitParams() error {
 	return nil
 }
 
-// deviceBytes is the size of the global and constant buffers with the
-// parameters' current values. A length that cannot be evaluated counts as
-// zero here; allocate reports it.
+// deviceBytes is the size of one device's buffers with the parameters'
+// current values: of a distributed buffer, the part one device holds. A
+// length that cannot be evaluated counts as zero here; allocate reports
+// it.
 func (x *machine) deviceBytes() uint64 {
 	var total uint64
 	var errs diag.List
 	for _, b := range x.mod.Buffers {
-		if b.Space != ir.Shared {
-			total = ir.AddBytes(total, x.length(b.Len, b.Pos, "buffer "+b.Name, &errs), b.Elem.Size())
+		if b.Space == ir.Shared {
+			continue
 		}
+		n := x.length(b.Len, b.Pos, "buffer "+b.Name, &errs)
+		if b.Space == ir.Distributed {
+			n = min(n, ir.WorldPart(n, int64(x.devices)))
+		}
+		total = ir.AddBytes(total, n, b.Elem.Size())
 	}
 	return total
 }

@@ -105,12 +105,15 @@ func (x *machine) allocate() error {
 	return errs.Err()
 }
 
-// replicate copies device 0's instance of every per-device memory, static
-// contents and inputs included, to the other devices' instances.
+// replicate copies device 0's instance of every per-device static or
+// input buffer to the other devices' instances; the rest start zeroed
+// everywhere, and are left untouched so that their pages stay unmapped.
 func (x *machine) replicate() error {
-	for _, m := range x.mems {
-		for _, d := range m.inst[min(1, len(m.inst)):] {
-			copy(d, m.inst[0])
+	for _, b := range x.mod.Buffers {
+		if m := x.mems[b.Name]; m != nil && (b.Role == ir.Static || b.Role == ir.Input) {
+			for _, d := range m.inst[min(1, len(m.inst)):] {
+				copy(d, m.inst[0])
+			}
 		}
 	}
 	return nil

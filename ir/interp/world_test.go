@@ -86,6 +86,7 @@ func TestWorld(t *testing.T) {
 func TestWorldDiverges(t *testing.T) {
 	for _, c := range []struct{ body, want string }{
 		{"if device_id() == 0 {\n    world_barrier;\n  }", "w.kir:5:5: error: device 1 reached the end of the program while device 0 reached world_barrier at w.kir:5:5"},
+		{"if device_id() == 1 {\n    raise \"boom\";\n  }\n  world_barrier;", "boom"},
 		{"if device_id() == 1 {\n    printf \"x\";\n  }\n  world_barrier;", "w.kir:7:3: error: the host programs of devices 0 and 1 took different branches before world_barrier at w.kir:7:3"},
 	} {
 		src := "module w;\n\nhost main() {\n  " + c.body + "\n}\n"
@@ -155,5 +156,26 @@ host main() {
 	// Processors 511 and 1023 read the first element of the other device.
 	if want := "[{local accesses 2046} {remote accesses 2}]"; got != want {
 		t.Errorf("counters %s, want %s", got, want)
+	}
+}
+
+// TestWorldFit checks that a fitted parameter counts, of a distributed
+// buffer, the part that one device holds (Note [Fitted parameters]).
+func TestWorldFit(t *testing.T) {
+	const src = `module f;
+
+param DEVICES: i32 = 1;
+param CAP: i32 = 1073741824 fit 0.5;
+
+buffer s: i64[CAP] distributed scratch;
+
+host main() {
+  printf "%d\n", CAP;
+}
+`
+	for k, want := range map[int]string{1: "65536\n", 4: "262144\n"} {
+		if got := mustRun(t, "f.kir", src, interp.Config{Devices: k, DeviceMemory: 1 << 20}); got != want {
+			t.Errorf("%d devices: CAP %q, want %q", k, got, want)
+		}
 	}
 }
