@@ -38,9 +38,11 @@ import (
 //     as the IR's memory model says (the start is left out right after a
 //     statement that ends with one). A cooperative world launch goes
 //     through nvshmemx_collective_launch, as NVSHMEM asks of kernels that
-//     call its barriers; it needs a block on every device (the world
-//     barrier waits for each), and its grid barrier is gpuc_world_sync: a
-//     grid sync, nvshmem_barrier_all by one thread, a grid sync.
+//     call its barriers; a device whose range is empty runs one idle
+//     block, numbered G, since the world barriers wait for every device
+//     (the kernels that the passes make guard their work by gid()). Its
+//     grid barrier is gpuc_world_sync: a grid sync, nvshmem_barrier_all
+//     by one thread, a grid sync.
 //   - Host collectives: world_barrier is nvshmemx_barrier_all_on_stream
 //     (the host does not wait; the device work and copies after it do:
 //     the host's reads go through the same stream). allreduce
@@ -205,8 +207,7 @@ func (f *fn) worldLaunch(s *ir.Launch, grid, block string) {
 		f.line("const long long gpuc_b0 = 0, gpuc_grid = gpuc_grid_all;")
 		return
 	}
-	f.line("const long long gpuc_b0 = gpuc_world_blocks(gpuc_grid_all, %t, %s);", s.Coop, cstring(s.Pos.String()))
-	f.line("const long long gpuc_grid = gpuc_world_blocks_end(gpuc_grid_all) - gpuc_b0;")
+	f.line("const long long gpuc_b0 = gpuc_world_blocks(gpuc_grid_all), gpuc_grid = gpuc_world_grid(gpuc_grid_all, %t);", s.Coop)
 }
 
 // distBlock spells the block length of b for gpuc_dist_copy: its host

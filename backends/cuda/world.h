@@ -338,21 +338,21 @@ inline long long gpuc_world_block(long long len) {
 inline int gpuc_dist_owner(long long i, long long block) { return (int)(i / block); }
 
 // gpuc_world_blocks is this device's first block of a world launch of
-// total blocks, in blocks of ceil(total/k); gpuc_world_blocks_end is the
-// block after its last. A cooperative one needs a block on every device,
-// since its world barriers wait for each.
-inline long long gpuc_world_blocks_end(long long total) {
-  if (total <= 0) return total;
-  const long long c = (total + gpuc_world.size - 1) / gpuc_world.size, end = (gpuc_world.rank + 1) * c;
-  return end < total ? end : total;
-}
-inline long long gpuc_world_blocks(long long total, bool coop, const char *pos) {
+// total blocks, in ranges of ceil(total/k); gpuc_world_grid is how many
+// blocks it launches. A device whose range is empty launches none, but in
+// a cooperative launch one idle block, numbered total (bid() = gdim()),
+// since the launch's world barriers wait for every device: the kernels
+// that the passes make of world regions guard their work by gid().
+inline long long gpuc_world_blocks(long long total) {
   if (total <= 0) return 0;
-  if (coop && total < gpuc_world.size)
-    gpuc_fail_line(pos, ": error: cooperative world launch of %lld blocks on %d devices: each device needs a block",
-                   total, gpuc_world.size);
   const long long c = (total + gpuc_world.size - 1) / gpuc_world.size, lo = gpuc_world.rank * c;
   return lo < total ? lo : total;
+}
+inline long long gpuc_world_grid(long long total, bool coop) {
+  if (total <= 0) return total;
+  const long long c = (total + gpuc_world.size - 1) / gpuc_world.size, lo = gpuc_world_blocks(total);
+  const long long end = (gpuc_world.rank + 1) * c < total ? (gpuc_world.rank + 1) * c : total;
+  return end > lo ? end - lo : coop ? 1 : 0;
 }
 
 // Distributed buffers on the host: b.ptr is this device's block of block

@@ -32,7 +32,13 @@ int main(int argc, char **argv) {
   if (strcmp(what, "few") == 0) gpuc_fake_gpus = 2;
   gpuc_world_start(false, k);
   const int d = gpuc_world.rank;
-  if (strcmp(what, "coop") == 0) (void)gpuc_world_blocks(2, true, "pos");
+  if (strcmp(what, "coop") == 0) {
+    const long long blocks = gpuc_world_allreduce<long long>(GPUC_WORLD_ADD, gpuc_world_grid(2, true));
+    const long long last = gpuc_world_allreduce<long long>(GPUC_WORLD_MAX, gpuc_world_blocks(2));
+    const long long plain = gpuc_world_allreduce<long long>(GPUC_WORLD_ADD, gpuc_world_grid(2, false));
+    printf("coop: %lld blocks, the last from %lld; plain: %lld blocks\n", blocks, last, plain);
+    return 0;
+  }
   if (strcmp(what, "ok") == 0) {
     // Many reductions in a row, so that the slots alternate often.
     long long sum = 0;
@@ -45,7 +51,7 @@ int main(int argc, char **argv) {
     const unsigned long long free_bytes = gpuc_world_free_memory();
     // A world launch of 10 blocks: this device's range; the part of 1000
     // elements (ir.WorldPart).
-    const long long b0 = gpuc_world_blocks(10, true, "pos"), b1 = gpuc_world_blocks_end(10);
+    const long long b0 = gpuc_world_blocks(10), b1 = b0 + gpuc_world_grid(10, true);
     printf("device %d of %d: %lld %d %u %d %d %.17g %llu GiB, blocks %lld-%lld, part %lld\n", d, gpuc_world.size, sum, most, least,
            (int)odd, (int)wrap, f, free_bytes >> 30, b0, b1, gpuc_world_block(1000));
     return 0;
