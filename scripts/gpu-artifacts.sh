@@ -24,8 +24,10 @@
 #                             DEVICES=2, a world program (Note [World on
 #                             NVSHMEM] in backends/cuda) that runs on two
 #                             GPUs; it prints what `gpuc run --devices 2`
-#                             does, which for TRS must be the same bytes
-#                             as on one device
+#                             does. A TRS program is first spread over the
+#                             devices by the distribute-world pass (its
+#                             store distributed, its regions world), and
+#                             must print the same bytes as on one device
 # Further .kir files named on the command line (test programs without
 # input files) are added as <dir>-<dir>-<name>. One with a <name>.cases
 # file beside it, a line of arguments per error case, also gets
@@ -122,11 +124,12 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
       done
       n=$((n + 1))
     done
-    # The same program on two GPUs prints the same bytes (issue 19); the
-    # interpreter's run on two simulated devices must agree first.
-    "$gpuc" compile "$src" DEVICES=2 -o "$dir/$name-world2.cu"
+    # The same program spread over two GPUs prints the same bytes (issue
+    # 19); the interpreter's run on two simulated devices must agree first.
+    world=(--passes=distribute-world,default)
+    "$gpuc" compile "$src" "${world[@]}" DEVICES=2 -o "$dir/$name-world2.cu"
     status=0
-    (cd "$parent" && "$gpuc" run --devices 2 "$src" "${args[@]}") > "$dir/$name-world2.expected" || status=$?
+    (cd "$parent" && "$gpuc" run "${world[@]}" --devices 2 "$src" "${args[@]}") > "$dir/$name-world2.expected" || status=$?
     [ "$status" = 0 ] || echo "$status" > "$dir/$name-world2.status"
     if ! cmp -s "$dir/$name.expected" "$dir/$name-world2.expected"; then
       echo "gpu-artifacts: $src prints other bytes on two simulated devices" >&2
