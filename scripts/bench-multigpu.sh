@@ -29,8 +29,8 @@
 #      pass, which distributes the store by slot index, so most accesses
 #      are remote: these figures measure that placement, not the owner
 #      placement that the targets assume.
-# MULTIGPU_R sets R for the probes (10000). GPUC_ARCH sets the GPU
-# architecture (sm_90).
+# MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
+# run (300 s). GPUC_ARCH sets the GPU architecture (sm_90).
 set -uo pipefail
 dir=${1:?usage: bench-multigpu.sh DIR}
 cd "$dir" || exit 1
@@ -60,7 +60,7 @@ build() {
 ms() {
   local prog=$1
   shift
-  if ! timeout 600 ./"$prog" "$@" --time > "$prog.out" 2> "$prog.err"; then
+  if ! timeout "${MULTIGPU_TIMEOUT:-300}" ./"$prog" "$@" --time > "$prog.out" 2> "$prog.err"; then
     echo "FAILED: $prog $*" >&2
     cat "$prog.err" >&2
     echo "n/a"

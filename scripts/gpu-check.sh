@@ -19,6 +19,8 @@
 # DEVICES says (2 for the TRS examples' NAME-world2 programs); where the
 # machine has fewer GPUs, it is skipped with a note.
 #
+# GPUC_ONLY=GLOB checks only the programs whose names match (for example
+# '*world*', the world programs on a machine with two GPUs).
 # GPUC_SANITIZE=1 also runs each program under compute-sanitizer
 # (memcheck and racecheck). GPUC_ARCH sets the GPU architecture (sm_90).
 set -uo pipefail
@@ -103,10 +105,15 @@ build() {
 export -f build
 export arch
 rm -f ./*.failed
-ls ./*.cu ./*.llvm.cpp 2>/dev/null | xargs -P "$(nproc)" -I{} bash -c 'build "$1"' _ {}
+only=${GPUC_ONLY:-*}
+# shellcheck disable=SC2254
+ls ./*.cu ./*.llvm.cpp 2>/dev/null | while read -r f; do case "${f#./}" in $only) echo "$f" ;; esac; done |
+  xargs -P "$(nproc)" -I{} bash -c 'build "$1"' _ {}
 
 for cu in *.cu; do
   [ -e "$cu" ] || continue
+  # shellcheck disable=SC2254
+  case "$cu" in $only) ;; *) continue ;; esac
   name=${cu%.cu}
   if [ -f "$name.failed" ]; then
     echo "FAIL $name: $(cat "$name.failed")"; cat "$name.nvcc"; fail=$((fail + 1)); continue
@@ -121,6 +128,8 @@ done
 
 for cpp in *.llvm.cpp; do
   [ -e "$cpp" ] || continue
+  # shellcheck disable=SC2254
+  case "$cpp" in $only) ;; *) continue ;; esac
   name=${cpp%.llvm.cpp}
   exe=$name.llvm
   if [ -f "$exe.failed" ]; then
