@@ -19,8 +19,9 @@ type fn struct {
 	reads  map[string]bool // locals whose value is read
 	length bool            // emitting a buffer's length, which start-up checked
 	// worldSynced: the statement before the one being emitted ends in a
-	// world barrier (worldSyncs).
-	worldSynced bool
+	// world barrier (worldSyncs); collectiveNext: the one after it is a
+	// collective, which holds a world barrier.
+	worldSynced, collectiveNext bool
 }
 
 func (e *emitter) newFn(f *ir.Func) *fn {

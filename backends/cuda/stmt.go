@@ -13,6 +13,13 @@ import (
 func (f *fn) block(body []ir.Stmt) {
 	for i, s := range body {
 		f.worldSynced = i > 0 && worldSyncs(body[i-1])
+		f.collectiveNext = false
+		if i+1 < len(body) {
+			switch body[i+1].(type) {
+			case *ir.AllReduce, *ir.AllGather:
+				f.collectiveNext = true
+			}
+		}
 		f.stmt(s)
 		if jumps(s) {
 			return

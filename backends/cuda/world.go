@@ -45,7 +45,8 @@ import (
 //     by one thread, a grid sync.
 //   - Host collectives: world_barrier is nvshmemx_barrier_all_on_stream
 //     (the host does not wait; the device work and copies after it do:
-//     the host's reads go through the same stream). allreduce
+//     the host's reads go through the same stream), or nothing right
+//     before a collective, which holds a world barrier. allreduce
 //     waits for the device, then meets the other processes in shared
 //     memory and combines the values in device order: a reduction on the
 //     stream plus its read-back cost 46 us a step in the probe of
@@ -164,7 +165,10 @@ func (f *fn) worldStmt(s ir.Stmt) {
 	}
 	switch s := s.(type) {
 	case *ir.WorldBarrier:
-		if f.e.world {
+		switch {
+		case f.e.world && f.collectiveNext:
+			f.line("// world_barrier: the collective that follows holds one")
+		case f.e.world:
 			f.line("gpuc_world_barrier();")
 		}
 	case *ir.AllGather:

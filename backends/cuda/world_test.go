@@ -86,10 +86,12 @@ func TestWorldFacts(t *testing.T) {
 		{`GPUC_LAUNCH\(local, gpuc_grid, gpuc_block, 0\)\(seen\.ptr\);`, 1},
 		{`seen\[0\] = gpuc_num_devs;`, 1},
 		// Host collectives.
-		// world_barrier; one after the buffers are filled; a world
-		// launch starts and ends with one, and device 0 fetches the
-		// outputs after one.
+		// world_barrier, unless a collective follows; one after the
+		// buffers are filled; a world launch starts and ends with one,
+		// and device 0 fetches the outputs after one.
 		{`gpuc_world_barrier\(\);`, 5},
+		{`// world_barrier: the collective that follows holds one\n\s*gpuc_world_allgather\(part\);`, 1},
+		{`gpuc_world_barrier\(\);\n\s*gpuc_dist_copy\(in, gpuc_blk_in, 0, back, 0, 1, 2, `, 1},
 		{`gpuc_world_barrier\(\); // every device's buffers are filled\n\n\s*main_\(\);`, 1},
 		{`gpuc_world_barrier\(\); // a world launch starts with a world barrier\n\s*\{\n\s*const long long gpuc_grid_all`, 1},
 		{`\}\n\s*gpuc_world_barrier\(\); // and ends with one\n\s*\{\n\s*const long long gpuc_grid = 1, gpuc_block = 32;`, 1},
