@@ -13,8 +13,8 @@
 #      R grid barriers in one world launch of G blocks a device), against
 #      a plain grid barrier on one GPU; per barrier, (t(R) - t(0)) / R;
 #   2. a host iteration of a world program (world_step.kir: a launch, a
-#      world barrier on the stream, an allreduce of a value read back),
-#      against a launch and a read-back on one GPU; per iteration;
+#      world barrier, an allreduce of a value read back), against a launch
+#      and a read-back on one GPU; per iteration;
 #   3. nothing lost on one GPU: tree merge sort at depth 20 and the
 #      transformation tree at depth 22 as today's programs, as world
 #      programs on one GPU, and replicated on k (every device runs the
@@ -125,7 +125,7 @@ for G in 132 264; do
   done
 done
 
-echo "== 2. host iteration: launch, world barrier on the stream, allreduce of a read-back value (R=$R)"
+echo "== 2. host iteration: launch, world barrier, allreduce of a read-back value (R=$R)"
 b0=$(ms mg-world_step-base R=0)
 b1=$(ms mg-world_step-base R="$R")
 echo "one GPU, today's program (launch and read-back): $(per "$b1" "$b0" "$R") us an iteration"
