@@ -30,7 +30,8 @@
 #      are remote: these figures measure that placement, not the owner
 #      placement that the targets assume.
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
-# run (300 s). GPUC_ARCH sets the GPU architecture (sm_90).
+# run (300 s), MULTIGPU_SCALING=0 leaves out section 4. GPUC_ARCH sets the
+# GPU architecture (sm_90).
 set -uo pipefail
 dir=${1:?usage: bench-multigpu.sh DIR}
 cd "$dir" || exit 1
@@ -152,6 +153,7 @@ for w in tms20 tt22; do
   done
 done
 
+[ "${MULTIGPU_SCALING:-1}" != 0 ] || exit 0
 echo "== 4. scaling and capacity (tree merge sort, the transformation tree), with $placement placement"
 base=$(ms mg-tms23 CAPACITY=1000000000)
 echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites"
