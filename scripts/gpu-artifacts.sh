@@ -27,7 +27,9 @@
 #                             does. A TRS program is first spread over the
 #                             devices by the distribute-world pass (its
 #                             store distributed, its regions world), and
-#                             must print the same bytes as on one device
+#                             must print the same bytes as on one device;
+#                             -world2-grid runs the benchmarks' systems
+#                             with SMALL=0
 # Further .kir files named on the command line (test programs without
 # input files) are added as <dir>-<dir>-<name>. One with a <name>.cases
 # file beside it, a line of arguments per error case, also gets
@@ -137,6 +139,17 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
     fi
     [ -f "$dir/$name.args" ] && cp "$dir/$name.args" "$dir/$name-world2.args"
     n=$((n + 1))
+    # The benchmarks' systems also through the grid-wide loop, whose
+    # cooperative world launches hold world barriers (and idle blocks on a
+    # device whose share of a small grid is empty).
+    case "$base" in mergesort | treemergesort | transtree)
+      cp "$dir/$name-world2.cu" "$dir/$name-world2-grid.cu"
+      cp "$dir/$name-world2.expected" "$dir/$name-world2-grid.expected"
+      [ -f "$dir/$name-world2.status" ] && cp "$dir/$name-world2.status" "$dir/$name-world2-grid.status"
+      echo "${args[*]} SMALL=0 PROCS=1000" > "$dir/$name-world2-grid.args"
+      n=$((n + 1))
+      ;;
+    esac
     ;;
   esac
 done
