@@ -241,9 +241,10 @@ inline bool gpuc_world_start(bool time, long long devices) {
 
 // gpuc_world_meet waits on the host until every device's process comes:
 // a sense-reversing barrier in the shared memory, which spins (a meeting
-// costs about a microsecond, where a futex costs tens) and yields the
-// core after a while. A process that dies leaves the others spinning; the
-// parent stops them.
+// costs about a microsecond, where a futex costs tens), yields the core
+// after a while and sleeps after a longer one (a device that waits for
+// another's long kernel). A process that dies leaves the others waiting;
+// the parent stops them.
 inline void gpuc_world_meet(void) {
   gpuc_world_shared *w = gpuc_world.shared;
   const int phase = __atomic_load_n(&w->phase, __ATOMIC_ACQUIRE);
@@ -252,8 +253,12 @@ inline void gpuc_world_meet(void) {
     __atomic_store_n(&w->phase, phase + 1, __ATOMIC_RELEASE);
     return;
   }
-  for (long spins = 0; __atomic_load_n(&w->phase, __ATOMIC_ACQUIRE) == phase; spins++)
-    if (spins > 100000) sched_yield();
+  for (long spins = 0; __atomic_load_n(&w->phase, __ATOMIC_ACQUIRE) == phase; spins++) {
+    if (spins > 1000000)
+      usleep(20);
+    else if (spins > 100000)
+      sched_yield();
+  }
 }
 
 // gpuc_world_free_memory is the free memory of the device with the least,
