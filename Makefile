@@ -80,11 +80,12 @@ demo: build
 	@scripts/demo.sh
 
 # First half of the GPU check: everything that needs Go.
-# The backends' test programs that need no input files go along with the
-# examples.
+# The backends' test programs that need no input files (or whose .args
+# name a .in file beside them) go along with the examples.
 GPU_EXTRAS := $(wildcard backends/llvm/testdata/*.kir) \
 	$(foreach p,checks edges hoist host minimal names raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
-	$(wildcard backends/cuda/testdata/coop/*.kir)
+	$(wildcard backends/cuda/testdata/coop/*.kir) \
+	$(wildcard backends/cuda/testdata/world/*.kir) frontends/kir/testdata/world.kir ir/interp/testdata/world.kir
 gpu-artifacts: build
 	scripts/gpu-artifacts.sh $(GPU_DIR) $(GPU_EXTRAS)
 

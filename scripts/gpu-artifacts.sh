@@ -22,11 +22,25 @@
 #   <family>-<name>.hyb.cpp, .hyb.o  for TRS programs, where clang-16 is
 #                             present: the hybrid program and its CPU
 #                             kernels (gpu-check.sh runs it four ways)
+#   <family>-<name>-world2.*  for TRS programs and .kir programs with the
+#                             parameter DEVICES: the program compiled with
+#                             DEVICES=2, a world program (Note [World on
+#                             NVSHMEM] in backends/cuda) that runs on two
+#                             GPUs; it prints what `gpuc run --devices 2`
+#                             does. A TRS program is first spread over the
+#                             devices by the distribute-world pass (its
+#                             store distributed, its regions world), and
+#                             must print the same bytes as on one device;
+#                             -world2-grid runs the benchmarks' systems
+#                             with SMALL=0
 # Further .kir files named on the command line (test programs without
 # input files) are added as <dir>-<dir>-<name>. One with a <name>.cases
 # file beside it, a line of arguments per error case, also gets
 # <...>-<name>-caseK.* for its Kth line, with <...>.stderr, what `gpuc run`
-# prints on stderr, which gpu-check.sh compares too. The PTX needs llc-16 or
+# prints on stderr, which gpu-check.sh compares too. A <name>.in file beside
+# a program (an input file that its .args name) is copied into DIR. A
+# .kir program with the parameter DEVICES is a world program, with no
+# LLVM path. The PTX needs llc-16 or
 # llc; without it the LLVM path is left out, with a warning.
 # scripts/gpu-check.sh DIR then needs only nvcc and a GPU.
 set -euo pipefail
@@ -59,7 +73,8 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
   # A .kir program with cooperative launches (grid barriers) has no LLVM
   # path: that backend runs grid barriers as relaunches, which .kir
   # programs do not get.
-  if [ "$llvm" = yes ] && ! { [ "${src##*.}" = kir ] && grep -q 'coop;\|barrier grid;' "$src"; }; then
+  [ -f "${src%.*}.in" ] && cp "${src%.*}.in" "$dir/"
+  if [ "$llvm" = yes ] && ! { [ "${src##*.}" = kir ] && grep -q 'coop;\|barrier grid;\|^param DEVICES' "$src"; }; then
     "$gpuc" compile "$src" --emit=ptx -o "$dir/$name.ptx"
     "$gpuc" compile "$src" --emit=llvm-host -o "$dir/$name.llvm.cpp"
   fi
@@ -82,6 +97,14 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
       [ "$status" = 0 ] || echo "$status" > "$dir/$c.status"
       n=$((n + 1))
     done < "${src%.*}.cases"
+  fi
+  if [ "${src##*.}" = kir ] && grep -q '^param DEVICES' "$src"; then
+    "$gpuc" compile "$src" DEVICES=2 -o "$dir/$name-world2.cu"
+    status=0
+    (cd "$parent" && "$gpuc" run --devices 2 "$src" "${args[@]}") > "$dir/$name-world2.expected" || status=$?
+    [ "$status" = 0 ] || echo "$status" > "$dir/$name-world2.status"
+    [ -f "$dir/$name.args" ] && cp "$dir/$name.args" "$dir/$name-world2.args"
+    n=$((n + 1))
   fi
   case "$src" in
   *.fork | *.chr)
@@ -116,6 +139,30 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
       rm -f "$dir/$name.hyb.ll"
       n=$((n + 1))
     fi
+    # The same program spread over two GPUs prints the same bytes (issue
+    # 19); the interpreter's run on two simulated devices must agree first.
+    world=(--passes=distribute-world,default)
+    "$gpuc" compile "$src" "${world[@]}" DEVICES=2 -o "$dir/$name-world2.cu"
+    status=0
+    (cd "$parent" && "$gpuc" run "${world[@]}" --devices 2 "$src" "${args[@]}") > "$dir/$name-world2.expected" || status=$?
+    [ "$status" = 0 ] || echo "$status" > "$dir/$name-world2.status"
+    if ! cmp -s "$dir/$name.expected" "$dir/$name-world2.expected"; then
+      echo "gpu-artifacts: $src prints other bytes on two simulated devices" >&2
+      exit 1
+    fi
+    [ -f "$dir/$name.args" ] && cp "$dir/$name.args" "$dir/$name-world2.args"
+    n=$((n + 1))
+    # The benchmarks' systems also through the grid-wide loop, whose
+    # cooperative world launches hold world barriers (and idle blocks on a
+    # device whose share of a small grid is empty).
+    case "$base" in mergesort | treemergesort | transtree)
+      cp "$dir/$name-world2.cu" "$dir/$name-world2-grid.cu"
+      cp "$dir/$name-world2.expected" "$dir/$name-world2-grid.expected"
+      [ -f "$dir/$name-world2.status" ] && cp "$dir/$name-world2.status" "$dir/$name-world2-grid.status"
+      echo "${args[*]} SMALL=0 PROCS=1000" > "$dir/$name-world2-grid.args"
+      n=$((n + 1))
+      ;;
+    esac
     ;;
   esac
 done

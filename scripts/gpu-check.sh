@@ -18,6 +18,14 @@
 #
 #   scripts/gpu-check.sh DIR
 #
+# A world program (one that includes world.h: Note [World on NVSHMEM] in
+# backends/cuda) is built with -rdc=true against NVSHMEM, from
+# $GPUC_NVSHMEM or the python3 wheel, and runs on as many GPUs as its
+# DEVICES says (2 for the TRS examples' NAME-world2 programs); where the
+# machine has fewer GPUs, it is skipped with a note.
+#
+# GPUC_ONLY=GLOB checks only the programs whose names match (for example
+# '*world*', the world programs on a machine with two GPUs).
 # GPUC_SANITIZE=1 also runs each program under compute-sanitizer
 # (memcheck and racecheck). GPUC_ARCH sets the GPU architecture (sm_90).
 set -uo pipefail
@@ -26,7 +34,10 @@ cd "$dir" || exit 1
 arch=${GPUC_ARCH:-sm_90}
 command -v nvcc >/dev/null || { echo "gpu-check: nvcc not found" >&2; exit 1; }
 echo "gpu-check: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), $(nvcc --version | tail -1)"
-pass=0 fail=0
+pass=0 fail=0 skip=0
+gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
+nvshmem=${GPUC_NVSHMEM:-$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)}
+export nvshmem
 
 # check NAME EXE PROGRAM: runs EXE with NAME's arguments and compares its
 # output and exit status with the expected ones.
@@ -83,6 +94,17 @@ build() {
     ;;
   *.cu)
     local name=${src%.cu}
+    if grep -q '^#define GPUC_WORLD_H' "$src"; then
+      if [ -z "$nvshmem" ]; then
+        echo "NVSHMEM not found (set GPUC_NVSHMEM)" > "$name.failed"
+      elif ! nvcc -O3 -arch="$arch" -rdc=true -I"$nvshmem/include" -o "$name" "$src" -L"$nvshmem/lib" \
+        -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nvshmem/lib" 2> "$name.nvcc"; then
+        echo "nvcc failed" > "$name.failed"
+      elif [ -s "$name.nvcc" ]; then
+        echo "nvcc warnings" > "$name.failed"
+      fi
+      return
+    fi
     if ! nvcc -O3 -arch="$arch" -o "$name" "$src" 2> "$name.nvcc"; then
       echo "nvcc failed" > "$name.failed"
     elif [ -s "$name.nvcc" ]; then
@@ -94,19 +116,31 @@ build() {
 export -f build
 export arch
 rm -f ./*.failed
-ls ./*.cu ./*.llvm.cpp ./*.hyb.cpp 2>/dev/null | xargs -P "$(nproc)" -I{} bash -c 'build "$1"' _ {}
+only=${GPUC_ONLY:-*}
+# shellcheck disable=SC2254
+ls ./*.cu ./*.llvm.cpp ./*.hyb.cpp 2>/dev/null | while read -r f; do case "${f#./}" in $only) echo "$f" ;; esac; done |
+  xargs -P "$(nproc)" -I{} bash -c 'build "$1"' _ {}
 
 for cu in *.cu; do
   [ -e "$cu" ] || continue
+  # shellcheck disable=SC2254
+  case "$cu" in $only) ;; *) continue ;; esac
   name=${cu%.cu}
   if [ -f "$name.failed" ]; then
     echo "FAIL $name: $(cat "$name.failed")"; cat "$name.nvcc"; fail=$((fail + 1)); continue
+  fi
+  # A world program needs the GPUs that its DEVICES says.
+  devices=$(sed -n 's/^static [a-z ]* DEVICES = \([0-9]*\).*/\1/p' "$cu")
+  if [ -n "$devices" ] && [ "$devices" -gt "$gpus" ]; then
+    echo "skip $name: a world program of $devices GPUs, and this machine has $gpus"; skip=$((skip + 1)); continue
   fi
   check "$name" "$name" "$name"
 done
 
 for cpp in *.llvm.cpp; do
   [ -e "$cpp" ] || continue
+  # shellcheck disable=SC2254
+  case "$cpp" in $only) ;; *) continue ;; esac
   name=${cpp%.llvm.cpp}
   exe=$name.llvm
   if [ -f "$exe.failed" ]; then
@@ -121,6 +155,8 @@ done
 # runs both of TRS's loops).
 for cpp in *.hyb.cpp; do
   [ -e "$cpp" ] || continue
+  # shellcheck disable=SC2254
+  case "$cpp" in $only) ;; *) continue ;; esac
   name=${cpp%.hyb.cpp}
   exe=$name.hyb
   if [ -f "$exe.failed" ]; then
@@ -134,5 +170,5 @@ for cpp in *.hyb.cpp; do
   run_env= run_args=
 done
 
-echo "gpu-check: $pass passed, $fail failed"
+echo "gpu-check: $pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

@@ -57,7 +57,7 @@ func (c *Conv) Buffers(f *ir.Func) []*ir.Buffer {
 	}
 	var out []*ir.Buffer
 	for _, b := range c.m.Buffers {
-		if u.bufs[b] && (b.Space == ir.Global || f.Kind == ir.DeviceFunc) {
+		if u.bufs[b] && (b.Space.IsDevice() || f.Kind == ir.DeviceFunc) {
 			out = append(out, b)
 		}
 	}

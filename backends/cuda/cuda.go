@@ -89,6 +89,15 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 		return nil, err
 	}
 	e := newEmitter(m, dev, !opts.NoChecks)
+	if e.world && opts.Respec != nil {
+		return nil, fmt.Errorf("cuda: run-time specialization of module %s, which runs on a world of devices, is not supported", m.Name)
+	}
+	if opts.Device != RuntimeAPI {
+		// The LLVM backend's programs run on one device.
+		if errs := abi.WorldConstructs(m, "llvm"); len(errs) > 0 {
+			return nil, errs
+		}
+	}
 	if opts.Respec != nil {
 		if opts.Device != RuntimeAPI {
 			return nil, fmt.Errorf("cuda: run-time specialization needs the CUDA backend's own program")
@@ -121,10 +130,17 @@ type emitter struct {
 	errs      diag.List
 	rt        *respecPlan           // run-time specialization, if asked for
 	kernelSig func(*ir.Func) string // kernels' declarations, if not signature's
+	// world: the module runs on a world of devices (Note [World on
+	// NVSHMEM]); worldKernels are the kernels that world launches run.
+	world        bool
+	worldKernels map[string]bool
 }
 
 func newEmitter(m *ir.Module, dev device, checks bool) *emitter {
 	e := &emitter{m: m, dev: dev, n: newNamer(m), conv: abi.New(m, checks), effectful: effectful(m), checks: checks}
+	if _, ok := dev.(runtimeAPI); ok && UsesWorld(m) {
+		e.world, e.worldKernels = true, worldKernels(m)
+	}
 	e.number(m)
 	return e
 }
@@ -213,6 +229,7 @@ func (e *emitter) globals(b *strings.Builder) {
 	for _, a := range e.m.Arrays {
 		fmt.Fprintf(b, "static gpuc_array<%s> %s = {nullptr, 0, %s};\n", ctype(a.Elem), e.n.c(a.Name), cstring(a.Name))
 	}
+	e.worldDecls(b)
 	for _, k := range e.m.Funcs {
 		if k.Kind == ir.KernelFunc && len(e.conv.Shared(k)) > 0 {
 			fmt.Fprintf(b, "static size_t %s; // dynamic shared memory of kernel %s\n", smemVar(e, k), k.Name)

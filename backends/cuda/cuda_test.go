@@ -318,7 +318,7 @@ var cudaCall = regexp.MustCompile(`\bcuda[A-Z]\w*\(`)
 // that every launch is followed by a check.
 func TestEveryCUDACallChecked(t *testing.T) {
 	unchecked := regexp.MustCompile(`cudaGetErrorString\(err\)|if \(cudaMemcpyFromSymbol\(&id, gpuc_error, sizeof id\) == cudaSuccess|^cudaMemcpyFromSymbol\(gpuc_v, gpuc_error_values, sizeof gpuc_v\) == cudaSuccess\)$`)
-	for _, path := range programs(t) {
+	for _, path := range append(programs(t), worldPrograms(t)...) {
 		_, whole := emit(t, path)
 		lines := strings.Split(whole, "\n")
 		for i, line := range lines {

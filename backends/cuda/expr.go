@@ -180,8 +180,13 @@ func (f *fn) load(e *ir.Load) cx {
 		f.errorf(e.Pos, "load from unknown memory %s", e.Buf)
 	case f.host && b.Space == ir.Shared:
 		f.errorf(e.Pos, "shared buffer %s in host code", b.Name)
+	case f.host && f.e.distributed(b):
+		h, _ := blockVar(f.e, b)
+		return call("gpuc_dist_get", primary(f.e.hostBuf(b)), primary(h), idx, primary(cstring(e.Pos.String())))
 	case f.host:
 		return primary(f.e.hostBuf(b) + ".get(" + idx.s + ", " + cstring(e.Pos.String()) + ")")
+	case f.e.distributed(b):
+		return f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(e, e.Pos, b, e.Index, idx))
 	default:
 		return primary(f.e.n.c(b.Name) + "[" + f.checkedIndex(e, e.Pos, b, e.Index, idx).s + "]")
 	}
@@ -403,6 +408,12 @@ var geometry = map[ir.BuiltinOp]string{
 }
 
 func (f *fn) builtin(e *ir.Builtin) cx {
+	if e.Op.IsWorld() {
+		return f.worldBuiltin(e.Op)
+	}
+	if g, ok := worldGeometry[e.Op]; ok && !f.host && f.e.worldKernels[f.f.Name] {
+		return unary(g)
+	}
 	if g, ok := geometry[e.Op]; ok && !f.host {
 		return unary(g)
 	}

@@ -20,6 +20,10 @@ type fn struct {
 	length bool            // emitting a buffer's length, which start-up checked
 	plan   *abi.CheckPlan  // where device checks go (Note [Check placement] in package abi)
 	active []*abi.Hoist    // hoisted tests that hold in the loop copy being emitted
+	// worldSynced: the statement before the one being emitted ends in a
+	// world barrier (worldSyncs); collectiveNext: the one after it is a
+	// collective, which holds a world barrier.
+	worldSynced, collectiveNext bool
 }
 
 func (e *emitter) newFn(f *ir.Func) *fn {
@@ -144,6 +148,9 @@ func (e *emitter) signature(g *ir.Func) string {
 			attr = "[[maybe_unused]] "
 		}
 		params = append(params, attr+ctype(p.Type)+" "+e.n.c(p.Name))
+	}
+	if g.Kind == ir.KernelFunc && e.worldKernels[g.Name] {
+		params = append(params, worldParams)
 	}
 	prefix := map[ir.FuncKind]string{ir.KernelFunc: "__global__ ", ir.DeviceFunc: "__device__ "}[g.Kind]
 	bounds := ""

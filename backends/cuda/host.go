@@ -20,9 +20,17 @@ func (f *fn) hostStmt(s ir.Stmt) {
 	case *ir.Copy:
 		pre, v := f.operands(s.DstOff, s.SrcOff, s.Count)
 		f.pre(pre)
+		if dst, src := f.e.m.Buffer(s.Dst), f.e.m.Buffer(s.Src); dst != nil && f.e.distributed(dst) || src != nil && f.e.distributed(src) {
+			f.line("gpuc_dist_copy(%s, %s, %s, %s, %s, %s, %s, %s);", f.memory(s.Dst, s.Pos), f.distBlock(dst), v[0].s,
+				f.memory(s.Src, s.Pos), f.distBlock(src), v[1].s, v[2].s, cstring(s.Pos.String()))
+			return
+		}
 		f.line("gpuc_copy(%s, %s, %s, %s, %s, %s);", f.memory(s.Dst, s.Pos), v[0].s, f.memory(s.Src, s.Pos), v[1].s, v[2].s, cstring(s.Pos.String()))
 	case *ir.Swap:
 		f.line("gpuc_swap(%s, %s);", f.memory(s.A, s.Pos), f.memory(s.B, s.Pos))
+		if f.e.worldSwap(f.e.m.Buffer(s.A), f.e.m.Buffer(s.B)) {
+			f.line("gpuc_world_barrier(); // the devices share the storage")
+		}
 	case *ir.Printf:
 		f.printf(s)
 	case *ir.Write:
@@ -64,9 +72,17 @@ func (f *fn) launch(s *ir.Launch) {
 	if len(f.e.conv.Shared(k)) > 0 {
 		smem = smemVar(f.e, k)
 	}
+	world := s.World && f.e.world
+	if world && !f.worldSynced {
+		f.line("gpuc_world_barrier(); // a world launch starts with a world barrier")
+	}
 	f.line("{")
 	f.indent++
-	f.line("const long long gpuc_grid = %s, gpuc_block = %s;", v[len(s.Args)].s, v[len(s.Args)+1].s)
+	if f.e.worldKernels[k.Name] {
+		f.worldLaunch(s, v[len(s.Args)].s, v[len(s.Args)+1].s)
+	} else {
+		f.line("const long long gpuc_grid = %s, gpuc_block = %s;", v[len(s.Args)].s, v[len(s.Args)+1].s)
+	}
 	if s.Coop {
 		f.coopLaunch(s, k, v[:len(s.Args)], smem)
 	} else {
@@ -74,6 +90,9 @@ func (f *fn) launch(s *ir.Launch) {
 	}
 	f.indent--
 	f.line("}")
+	if world {
+		f.line("gpuc_world_barrier(); // and ends with one")
+	}
 }
 
 // coopLaunch launches cooperatively when the device holds the whole grid
@@ -92,7 +111,11 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 	f.indent++
 	f.line("if (gpuc_coop_fits(%s, gpuc_grid, gpuc_block, %s)) {", name, smem)
 	f.line("  gpuc_profile_mark();")
-	f.line("  gpuc_launch_coop%s;", call("", append([]cx{primary(name), primary("gpuc_grid"), primary("gpuc_block"), primary(smem)}, args...)...).s)
+	launch := "gpuc_launch_coop"
+	if s.World && f.e.world {
+		launch = "gpuc_world_launch_coop"
+	}
+	f.line("  %s%s;", launch, call("", append([]cx{primary(name), primary("gpuc_grid"), primary("gpuc_block"), primary(smem)}, args...)...).s)
 	f.line("  GPUC_CUDA(cudaGetLastError());")
 	f.line("  gpuc_profile_mark();")
 	f.line("  gpuc_profile_launch(true, %s);", cstring(f.f.Name))
@@ -119,6 +142,9 @@ func (e *emitter) launchArgs(k *ir.Func) []string {
 	}
 	for _, p := range e.conv.Params(k) {
 		args = append(args, e.n.c(p.Name))
+	}
+	if e.worldKernels[k.Name] {
+		args = append(args, "(int)gpuc_b0", "(int)gpuc_grid_all")
 	}
 	return args
 }
@@ -274,7 +300,12 @@ func (e *emitter) hostMain() string {
 		f.line("%s", l)
 	}
 	e.respecArgs(f)
-	f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
+	if e.world {
+		// One process per device from here on (Note [World on NVSHMEM]).
+		f.line("const bool gpuc_time = gpuc_world_start(gpuc_parse_args(argc, argv, %s), (long long)%s);", e.argCounts(), e.n.c(ir.DevicesParam))
+	} else {
+		f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
+	}
 	if d, ok := e.dev.(interface{ early(*fn) }); ok { // the hybrid device's context thread
 		d.early(f)
 	}
@@ -299,8 +330,16 @@ func (e *emitter) hostMain() string {
 	}
 	f.line("")
 	e.respecStart(f)
+	if e.world {
+		// NVSHMEM sizes its symmetric heap at init, from the pool.
+		e.poolSize(f)
+		f.line("gpuc_world_init(gpuc_pool_bytes);")
+	}
 	e.dev.start(f)
 	e.setup(f)
+	if e.world {
+		f.line("gpuc_world_barrier(); // every device's buffers are filled")
+	}
 	f.line("")
 	if len(e.raiseMsgs) > 0 {
 		f.line("gpuc_fail_hook = gpuc_report_device_error;")
@@ -383,6 +422,10 @@ func (e *emitter) fitParams() string {
 		if b.Len.Type() == ir.U64 {
 			n = unary("(unsigned long long)" + operand(size.expr(b.Len)))
 		}
+		if e.distributed(b) {
+			// Each device holds a block (Note [World] in package ir).
+			n = call("gpuc_world_block", n)
+		}
 		size.line("n = gpuc_add_bytes(n, %s, sizeof(%s));", n.s, ctype(b.Elem))
 	}
 	size.line("return n;")
@@ -397,7 +440,11 @@ func (e *emitter) fitParams() string {
 		}
 	}
 	f.line("if (!(%s)) return;", strings.Join(unset, " || "))
-	f.line("const unsigned long long free_bytes = gpuc_free_memory();")
+	if e.world {
+		f.line("const unsigned long long free_bytes = gpuc_world_free_memory();")
+	} else {
+		f.line("const unsigned long long free_bytes = gpuc_free_memory();")
+	}
 	for _, i := range fits {
 		f.line("if (!params[%d].set) %s = 1;", i, e.n.c(e.m.Params[i].Name))
 	}
@@ -452,6 +499,10 @@ func (e *emitter) sizes(f *fn) {
 		} else {
 			f.line("%s.len = %s;", e.hostBuf(b), length("buffer", b.Name, b.Len))
 		}
+		if e.distributed(b) {
+			host, _ := blockVar(e, b)
+			f.line("%s = gpuc_world_block(%s.len);", host, e.hostBuf(b))
+		}
 	}
 	for _, a := range e.m.Arrays {
 		f.line("%s.alloc(%s);", e.n.c(a.Name), length("array", a.Name, a.Len))
@@ -505,12 +556,21 @@ func (e *emitter) setup(f *fn) {
 // device error, prints the outputs and releases everything.
 func (e *emitter) finish(f *fn) {
 	f.line("// Output buffers, copied back before the clock stops.")
+	if e.world {
+		// Device 0 reads other devices' blocks once they are done.
+		f.line("gpuc_world_barrier();")
+	}
 	e.dev.sync(f)
 	var outs []*ir.Buffer
 	for _, b := range e.m.Buffers {
 		if b.Role == ir.Output && b.Space != ir.Shared {
 			outs = append(outs, b)
-			f.line("%s *const gpuc_out_%s = gpuc_fetch(%s);", ctype(b.Elem), e.n.c(b.Name), e.hostBuf(b))
+			if e.distributed(b) {
+				host, _ := blockVar(e, b)
+				f.line("%s *const gpuc_out_%s = gpuc_dist_fetch(%s, %s);", ctype(b.Elem), e.n.c(b.Name), e.hostBuf(b), host)
+			} else {
+				f.line("%s *const gpuc_out_%s = gpuc_fetch(%s);", ctype(b.Elem), e.n.c(b.Name), e.hostBuf(b))
+			}
 		}
 	}
 	e.dev.stop(f)

@@ -45,7 +45,7 @@ func (portable) setup(f *fn, b *ir.Buffer, find string, zeroed bool) {
 		f.line("gpuc_to_device(%s.ptr, gpuc_in_%s, %s.bytes());", h, name, h)
 	case b.Role == ir.Static && len(b.Init) > 0:
 		f.line("gpuc_to_device(%s.ptr, gpuc_init_%s, sizeof gpuc_init_%s);", h, name, name)
-	case b.Role != ir.Static && b.Space == ir.Global && !zeroed:
+	case b.Role != ir.Static && b.Space.IsDevice() && !zeroed:
 		f.line("gpuc_device_zero(%s.ptr, %s.bytes());", h, h)
 	}
 }
@@ -100,7 +100,7 @@ func (portable) stop(f *fn) { f.line("const double gpuc_ms = gpuc_clock_stop();"
 func (portable) release(f *fn) {
 	f.line("if (gpuc_time) gpuc_report_time(gpuc_ms);")
 	for _, b := range f.e.m.Buffers {
-		if b.Space == ir.Global {
+		if b.Space.IsDevice() {
 			f.line("gpuc_device_free(%s.ptr);", f.e.hostBuf(b))
 		}
 	}

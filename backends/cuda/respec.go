@@ -113,7 +113,7 @@ func respecKernels(m *ir.Module) map[string]bool {
 func fullABI(before *ir.Module) ([]*ir.Buffer, []*ir.Param) {
 	var bufs []*ir.Buffer
 	for _, b := range before.Buffers {
-		if b.Space == ir.Global && b.Role != ir.Static {
+		if b.Space.IsDevice() && b.Role != ir.Static {
 			bufs = append(bufs, b)
 		}
 	}

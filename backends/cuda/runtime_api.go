@@ -27,6 +27,9 @@ func (runtimeAPI) head(e *emitter) string {
 			"// The gpuc that wrote this program, for the run-time specialization cache's key.\n" +
 			"#define GPUC_VERSION " + cstring(version.Full()) + "\n" + respecRuntime
 	}
+	if e.world {
+		return worldHead(e, runtime.Header+"\n"+prelude+"\n"+runtime.Device)
+	}
 	return banner(e.m, fmt.Sprintf("nvcc -O3 -arch=sm_90 -o %s %s.cu", name, name)) +
 		runtime.Header + "\n" + prelude + "\n" + runtime.Device
 }
@@ -249,20 +252,43 @@ func (runtimeAPI) start(f *fn) {
 
 // pool allocates the global buffers as one pool, zeroed, with one
 // cudaMalloc and one cudaMemset: a call per buffer cost about as much as a
-// small program's kernels. setup cuts each buffer out of it.
+// small program's kernels. setup cuts each buffer out of it. A world
+// program's pool is on NVSHMEM's symmetric heap, sized before the clock
+// starts (poolSize), with the same layout on every device.
 func (runtimeAPI) pool(f *fn) {
-	globals := globalBuffers(f.e.m)
+	if len(globalBuffers(f.e.m)) == 0 {
+		return
+	}
+	if f.e.world {
+		f.line("unsigned char *gpuc_pool = gpuc_world_pool(gpuc_pool_bytes);")
+		return
+	}
+	f.e.poolSize(f)
+	f.line("unsigned char *gpuc_pool = nullptr;")
+	f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")
+	f.line("GPUC_CUDA(cudaMemset(gpuc_pool, 0, gpuc_pool_bytes));")
+}
+
+// poolSize computes gpuc_pool_bytes and each global buffer's place in the
+// pool, gpuc_at_NAME. A distributed buffer takes its block.
+func (e *emitter) poolSize(f *fn) {
+	globals := globalBuffers(e.m)
 	if len(globals) == 0 {
+		if e.world {
+			f.line("const size_t gpuc_pool_bytes = 0;")
+		}
 		return
 	}
 	f.line("size_t gpuc_pool_bytes = 0;")
 	for _, g := range globals {
-		f.line("const size_t gpuc_at_%s = gpuc_pool_bytes;", f.e.n.c(g.Name))
-		f.line("gpuc_pool_bytes = gpuc_pool_add(gpuc_pool_bytes, %s.bytes());", f.e.hostBuf(g))
+		bytes := e.hostBuf(g) + ".bytes()"
+		if e.distributed(g) {
+			host, _ := blockVar(e, g)
+			bytes = fmt.Sprintf("(size_t)%s * sizeof(%s)", host, ctype(g.Elem))
+		}
+		f.line("const size_t gpuc_at_%s = gpuc_pool_bytes;", e.n.c(g.Name))
+		f.line("gpuc_pool_bytes = gpuc_pool_add(gpuc_pool_bytes, %s);", bytes)
 	}
-	f.line("unsigned char *gpuc_pool = nullptr;")
-	f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")
-	f.line("GPUC_CUDA(cudaMemset(gpuc_pool, 0, gpuc_pool_bytes));")
 }
 
 // setup finds a constant buffer, or cuts a global one out of the pool,
@@ -273,6 +299,17 @@ func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 		f.line("GPUC_CUDA(cudaGetSymbolAddress((void **)&%s.ptr, %s));", h, name)
 	} else {
 		f.line("%s.ptr = (%s *)(gpuc_pool + gpuc_at_%s);", h, ctype(b.Elem), name)
+	}
+	if f.e.distributed(b) {
+		host, dev := blockVar(f.e, b)
+		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, &%s, sizeof %s));", dev, host, host)
+		switch {
+		case b.Role == ir.Input:
+			f.line("gpuc_dist_fill(%s, %s, gpuc_in_%s);", h, host, name)
+		case b.Role == ir.Static && len(b.Init) > 0:
+			f.line("gpuc_dist_fill(%s, %s, gpuc_init_%s);", h, host, name)
+		}
+		return
 	}
 	switch {
 	case b.Role == ir.Input && b.Space == ir.Constant:
@@ -287,11 +324,12 @@ func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 	}
 }
 
-// globalBuffers lists m's global buffers in declaration order.
+// globalBuffers lists m's global buffers, and those of the world's spaces
+// (Note [World] in package ir), in declaration order.
 func globalBuffers(m *ir.Module) []*ir.Buffer {
 	var out []*ir.Buffer
 	for _, b := range m.Buffers {
-		if b.Space == ir.Global {
+		if b.Space.IsDevice() {
 			out = append(out, b)
 		}
 	}
@@ -341,7 +379,10 @@ func (runtimeAPI) release(f *fn) {
 	f.line("}")
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_start));")
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_stop));")
-	if len(globalBuffers(f.e.m)) > 0 {
+	switch {
+	case f.e.world:
+		f.line("gpuc_world_end();")
+	case len(globalBuffers(f.e.m)) > 0:
 		f.line("GPUC_CUDA(cudaFree(gpuc_pool));")
 	}
 }

@@ -11,7 +11,15 @@ import (
 // through (return, break, continue, raise, or an if whose branches all
 // jump) are dropped: they cannot run, and nvcc would warn about them.
 func (f *fn) block(body []ir.Stmt) {
-	for _, s := range body {
+	for i, s := range body {
+		f.worldSynced = i > 0 && worldSyncs(body[i-1])
+		f.collectiveNext = false
+		if i+1 < len(body) {
+			switch body[i+1].(type) {
+			case *ir.AllReduce, *ir.AllGather:
+				f.collectiveNext = true
+			}
+		}
 		f.stmt(s)
 		if jumps(s) {
 			return
@@ -84,6 +92,8 @@ func (f *fn) stmt(s ir.Stmt) {
 		switch {
 		case f.host || f.f.Kind != ir.KernelFunc:
 			f.errorf(s.Pos, "barrier in %s", f.where())
+		case s.Grid && f.e.worldKernels[f.f.Name]:
+			f.line("gpuc_world_sync();")
 		case s.Grid:
 			f.line("gpuc_grid_sync();")
 		default:
@@ -93,6 +103,8 @@ func (f *fn) stmt(s ir.Stmt) {
 		f.raise(s)
 	case *ir.Launch, *ir.Copy, *ir.Swap, *ir.Printf, *ir.Write:
 		f.hostStmt(s)
+	case *ir.WorldBarrier, *ir.AllGather, *ir.AllReduce:
+		f.worldStmt(s)
 	case nil:
 		f.errorf(f.f.Pos, "missing statement")
 	default:
@@ -292,8 +304,13 @@ func (f *fn) store(s *ir.Store) {
 	switch {
 	case b == nil || f.host && b.Space == ir.Shared:
 		f.errorf(s.Pos, "store to %s in %s", s.Buf, f.where())
+	case f.host && f.e.distributed(b):
+		h, _ := blockVar(f.e, b)
+		f.line("gpuc_dist_set(%s, %s, %s, (%s)%s, %s);", f.e.hostBuf(b), h, v[0].s, ctype(b.Elem), operand(v[1]), pos)
 	case f.host:
 		f.line("%s.set(%s, %s, %s);", f.e.hostBuf(b), v[0].s, v[1].s, pos)
+	case f.e.distributed(b):
+		f.line("%s = %s;", f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0])).s, v[1].s)
 	default:
 		f.line("%s[%s] = %s;", f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s, v[1].s)
 	}
@@ -326,7 +343,10 @@ func (f *fn) atomic(s *ir.Atomic) {
 	pre, v := f.operands(append([]ir.Expr{s.Index}, s.Args...)...)
 	f.pre(pre)
 	addr := "&" + f.e.n.c(b.Name) + "[" + f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s + "]"
-	if s.Dst == "" && (s.Op == ir.AtomicMin || s.Op == ir.AtomicMax) && b.Space == ir.Global && nativeAtomic(s.Op, b.Elem) {
+	if f.e.distributed(b) {
+		addr = "&" + f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0])).s
+	}
+	if s.Dst == "" && (s.Op == ir.AtomicMin || s.Op == ir.AtomicMax) && b.Space.IsDevice() && nativeAtomic(s.Op, b.Elem) {
 		// An extremum that the threads of a warp update together: they
 		// combine their values first (gpuc_atomic_extremum_agg).
 		f.line("gpuc_atomic_extremum_agg<%s, %t>(%s, %s);", ctype(b.Elem), s.Op == ir.AtomicMax, addr, v[1].s)
@@ -362,7 +382,7 @@ func (f *fn) atomic(s *ir.Atomic) {
 // of kernels with plain atomics and 107 ms with these (docs/BENCHMARKS.md,
 // fourth session).
 func aggregatedAdd(s *ir.Atomic, b *ir.Buffer, addr string, x cx) (string, bool) {
-	if (s.Op != ir.AtomicAdd && s.Op != ir.AtomicSub) || b.Space != ir.Global {
+	if (s.Op != ir.AtomicAdd && s.Op != ir.AtomicSub) || !b.Space.IsDevice() {
 		return "", false
 	}
 	var ut string

@@ -43,6 +43,9 @@ IR) or from --emit:
 NAME=VALUE makes VALUE parameter NAME's default, as if the source said
 so: the program still takes NAME=VALUE when it runs, and each kernel is
 compiled for the block sizes its launches have at the defaults.
+DEVICES=k adds the parameter DEVICES where the module lacks it: the CUDA
+program then runs on a world of k GPUs, one process each, joined by
+NVSHMEM (README, "Several GPUs"), and ./prog DEVICES=j runs it on j.
 
 Without -o the result goes to standard output.`,
 		Args: cobra.MinimumNArgs(1),

@@ -154,7 +154,10 @@ func Bind(m *ir.Module, args []string) (Bindings, error) {
 
 // SetDefaults makes each NAME=VALUE argument parameter NAME's default, as
 // gpuc compile's arguments do. A fitted parameter given a default is
-// fitted no more.
+// fitted no more. DEVICES=k on a module without that parameter adds it
+// (an i32): the module then runs on a world of k devices by default, each
+// running every launch whole on its own instances (Note [World] in
+// package ir), which the CUDA backend makes a world program.
 func SetDefaults(m *ir.Module, args []string) error {
 	for _, a := range args {
 		name, val, err := splitArg(a)
@@ -162,6 +165,10 @@ func SetDefaults(m *ir.Module, args []string) error {
 			return err
 		}
 		p := m.Param(name)
+		if p == nil && name == ir.DevicesParam {
+			p = &ir.Param{Pos: m.Pos, Name: name, Type: ir.I32, Default: 1}
+			m.Params = append(m.Params, p)
+		}
 		if p == nil {
 			return fmt.Errorf("%s is not a parameter of %s", name, m.Name)
 		}

@@ -104,7 +104,17 @@ func Build(file, out string, o Options) error {
 		if arch == "" {
 			arch = "sm_90"
 		}
-		return o.run(llvm.FindTool("nvcc"), "-O3", "-arch="+arch, "-o", out, src)
+		if !cuda.UsesWorld(m) {
+			return o.run(llvm.FindTool("nvcc"), "-O3", "-arch="+arch, "-o", out, src)
+		}
+		// A world program (Note [World on NVSHMEM] in backends/cuda)
+		// links NVSHMEM, whose device library needs relocatable code.
+		nv, err := NVSHMEM()
+		if err != nil {
+			return fmt.Errorf("%s runs on a world of devices (parameter DEVICES): %v", file, err)
+		}
+		return o.run(llvm.FindTool("nvcc"), "-O3", "-arch="+arch, "-rdc=true", "-I"+filepath.Join(nv, "include"), "-o", out, src,
+			"-L"+filepath.Join(nv, "lib"), "-l:libnvshmem_host.so.3", "-lnvshmem_device", "-Xlinker", "-rpath,"+filepath.Join(nv, "lib"))
 	}
 	lo := llvm.Options{Target: llvm.Host, NoChecks: o.NoChecks}
 	ll, err := llvm.Emit(m, lo)
@@ -140,4 +150,19 @@ func (o Options) run(tool string, args ...string) error {
 		return fmt.Errorf("%s: %v\n%s", filepath.Base(tool), err, strings.TrimRight(stderr.String(), "\n"))
 	}
 	return nil
+}
+
+// NVSHMEM finds NVSHMEM's directory, which holds include/ and lib/:
+// $GPUC_NVSHMEM, else the nvidia-nvshmem wheel that python3 imports (as
+// on the GPU machines: ../shared/MULTIGPU.md).
+func NVSHMEM() (string, error) {
+	if dir := os.Getenv("GPUC_NVSHMEM"); dir != "" {
+		return dir, nil
+	}
+	out, err := exec.Command("python3", "-c", "import nvidia.nvshmem as m; print(list(m.__path__)[0])").Output()
+	dir := strings.TrimSpace(string(out))
+	if err != nil || dir == "" {
+		return "", fmt.Errorf("NVSHMEM not found: install the nvidia-nvshmem-cu13 wheel for python3, or set GPUC_NVSHMEM to a directory with include/ and lib/")
+	}
+	return dir, nil
 }

@@ -92,6 +92,8 @@ enum cudaDeviceAttr {
   cudaDevAttrComputeCapabilityMinor
 };
 cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 template <class T> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, T func, int block, size_t smem);
 enum cudaLaunchAttributeID { cudaLaunchAttributeCooperative };

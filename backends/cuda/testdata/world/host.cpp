@@ -1,0 +1,70 @@
+// host.cpp: a harness that runs world.h's host side (the fork, the
+// parent's supervision, the meetings and allreduce) on the CPU, with
+// stand-ins for the few CUDA calls it makes. world_test.go builds it with
+// g++ after the runtime, the prelude, gpuc_device.h and world.h:
+//
+//	./host K CASE
+//
+// Each device's process prints a line; only device 0's reaches standard
+// output. CASE says what the devices do (see main).
+
+// The stand-ins; gpuc_fake_gpus is the machine's number of GPUs.
+static int gpuc_fake_gpus = 4;
+const char *cudaGetErrorString(cudaError_t) { return "fake error"; }
+cudaError_t cudaGetDeviceCount(int *n) {
+  *n = gpuc_fake_gpus;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
+  // Device d has (d + 1) GiB more than the reserve free.
+  *free_bytes = GPUC_WORLD_RESERVE + ((size_t)(gpuc_world.rank + 1) << 30);
+  *total = *free_bytes;
+  return cudaSuccess;
+}
+static void gpuc_check_device_error(void) {}
+
+int main(int argc, char **argv) {
+  if (argc != 3) return 2;
+  const long long k = atoll(argv[1]);
+  const char *what = argv[2];
+  if (strcmp(what, "few") == 0) gpuc_fake_gpus = 2;
+  gpuc_world_start(false, k);
+  const int d = gpuc_world.rank;
+  if (strcmp(what, "coop") == 0) {
+    const long long blocks = gpuc_world_allreduce<long long>(GPUC_WORLD_ADD, gpuc_world_grid(2, true));
+    const long long last = gpuc_world_allreduce<long long>(GPUC_WORLD_MAX, gpuc_world_blocks(2));
+    const long long plain = gpuc_world_allreduce<long long>(GPUC_WORLD_ADD, gpuc_world_grid(2, false));
+    printf("coop: %lld blocks, the last from %lld; plain: %lld blocks\n", blocks, last, plain);
+    return 0;
+  }
+  if (strcmp(what, "ok") == 0) {
+    // Many reductions in a row, so that the slots alternate often.
+    long long sum = 0;
+    for (int i = 0; i < 1000; i++) sum += gpuc_world_allreduce<long long>(GPUC_WORLD_ADD, (long long)(d + i));
+    const int most = gpuc_world_allreduce<int>(GPUC_WORLD_MAX, d * 10);
+    const unsigned least = gpuc_world_allreduce<unsigned>(GPUC_WORLD_MIN, (unsigned)(7 - d));
+    const bool odd = gpuc_world_allreduce<bool>(GPUC_WORLD_XOR, d == 1);
+    const signed char wrap = gpuc_world_allreduce<signed char>(GPUC_WORLD_ADD, (signed char)100);
+    const double f = gpuc_world_allreduce<double>(GPUC_WORLD_ADD, 0.1 * (d + 1));
+    const unsigned long long free_bytes = gpuc_world_free_memory();
+    // A world launch of 10 blocks: this device's range; the part of 1000
+    // elements (ir.WorldPart).
+    const long long b0 = gpuc_world_blocks(10), b1 = b0 + gpuc_world_grid(10, true);
+    printf("device %d of %d: %lld %d %u %d %d %.17g %llu GiB, blocks %lld-%lld, part %lld\n", d, gpuc_world.size, sum, most, least,
+           (int)odd, (int)wrap, f, free_bytes >> 30, b0, b1, gpuc_world_block(1000));
+    return 0;
+  }
+  printf("device %d before\n", d);
+  fflush(stdout);
+  (void)gpuc_world_allreduce<int>(GPUC_WORLD_ADD, 1);
+  if (strcmp(what, "fail1") == 0 && d == 1) gpuc_fail("device 1 failed alone");
+  if (strcmp(what, "fail0") == 0 && d == 0) gpuc_fail("device 0 failed alone");
+  if (strcmp(what, "all") == 0) gpuc_raise("every device raised");
+  if (strcmp(what, "exit3") == 0 && d == k - 1) exit(3);
+  // The others wait for the one that failed, forever.
+  (void)gpuc_world_allreduce<int>(GPUC_WORLD_ADD, 1);
+  printf("device %d after\n", d);
+  return 0;
+}

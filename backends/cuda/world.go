@@ -1,0 +1,269 @@
+package cuda
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"gpuc/ir"
+)
+
+// Note [World on NVSHMEM]
+//
+// A module with the parameter DEVICES runs on a world of devices (Note
+// [World] in package ir); the CUDA backend lowers it to one process per
+// GPU joined by NVSHMEM (world.h). Modules without DEVICES get today's
+// program, byte for byte, with no NVSHMEM in it; their world constructs,
+// if any, take their one-device meaning (world spaces are global,
+// device_id() is 0, the collectives are no-ops or the value itself).
+//
+//   - Start: `./prog DEVICES=k` forks k processes after reading the
+//     command line and before any CUDA call; the parent only waits and
+//     exits with the world's status. Process d uses GPU d. Each sets
+//     NVSHMEM's environment itself (NVLink multicast off, the unique-id
+//     bootstrap over loopback, no remote transport), whatever the user's.
+//   - Memory: one nvshmem_malloc pool holds every global buffer, in the
+//     same layout on every device, so that a buffer's address on device e
+//     is its local address moved by e's pool base (gpuc_peer_base, in
+//     constant memory, from nvshmem_ptr). A distributed buffer holds its
+//     block of B = ceil(Len/k) elements on each device; device code
+//     indexes it globally through gpuc_dist, which goes to the owner's
+//     pool over NVLink when the owner is another device. Its B is a
+//     __constant__ for kernels and a static for the host; B = WorldPart
+//     (Len, k), which world.h computes as package ir does.
+//   - Launches: a world launch of G blocks launches on device d the
+//     blocks [d*C, min((d+1)*C, G)), C = ceil(G/k), with the first block's
+//     number and G as two more arguments, so that bid(), gdim() and gid()
+//     stay global. It starts and ends with a world barrier on the stream,
+//     as the IR's memory model says (the start is left out right after a
+//     statement that ends with one). A cooperative world launch goes
+//     through nvshmemx_collective_launch, as NVSHMEM asks of kernels that
+//     call its barriers; a device whose range is empty runs one idle
+//     block, numbered G, since the world barriers wait for every device
+//     (the kernels that the passes make guard their work by gid()). Its
+//     grid barrier is gpuc_world_sync: a grid sync, nvshmem_barrier_all
+//     by one thread, a grid sync.
+//   - Host collectives: world_barrier is nvshmemx_barrier_all_on_stream
+//     (the host does not wait; the device work and copies after it do:
+//     the host's reads go through the same stream), or nothing right
+//     before a collective, which holds a world barrier. allreduce
+//     waits for the device, then meets the other processes in shared
+//     memory and combines the values in device order: a reduction on the
+//     stream plus its read-back cost 46 us a step in the probe of
+//     ../shared/MULTIGPU.md, more than the 30 us that a host iteration may
+//     take. allgather copies every
+//     other device's block with nvshmemx_getmem_on_stream between two
+//     world barriers.
+//   - Fitted parameters fit the least free memory of any device, less a
+//     reserve for NVSHMEM, so that every device sizes alike.
+//   - Host reads of a distributed buffer's elements go to the owner's
+//     memory through the peer table (cudaMemcpy on mapped peer memory);
+//     host stores and copies into one write on each device only the
+//     elements it owns, as Note [World] says. Copies that involve one go
+//     through host memory. A swap of distributed or replicated buffers
+//     holds a world barrier.
+//     Device 0 fetches a distributed output buffer block by block, after
+//     a world barrier.
+//   - Output: only device 0 writes standard output and --stats; the
+//     others write to /dev/null, and their standard error to a file that
+//     the parent shows only if that device's error ends the world. Device
+//     0's error decides the exit status; else the first device that
+//     failed does. The others are stopped after a grace period (they
+//     usually meet the same error at the same point of the host program).
+
+//go:embed world.h
+var worldRuntime string
+
+// UsesWorld reports whether m runs on a world of devices: whether it has
+// the parameter DEVICES (Note [World] in package ir). Its CUDA program
+// then needs NVSHMEM, -rdc=true and NVSHMEM's libraries to build.
+func UsesWorld(m *ir.Module) bool { return m.Param(ir.DevicesParam) != nil }
+
+// WorldBuild is the build line of a world program, for NAME.cu: $NV is
+// the NVSHMEM wheel's directory (NVSHMEMDir).
+func WorldBuild(name, arch string) string {
+	return fmt.Sprintf("nvcc -O3 -arch=%s -rdc=true -I$NV/include -o %s %s.cu -L$NV/lib -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,$NV/lib", arch, name, name)
+}
+
+// NVSHMEMDir is the shell command that prints the NVSHMEM wheel's
+// directory on the GPU machines (../shared/MULTIGPU.md).
+const NVSHMEMDir = `python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])"`
+
+// worldKernels lists the kernels that some world launch runs: they take
+// their first block and the whole grid as two more arguments.
+func worldKernels(m *ir.Module) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range m.Funcs {
+		if f.Kind != ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			if l, ok := s.(*ir.Launch); ok && l.World {
+				out[l.Kernel] = true
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// worldHead is the top of a world program: build notes, the runtime, the
+// prelude and world.h.
+func worldHead(e *emitter, rest string) string {
+	name := e.m.Name
+	return banner(e.m, "NV=$("+NVSHMEMDir+")",
+		WorldBuild(name, "sm_90"),
+		"(a world program: ./"+name+" DEVICES=k runs on GPUs 0..k-1, one process each, joined by NVSHMEM)") +
+		rest + "\n" + worldRuntimeText()
+}
+
+// worldRuntimeText is world.h with the grain of the world's parts.
+func worldRuntimeText() string {
+	return fmt.Sprintf("#define GPUC_WORLD_GRAIN %dLL\n", ir.WorldGrain) + worldRuntime
+}
+
+// blockVar names the host's and the device's copies of the block length
+// of distributed buffer b.
+func blockVar(e *emitter, b *ir.Buffer) (host, device string) {
+	n := e.n.c(b.Name)
+	return "gpuc_blk_" + n, "gpuc_dblk_" + n
+}
+
+// distributed reports whether accesses to b go through the world's
+// distribution: b is distributed and the module runs on a world.
+func (e *emitter) distributed(b *ir.Buffer) bool { return e.world && b.Space == ir.Distributed }
+
+// distIndex is the element of distributed buffer b (its kernel pointer
+// named ptr) at global index idx, as an lvalue.
+func (f *fn) distElem(b *ir.Buffer, ptr string, idx cx) cx {
+	_, dev := blockVar(f.e, b)
+	return call("gpuc_dist", primary(ptr), cast(ir.I64, idx), primary(dev))
+}
+
+// worldBuiltin spells device_id() and num_devices().
+func (f *fn) worldBuiltin(op ir.BuiltinOp) cx {
+	switch {
+	case !f.e.world && op == ir.DeviceID:
+		return primary("0")
+	case !f.e.world:
+		return primary("1")
+	case f.host && op == ir.DeviceID:
+		return primary("gpuc_world.rank")
+	case f.host:
+		return primary("gpuc_world.size")
+	case op == ir.DeviceID:
+		return primary("gpuc_dev_id")
+	}
+	return primary("gpuc_num_devs")
+}
+
+// worldStmt emits the host's world statements.
+func (f *fn) worldStmt(s ir.Stmt) {
+	if !f.host {
+		f.errorf(s.At(), "host statement in %s", f.where())
+		return
+	}
+	switch s := s.(type) {
+	case *ir.WorldBarrier:
+		switch {
+		case f.e.world && f.collectiveNext:
+			f.line("// world_barrier: the collective that follows holds one")
+		case f.e.world:
+			f.line("gpuc_world_barrier();")
+		}
+	case *ir.AllGather:
+		b := f.e.m.Buffer(s.Buf)
+		if b == nil || !b.Space.IsDevice() {
+			f.errorf(s.Pos, "allgather of %s, which is not a device buffer", s.Buf)
+			return
+		}
+		if f.e.world {
+			f.line("gpuc_world_allgather(%s);", f.e.hostBuf(b))
+		}
+	case *ir.AllReduce:
+		pre, v := f.operands(s.Value)
+		f.pre(pre)
+		if !f.e.world {
+			f.line("%s = %s;", f.e.n.c(s.Dst), v[0].s)
+			return
+		}
+		op, ok := worldOps[s.Op]
+		if !ok {
+			f.errorf(s.Pos, "allreduce(%s)", s.Op)
+			return
+		}
+		f.line("%s = gpuc_world_allreduce<%s>(%s, %s);", f.e.n.c(s.Dst), ctype(s.Value.Type()), op, v[0].s)
+	}
+}
+
+var worldOps = map[ir.AtomicOp]string{
+	ir.AtomicAdd: "GPUC_WORLD_ADD", ir.AtomicMin: "GPUC_WORLD_MIN", ir.AtomicMax: "GPUC_WORLD_MAX",
+	ir.AtomicAnd: "GPUC_WORLD_AND", ir.AtomicOr: "GPUC_WORLD_OR", ir.AtomicXor: "GPUC_WORLD_XOR",
+}
+
+// worldLaunch declares the geometry of a launch of a kernel that world
+// launches run (C++ locals): the whole grid gpuc_grid_all, this device's
+// first block gpuc_b0 and its number of blocks gpuc_grid, which a launch
+// that is not world runs whole.
+func (f *fn) worldLaunch(s *ir.Launch, grid, block string) {
+	f.line("const long long gpuc_grid_all = %s, gpuc_block = %s;", grid, block)
+	if !s.World {
+		f.line("const long long gpuc_b0 = 0, gpuc_grid = gpuc_grid_all;")
+		return
+	}
+	f.line("const long long gpuc_b0 = gpuc_world_blocks(gpuc_grid_all), gpuc_grid = gpuc_world_grid(gpuc_grid_all, %t);", s.Coop)
+}
+
+// distBlock spells the block length of b for gpuc_dist_copy: its host
+// variable if b is distributed, else 0.
+func (f *fn) distBlock(b *ir.Buffer) string {
+	if b == nil || !f.e.distributed(b) {
+		return "0"
+	}
+	h, _ := blockVar(f.e, b)
+	return h
+}
+
+// worldSyncs reports whether s ends in a world barrier in a world
+// program: a world launch ends with one (Note [World] in package ir), and
+// so do world_barrier and the two collectives. A world launch right after
+// such a statement needs no barrier of its own to start with.
+func worldSyncs(s ir.Stmt) bool {
+	switch s := s.(type) {
+	case *ir.Launch:
+		return s.World
+	case *ir.WorldBarrier, *ir.AllGather, *ir.AllReduce:
+		return true
+	}
+	return false
+}
+
+// worldSwap reports whether swapping a and b holds a world barrier: the
+// devices share the one storage of a distributed or replicated buffer.
+func (e *emitter) worldSwap(a, b *ir.Buffer) bool {
+	shared := func(x *ir.Buffer) bool {
+		return x != nil && (x.Space == ir.Distributed || x.Space == ir.Replicated)
+	}
+	return e.world && (shared(a) || shared(b))
+}
+
+// worldGeometry spells bid(), gdim() and gid() in a kernel that world
+// launches run: global, from the launch's first block and whole grid.
+var worldGeometry = map[ir.BuiltinOp]string{
+	ir.BlockID:  "(int)(blockIdx.x + gpuc_b0)",
+	ir.GridDim:  "gpuc_gdim",
+	ir.GlobalID: "(int)((blockIdx.x + gpuc_b0) * blockDim.x + threadIdx.x)",
+}
+
+// worldParams are the kernel parameters that worldLaunch's arguments fill.
+const worldParams = "[[maybe_unused]] int gpuc_b0, [[maybe_unused]] int gpuc_gdim"
+
+// worldDecls declares the block lengths of distributed buffers.
+func (e *emitter) worldDecls(b *strings.Builder) {
+	for _, buf := range e.m.Buffers {
+		if e.distributed(buf) {
+			h, d := blockVar(e, buf)
+			fmt.Fprintf(b, "static long long %s; // distributed %s: elements per device\n__constant__ long long %s;\n", h, buf.Name, d)
+		}
+	}
+}

@@ -1,0 +1,552 @@
+// world.h: the multi-device side of a program whose module uses the world
+// (Note [World on NVSHMEM] in backends/cuda/world.go), pasted after
+// gpuc_device.h. Started as `./prog DEVICES=k`, the program forks one
+// process per GPU; each runs the whole host program (control replication)
+// on its own GPU, and NVSHMEM joins them. Only device 0 prints; an error
+// on any device ends every process with the same exit status.
+
+#ifndef GPUC_WORLD_H
+#define GPUC_WORLD_H
+
+#ifndef GPUC_CUDA_STUB
+#include <nvshmem.h>
+#include <nvshmemx.h>
+#endif
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tuple>
+#include <type_traits>
+
+// GPUC_MAX_DEVICES bounds DEVICES: the peer table lives in constant memory.
+#define GPUC_MAX_DEVICES 64
+
+// Device side: this device's number, the number of devices, and each
+// device's pool as this device reaches it (nvshmem_ptr, over NVLink).
+__constant__ int gpuc_dev_id;
+__constant__ int gpuc_num_devs;
+__constant__ unsigned char *gpuc_peer_base[GPUC_MAX_DEVICES];
+
+// gpuc_peer returns the address on device d of p, an address in this
+// device's pool: every device's pool has the same layout.
+template <typename T> __device__ inline T *gpuc_peer(T *p, int d) {
+  return (T *)(gpuc_peer_base[d] + ((const unsigned char *)p - gpuc_peer_base[gpuc_dev_id]));
+}
+
+// gpuc_dist is element i of a distributed buffer, whose blocks hold block
+// elements each and whose local block is at p: on this device or, over
+// NVLink, on its owner.
+template <typename T> __device__ inline T &gpuc_dist(T *p, long long i, long long block) {
+  const int d = (int)(i / block);
+  return (d == gpuc_dev_id ? p : gpuc_peer(p, d))[i - (long long)d * block];
+}
+
+// gpuc_world_sync is a world barrier inside a cooperative kernel: every
+// thread of every device's grid waits for all the others. The first
+// thread makes this device's writes visible to the system and meets the
+// other devices in nvshmem_barrier_all between two grid barriers.
+__device__ inline void gpuc_world_sync() {
+  cooperative_groups::this_grid().sync();
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    __threadfence_system();
+    nvshmem_barrier_all();
+  }
+  cooperative_groups::this_grid().sync();
+}
+
+// gpuc_world_shared is the memory that the processes share: the host's
+// barrier (a count and a phase), NVSHMEM's unique id from device 0, and
+// each device's values for allreduce and its free memory for fitted
+// parameters.
+struct gpuc_world_shared {
+  int count, phase;
+  nvshmemx_uniqueid_t id;
+  unsigned long long values[2][GPUC_MAX_DEVICES];
+  unsigned long long free_bytes[GPUC_MAX_DEVICES];
+};
+
+// gpuc_world is this process's place in the world.
+struct gpuc_world_t {
+  int rank = 0, size = 1;
+  gpuc_world_shared *shared = nullptr;
+  unsigned char *pool = nullptr;
+  unsigned char *peers[GPUC_MAX_DEVICES] = {}; // each device's pool, as this process reaches it
+  unsigned parity = 0;                          // the slots of the next allreduce
+  bool finished = false;                        // gpuc_world_end has run
+};
+static gpuc_world_t gpuc_world;
+
+// GPUC_SHMEM checks an NVSHMEM call that returns a status.
+#define GPUC_SHMEM(call) gpuc_shmem_check((call), #call)
+inline void gpuc_shmem_check(int status, const char *call) {
+  if (status != 0) gpuc_fail("device %d: %.*s failed (status %d)", gpuc_world.rank, (int)strcspn(call, "("), call, status);
+}
+
+// gpuc_world_launch_coop launches a cooperative world kernel through
+// nvshmemx_collective_launch, as NVSHMEM asks of kernels that call its
+// barriers, with args converted to the kernel's parameter types.
+template <typename... P, typename... A>
+inline void gpuc_world_launch_coop(void (*kernel)(P...), long long grid, long long block, size_t smem, A... args) {
+  std::tuple<P...> vals{(P)args...};
+  void *ptrs[sizeof...(P) > 0 ? sizeof...(P) : 1] = {};
+  std::apply([&ptrs](auto &...v) {
+    int i = 0;
+    ((ptrs[i++] = (void *)&v), ...);
+  }, vals);
+  GPUC_SHMEM(nvshmemx_collective_launch((const void *)kernel, dim3((unsigned)grid), dim3((unsigned)block), ptrs, smem, 0));
+}
+
+// gpuc_world_env sets the environment that NVSHMEM reads at init, whatever
+// the user's: NVLink multicast off (it can take a shared host's GPUs out of
+// service), the unique id's bootstrap over loopback, and no remote
+// transport (the world is one host).
+inline void gpuc_world_env(void) {
+  setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
+  setenv("NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME", "lo", 1);
+  setenv("NVSHMEM_REMOTE_TRANSPORT", "none", 1);
+}
+
+// gpuc_world_now is a monotonic clock in seconds.
+inline double gpuc_world_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// gpuc_world_term flushes device 0's output when the parent stops it.
+inline void gpuc_world_term(int) {
+  fflush(stdout);
+  _exit(128 + SIGTERM);
+}
+
+// gpuc_world_supervise is the parent: it waits for the k processes and
+// exits as the world ends. Device 0's status decides if it failed (it has
+// printed its error); else the first device that failed decides, and the
+// parent prints what that device wrote on standard error, which it kept
+// in errs[rank]. A device that fails first, or device 0 finishing, gives
+// the others a grace period (they meet the same error at the same point
+// of the replicated host program), after which they are stopped.
+[[noreturn]] inline void gpuc_world_supervise(const pid_t *pids, FILE *const *errs, int k) {
+  int status[GPUC_MAX_DEVICES] = {};
+  bool done[GPUC_MAX_DEVICES] = {}, stopped[GPUC_MAX_DEVICES] = {};
+  int left = k, first = -1;
+  double deadline = -1;
+  bool termed = false;
+  while (left > 0) {
+    int st = 0;
+    const pid_t p = waitpid(-1, &st, WNOHANG);
+    if (p < 0 && errno != EINTR) break;
+    if (p <= 0) {
+      if (deadline >= 0 && gpuc_world_now() > deadline) {
+        for (int r = 0; r < k; r++)
+          if (!done[r]) {
+            kill(pids[r], termed ? SIGKILL : SIGTERM);
+            stopped[r] = true;
+          }
+        deadline = gpuc_world_now() + 1.0;
+        termed = true;
+      }
+      usleep(1000);
+      continue;
+    }
+    int r = 0;
+    while (r < k && pids[r] != p) r++;
+    if (r == k) continue;
+    done[r] = true;
+    left--;
+    status[r] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (status[r] != 0 && !stopped[r] && first < 0) first = r;
+    if (deadline < 0 && (status[r] != 0 || r == 0)) {
+      // Device 0's failure decides at once; otherwise wait a while.
+      deadline = gpuc_world_now() + (r == 0 && status[r] != 0 ? 0.0 : r == 0 ? 60.0 : 1.0);
+    }
+  }
+  if (done[0] && status[0] != 0 && !stopped[0]) exit(status[0]);
+  if (first >= 0) {
+    rewind(errs[first]);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, errs[first])) > 0) fwrite(buf, 1, n, stderr);
+    exit(status[first]);
+  }
+  for (int r = 0; r < k; r++) {
+    if (!done[r] || stopped[r]) {
+      fprintf(stderr, "error: device %d did not finish with device 0\n", r);
+      exit(1);
+    }
+  }
+  exit(0);
+}
+
+// gpuc_world_start forks one process per device, after the command line
+// is read and before any CUDA call (a forked process cannot use its
+// parent's CUDA context). It returns in each device's process; the parent
+// supervises and never returns. Devices other than 0 write no output:
+// their standard output and --stats=FILE go to /dev/null, their standard
+// error to a file that the parent shows only if that device's error ends
+// the world. time is --time; the result is whether this process reports it.
+inline bool gpuc_world_start(bool time, long long devices) {
+  if (devices < 1 || devices > GPUC_MAX_DEVICES)
+    gpuc_fail("DEVICES=%lld: want 1 to %d devices", devices, GPUC_MAX_DEVICES);
+  const int k = (int)devices;
+  void *page = mmap(nullptr, sizeof(gpuc_world_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) gpuc_fail("DEVICES=%d: mmap: %s", k, strerror(errno));
+  gpuc_world.shared = (gpuc_world_shared *)page;
+  FILE *errs[GPUC_MAX_DEVICES] = {};
+  for (int r = 1; r < k; r++) {
+    errs[r] = tmpfile();
+    if (errs[r] == nullptr) gpuc_fail("DEVICES=%d: tmpfile: %s", k, strerror(errno));
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pids[GPUC_MAX_DEVICES];
+  const pid_t parent = getpid();
+  for (int r = 0; r < k; r++) {
+    pids[r] = fork();
+    if (pids[r] < 0) {
+      for (int q = 0; q < r; q++) kill(pids[q], SIGKILL);
+      gpuc_fail("DEVICES=%d: fork: %s", k, strerror(errno));
+    }
+    if (pids[r] > 0) continue;
+    // A device's process dies with the parent.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
+    gpuc_world.rank = r;
+    gpuc_world.size = k;
+    if (r == 0) {
+      signal(SIGTERM, gpuc_world_term);
+    } else {
+      if (freopen("/dev/null", "w", stdout) == nullptr) _exit(1);
+      dup2(fileno(errs[r]), 2);
+      if (gpuc_stats_file != nullptr) {
+        fclose(gpuc_stats_file);
+        gpuc_stats_file = fopen("/dev/null", "w");
+      }
+    }
+    gpuc_world_env();
+    int count = 0;
+    GPUC_CUDA(cudaGetDeviceCount(&count));
+    if (count < k) gpuc_fail("DEVICES=%d: this machine has %d GPU%s", k, count, count == 1 ? "" : "s");
+    GPUC_CUDA(cudaSetDevice(r));
+    return time && r == 0;
+  }
+  gpuc_world_supervise(pids, errs, k);
+}
+
+// gpuc_world_meet waits on the host until every device's process comes:
+// a sense-reversing barrier in the shared memory, which spins (a meeting
+// costs about a microsecond, where a futex costs tens), yields the core
+// after a while and sleeps after a longer one (a device that waits for
+// another's long kernel). A process that dies leaves the others waiting;
+// the parent stops them.
+inline void gpuc_world_meet(void) {
+  gpuc_world_shared *w = gpuc_world.shared;
+  const int phase = __atomic_load_n(&w->phase, __ATOMIC_ACQUIRE);
+  if (__atomic_add_fetch(&w->count, 1, __ATOMIC_ACQ_REL) == gpuc_world.size) {
+    __atomic_store_n(&w->count, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&w->phase, phase + 1, __ATOMIC_RELEASE);
+    return;
+  }
+  for (long spins = 0; __atomic_load_n(&w->phase, __ATOMIC_ACQUIRE) == phase; spins++) {
+    if (spins > 1000000)
+      usleep(20);
+    else if (spins > 100000)
+      sched_yield();
+  }
+}
+
+// gpuc_world_free_memory is the free memory of the device with the least,
+// less what NVSHMEM keeps for itself, so that fitted parameters (Note
+// [Fitted parameters] in package ir) take the same value on every device.
+#define GPUC_WORLD_RESERVE (512ULL << 20)
+inline unsigned long long gpuc_world_free_memory(void) {
+  const unsigned long long mine = gpuc_free_memory();
+  gpuc_world.shared->free_bytes[gpuc_world.rank] = mine > GPUC_WORLD_RESERVE ? mine - GPUC_WORLD_RESERVE : 0;
+  gpuc_world_meet();
+  unsigned long long least = gpuc_world.shared->free_bytes[0];
+  for (int r = 1; r < gpuc_world.size; r++)
+    if (gpuc_world.shared->free_bytes[r] < least) least = gpuc_world.shared->free_bytes[r];
+  gpuc_world_meet();
+  return least;
+}
+
+// gpuc_world_atexit ends a process that exits on an error after NVSHMEM
+// started, before NVSHMEM's own exit handlers, which may wait for devices
+// that will never come: every error of a generated program exits with
+// status 1 (gpuc_fail), after writing its message.
+inline void gpuc_world_atexit(void) {
+  if (gpuc_world.finished) return;
+  fflush(nullptr);
+  _exit(1);
+}
+
+// gpuc_world_init joins the devices through NVSHMEM, bootstrapped by the
+// unique id that device 0 makes, with a symmetric heap that holds a pool
+// of pool_bytes.
+inline void gpuc_world_init(size_t pool_bytes) {
+  char size[32];
+  snprintf(size, sizeof size, "%zu", pool_bytes + (size_t)(128 << 20));
+  setenv("NVSHMEM_SYMMETRIC_SIZE", size, 1);
+  gpuc_world_env();
+  if (gpuc_world.rank == 0) GPUC_SHMEM(nvshmemx_get_uniqueid(&gpuc_world.shared->id));
+  gpuc_world_meet();
+  nvshmemx_uniqueid_t id = gpuc_world.shared->id;
+  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+  GPUC_SHMEM(nvshmemx_set_attr_uniqueid_args(gpuc_world.rank, gpuc_world.size, &id, &attr));
+  GPUC_SHMEM(nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr));
+  atexit(gpuc_world_atexit); // after NVSHMEM's, so that it runs first
+  if (nvshmem_my_pe() != gpuc_world.rank || nvshmem_n_pes() != gpuc_world.size)
+    gpuc_fail("device %d: NVSHMEM made it PE %d of %d, want %d of %d", gpuc_world.rank, nvshmem_my_pe(), nvshmem_n_pes(),
+              gpuc_world.rank, gpuc_world.size);
+  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_dev_id, &gpuc_world.rank, sizeof(int)));
+  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_num_devs, &gpuc_world.size, sizeof(int)));
+}
+
+// gpuc_world_pool allocates the pool of global buffers on the symmetric
+// heap (a collective call: every device asks for the same size), zeroes
+// it, and writes the peer table: each device's pool as this one reaches it.
+inline unsigned char *gpuc_world_pool(size_t bytes) {
+  unsigned char *pool = (unsigned char *)nvshmem_malloc(gpuc_alloc_size(bytes));
+  if (pool == nullptr) gpuc_fail("device %d: nvshmem_malloc of %zu bytes failed", gpuc_world.rank, bytes);
+  GPUC_CUDA(cudaMemset(pool, 0, gpuc_alloc_size(bytes)));
+  unsigned char *peers[GPUC_MAX_DEVICES] = {};
+  for (int d = 0; d < gpuc_world.size; d++) {
+    peers[d] = (unsigned char *)nvshmem_ptr(pool, d);
+    if (peers[d] == nullptr) gpuc_fail("device %d cannot reach device %d's memory by loads and stores (no NVLink or P2P)", gpuc_world.rank, d);
+  }
+  GPUC_CUDA(cudaMemcpyToSymbol(gpuc_peer_base, peers, sizeof peers));
+  GPUC_CUDA(cudaDeviceSynchronize());
+  nvshmem_barrier_all();
+  gpuc_world.pool = pool;
+  memcpy(gpuc_world.peers, peers, sizeof peers);
+  return pool;
+}
+
+// gpuc_world_block is the part of a buffer of len elements that each
+// device holds, ir.WorldPart: ceil(len/k) rounded up to a multiple of
+// GPUC_WORLD_GRAIN (ir.WorldGrain, defined before this header), or the
+// whole with one device; at least 1.
+inline long long gpuc_world_block(long long len) {
+  if (gpuc_world.size <= 1) return len > 1 ? len : 1;
+  const long long grain = (long long)gpuc_world.size * GPUC_WORLD_GRAIN, g = (len + grain - 1) / grain;
+  return (g > 1 ? g : 1) * GPUC_WORLD_GRAIN;
+}
+
+// gpuc_dist_owner is the device that holds element i of a distributed
+// buffer whose parts hold block elements.
+inline int gpuc_dist_owner(long long i, long long block) { return (int)(i / block); }
+
+// gpuc_world_blocks is this device's first block of a world launch of
+// total blocks, in ranges of ceil(total/k); gpuc_world_grid is how many
+// blocks it launches. A device whose range is empty launches none, but in
+// a cooperative launch one idle block, numbered total (bid() = gdim()),
+// since the launch's world barriers wait for every device: the kernels
+// that the passes make of world regions guard their work by gid().
+inline long long gpuc_world_blocks(long long total) {
+  if (total <= 0) return 0;
+  const long long c = (total + gpuc_world.size - 1) / gpuc_world.size, lo = gpuc_world.rank * c;
+  return lo < total ? lo : total;
+}
+inline long long gpuc_world_grid(long long total, bool coop) {
+  if (total <= 0) return total;
+  const long long c = (total + gpuc_world.size - 1) / gpuc_world.size, lo = gpuc_world_blocks(total);
+  const long long end = (gpuc_world.rank + 1) * c < total ? (gpuc_world.rank + 1) * c : total;
+  return end > lo ? end - lo : coop ? 1 : 0;
+}
+
+// Distributed buffers on the host: b.ptr is this device's block of block
+// elements, b.len the whole length.
+
+// gpuc_dist_addr is the address of element i on its owner, as this
+// process reaches it.
+template <typename T> inline T *gpuc_dist_addr(const gpuc_dev<T> &b, long long block, long long i) {
+  const int d = (int)(i / block);
+  const unsigned char *local = (const unsigned char *)(b.ptr + (i - (long long)d * block));
+  return (T *)(gpuc_world.peers[d] + (local - gpuc_world.pool));
+}
+
+template <typename T> inline T gpuc_dist_get(const gpuc_dev<T> &b, long long block, long long i, const char *pos) {
+  b.check(i, pos);
+  T v{};
+  gpuc_to_host(&v, gpuc_dist_addr(b, block, i), sizeof(T));
+  gpuc_check_device_error();
+  return v;
+}
+
+// gpuc_dist_set stores into element i on its owner only: every device's
+// host program makes the store, and only the owner's writes (Note [World]
+// in package ir).
+template <typename T> inline void gpuc_dist_set(const gpuc_dev<T> &b, long long block, long long i, T v, const char *pos) {
+  b.check(i, pos);
+  if (gpuc_dist_owner(i, block) == gpuc_world.rank) gpuc_to_device(b.ptr + (i - gpuc_world.rank * block), &v, sizeof(T));
+}
+
+// gpuc_dist_span copies elements [off, off+n) of a buffer between device
+// and host memory (to_host says which way), run by run of elements that
+// one device holds; block 0 is a buffer that is not distributed. Reads
+// come from every owner; writes go only to this device's elements (each
+// device's host program writes its own).
+template <typename T> inline void gpuc_dist_span(const gpuc_dev<T> &b, long long block, long long off, long long n, T *host, bool to_host) {
+  for (long long i = off; i < off + n;) {
+    long long run = off + n - i;
+    T *at = b.ptr + i;
+    bool mine = true;
+    if (block > 0) {
+      const long long rest = block - i % block;
+      run = run < rest ? run : rest;
+      at = gpuc_dist_addr(b, block, i);
+      mine = gpuc_dist_owner(i, block) == gpuc_world.rank;
+    }
+    if (to_host)
+      gpuc_to_host(host + (i - off), at, (size_t)run * sizeof(T));
+    else if (mine)
+      gpuc_to_device(at, host + (i - off), (size_t)run * sizeof(T));
+    i += run;
+  }
+}
+
+// gpuc_dist_copy is the IR's copy where a buffer is distributed (its
+// block, else 0), through host memory.
+template <typename T>
+inline void gpuc_dist_copy(gpuc_dev<T> &dst, long long dblock, long long doff, gpuc_dev<T> &src, long long sblock, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("buffer", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("buffer", src.name, src.len, soff, n, pos);
+  if (n == 0) return;
+  T *tmp = (T *)malloc((size_t)n * sizeof(T));
+  if (tmp == nullptr) gpuc_fail("copy: out of host memory (%lld elements)", n);
+  gpuc_dist_span(src, sblock, soff, n, tmp, true);
+  gpuc_dist_span(dst, dblock, doff, n, tmp, false);
+  free(tmp);
+  gpuc_check_device_error();
+}
+template <typename T>
+inline void gpuc_dist_copy(gpuc_array<T> &dst, long long, long long doff, gpuc_dev<T> &src, long long sblock, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("array", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("buffer", src.name, src.len, soff, n, pos);
+  if (n == 0) return;
+  gpuc_dist_span(src, sblock, soff, n, dst.ptr + doff, true);
+  gpuc_check_device_error();
+}
+template <typename T>
+inline void gpuc_dist_copy(gpuc_dev<T> &dst, long long dblock, long long doff, gpuc_array<T> &src, long long, long long soff, long long n, const char *pos) {
+  gpuc_copy_count(n, pos);
+  gpuc_copy_range("buffer", dst.name, dst.len, doff, n, pos);
+  gpuc_copy_range("array", src.name, src.len, soff, n, pos);
+  if (n == 0) return;
+  gpuc_dist_span(dst, dblock, doff, n, src.ptr + soff, false);
+}
+
+// gpuc_dist_fetch copies a whole distributed buffer into a calloc'd host
+// array, block by block from each device.
+template <typename T> inline T *gpuc_dist_fetch(const gpuc_dev<T> &b, long long block) {
+  T *host = (T *)calloc(gpuc_alloc_size(b.bytes()), 1);
+  if (host == nullptr) gpuc_fail("buffer %s: out of host memory (%lld elements)", b.name, b.len);
+  gpuc_dist_span(b, block, 0, b.len, host, true);
+  return host;
+}
+
+// gpuc_dist_fill fills this device's block of a distributed buffer from
+// the whole contents, vals (an input file or static contents).
+template <typename T> inline void gpuc_dist_fill(const gpuc_dev<T> &b, long long block, const void *vals) {
+  const long long lo = gpuc_world.rank * block;
+  if (lo >= b.len) return;
+  const long long n = b.len - lo < block ? b.len - lo : block;
+  gpuc_to_device(b.ptr, (const T *)vals + lo, (size_t)n * sizeof(T));
+}
+
+// gpuc_world_barrier is the host's world barrier between launches: on the
+// stream, after the work before it, without waiting on the host.
+inline void gpuc_world_barrier(void) { nvshmemx_barrier_all_on_stream(0); }
+
+// gpuc_world_allgather gives every device's instance of symmetric buffer
+// b the block that each device owns: device d's elements [d*B, (d+1)*B),
+// B = ceil(len/k), come from device d. A world barrier comes before (the
+// blocks are written) and after (no device writes a block that another is
+// still reading).
+template <typename T> inline void gpuc_world_allgather(gpuc_dev<T> &b) {
+  gpuc_world_barrier();
+  const long long block = gpuc_world_block(b.len);
+  for (int d = 0; d < gpuc_world.size; d++) {
+    const long long lo = d * block, n = b.len - lo < block ? b.len - lo : block;
+    if (d == gpuc_world.rank || n <= 0) continue;
+    nvshmemx_getmem_on_stream(b.ptr + lo, b.ptr + lo, (size_t)n * sizeof(T), d, 0);
+  }
+  gpuc_world_barrier();
+}
+
+// gpuc_world_op is an operation of the IR's allreduce.
+enum gpuc_world_op { GPUC_WORLD_ADD, GPUC_WORLD_MIN, GPUC_WORLD_MAX, GPUC_WORLD_AND, GPUC_WORLD_OR, GPUC_WORLD_XOR };
+
+// gpuc_world_combine applies op with the IR's semantics: integers wrap,
+// floats add as IEEE does and take min and max as the IR's min and max.
+template <typename T> inline T gpuc_world_combine(gpuc_world_op op, T a, T b) {
+  if constexpr (std::is_same<T, bool>::value) {
+    switch (op) {
+    case GPUC_WORLD_AND: case GPUC_WORLD_MIN: return a && b;
+    case GPUC_WORLD_XOR: return a != b;
+    default: return a || b;
+    }
+  } else if constexpr (std::is_floating_point<T>::value) {
+    switch (op) {
+    case GPUC_WORLD_ADD: return a + b;
+    case GPUC_WORLD_MIN: return gpuc_min(a, b);
+    default: return gpuc_max(a, b);
+    }
+  } else {
+    typedef typename std::make_unsigned<T>::type U;
+    switch (op) {
+    case GPUC_WORLD_ADD: return (T)((U)a + (U)b);
+    case GPUC_WORLD_MIN: return a < b ? a : b;
+    case GPUC_WORLD_MAX: return a < b ? b : a;
+    case GPUC_WORLD_AND: return (T)(a & b);
+    case GPUC_WORLD_OR: return (T)(a | b);
+    default: return (T)(a ^ b);
+    }
+  }
+}
+
+// gpuc_world_allreduce is the IR's allreduce: it waits for this device's
+// work, meets the other devices' host programs (a world barrier), and
+// combines every device's v in device order, so that each gets the same
+// bits. It runs on the host through the shared page: a reduction on the
+// stream with its read-back cost 46 us a step in ../shared/MULTIGPU.md's
+// probe, against a read-back and a meeting here.
+template <typename T> inline T gpuc_world_allreduce(gpuc_world_op op, T v) {
+  static_assert(sizeof(T) <= sizeof(unsigned long long), "allreduce of a wide type");
+  GPUC_CUDA(cudaDeviceSynchronize());
+  // The slots alternate, so that one meeting a reduction is enough: a
+  // device cannot reuse a slot before every other has read it, since it
+  // would first have to meet them at the next reduction.
+  unsigned long long(*slots)[GPUC_MAX_DEVICES] = &gpuc_world.shared->values[gpuc_world.parity];
+  gpuc_world.parity ^= 1;
+  memcpy(&(*slots)[gpuc_world.rank], &v, sizeof v);
+  gpuc_world_meet();
+  T acc;
+  memcpy(&acc, &(*slots)[0], sizeof acc);
+  for (int d = 1; d < gpuc_world.size; d++) {
+    T x;
+    memcpy(&x, &(*slots)[d], sizeof x);
+    acc = gpuc_world_combine(op, acc, x);
+  }
+  return acc;
+}
+
+// gpuc_world_end releases the pool and leaves NVSHMEM, which waits for
+// every device.
+inline void gpuc_world_end(void) {
+  GPUC_CUDA(cudaDeviceSynchronize());
+  if (gpuc_world.pool != nullptr) nvshmem_free(gpuc_world.pool);
+  gpuc_world.pool = nullptr;
+  nvshmem_finalize();
+  gpuc_world.finished = true;
+}
+
+#endif // GPUC_WORLD_H

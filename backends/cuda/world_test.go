@@ -1,0 +1,226 @@
+package cuda
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpuc/backends/runtime"
+	"gpuc/frontends/kir"
+	"gpuc/internal/irtest"
+)
+
+// worldPrograms are the world programs (Note [World on NVSHMEM]) that
+// must compile: testdata/world and the .kir frontend's world test.
+func worldPrograms(t *testing.T) []string {
+	t.Helper()
+	return append(irtest.Glob(t, "testdata/world/*.kir"), "../../frontends/kir/testdata/world.kir")
+}
+
+// TestWorldCompilesAsCPlusPlus checks the world programs with g++ against
+// the stubs of CUDA's and NVSHMEM's declarations, on both sides of the
+// __host__ __device__ helpers, as TestCompilesAsCPlusPlus does.
+func TestWorldCompilesAsCPlusPlus(t *testing.T) {
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("g++ not found")
+	}
+	cudaStub, _ := filepath.Abs("testdata/cuda_stub.h")
+	shmemStub, _ := filepath.Abs("testdata/nvshmem_stub.h")
+	dir := t.TempDir()
+	for _, path := range worldPrograms(t) {
+		name := strings.TrimSuffix(filepath.Base(path), ".kir")
+		_, whole := emit(t, path)
+		cu := irtest.WriteFile(t, dir, name+".cu", whole)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, side := range []string{"-U__CUDA_ARCH__", "-D__CUDA_ARCH__=900"} {
+				cmd := exec.Command(gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
+					side, "-x", "c++", "-include", cudaStub, "-include", shmemStub, cu)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("g++ %s %s: %v\n%s", side, cu, err, out)
+				}
+			}
+		})
+	}
+}
+
+// TestWorldFacts checks how the world's constructs are lowered.
+func TestWorldFacts(t *testing.T) {
+	module, whole := emitUnchecked(t, "testdata/world/spread.kir")
+	for _, f := range []fact{
+		// The build line names NVSHMEM; the runtime is pasted in.
+		{`-rdc=true -I\$NV/include`, 1},
+		{`struct gpuc_world_shared`, 1},
+		// One process per device, after the command line is read.
+		{`const bool gpuc_time = gpuc_world_start\(gpuc_parse_args\(argc, argv, gpuc_params, 3, gpuc_buffers, 6, "spread"\), \(long long\)DEVICES\);`, 1},
+		// Fitted parameters take the least free memory of any device.
+		{`free_bytes = gpuc_world_free_memory\(\);`, 1},
+		{`gpuc_free_memory\(\)`, 0},
+		// A distributed buffer takes its block in the pool and in the fit.
+		{`gpuc_blk_in = gpuc_world_block\(in\.len\);`, 1},
+		{`gpuc_pool_bytes = gpuc_pool_add\(gpuc_pool_bytes, \(size_t\)gpuc_blk_in \* sizeof\(int\)\);`, 1},
+		{`n = gpuc_add_bytes\(n, gpuc_world_block\(\(long long\)N\), sizeof\(int\)\);`, 1},
+		// NVSHMEM starts before the clock with the pool's size; the pool
+		// is on the symmetric heap.
+		{`(?s)gpuc_world_init\(gpuc_pool_bytes\);\n.*cudaEventRecord\(gpuc_start\).*gpuc_world_pool\(gpuc_pool_bytes\);`, 1},
+		{`cudaMalloc\(|cudaFree\(gpuc_pool\)`, 0},
+		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_in, &gpuc_blk_in, sizeof gpuc_blk_in\)\);\n\s*gpuc_dist_fill\(in, gpuc_blk_in, gpuc_in_in\);`, 1},
+		{`gpuc_dist_fill\(weights, gpuc_blk_weights, gpuc_init_weights\);`, 1},
+		// Device code indexes distributed buffers globally, remote
+		// atomics included.
+		{`gpuc_atomic_add_agg<unsigned, true>\(\(unsigned \*\)&gpuc_dist\(hist, \(long long\)\(x % 16\), gpuc_dblk_hist\), \(unsigned\)1u\);`, 1},
+		{`gpuc_dist\(in, \(long long\)i, gpuc_dblk_in\) = gpuc_add\(gpuc_dist\(in, \(long long\)i, gpuc_dblk_in\), 1\);`, 1},
+		{`part\[i\] = `, 1},
+		// A world launch runs this device's blocks, with bid() global;
+		// its grid barriers are world barriers.
+		{`count\(int n, int \*in, const int \*__restrict__ weights, unsigned \*hist, long long \*part, \[\[maybe_unused\]\] int gpuc_b0, \[\[maybe_unused\]\] int gpuc_gdim\)`, 2},
+		{`int i = \(int\)\(\(blockIdx\.x \+ gpuc_b0\) \* blockDim\.x \+ threadIdx\.x\);`, 1},
+		{`const long long gpuc_b0 = gpuc_world_blocks\(gpuc_grid_all\), gpuc_grid = gpuc_world_grid\(gpuc_grid_all, true\);`, 1},
+		{`gpuc_world_launch_coop\(count, gpuc_grid, gpuc_block, 0, N, in\.ptr, weights\.ptr, hist\.ptr, part\.ptr, \(int\)gpuc_b0, \(int\)gpuc_grid_all\);`, 1},
+		{`gpuc_world_sync\(\);`, 2},
+		{`gpuc_grid_sync\(\);`, 0},
+		// A launch that is not world runs whole, with the kernel's own
+		// geometry and no more arguments.
+		{`GPUC_LAUNCH\(local, gpuc_grid, gpuc_block, 0\)\(seen\.ptr\);`, 1},
+		{`seen\[0\] = gpuc_num_devs;`, 1},
+		// Host collectives.
+		// world_barrier, unless a collective follows; one after the
+		// buffers are filled; a world launch starts and ends with one,
+		// and device 0 fetches the outputs after one.
+		{`gpuc_world_barrier\(\);`, 5},
+		{`// world_barrier: the collective that follows holds one\n\s*gpuc_world_allgather\(part\);`, 1},
+		{`gpuc_world_barrier\(\);\n\s*gpuc_dist_copy\(in, gpuc_blk_in, 0, back, 0, 1, 2, `, 1},
+		{`gpuc_world_barrier\(\); // every device's buffers are filled\n\n\s*main_\(\);`, 1},
+		{`gpuc_world_barrier\(\); // a world launch starts with a world barrier\n\s*\{\n\s*const long long gpuc_grid_all`, 1},
+		{`\}\n\s*gpuc_world_barrier\(\); // and ends with one\n\s*\{\n\s*const long long gpuc_grid = 1, gpuc_block = 32;`, 1},
+		{`gpuc_world_allgather\(part\);`, 1},
+		{`total = gpuc_world_allreduce<long long>\(GPUC_WORLD_ADD, part\.get\(`, 1},
+		{`most = gpuc_world_allreduce<unsigned>\(GPUC_WORLD_MAX, gpuc_dist_get\(hist, gpuc_blk_hist, 3, "[^"]*"\)\);`, 1},
+		{`any = gpuc_world_allreduce<bool>\(GPUC_WORLD_OR, `, 1},
+		// Host accesses and copies of distributed buffers.
+		{`gpuc_dist_copy\(back, 0, 0, in, gpuc_blk_in, 0, N, "[^"]*"\);`, 1},
+		{`gpuc_dist_copy\(in, gpuc_blk_in, 0, back, 0, 1, 2, "[^"]*"\);`, 1},
+		{`gpuc_dist_set\(in, gpuc_blk_in, gpuc_sub\(N, 1\), \(int\)gpuc_add\(back\.at\(0, "[^"]*"\), 1000\), "[^"]*"\);`, 1},
+		// Outputs: every device's work is done before device 0 fetches.
+		{`gpuc_world_barrier\(\);\n\s*GPUC_CUDA\(cudaDeviceSynchronize\(\)\);\n\s*unsigned \*const gpuc_out_hist = gpuc_dist_fetch\(hist, gpuc_blk_hist\);\n\s*long long \*const gpuc_out_part = gpuc_fetch\(part\);`, 1},
+		{`gpuc_world_end\(\);`, 1},
+	} {
+		text := module
+		if strings.Contains(f.re, "rdc") || strings.Contains(f.re, "gpuc_world_shared") {
+			text = whole
+		}
+		checkFact(t, text, f)
+	}
+}
+
+// TestWorldOnlyWithDevices checks that only modules with DEVICES get the
+// world's program: the others, world constructs or not, are today's
+// programs, with no NVSHMEM in them, and their world constructs take
+// their one-device meaning.
+func TestWorldOnlyWithDevices(t *testing.T) {
+	for _, path := range programs(t) {
+		_, whole := emit(t, path)
+		checkFact(t, whole, fact{`nvshmem|gpuc_world|-rdc`, 0})
+	}
+	module, whole := emitUnchecked(t, "testdata/world/one.kir")
+	checkFact(t, whole, fact{`nvshmem|gpuc_world|gpuc_dist|-rdc`, 0})
+	for _, f := range []fact{
+		{`cells\[i\] = gpuc_add\(table\[0\], gpuc_mul\(0, 1\)\);`, 1},
+		{`(?m)^__global__ void __launch_bounds__\(256\) fill\(int n, long long \*part, int \*cells, const int \*__restrict__ table\) \{$`, 1},
+		{`gpuc_grid_sync\(\);`, 1},
+		{`total = part\.get\(`, 1},
+		{`allgather|world_barrier`, 0},
+	} {
+		checkFact(t, module, f)
+	}
+}
+
+// TestWorldGolden keeps the host side of a world program whole.
+func TestWorldGolden(t *testing.T) {
+	module, _ := emitUnchecked(t, "testdata/world/spread.kir")
+	i := strings.Index(module, "\nvoid main_() {")
+	if i < 0 {
+		t.Fatal("no main_ in the program")
+	}
+	irtest.GoldenFile(t, "testdata/world/spread.golden", module[i+1:])
+}
+
+// TestWorldRejects checks the world programs that the backend refuses:
+// the LLVM backend's host programs run on one device, as its kernels do
+// (abi.WorldConstructs).
+func TestWorldRejects(t *testing.T) {
+	m, err := kir.Parse("w.kir", []byte("module w;\nparam DEVICES: i32 = 2;\nhost main() { }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dev := range []Device{DriverAPI, CPU} {
+		_, err := Emit(m, Options{Device: dev, PTX: []byte(fakePTX)})
+		if err == nil || !strings.Contains(err.Error(), "w.kir:2:1: error: llvm: parameter DEVICES belongs to a world of several devices") {
+			t.Errorf("device %d: got %v", dev, err)
+		}
+	}
+	if _, err := Emit(m, Options{Respec: &Respec{}}); err == nil || !strings.Contains(err.Error(), "run-time specialization") {
+		t.Errorf("respec: got %v", err)
+	}
+}
+
+// TestWorldHost runs world.h's host side on the CPU (testdata/world/
+// host.cpp): the fork, output from device 0 only, allreduce in device
+// order, the least free memory, and errors ending the world with the
+// failing device's status and message, once.
+func TestWorldHost(t *testing.T) {
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("g++ not found")
+	}
+	stub, _ := filepath.Abs("testdata/cuda_stub.h")
+	shmem, _ := filepath.Abs("testdata/nvshmem_stub.h")
+	dir := t.TempDir()
+	src := runtime.Header + "\n" + prelude + "\n" + runtime.Device + "\n" + worldRuntimeText() + "\n" + irtest.ReadFile(t, "testdata/world/host.cpp")
+	file := irtest.WriteFile(t, dir, "host.cpp", src)
+	exe := filepath.Join(dir, "host")
+	if out, err := exec.Command(gxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function",
+		"-include", stub, "-include", shmem, "-o", exe, file).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	tests := []struct {
+		k, what        string
+		stdout, stderr string
+		status         int
+	}{
+		// sum over i < 1000 of (0+i) + (1+i) + (2+i) = 3*499500 + 3000;
+		// 100*3 wraps to 44 in a signed char; 0.1+0.2+0.3 in device order.
+		{"3", "ok", "device 0 of 3: 1501500 20 5 1 44 0.60000000000000009 1 GiB, blocks 0-4, part 512\n", "", 0},
+		{"1", "ok", "device 0 of 1: 499500 0 7 0 100 0.10000000000000001 1 GiB, blocks 0-10, part 1000\n", "", 0},
+		// 2 blocks on 3 devices: the third runs an idle block 2 in a
+		// cooperative launch, none otherwise.
+		{"3", "coop", "coop: 3 blocks, the last from 2; plain: 2 blocks\n", "", 0},
+		{"3", "fail1", "device 0 before\n", "error: device 1 failed alone\n", 1},
+		{"2", "fail0", "device 0 before\n", "error: device 0 failed alone\n", 1},
+		{"4", "all", "device 0 before\n", "error: every device raised\n", 1},
+		{"2", "exit3", "device 0 before\n", "", 3},
+		{"3", "few", "", "error: DEVICES=3: this machine has 2 GPUs\n", 1},
+		{"0", "ok", "", "error: DEVICES=0: want 1 to 64 devices\n", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.k+"-"+tt.what, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(exe, tt.k, tt.what)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			status := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				status = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if status != tt.status || stdout.String() != tt.stdout || stderr.String() != tt.stderr {
+				t.Errorf("./host %s %s: status %d, stdout %q, stderr %q; want %d, %q, %q",
+					tt.k, tt.what, status, stdout.String(), stderr.String(), tt.status, tt.stdout, tt.stderr)
+			}
+		})
+	}
+}

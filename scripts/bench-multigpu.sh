@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Several GPUs (issue 19) on a machine with two or more (needs nvcc, the
+# NVSHMEM wheel and the GPUs, not Go):
+#
+#   make bench-artifacts             # here: a static gpuc, the sources, this script
+#   scripts/bench-multigpu.sh DIR    # there, on nvidia-h100-x2 or -x4
+#
+# Every world program is built as Note [World on NVSHMEM] in backends/cuda
+# says (-rdc=true, NVSHMEM from $GPUC_NVSHMEM or the python3 wheel) and
+# runs as ./prog DEVICES=k; one-GPU baselines run in the same call. It
+# measures:
+#   1. the world barrier inside a cooperative kernel (world_barrier.kir:
+#      R grid barriers in one world launch of G blocks a device), against
+#      a plain grid barrier on one GPU; per barrier, (t(R) - t(0)) / R;
+#   2. a host iteration of a world program (world_step.kir: a launch, a
+#      world barrier, an allreduce of a value read back), against a launch
+#      and a read-back on one GPU; per iteration;
+#   3. nothing lost on one GPU: tree merge sort at depth 20 and the
+#      transformation tree at depth 22 as today's programs, as world
+#      programs on one GPU, and replicated on k (every device runs the
+#      whole program: what DEVICES=k makes of a module whose launches are
+#      not world), each printing the same normal form;
+#   4. weak scaling (tree merge sort at depth 23 + log2 k on k GPUs against
+#      depth 23 on one), strong scaling (depth 23 on 1, 2, 4) and the
+#      capacity runs (tree merge sort at depth 24 on 2 GPUs and 25 on 4,
+#      the transformation tree at depth 30 on 2). Until the TRS lowering
+#      places slots by owner itself (issue 19, part 4: Note [TRS on
+#      several devices]), the programs are spread by the distribute-world
+#      pass, which distributes the store by slot index, so most accesses
+#      are remote: these figures measure that placement, not the owner
+#      placement that the targets assume.
+# MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
+# run (300 s), MULTIGPU_SCALING=0 leaves out section 4. GPUC_ARCH sets the
+# GPU architecture (sm_90).
+set -uo pipefail
+dir=${1:?usage: bench-multigpu.sh DIR}
+cd "$dir" || exit 1
+arch=${GPUC_ARCH:-sm_90}
+gpuc=./gpuc
+R=${MULTIGPU_R:-10000}
+gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+nv=${GPUC_NVSHMEM:-$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])" 2>/dev/null)}
+echo "bench-multigpu: $(date -u +%Y-%m-%dT%H:%MZ) on ${gpus}x $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvcc --version | tail -1), NVSHMEM ${nv:-missing}"
+nvidia-smi topo -m 2>/dev/null | head -$((gpus + 1))
+[ -n "$nv" ] || { echo "bench-multigpu: NVSHMEM not found (set GPUC_NVSHMEM)" >&2; exit 1; }
+[ "$gpus" -ge 2 ] || { echo "bench-multigpu: needs two GPUs or more, this machine has $gpus" >&2; exit 1; }
+ks=(1 2)
+[ "$gpus" -ge 4 ] && ks=(1 2 4)
+
+# build NAME: builds NAME.cu, a world program with NVSHMEM if it is one.
+build() {
+  if grep -q '^#define GPUC_WORLD_H' "$1.cu"; then
+    nvcc -O3 -arch="$arch" -rdc=true -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
+  else
+    nvcc -O3 -arch="$arch" -o "$1" "$1.cu"
+  fi
+}
+
+# ms PROG ARGS...: runs PROG with --time and prints its device time in ms
+# (device 0's clock), or fails with its error.
+ms() {
+  local prog=$1
+  shift
+  if ! timeout "${MULTIGPU_TIMEOUT:-300}" ./"$prog" "$@" --time > "$prog.out" 2> "$prog.err"; then
+    echo "FAILED: $prog $*" >&2
+    cat "$prog.err" >&2
+    echo "n/a"
+    return
+  fi
+  grep -o 'device time [0-9.]* ms' "$prog.err" | awk '{ print $3 }'
+}
+per() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { if (a != "n/a" && b != "n/a" && n > 0) printf "%.2f", (a - b) * 1000 / n; else print "n/a" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "n/a" && b != "n/a" && a > 0 && b > 0) printf "%.3g", a / b; else print "n/a" }'; }
+
+# The probes: each as a world program and, without its DEVICES line, as
+# today's program for the one-GPU baseline.
+for p in world_barrier world_step; do
+  "$gpuc" compile "$p.kir" -o "mg-$p.cu" || exit 1
+  grep -v '^param DEVICES' "$p.kir" > "mg-$p-base.kir"
+  "$gpuc" compile "mg-$p-base.kir" -o "mg-$p-base.cu" || exit 1
+done
+
+# The TRS workloads of docs/BENCHMARKS.md: name, file, input term.
+nest() {
+  local t=$2 i
+  for ((i = 0; i < $1; i++)); do t="$3($t)"; done
+  printf '%s' "$t"
+}
+list5="Cons(S(S(S(Zero()))), Cons(S(Zero()), Cons(S(S(S(S(Zero())))), Cons(S(Zero()), Cons(S(S(S(S(S(Zero()))))), Nil())))))"
+tms() { printf 'Gen(%s, %s)' "$(nest "$1" 'Zero()' S)" "$list5"; }
+tt() { printf 'Expand(%s)' "$(nest "$1" 'Zero()' Suc)"; }
+trs() { # NAME FILE INPUT [DEVICES=k]
+  local name=$1 file=$2 input=$3
+  shift 3
+  "$gpuc" compile "$file" --input "$input" --print=summary --stats "$@" -o "mg-$name.cu" || exit 1
+}
+trs tms20 treemergesort.trs "$(tms 20)"
+trs tms20-w treemergesort.trs "$(tms 20)" DEVICES=1
+trs tt22 transtree.trs "$(tt 22)"
+trs tt22-w transtree.trs "$(tt 22)" DEVICES=1
+# Section 4's programs: spread by distribute-world unless the TRS lowering
+# makes world launches itself.
+if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
+  trs tms23 treemergesort.trs "$(tms 23)"
+  trs tms23-w treemergesort.trs "$(tms 23)" DEVICES=1
+  placement="the TRS lowering's own"
+  spread=()
+  if ! grep -q 'gpuc_b0 = gpuc_world_blocks(gpuc_grid_all)' mg-tms23-w.cu; then
+    placement="distribute-world's (the store distributed by slot index)"
+    spread=(--passes=distribute-world,default)
+  fi
+  for d in 23 24 25; do trs "tms$d-w" treemergesort.trs "$(tms "$d")" "${spread[@]}" DEVICES=1; done
+  trs tt30-w transtree.trs "$(tt 30)" "${spread[@]}" DEVICES=1
+fi
+
+for f in mg-*.cu; do build "${f%.cu}" & done
+wait
+
+echo "== 1. world barrier inside a cooperative kernel (R=$R barriers, G blocks a device of 256 threads)"
+for G in 132 264; do
+  b0=$(ms mg-world_barrier-base R=0 G=$G)
+  b1=$(ms mg-world_barrier-base R="$R" G=$G)
+  echo "one GPU, plain grid barrier, G=$G: $(per "$b1" "$b0" "$R") us a barrier ($b1 ms with, $b0 ms without)"
+  for k in "${ks[@]}"; do
+    w0=$(ms mg-world_barrier DEVICES="$k" R=0 G=$((G * k)))
+    w1=$(ms mg-world_barrier DEVICES="$k" R="$R" G=$((G * k)))
+    echo "world of $k, G=$G a device: $(per "$w1" "$w0" "$R") us a world barrier ($w1 ms with, $w0 ms without); target: at most 10 us"
+  done
+done
+
+echo "== 2. host iteration: launch, world barrier, allreduce of a read-back value (R=$R)"
+b0=$(ms mg-world_step-base R=0)
+b1=$(ms mg-world_step-base R="$R")
+echo "one GPU, today's program (launch and read-back): $(per "$b1" "$b0" "$R") us an iteration"
+for k in "${ks[@]}"; do
+  w0=$(ms mg-world_step DEVICES="$k" R=0)
+  w1=$(ms mg-world_step DEVICES="$k" R="$R")
+  echo "world of $k: $(per "$w1" "$w0" "$R") us an iteration (prints $(cat mg-world_step.out)); target: at most 30 us"
+done
+
+# trsrun PROG ARGS...: device time, rewrites and the normal form's line.
+trsrun() {
+  local t
+  t=$(ms "$@")
+  echo "$t ms, $(awk '/^rewrites:/ { print $2 }' "$1.err") rewrites, $(head -1 "$1.out")"
+}
+
+echo "== 3. nothing lost on one GPU (and replicated on k: every device runs the whole program)"
+for w in tms20 tt22; do
+  cap=200000000
+  [ "$w" = tt22 ] && cap=9000000
+  echo "$w today's program: $(trsrun "mg-$w" CAPACITY=$cap)"
+  for k in "${ks[@]}"; do
+    echo "$w world program, DEVICES=$k: $(trsrun "mg-$w-w" CAPACITY=$cap DEVICES="$k")"
+  done
+done
+
+[ "${MULTIGPU_SCALING:-1}" != 0 ] || exit 0
+echo "== 4. scaling and capacity (tree merge sort, the transformation tree), with $placement placement"
+base=$(ms mg-tms23 CAPACITY=1000000000)
+echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites"
+for k in "${ks[@]}"; do
+  s=$(ms mg-tms23-w DEVICES="$k")
+  echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") (targets: 1.7 on 2, 3.0 on 4)"
+done
+# The remote share, from the interpreter's counters (gpuc run --json) at a
+# depth it runs in seconds; the target is at most 1% of all accesses.
+for k in "${ks[@]}"; do
+  [ "$k" -gt 1 ] || continue
+  "$gpuc" run treemergesort.trs --input "$(tms 10)" --capacity 1048576 --print=summary "${spread[@]}" --devices "$k" --json 2> mg-share.json > /dev/null ||
+    { echo "remote share on $k: the interpreter failed:"; tail -3 mg-share.json; }
+  awk -v k="$k" '{ for (i = 1; i <= NF; i++) { if ($i ~ /"local accesses"/) l = $(i + 1); if ($i ~ /"remote accesses"/) r = $(i + 1) } }
+    END { gsub(/[^0-9]/, "", l); gsub(/[^0-9]/, "", r); if (l + r > 0) printf "remote share, depth 10 on %d (interpreter): %.2f%% of %d accesses (target: at most 1%%)\n", k, 100 * r / (l + r), l + r }' FS='[:,]' mg-share.json
+done
+for k in 2 4; do
+  [ "$k" -le "$gpus" ] || continue
+  d=$((23 + (k == 2 ? 1 : 2)))
+  s=$(ms "mg-tms$d-w" DEVICES="$k")
+  echo "weak, depth $d on $k: $s ms, efficiency $(ratio "$base" "$s") (target: at least 0.8); $(head -1 "mg-tms$d-w.out")"
+done
+echo "capacity: tree merge sort depth 24 on 2: $(trsrun mg-tms24-w DEVICES=2)"
+[ "$gpus" -ge 4 ] && echo "capacity: tree merge sort depth 25 on 4: $(trsrun mg-tms25-w DEVICES=4)"
+echo "capacity: transformation tree depth 30 on 2: $(trsrun mg-tt30-w DEVICES=2)"
