@@ -50,7 +50,8 @@ ks=(1 2)
 # build NAME: builds NAME.cu, a world program with NVSHMEM if it is one.
 build() {
   if grep -q '^#define GPUC_WORLD_H' "$1.cu"; then
-    nvcc -O3 -arch="$arch" -rdc=true -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
+    # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
+    nvcc -O3 -arch="$arch" $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
   else
     nvcc -O3 -arch="$arch" -o "$1" "$1.cu"
   fi

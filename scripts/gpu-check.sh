@@ -97,7 +97,8 @@ build() {
     if grep -q '^#define GPUC_WORLD_H' "$src"; then
       if [ -z "$nvshmem" ]; then
         echo "NVSHMEM not found (set GPUC_NVSHMEM)" > "$name.failed"
-      elif ! nvcc -O3 -arch="$arch" -rdc=true -I"$nvshmem/include" -o "$name" "$src" -L"$nvshmem/lib" \
+      # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
+      elif ! nvcc -O3 -arch="$arch" $(sed -n 's|^// nvcc world flags: ||p' "$src") -I"$nvshmem/include" -o "$name" "$src" -L"$nvshmem/lib" \
         -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nvshmem/lib" 2> "$name.nvcc"; then
         echo "nvcc failed" > "$name.failed"
       elif [ -s "$name.nvcc" ]; then

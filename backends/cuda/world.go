@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"gpuc/backends/abi"
 	"gpuc/ir"
 )
 
@@ -81,9 +82,41 @@ func UsesWorld(m *ir.Module) bool { return m.Param(ir.DevicesParam) != nil }
 
 // WorldBuild is the build line of a world program, for NAME.cu: $NV is
 // the NVSHMEM wheel's directory (NVSHMEMDir).
-func WorldBuild(name, arch string) string {
-	return fmt.Sprintf("nvcc -O3 -arch=%s -rdc=true -I$NV/include -o %s %s.cu -L$NV/lib -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,$NV/lib", arch, name, name)
+func WorldBuild(m *ir.Module, name, arch string) string {
+	return fmt.Sprintf("nvcc -O3 -arch=%s %s -I$NV/include -o %s %s.cu -L$NV/lib -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,$NV/lib",
+		arch, strings.Join(WorldFlags(m), " "), name, name)
 }
+
+// WorldFlags are the nvcc flags that a world program needs besides
+// NVSHMEM's include and library flags; the generated program names them
+// on a line of its own (WorldFlagsLine), which scripts read.
+//   - -rdc=true: NVSHMEM's device library is relocatable code.
+//   - -maxrregcount: with relocatable code ptxas compiles a device
+//     function apart from the kernels that call it, so it no longer
+//     budgets the function's registers to its callers' __launch_bounds__
+//     and refuses the link ("max regcount of 128 calls function with
+//     regcount of 254"). Every function gets the least budget of any
+//     kernel: 64K registers over its largest block, in steps of 8.
+//   - --suppress-stack-size-warning: nvlink warns that a recursive
+//     device function's stack size cannot be determined, which a whole
+//     program build does not; the runtime sets the stack size.
+func WorldFlags(m *ir.Module) []string {
+	flags := []string{"-rdc=true"}
+	most := int64(0)
+	for _, f := range m.Funcs {
+		if f.Kind == ir.KernelFunc {
+			most = max(most, abi.MaxBlock(m, f.Name))
+		}
+	}
+	if most > 256 {
+		flags = append(flags, fmt.Sprintf("-maxrregcount=%d", 65536/most/8*8))
+	}
+	return append(flags, "-Xnvlink", "--suppress-stack-size-warning")
+}
+
+// WorldFlagsLine is the comment in a world program that names
+// WorldFlags, for the scripts that build it.
+const WorldFlagsLine = "// nvcc world flags: "
 
 // NVSHMEMDir is the shell command that prints the NVSHMEM wheel's
 // directory on the GPU machines (../shared/MULTIGPU.md).
@@ -112,9 +145,9 @@ func worldKernels(m *ir.Module) map[string]bool {
 func worldHead(e *emitter, rest string) string {
 	name := e.m.Name
 	return banner(e.m, "NV=$("+NVSHMEMDir+")",
-		WorldBuild(name, "sm_90"),
+		WorldBuild(e.m, name, "sm_90"),
 		"(a world program: ./"+name+" DEVICES=k runs on GPUs 0..k-1, one process each, joined by NVSHMEM)") +
-		rest + "\n" + worldRuntimeText()
+		WorldFlagsLine + strings.Join(WorldFlags(e.m), " ") + "\n" + rest + "\n" + worldRuntimeText()
 }
 
 // worldRuntimeText is world.h with the grain of the world's parts.

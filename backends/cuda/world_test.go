@@ -51,7 +51,8 @@ func TestWorldFacts(t *testing.T) {
 	module, whole := emitUnchecked(t, "testdata/world/spread.kir")
 	for _, f := range []fact{
 		// The build line names NVSHMEM; the runtime is pasted in.
-		{`-rdc=true -I\$NV/include`, 1},
+		{`-rdc=true -Xnvlink --suppress-stack-size-warning -I\$NV/include`, 1},
+		{`(?m)^// nvcc world flags: -rdc=true -Xnvlink --suppress-stack-size-warning$`, 1},
 		{`struct gpuc_world_shared`, 1},
 		// One process per device, after the command line is read.
 		{`const bool gpuc_time = gpuc_world_start\(gpuc_parse_args\(argc, argv, gpuc_params, 3, gpuc_buffers, 6, "spread"\), \(long long\)DEVICES\);`, 1},

@@ -113,8 +113,10 @@ func Build(file, out string, o Options) error {
 		if err != nil {
 			return fmt.Errorf("%s runs on a world of devices (parameter DEVICES): %v", file, err)
 		}
-		return o.run(llvm.FindTool("nvcc"), "-O3", "-arch="+arch, "-rdc=true", "-I"+filepath.Join(nv, "include"), "-o", out, src,
+		args := append([]string{"-O3", "-arch=" + arch}, cuda.WorldFlags(m)...)
+		args = append(args, "-I"+filepath.Join(nv, "include"), "-o", out, src,
 			"-L"+filepath.Join(nv, "lib"), "-l:libnvshmem_host.so.3", "-lnvshmem_device", "-Xlinker", "-rpath,"+filepath.Join(nv, "lib"))
+		return o.run(llvm.FindTool("nvcc"), args...)
 	}
 	lo := llvm.Options{Target: llvm.Host, NoChecks: o.NoChecks}
 	ll, err := llvm.Emit(m, lo)
