@@ -177,14 +177,20 @@ func FuzzKIR(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte, input string) { compileAll(t, ".kir", src, "") })
 }
 
-// maxSteps bounds each run of FuzzForkPasses (Note [Step limit] in
-// package interp).
-const maxSteps = 200000
+// maxSteps and maxTime bound each run of FuzzForkPasses (Note [Step
+// limit] and Note [Bounded runs] in package interp). The time bound keeps
+// a slow input (a list with a cycle, which pointer jumping never leaves,
+// over a thousand processors) well under the fuzzer's own limit, past
+// which it reports the input as a hang.
+const (
+	maxSteps = 200000
+	maxTime  = 2 * time.Second
+)
 
 // run runs m in the interpreter and returns what it printed and its error.
 func run(m *ir.Module) (string, error) {
 	var out bytes.Buffer
-	err := interp.Run(m, interp.Config{Stdout: &out, MaxSteps: maxSteps, Workers: 1})
+	err := interp.Run(m, interp.Config{Stdout: &out, MaxSteps: maxSteps, Timeout: maxTime, Workers: 1})
 	return out.String(), err
 }
 
@@ -192,7 +198,8 @@ func run(m *ir.Module) (string, error) {
 // two runs need not reach alike: the lowered program counts its steps
 // differently.
 func limited(err error) bool {
-	return err != nil && (strings.Contains(err.Error(), "--max-steps") || strings.Contains(err.Error(), "interpreter's limit"))
+	return err != nil && (strings.Contains(err.Error(), "--max-steps") || strings.Contains(err.Error(), "interpreter's limit") ||
+		strings.Contains(err.Error(), "(--timeout)"))
 }
 
 func FuzzForkPasses(f *testing.F) {
