@@ -67,6 +67,20 @@ type Hoist struct {
 // *ir.Atomic or *ir.Binary) can go everywhere.
 func (p *CheckPlan) Elide(node any) bool { return p != nil && p.elided[node] }
 
+// Settled reports whether the plan elides the check of node, or one of
+// active, the tests before the loops being emitted unchecked, covers it.
+func (p *CheckPlan) Settled(node any, active []*Hoist) bool {
+	if p.Elide(node) {
+		return true
+	}
+	for _, h := range active {
+		if h.Covers(node) {
+			return true
+		}
+	}
+	return false
+}
+
 // Hoist returns the hoisted test of loop (a *ir.While or *ir.For), or nil.
 func (p *CheckPlan) Hoist(loop ir.Stmt) *Hoist {
 	if p == nil {

@@ -198,7 +198,7 @@ func (f *fn) load(e *ir.Load) cx {
 // abi): gpuc_idx compares it with b's length and faults if it is out of
 // range, unless the plan elides or hoists the check of node.
 func (f *fn) checkedIndex(node any, pos ir.Pos, b *ir.Buffer, index ir.Expr, idx cx) cx {
-	if !f.e.checks || abi.IndexInRange(b, index) || f.settled(node) {
+	if !f.e.checks || abi.IndexInRange(b, index) || f.plan.Settled(node, f.active) {
 		return idx
 	}
 	id := f.faultID(pos, abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type())))
@@ -208,27 +208,13 @@ func (f *fn) checkedIndex(node any, pos ir.Pos, b *ir.Buffer, index ir.Expr, idx
 	return call("gpuc_idx", cast(ir.I64, idx), cast(ir.I64, n), primary(strconv.Itoa(id)))
 }
 
-// settled reports whether the plan elides the check of node, or a test
-// before a loop being emitted unchecked covers it.
-func (f *fn) settled(node any) bool {
-	if f.plan.Elide(node) {
-		return true
-	}
-	for _, h := range f.active {
-		if h.Covers(node) {
-			return true
-		}
-	}
-	return false
-}
-
 // checkedDivisor checks the divisor y of e: in host code always, with the
 // position; in device code with checks on, through gpuc_divisor.
 func (f *fn) checkedDivisor(e *ir.Binary, y cx) cx {
 	switch {
 	case !abi.CheckedDivisor(e) || f.length:
 		return y
-	case !f.host && f.settled(e):
+	case !f.host && f.plan.Settled(e, f.active):
 		return y
 	case f.host:
 		return call("gpuc_nonzero_at", y, primary(cstring(e.Pos.String())))

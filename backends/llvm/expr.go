@@ -58,7 +58,7 @@ func (f *fn) elem(node any, name string, index ir.Expr, pos ir.Pos) (value.Value
 		return nil, nil
 	}
 	i := f.convert(ir.I64, index.Type(), idx)
-	if f.g.checks && !abi.IndexInRange(b, index) && !f.settled(node) {
+	if f.g.checks && !abi.IndexInRange(b, index) && !f.plan.Settled(node, f.active) {
 		f.length = true
 		n := f.convert(ir.I64, b.Len.Type(), f.expr(b.Len))
 		f.length = false
@@ -128,7 +128,7 @@ func (f *fn) binary(e *ir.Binary) value.Value {
 	case ir.Mul:
 		return b.NewMul(x, y)
 	case ir.Div, ir.Rem:
-		if f.g.checks && abi.CheckedDivisor(e) && !f.length && !f.settled(e) {
+		if f.g.checks && abi.CheckedDivisor(e) && !f.length && !f.plan.Settled(e, f.active) {
 			id, ok := f.g.faultIDs[abi.DivFault(e.Pos)]
 			if !ok {
 				f.errorf(e.Pos, "internal error: the check of this divisor has no number")

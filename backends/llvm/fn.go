@@ -97,20 +97,6 @@ func (f *fn) jump(b *llir.Block) {
 	}
 }
 
-// settled reports whether the plan elides the check of node, or a test
-// before a loop being emitted unchecked covers it.
-func (f *fn) settled(node any) bool {
-	if f.plan.Elide(node) {
-		return true
-	}
-	for _, h := range f.active {
-		if h.Covers(node) {
-			return true
-		}
-	}
-	return false
-}
-
 // enter makes b the current block.
 func (f *fn) enter(b *llir.Block) { f.cur = b }
 
