@@ -301,14 +301,7 @@ func TestHybridDrivers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(base+".ll", ll, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(base+".cpp", cpp, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			run(t, clang, "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o")
-			run(t, cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-rdynamic", "-I", stub, base+".cpp", base+".o", "-lpthread", "-ldl", "-o", base)
+			link(t, clang, cxx, base, ll, cpp, []string{"-rdynamic", "-I", stub}, "-lpthread", "-ldl")
 			want, _ := interpret(t, path, nil)
 			for _, env := range [][]string{
 				{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"},
@@ -375,6 +368,23 @@ func TestHostFit(t *testing.T) {
 	}
 }
 
+// link writes a host-target module and its host program under base and
+// builds them into the executable base, with flags before the sources and
+// libs after them.
+func link(t *testing.T, clang, cxx, base string, ll, cpp []byte, flags []string, libs ...string) {
+	t.Helper()
+	if err := os.WriteFile(base+".ll", ll, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(base+".cpp", cpp, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, clang, "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o")
+	args := append([]string{"-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror"}, flags...)
+	args = append(append(args, base+".cpp", base+".o"), libs...)
+	run(t, cxx, append(args, "-o", base)...)
+}
+
 // buildHost writes m's host-target module and host program under base
 // and builds them into an executable.
 func buildHost(t *testing.T, clang, cxx, base string, m *ir.Module) string {
@@ -387,14 +397,7 @@ func buildHost(t *testing.T, clang, cxx, base string, m *ir.Module) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(base+".ll", ll, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(base+".cpp", cpp, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	run(t, clang, "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o")
-	run(t, cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", base+".cpp", base+".o", "-o", base)
+	link(t, clang, cxx, base, ll, cpp, nil)
 	return base
 }
 
