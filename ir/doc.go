@@ -206,8 +206,11 @@
 // of a replicated buffer, so no broadcast is needed). A world launch
 // starts on device d the blocks from d*ceil(G/k), with bid() offset; its
 // grid barrier is the device's grid sync around a barrier of all PEs.
-// allgather is a collect of each PE's part, allreduce a reduction on the
-// stream; a host read of a distributed element is a get from its owner.
+// allgather is a collect of each PE's part; allreduce waits for the
+// device and combines the hosts' values in shared memory, in device order
+// (a reduction on the stream with its read-back costs more: Note [World on
+// NVSHMEM] in backends/cuda); a host read of a distributed element is a
+// get from its owner.
 //
 // Memory model: between two world barriers (world_barrier, a world
 // region's or cooperative world launch's grid barrier, allgather,
