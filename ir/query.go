@@ -91,3 +91,22 @@ func WalkBufferUses(body []Stmt, f func(buf string, use BufferUse)) {
 		return true
 	})
 }
+
+// Assigned lists the locals that s itself (not its nested bodies) sets: a
+// declaration's, an assignment's and an atomic's destination, and those of
+// a for loop's init and post statements.
+func Assigned(s Stmt) []string {
+	switch s := s.(type) {
+	case *Decl:
+		return []string{s.Name}
+	case *Assign:
+		return []string{s.Name}
+	case *Atomic:
+		if s.Dst != "" {
+			return []string{s.Dst}
+		}
+	case *For:
+		return append(Assigned(s.Init), Assigned(s.Post)...)
+	}
+	return nil
+}

@@ -190,7 +190,7 @@ func (h *hoister) findHostLocals() {
 	var device func(ir.Stmt)
 	device = func(s ir.Stmt) {
 		ir.WalkStmts([]ir.Stmt{s}, func(x ir.Stmt) bool {
-			for _, name := range assigned(x) {
+			for _, name := range ir.Assigned(x) {
 				defs[name] = append(defs[name], def{})
 			}
 			return true
@@ -249,23 +249,6 @@ func (h *hoister) findHostLocals() {
 			}
 		}
 	}
-}
-
-// assigned lists the locals a statement itself assigns.
-func assigned(s ir.Stmt) []string {
-	switch s := s.(type) {
-	case *ir.Decl:
-		return []string{s.Name}
-	case *ir.Assign:
-		return []string{s.Name}
-	case *ir.Atomic:
-		if s.Dst != "" {
-			return []string{s.Dst}
-		}
-	case *ir.For:
-		return append(assigned(s.Init), assigned(s.Post)...)
-	}
-	return nil
 }
 
 // hostComputable reports whether the host can evaluate e: it reads only

@@ -42,7 +42,7 @@ func (e env) meet(o env) {
 // path that is not followed.
 func (e env) kill(body []ir.Stmt) {
 	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		for _, name := range assigned(s) {
+		for _, name := range ir.Assigned(s) {
 			delete(e, name)
 		}
 		return true

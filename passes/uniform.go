@@ -115,7 +115,7 @@ func (u *uniformity) groupBodies(s ir.Stmt, div bool, bodies ...[]ir.Stmt) {
 	for _, b := range bodies {
 		u.list(b, div)
 		ir.WalkStmts(b, func(x ir.Stmt) bool {
-			for _, name := range assigned(x) {
+			for _, name := range ir.Assigned(x) {
 				if !inside[name] {
 					u.mark(name)
 				}

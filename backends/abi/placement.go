@@ -202,7 +202,7 @@ func singleDefs(body []ir.Stmt) map[string]ir.Expr {
 				assigned[n] = true
 			}
 		default:
-			for _, n := range assignedBy(s) {
+			for _, n := range ir.Assigned(s) {
 				assigned[n] = true
 			}
 		}
@@ -214,36 +214,11 @@ func singleDefs(body []ir.Stmt) map[string]ir.Expr {
 	return defs
 }
 
-// assignedBy is the locals s itself (not its nested statements) sets.
-func assignedBy(s ir.Stmt) []string {
-	switch s := s.(type) {
-	case *ir.Assign:
-		return []string{s.Name}
-	case *ir.Atomic:
-		if s.Dst != "" {
-			return []string{s.Dst}
-		}
-	case *ir.For:
-		var out []string
-		if s.Init != nil {
-			out = append(out, assignedBy(s.Init)...)
-		}
-		if s.Post != nil {
-			out = append(out, assignedBy(s.Post)...)
-		}
-		return out
-	}
-	return nil
-}
-
 // assignedIn is every local that body sets, nested statements included.
 func assignedIn(body []ir.Stmt) []string {
 	var out []string
 	ir.WalkStmts(body, func(s ir.Stmt) bool {
-		if d, ok := s.(*ir.Decl); ok {
-			out = append(out, d.Name)
-		}
-		out = append(out, assignedBy(s)...)
+		out = append(out, ir.Assigned(s)...)
 		return true
 	})
 	return out
