@@ -30,7 +30,8 @@
 #      are remote: these figures measure that placement, not the owner
 #      placement that the targets assume.
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
-# run (300 s), MULTIGPU_SCALING=0 leaves out section 4. GPUC_ARCH sets the
+# run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
+# sections 3 and 4 (the probes alone build in seconds). GPUC_ARCH sets the
 # GPU architecture (sm_90).
 set -uo pipefail
 dir=${1:?usage: bench-multigpu.sh DIR}
@@ -95,10 +96,12 @@ trs() { # NAME FILE INPUT [DEVICES=k]
   shift 3
   "$gpuc" compile "$file" --input "$input" --print=summary --stats "$@" -o "mg-$name.cu" || exit 1
 }
+if [ "${MULTIGPU_TRS:-1}" = 0 ]; then MULTIGPU_SCALING=0; else
 trs tms20 treemergesort.trs "$(tms 20)"
 trs tms20-w treemergesort.trs "$(tms 20)" DEVICES=1
 trs tt22 transtree.trs "$(tt 22)"
 trs tt22-w transtree.trs "$(tt 22)" DEVICES=1
+fi
 # Section 4's programs: spread by distribute-world unless the TRS lowering
 # makes world launches itself.
 if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
@@ -146,6 +149,7 @@ trsrun() {
   echo "$t ms, $(awk '/^rewrites:/ { print $2 }' "$1.err") rewrites, $(head -1 "$1.out")"
 }
 
+[ "${MULTIGPU_TRS:-1}" != 0 ] || exit 0
 echo "== 3. nothing lost on one GPU (and replicated on k: every device runs the whole program)"
 for w in tms20 tt22; do
   cap=200000000

@@ -255,13 +255,16 @@ func TestTestdataFacts(t *testing.T) {
 			{`gpuc_device_raise\(1\); // "store full"`, 1},
 			{`asm volatile\("exit;"\);`, 1},
 			{`gpuc_fail_hook = gpuc_report_device_error;`, 1},
+			// The host's look reads the pinned copy (Note [Error word]).
+			{`cudaStreamSynchronize\(0\)\);\n\s*const int id = \*\(volatile int \*\)gpuc_error_host;`, 1},
 			{`gpuc_check_device_error\(\);\n\s*fwrite\("after\\n", 1, 6, stdout\);`, 1},
 		}},
 		// A raise in a cooperative kernel stops the whole kernel.
 		{"coop/raise", []fact{
 			{`asm volatile\("exit;"\);`, 0},
-			{`atomicCAS_system\(gpuc_error_sys, 0, id\);\n\s*__threadfence_system\(\);\n\s*__trap\(\);`, 1},
-			{`gpuc_fail_hook = gpuc_report_device_error;\n\s*gpuc_error_host_init\(\);`, 1},
+			{`\{\n\s*__trap\(\);\n\s*__builtin_unreachable\(\);`, 1},
+			{`if \(atomicCAS\(&gpuc_error, 0, id\) == 0\) gpuc_error_mirror\(id\);`, 1},
+			{`gpuc_error_host_init\(\); // before the first launch`, 1},
 			{`id = gpuc_error_host != nullptr \? \*\(volatile int \*\)gpuc_error_host : 0;`, 1},
 		}},
 		{"raise_host", []fact{

@@ -336,6 +336,9 @@ func (e *emitter) hostMain() string {
 		f.line("gpuc_world_init(gpuc_pool_bytes);")
 	}
 	e.dev.start(f)
+	if _, ok := e.dev.(runtimeAPI); ok && len(e.raiseMsgs) > 0 {
+		f.line("gpuc_error_host_init(); // before the first launch (Note [Error word])")
+	}
 	e.setup(f)
 	if e.world {
 		f.line("gpuc_world_barrier(); // every device's buffers are filled")
@@ -343,9 +346,6 @@ func (e *emitter) hostMain() string {
 	f.line("")
 	if len(e.raiseMsgs) > 0 {
 		f.line("gpuc_fail_hook = gpuc_report_device_error;")
-		if _, ok := e.dev.(runtimeAPI); ok && gridBarriers(e.m) {
-			f.line("gpuc_error_host_init();")
-		}
 	}
 	if len(e.raiseMsgs) > e.nRaise {
 		f.line("if (!gpuc_checks_on) gpuc_device_checks_off();")

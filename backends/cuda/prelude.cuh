@@ -134,13 +134,14 @@ static gpuc_profile_t gpuc_profile;
 inline void gpuc_profile_mark(void) {
   if (!gpuc_profile.on) return;
   if (gpuc_profile.used == gpuc_profile.cap) {
-    gpuc_profile.cap = gpuc_profile.cap ? 2 * gpuc_profile.cap : 256;
-    gpuc_profile.events = (cudaEvent_t *)realloc(gpuc_profile.events, (size_t)gpuc_profile.cap * sizeof(cudaEvent_t));
+    // The events are made in batches, off the launches' path.
+    const long long cap = gpuc_profile.cap ? 2 * gpuc_profile.cap : 32;
+    gpuc_profile.events = (cudaEvent_t *)realloc(gpuc_profile.events, (size_t)cap * sizeof(cudaEvent_t));
     if (!gpuc_profile.events) gpuc_fail("out of host memory");
+    for (long long i = gpuc_profile.cap; i < cap; i++) GPUC_CUDA(cudaEventCreate(&gpuc_profile.events[i]));
+    gpuc_profile.cap = cap;
   }
-  cudaEvent_t *ev = &gpuc_profile.events[gpuc_profile.used++];
-  GPUC_CUDA(cudaEventCreate(ev));
-  GPUC_CUDA(cudaEventRecord(*ev));
+  GPUC_CUDA(cudaEventRecord(gpuc_profile.events[gpuc_profile.used++]));
 }
 
 // gpuc_profile_launch counts a launch that gpuc_profile_mark brackets,
@@ -192,7 +193,7 @@ inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t s
     GPUC_CUDA(cudaEventElapsedTime(&before, start, gpuc_profile.events[0]));
     GPUC_CUDA(cudaEventElapsedTime(&after, gpuc_profile.events[gpuc_profile.used - 1], stop));
   }
-  for (long long i = 0; i < gpuc_profile.used; i++) GPUC_CUDA(cudaEventDestroy(gpuc_profile.events[i]));
+  for (long long i = 0; i < gpuc_profile.cap; i++) GPUC_CUDA(cudaEventDestroy(gpuc_profile.events[i]));
   free(gpuc_profile.events);
   double rest = total_ms - busy;
   if (gpuc_json) {

@@ -40,18 +40,32 @@ func (runtimeAPI) constant(e *emitter, b *ir.Buffer) string {
 	return fmt.Sprintf("__constant__ %s %s[%s];\n", ctype(b.Elem), e.n.c(b.Name), e.constLength(b))
 }
 
-// raiseSupport writes the device's error word and the host's check of it,
-// where device code raises. A raising thread records the number of its
-// message unless another was first, and exits; the host reports the
-// message at its next look: after each copy from the device, before each
-// printf, before printing the outputs, and before any other error.
+// Note [Error word]
 //
-// A thread that exits may not leave a cooperative kernel: the others would
-// wait for it at the next grid barrier forever. Where the module holds grid
-// barriers, a raising thread therefore also records the number in pinned
-// host memory and stops the whole kernel with a trap; the launch fails,
-// and the fail hook finds the message there, since the device can no
-// longer be asked.
+// A raise in device code (an IR raise, or a failed check) must reach the
+// host as the interpreter's message, at the host's next look: after each
+// copy from the device, before each printf, before printing the outputs and
+// before any other error. The first raise sets the device's error word,
+// gpuc_error, by a compare-and-swap; only that raise writes its values and
+// then its number into pinned host memory mapped for the device, with
+// system fences between, and stops (Note [Checks] in backends/abi).
+//
+// The host's look is a stream synchronisation and a read of the pinned
+// number: no copy from the device. A host loop that launches a step and
+// reads a count back each iteration (TRS and CHR fixpoints, world programs'
+// iterations) so pays one round trip a read-back instead of two; a copy
+// from the device costs about 7 us on an H200, a synchronisation of an idle
+// stream well under one. Writes of a finished kernel to mapped host memory
+// are visible to the host after the synchronisation, so the number read is
+// the raise's, if one happened.
+//
+// Where kernels hold grid barriers, a raising thread stops the whole kernel
+// with a trap (the others would wait for it at the next barrier forever);
+// the launch fails, and the fail hook finds the message in the pinned copy,
+// since the device can no longer be asked.
+
+// raiseSupport writes the device's error word and the host's check of it,
+// where device code raises (Note [Error word]).
 func (runtimeAPI) raiseSupport(e *emitter, b *strings.Builder) {
 	if len(e.raiseMsgs) == 0 {
 		b.WriteString("\n// No device code raises.\nstatic void gpuc_check_device_error(void) {}\n")
@@ -59,80 +73,74 @@ func (runtimeAPI) raiseSupport(e *emitter, b *strings.Builder) {
 	}
 	msgs, n := raiseMessages(e)
 	faults := len(e.raiseMsgs) > e.nRaise
-	coop := gridBarriers(e.m)
+	stop := "asm volatile(\"exit;\");"
+	if gridBarriers(e.m) {
+		stop = "__trap();"
+	}
 	fmt.Fprintf(b, `
-// Errors raised in device code: the number of the first one, and the
+// Errors raised in device code (Note [Error word] in backends/cuda): the
+// number of the first one, on the device and in pinned host memory, and the
 // messages by number.
 __device__ int gpuc_error;
-static const char *const gpuc_raise_msgs[] = {%s};
-`, msgs)
-	if coop {
-		b.WriteString(`
-// The number of the first raise also goes to pinned host memory, which the
-// host can read after the trap that stops a cooperative kernel.
 __device__ int *gpuc_error_sys;
 static int *gpuc_error_host;
+static const char *const gpuc_raise_msgs[] = {%s};
 
-// gpuc_device_raise records a raise in device code and stops the kernel.
-[[noreturn]] __device__ inline void gpuc_device_raise(int id) {
-  atomicCAS(&gpuc_error, 0, id);
-  atomicCAS_system(gpuc_error_sys, 0, id);
+// gpuc_device_stop ends the raising thread: it exits, or where kernels hold
+// grid barriers it stops the whole kernel, since the others would wait for
+// it at the next one forever.
+[[noreturn]] __device__ inline void gpuc_device_stop(void) {
+  %s
+  __builtin_unreachable();
+}
+
+// gpuc_error_mirror copies the error word's number to the host's, once its
+// values are written: only the raise that set the word calls it.
+__device__ inline void gpuc_error_mirror(int id) {
   __threadfence_system();
-  __trap();
-  __builtin_unreachable();
+  *(volatile int *)gpuc_error_sys = id;
+  __threadfence_system();
 }
-`)
-	} else {
-		b.WriteString(`
-// gpuc_device_raise records a raise in device code and ends the thread.
+
+// gpuc_device_raise records a raise in device code and stops.
 [[noreturn]] __device__ inline void gpuc_device_raise(int id) {
-  atomicCAS(&gpuc_error, 0, id);
-  asm volatile("exit;");
-  __builtin_unreachable();
+  if (atomicCAS(&gpuc_error, 0, id) == 0) gpuc_error_mirror(id);
+  gpuc_device_stop();
 }
-`)
-	}
-	values := "nullptr"
+`, msgs, stop)
+	hostValues := "nullptr"
 	if faults {
-		values = "gpuc_v"
-		pinned := ""
-		if coop {
-			pinned = `
-    if (gpuc_error_values_sys != nullptr) {
-      gpuc_error_values_sys[0] = a;
-      gpuc_error_values_sys[1] = b;
-    }`
-			b.WriteString(`
-// The fault's values also go to pinned host memory.
-__device__ long long *gpuc_error_values_sys;
-static long long *gpuc_error_values_host;
-`)
-		}
+		hostValues = "gpuc_error_values_host"
 		fmt.Fprintf(b, `
 // Checks (Note [Checks] in backends/abi): a failed one records its values
-// with its number, unless CHECKS=0 cleared gpuc_checks.
+// with its number, on the device and in pinned host memory, unless CHECKS=0
+// cleared gpuc_checks.
 __device__ long long gpuc_error_values[2];
+__device__ long long *gpuc_error_values_sys;
+static long long *gpuc_error_values_host;
 __device__ int gpuc_checks = 1;
 __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
   if (!gpuc_checks) return;
   if (atomicCAS(&gpuc_error, 0, id) == 0) {
     gpuc_error_values[0] = a;
-    gpuc_error_values[1] = b;%s
-    __threadfence_system();
+    gpuc_error_values[1] = b;
+    gpuc_error_values_sys[0] = a;
+    gpuc_error_values_sys[1] = b;
+    gpuc_error_mirror(id);
   }
-  gpuc_device_raise(id);
+  gpuc_device_stop();
 }
 %s
 static void gpuc_device_checks_off(void) {
   const int off = 0;
   GPUC_CUDA(cudaMemcpyToSymbol(gpuc_checks, &off, sizeof off));
 }
-`, pinned, checkHelpers)
+`, checkHelpers)
 	}
 	b.WriteString(raisedFunc(e, n))
-	if coop {
-		b.WriteString(`
-// gpuc_error_host_init allocates the pinned error word.
+	b.WriteString(`
+// gpuc_error_host_init allocates the pinned error word, mapped for the
+// device, before the first launch.
 static void gpuc_error_host_init(void) {
   GPUC_CUDA(cudaHostAlloc((void **)&gpuc_error_host, sizeof(int), cudaHostAllocMapped));
   *gpuc_error_host = 0;
@@ -140,43 +148,33 @@ static void gpuc_error_host_init(void) {
   GPUC_CUDA(cudaHostGetDevicePointer((void **)&dev, gpuc_error_host, 0));
   GPUC_CUDA(cudaMemcpyToSymbol(gpuc_error_sys, &dev, sizeof dev));
 `)
-		if faults {
-			b.WriteString(`  GPUC_CUDA(cudaHostAlloc((void **)&gpuc_error_values_host, 2 * sizeof(long long), cudaHostAllocMapped));
+	if faults {
+		b.WriteString(`  GPUC_CUDA(cudaHostAlloc((void **)&gpuc_error_values_host, 2 * sizeof(long long), cudaHostAllocMapped));
   gpuc_error_values_host[0] = gpuc_error_values_host[1] = 0;
   long long *values = nullptr;
   GPUC_CUDA(cudaHostGetDevicePointer((void **)&values, gpuc_error_values_host, 0));
   GPUC_CUDA(cudaMemcpyToSymbol(gpuc_error_values_sys, &values, sizeof values));
 `)
-		}
-		b.WriteString("}\n")
 	}
-	read := ""
-	if faults {
-		read = "\n  long long gpuc_v[2] = {0, 0};\n  if (id > 0) GPUC_CUDA(cudaMemcpyFromSymbol(gpuc_v, gpuc_error_values, sizeof gpuc_v));"
-	}
+	b.WriteString("}\n")
 	fmt.Fprintf(b, `
+// gpuc_check_device_error waits for the device, then reads the pinned copy
+// of the error word: no copy from the device.
 static void gpuc_check_device_error(void) {
   if (!gpuc_device_ran) return;
   gpuc_device_ran = false;
-  int id = 0;
-  GPUC_CUDA(cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id));%s
-  gpuc_raised(id, %s);
+  GPUC_CUDA(cudaStreamSynchronize(0));
+  const int id = *(volatile int *)gpuc_error_host;
+  if (id > 0) gpuc_raised(id, %s);
 }
 
 // gpuc_report_device_error is the fail hook: an error raised on the device
-// came first. It stays quiet if the device cannot be asked.
+// came first. It reads the pinned copy, which survives a trap that stops a
+// kernel, then asks the device; it stays quiet if neither tells.
 static void gpuc_report_device_error(void) {
-  int id = 0;
-`, read, values)
-	if coop {
-		hostValues := "nullptr"
-		if faults {
-			hostValues = "gpuc_error_values_host"
-		}
-		fmt.Fprintf(b, `  id = gpuc_error_host != nullptr ? *(volatile int *)gpuc_error_host : 0;
+  int id = gpuc_error_host != nullptr ? *(volatile int *)gpuc_error_host : 0;
   if (id > 0) gpuc_raised(id, %s);
-`, hostValues)
-	}
+`, hostValues, hostValues)
 	if faults {
 		b.WriteString(`  long long gpuc_v[2] = {0, 0};
   if (cudaMemcpyFromSymbol(&id, gpuc_error, sizeof id) == cudaSuccess && id > 0 &&

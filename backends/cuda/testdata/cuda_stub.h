@@ -76,6 +76,7 @@ template <class T> cudaError_t cudaFuncSetAttribute(T *entry, cudaFuncAttribute 
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 
