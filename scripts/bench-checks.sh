@@ -7,7 +7,9 @@
 #
 # PART (a comma list of fork, chr, trs, rec and pe; all by default) picks
 # the families, so that each call fits a device call's limit: all of
-# them did not fit 280 s (fork, chr and trs did).
+# them did not fit 280 s (fork, chr and trs did). COUNTS=1 only
+# compiles, here or there, and prints each workload's checks (no nvcc,
+# no GPU): the table of "The checks that remain" in docs/BENCHMARKS.md.
 #
 # Each workload is compiled twice by the static gpuc, with --checks=on
 # (the default) and --checks=off, both built with nvcc in parallel, then
@@ -28,7 +30,11 @@ arch=${GPUC_ARCH:-sm_90}
 reps=${REPS:-3}
 gpuc=./gpuc
 parts=",${PART:-fork,chr,trs,rec,pe},"
-echo "bench-checks: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvcc --version | tail -1)"
+counts() {
+  sed -n 's|^// .*: checks: \([0-9]*\) kept (\([0-9]*\) in loops), \([0-9]*\) hoisted, \([0-9]*\) elided$|\1 \2 \3 \4|p' "$1" |
+    awk '{ k += $1; l += $2; h += $3; e += $4 } END { printf "%d kept (%d in loops), %d hoisted, %d elided", k, l, h, e }'
+}
+[ "${COUNTS:-0}" = 1 ] || echo "bench-checks: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvcc --version | tail -1)"
 
 nest() {
   local t=$2 i
@@ -74,10 +80,21 @@ echo "bench-checks: PART=${PART:-all}: ${#workloads[@]} workloads"
 for w in "${workloads[@]}"; do
   IFS='|' read -r name src flags _ <<< "$w"
   eval "fl=($flags)" 2>/dev/null || fl=()
-  for c in on off; do
+  cs="on off"
+  [ "${COUNTS:-0}" = 1 ] && cs=on
+  for c in $cs; do
     "$gpuc" compile --checks=$c "$src" "${fl[@]}" -o "checks-$name-$c.cu" 2> "checks-$name-$c.report" || { echo "bench-checks: gpuc compile $name --checks=$c failed"; cat "checks-$name-$c.report"; }
   done
 done
+if [ "${COUNTS:-0}" = 1 ]; then
+  echo "| workload | checks in the program |"
+  echo "|---|---|"
+  for w in "${workloads[@]}"; do
+    n=${w%%|*}
+    [ -f "checks-$n-on.cu" ] && echo "| $n | $(counts "checks-$n-on.cu") |"
+  done
+  exit 0
+fi
 for w in "${workloads[@]}"; do
   n=${w%%|*}
   printf 'checks-%s-on\nchecks-%s-off\n' "$n" "$n"
@@ -101,8 +118,7 @@ for w in "${workloads[@]}"; do
   done
   on=$(median < "checks-$name-on.ms") off=$(median < "checks-$name-off.ms")
   cost=$(awk -v a="$on" -v b="$off" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else print "n/a" }')
-  counts=$(sed -n 's|^// .*: checks: \([0-9]*\) kept (\([0-9]*\) in loops), \([0-9]*\) hoisted, \([0-9]*\) elided$|\1 \2 \3 \4|p' "checks-$name-on.cu" |
-    awk '{ k += $1; l += $2; h += $3; e += $4 } END { printf "%d kept (%d in loops), %d hoisted, %d elided", k, l, h, e }')
+  counts=$(counts "checks-$name-on.cu")
   [ "$same" = yes ] || cost="$cost (OUTPUTS DIFFER)"
   table+=$'\n'"| $name | $on | $off | $cost | $counts |"
   echo "$name: on $(tr '\n' ' ' < "checks-$name-on.ms")ms, off $(tr '\n' ' ' < "checks-$name-off.ms")ms"

@@ -12,16 +12,15 @@ import (
 // check is proven needless or is hoisted out of a loop. PlanChecks
 // decides, per device function, for both backends:
 //
-//   - elided: the index is a constant in range (IndexInRange), or it is
-//     a value known not to be negative (a thread id, an unsigned value, a
-//     constant, the counter of `for v = v0; v < n; v = v + 1` with v0 not
-//     negative) guarded by a dominating `x < n` (an if's condition, such
-//     a for's) where n is the buffer's length: the same expression, up
+//   - elided: the index is a constant in range (IndexInRange), or the
+//     range facts that hold there (Note [Range facts]) put it in
+//     [0, n), where n is the buffer's length: the same expression, up
 //     to conversions that keep the value, or a kernel parameter that
-//     every launch of the kernel sets to it. Or an access at the same
-//     index (no load in it, no local of it set since) of a buffer of the
-//     same length went before whenever this one runs: that one would
-//     have failed first.
+//     every launch of the kernel sets to it. A value is not negative
+//     where it is a thread id, an unsigned value, a constant, the
+//     counter of `for v = v0; v < n; v = v + 1` with v0 not negative,
+//     or a fact says so. A divisor is elided where it is such a length
+//     known to be at least 1.
 //   - hoisted: the access is in a loop `v < B` (or `<=`) stepped by
 //     `v = v + s`, with s > 0, and its index is A*v + R, with A, R, B and s
 //     invariant in the loop and safe to evaluate early (no call, no
