@@ -190,24 +190,24 @@ func kill(k *known, names ...string) *known {
 	if len(names) == 0 {
 		return k
 	}
-	var above []fact // the facts down to the last one killed
-	var cut *known
-	var all []fact
+	var cut *known // the last fact killed
 	for n := k; n != nil; n = n.next {
-		all = append(all, n.f)
 		if readsAny(n.f, names) {
-			above = all
-			cut = n.next
+			cut = n
 		}
 	}
-	if above == nil {
+	if cut == nil {
 		return k
 	}
-	out := cut
-	for i := len(above) - 1; i >= 0; i-- {
-		if !readsAny(above[i], names) {
-			out = out.push(above[i])
+	var above []fact
+	for n := k; n != cut; n = n.next {
+		if !readsAny(n.f, names) {
+			above = append(above, n.f)
 		}
+	}
+	out := cut.next
+	for i := len(above) - 1; i >= 0; i-- {
+		out = out.push(above[i])
 	}
 	return out
 }
@@ -356,11 +356,20 @@ func (pl *planner) assign(name string, value ir.Expr, k *known) *known {
 // positive is the lengths that k shows to be at least 1: n in
 // 0 <= x < n.
 func (pl *planner) positive(k *known) []ir.Expr {
+	nonNeg := map[string]bool{}
+	for n := k; n != nil; n = n.next {
+		if n.f.n == nil {
+			nonNeg[n.f.kx()] = true
+		}
+	}
 	var out []ir.Expr
 	seen := map[string]bool{}
 	for n := k; n != nil; n = n.next {
 		f := n.f
-		if f.n != nil && !seen[f.key] && pl.nonNeg(f.x, f.kx(), k) {
+		if f.n == nil || seen[f.key] {
+			continue
+		}
+		if nonNeg[f.kx()] || nonNegative(substitute(f.x, pl.singles)) {
 			seen[f.key] = true
 			out = append(out, f.n)
 		}
