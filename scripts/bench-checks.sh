@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # The checks' cost on the GPU (Note [Checks], Note [Check placement] in
-# backends/abi), every workload family in one command, about 4 minutes:
+# backends/abi), by workload family:
 #
-#   make bench-artifacts           # here: static gpuc, sources, generators
-#   scripts/bench-checks.sh DIR    # there (needs nvcc, gcc and a GPU)
+#   make bench-artifacts                       # here: static gpuc, sources, generators
+#   PART=trs,rec scripts/bench-checks.sh DIR   # there (needs nvcc, gcc and a GPU)
+#
+# PART (a comma list of fork, chr, trs, rec and pe; all by default) picks
+# the families, so that each call fits a device call's limit: all of
+# them did not fit 280 s (fork, chr and trs did). COUNTS=1 only
+# compiles, here or there, and prints each workload's checks (no nvcc,
+# no GPU): the table of "The checks that remain" in docs/BENCHMARKS.md.
 #
 # Each workload is compiled twice by the static gpuc, with --checks=on
 # (the default) and --checks=off, both built with nvcc in parallel, then
@@ -23,7 +29,12 @@ cd "$dir" || exit 1
 arch=${GPUC_ARCH:-sm_90}
 reps=${REPS:-3}
 gpuc=./gpuc
-echo "bench-checks: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvcc --version | tail -1)"
+parts=",${PART:-fork,chr,trs,rec,pe},"
+counts() {
+  sed -n 's|^// .*: checks: \([0-9]*\) kept (\([0-9]*\) in loops), \([0-9]*\) hoisted, \([0-9]*\) elided$|\1 \2 \3 \4|p' "$1" |
+    awk '{ k += $1; l += $2; h += $3; e += $4 } END { printf "%d kept (%d in loops), %d hoisted, %d elided", k, l, h, e }'
+}
+[ "${COUNTS:-0}" = 1 ] || echo "bench-checks: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvcc --version | tail -1)"
 
 nest() {
   local t=$2 i
@@ -43,7 +54,7 @@ workloads=(
   "trs-transtree22|transtree.trs|--input 'Expand($(nest 22 'Zero()' Suc))' --print=summary|CAPACITY=9000000"
   "trs-treemergesort20|treemergesort.trs|--input 'Gen($(nest 20 'Zero()' S), $list5)' --print=summary|CAPACITY=200000000"
 )
-if [ -x chr_gen ] || gcc -O2 -o chr_gen chr_gen.c 2>/dev/null; then
+if [[ $parts == *,chr,* ]] && { [ -x chr_gen ] || gcc -O2 -o chr_gen chr_gen.c 2>/dev/null; }; then
   mkdir -p data && m=$(./chr_gen fw 1024 data 2>/dev/null)
   [ -n "${m:-}" ] && workloads+=("chr-fw1024|fw.chr|--query none.pl $(chr_in edge3 0 1 2)|CAP_edge3=$m PROCS=4096 $(store edge3 0 1 2)")
 fi
@@ -53,19 +64,41 @@ if [ -d rec/REC ]; then
   done
 fi
 pe_bytes=${PE_BYTES:-1073741824}
-if [ -x carve-data ] && [ -f carve.sigs ]; then
+if [[ $parts == *,pe,* ]] && [ -x carve-data ] && [ -f carve.sigs ]; then
   [ -f carve-checks.img ] || ./carve-data image -sigs carve.sigs -n "$pe_bytes" -gap 1048576 -o carve-checks.img -expect carve-checks.expected > /dev/null
   workloads+=("pe-carve|carve.fork|--input data --static sigs=carve.sigs|N=$pe_bytes GEN=0 PROCS=1048576 data=@carve-checks.img")
 fi
 
+picked=()
+for w in "${workloads[@]}"; do
+  [[ $parts == *",${w%%-*},"* ]] && picked+=("$w")
+done
+workloads=("${picked[@]}")
+[ ${#workloads[@]} -gt 0 ] || { echo "bench-checks: no workload in PART=${PART:-}"; exit 1; }
+echo "bench-checks: PART=${PART:-all}: ${#workloads[@]} workloads"
+
 for w in "${workloads[@]}"; do
   IFS='|' read -r name src flags _ <<< "$w"
   eval "fl=($flags)" 2>/dev/null || fl=()
-  for c in on off; do
+  cs="on off"
+  [ "${COUNTS:-0}" = 1 ] && cs=on
+  for c in $cs; do
     "$gpuc" compile --checks=$c "$src" "${fl[@]}" -o "checks-$name-$c.cu" 2> "checks-$name-$c.report" || { echo "bench-checks: gpuc compile $name --checks=$c failed"; cat "checks-$name-$c.report"; }
   done
 done
-ls checks-*.cu | sed 's/\.cu$//' | xargs -P "$(nproc)" -I{} nvcc -O3 -arch="$arch" -o {} {}.cu
+if [ "${COUNTS:-0}" = 1 ]; then
+  echo "| workload | checks in the program |"
+  echo "|---|---|"
+  for w in "${workloads[@]}"; do
+    n=${w%%|*}
+    [ -f "checks-$n-on.cu" ] && echo "| $n | $(counts "checks-$n-on.cu") |"
+  done
+  exit 0
+fi
+for w in "${workloads[@]}"; do
+  n=${w%%|*}
+  printf 'checks-%s-on\nchecks-%s-off\n' "$n" "$n"
+done | xargs -P "$(nproc)" -I{} nvcc -O3 -arch="$arch" -o {} {}.cu
 
 ms() { grep -o '[0-9.]* ms' "$1" | head -1 | cut -d' ' -f1; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "n/a" }'; }
@@ -85,8 +118,7 @@ for w in "${workloads[@]}"; do
   done
   on=$(median < "checks-$name-on.ms") off=$(median < "checks-$name-off.ms")
   cost=$(awk -v a="$on" -v b="$off" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else print "n/a" }')
-  counts=$(sed -n 's|^// .*: checks: \([0-9]*\) kept (\([0-9]*\) in loops), \([0-9]*\) hoisted, \([0-9]*\) elided$|\1 \2 \3 \4|p' "checks-$name-on.cu" |
-    awk '{ k += $1; l += $2; h += $3; e += $4 } END { printf "%d kept (%d in loops), %d hoisted, %d elided", k, l, h, e }')
+  counts=$(counts "checks-$name-on.cu")
   [ "$same" = yes ] || cost="$cost (OUTPUTS DIFFER)"
   table+=$'\n'"| $name | $on | $off | $cost | $counts |"
   echo "$name: on $(tr '\n' ' ' < "checks-$name-on.ms")ms, off $(tr '\n' ' ' < "checks-$name-off.ms")ms"

@@ -12,16 +12,15 @@ import (
 // check is proven needless or is hoisted out of a loop. PlanChecks
 // decides, per device function, for both backends:
 //
-//   - elided: the index is a constant in range (IndexInRange), or it is
-//     a value known not to be negative (a thread id, an unsigned value, a
-//     constant, the counter of `for v = v0; v < n; v = v + 1` with v0 not
-//     negative) guarded by a dominating `x < n` (an if's condition, such
-//     a for's) where n is the buffer's length: the same expression, up
+//   - elided: the index is a constant in range (IndexInRange), or the
+//     range facts that hold there (Note [Range facts]) put it in
+//     [0, n), where n is the buffer's length: the same expression, up
 //     to conversions that keep the value, or a kernel parameter that
-//     every launch of the kernel sets to it. Or an access at the same
-//     index (no load in it, no local of it set since) of a buffer of the
-//     same length went before whenever this one runs: that one would
-//     have failed first.
+//     every launch of the kernel sets to it. A value is not negative
+//     where it is a thread id, an unsigned value, a constant, the
+//     counter of `for v = v0; v < n; v = v + 1` with v0 not negative,
+//     or a fact says so. A divisor is elided where it is such a length
+//     known to be at least 1.
 //   - hoisted: the access is in a loop `v < B` (or `<=`) stepped by
 //     `v = v + s`, with s > 0, and its index is A*v + R, with A, R, B and s
 //     invariant in the loop and safe to evaluate early (no call, no
@@ -104,11 +103,18 @@ func PlanChecks(m *ir.Module, f *ir.Func) *CheckPlan {
 	if f.Kind == ir.HostFunc {
 		return p
 	}
-	pl := &planner{m: m, f: f, p: p, seen: map[any]int{}, proven: map[any]int{}}
+	pl := &planner{m: m, f: f, p: p}
 	pl.singles = singleDefs(f.Body)
-	pl.body(f.Body, nil)
-	for n, c := range pl.seen {
-		if pl.proven[n] == c {
+	pl.block(f.Body, state{}, nil)
+	seen, proven := map[any]int{}, map[any]int{}
+	for _, o := range pl.log {
+		seen[o.node]++
+		if o.proven {
+			proven[o.node]++
+		}
+	}
+	for n, c := range seen {
+		if proven[n] == c {
 			p.elided[n] = true
 		}
 	}
@@ -174,16 +180,13 @@ type planner struct {
 	f       *ir.Func
 	p       *CheckPlan
 	singles map[string]ir.Expr // locals set once, by their declaration
-	seen    map[any]int        // occurrences of each access node
-	proven  map[any]int        // occurrences proven in range
+	log     []occurrence       // the checks met, in the passes kept
 }
 
-// fact is a dominating `x < n`, or with n nil, that x is not negative;
-// with checked, that an access at index x of a buffer of length n went
-// before, which would have failed first.
-type fact struct {
-	x, n    ir.Expr
-	checked bool
+// occurrence is one check met by the walk, and whether it was proven.
+type occurrence struct {
+	node   any
+	proven bool
 }
 
 // singleDefs maps each local of body that is declared with a value and
@@ -236,99 +239,6 @@ func varsOf(e ir.Expr) map[string]bool {
 	return out
 }
 
-// body walks a statement list under the facts given, proving accesses.
-func (pl *planner) body(body []ir.Stmt, facts []fact) {
-	for _, s := range body {
-		// A statement that sets a local of a fact ends the fact.
-		if set := assignedIn([]ir.Stmt{s}); len(set) > 0 && len(facts) > 0 {
-			kept := facts[:0:0]
-			for _, fc := range facts {
-				if !readsAny(fc, set) {
-					kept = append(kept, fc)
-				}
-			}
-			facts = kept
-		}
-		pl.exprs(s, facts)
-		// The accesses of s's own expressions go before its nested
-		// statements and the statements after it.
-		facts = append(facts[:len(facts):len(facts)], pl.accessed(s)...)
-		facts = facts[:len(facts):len(facts)]
-		switch s := s.(type) {
-		case *ir.If:
-			pl.body(s.Then, append(facts, pl.facts(s.Cond)...))
-			pl.body(s.Else, facts)
-		case *ir.While:
-			pl.body(s.Body, nil)
-		case *ir.For:
-			pl.body(s.Body, countedFacts(s))
-		default:
-			for _, sub := range ir.SubBodies(s) {
-				pl.body(sub, facts)
-			}
-		}
-	}
-}
-
-// accessed are the checked facts of the accesses that s makes whenever
-// it runs, at indices that hold after it: no load or call in the index,
-// no local of it set by s.
-func (pl *planner) accessed(s ir.Stmt) []fact {
-	set := map[string]bool{}
-	for _, n := range assignedIn([]ir.Stmt{s}) {
-		set[n] = true
-	}
-	var out []fact
-	add := func(buf string, index ir.Expr) {
-		b := pl.m.Buffer(buf)
-		if b == nil || index == nil || ir.AnyExpr(index, func(x ir.Expr) bool {
-			switch x := x.(type) {
-			case *ir.Load, *ir.Call:
-				return true
-			case *ir.Var:
-				return set[x.Name]
-			}
-			return false
-		}) {
-			return
-		}
-		out = append(out, fact{x: index, n: b.Len, checked: true})
-	}
-	var always func(e ir.Expr)
-	always = func(e ir.Expr) {
-		switch x := e.(type) {
-		case nil:
-			return
-		case *ir.Binary:
-			if x.Op.IsLogical() {
-				always(x.X)
-				return
-			}
-		case *ir.Select:
-			always(x.Cond)
-			return
-		case *ir.Load:
-			add(x.Buf, x.Index)
-		}
-		for _, sub := range ir.SubExprs(e) {
-			always(sub)
-		}
-	}
-	exprs := ir.StmtExprs(s)
-	switch s := s.(type) {
-	case *ir.Store:
-		add(s.Buf, s.Index)
-	case *ir.Atomic:
-		add(s.Buf, s.Index)
-	case *ir.For:
-		exprs = []ir.Expr{s.Cond} // and Init's, which sets the counter
-	}
-	for _, e := range exprs {
-		always(e)
-	}
-	return out
-}
-
 // countedFacts are the facts in the body of `for v = v0; v < n; v = v +
 // 1`, with v0 not negative and v not set in the body: 0 <= v < n. The
 // step of one cannot carry v past the largest value of its type.
@@ -360,96 +270,7 @@ func countedFacts(s *ir.For) []fact {
 	if len(varsOf(c.Y)) > 0 {
 		return nil // n could change in the body
 	}
-	return []fact{{x: v}, {x: v, n: c.Y}}
-}
-
-func readsAny(fc fact, set []string) bool {
-	vx, vn := varsOf(fc.x), map[string]bool{}
-	if fc.n != nil {
-		vn = varsOf(fc.n)
-	}
-	for _, n := range set {
-		if vx[n] || vn[n] {
-			return true
-		}
-	}
-	return false
-}
-
-// facts splits cond into its conjuncts of the form x < n (or n > x).
-func (pl *planner) facts(cond ir.Expr) []fact {
-	// A local set once to a condition on values that never change
-	// (`active = gid() < procs`) is that condition.
-	if v, ok := cond.(*ir.Var); ok && pl.singles[v.Name] != nil && len(varsOf(pl.singles[v.Name])) == 0 {
-		cond = pl.singles[v.Name]
-	}
-	b, ok := cond.(*ir.Binary)
-	if !ok {
-		return nil
-	}
-	switch b.Op {
-	case ir.LogAnd:
-		return append(pl.facts(b.X), pl.facts(b.Y)...)
-	case ir.Lt:
-		return []fact{{x: b.X, n: b.Y}}
-	case ir.Gt:
-		return []fact{{x: b.Y, n: b.X}}
-	}
-	return nil
-}
-
-// exprs proves the accesses of s itself under facts.
-func (pl *planner) exprs(s ir.Stmt, facts []fact) {
-	note := func(node any, buf string, index ir.Expr) {
-		b := pl.m.Buffer(buf)
-		if b == nil || index == nil {
-			return
-		}
-		pl.seen[node]++
-		if pl.inBounds(b, index, facts) {
-			pl.proven[node]++
-		}
-	}
-	switch s := s.(type) {
-	case *ir.Store:
-		note(s, s.Buf, s.Index)
-	case *ir.Atomic:
-		note(s, s.Buf, s.Index)
-	}
-	for _, e := range ir.StmtExprs(s) {
-		ir.WalkExpr(e, func(x ir.Expr) bool {
-			if l, ok := x.(*ir.Load); ok {
-				note(l, l.Buf, l.Index)
-			}
-			return true
-		})
-	}
-}
-
-// inBounds reports whether index is proven in range for b under facts.
-func (pl *planner) inBounds(b *ir.Buffer, index ir.Expr, facts []fact) bool {
-	exact, length := ir.PrintExpr(index), ir.PrintExpr(b.Len)
-	for _, fc := range facts {
-		if fc.checked && ir.PrintExpr(fc.x) == exact && ir.PrintExpr(fc.n) == length {
-			return true
-		}
-	}
-	key := ir.PrintExpr(strip(index))
-	nonNeg := nonNegative(substitute(index, pl.singles))
-	for _, fc := range facts {
-		if !fc.checked && fc.n == nil && ir.PrintExpr(strip(fc.x)) == key {
-			nonNeg = true
-		}
-	}
-	if !nonNeg {
-		return false
-	}
-	for _, fc := range facts {
-		if !fc.checked && fc.n != nil && ir.PrintExpr(strip(fc.x)) == key && pl.sameLength(fc.n, b.Len) {
-			return true
-		}
-	}
-	return false
+	return []fact{newFact(v, nil), newFact(v, c.Y)}
 }
 
 // nonNegative reports whether e is known not to be negative.

@@ -124,17 +124,17 @@ kernel loaded() {
 	for name, want := range map[string]string{
 		// gid() < n with every launch passing N; a[x] is not gid().
 		"guarded": "checks: 2 kept (0 in loops), 0 hoisted, 3 elided",
-		// Both loops' accesses and the loop's divisor N; a[0] after
-		// them (N may be 0).
-		"counted": "checks: 1 kept (0 in loops), 3 hoisted, 0 elided",
+		// Both loops' accesses are hoisted; the divisor N is not zero
+		// where 0 <= k < N; a[0] after the loops is kept (N may be 0).
+		"counted": "checks: 1 kept (0 in loops), 2 hoisted, 1 elided",
 		// 0 <= k < N in the first loop; the others start below zero or
 		// could step past the largest i32.
 		"counter": "checks: 0 kept (0 in loops), 2 hoisted, 2 elided",
-		// a[w] after a[w], a[w + 1] after the if's a[w + 1], and the
-		// loads a[w] after the store a[w] go; b is longer, a[w + 2]
-		// behind && may not have run, w moves, and lim's index holds a
-		// load.
-		"dominated": "checks: 8 kept (0 in loops), 0 hoisted, 4 elided",
+		// a[w] after a[w], a[w + 1] after the if's a[w + 1], the loads
+		// a[w] after the store a[w], and a[w + 2] where the && that
+		// reads it held go; b is longer, w moves, and lim's index
+		// holds a load.
+		"dominated": "checks: 7 kept (0 in loops), 0 hoisted, 5 elided",
 		// Threads could take different copies across the barrier.
 		"barrier_loop": "checks: 1 kept (1 in loops), 0 hoisted, 0 elided",
 		// The bound changes in the loop, the counter moves twice.
@@ -143,6 +143,93 @@ kernel loaded() {
 		// A bound loaded from a buffer the loop writes is not
 		// invariant; lim[0] itself is a constant index in range.
 		"loaded": "checks: 1 kept (1 in loops), 1 hoisted, 0 elided",
+	} {
+		f := m.Func(name)
+		if f == nil {
+			t.Fatalf("no kernel %s", name)
+		}
+		if got := abi.PlanChecks(m, f).String(); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+}
+
+// TestRangeFacts checks Note [Range facts] on kernels shaped like the
+// TRS store's walks: an id loaded from memory is checked at its first
+// use only, across statement lists, joins and loops, until it is set
+// again; where no path proves it, its check stays.
+func TestRangeFacts(t *testing.T) {
+	m := irtest.Parse(t, "facts.kir", []byte(`module facts;
+
+param N: i32 = 8;
+
+buffer a: i32[N] global scratch;
+buffer c: i32[N] global scratch;
+
+host main() {
+  launch walk(0) grid 1 block 1;
+  launch branchy() grid 1 block N;
+  launch back() grid 1 block 1;
+}
+
+kernel walk(s: i32) {
+  var t: i32 = s;
+  var more: bool = true;
+  while more {
+    var h: i32 = a[t];
+    var x: i32 = 0;
+    if h > 0 {
+      x = c[t];
+      if a[x] == 0 && c[x] == 0 {
+        more = false;
+      }
+    }
+    c[x] = 1;
+    var pa: i32 = -1;
+    if h > 1 {
+      pa = x;
+    }
+    if pa >= 0 {
+      a[pa] = x / N;
+    }
+    t = c[t];
+  }
+  a[t] = 3;
+}
+
+kernel branchy() {
+  var x: i32 = c[gid()];
+  if x > 5 {
+    a[x] = 1;
+  }
+  if !(x < 0) {
+    c[x] = 3;
+  }
+  a[x] = 2;
+  c[x] = 4;
+}
+
+kernel back() {
+  var x: i32 = 0;
+  a[0] = 0;
+  for var k: i32 = 0; k < N; k = k + 1 {
+    a[x] = 1;
+    x = c[k];
+  }
+}
+`))
+	for name, want := range map[string]string{
+		// Kept: a[t] (t is s, then loaded), a[x] (x loaded), and a[t]
+		// after the loop. Elided: c[t] after a[t]; c[x] behind &&;
+		// c[x] = 1, where x is 0 (N > 0 as a[t] passed) or checked;
+		// a[pa], with pa -1 or x, not negative there; x / N; c[t].
+		"walk": "checks: 3 kept (2 in loops), 0 hoisted, 6 elided",
+		// c[gid()] and x's first uses: the ifs' a[x] and c[x] may not
+		// have run, and x >= 0 is not x < N; c[x] = 4 after a[x] = 2.
+		"branchy": "checks: 4 kept (0 in loops), 0 hoisted, 1 elided",
+		// a[0] (N may be 0); a[x] with x loaded at the back edge; c[k]
+		// under 0 <= k < N.
+		"back": "checks: 2 kept (1 in loops), 0 hoisted, 1 elided",
 	} {
 		f := m.Func(name)
 		if f == nil {

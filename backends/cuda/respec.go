@@ -393,8 +393,7 @@ __device__ int *gpuc_error_at;
 const nvrtcFault = `
 __device__ long long *gpuc_error_values_at;
 __device__ int gpuc_checks = 1;
-__device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
-  if (!gpuc_checks) return;
+[[noreturn]] __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
   if (atomicCAS(gpuc_error_at, 0, id) == 0) {
     gpuc_error_values_at[0] = a;
     gpuc_error_values_at[1] = b;

@@ -119,8 +119,7 @@ __device__ long long gpuc_error_values[2];
 __device__ long long *gpuc_error_values_sys;
 static long long *gpuc_error_values_host;
 __device__ int gpuc_checks = 1;
-__device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
-  if (!gpuc_checks) return;
+[[noreturn]] __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
   if (atomicCAS(&gpuc_error, 0, id) == 0) {
     gpuc_error_values[0] = a;
     gpuc_error_values[1] = b;
@@ -190,14 +189,17 @@ static void gpuc_report_device_error(void) {
 }
 
 // checkHelpers are the device's checks of an index and a divisor, over
-// gpuc_device_fault (Note [Checks] in backends/abi).
+// gpuc_device_fault (Note [Checks] in backends/abi). The fault does not
+// return, and CHECKS=0 is read on the failing path only: where a check
+// passes, nothing was called that could have written memory, so the
+// compiler keeps what it loaded across it.
 const checkHelpers = `
 __device__ inline long long gpuc_idx(long long i, long long n, int id) {
-  if ((unsigned long long)i >= (unsigned long long)n) gpuc_device_fault(id, i, n);
+  if ((unsigned long long)i >= (unsigned long long)n && gpuc_checks) gpuc_device_fault(id, i, n);
   return i;
 }
 template <typename T> __device__ inline T gpuc_divisor(T b, int id) {
-  if (b == 0) gpuc_device_fault(id, 0, 0);
+  if (b == 0 && gpuc_checks) gpuc_device_fault(id, 0, 0);
   return b;
 }
 `

@@ -80,6 +80,11 @@ func programs(t *testing.T) []program {
 	for c := range 12 {
 		special["hoist"] = append(special["hoist"], []string{"CASE=" + strconv.Itoa(c)})
 	}
+	// Ids loaded from memory, checked at their first use only (Note
+	// [Range facts] in package abi).
+	for c := range 6 {
+		special["facts"] = append(special["facts"], []string{"CASE=" + strconv.Itoa(c)})
+	}
 	for _, f := range append(glob(cudaData+"*.kir"), glob("testdata/*.kir")...) {
 		p := program{path: f, runs: [][]string{{}}}
 		if runs, ok := special[p.name()]; ok {
