@@ -338,6 +338,8 @@ type lowerer struct {
 	nodes int64    // slots the input takes
 	queue []int32  // the input's pending slots
 	args  []string // the argument arrays' names
+	world bool     // opts.World: the owner-placed store (Note [TRS on several devices])
+	id    ir.Type  // slot ids: i32, or i64 where a world needs them
 }
 
 // Lower builds the SPMD-level module of a checked system.
@@ -351,7 +353,10 @@ func Lower(sys *System, opts Options) (m *ir.Module, err error) {
 	if sys.Input != nil {
 		pos = sys.Input.Pos
 	}
-	l := &lowerer{sys: sys, opts: opts, m: &ir.Module{Pos: pos, Name: sys.Name}, pos: pos, k: sys.MaxArity}
+	l := &lowerer{sys: sys, opts: opts, m: &ir.Module{Pos: pos, Name: sys.Name}, pos: pos, k: sys.MaxArity, world: opts.World, id: ir.I32}
+	if wideIDs(opts) {
+		l.id = ir.I64
+	}
 	for a := 0; a <= l.k+1; a++ {
 		l.start = append(l.start, int64(sys.ArityStart(a)))
 	}
@@ -367,6 +372,8 @@ func Lower(sys *System, opts Options) (m *ir.Module, err error) {
 	}
 	l.params()
 	l.buffers()
+	l.inputFuncs()
+	l.usedFunc()
 	l.helpers()
 	l.stepFunc()
 	l.phases()
@@ -433,28 +440,46 @@ func (l *lowerer) params() {
 		l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: p.name, Type: ir.I32, Default: p.def})
 	}
 	l.m.Param(pCapacity).Fit = fit
+	if l.world {
+		l.m.Params = append([]*ir.Param{{Pos: l.pos, Name: ir.DevicesParam, Type: ir.I32, Default: 1}}, l.m.Params...)
+	}
 }
 
 // buffers declares the term store (Note [Rewriting on the device]), the
 // counters (Note [Counters]), the input and the host's copies.
 func (l *lowerer) buffers() {
-	capacity := &ir.ParamRef{Pos: l.pos, Name: pCapacity, T: ir.I32}
-	buf := func(name string, t ir.Type, n ir.Expr) {
-		l.m.Buffers = append(l.m.Buffers, &ir.Buffer{Pos: l.pos, Name: name, Elem: t, Len: n, Space: ir.Global, Role: ir.Scratch})
+	var capacity ir.Expr = &ir.ParamRef{Pos: l.pos, Name: pCapacity, T: ir.I32}
+	space := ir.Global
+	if l.world {
+		// Note [TRS on several devices]: the store and the lists are
+		// distributed, per slots a device; the counters too, a device's
+		// own in its part, so that others may reach them.
+		capacity, space = l.worldLen(), ir.Distributed
 	}
-	small := func(n int64) ir.Expr { return ir.IntConst(ir.I32, n) }
+	buf := func(name string, t ir.Type, n ir.Expr) {
+		l.m.Buffers = append(l.m.Buffers, &ir.Buffer{Pos: l.pos, Name: name, Elem: t, Len: n, Space: space, Role: ir.Scratch})
+	}
+	small := func(n int64) ir.Expr {
+		if l.world {
+			return l.ctrLen()
+		}
+		return ir.IntConst(ir.I32, n)
+	}
 	buf("hd", ir.I32, capacity)
 	for _, a := range l.args {
-		buf(a, ir.I32, capacity)
+		buf(a, l.id, ir.CloneExpr(capacity))
 	}
-	buf("rc", ir.I32, capacity)
-	buf("pn", ir.U8, capacity)
-	buf("pnw", ir.U8, capacity)
-	buf("up", ir.I32, capacity)
-	buf("jc", ir.I32, capacity)
-	buf("fl", ir.I32, capacity)
+	buf("rc", ir.I32, ir.CloneExpr(capacity))
+	buf("pn", ir.U8, ir.CloneExpr(capacity))
+	buf("pnw", ir.U8, ir.CloneExpr(capacity))
+	buf("up", l.id, ir.CloneExpr(capacity))
+	buf("jc", ir.I32, ir.CloneExpr(capacity))
+	if l.world {
+		buf("rg", ir.I32, ir.CloneExpr(capacity))
+	}
+	buf("fl", l.id, ir.CloneExpr(capacity))
 	for _, name := range []string{"wl0", "wl1", "gl0", "gl1"} {
-		buf(name, ir.I32, capacity)
+		buf(name, l.id, ir.CloneExpr(capacity))
 	}
 	buf("nfresh", ir.I64, small(2))
 	buf("free", ir.I64, small(4))
@@ -464,23 +489,32 @@ func (l *lowerer) buffers() {
 	buf("slots", ir.I32, small(3))
 	buf("steps", ir.I64, small(3))
 	buf("status", ir.I32, small(4))
+	if l.world {
+		buf("wpc", ir.I32, small(3))
+		buf("wmax", ir.I32, small(3))
+	}
 	buf("total", ir.I64, small(1))
 	l.m.Buffer("total").Progress = "rewrites" // Note [Progress counters] in package ir
 	traceCap := &ir.ParamRef{Pos: l.pos, Name: pTraceCap, T: ir.I32}
-	buf("tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: traceCap})
+	if l.world {
+		b := &fn{Builder: ir.NewBuilder(l.m, l.pos, nil), id: l.id, world: true}
+		buf("tr", ir.I64, b.Mul(b.P(ir.DevicesParam), l.traceWords(b)))
+	} else {
+		buf("tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: traceCap})
+	}
 	l.inputBuffer()
 	l.summaryBuffers()
 	arr := func(name string, t ir.Type, n ir.Expr) {
-		l.m.Arrays = append(l.m.Arrays, &ir.Array{Pos: l.pos, Name: name, Elem: t, Len: n})
+		l.m.Arrays = append(l.m.Arrays, &ir.Array{Pos: l.pos, Name: name, Elem: t, Len: ir.CloneExpr(n)})
 	}
 	arr("h_hd", ir.I32, capacity)
 	for _, a := range l.args {
-		arr("h_"+a, ir.I32, capacity)
+		arr("h_"+a, l.id, capacity)
 	}
 	arr("h_size", ir.U64, capacity)
 	arr("h_hash", ir.U64, capacity)
 	arr("h_mark", ir.U8, capacity)
-	arr("h_stack", ir.I32, capacity)
+	arr("h_stack", l.id, capacity)
 	arr("h_live", ir.I64, small(1))
 	arr("h_tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: ir.CloneExpr(traceCap)})
 }

@@ -55,9 +55,13 @@ const pSumRounds = "SUMROUNDS"
 // size and hash of the root, and their host copies.
 func (l *lowerer) summaryBuffers() {
 	n := func(v int64) ir.Expr { return ir.IntConst(ir.I32, v) }
+	space := ir.Global
+	if l.world {
+		space = ir.Distributed // one for the world's region, on device 0
+	}
 	l.m.Buffers = append(l.m.Buffers,
-		&ir.Buffer{Pos: l.pos, Name: "sum", Elem: ir.I32, Len: n(sumWords), Space: ir.Global, Role: ir.Scratch},
-		&ir.Buffer{Pos: l.pos, Name: "sumv", Elem: ir.U64, Len: n(2), Space: ir.Global, Role: ir.Scratch})
+		&ir.Buffer{Pos: l.pos, Name: "sum", Elem: ir.I32, Len: n(sumWords), Space: space, Role: ir.Scratch},
+		&ir.Buffer{Pos: l.pos, Name: "sumv", Elem: ir.U64, Len: n(2), Space: space, Role: ir.Scratch})
 	l.m.Arrays = append(l.m.Arrays,
 		&ir.Array{Pos: l.pos, Name: "h_sum", Elem: ir.I32, Len: n(sumWords)},
 		&ir.Array{Pos: l.pos, Name: "h_sumv", Elem: ir.U64, Len: n(2)})
@@ -70,13 +74,22 @@ func (l *lowerer) summaryFuncs() {
 	l.settleFunc()
 }
 
-// store64 and load64 keep a u64 per slot in two i32 buffers.
+// store64 and load64 keep a u64 per slot in two i32 buffers, or in the
+// first where it is an i64 (slot ids of a world, Note [TRS on several
+// devices]).
 func (b *fn) store64(lo, hi string, i, v ir.Expr) {
+	if b.M.Buffer(lo).Elem == ir.I64 {
+		b.Store(lo, i, b.Conv(ir.I64, v))
+		return
+	}
 	b.Store(lo, i, b.Conv(ir.I32, v))
 	b.Store(hi, ir.CloneExpr(i), b.Conv(ir.I32, b.Bin(ir.Shr, ir.CloneExpr(v), b.U64(32))))
 }
 
 func (b *fn) load64(lo, hi string, i ir.Expr) ir.Expr {
+	if b.M.Buffer(lo).Elem == ir.I64 {
+		return b.Conv(ir.U64, b.Ld(lo, i))
+	}
 	half := func(arr string, i ir.Expr) ir.Expr { return b.Conv(ir.U64, b.Conv(ir.U32, b.Ld(arr, i))) }
 	return b.Bin(ir.Or, half(lo, i), b.Bin(ir.Shl, half(hi, ir.CloneExpr(i)), b.U64(32)))
 }
@@ -86,13 +99,13 @@ func (l *lowerer) markFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_mark", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
 	b.Decl("hi", ir.I32, b.Ld("sum", b.I32(sumHi)))
 	b.Loop("i", b.Add(b.Ld("sum", b.I32(sumLo)), b.V("p")), b.V("hi"), b.V("np"), func() {
-		u := b.Decl("u", ir.I32, b.Ld("wl0", b.V("i")))
-		h := b.Decl("h", ir.I32, b.Ld("hd", u))
-		l.forArgs(b, h, func(_ int, arr string) {
-			c := b.Decl("c", ir.I32, b.Ld(arr, b.V("u")))
-			b.Decl("seen", ir.I32, b.I32(0))
-			b.Atomic("seen", ir.AtomicExch, "up", c, b.I32(-2))
-			b.If(b.Ne(b.V("seen"), b.I32(-2)), func() {
+		u := b.Decl("u", l.id, b.Ld("wl0", b.V("i")))
+		h := b.Decl("h", ir.I32, l.head(b, u))
+		l.forArgs(b, h, func(a int, _ string) {
+			c := b.Decl("c", l.id, l.arg(b, a, b.V("u")))
+			b.Decl("seen", l.id, b.S(0))
+			b.Atomic("seen", ir.AtomicExch, "up", c, b.S(-2))
+			b.If(b.Ne(b.V("seen"), b.S(-2)), func() {
 				b.Decl("q", ir.I32, b.I32(0))
 				b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumCount), b.I32(1))
 				b.Store("wl0", b.V("q"), b.V("c"))
@@ -119,17 +132,17 @@ func (l *lowerer) foldFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_fold", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
 	b.Decl("r", ir.I32, b.Ld("sum", b.I32(sumFold)))
 	b.Loop("i", b.V("p"), b.Ld("sum", b.I32(sumLen)), b.V("np"), func() {
-		u := b.Decl("u", ir.I32, b.foldList(b.V("r"), b.V("i")))
-		h := b.Decl("h", ir.I32, b.Ld("hd", u))
+		u := b.Decl("u", l.id, b.foldList(b.V("r"), b.V("i")))
+		h := b.Decl("h", ir.I32, l.head(b, u))
 		b.Decl("ready", ir.Bool, b.Bool(true))
-		l.forArgs(b, h, func(_ int, arr string) {
-			b.If(b.Eq(b.Ld("pn", b.Ld(arr, b.V("u"))), b.U8(0)), func() { b.Set("ready", b.Bool(false)) })
+		l.forArgs(b, h, func(a int, _ string) {
+			b.If(b.Eq(b.Ld("pn", l.arg(b, a, b.V("u"))), b.U8(0)), func() { b.Set("ready", b.Bool(false)) })
 		})
 		b.If(b.V("ready"), func() {
 			b.Decl("size", ir.U64, b.U64(1))
 			b.Decl("hash", ir.U64, b.Mul(b.Conv(ir.U64, b.Add(b.V("h"), b.I32(1))), b.U64(hashSeed)))
-			l.forArgs(b, b.V("h"), func(_ int, arr string) {
-				c := b.Decl("c", ir.I32, b.Ld(arr, b.V("u")))
+			l.forArgs(b, b.V("h"), func(a int, _ string) {
+				c := b.Decl("c", l.id, l.arg(b, a, b.V("u")))
 				b.Set("size", b.Add(b.V("size"), b.load64("wl1", "jc", c)))
 				b.Set("hash", b.Mul(b.Bin(ir.Xor, b.V("hash"), b.load64("fl", "rc", b.V("c"))), b.U64(hashPrime)))
 				b.Set("hash", b.Bin(ir.Xor, b.V("hash"), b.Bin(ir.Shr, b.V("hash"), b.U64(32))))
@@ -147,7 +160,7 @@ func (l *lowerer) settleFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_settle", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
 	b.Decl("r", ir.I32, b.Ld("sum", b.I32(sumFold)))
 	b.Loop("i", b.V("p"), b.Ld("sum", b.I32(sumLen)), b.V("np"), func() {
-		u := b.Decl("u", ir.I32, b.foldList(b.V("r"), b.V("i")))
+		u := b.Decl("u", l.id, b.foldList(b.V("r"), b.V("i")))
 		b.IfElse(b.Ne(b.Ld("pnw", u), b.U8(0)), func() { b.Store("pn", b.V("u"), b.U8(1)) }, func() {
 			b.Decl("q", ir.I32, b.I32(0))
 			b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumNext), b.I32(1))
@@ -169,8 +182,8 @@ func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
 	marked := func() ir.Expr { return b.Eq(word(sumLo), word(sumHi)) }
 	body := b.Nest(func() {
 		b.If(first(), func() {
-			b.Store("wl0", b.I32(0), b.I32(root))
-			b.Store("up", b.I32(root), b.I32(-2))
+			b.Store("wl0", b.I32(0), b.S(root))
+			b.Store("up", b.S(root), b.S(-2))
 			for _, w := range [][2]int64{{sumLo, 0}, {sumHi, 1}, {sumCount, 1}, {sumRounds, 0}, {sumFold, 0}, {sumLen, 1}, {sumNext, 0}, {sumDone, 0}} {
 				b.Store("sum", at(w[0]), b.I32(w[1]))
 			}
@@ -202,11 +215,15 @@ func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
 		})
 		b.If(b.And(b.And(first(), marked()), b.Eq(word(sumLen), b.I32(0))), func() {
 			b.Store("sum", at(sumDone), b.I32(1))
-			b.Store("sumv", b.I32(0), b.load64("wl1", "jc", b.I32(root)))
-			b.Store("sumv", b.I32(1), b.load64("fl", "rc", b.I32(root)))
+			b.Store("sumv", b.I32(0), b.load64("wl1", "jc", b.S(root)))
+			b.Store("sumv", b.I32(1), b.load64("fl", "rc", b.S(root)))
 		})
 	})
 	// As many processors as slots in use, up to PROCS.
+	if l.world {
+		used := b.Conv(ir.I32, b.Min(b.CallExpr("trs_used"), b.Conv(ir.I64, b.P(pProcs))))
+		return &ir.Region{Pos: b.Pos, Procs: b.Max(used, b.I32(1)), Body: body, World: true}
+	}
 	procs := b.Max(b.Min(b.used(), b.P(pProcs)), b.I32(1))
 	return &ir.Region{Pos: b.Pos, Procs: procs, Body: body}
 }
