@@ -262,7 +262,9 @@ func (l *lowerer) initKernel() {
 	} else {
 		b.If(b.Eq(b.Builtin(ir.DeviceID), b.I32(0)), load)
 		b.If(b.Eq(b.V("i"), b.I32(0)), func() {
-			mine := func(v int64) ir.Expr { return b.Sel(b.Eq(b.Builtin(ir.DeviceID), b.I32(0)), b.Int(ir.I64, v), b.I64(0)) }
+			mine := func(v int64) ir.Expr {
+				return b.Sel(b.Eq(b.Builtin(ir.DeviceID), b.I32(0)), b.Int(ir.I64, v), b.I64(0))
+			}
 			b.Store("nfresh", b.ctr(b.I32(0)), mine(l.nodes))
 			b.Store("nfresh", b.ctr(b.I32(1)), mine(l.nodes))
 			n := int64(len(l.queue))
