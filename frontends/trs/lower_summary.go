@@ -46,6 +46,10 @@ const (
 	sumDone   = 6 // 1 if the device computed the summary
 	sumFold   = 7 // the fold round
 	sumWords  = 8
+	// In a world, the count of the fold list of odd rounds (sumNext
+	// counts even ones), so that no device clears a count that another
+	// still reads.
+	sumNextOdd = 8
 )
 
 // pSumRounds bounds the rounds of the device's summary.
@@ -57,13 +61,15 @@ func (l *lowerer) summaryBuffers() {
 	n := func(v int64) ir.Expr { return ir.IntConst(ir.I32, v) }
 	space := ir.Global
 	if l.world {
-		space = ir.Distributed // one for the world's region, on device 0
+		// Each device keeps its copy of the round's words; the counts
+		// that processors add to are device 0's.
+		space = ir.Distributed
 	}
 	l.m.Buffers = append(l.m.Buffers,
-		&ir.Buffer{Pos: l.pos, Name: "sum", Elem: ir.I32, Len: n(sumWords), Space: space, Role: ir.Scratch},
+		&ir.Buffer{Pos: l.pos, Name: "sum", Elem: ir.I32, Len: l.sumLen(), Space: space, Role: ir.Scratch},
 		&ir.Buffer{Pos: l.pos, Name: "sumv", Elem: ir.U64, Len: n(2), Space: space, Role: ir.Scratch})
 	l.m.Arrays = append(l.m.Arrays,
-		&ir.Array{Pos: l.pos, Name: "h_sum", Elem: ir.I32, Len: n(sumWords)},
+		&ir.Array{Pos: l.pos, Name: "h_sum", Elem: ir.I32, Len: n(l.hostSumWords())},
 		&ir.Array{Pos: l.pos, Name: "h_sumv", Elem: ir.U64, Len: n(2)})
 }
 
@@ -97,9 +103,9 @@ func (b *fn) load64(lo, hi string, i ir.Expr) ir.Expr {
 // markFunc: trs_mark(p, np) is processor p's share of a marking round.
 func (l *lowerer) markFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_mark", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
-	b.Decl("hi", ir.I32, b.Ld("sum", b.I32(sumHi)))
-	b.Loop("i", b.Add(b.Ld("sum", b.I32(sumLo)), b.V("p")), b.V("hi"), b.V("np"), func() {
-		u := b.Decl("u", l.id, b.Ld("wl0", b.V("i")))
+	b.Decl("hi", ir.I32, b.Ld("sum", b.ctr(b.I32(sumHi))))
+	b.Loop("i", b.Add(b.Ld("sum", b.ctr(b.I32(sumLo))), b.V("p")), b.V("hi"), b.V("np"), func() {
+		u := b.Decl("u", l.id, b.Ld("wl0", b.mine(b.V("i"))))
 		h := b.Decl("h", ir.I32, l.head(b, u))
 		l.forArgs(b, h, func(a int, _ string) {
 			c := b.Decl("c", l.id, l.arg(b, a, b.V("u")))
@@ -107,8 +113,15 @@ func (l *lowerer) markFunc() {
 			b.Atomic("seen", ir.AtomicExch, "up", c, b.S(-2))
 			b.If(b.Ne(b.V("seen"), b.S(-2)), func() {
 				b.Decl("q", ir.I32, b.I32(0))
-				b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumCount), b.I32(1))
-				b.Store("wl0", b.V("q"), b.V("c"))
+				if !l.world {
+					b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumCount), b.I32(1))
+					b.Store("wl0", b.V("q"), b.V("c"))
+					return
+				}
+				// The order list of c's owner.
+				o := b.Decl("o", ir.I32, b.owner(b.V("c")))
+				b.Atomic("q", ir.AtomicAdd, "sum", b.ctrOf(o, b.I32(sumCount)), b.I32(1))
+				b.Store("wl0", b.slotOn(b.V("o"), b.Conv(l.id, b.V("q"))), b.V("c"))
 			})
 		})
 	})
@@ -119,10 +132,12 @@ func (l *lowerer) markFunc() {
 // r writes.
 func (b *fn) foldList(r, i ir.Expr) ir.Expr {
 	odd := b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(1))
+	i = b.mine(i)
 	return b.Sel(b.Eq(ir.CloneExpr(r), b.I32(0)), b.Ld("wl0", i), b.Sel(odd, b.Ld("gl0", ir.CloneExpr(i)), b.Ld("gl1", ir.CloneExpr(i))))
 }
 
 func (b *fn) storeNextList(r, i, v ir.Expr) {
+	i = b.mine(i)
 	b.IfElse(b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(0)), func() { b.Store("gl0", i, v) }, func() { b.Store("gl1", ir.CloneExpr(i), ir.CloneExpr(v)) })
 }
 
@@ -130,8 +145,8 @@ func (b *fn) storeNextList(r, i, v ir.Expr) {
 // hash of processor p's slots whose arguments are done.
 func (l *lowerer) foldFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_fold", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
-	b.Decl("r", ir.I32, b.Ld("sum", b.I32(sumFold)))
-	b.Loop("i", b.V("p"), b.Ld("sum", b.I32(sumLen)), b.V("np"), func() {
+	b.Decl("r", ir.I32, b.Ld("sum", b.ctr(b.I32(sumFold))))
+	b.Loop("i", b.V("p"), b.Ld("sum", b.ctr(b.I32(sumLen))), b.V("np"), func() {
 		u := b.Decl("u", l.id, b.foldList(b.V("r"), b.V("i")))
 		h := b.Decl("h", ir.I32, l.head(b, u))
 		b.Decl("ready", ir.Bool, b.Bool(true))
@@ -158,12 +173,12 @@ func (l *lowerer) foldFunc() {
 // it become visible as done, and the others go on the next round's list.
 func (l *lowerer) settleFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_settle", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
-	b.Decl("r", ir.I32, b.Ld("sum", b.I32(sumFold)))
-	b.Loop("i", b.V("p"), b.Ld("sum", b.I32(sumLen)), b.V("np"), func() {
+	b.Decl("r", ir.I32, b.Ld("sum", b.ctr(b.I32(sumFold))))
+	b.Loop("i", b.V("p"), b.Ld("sum", b.ctr(b.I32(sumLen))), b.V("np"), func() {
 		u := b.Decl("u", l.id, b.foldList(b.V("r"), b.V("i")))
 		b.IfElse(b.Ne(b.Ld("pnw", u), b.U8(0)), func() { b.Store("pn", b.V("u"), b.U8(1)) }, func() {
 			b.Decl("q", ir.I32, b.I32(0))
-			b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumNext), b.I32(1))
+			b.Atomic("q", ir.AtomicAdd, "sum", b.ctr(b.nextCount(b.V("r"))), b.I32(1))
 			b.storeNextList(b.V("r"), b.V("q"), b.V("u"))
 		})
 	})
@@ -174,6 +189,9 @@ func (l *lowerer) settleFunc() {
 // private outlives a barrier and the region may take as many processors
 // as there are slots in use.
 func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
+	if l.world {
+		return l.worldSummaryRegion(b, root)
+	}
 	at := func(i int64) ir.Expr { return b.I32(i) }
 	word := func(i int64) ir.Expr { return b.Ld("sum", at(i)) }
 	first := func() ir.Expr { return b.Eq(b.Builtin(ir.ProcID), b.I32(0)) }
@@ -220,10 +238,135 @@ func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
 		})
 	})
 	// As many processors as slots in use, up to PROCS.
-	if l.world {
-		used := b.Conv(ir.I32, b.Min(b.CallExpr("trs_used"), b.Conv(ir.I64, b.P(pProcs))))
-		return &ir.Region{Pos: b.Pos, Procs: b.Max(used, b.I32(1)), Body: body, World: true}
-	}
 	procs := b.Max(b.Min(b.used(), b.P(pProcs)), b.I32(1))
 	return &ir.Region{Pos: b.Pos, Procs: procs, Body: body}
+}
+
+// sumLen is the length of the summary's words: a device's copy each in
+// a world.
+func (l *lowerer) sumLen() ir.Expr {
+	if l.world {
+		return l.ctrLen()
+	}
+	return ir.IntConst(ir.I32, sumWords)
+}
+
+// nextCount is the word that counts the fold list of round r's
+// successor: sumNext on one device, device 0's sumNext or sumNextOdd by
+// r's parity in a world.
+func (b *fn) nextCount(r ir.Expr) ir.Expr {
+	if !b.world {
+		return b.I32(sumNext)
+	}
+	return b.Sel(b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(0)), b.I32(sumNext), b.I32(sumNextOdd))
+}
+
+// World words of the summary, in every device's copy: the order lists'
+// length in all, its value a round before, and the fold lists' length in
+// all.
+const (
+	sumTotal = 9
+	sumPrev  = 10
+	sumFlen  = 11
+	// sumHostWords is the words that the host reads back in a world.
+	sumHostWords = 12
+)
+
+// liveWord is the summary word that holds the live count.
+func (l *lowerer) liveWord() int64 {
+	if l.world {
+		return sumTotal
+	}
+	return sumCount
+}
+
+// hostSumWords is how many summary words the host reads back.
+func (l *lowerer) hostSumWords() int64 {
+	if l.world {
+		return sumHostWords
+	}
+	return sumWords
+}
+
+// worldSummaryRegion is summaryRegion in a world: W processors a device,
+// each device marking and folding its own slots in its own lists, as
+// the rewriting does (Note [TRS on several devices]). A slot's child on
+// another device goes on that device's order list. Each device keeps
+// its copy of the round's words, which its first processor brings up to
+// date after a round from every device's counts, so that all see the
+// same world totals and the loops the same conditions.
+func (l *lowerer) worldSummaryRegion(b *fn, root int64) *ir.Region {
+	at := func(i int64) ir.Expr { return b.ctr(b.I32(i)) }
+	word := func(i int64) ir.Expr { return b.Ld("sum", at(i)) }
+	w := func() ir.Expr { return b.Bin(ir.Div, b.Builtin(ir.NumProcs), b.Builtin(ir.NumDevices)) }
+	q := func() ir.Expr { return b.Sub(b.Builtin(ir.ProcID), b.Mul(b.Builtin(ir.DeviceID), w())) }
+	first := func() ir.Expr { return b.Eq(b.Builtin(ir.ProcID), b.I32(0)) }
+	mine := func() ir.Expr { return b.Eq(q(), b.I32(0)) }
+	bump := func(i int64) { b.Store("sum", at(i), b.Add(word(i), b.I32(1))) }
+	rounds := func() ir.Expr { return b.Lt(word(sumRounds), b.P(pSumRounds)) }
+	marked := func() ir.Expr { return b.Eq(word(sumTotal), word(sumPrev)) }
+	// total sets word i to the sum over the devices of their word j(e).
+	total := func(i int64, j func() ir.Expr) {
+		b.Decl("all", ir.I32, b.I32(0))
+		b.Loop("e", b.I32(0), b.Builtin(ir.NumDevices), b.I32(1), func() {
+			b.Set("all", b.Add(b.V("all"), b.Ld("sum", b.ctrOf(b.V("e"), j()))))
+		})
+		b.Store("sum", at(i), b.V("all"))
+	}
+	body := b.Nest(func() {
+		b.If(first(), func() {
+			b.Store("wl0", b.I32(0), b.S(root))
+			b.Store("up", b.S(root), b.S(-2))
+		})
+		b.If(mine(), func() {
+			b.Decl("d0", ir.I32, b.Sel(b.Eq(b.Builtin(ir.DeviceID), b.I32(0)), b.I32(1), b.I32(0)))
+			for _, w := range [][2]int64{{sumLo, 0}, {sumRounds, 0}, {sumFold, 0}, {sumLen, 0}, {sumNext, 0}, {sumNextOdd, 0}, {sumDone, 0}, {sumTotal, 1}, {sumPrev, 0}, {sumFlen, 0}} {
+				b.Store("sum", at(w[0]), b.I32(w[1]))
+			}
+			b.Store("sum", at(sumHi), b.V("d0"))
+			b.Store("sum", at(sumCount), b.V("d0"))
+		})
+		b.Barrier(true)
+		b.While(b.And(b.Not(marked()), rounds()), func() {
+			b.Call("trs_mark", q(), w())
+			b.Barrier(true)
+			b.If(mine(), func() {
+				b.Store("sum", at(sumLo), word(sumHi))
+				b.Store("sum", at(sumHi), word(sumCount))
+				b.Store("sum", at(sumLen), word(sumCount))
+				b.Store("sum", at(sumPrev), word(sumTotal))
+				total(sumTotal, func() ir.Expr { return b.I32(sumCount) })
+				b.Store("sum", at(sumFlen), word(sumTotal))
+				bump(sumRounds)
+			})
+			b.Barrier(true)
+		})
+		b.While(b.And(b.And(marked(), b.Lt(b.I32(0), word(sumFlen))), rounds()), func() {
+			b.Call("trs_fold", q(), w())
+			b.Barrier(true)
+			b.Call("trs_settle", q(), w())
+			b.Barrier(true)
+			b.If(mine(), func() {
+				b.Decl("r", ir.I32, word(sumFold))
+				b.Store("sum", at(sumLen), b.Ld("sum", b.ctr(b.nextCount(b.V("r")))))
+				total(sumFlen, func() ir.Expr { return b.nextCount(b.V("r")) })
+				b.Store("sum", b.ctr(b.nextCount(b.Add(b.V("r"), b.I32(1)))), b.I32(0))
+				bump(sumFold)
+				bump(sumRounds)
+			})
+			b.Barrier(true)
+		})
+		b.If(b.And(b.And(first(), marked()), b.Eq(word(sumFlen), b.I32(0))), func() {
+			b.Store("sum", at(sumDone), b.I32(1))
+			b.Store("sumv", b.I32(0), b.load64("wl1", "jc", b.S(root)))
+			b.Store("sumv", b.I32(1), b.load64("fl", "rc", b.S(root)))
+		})
+	})
+	// W processors a device, as many as slots in use together, up to
+	// PROCS, rounded up to WorldGrain.
+	g := int64(ir.WorldGrain)
+	used := b.Conv(ir.I32, b.Min(b.CallExpr("trs_used"), b.Conv(ir.I64, b.P(pProcs))))
+	per := b.Bin(ir.Div, b.Add(used, b.Sub(b.Builtin(ir.NumDevices), b.I32(1))), b.Builtin(ir.NumDevices))
+	wd := b.Mul(b.Bin(ir.Div, b.Add(per, b.I32(g-1)), b.I32(g)), b.I32(g))
+	return &ir.Region{Pos: b.Pos, Procs: b.Mul(b.Builtin(ir.NumDevices), b.Max(wd, b.I32(g))), Body: body, World: true}
 }
