@@ -84,7 +84,11 @@ func (l *lowerer) deriveFunc() {
 // garbage; and the books, by processor 0. mode is 0 in the region and 1
 // in the one-block kernel, for the trace.
 func (l *lowerer) commitFunc() {
-	b := l.newFunc(ir.DeviceFunc, "trs_commit", ir.Void, param{"k", ir.I32}, param{"p", ir.I32}, param{"np", ir.I32}, param{"mode", ir.I32})
+	params := []param{{"k", ir.I32}, {"p", ir.I32}, {"np", ir.I32}, {"mode", ir.I32}}
+	if l.world {
+		params = params[:3] // the books are kept apart (worldAccountFunc)
+	}
+	b := l.newFunc(ir.DeviceFunc, "trs_commit", ir.Void, params...)
 	k, p, np := b.V("k"), b.V("p"), b.V("np")
 	b.Decl("c0", ir.I32, b.Rem(k, b.I32(3)))
 	b.Decl("c1", ir.I32, b.Rem(b.Add(b.V("k"), b.I32(1)), b.I32(3)))

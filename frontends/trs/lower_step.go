@@ -438,15 +438,19 @@ func (ms *matchState) collectNew(t *Term, out *[]*newTerm) bool {
 func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Expr, func()) {
 	m := int64(len(news))
 	name := func(base string) string { return base + tag }
-	if dev == nil && l.world {
-		dev = b.Builtin(ir.DeviceID)
-	}
 	// counter is word j of the allocating device's counters.
 	counter := func(j int64) ir.Expr {
 		if dev == nil {
-			return b.I32(j)
+			return b.ctr(b.I32(j))
 		}
 		return b.ctrOf(ir.CloneExpr(dev), b.I32(j))
+	}
+	// on is the allocating device.
+	on := func() ir.Expr {
+		if dev == nil {
+			return b.Builtin(ir.DeviceID)
+		}
+		return ir.CloneExpr(dev)
 	}
 	capacity := func() ir.Expr {
 		if l.world {
@@ -455,7 +459,8 @@ func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Exp
 		return b.Conv(ir.I64, b.P(pCapacity))
 	}
 	favail := b.V("favail")
-	if l.world {
+	if l.world && dev != nil {
+		// Another device's ring, as the phase began there.
 		favail = b.Sub(b.Ld("free", counter(frTail)), b.Ld("free", counter(frHead0)))
 	}
 	fb, nf, rb, nr, ok := name("fb"), name("nf"), name("rb"), name("nr"), name("ok")
@@ -491,8 +496,8 @@ func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Exp
 			fromFresh := b.Conv(l.id, b.Add(b.V(fb), b.I64(int64(j))))
 			at := b.Rem(b.Add(b.V(rb), b.Conv(ir.I64, b.Sub(b.I32(int64(j)), b.V(nf)))), capacity())
 			if l.world {
-				fromFresh = b.slotOn(ir.CloneExpr(dev), fromFresh)
-				at = b.slotOn(ir.CloneExpr(dev), b.Conv(l.id, at))
+				fromFresh = b.slotOn(on(), fromFresh)
+				at = b.slotOn(on(), b.Conv(l.id, at))
 			}
 			ring := b.Ld("fl", at)
 			nt.slot = b.Decl(fmt.Sprintf("t%s_%d", tag, j), l.id, b.Sel(b.Lt(b.I32(int64(j)), b.V(nf)), fromFresh, ring))

@@ -303,8 +303,12 @@ func (l *lowerer) worldSummaryRegion(b *fn, root int64) *ir.Region {
 	first := func() ir.Expr { return b.Eq(b.Builtin(ir.ProcID), b.I32(0)) }
 	mine := func() ir.Expr { return b.Eq(q(), b.I32(0)) }
 	bump := func(i int64) { b.Store("sum", at(i), b.Add(word(i), b.I32(1))) }
-	rounds := func() ir.Expr { return b.Lt(word(sumRounds), b.P(pSumRounds)) }
-	marked := func() ir.Expr { return b.Eq(word(sumTotal), word(sumPrev)) }
+	// The loops' conditions read device 0's copy, the same on every
+	// device, so that the passes see they are the same for every
+	// processor.
+	word0 := func(i int64) ir.Expr { return b.Ld("sum", b.I32(i)) }
+	rounds := func() ir.Expr { return b.Lt(word0(sumRounds), b.P(pSumRounds)) }
+	marked := func() ir.Expr { return b.Eq(word0(sumTotal), word0(sumPrev)) }
 	// total sets word i to the sum over the devices of their word j(e).
 	total := func(i int64, j func() ir.Expr) {
 		b.Decl("all", ir.I32, b.I32(0))
@@ -341,7 +345,7 @@ func (l *lowerer) worldSummaryRegion(b *fn, root int64) *ir.Region {
 			})
 			b.Barrier(true)
 		})
-		b.While(b.And(b.And(marked(), b.Lt(b.I32(0), word(sumFlen))), rounds()), func() {
+		b.While(b.And(b.And(marked(), b.Lt(b.I32(0), word0(sumFlen))), rounds()), func() {
 			b.Call("trs_fold", q(), w())
 			b.Barrier(true)
 			b.Call("trs_settle", q(), w())
@@ -356,7 +360,7 @@ func (l *lowerer) worldSummaryRegion(b *fn, root int64) *ir.Region {
 			})
 			b.Barrier(true)
 		})
-		b.If(b.And(b.And(first(), marked()), b.Eq(word(sumFlen), b.I32(0))), func() {
+		b.If(b.And(b.And(first(), marked()), b.Eq(word0(sumFlen), b.I32(0))), func() {
 			b.Store("sum", at(sumDone), b.I32(1))
 			b.Store("sumv", b.I32(0), b.load64("wl1", "jc", b.S(root)))
 			b.Store("sumv", b.I32(1), b.load64("fl", "rc", b.S(root)))

@@ -316,18 +316,22 @@ func within(t, f *Term) bool {
 // worldRegionBody is regionBody in a world.
 func (l *lowerer) worldRegionBody(b *fn) []ir.Stmt {
 	return b.Nest(func() {
+		// The loop's condition reads device 0's copy of the world's
+		// counts, the same on every device, so that the passes see it
+		// is the same for every processor; the phases their own.
+		iter0 := func() ir.Expr { return b.Ld("status", b.I32(stIter)) }
 		iter := func() ir.Expr { return b.Ld("status", b.ctr(b.I32(stIter))) }
-		listed := func() ir.Expr { return b.Ld("wmax", b.ctr(b.Rem(iter(), b.I32(3)))) }
+		listed := func() ir.Expr { return b.Ld("wmax", b.Rem(iter0(), b.I32(3))) }
 		w := func() ir.Expr { return b.Bin(ir.Div, b.Builtin(ir.NumProcs), b.Builtin(ir.NumDevices)) }
 		q := func() ir.Expr { return b.Sub(b.Builtin(ir.ProcID), b.Mul(b.Builtin(ir.DeviceID), w())) }
 		fits := b.And(
 			b.Bin(ir.LogOr, b.Ge(w(), b.P(pProcs)), b.Ge(w(), b.Bin(ir.Div, listed(), b.I32(2)))),
 			b.Bin(ir.LogOr, b.Ge(listed(), b.Bin(ir.Div, w(), b.I32(8))), b.Bin(ir.Le, w(), b.I32(ir.WorldGrain))))
-		cond := b.And(b.And(b.running(iter(), false), fits), b.withinHybrid(iter(), b.V("it0")))
+		cond := b.And(b.And(b.running(iter0(), true), fits), b.withinHybrid(iter0(), b.V("it0")))
 		b.While(cond, func() {
 			b.Call("trs_derive", iter(), q(), w())
 			b.Barrier(true)
-			b.Call("trs_commit", b.Ld("status", b.ctr(b.I32(stPhase))), q(), w(), b.I32(0))
+			b.Call("trs_commit", b.Ld("status", b.ctr(b.I32(stPhase))), q(), w())
 			b.Barrier(true)
 			b.If(b.Eq(q(), b.I32(0)), func() { b.Call("trs_account", b.Ld("status", b.ctr(b.I32(stPhase))), b.I32(0)) })
 			b.Barrier(true)

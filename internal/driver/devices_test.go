@@ -22,11 +22,14 @@ var slowOnOneDevice = map[string]bool{"gcd_subtract.chr": true}
 // TestExamplesOnDevices runs every example with a .out file on a world of
 // 2, 3 or 4 devices in the interpreter (Note [Devices] in ir/interp) and
 // checks that it prints the same bytes as on one, twice: as it is, each
-// device running the whole program on its own memory, and distributed
-// (ir.DistributeWorld: Fork's --world, the distribute-world pass for the
-// others), its processors split across the devices and its memory one
-// for the world. Distributed, a term rewrite's trace and statistics are
-// those of one device too, and Fork programs run race-checked.
+// device running the whole program on its own memory, and as a world
+// program: Fork's --world and the distribute-world pass for CHR and
+// .kir (ir.DistributeWorld), their processors split across the devices
+// and their memory one for the world; TRS's --world, each device owning
+// and rewriting its part of the store (Note [TRS on several devices] in
+// frontends/trs). A term rewrite's trace and statistics are those of one
+// device too, line by line, but for the trace's mode column: a world
+// program runs no one-block iterations. Fork programs run race-checked.
 //
 // To stay cheap, each example runs at one k, taking 2, 3 and 4 in turn,
 // with a small model of device memory (which fitted stores take), and
@@ -89,7 +92,7 @@ func TestExamplesOnDevices(t *testing.T) {
 				t.Errorf("%d devices print\n%s\none prints\n%s", k, got, one)
 			}
 			var world *ir.Module
-			if ext == ".fork" {
+			if ext == ".fork" || rewrite {
 				world = load(append(flags, "--world")...)
 			} else {
 				world = load(flags...)
@@ -101,8 +104,12 @@ func TestExamplesOnDevices(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := run(world, k, ext == ".fork"); got != one {
-				t.Errorf("distributed on %d devices, it prints\n%s\none prints\n%s", k, got, one)
+			want := one
+			if rewrite {
+				want = strings.ReplaceAll(one, ",block\n", ",grid\n")
+			}
+			if got := run(world, k, ext == ".fork"); got != want {
+				t.Errorf("as a world program on %d devices, it prints\n%s\none prints\n%s", k, got, one)
 			}
 		})
 	}
