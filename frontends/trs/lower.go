@@ -477,9 +477,11 @@ func (l *lowerer) buffers() {
 	if l.world {
 		buf("rg", ir.I32, ir.CloneExpr(capacity))
 	}
-	buf("fl", l.id, ir.CloneExpr(capacity))
+	// The free ring and the lists hold only their device's slots, as
+	// local indices (fn.local): i32 in any world.
+	buf("fl", ir.I32, ir.CloneExpr(capacity))
 	for _, name := range []string{"wl0", "wl1", "gl0", "gl1"} {
-		buf(name, l.id, ir.CloneExpr(capacity))
+		buf(name, ir.I32, ir.CloneExpr(capacity))
 	}
 	buf("nfresh", ir.I64, small(2))
 	buf("free", ir.I64, small(4))

@@ -42,7 +42,7 @@ func (l *lowerer) mainFunc() {
 				g := int64(ir.WorldGrain)
 				w := b.Max(b.Min(b.Ld("wmax", b.Rem(b.V("it0"), b.I32(3))), b.P(pProcs)), b.I32(1))
 				b.Decl("w", ir.I32, b.Mul(b.Bin(ir.Div, b.Add(w, b.I32(g-1)), b.I32(g)), b.I32(g)))
-				b.Emit(&ir.Region{Pos: b.Pos, Procs: b.Mul(b.Builtin(ir.NumDevices), b.V("w")), Body: l.regionBody(b), World: true})
+				b.Emit(&ir.Region{Pos: b.Pos, Procs: b.Mul(b.Builtin(ir.NumDevices), b.V("w")), Body: l.worldIteration(b), World: true})
 			})
 			return
 		}
@@ -81,16 +81,7 @@ func (l *lowerer) mainFunc() {
 // of the new size. Nothing private outlives a barrier, so the region's
 // size may depend on the list: each phase reads the iteration from
 // status.
-//
-// In a world (Note [TRS on several devices]) the region has W processors
-// a device, and processor q of device d takes d's own lists as processor
-// q of W would on one device; the list that sizes it is the longest
-// device's, and a third phase keeps the books once every device's counts
-// are in.
 func (l *lowerer) regionBody(b *fn) []ir.Stmt {
-	if l.world {
-		return l.worldRegionBody(b)
-	}
 	return b.Nest(func() {
 		iter := func() ir.Expr { return b.Ld("status", b.I32(stIter)) }
 		listed := func() ir.Expr { return b.Ld("pc", b.Rem(iter(), b.I32(3))) }
@@ -125,7 +116,11 @@ func (l *lowerer) output() {
 	// The device's summary where the device holds the store; on a CPU
 	// (Note [Hybrid points] in ir/expr.go) the host's fold is faster.
 	b.If(b.And(summary(), b.Ne(b.Builtin(ir.OnDevice), b.I32(0))), func() {
-		b.Emit(l.summaryRegion(b, root))
+		if l.world {
+			l.worldSummary(b, root)
+		} else {
+			b.Emit(l.summaryRegion(b, root))
+		}
 		b.CopyIn("h_sum", "sum", b.I32(l.hostSumWords()))
 		b.CopyIn("h_sumv", "sumv", b.I32(2))
 		b.Set("dev", b.Eq(b.Ld("h_sum", b.I32(sumDone)), b.I32(1)))

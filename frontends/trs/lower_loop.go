@@ -255,7 +255,7 @@ func (l *lowerer) initKernel() {
 		b.If(b.Lt(b.V("i"), b.I32(int64(len(l.queue)))), func() {
 			q := b.Decl("q", ir.I32, b.Ld("input", b.Add(b.I32(l.nodes*rec), b.V("i"))))
 			if l.world {
-				b.Store("wl0", slot(b.V("i")), slot(q))
+				b.Store("wl0", slot(b.V("i")), q)
 				return
 			}
 			b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() { b.Store("wl0", b.V("i"), q) }, func() { b.Store("wl0", b.V("q"), b.I32(1)) })

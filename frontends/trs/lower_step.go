@@ -500,6 +500,9 @@ func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Exp
 				at = b.slotOn(on(), b.Conv(l.id, at))
 			}
 			ring := b.Ld("fl", at)
+			if l.world {
+				ring = b.slotOn(on(), b.Conv(l.id, ring))
+			}
 			nt.slot = b.Decl(fmt.Sprintf("t%s_%d", tag, j), l.id, b.Sel(b.Lt(b.I32(int64(j)), b.V(nf)), fromFresh, ring))
 		}
 	}

@@ -25,15 +25,15 @@ func (l *lowerer) forArgs(b *fn, h ir.Expr, body func(a int, arr string)) {
 func (l *lowerer) pushFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_push", ir.Void, param{"i", l.id}, param{"x", l.id}, param{"k", ir.I32})
 	b.IfElse(b.Eq(b.Bin(ir.And, b.V("k"), b.I32(1)), b.I32(0)),
-		func() { b.Store("wl1", b.V("i"), b.V("x")) },
-		func() { b.Store("wl0", b.V("i"), b.V("x")) })
+		func() { b.Store("wl1", b.V("i"), b.local(b.V("x"))) },
+		func() { b.Store("wl0", b.V("i"), b.local(b.V("x"))) })
 }
 
 // listed reads entry i of the list pair (list0, list1) that iteration k
 // uses: list0 for even k.
 func (b *fn) listed(list0, list1 string, k, i ir.Expr) ir.Expr {
 	even := b.Eq(b.Bin(ir.And, k, b.I32(1)), b.I32(0))
-	return b.Sel(even, b.Ld(list0, i), b.Ld(list1, ir.CloneExpr(i)))
+	return b.ownSlot(b.Sel(even, b.Ld(list0, i), b.Ld(list1, ir.CloneExpr(i))))
 }
 
 // addRef adds n references to slot x, unless x holds part of the input
@@ -64,8 +64,8 @@ func (l *lowerer) releaseFunc() {
 		b.Atomic("j", ir.AtomicAdd, "glen", b.ctrOf(o, b.Rem(b.V("k"), b.I32(3))), b.I32(1))
 		at := b.Decl("at", l.id, b.slotOn(b.V("o"), b.Conv(l.id, b.V("j"))))
 		b.IfElse(b.Eq(b.Bin(ir.And, b.V("k"), b.I32(1)), b.I32(0)),
-			func() { b.Store("gl0", at, b.V("x")) },
-			func() { b.Store("gl1", b.V("at"), b.V("x")) })
+			func() { b.Store("gl0", at, b.local(b.V("x"))) },
+			func() { b.Store("gl1", b.V("at"), b.local(b.V("x"))) })
 	})
 }
 
@@ -82,7 +82,7 @@ func (l *lowerer) freeFunc() {
 	b.Atomic("at", ir.AtomicAdd, "free", b.ctr(b.I32(frTail)), b.I64(1))
 	if l.world {
 		// The device's own ring, of its own slots.
-		b.Store("fl", b.slotOn(b.Builtin(ir.DeviceID), b.Conv(l.id, b.Rem(b.V("at"), b.Conv(ir.I64, b.per())))), b.V("g"))
+		b.Store("fl", b.slotOn(b.Builtin(ir.DeviceID), b.Conv(l.id, b.Rem(b.V("at"), b.Conv(ir.I64, b.per())))), b.local(b.V("g")))
 		return
 	}
 	b.Store("fl", b.Rem(b.V("at"), b.Conv(ir.I64, b.P(pCapacity))), b.V("g"))

@@ -105,7 +105,7 @@ func (l *lowerer) markFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_mark", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
 	b.Decl("hi", ir.I32, b.Ld("sum", b.ctr(b.I32(sumHi))))
 	b.Loop("i", b.Add(b.Ld("sum", b.ctr(b.I32(sumLo))), b.V("p")), b.V("hi"), b.V("np"), func() {
-		u := b.Decl("u", l.id, b.Ld("wl0", b.mine(b.V("i"))))
+		u := b.Decl("u", l.id, b.ownSlot(b.Ld("wl0", b.mine(b.V("i")))))
 		h := b.Decl("h", ir.I32, l.head(b, u))
 		l.forArgs(b, h, func(a int, _ string) {
 			c := b.Decl("c", l.id, l.arg(b, a, b.V("u")))
@@ -121,7 +121,7 @@ func (l *lowerer) markFunc() {
 				// The order list of c's owner.
 				o := b.Decl("o", ir.I32, b.owner(b.V("c")))
 				b.Atomic("q", ir.AtomicAdd, "sum", b.ctrOf(o, b.I32(sumCount)), b.I32(1))
-				b.Store("wl0", b.slotOn(b.V("o"), b.Conv(l.id, b.V("q"))), b.V("c"))
+				b.Store("wl0", b.slotOn(b.V("o"), b.Conv(l.id, b.V("q"))), b.local(b.V("c")))
 			})
 		})
 	})
@@ -133,11 +133,11 @@ func (l *lowerer) markFunc() {
 func (b *fn) foldList(r, i ir.Expr) ir.Expr {
 	odd := b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(1))
 	i = b.mine(i)
-	return b.Sel(b.Eq(ir.CloneExpr(r), b.I32(0)), b.Ld("wl0", i), b.Sel(odd, b.Ld("gl0", ir.CloneExpr(i)), b.Ld("gl1", ir.CloneExpr(i))))
+	return b.ownSlot(b.Sel(b.Eq(ir.CloneExpr(r), b.I32(0)), b.Ld("wl0", i), b.Sel(odd, b.Ld("gl0", ir.CloneExpr(i)), b.Ld("gl1", ir.CloneExpr(i)))))
 }
 
 func (b *fn) storeNextList(r, i, v ir.Expr) {
-	i = b.mine(i)
+	i, v = b.mine(i), b.local(v)
 	b.IfElse(b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(0)), func() { b.Store("gl0", i, v) }, func() { b.Store("gl1", ir.CloneExpr(i), ir.CloneExpr(v)) })
 }
 
@@ -189,9 +189,6 @@ func (l *lowerer) settleFunc() {
 // private outlives a barrier and the region may take as many processors
 // as there are slots in use.
 func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
-	if l.world {
-		return l.worldSummaryRegion(b, root)
-	}
 	at := func(i int64) ir.Expr { return b.I32(i) }
 	word := func(i int64) ir.Expr { return b.Ld("sum", at(i)) }
 	first := func() ir.Expr { return b.Eq(b.Builtin(ir.ProcID), b.I32(0)) }
@@ -288,14 +285,14 @@ func (l *lowerer) hostSumWords() int64 {
 	return sumWords
 }
 
-// worldSummaryRegion is summaryRegion in a world: W processors a device,
-// each device marking and folding its own slots in its own lists, as
-// the rewriting does (Note [TRS on several devices]). A slot's child on
-// another device goes on that device's order list. Each device keeps
-// its copy of the round's words, which its first processor brings up to
-// date after a round from every device's counts, so that all see the
-// same world totals and the loops the same conditions.
-func (l *lowerer) worldSummaryRegion(b *fn, root int64) *ir.Region {
+// worldSummary emits, on the host, the summary in a world: regions of W
+// processors a device, each device marking and folding its own slots in
+// its own lists, as the rewriting does (Note [TRS on several devices]). A
+// slot's child on another device goes on that device's order list. Each
+// device keeps its copy of the round's words, which its first processor
+// brings up to date after a round from every device's counts; the host
+// runs the rounds, reading device 0's copy (worldIteration says why).
+func (l *lowerer) worldSummary(b *fn, root int64) {
 	at := func(i int64) ir.Expr { return b.ctr(b.I32(i)) }
 	word := func(i int64) ir.Expr { return b.Ld("sum", at(i)) }
 	w := func() ir.Expr { return b.Bin(ir.Div, b.Builtin(ir.NumProcs), b.Builtin(ir.NumDevices)) }
@@ -303,9 +300,7 @@ func (l *lowerer) worldSummaryRegion(b *fn, root int64) *ir.Region {
 	first := func() ir.Expr { return b.Eq(b.Builtin(ir.ProcID), b.I32(0)) }
 	mine := func() ir.Expr { return b.Eq(q(), b.I32(0)) }
 	bump := func(i int64) { b.Store("sum", at(i), b.Add(word(i), b.I32(1))) }
-	// The loops' conditions read device 0's copy, the same on every
-	// device, so that the passes see they are the same for every
-	// processor.
+	// The host's reads: device 0's copy.
 	word0 := func(i int64) ir.Expr { return b.Ld("sum", b.I32(i)) }
 	rounds := func() ir.Expr { return b.Lt(word0(sumRounds), b.P(pSumRounds)) }
 	marked := func() ir.Expr { return b.Eq(word0(sumTotal), word0(sumPrev)) }
@@ -317,9 +312,19 @@ func (l *lowerer) worldSummaryRegion(b *fn, root int64) *ir.Region {
 		})
 		b.Store("sum", at(i), b.V("all"))
 	}
-	body := b.Nest(func() {
+	// W processors a device, as many as slots in use together, up to
+	// PROCS, rounded up to WorldGrain.
+	g := int64(ir.WorldGrain)
+	used := b.Conv(ir.I32, b.Min(b.CallExpr("trs_used"), b.Conv(ir.I64, b.P(pProcs))))
+	per := b.Bin(ir.Div, b.Add(used, b.Sub(b.Builtin(ir.NumDevices), b.I32(1))), b.Builtin(ir.NumDevices))
+	wd := b.Mul(b.Bin(ir.Div, b.Add(per, b.I32(g-1)), b.I32(g)), b.I32(g))
+	b.Decl("sump", ir.I32, b.Mul(b.Builtin(ir.NumDevices), b.Max(wd, b.I32(g))))
+	region := func(body func()) {
+		b.Emit(&ir.Region{Pos: b.Pos, Procs: b.V("sump"), Body: b.Nest(body), World: true})
+	}
+	region(func() {
 		b.If(first(), func() {
-			b.Store("wl0", b.I32(0), b.S(root))
+			b.Store("wl0", b.I32(0), b.I32(root))
 			b.Store("up", b.S(root), b.S(-2))
 		})
 		b.If(mine(), func() {
@@ -330,8 +335,9 @@ func (l *lowerer) worldSummaryRegion(b *fn, root int64) *ir.Region {
 			b.Store("sum", at(sumHi), b.V("d0"))
 			b.Store("sum", at(sumCount), b.V("d0"))
 		})
-		b.Barrier(true)
-		b.While(b.And(b.Not(marked()), rounds()), func() {
+	})
+	b.While(b.And(b.Not(marked()), rounds()), func() {
+		region(func() {
 			b.Call("trs_mark", q(), w())
 			b.Barrier(true)
 			b.If(mine(), func() {
@@ -343,9 +349,10 @@ func (l *lowerer) worldSummaryRegion(b *fn, root int64) *ir.Region {
 				b.Store("sum", at(sumFlen), word(sumTotal))
 				bump(sumRounds)
 			})
-			b.Barrier(true)
 		})
-		b.While(b.And(b.And(marked(), b.Lt(b.I32(0), word0(sumFlen))), rounds()), func() {
+	})
+	b.While(b.And(b.And(marked(), b.Lt(b.I32(0), word0(sumFlen))), rounds()), func() {
+		region(func() {
 			b.Call("trs_fold", q(), w())
 			b.Barrier(true)
 			b.Call("trs_settle", q(), w())
@@ -358,19 +365,15 @@ func (l *lowerer) worldSummaryRegion(b *fn, root int64) *ir.Region {
 				bump(sumFold)
 				bump(sumRounds)
 			})
-			b.Barrier(true)
-		})
-		b.If(b.And(b.And(first(), marked()), b.Eq(word0(sumFlen), b.I32(0))), func() {
-			b.Store("sum", at(sumDone), b.I32(1))
-			b.Store("sumv", b.I32(0), b.load64("wl1", "jc", b.S(root)))
-			b.Store("sumv", b.I32(1), b.load64("fl", "rc", b.S(root)))
 		})
 	})
-	// W processors a device, as many as slots in use together, up to
-	// PROCS, rounded up to WorldGrain.
-	g := int64(ir.WorldGrain)
-	used := b.Conv(ir.I32, b.Min(b.CallExpr("trs_used"), b.Conv(ir.I64, b.P(pProcs))))
-	per := b.Bin(ir.Div, b.Add(used, b.Sub(b.Builtin(ir.NumDevices), b.I32(1))), b.Builtin(ir.NumDevices))
-	wd := b.Mul(b.Bin(ir.Div, b.Add(per, b.I32(g-1)), b.I32(g)), b.I32(g))
-	return &ir.Region{Pos: b.Pos, Procs: b.Mul(b.Builtin(ir.NumDevices), b.Max(wd, b.I32(g))), Body: body, World: true}
+	b.If(b.And(marked(), b.Eq(word0(sumFlen), b.I32(0))), func() {
+		region(func() {
+			b.If(first(), func() {
+				b.Store("sum", at(sumDone), b.I32(1))
+				b.Store("sumv", b.I32(0), b.load64("wl1", "jc", b.S(root)))
+				b.Store("sumv", b.I32(1), b.load64("fl", "rc", b.S(root)))
+			})
+		})
+	})
 }

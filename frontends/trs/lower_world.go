@@ -313,28 +313,40 @@ func within(t, f *Term) bool {
 	return false
 }
 
-// worldRegionBody is regionBody in a world.
-func (l *lowerer) worldRegionBody(b *fn) []ir.Stmt {
+// worldIteration is the region of one iteration in a world (Note [TRS on
+// several devices]): W processors a device, processor q of device d
+// taking d's own lists as processor q of W would on one device; a third
+// phase keeps the books once every device's counts are in. The host
+// runs the loop, reading device 0's copy of the world's counts: a loop
+// in the region would have every processor read them, remotely on the
+// other devices, since a condition the passes can see is the same for
+// all cannot read each device's own copy.
+func (l *lowerer) worldIteration(b *fn) []ir.Stmt {
 	return b.Nest(func() {
-		// The loop's condition reads device 0's copy of the world's
-		// counts, the same on every device, so that the passes see it
-		// is the same for every processor; the phases their own.
-		iter0 := func() ir.Expr { return b.Ld("status", b.I32(stIter)) }
-		iter := func() ir.Expr { return b.Ld("status", b.ctr(b.I32(stIter))) }
-		listed := func() ir.Expr { return b.Ld("wmax", b.Rem(iter0(), b.I32(3))) }
 		w := func() ir.Expr { return b.Bin(ir.Div, b.Builtin(ir.NumProcs), b.Builtin(ir.NumDevices)) }
 		q := func() ir.Expr { return b.Sub(b.Builtin(ir.ProcID), b.Mul(b.Builtin(ir.DeviceID), w())) }
-		fits := b.And(
-			b.Bin(ir.LogOr, b.Ge(w(), b.P(pProcs)), b.Ge(w(), b.Bin(ir.Div, listed(), b.I32(2)))),
-			b.Bin(ir.LogOr, b.Ge(listed(), b.Bin(ir.Div, w(), b.I32(8))), b.Bin(ir.Le, w(), b.I32(ir.WorldGrain))))
-		cond := b.And(b.And(b.running(iter0(), true), fits), b.withinHybrid(iter0(), b.V("it0")))
-		b.While(cond, func() {
-			b.Call("trs_derive", iter(), q(), w())
-			b.Barrier(true)
-			b.Call("trs_commit", b.Ld("status", b.ctr(b.I32(stPhase))), q(), w())
-			b.Barrier(true)
-			b.If(b.Eq(q(), b.I32(0)), func() { b.Call("trs_account", b.Ld("status", b.ctr(b.I32(stPhase))), b.I32(0)) })
-			b.Barrier(true)
-		})
+		b.Call("trs_derive", b.Ld("status", b.ctr(b.I32(stIter))), q(), w())
+		b.Barrier(true)
+		b.Call("trs_commit", b.Ld("status", b.ctr(b.I32(stPhase))), q(), w())
+		b.Barrier(true)
+		b.If(b.Eq(q(), b.I32(0)), func() { b.Call("trs_account", b.Ld("status", b.ctr(b.I32(stPhase))), b.I32(0)) })
 	})
+}
+
+// local is slot x as the free ring and the lists hold it, which hold
+// only their device's slots: its index on its owner, an i32.
+func (b *fn) local(x ir.Expr) ir.Expr {
+	if !b.world {
+		return x
+	}
+	return b.Conv(ir.I32, b.Rem(x, b.per()))
+}
+
+// ownSlot is the slot of local index v of the calling device, as read
+// from its own ring or lists.
+func (b *fn) ownSlot(v ir.Expr) ir.Expr {
+	if !b.world {
+		return v
+	}
+	return b.slotOn(b.Builtin(ir.DeviceID), b.Conv(b.id, v))
 }
