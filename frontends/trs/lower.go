@@ -428,6 +428,9 @@ func (l *lowerer) params() {
 	capacity, fit := l.opts.Capacity, 0.0
 	if capacity <= 0 {
 		capacity, fit = MaxCapacity, CapacityFit
+		if l.world {
+			capacity = maxWorldCapacity
+		}
 	}
 	flag := func(b bool) int64 {
 		if b {

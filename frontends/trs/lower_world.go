@@ -20,6 +20,12 @@ const worldWords = ir.WorldGrain
 // slots fit in an i32 (wideIDs).
 const maxWorldDevices = 8
 
+// maxWorldCapacity is the most slots a device of a world holds, where
+// CAPACITY is fitted: slot ids are i64 there, and the transformation
+// tree at depth 30 on two devices needs a few more than 2^30 on device 0,
+// which holds the root and the input besides half the tree.
+const maxWorldCapacity = math.MaxInt32 / ir.WorldGrain * ir.WorldGrain
+
 // wideIDs says whether slot ids need 64 bits: a world whose slots may
 // number more than 2^31-1, as a fitted CAPACITY (up to MaxCapacity a
 // device) allows on two devices.
