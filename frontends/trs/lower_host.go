@@ -121,12 +121,16 @@ func (l *lowerer) output() {
 		} else {
 			b.Emit(l.summaryRegion(b, root))
 		}
-		b.CopyIn("h_sum", "sum", b.I32(l.hostSumWords()))
+		b.CopyIn("h_sum", "sum", b.I32(sumWords))
 		b.CopyIn("h_sumv", "sumv", b.I32(2))
 		b.Set("dev", b.Eq(b.Ld("h_sum", b.I32(sumDone)), b.I32(1)))
 	})
 	b.IfElse(b.V("dev"), func() {
-		b.Store("h_live", b.I32(0), b.Conv(ir.I64, b.Ld("h_sum", b.I32(l.liveWord()))))
+		if l.world {
+			b.Store("h_live", b.I32(0), b.Ld("sumw", b.I32(sumTotal)))
+		} else {
+			b.Store("h_live", b.I32(0), b.Conv(ir.I64, b.Ld("h_sum", b.I32(sumCount))))
+		}
 		b.Store("h_size", b.S(root), b.Ld("h_sumv", b.I32(0)))
 		b.Store("h_hash", b.S(root), b.Ld("h_sumv", b.I32(1)))
 	}, func() {

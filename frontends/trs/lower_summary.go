@@ -68,8 +68,12 @@ func (l *lowerer) summaryBuffers() {
 	l.m.Buffers = append(l.m.Buffers,
 		&ir.Buffer{Pos: l.pos, Name: "sum", Elem: ir.I32, Len: l.sumLen(), Space: space, Role: ir.Scratch},
 		&ir.Buffer{Pos: l.pos, Name: "sumv", Elem: ir.U64, Len: n(2), Space: space, Role: ir.Scratch})
+	if l.world {
+		// The world's totals of worldSummary, a copy a device.
+		l.m.Buffers = append(l.m.Buffers, &ir.Buffer{Pos: l.pos, Name: "sumw", Elem: ir.I64, Len: l.ctrLen(), Space: space, Role: ir.Scratch})
+	}
 	l.m.Arrays = append(l.m.Arrays,
-		&ir.Array{Pos: l.pos, Name: "h_sum", Elem: ir.I32, Len: n(l.hostSumWords())},
+		&ir.Array{Pos: l.pos, Name: "h_sum", Elem: ir.I32, Len: n(sumWords)},
 		&ir.Array{Pos: l.pos, Name: "h_sumv", Elem: ir.U64, Len: n(2)})
 }
 
@@ -258,32 +262,14 @@ func (b *fn) nextCount(r ir.Expr) ir.Expr {
 	return b.Sel(b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(0)), b.I32(sumNext), b.I32(sumNextOdd))
 }
 
-// World words of the summary, in every device's copy: the order lists'
-// length in all, its value a round before, and the fold lists' length in
-// all.
+// World words of the summary, sumw[i], i64, in every device's copy: the
+// order lists' length in all, its value a round before, and the fold
+// lists' length in all.
 const (
-	sumTotal = 9
-	sumPrev  = 10
-	sumFlen  = 11
-	// sumHostWords is the words that the host reads back in a world.
-	sumHostWords = 12
+	sumTotal = 0
+	sumPrev  = 1
+	sumFlen  = 2
 )
-
-// liveWord is the summary word that holds the live count.
-func (l *lowerer) liveWord() int64 {
-	if l.world {
-		return sumTotal
-	}
-	return sumCount
-}
-
-// hostSumWords is how many summary words the host reads back.
-func (l *lowerer) hostSumWords() int64 {
-	if l.world {
-		return sumHostWords
-	}
-	return sumWords
-}
 
 // worldSummary emits, on the host, the summary in a world: regions of W
 // processors a device, each device marking and folding its own slots in
@@ -303,14 +289,18 @@ func (l *lowerer) worldSummary(b *fn, root int64) {
 	// The host's reads: device 0's copy.
 	word0 := func(i int64) ir.Expr { return b.Ld("sum", b.I32(i)) }
 	rounds := func() ir.Expr { return b.Lt(word0(sumRounds), b.P(pSumRounds)) }
-	marked := func() ir.Expr { return b.Eq(word0(sumTotal), word0(sumPrev)) }
+	// The world's totals, in sumw: i64, since the transformation tree at
+	// depth 30 has 2^31 live slots.
+	wordw := func(i int64) ir.Expr { return b.Ld("sumw", at(i)) }
+	wordw0 := func(i int64) ir.Expr { return b.Ld("sumw", b.I32(i)) }
+	marked := func() ir.Expr { return b.Eq(wordw0(sumTotal), wordw0(sumPrev)) }
 	// total sets word i to the sum over the devices of their word j(e).
 	total := func(i int64, j func() ir.Expr) {
-		b.Decl("all", ir.I32, b.I32(0))
+		b.Decl("all", ir.I64, b.I64(0))
 		b.Loop("e", b.I32(0), b.Builtin(ir.NumDevices), b.I32(1), func() {
-			b.Set("all", b.Add(b.V("all"), b.Ld("sum", b.ctrOf(b.V("e"), j()))))
+			b.Set("all", b.Add(b.V("all"), b.Conv(ir.I64, b.Ld("sum", b.ctrOf(b.V("e"), j())))))
 		})
-		b.Store("sum", at(i), b.V("all"))
+		b.Store("sumw", at(i), b.V("all"))
 	}
 	// W processors a device, as many as slots in use together, up to
 	// PROCS, rounded up to WorldGrain.
@@ -329,8 +319,11 @@ func (l *lowerer) worldSummary(b *fn, root int64) {
 		})
 		b.If(mine(), func() {
 			b.Decl("d0", ir.I32, b.Sel(b.Eq(b.Builtin(ir.DeviceID), b.I32(0)), b.I32(1), b.I32(0)))
-			for _, w := range [][2]int64{{sumLo, 0}, {sumRounds, 0}, {sumFold, 0}, {sumLen, 0}, {sumNext, 0}, {sumNextOdd, 0}, {sumDone, 0}, {sumTotal, 1}, {sumPrev, 0}, {sumFlen, 0}} {
+			for _, w := range [][2]int64{{sumLo, 0}, {sumRounds, 0}, {sumFold, 0}, {sumLen, 0}, {sumNext, 0}, {sumNextOdd, 0}, {sumDone, 0}} {
 				b.Store("sum", at(w[0]), b.I32(w[1]))
+			}
+			for _, w := range [][2]int64{{sumTotal, 1}, {sumPrev, 0}, {sumFlen, 0}} {
+				b.Store("sumw", at(w[0]), b.I64(w[1]))
 			}
 			b.Store("sum", at(sumHi), b.V("d0"))
 			b.Store("sum", at(sumCount), b.V("d0"))
@@ -344,14 +337,14 @@ func (l *lowerer) worldSummary(b *fn, root int64) {
 				b.Store("sum", at(sumLo), word(sumHi))
 				b.Store("sum", at(sumHi), word(sumCount))
 				b.Store("sum", at(sumLen), word(sumCount))
-				b.Store("sum", at(sumPrev), word(sumTotal))
+				b.Store("sumw", at(sumPrev), wordw(sumTotal))
 				total(sumTotal, func() ir.Expr { return b.I32(sumCount) })
-				b.Store("sum", at(sumFlen), word(sumTotal))
+				b.Store("sumw", at(sumFlen), wordw(sumTotal))
 				bump(sumRounds)
 			})
 		})
 	})
-	b.While(b.And(b.And(marked(), b.Lt(b.I32(0), word0(sumFlen))), rounds()), func() {
+	b.While(b.And(b.And(marked(), b.Lt(b.I64(0), wordw0(sumFlen))), rounds()), func() {
 		region(func() {
 			b.Call("trs_fold", q(), w())
 			b.Barrier(true)
@@ -367,7 +360,7 @@ func (l *lowerer) worldSummary(b *fn, root int64) {
 			})
 		})
 	})
-	b.If(b.And(marked(), b.Eq(word0(sumFlen), b.I32(0))), func() {
+	b.If(b.And(marked(), b.Eq(wordw0(sumFlen), b.I64(0))), func() {
 		region(func() {
 			b.If(first(), func() {
 				b.Store("sum", at(sumDone), b.I32(1))
