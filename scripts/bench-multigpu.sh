@@ -28,8 +28,10 @@
 #      --extrapolate, Note [Fitted summaries] in frontends/trs). The world
 #      programs are the TRS lowering's own (--world: Note [TRS on several
 #      devices]), placed by owner; the remote share is the interpreter's
-#      count on them. MULTIGPU_ONLY=4 runs section 4 alone (after the
-#      build), for a short turn on the GPUs.
+#      count on them. MULTIGPU_ONLY=4 runs section 4 alone (and builds
+#      only its programs), for a short turn on the GPUs. The
+#      transformation tree at depth 30 takes about 67 GB a device (62
+#      bytes a slot, 2^30 + 31 slots on device 0): H200s, not H100s.
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4. GPUC_ARCH sets the
 # GPU architecture (sm_90).
