@@ -121,6 +121,13 @@ fi
 for f in mg-*.cu; do build "${f%.cu}" & done
 wait
 
+# trsrun PROG ARGS...: device time, rewrites and the normal form's line.
+trsrun() {
+  local t
+  t=$(ms "$@")
+  echo "$t ms, $(awk '/^rewrites:/ { print $2 }' "$1.err") rewrites, $(head -1 "$1.out")"
+}
+
 if [ "$only4" != 4 ]; then
 echo "== 1. world barrier inside a cooperative kernel (R=$R barriers, G blocks a device of 256 threads)"
 for G in 132 264; do
@@ -144,12 +151,6 @@ for k in "${ks[@]}"; do
   echo "world of $k: $(per "$w1" "$w0" "$R") us an iteration (prints $(cat mg-world_step.out)); target: at most 30 us"
 done
 
-# trsrun PROG ARGS...: device time, rewrites and the normal form's line.
-trsrun() {
-  local t
-  t=$(ms "$@")
-  echo "$t ms, $(awk '/^rewrites:/ { print $2 }' "$1.err") rewrites, $(head -1 "$1.out")"
-}
 
 echo "== 3. nothing lost on one GPU (and replicated on k: every device runs the whole program)"
 for w in tms20 tt22; do
