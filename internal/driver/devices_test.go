@@ -76,7 +76,14 @@ func TestExamplesOnDevices(t *testing.T) {
 			run := func(m *ir.Module, devices int, race bool) string {
 				t.Helper()
 				var out bytes.Buffer
-				cfg := interp.Config{Stdout: &out, Stderr: &out, Devices: devices, MaxSteps: maxSteps * int64(devices), DeviceMemory: 16 << 20, Race: race}
+				memory := int64(16 << 20)
+				if m.Param(ir.DevicesParam) != nil && rewrite {
+					// A TRS world program's store, lists and host copies
+					// are DEVICES times a device's: a fifth as much memory
+					// a device still holds every example's store.
+					memory /= 5
+				}
+				cfg := interp.Config{Stdout: &out, Stderr: &out, Devices: devices, MaxSteps: maxSteps * int64(devices), DeviceMemory: memory, Race: race}
 				err := driver.Run(m, nil, args, cfg)
 				if err != nil && strings.Contains(err.Error(), "(--max-steps)") {
 					t.Skipf("more than %d steps a device: too long for this test", maxSteps)
