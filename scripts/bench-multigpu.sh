@@ -23,12 +23,15 @@
 #   4. weak scaling (tree merge sort at depth 23 + log2 k on k GPUs against
 #      depth 23 on one), strong scaling (depth 23 on 1, 2, 4) and the
 #      capacity runs (tree merge sort at depth 24 on 2 GPUs and 25 on 4,
-#      the transformation tree at depth 30 on 2). Until the TRS lowering
-#      places slots by owner itself (issue 19, part 4: Note [TRS on
-#      several devices]), the programs are spread by the distribute-world
-#      pass, which distributes the store by slot index, so most accesses
-#      are remote: these figures measure that placement, not the owner
-#      placement that the targets assume.
+#      the transformation tree at depth 30 on 2), each with the CPU
+#      rewriter's normal form fitted at that depth (gpuc rewrite
+#      --extrapolate, Note [Fitted summaries] in frontends/trs). The world
+#      programs are the TRS lowering's own (--world: Note [TRS on several
+#      devices]), placed by owner; the remote share is the interpreter's
+#      count on them. MULTIGPU_ONLY=4 runs section 4 alone (and builds
+#      only its programs), for a short turn on the GPUs. The
+#      transformation tree at depth 30 takes about 67 GB a device (62
+#      bytes a slot, 2^30 + 31 slots on device 0): H200s, not H100s.
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
 # sections 3 and 4 (the probes alone build in seconds). GPUC_ARCH sets the
@@ -76,7 +79,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "n/a" && b != "n/a" && a > 0
 
 # The probes: each as a world program and, without its DEVICES line, as
 # today's program for the one-GPU baseline.
+only4=${MULTIGPU_ONLY:-}
+[ "$only4" = 4 ] && [ "${MULTIGPU_SCALING:-1}" = 0 ] && { echo "bench-multigpu: MULTIGPU_ONLY=4 with MULTIGPU_SCALING=0 runs nothing" >&2; exit 1; }
 for p in world_barrier world_step; do
+  [ "$only4" = 4 ] && break
   "$gpuc" compile "$p.kir" -o "mg-$p.cu" || exit 1
   grep -v '^param DEVICES' "$p.kir" > "mg-$p-base.kir"
   "$gpuc" compile "mg-$p-base.kir" -o "mg-$p-base.cu" || exit 1
@@ -96,30 +102,35 @@ trs() { # NAME FILE INPUT [DEVICES=k]
   shift 3
   "$gpuc" compile "$file" --input "$input" --print=summary --stats "$@" -o "mg-$name.cu" || exit 1
 }
-if [ "${MULTIGPU_TRS:-1}" = 0 ]; then MULTIGPU_SCALING=0; else
-trs tms20 treemergesort.trs "$(tms 20)"
-trs tms20-w treemergesort.trs "$(tms 20)" DEVICES=1
-trs tt22 transtree.trs "$(tt 22)"
-trs tt22-w transtree.trs "$(tt 22)" DEVICES=1
+[ "${MULTIGPU_TRS:-1}" = 0 ] && MULTIGPU_SCALING=0
+if [ "$only4" != 4 ] && [ "${MULTIGPU_TRS:-1}" != 0 ]; then
+  trs tms20 treemergesort.trs "$(tms 20)"
+  trs tms20-w treemergesort.trs "$(tms 20)" DEVICES=1
+  trs tt22 transtree.trs "$(tt 22)"
+  trs tt22-w transtree.trs "$(tt 22)" DEVICES=1
 fi
-# Section 4's programs: spread by distribute-world unless the TRS lowering
-# makes world launches itself.
+# Section 4's programs: the TRS lowering's world programs, placed by owner
+# (--world), CAPACITY slots a device, fitted.
 if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   trs tms23 treemergesort.trs "$(tms 23)"
-  trs tms23-w treemergesort.trs "$(tms 23)" DEVICES=1
-  placement="the TRS lowering's own"
-  spread=()
-  if ! grep -q 'gpuc_b0 = gpuc_world_blocks(gpuc_grid_all)' mg-tms23-w.cu; then
-    placement="distribute-world's (the store distributed by slot index)"
-    spread=(--passes=distribute-world,default)
-  fi
-  for d in 23 24 25; do trs "tms$d-w" treemergesort.trs "$(tms "$d")" "${spread[@]}" DEVICES=1; done
-  trs tt30-w transtree.trs "$(tt 30)" "${spread[@]}" DEVICES=1
+  for d in 23 24 25; do
+    [ "$d" = 25 ] && [ "$gpus" -lt 4 ] && continue
+    trs "tms$d-w" treemergesort.trs "$(tms "$d")" --world
+  done
+  trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
 for f in mg-*.cu; do build "${f%.cu}" & done
 wait
 
+# trsrun PROG ARGS...: device time, rewrites and the normal form's line.
+trsrun() {
+  local t
+  t=$(ms "$@")
+  echo "$t ms, $(awk '/^rewrites:/ { print $2 }' "$1.err") rewrites, $(head -1 "$1.out")"
+}
+
+if [ "$only4" != 4 ]; then
 echo "== 1. world barrier inside a cooperative kernel (R=$R barriers, G blocks a device of 256 threads)"
 for G in 132 264; do
   b0=$(ms mg-world_barrier-base R=0 G=$G)
@@ -142,12 +153,6 @@ for k in "${ks[@]}"; do
   echo "world of $k: $(per "$w1" "$w0" "$R") us an iteration (prints $(cat mg-world_step.out)); target: at most 30 us"
 done
 
-# trsrun PROG ARGS...: device time, rewrites and the normal form's line.
-trsrun() {
-  local t
-  t=$(ms "$@")
-  echo "$t ms, $(awk '/^rewrites:/ { print $2 }' "$1.err") rewrites, $(head -1 "$1.out")"
-}
 
 [ "${MULTIGPU_TRS:-1}" != 0 ] || exit 0
 echo "== 3. nothing lost on one GPU (and replicated on k: every device runs the whole program)"
@@ -160,8 +165,9 @@ for w in tms20 tt22; do
   done
 done
 
+fi # MULTIGPU_ONLY
 [ "${MULTIGPU_SCALING:-1}" != 0 ] || exit 0
-echo "== 4. scaling and capacity (tree merge sort, the transformation tree), with $placement placement"
+echo "== 4. scaling and capacity (tree merge sort, the transformation tree), world programs placed by owner (--world)"
 base=$(ms mg-tms23 CAPACITY=1000000000)
 echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites"
 for k in "${ks[@]}"; do
@@ -172,17 +178,32 @@ done
 # depth it runs in seconds; the target is at most 1% of all accesses.
 for k in "${ks[@]}"; do
   [ "$k" -gt 1 ] || continue
-  "$gpuc" run treemergesort.trs --input "$(tms 10)" --capacity 1048576 --print=summary "${spread[@]}" --devices "$k" --json 2> mg-share.json > /dev/null ||
+  "$gpuc" run treemergesort.trs --world --input "$(tms 10)" --capacity 1048576 --print=summary --devices "$k" --json 2> mg-share.json > /dev/null ||
     { echo "remote share on $k: the interpreter failed:"; tail -3 mg-share.json; }
   awk -v k="$k" '{ for (i = 1; i <= NF; i++) { if ($i ~ /"local accesses"/) l = $(i + 1); if ($i ~ /"remote accesses"/) r = $(i + 1) } }
     END { gsub(/[^0-9]/, "", l); gsub(/[^0-9]/, "", r); if (l + r > 0) printf "remote share, depth 10 on %d (interpreter): %.2f%% of %d accesses (target: at most 1%%)\n", k, 100 * r / (l + r), l + r }' FS='[:,]' mg-share.json
 done
+# The weak runs are the capacity runs of tree merge sort too.
+declare -A weak
 for k in 2 4; do
   [ "$k" -le "$gpus" ] || continue
   d=$((23 + (k == 2 ? 1 : 2)))
   s=$(ms "mg-tms$d-w" DEVICES="$k")
+  weak[$d]="$s ms, $(awk '/^rewrites:/ { print $2 }' "mg-tms$d-w.err") rewrites, $(head -1 "mg-tms$d-w.out")"
   echo "weak, depth $d on $k: $s ms, efficiency $(ratio "$base" "$s") (target: at least 0.8); $(head -1 "mg-tms$d-w.out")"
 done
-echo "capacity: tree merge sort depth 24 on 2: $(trsrun mg-tms24-w DEVICES=2)"
-[ "$gpus" -ge 4 ] && echo "capacity: tree merge sort depth 25 on 4: $(trsrun mg-tms25-w DEVICES=4)"
+# fitted FILE TERM-AT D-1 TERM-AT D LEVELS: the CPU rewriter's normal form
+# and rewrite count LEVELS deeper than D, fitted from depths D-1 and D.
+fitted() {
+  local out
+  out=$("$gpuc" rewrite "$1" --input "$2" --deeper "$3" --extrapolate "$4" --print=summary --stats 2>&1) || { echo "n/a ($out)"; return; }
+  echo "$(echo "$out" | grep '^term size'), $(echo "$out" | awk '/^rewrites:/ { print $2 }') rewrites (fitted)"
+}
+echo "capacity: tree merge sort depth 24 on 2: ${weak[24]}"
+echo "  CPU rewriter, fitted from depths 12 and 13: $(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" 11)"
+if [ "$gpus" -ge 4 ]; then
+  echo "capacity: tree merge sort depth 25 on 4: ${weak[25]}"
+  echo "  CPU rewriter, fitted from depths 12 and 13: $(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" 12)"
+fi
 echo "capacity: transformation tree depth 30 on 2: $(trsrun mg-tt30-w DEVICES=2)"
+echo "  CPU rewriter, fitted from depths 12 and 13: $(fitted transtree.trs "$(tt 12)" "$(tt 13)" 17)"

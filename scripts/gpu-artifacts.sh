@@ -27,12 +27,15 @@
 #                             DEVICES=2, a world program (Note [World on
 #                             NVSHMEM] in backends/cuda) that runs on two
 #                             GPUs; it prints what `gpuc run --devices 2`
-#                             does. A TRS program is first spread over the
-#                             devices by the distribute-world pass (its
-#                             store distributed, its regions world), and
-#                             must print the same bytes as on one device;
+#                             does. A TRS program is the lowering's own
+#                             world program, placed by owner (--world,
+#                             Note [TRS on several devices]), and must
+#                             print the same bytes as on one device;
 #                             -world2-grid runs the benchmarks' systems
-#                             with SMALL=0
+#                             spread by the distribute-world pass instead
+#                             (its store distributed by index, its regions
+#                             world) with SMALL=0, through cooperative
+#                             world launches
 # Further .kir files named on the command line (test programs without
 # input files) are added as <dir>-<dir>-<name>. One with a <name>.cases
 # file beside it, a line of arguments per error case, also gets
@@ -139,28 +142,30 @@ for src in "$root"/examples/*/*.kir "$root"/examples/*/*.fork "$root"/examples/*
       rm -f "$dir/$name.hyb.ll"
       n=$((n + 1))
     fi
-    # The same program spread over two GPUs prints the same bytes (issue
-    # 19); the interpreter's run on two simulated devices must agree first.
-    world=(--passes=distribute-world,default)
-    "$gpuc" compile "$src" "${world[@]}" DEVICES=2 -o "$dir/$name-world2.cu"
-    status=0
-    (cd "$parent" && "$gpuc" run "${world[@]}" --devices 2 "$src" "${args[@]}") > "$dir/$name-world2.expected" || status=$?
-    [ "$status" = 0 ] || echo "$status" > "$dir/$name-world2.status"
-    if ! cmp -s "$dir/$name.expected" "$dir/$name-world2.expected"; then
-      echo "gpu-artifacts: $src prints other bytes on two simulated devices" >&2
-      exit 1
-    fi
-    [ -f "$dir/$name.args" ] && cp "$dir/$name.args" "$dir/$name-world2.args"
-    n=$((n + 1))
-    # The benchmarks' systems also through the grid-wide loop, whose
-    # cooperative world launches hold world barriers (and idle blocks on a
-    # device whose share of a small grid is empty).
-    case "$base" in mergesort | treemergesort | transtree)
-      cp "$dir/$name-world2.cu" "$dir/$name-world2-grid.cu"
-      cp "$dir/$name-world2.expected" "$dir/$name-world2-grid.expected"
-      [ -f "$dir/$name-world2.status" ] && cp "$dir/$name-world2.status" "$dir/$name-world2-grid.status"
-      echo "${args[*]} SMALL=0 PROCS=1000" > "$dir/$name-world2-grid.args"
+    # The system on two GPUs, placed by owner, prints the same bytes
+    # (issue 19); the interpreter's run on two simulated devices must
+    # agree first.
+    world2() { # SUFFIX FLAGS...: compile and expect with FLAGS
+      local v=$1
+      shift
+      "$gpuc" compile "$src" "$@" DEVICES=2 -o "$dir/$name-$v.cu"
+      status=0
+      (cd "$parent" && "$gpuc" run "$@" --devices 2 "$src" "${args[@]}") > "$dir/$name-$v.expected" || status=$?
+      [ "$status" = 0 ] || echo "$status" > "$dir/$name-$v.status"
+      if ! cmp -s "$dir/$name.expected" "$dir/$name-$v.expected"; then
+        echo "gpu-artifacts: $src prints other bytes on two simulated devices ($*)" >&2
+        exit 1
+      fi
       n=$((n + 1))
+    }
+    world2 world2 --world
+    [ -f "$dir/$name.args" ] && cp "$dir/$name.args" "$dir/$name-world2.args"
+    # The benchmarks' systems also spread by index through the grid-wide
+    # loop, whose cooperative world launches hold world barriers (and
+    # idle blocks on a device whose share of a small grid is empty).
+    case "$base" in mergesort | treemergesort | transtree)
+      world2 world2-grid --passes=distribute-world,default
+      echo "${args[*]} SMALL=0 PROCS=1000" > "$dir/$name-world2-grid.args"
       ;;
     esac
     ;;

@@ -252,79 +252,91 @@ import (
 
 // Note [TRS on several devices]
 //
-// Design, not yet built (issue 19, part 4): the lowering below makes one
-// device's program, which `gpuc run --devices k` runs as k replicas
-// (Note [Devices] in ir/interp), and which the distribute-world pass
-// (ir.DistributeWorld) turns into a correct world program: every buffer
-// one distributed storage, every region and launch world. CI checks that
-// its trace and statistics on 2 to 4 devices are those of one. But it
-// places by index: slot s on device s / WorldPart(CAPACITY, k), so a
-// store fills device 0 first, and a worklist entry on the device of its
-// position, not of its slot. The world version, placed by owner and
-// never by hash, is this, in the IR of Note [World] in package ir.
+// Without --world the lowering makes one device's program, which
+// `gpuc run --devices k` runs as k replicas (Note [Devices] in
+// ir/interp) and which the distribute-world pass (ir.DistributeWorld)
+// can spread, placing slots by index: then a store fills device 0 first,
+// and 42-63% of all accesses are remote. With --world (Options.World) it
+// makes the world program, placed by owner, never by hash, in the IR of
+// Note [World] in package ir (world.go); nothing of it appears without
+// --world, so that one device's programs keep their IR, bytes and speed.
 //
-// Store. With DEVICES = k > 1, hd, the argument arrays, rc, pn, pnw, up
-// and jc become distributed buffers of k*CAPACITY elements: CAPACITY is
-// per device, fitted to each device's memory and rounded down to a
-// multiple of ir.WorldGrain, so that WorldPart(k*CAPACITY, k) = CAPACITY
-// and slot id s = d*CAPACITY + i names local slot i of device d. Slot ids
-// are i64 in the argument arrays, up, the lists and the counters where
-// k*CAPACITY > 2^31-1, and i32 otherwise: DEVICES = 1 keeps today's
-// types, bytes and speed. The 2^30 cap becomes a cap per device.
+// Store. hd, the argument arrays, rc, pn, pnw, up, jc and rg are
+// distributed buffers of DEVICES*per elements, per = CAPACITY rounded
+// down to ir.WorldGrain, so that WorldPart(DEVICES*per, DEVICES) = per
+// and slot id s = d*per + i names local slot i of device d. CAPACITY is
+// per device, fitted to each device's memory: the 2^30 cap is a cap per
+// device. Slot ids (the argument arrays, up, the locals) are i64 unless
+// --capacity makes maxWorldDevices devices' slots fit in an i32 (wideIDs;
+// the program then refuses DEVICES*CAPACITY > 2^31-1). The free ring and
+// the lists hold only their device's slots, as local indices, i32.
 //
-// Input. The input's slots (Note [Input slots]) are read-only and keep no
-// counts, so they go to replicated buffers (ihd and the input's argument
-// arrays), which every device reads locally; s < nodes picks them, the
-// test that addRef and trs_release already make.
+// Input. The input's slots are device 0's. Those in normal form never
+// change and keep no counts (Note [Input slots]), so every device reads
+// their heads, arguments and flags from its own copy of the static input
+// buffer (trs_hd, trs_argA, trs_pnw, trs_normal): the numbers that every
+// list of tree merge sort holds are read locally everywhere. The input's
+// pending slots are rewritten in place, on device 0.
 //
-// Counters and lists. nfresh, free, fl, wlen, pc, glen, slots, steps and
-// the lists wl0, wl1, gl0 and gl1 become symmetric: each device has its
-// own fresh counter, free ring (of its local slots), worklists and
-// garbage lists (Note [Counters] per device). A rule takes its slots from
-// the device that rewrites it: the owner of the slot it rewrites.
+// Counters and lists. nfresh, free, wlen, glen, pc, slots, steps,
+// status, total, wpc and wmax are distributed buffers with WorldGrain
+// words a device: device d's word j is d*WorldGrain + j (fn.ctr), so
+// that others can reach them, which the IR's symmetric space cannot
+// offer. Each device has its own fresh counter, free ring, worklists and
+// garbage lists (Note [Counters] per device), the lists as parts of
+// distributed wl0, wl1, gl0 and gl1.
 //
-// Iterations. The derive and commit phases are world regions of
-// k*W processors, W = the longest of the devices' worklists rounded up to
-// ir.WorldGrain (an allreduce(max) per iteration): processor p of device
-// d takes entry p - d*W of d's own list, if there is one, so every
-// rewrite runs on its slot's owner. The one-block loop (Note [Low
-// parallelism]) runs only with k = 1; it changes the mode column of the
-// trace, not its counts.
+// Iterations. Each iteration is a world region of DEVICES*W processors,
+// W the longest device's list (wmax) rounded up to WorldGrain, up to
+// PROCS: processor q of device d takes d's own lists as processor q of W
+// would on one device, so every rewrite runs on its slot's owner. Its
+// phases are derive, commit and a third that keeps the books
+// (worldAccountFunc): after a world barrier every device's first
+// processor reads all devices' counts of the iteration, now final, and
+// writes the world's sums into its own copy: rewrites, slots rewritten,
+// pending slots (wpc) and the most on one device (wmax), the overflow
+// flag (an OR), the trace. So the trace and the statistics are the same
+// for every k, and the phases read the world's counts locally. The host
+// runs the loop and the summary's rounds, reading device 0's copy: a
+// loop inside the region would have every processor evaluate its
+// condition, and a condition the passes can see is the same for all may
+// not read each device's own copy, so the other devices' processors
+// would read device 0's remotely. The one-block loop (Note [Low
+// parallelism]) and WORKLIST=0 are one device's: a world program runs
+// every iteration as a region (the trace's mode column says grid) and
+// refuses WORKLIST=0.
 //
-// Placement at forks. Each pending slot carries a range of devices
-// [lo, hi), in a distributed rg (two u16 in an i32); the root's is
-// [0, k). Where a rewrite leaves m >= 2 pending subterms (Note [Forks]),
-// subterm j gets [lo + j*(hi-lo)/m, lo + (j+1)*(hi-lo)/m), or the parent's
-// device where that is empty, and is allocated on its range's first
-// device: a remote atomic add on that device's fresh counter (or its free
-// ring's head), and a remote push on its next worklist. A subterm that
-// does not fork keeps its parent's range and device. So the top log2(k)
-// levels of a tree split across the devices and everything below stays
-// local; with hashing, 3/4 of all accesses would be remote at k = 4.
+// Placement at forks. Each slot carries a range of devices [lo, hi) in
+// the distributed rg (lo | hi<<16); the input's are [0, DEVICES). Where a
+// rewrite leaves m >= 2 pending new arguments at its root (Note [Forks]),
+// argument j and the new subterms below it take their slots on the first
+// device of [lo + j*(hi-lo)/m, lo + (j+1)*(hi-lo)/m), a remote atomic on
+// that device's fresh counter (or its free ring's head), and that part
+// becomes their range; where the part is empty, they stay with the
+// parent, with the parent's device alone as their range. Other new terms
+// keep the parent's range and device. So the top log2(k) levels of a
+// tree split across the devices and everything below stays local
+// (allocWorld). trs_enlist lists a slot on its owner's next worklist.
 //
 // References. A reference count of a remote slot changes by a remote
-// atomic on the distributed rc. A count that drops to zero lists the slot
-// on its owner's garbage list (a remote atomic on the owner's glen), and
-// only the owner frees it, into its own free ring: no device ever writes
-// another's ring. Matching reads the heads of a rule's arguments, which
-// are remote only where a parent at the top levels refers to a child
-// placed elsewhere, a few per fork; settling (Note [Settling]) and join
-// counts of a remote parent are remote atomics and stores, which Note
-// [Phases] already allows (only the finishing walk touches the parent).
+// atomic on the distributed rc; a count that drops to zero lists the slot
+// on its owner's garbage list, and only the owner frees it, into its own
+// ring. Matching reads the heads of a rule's arguments, remote only where
+// a parent at the top levels refers to a child placed elsewhere; join
+// counts and settling of a remote parent are remote atomics and stores,
+// which Note [Phases] already allows.
 //
-// The trace is the same for every k: which slots are pending in an
-// iteration, each walk's rewrites and its forks depend on the term, not
-// on where its slots lie, and the host sums the per-device counts with
-// allreduce(add) (rewrites, pending, slots) before it prints the line or
-// compares the pending count with SMALL and SETTLE. A full store on any
-// device sets its flag; allreduce(or) ends the loop on every device, and
-// each raises the same error. The summary (Note [Summary on the device])
-// runs its rounds as world regions over the distributed store, and the
-// host of device 0 prints.
+// Summary (Note [Summary on the device]). Each device marks and folds
+// its own slots in its own lists; a child on another device goes on that
+// device's order list. The round's words are kept per device, brought up
+// to date by each device's first processor from all devices' counts.
 //
-// Checks: the examples at --devices 1..4 in the interpreter with the
-// trace compared line by line, and the local and remote counters of
-// --json, which bound the remote share (at most 1% on tree merge sort).
+// Checks: TestExamplesOnDevices in internal/driver runs a sample of the
+// examples at --devices 2..4 as world programs, with the trace and the
+// statistics compared line by line with one device's (but for the mode
+// column), and docs/BENCHMARKS.md records the remote share of the
+// interpreter's counters (target: at most 1% on tree merge sort and the
+// transformation tree).
 
 // lowerer builds the module of a System.
 type lowerer struct {
@@ -338,6 +350,8 @@ type lowerer struct {
 	nodes int64    // slots the input takes
 	queue []int32  // the input's pending slots
 	args  []string // the argument arrays' names
+	world bool     // opts.World: the owner-placed store (Note [TRS on several devices])
+	id    ir.Type  // slot ids: i32, or i64 where a world needs them
 }
 
 // Lower builds the SPMD-level module of a checked system.
@@ -351,7 +365,10 @@ func Lower(sys *System, opts Options) (m *ir.Module, err error) {
 	if sys.Input != nil {
 		pos = sys.Input.Pos
 	}
-	l := &lowerer{sys: sys, opts: opts, m: &ir.Module{Pos: pos, Name: sys.Name}, pos: pos, k: sys.MaxArity}
+	l := &lowerer{sys: sys, opts: opts, m: &ir.Module{Pos: pos, Name: sys.Name}, pos: pos, k: sys.MaxArity, world: opts.World, id: ir.I32}
+	if wideIDs(opts) {
+		l.id = ir.I64
+	}
 	for a := 0; a <= l.k+1; a++ {
 		l.start = append(l.start, int64(sys.ArityStart(a)))
 	}
@@ -367,6 +384,8 @@ func Lower(sys *System, opts Options) (m *ir.Module, err error) {
 	}
 	l.params()
 	l.buffers()
+	l.inputFuncs()
+	l.usedFunc()
 	l.helpers()
 	l.stepFunc()
 	l.phases()
@@ -409,6 +428,9 @@ func (l *lowerer) params() {
 	capacity, fit := l.opts.Capacity, 0.0
 	if capacity <= 0 {
 		capacity, fit = MaxCapacity, CapacityFit
+		if l.world {
+			capacity = maxWorldCapacity
+		}
 	}
 	flag := func(b bool) int64 {
 		if b {
@@ -433,28 +455,48 @@ func (l *lowerer) params() {
 		l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: p.name, Type: ir.I32, Default: p.def})
 	}
 	l.m.Param(pCapacity).Fit = fit
+	if l.world {
+		l.m.Params = append([]*ir.Param{{Pos: l.pos, Name: ir.DevicesParam, Type: ir.I32, Default: 1}}, l.m.Params...)
+	}
 }
 
 // buffers declares the term store (Note [Rewriting on the device]), the
 // counters (Note [Counters]), the input and the host's copies.
 func (l *lowerer) buffers() {
-	capacity := &ir.ParamRef{Pos: l.pos, Name: pCapacity, T: ir.I32}
-	buf := func(name string, t ir.Type, n ir.Expr) {
-		l.m.Buffers = append(l.m.Buffers, &ir.Buffer{Pos: l.pos, Name: name, Elem: t, Len: n, Space: ir.Global, Role: ir.Scratch})
+	var capacity ir.Expr = &ir.ParamRef{Pos: l.pos, Name: pCapacity, T: ir.I32}
+	space := ir.Global
+	if l.world {
+		// Note [TRS on several devices]: the store and the lists are
+		// distributed, per slots a device; the counters too, a device's
+		// own in its part, so that others may reach them.
+		capacity, space = l.worldLen(), ir.Distributed
 	}
-	small := func(n int64) ir.Expr { return ir.IntConst(ir.I32, n) }
+	buf := func(name string, t ir.Type, n ir.Expr) {
+		l.m.Buffers = append(l.m.Buffers, &ir.Buffer{Pos: l.pos, Name: name, Elem: t, Len: n, Space: space, Role: ir.Scratch})
+	}
+	small := func(n int64) ir.Expr {
+		if l.world {
+			return l.ctrLen()
+		}
+		return ir.IntConst(ir.I32, n)
+	}
 	buf("hd", ir.I32, capacity)
 	for _, a := range l.args {
-		buf(a, ir.I32, capacity)
+		buf(a, l.id, ir.CloneExpr(capacity))
 	}
-	buf("rc", ir.I32, capacity)
-	buf("pn", ir.U8, capacity)
-	buf("pnw", ir.U8, capacity)
-	buf("up", ir.I32, capacity)
-	buf("jc", ir.I32, capacity)
-	buf("fl", ir.I32, capacity)
+	buf("rc", ir.I32, ir.CloneExpr(capacity))
+	buf("pn", ir.U8, ir.CloneExpr(capacity))
+	buf("pnw", ir.U8, ir.CloneExpr(capacity))
+	buf("up", l.id, ir.CloneExpr(capacity))
+	buf("jc", ir.I32, ir.CloneExpr(capacity))
+	if l.world {
+		buf("rg", ir.I32, ir.CloneExpr(capacity))
+	}
+	// The free ring and the lists hold only their device's slots, as
+	// local indices (fn.local): i32 in any world.
+	buf("fl", ir.I32, ir.CloneExpr(capacity))
 	for _, name := range []string{"wl0", "wl1", "gl0", "gl1"} {
-		buf(name, ir.I32, capacity)
+		buf(name, ir.I32, ir.CloneExpr(capacity))
 	}
 	buf("nfresh", ir.I64, small(2))
 	buf("free", ir.I64, small(4))
@@ -464,23 +506,32 @@ func (l *lowerer) buffers() {
 	buf("slots", ir.I32, small(3))
 	buf("steps", ir.I64, small(3))
 	buf("status", ir.I32, small(4))
+	if l.world {
+		buf("wpc", ir.I32, small(3))
+		buf("wmax", ir.I32, small(3))
+	}
 	buf("total", ir.I64, small(1))
 	l.m.Buffer("total").Progress = "rewrites" // Note [Progress counters] in package ir
 	traceCap := &ir.ParamRef{Pos: l.pos, Name: pTraceCap, T: ir.I32}
-	buf("tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: traceCap})
+	if l.world {
+		b := &fn{Builder: ir.NewBuilder(l.m, l.pos, nil), id: l.id, world: true}
+		buf("tr", ir.I64, b.Mul(b.P(ir.DevicesParam), l.traceWords(b)))
+	} else {
+		buf("tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: traceCap})
+	}
 	l.inputBuffer()
 	l.summaryBuffers()
 	arr := func(name string, t ir.Type, n ir.Expr) {
-		l.m.Arrays = append(l.m.Arrays, &ir.Array{Pos: l.pos, Name: name, Elem: t, Len: n})
+		l.m.Arrays = append(l.m.Arrays, &ir.Array{Pos: l.pos, Name: name, Elem: t, Len: ir.CloneExpr(n)})
 	}
 	arr("h_hd", ir.I32, capacity)
 	for _, a := range l.args {
-		arr("h_"+a, ir.I32, capacity)
+		arr("h_"+a, l.id, capacity)
 	}
 	arr("h_size", ir.U64, capacity)
 	arr("h_hash", ir.U64, capacity)
 	arr("h_mark", ir.U8, capacity)
-	arr("h_stack", ir.I32, capacity)
+	arr("h_stack", l.id, capacity)
 	arr("h_live", ir.I64, small(1))
 	arr("h_tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: ir.CloneExpr(traceCap)})
 }

@@ -7,6 +7,9 @@ const (
 	msgFull  = "term store full: the rewrite needs more than CAPACITY term slots; set a larger CAPACITY (gpuc --capacity)"
 	msgIter  = "no normal form within MAXITER iterations"
 	msgProcs = "PROCS and SMALLB must be at least 1"
+	// In a world (Note [TRS on several devices]).
+	msgScan = "WORKLIST=0 scans one device's store; a world program (--world) keeps worklists"
+	msgIDs  = "DEVICES*CAPACITY term slots do not fit the 32-bit slot ids this program was built with (--capacity); build it without --capacity for 64-bit ids"
 )
 
 // mainFunc builds the host program: load the input, run the fixpoint
@@ -15,13 +18,34 @@ const (
 func (l *lowerer) mainFunc() {
 	b := l.newFunc(ir.HostFunc, "main", ir.Void)
 	b.If(b.Bin(ir.LogOr, b.Lt(b.P(pProcs), b.I32(1)), b.Lt(b.P(pSmallB), b.I32(1))), func() { b.Raise(msgProcs) })
-	b.If(b.Lt(b.P(pCapacity), b.I32(l.nodes)), func() { b.Raise(msgFull) })
+	if l.world {
+		b.If(b.Eq(b.P(pWorklist), b.I32(0)), func() { b.Raise(msgScan) })
+		if l.id == ir.I32 {
+			slots := b.Mul(b.Conv(ir.I64, b.P(ir.DevicesParam)), b.Conv(ir.I64, b.P(pCapacity)))
+			b.If(b.Lt(b.I64(1<<31-1), slots), func() { b.Raise(msgIDs) })
+		}
+		// Device 0 holds the input.
+		b.If(b.Lt(b.per(), b.S(l.nodes)), func() { b.Raise(msgFull) })
+	} else {
+		b.If(b.Lt(b.P(pCapacity), b.I32(l.nodes)), func() { b.Raise(msgFull) })
+	}
 	n := max(l.nodes, int64(len(l.queue)))
 	b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_init", Grid: b.I32((n + 255) / 256), Block: b.I32(256)})
 	b.Decl("go", ir.Bool, b.Bool(true))
 	b.While(b.V("go"), func() {
 		b.Decl("it0", ir.I32, b.Ld("status", b.I32(stIter)))
-		b.Set("go", b.running(b.V("it0")))
+		b.Set("go", b.running(b.V("it0"), true))
+		if l.world {
+			// W processors a device, at least the longest of the
+			// devices' lists, up to PROCS.
+			b.If(b.V("go"), func() {
+				g := int64(ir.WorldGrain)
+				w := b.Max(b.Min(b.Ld("wmax", b.Rem(b.V("it0"), b.I32(3))), b.P(pProcs)), b.I32(1))
+				b.Decl("w", ir.I32, b.Mul(b.Bin(ir.Div, b.Add(w, b.I32(g-1)), b.I32(g)), b.I32(g)))
+				b.Emit(&ir.Region{Pos: b.Pos, Procs: b.Mul(b.Builtin(ir.NumDevices), b.V("w")), Body: l.worldIteration(b), World: true})
+			})
+			return
+		}
 		b.If(b.V("go"), func() {
 			// A hybrid point: the iteration's parallelism is the slots
 			// listed, and no store slot at or above those handed out was
@@ -40,8 +64,12 @@ func (l *lowerer) mainFunc() {
 			})
 		})
 	})
-	b.If(b.Ne(b.Ld("status", b.I32(stOverflow)), b.I32(0)), func() { b.Raise(msgFull) })
-	b.If(b.Lt(b.I32(0), b.Ld("pc", b.Rem(b.Ld("status", b.I32(stIter)), b.I32(3)))), func() { b.Raise(msgIter) })
+	overflow := int64(stOverflow)
+	if l.world {
+		overflow = stWOverflow
+	}
+	b.If(b.Ne(b.Ld("status", b.I32(overflow)), b.I32(0)), func() { b.Raise(msgFull) })
+	b.If(b.Lt(b.I32(0), b.Ld(b.pending(), b.Rem(b.Ld("status", b.I32(stIter)), b.I32(3)))), func() { b.Raise(msgIter) })
 	b.Call("trs_output")
 }
 
@@ -61,7 +89,7 @@ func (l *lowerer) regionBody(b *fn) []ir.Stmt {
 		fits := b.And(
 			b.Bin(ir.LogOr, b.Ge(np(), b.P(pProcs)), b.Ge(np(), b.Bin(ir.Div, listed(), b.I32(2)))),
 			b.Ge(listed(), b.Bin(ir.Div, np(), b.I32(8))))
-		cond := b.And(b.And(b.And(b.running(iter()), b.Ge(listed(), b.P(pSmall))), fits), b.withinHybrid(iter(), b.V("it0")))
+		cond := b.And(b.And(b.And(b.running(iter(), false), b.Ge(listed(), b.P(pSmall))), fits), b.withinHybrid(iter(), b.V("it0")))
 		b.While(cond, func() {
 			b.Decl("k", ir.I32, iter())
 			b.Call("trs_derive", b.V("k"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
@@ -88,26 +116,34 @@ func (l *lowerer) output() {
 	// The device's summary where the device holds the store; on a CPU
 	// (Note [Hybrid points] in ir/expr.go) the host's fold is faster.
 	b.If(b.And(summary(), b.Ne(b.Builtin(ir.OnDevice), b.I32(0))), func() {
-		b.Emit(l.summaryRegion(b, root))
+		if l.world {
+			l.worldSummary(b, root)
+		} else {
+			b.Emit(l.summaryRegion(b, root))
+		}
 		b.CopyIn("h_sum", "sum", b.I32(sumWords))
 		b.CopyIn("h_sumv", "sumv", b.I32(2))
 		b.Set("dev", b.Eq(b.Ld("h_sum", b.I32(sumDone)), b.I32(1)))
 	})
 	b.IfElse(b.V("dev"), func() {
-		b.Store("h_live", b.I32(0), b.Conv(ir.I64, b.Ld("h_sum", b.I32(sumCount))))
-		b.Store("h_size", b.I32(root), b.Ld("h_sumv", b.I32(0)))
-		b.Store("h_hash", b.I32(root), b.Ld("h_sumv", b.I32(1)))
+		if l.world {
+			b.Store("h_live", b.I32(0), b.Ld("sumw", b.I32(sumTotal)))
+		} else {
+			b.Store("h_live", b.I32(0), b.Conv(ir.I64, b.Ld("h_sum", b.I32(sumCount))))
+		}
+		b.Store("h_size", b.S(root), b.Ld("h_sumv", b.I32(0)))
+		b.Store("h_hash", b.S(root), b.Ld("h_sumv", b.I32(1)))
 	}, func() {
 		// The host folds what the device could not (Note [Summary on the device]).
 		l.copyStore(b, "n")
-		b.If(summary(), func() { b.Call("trs_sum", b.I32(root), b.I32(0)) })
+		b.If(summary(), func() { b.Call("trs_sum", b.S(root), b.S(0)) })
 	})
 	b.If(b.And(b.V("dev"), b.Eq(b.P(pPrint), b.I32(0))), func() { l.copyStore(b, "m") })
 	b.IfElse(b.Eq(b.P(pPrint), b.I32(0)), func() {
-		b.Call("trs_print", b.I32(root))
+		b.Call("trs_print", b.S(root))
 		b.Printf("\n")
 	}, func() {
-		b.Printf("term size %lu, hash %lu\n", b.Ld("h_size", b.I32(root)), b.Ld("h_hash", b.I32(root)))
+		b.Printf("term size %lu, hash %lu\n", b.Ld("h_size", b.S(root)), b.Ld("h_hash", b.S(root)))
 	})
 	b.If(b.Ne(b.P(pStats), b.I32(0)), func() { b.Call("trs_stats") })
 	b.If(b.Ne(b.P(pTrace), b.I32(0)), func() { b.Call("trs_trace") })
@@ -115,7 +151,20 @@ func (l *lowerer) output() {
 
 // copyStore copies the heads and arguments of the slots in use to the
 // host's arrays, counting them in a new local n.
+//
+// In a world each device's part is copied, up to what its fresh counter
+// handed out, to the same place in the host's arrays.
 func (l *lowerer) copyStore(b *fn, n string) {
+	if l.world {
+		b.Loop(n+"d", b.I32(0), b.Builtin(ir.NumDevices), b.I32(1), func() {
+			at := b.Decl(n+"at", l.id, b.slotOn(b.V(n+"d"), b.S(0)))
+			cnt := b.Decl(n, l.id, b.Conv(l.id, b.Min(b.Ld("nfresh", b.ctrOf(b.V(n+"d"), b.I32(0))), b.Conv(ir.I64, b.per()))))
+			for _, a := range append([]string{"hd"}, l.args...) {
+				b.Emit(&ir.Copy{Pos: b.Pos, Dst: "h_" + a, DstOff: ir.CloneExpr(at), Src: a, SrcOff: ir.CloneExpr(at), Count: ir.CloneExpr(cnt)})
+			}
+		})
+		return
+	}
 	b.Decl(n, ir.I32, b.used())
 	b.CopyIn("h_hd", "hd", b.V(n))
 	for _, a := range l.args {
@@ -157,8 +206,8 @@ func (l *lowerer) byArity(b *fn, body func(a int)) {
 // of the store. It follows the last argument in a loop and recurses on
 // the others, so that lists and numbers cost no stack.
 func (l *lowerer) printFunc() {
-	b := l.newFunc(ir.HostFunc, "trs_print", ir.Void, param{"t0", ir.I32})
-	b.Decl("t", ir.I32, b.V("t0"))
+	b := l.newFunc(ir.HostFunc, "trs_print", ir.Void, param{"t0", l.id})
+	b.Decl("t", l.id, b.V("t0"))
 	b.Decl("open", ir.I32, b.I32(0))
 	b.Decl("more", ir.Bool, b.Bool(true))
 	b.While(b.V("more"), func() {
@@ -186,13 +235,13 @@ func (l *lowerer) printFunc() {
 // h_stack[sp], recursing on the other arguments, then computes the chain
 // bottom up.
 func (l *lowerer) summaryFunc() {
-	b := l.newFunc(ir.HostFunc, "trs_sum", ir.Void, param{"t0", ir.I32}, param{"sp", ir.I32})
-	b.Decl("t", ir.I32, b.V("t0"))
-	b.Decl("top", ir.I32, b.V("sp"))
+	b := l.newFunc(ir.HostFunc, "trs_sum", ir.Void, param{"t0", l.id}, param{"sp", l.id})
+	b.Decl("t", l.id, b.V("t0"))
+	b.Decl("top", l.id, b.V("sp"))
 	b.Decl("more", ir.Bool, b.Bool(true))
 	b.While(b.And(b.V("more"), b.Eq(b.Ld("h_mark", b.V("t")), b.U8(0))), func() {
 		b.Store("h_stack", b.V("top"), b.V("t"))
-		b.Set("top", b.Add(b.V("top"), b.I32(1)))
+		b.Set("top", b.Add(b.V("top"), b.S(1)))
 		b.Decl("h", ir.I32, b.Ld("h_hd", b.V("t")))
 		b.Set("more", b.Bool(false))
 		l.byArity(b, func(a int) {
@@ -204,13 +253,13 @@ func (l *lowerer) summaryFunc() {
 		})
 	})
 	b.While(b.Lt(b.V("sp"), b.V("top")), func() {
-		b.Set("top", b.Sub(b.V("top"), b.I32(1)))
-		u := b.Decl("u", ir.I32, b.Ld("h_stack", b.V("top")))
+		b.Set("top", b.Sub(b.V("top"), b.S(1)))
+		u := b.Decl("u", l.id, b.Ld("h_stack", b.V("top")))
 		b.Decl("h", ir.I32, b.Ld("h_hd", u))
 		b.Decl("size", ir.U64, b.U64(1))
 		b.Decl("hash", ir.U64, b.Mul(b.Conv(ir.U64, b.Add(b.V("h"), b.I32(1))), b.U64(hashSeed)))
 		l.forArgs(b, b.V("h"), func(_ int, arr string) {
-			c := b.Decl("c", ir.I32, b.Ld("h_"+arr, b.V("u")))
+			c := b.Decl("c", l.id, b.Ld("h_"+arr, b.V("u")))
 			b.Set("size", b.Add(b.V("size"), b.Ld("h_size", c)))
 			b.Set("hash", b.Mul(b.Bin(ir.Xor, b.V("hash"), b.Ld("h_hash", b.V("c"))), b.U64(hashPrime)))
 			b.Set("hash", b.Bin(ir.Xor, b.V("hash"), b.Bin(ir.Shr, b.V("hash"), b.U64(32))))
@@ -230,15 +279,19 @@ func (l *lowerer) summaryFunc() {
 // output.
 func (l *lowerer) statsFunc() {
 	b := l.newFunc(ir.HostFunc, "trs_stats", ir.Void)
+	used, d := b.used(), "%d"
+	if l.world {
+		used, d = b.CallExpr("trs_used"), "%ld"
+	}
 	b.IfElse(b.Eq(b.P(pStats), b.I32(2)), func() {
-		b.Eprintf("{\"iterations\": %d, \"rewrites\": %ld, \"live_terms\": %ld, \"peak_parallelism\": %d, \"store_slots_used\": %d}\n",
-			b.Ld("status", b.I32(stIter)), b.Ld("total", b.I32(0)), b.Ld("h_live", b.I32(0)), b.Ld("status", b.I32(stPeak)), b.used())
+		b.Eprintf("{\"iterations\": %d, \"rewrites\": %ld, \"live_terms\": %ld, \"peak_parallelism\": %d, \"store_slots_used\": "+d+"}\n",
+			b.Ld("status", b.I32(stIter)), b.Ld("total", b.I32(0)), b.Ld("h_live", b.I32(0)), b.Ld("status", b.I32(stPeak)), used)
 	}, func() {
 		b.Eprintf("iterations: %d\n", b.Ld("status", b.I32(stIter)))
 		b.Eprintf("rewrites: %ld\n", b.Ld("total", b.I32(0)))
 		b.Eprintf("live terms: %ld\n", b.Ld("h_live", b.I32(0)))
 		b.Eprintf("peak parallelism: %d\n", b.Ld("status", b.I32(stPeak)))
-		b.Eprintf("store slots used: %d\n", b.used())
+		b.Eprintf("store slots used: "+d+"\n", ir.CloneExpr(used))
 	})
 }
 
@@ -250,7 +303,7 @@ func (l *lowerer) traceFunc() {
 	// The pending count of the last iteration, which no later one records.
 	last := b.Decl("last", ir.I32, b.Ld("status", b.I32(stIter)))
 	b.If(b.And(b.Lt(b.I32(0), last), b.Ge(b.P(pTraceCap), b.V("last"))), func() {
-		b.Store("h_tr", b.Add(b.Mul(b.I32(4), b.Sub(b.V("last"), b.I32(1))), b.I32(2)), b.Conv(ir.I64, b.Ld("pc", b.Rem(b.V("last"), b.I32(3)))))
+		b.Store("h_tr", b.Add(b.Mul(b.I32(4), b.Sub(b.V("last"), b.I32(1))), b.I32(2)), b.Conv(ir.I64, b.Ld(b.pending(), b.Rem(b.V("last"), b.I32(3)))))
 	})
 	b.Printf(TraceHeader + "\n")
 	b.Loop("i", b.I32(0), b.V("n"), b.I32(1), func() {

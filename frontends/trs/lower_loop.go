@@ -7,9 +7,33 @@ import "gpuc/ir"
 // Note [Low parallelism].
 func (l *lowerer) phases() {
 	l.deriveFunc()
-	l.accountFunc()
+	if l.world {
+		l.worldAccountFunc()
+	} else {
+		l.accountFunc()
+	}
 	l.commitFunc()
-	l.smallKernel()
+	if !l.world {
+		l.smallKernel() // one device's (Note [TRS on several devices])
+	}
+}
+
+// pending is the buffer of the slots pending after each iteration, the
+// world's in a world (Note [TRS on several devices]).
+func (b *fn) pending() string {
+	if b.world {
+		return "wpc"
+	}
+	return "pc"
+}
+
+// mine is position i (an i32) of the calling device's part of a list: i
+// itself on one device.
+func (b *fn) mine(i ir.Expr) ir.Expr {
+	if !b.world {
+		return i
+	}
+	return b.slotOn(b.Builtin(ir.DeviceID), b.Conv(b.id, i))
 }
 
 // deriveFunc: trs_derive(k, p, np) is the derive phase of iteration k for
@@ -19,13 +43,13 @@ func (l *lowerer) phases() {
 func (l *lowerer) deriveFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_derive", ir.Void, param{"k", ir.I32}, param{"p", ir.I32}, param{"np", ir.I32})
 	k, p, np := b.V("k"), b.V("p"), b.V("np")
-	b.Decl("settle", ir.Bool, b.Lt(b.Ld("pc", b.Rem(k, b.I32(3))), b.P(pSettle)))
+	b.Decl("settle", ir.Bool, b.Lt(b.Ld(b.pending(), b.ctr(b.Rem(k, b.I32(3)))), b.P(pSettle)))
 	b.Decl("c0", ir.I32, b.Rem(k, b.I32(3)))
 	b.If(b.Eq(p, b.I32(0)), func() {
-		b.Store("free", b.I32(frTailA), b.Ld("free", b.I32(frTail)))
-		b.Store("status", b.I32(stPhase), b.V("k"))
+		b.Store("free", b.ctr(b.I32(frTailA)), b.Ld("free", b.ctr(b.I32(frTail))))
+		b.Store("status", b.ctr(b.I32(stPhase)), b.V("k"))
 	})
-	b.Decl("favail", ir.I64, b.Sub(b.Ld("free", b.I32(frTail)), b.Ld("free", b.I32(frHead0))))
+	b.Decl("favail", ir.I64, b.Sub(b.Ld("free", b.ctr(b.I32(frTail))), b.Ld("free", b.ctr(b.I32(frHead0)))))
 	b.Decl("nsteps", ir.I64, b.I64(0))
 	b.Decl("nslots", ir.I32, b.I32(0))
 	visit := func(s ir.Expr) {
@@ -36,19 +60,22 @@ func (l *lowerer) deriveFunc() {
 		})
 	}
 	b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() {
-		b.Decl("cnt", ir.I32, b.Ld("wlen", b.V("c0")))
+		b.Decl("cnt", ir.I32, b.Ld("wlen", b.ctr(b.V("c0"))))
 		b.Loop("i", p, b.V("cnt"), np, func() {
-			visit(b.listed("wl0", "wl1", b.V("k"), b.V("i")))
+			visit(b.listed("wl0", "wl1", b.V("k"), b.mine(b.V("i"))))
 		})
 	}, func() {
+		if l.world {
+			return // main refuses WORKLIST=0 in a world
+		}
 		b.Decl("top", ir.I32, b.Conv(ir.I32, b.Ld("nfresh", b.I32(1))))
 		b.Loop("s", b.V("p"), b.V("top"), b.V("np"), func() {
 			b.If(b.Ne(b.listed("wl0", "wl1", b.V("k"), b.V("s")), b.I32(0)), func() { visit(b.V("s")) })
 		})
 	})
 	b.If(b.Lt(b.I64(0), b.V("nsteps")), func() {
-		b.Atomic("", ir.AtomicAdd, "steps", b.V("c0"), b.V("nsteps"))
-		b.Atomic("", ir.AtomicAdd, "slots", b.V("c0"), b.V("nslots"))
+		b.Atomic("", ir.AtomicAdd, "steps", b.ctr(b.V("c0")), b.V("nsteps"))
+		b.Atomic("", ir.AtomicAdd, "slots", b.ctr(b.V("c0")), b.V("nslots"))
 	})
 }
 
@@ -57,7 +84,11 @@ func (l *lowerer) deriveFunc() {
 // garbage; and the books, by processor 0. mode is 0 in the region and 1
 // in the one-block kernel, for the trace.
 func (l *lowerer) commitFunc() {
-	b := l.newFunc(ir.DeviceFunc, "trs_commit", ir.Void, param{"k", ir.I32}, param{"p", ir.I32}, param{"np", ir.I32}, param{"mode", ir.I32})
+	params := []param{{"k", ir.I32}, {"p", ir.I32}, {"np", ir.I32}, {"mode", ir.I32}}
+	if l.world {
+		params = params[:3] // the books are kept apart (worldAccountFunc)
+	}
+	b := l.newFunc(ir.DeviceFunc, "trs_commit", ir.Void, params...)
 	k, p, np := b.V("k"), b.V("p"), b.V("np")
 	b.Decl("c0", ir.I32, b.Rem(k, b.I32(3)))
 	b.Decl("c1", ir.I32, b.Rem(b.Add(b.V("k"), b.I32(1)), b.I32(3)))
@@ -65,20 +96,23 @@ func (l *lowerer) commitFunc() {
 	b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() {
 		// Slots of this iteration's list that reached normal form, and
 		// the pending slots of the next list.
-		b.Decl("n0", ir.I32, b.Ld("wlen", b.V("c0")))
+		b.Decl("n0", ir.I32, b.Ld("wlen", b.ctr(b.V("c0"))))
 		b.Loop("i", p, b.V("n0"), np, func() {
-			s := b.Decl("s", ir.I32, b.listed("wl0", "wl1", b.V("k"), b.V("i")))
+			s := b.Decl("s", l.id, b.listed("wl0", "wl1", b.V("k"), b.mine(b.V("i"))))
 			b.If(b.Eq(b.Ld("pnw", s), b.U8(0)), func() { b.Store("pn", b.V("s"), b.U8(0)) })
 		})
-		b.Decl("n1", ir.I32, b.Ld("wlen", b.V("c1")))
+		b.Decl("n1", ir.I32, b.Ld("wlen", b.ctr(b.V("c1"))))
 		b.Loop("j", b.V("p"), b.V("n1"), b.V("np"), func() {
-			x := b.Decl("x", ir.I32, b.listed("wl1", "wl0", b.V("k"), b.V("j")))
+			x := b.Decl("x", l.id, b.listed("wl1", "wl0", b.V("k"), b.mine(b.V("j"))))
 			b.If(b.Ne(b.Ld("pnw", x), b.U8(0)), func() {
 				b.Store("pn", b.V("x"), b.U8(1))
 				b.Set("npend", b.Add(b.V("npend"), b.I32(1)))
 			})
 		})
 	}, func() {
+		if l.world {
+			return // main refuses WORKLIST=0 in a world
+		}
 		// The same, with the lists kept as flags per slot (trs_enlist).
 		b.Decl("top", ir.I32, b.used())
 		b.Loop("s", b.V("p"), b.V("top"), b.V("np"), func() {
@@ -93,12 +127,15 @@ func (l *lowerer) commitFunc() {
 		})
 	})
 	b.If(b.Lt(b.I32(0), b.V("npend")), func() {
-		b.Atomic("", ir.AtomicAdd, "pc", b.V("c1"), b.V("npend"))
+		b.Atomic("", ir.AtomicAdd, "pc", b.ctr(b.V("c1")), b.V("npend"))
 	})
-	b.Decl("ng", ir.I32, b.Ld("glen", b.V("c0")))
+	b.Decl("ng", ir.I32, b.Ld("glen", b.ctr(b.V("c0"))))
 	b.Loop("g", b.V("p"), b.V("ng"), b.V("np"), func() {
-		b.Call("trs_free", b.listed("gl0", "gl1", b.V("k"), b.V("g")), b.V("k"))
+		b.Call("trs_free", b.listed("gl0", "gl1", b.V("k"), b.mine(b.V("g"))), b.V("k"))
 	})
+	if l.world {
+		return // the books wait for every device's counts (regionBody)
+	}
 	b.If(b.Eq(b.V("p"), b.I32(0)), func() { b.Call("trs_account", b.V("k"), b.V("mode")) })
 }
 
@@ -145,9 +182,20 @@ func (b *fn) used() ir.Expr {
 
 // running is the condition to run iteration k: slots are pending after
 // iteration k-1, the store did not fill, and MAXITER allows it.
-func (b *fn) running(k ir.Expr) ir.Expr {
-	pending := b.Lt(b.I32(0), b.Ld("pc", b.Rem(k, b.I32(3))))
-	ok := b.Eq(b.Ld("status", b.I32(stOverflow)), b.I32(0))
+//
+// In a world the counts are the world's, as device code finds them in its
+// device's counters and host code in device 0's (host).
+func (b *fn) running(k ir.Expr, host bool) ir.Expr {
+	at := b.ctr
+	overflow := int64(stOverflow)
+	if b.world {
+		overflow = stWOverflow
+	}
+	if host {
+		at = func(j ir.Expr) ir.Expr { return j }
+	}
+	pending := b.Lt(b.I32(0), b.Ld(b.pending(), at(b.Rem(k, b.I32(3)))))
+	ok := b.Eq(b.Ld("status", at(b.I32(overflow))), b.I32(0))
 	allowed := b.Bin(ir.LogOr, b.Eq(b.P(pMaxIter), b.I32(0)), b.Lt(ir.CloneExpr(k), b.P(pMaxIter)))
 	return b.And(b.And(pending, ok), allowed)
 }
@@ -165,7 +213,7 @@ func (l *lowerer) smallKernel() {
 	b := l.newFunc(ir.KernelFunc, "trs_small", ir.Void, param{"it0", ir.I32})
 	b.Decl("k", ir.I32, b.V("it0"))
 	few := b.Lt(b.Ld("pc", b.Rem(b.V("k"), b.I32(3))), b.Mul(b.I32(4), b.P(pSmall)))
-	b.While(b.And(b.And(b.running(b.V("k")), few), b.withinHybrid(b.V("k"), b.V("it0"))), func() {
+	b.While(b.And(b.And(b.running(b.V("k"), false), few), b.withinHybrid(b.V("k"), b.V("it0"))), func() {
 		b.Call("trs_derive", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim))
 		b.Barrier(false)
 		b.Call("trs_commit", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim), b.I32(1))
@@ -181,21 +229,56 @@ func (l *lowerer) initKernel() {
 	i := b.Decl("i", ir.I32, b.Builtin(ir.GlobalID))
 	rec := l.record()
 	word := func(off int64) ir.Expr { return b.Ld("input", b.Add(b.Mul(b.V("i"), b.I32(rec)), b.I32(off))) }
-	b.If(b.Lt(i, b.I32(l.nodes)), func() {
-		b.Store("hd", b.V("i"), word(0))
-		for a, arr := range l.args {
-			b.Store(arr, b.V("i"), word(int64(a)+1))
+	// In a world the input goes to device 0's slots, and its pending
+	// slots to device 0's list (Note [TRS on several devices]).
+	slot := func(v ir.Expr) ir.Expr {
+		if l.world {
+			return b.Conv(l.id, v)
 		}
-		b.Store("rc", b.V("i"), word(int64(l.k)+1))
-		b.Store("up", b.V("i"), b.I32(-1))
-		p := b.Decl("p", ir.U8, b.Conv(ir.U8, word(int64(l.k)+2)))
-		b.Store("pn", b.V("i"), p)
-		b.Store("pnw", b.V("i"), b.V("p"))
-	})
-	b.If(b.Lt(b.V("i"), b.I32(int64(len(l.queue)))), func() {
-		q := b.Decl("q", ir.I32, b.Ld("input", b.Add(b.I32(l.nodes*rec), b.V("i"))))
-		b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() { b.Store("wl0", b.V("i"), q) }, func() { b.Store("wl0", b.V("q"), b.I32(1)) })
-	})
+		return v
+	}
+	load := func() {
+		b.If(b.Lt(i, b.I32(l.nodes)), func() {
+			b.Store("hd", slot(b.V("i")), word(0))
+			for a, arr := range l.args {
+				b.Store(arr, slot(b.V("i")), slot(word(int64(a)+1)))
+			}
+			b.Store("rc", slot(b.V("i")), word(int64(l.k)+1))
+			b.Store("up", slot(b.V("i")), b.S(-1))
+			p := b.Decl("p", ir.U8, b.Conv(ir.U8, word(int64(l.k)+2)))
+			b.Store("pn", slot(b.V("i")), p)
+			b.Store("pnw", slot(b.V("i")), b.V("p"))
+			if l.world {
+				b.Store("rg", slot(b.V("i")), b.Bin(ir.Shl, b.Builtin(ir.NumDevices), b.I32(16)))
+			}
+		})
+		b.If(b.Lt(b.V("i"), b.I32(int64(len(l.queue)))), func() {
+			q := b.Decl("q", ir.I32, b.Ld("input", b.Add(b.I32(l.nodes*rec), b.V("i"))))
+			if l.world {
+				b.Store("wl0", slot(b.V("i")), q)
+				return
+			}
+			b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() { b.Store("wl0", b.V("i"), q) }, func() { b.Store("wl0", b.V("q"), b.I32(1)) })
+		})
+	}
+	if !l.world {
+		load()
+	} else {
+		b.If(b.Eq(b.Builtin(ir.DeviceID), b.I32(0)), load)
+		b.If(b.Eq(b.V("i"), b.I32(0)), func() {
+			mine := func(v int64) ir.Expr {
+				return b.Sel(b.Eq(b.Builtin(ir.DeviceID), b.I32(0)), b.Int(ir.I64, v), b.I64(0))
+			}
+			b.Store("nfresh", b.ctr(b.I32(0)), mine(l.nodes))
+			b.Store("nfresh", b.ctr(b.I32(1)), mine(l.nodes))
+			n := int64(len(l.queue))
+			b.Store("wlen", b.ctr(b.I32(0)), b.Conv(ir.I32, mine(n)))
+			b.Store("pc", b.ctr(b.I32(0)), b.Conv(ir.I32, mine(n)))
+			b.Store("wpc", b.ctr(b.I32(0)), b.I32(n))
+			b.Store("wmax", b.ctr(b.I32(0)), b.I32(n))
+		})
+		return
+	}
 	b.If(b.Eq(b.V("i"), b.I32(0)), func() {
 		b.Store("nfresh", b.I32(0), b.I64(l.nodes))
 		b.Store("nfresh", b.I32(1), b.I64(l.nodes))

@@ -27,9 +27,9 @@ func (l *lowerer) stepFunc() {
 	l.ctorFunc()
 	l.waitFunc()
 	l.leaveFunc()
-	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, param{"s", ir.I32}, param{"k", ir.I32}, param{"favail", ir.I64}, param{"settle", ir.Bool})
+	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, param{"s", l.id}, param{"k", ir.I32}, param{"favail", ir.I64}, param{"settle", ir.Bool})
 	b.Decl("nstep", ir.I32, b.I32(0))
-	b.Decl("t", ir.I32, b.V("s"))
+	b.Decl("t", l.id, b.V("s"))
 	b.Decl("walk", ir.Bool, b.Bool(true))
 	b.While(b.V("walk"), func() { l.visit(b) })
 	b.Return(b.Conv(ir.I64, b.V("nstep")))
@@ -44,22 +44,21 @@ func (l *lowerer) stepFunc() {
 func (l *lowerer) visit(b *fn) {
 	h := b.Decl("h", ir.I32, b.Ld("hd", b.V("t")))
 	for _, x := range l.regs() {
-		b.Decl(x, ir.I32, b.I32(0))
+		b.Decl(x, l.id, b.S(0))
 	}
-	b.Decl("pa", ir.I32, b.I32(-1))
+	b.Decl("pa", l.id, b.S(-1))
 	b.Decl("npa", ir.I32, b.I32(0))
 	b.Decl("before", ir.Bool, b.Bool(false))
 	l.forArgs(b, h, func(a int, arr string) {
 		x := l.regs()[a]
 		b.Set(x, b.Ld(arr, b.V("t")))
-		normal := b.And(b.Eq(b.Ld("pn", b.V(x)), b.U8(0)), b.Eq(b.Ld("pnw", b.V(x)), b.U8(0)))
-		b.If(b.Not(normal), func() {
-			b.If(b.Lt(b.V("pa"), b.I32(0)), func() { b.Set("pa", b.V(x)) })
+		b.If(b.Not(l.normal(b, b.V(x))), func() {
+			b.If(b.Lt(b.V("pa"), b.S(0)), func() { b.Set("pa", b.V(x)) })
 			b.Set("npa", b.Add(b.V("npa"), b.I32(1)))
 			b.If(b.Ne(b.Ld("pn", b.V(x)), b.U8(0)), func() { b.Set("before", b.Bool(true)) })
 		})
 	})
-	b.IfElse(b.Lt(b.V("pa"), b.I32(0)), func() { l.rewriteSlot(b) }, func() {
+	b.IfElse(b.Lt(b.V("pa"), b.S(0)), func() { l.rewriteSlot(b) }, func() {
 		b.Set("walk", b.Bool(false))
 		b.IfElse(b.V("before"), func() {
 			b.Call("trs_enlist", b.V("t"), b.V("k"))
@@ -79,7 +78,15 @@ func (l *lowerer) visit(b *fn) {
 // iteration k+1; without a worklist it flags x in the list buffer of
 // iteration k+1 instead, which the scan of every slot then tests.
 func (l *lowerer) enlistFunc() {
-	b := l.newFunc(ir.DeviceFunc, "trs_enlist", ir.Void, param{"x", ir.I32}, param{"k", ir.I32})
+	b := l.newFunc(ir.DeviceFunc, "trs_enlist", ir.Void, param{"x", l.id}, param{"k", ir.I32})
+	if l.world {
+		// The owner's next worklist: every rewrite runs on its slot's owner.
+		o := b.Decl("o", ir.I32, b.owner(b.V("x")))
+		b.Decl("q", ir.I32, b.I32(0))
+		b.Atomic("q", ir.AtomicAdd, "wlen", b.ctrOf(o, b.Rem(b.Add(b.V("k"), b.I32(1)), b.I32(3))), b.I32(1))
+		b.Call("trs_push", b.slotOn(b.V("o"), b.Conv(l.id, b.V("q"))), b.V("x"), b.V("k"))
+		return
+	}
 	b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() {
 		b.Decl("q", ir.I32, b.I32(0))
 		b.Atomic("q", ir.AtomicAdd, "wlen", b.Rem(b.Add(b.V("k"), b.I32(1)), b.I32(3)), b.I32(1))
@@ -114,12 +121,12 @@ func (l *lowerer) ctorFunc() {
 // already listed or waiting) goes on the next worklist with up pointing
 // back to a.
 func (l *lowerer) waitFunc() {
-	b := l.newFunc(ir.DeviceFunc, "trs_wait", ir.Void, param{"a", ir.I32}, param{"skip", ir.I32}, param{"k", ir.I32})
+	b := l.newFunc(ir.DeviceFunc, "trs_wait", ir.Void, param{"a", l.id}, param{"skip", l.id}, param{"k", ir.I32})
 	h := b.Decl("h", ir.I32, b.Ld("hd", b.V("a")))
 	b.Decl("n", ir.I32, b.I32(0))
 	l.forArgs(b, h, func(_ int, arr string) {
-		y := b.Decl("y", ir.I32, b.Ld(arr, b.V("a")))
-		b.If(b.Ne(b.Ld("pnw", y), b.U8(0)), func() {
+		y := b.Decl("y", l.id, b.Ld(arr, b.V("a")))
+		b.If(b.Ne(l.pnw(b, y), b.U8(0)), func() {
 			b.Set("n", b.Add(b.V("n"), b.I32(1)))
 			b.If(b.Ne(b.V("y"), b.V("skip")), func() {
 				b.Store("up", b.V("y"), b.V("a"))
@@ -135,11 +142,11 @@ func (l *lowerer) waitFunc() {
 // or found the store full) and otherwise waits for its pending arguments;
 // every slot on the way back up to s waits for its own.
 func (l *lowerer) leaveFunc() {
-	b := l.newFunc(ir.DeviceFunc, "trs_leave", ir.Void, param{"d", ir.I32}, param{"s", ir.I32}, param{"self", ir.Bool}, param{"k", ir.I32})
-	b.IfElse(b.V("self"), func() { b.Call("trs_enlist", b.V("d"), b.V("k")) }, func() { b.Call("trs_wait", b.V("d"), b.I32(-1), b.V("k")) })
-	b.Decl("a", ir.I32, b.V("d"))
+	b := l.newFunc(ir.DeviceFunc, "trs_leave", ir.Void, param{"d", l.id}, param{"s", l.id}, param{"self", ir.Bool}, param{"k", ir.I32})
+	b.IfElse(b.V("self"), func() { b.Call("trs_enlist", b.V("d"), b.V("k")) }, func() { b.Call("trs_wait", b.V("d"), b.S(-1), b.V("k")) })
+	b.Decl("a", l.id, b.V("d"))
 	b.While(b.Ne(b.V("a"), b.V("s")), func() {
-		b.Decl("x", ir.I32, b.V("a"))
+		b.Decl("x", l.id, b.V("a"))
 		b.Set("a", b.Ld("up", b.V("a")))
 		b.Call("trs_wait", b.V("a"), b.V("x"), b.V("k"))
 	})
@@ -184,14 +191,14 @@ func (l *lowerer) rewriteSlot(b *fn) {
 			// reach normal form lists it, or settles it if it is a
 			// constructor (Note [Settling]).
 			b.Set("walk", b.Bool(false))
-			p := b.Decl("p", ir.I32, b.Ld("up", b.V("s")))
-			b.While(b.Ge(p, b.I32(0)), func() {
+			p := b.Decl("p", l.id, b.Ld("up", b.V("s")))
+			b.While(b.Ge(p, b.S(0)), func() {
 				b.Decl("left", ir.I32, b.I32(0))
 				b.Atomic("left", ir.AtomicSub, "jc", b.V("p"), b.I32(1))
 				b.If(b.Ne(b.V("left"), b.I32(1)), func() { b.Break() })
 				// Not an input slot that a list may hold and other
 				// walks read (Note [Settling]).
-				unshared := b.Or(b.Eq(b.Ld("pn", b.V("p")), b.U8(0)), b.Ge(b.V("p"), b.I32(l.nodes)))
+				unshared := b.Or(b.Eq(b.Ld("pn", b.V("p")), b.U8(0)), b.Ge(b.V("p"), b.S(l.nodes)))
 				b.If(b.Not(b.And(b.V("settle"), b.And(unshared, b.CallExpr("trs_ctor", b.Ld("hd", b.V("p")))))), func() {
 					b.Call("trs_enlist", b.V("p"), b.V("k"))
 					b.Break()
@@ -226,7 +233,7 @@ func (l *lowerer) rewriteSym(b *fn, sym *Sym) {
 	for i := 0; i < sym.Arity; i++ {
 		for _, r := range sym.Rules {
 			if r.LHS.Args[i].Sym != nil {
-				heads[i] = b.Decl(fmt.Sprintf("g%d", i), ir.I32, b.Ld("hd", b.V(l.regs()[i])))
+				heads[i] = b.Decl(fmt.Sprintf("g%d", i), ir.I32, l.head(b, b.V(l.regs()[i])))
 				break
 			}
 		}
@@ -329,7 +336,7 @@ func (l *lowerer) match(b *fn, ms *matchState, todo []patAt, body func()) {
 		if first, ok := ms.vars[v]; ok {
 			ms.eqs = append(ms.eqs, [2]ir.Expr{first, pa.slot})
 		} else {
-			ms.vars[v] = b.Decl(fmt.Sprintf("v%d_%d", ms.rule.Index, v.Index), ir.I32, pa.slot)
+			ms.vars[v] = b.Decl(fmt.Sprintf("v%d_%d", ms.rule.Index, v.Index), l.id, pa.slot)
 			if pa.root >= 0 {
 				ms.direct[v] = pa.root
 			}
@@ -339,13 +346,13 @@ func (l *lowerer) match(b *fn, ms *matchState, todo []patAt, body func()) {
 	}
 	head := pa.head
 	if head == nil {
-		head = b.Ld("hd", ir.CloneExpr(pa.slot))
+		head = l.head(b, ir.CloneExpr(pa.slot))
 	}
 	b.If(b.Eq(ir.CloneExpr(head), b.I32(int64(pa.p.Sym.Index))), func() {
 		if pa.root >= 0 {
 			// A copy, since the root's argument registers change as the rule applies.
 			name := fmt.Sprintf("a%d_%d", ms.rule.Index, pa.root)
-			ms.subs = append(ms.subs, boundSub{t: pa.p, slot: b.Decl(name, ir.I32, pa.slot), root: pa.root})
+			ms.subs = append(ms.subs, boundSub{t: pa.p, slot: b.Decl(name, l.id, pa.slot), root: pa.root})
 		} else {
 			ms.subs = append(ms.subs, boundSub{t: pa.p, slot: pa.slot, root: -1})
 		}
@@ -353,7 +360,7 @@ func (l *lowerer) match(b *fn, ms *matchState, todo []patAt, body func()) {
 		for i, a := range pa.p.Args {
 			name := fmt.Sprintf("p%d_%d", ms.rule.Index, ms.paths)
 			ms.paths++
-			kids = append(kids, patAt{p: a, slot: b.Decl(name, ir.I32, b.Ld(l.args[i], ir.CloneExpr(pa.slot))), root: -1})
+			kids = append(kids, patAt{p: a, slot: b.Decl(name, l.id, l.arg(b, i, ir.CloneExpr(pa.slot))), root: -1})
 		}
 		l.match(b, ms, append(kids, rest...), body)
 	})
@@ -364,6 +371,7 @@ type newTerm struct {
 	t      *Term
 	slot   ir.Expr // the local holding its slot
 	normal bool    // in normal form when made: no rules for its head, arguments normal
+	rg     string  // in a world, the local holding its device range (allocWorld)
 }
 
 // apply emits what a matched rule does: allocate the right-hand side's
@@ -382,7 +390,13 @@ func (l *lowerer) apply(b *fn, ms *matchState) {
 		l.applyRule(b, ms, news, func() {})
 		return
 	}
-	ok, takeSlots := l.alloc(b, r.Index, news)
+	var ok ir.Expr
+	var takeSlots func()
+	if l.world {
+		ok, takeSlots = l.allocWorld(b, ms, news)
+	} else {
+		ok, takeSlots = l.alloc(b, fmt.Sprint(r.Index), news, nil)
+	}
 	b.If(ok, func() { l.applyRule(b, ms, news, takeSlots) })
 	b.Set("out", b.I32(outStop)) // the store is full: the slot stays as it is
 	b.Break()
@@ -418,9 +432,37 @@ func (ms *matchState) collectNew(t *Term, out *[]*newTerm) bool {
 // false if the store is full, having set the overflow flag, and a
 // function that declares the new subterms' slot locals where they are
 // needed: the fresh ones first, then those from the ring.
-func (l *lowerer) alloc(b *fn, rule int, news []*newTerm) (ir.Expr, func()) {
+//
+// In a world, dev is the device whose store the slots come from (the
+// calling device's if nil) and the locals' names end in tag.
+func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Expr, func()) {
 	m := int64(len(news))
-	name := func(base string) string { return fmt.Sprintf("%s%d", base, rule) }
+	name := func(base string) string { return base + tag }
+	// counter is word j of the allocating device's counters.
+	counter := func(j int64) ir.Expr {
+		if dev == nil {
+			return b.ctr(b.I32(j))
+		}
+		return b.ctrOf(ir.CloneExpr(dev), b.I32(j))
+	}
+	// on is the allocating device.
+	on := func() ir.Expr {
+		if dev == nil {
+			return b.Builtin(ir.DeviceID)
+		}
+		return ir.CloneExpr(dev)
+	}
+	capacity := func() ir.Expr {
+		if l.world {
+			return b.Conv(ir.I64, b.per())
+		}
+		return b.Conv(ir.I64, b.P(pCapacity))
+	}
+	favail := b.V("favail")
+	if l.world && dev != nil {
+		// Another device's ring, as the phase began there.
+		favail = b.Sub(b.Ld("free", counter(frTail)), b.Ld("free", counter(frHead0)))
+	}
 	fb, nf, rb, nr, ok := name("fb"), name("nf"), name("rb"), name("nr"), name("ok")
 	b.Decl(fb, ir.I64, b.I64(0))
 	b.Decl(nf, ir.I32, b.I32(0))
@@ -428,17 +470,17 @@ func (l *lowerer) alloc(b *fn, rule int, news []*newTerm) (ir.Expr, func()) {
 	b.Decl(nr, ir.I32, b.I32(0))
 	// take(n, counter, at, end, base, got): up to n slots from positions
 	// counter[at] to end, the first at base.
-	take := func(n ir.Expr, counter string, at int64, end ir.Expr, base, got string) {
-		b.Atomic(base, ir.AtomicAdd, counter, b.I32(at), b.Conv(ir.I64, n))
+	take := func(n ir.Expr, buf string, at int64, end ir.Expr, base, got string) {
+		b.Atomic(base, ir.AtomicAdd, buf, counter(at), b.Conv(ir.I64, n))
 		b.Set(got, b.Conv(ir.I32, b.Min(b.Max(b.Sub(end, b.V(base)), b.I64(0)), b.Conv(ir.I64, ir.CloneExpr(n)))))
 	}
-	fresh := func(n ir.Expr) { take(n, "nfresh", 0, b.Conv(ir.I64, b.P(pCapacity)), fb, nf) }
+	fresh := func(n ir.Expr) { take(n, "nfresh", 0, capacity(), fb, nf) }
 	ring := func(n ir.Expr) {
-		b.If(b.Lt(b.I64(0), b.V("favail")), func() { take(n, "free", frHead, b.Ld("free", b.I32(frTail)), rb, nr) })
+		b.If(b.Lt(b.I64(0), ir.CloneExpr(favail)), func() { take(n, "free", frHead, b.Ld("free", counter(frTail)), rb, nr) })
 	}
 	short := func() ir.Expr { return b.Lt(b.Add(b.V(nf), b.V(nr)), b.I32(m)) }
 	b.IfElse(b.Ne(b.P(pFresh), b.I32(0)), func() {
-		b.If(b.Lt(b.Ld("nfresh", b.I32(1)), b.Conv(ir.I64, b.P(pCapacity))), func() { fresh(b.I32(m)) })
+		b.If(b.Lt(b.Ld("nfresh", counter(1)), capacity()), func() { fresh(b.I32(m)) })
 		b.If(short(), func() { ring(b.Sub(b.I32(m), b.V(nf))) })
 	}, func() {
 		ring(b.I32(m))
@@ -446,14 +488,22 @@ func (l *lowerer) alloc(b *fn, rule int, news []*newTerm) (ir.Expr, func()) {
 	})
 	b.Decl(ok, ir.Bool, b.Bool(true))
 	b.If(short(), func() {
-		b.Atomic("", ir.AtomicOr, "status", b.I32(stOverflow), b.I32(1))
+		b.Atomic("", ir.AtomicOr, "status", b.ctr(b.I32(stOverflow)), b.I32(1))
 		b.Set(ok, b.Bool(false))
 	})
 	takeSlots := func() {
 		for j, nt := range news {
-			fromFresh := b.Conv(ir.I32, b.Add(b.V(fb), b.I64(int64(j))))
-			ring := b.Ld("fl", b.Rem(b.Add(b.V(rb), b.Conv(ir.I64, b.Sub(b.I32(int64(j)), b.V(nf)))), b.Conv(ir.I64, b.P(pCapacity))))
-			nt.slot = b.Decl(fmt.Sprintf("t%d_%d", rule, j), ir.I32, b.Sel(b.Lt(b.I32(int64(j)), b.V(nf)), fromFresh, ring))
+			fromFresh := b.Conv(l.id, b.Add(b.V(fb), b.I64(int64(j))))
+			at := b.Rem(b.Add(b.V(rb), b.Conv(ir.I64, b.Sub(b.I32(int64(j)), b.V(nf)))), capacity())
+			if l.world {
+				fromFresh = b.slotOn(on(), fromFresh)
+				at = b.slotOn(on(), b.Conv(l.id, at))
+			}
+			ring := b.Ld("fl", at)
+			if l.world {
+				ring = b.slotOn(on(), b.Conv(l.id, ring))
+			}
+			nt.slot = b.Decl(fmt.Sprintf("t%s_%d", tag, j), l.id, b.Sel(b.Lt(b.I32(int64(j)), b.V(nf)), fromFresh, ring))
 		}
 	}
 	return b.V(ok), takeSlots
@@ -481,6 +531,9 @@ func (l *lowerer) writeNew(b *fn, ms *matchState, news []*newTerm) {
 			b.Store(l.args[i], ir.CloneExpr(nt.slot), slotOf(ms, news, a))
 		}
 		b.Store("rc", ir.CloneExpr(nt.slot), b.I32(1))
+		if l.world {
+			b.Store("rg", ir.CloneExpr(nt.slot), b.V(nt.rg))
+		}
 		if !nt.normal {
 			b.Store("pnw", ir.CloneExpr(nt.slot), b.U8(1))
 		}

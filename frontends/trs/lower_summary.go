@@ -46,6 +46,10 @@ const (
 	sumDone   = 6 // 1 if the device computed the summary
 	sumFold   = 7 // the fold round
 	sumWords  = 8
+	// In a world, the count of the fold list of odd rounds (sumNext
+	// counts even ones), so that no device clears a count that another
+	// still reads.
+	sumNextOdd = 8
 )
 
 // pSumRounds bounds the rounds of the device's summary.
@@ -55,9 +59,19 @@ const pSumRounds = "SUMROUNDS"
 // size and hash of the root, and their host copies.
 func (l *lowerer) summaryBuffers() {
 	n := func(v int64) ir.Expr { return ir.IntConst(ir.I32, v) }
+	space := ir.Global
+	if l.world {
+		// Each device keeps its copy of the round's words; the counts
+		// that processors add to are device 0's.
+		space = ir.Distributed
+	}
 	l.m.Buffers = append(l.m.Buffers,
-		&ir.Buffer{Pos: l.pos, Name: "sum", Elem: ir.I32, Len: n(sumWords), Space: ir.Global, Role: ir.Scratch},
-		&ir.Buffer{Pos: l.pos, Name: "sumv", Elem: ir.U64, Len: n(2), Space: ir.Global, Role: ir.Scratch})
+		&ir.Buffer{Pos: l.pos, Name: "sum", Elem: ir.I32, Len: l.sumLen(), Space: space, Role: ir.Scratch},
+		&ir.Buffer{Pos: l.pos, Name: "sumv", Elem: ir.U64, Len: n(2), Space: space, Role: ir.Scratch})
+	if l.world {
+		// The world's totals of worldSummary, a copy a device.
+		l.m.Buffers = append(l.m.Buffers, &ir.Buffer{Pos: l.pos, Name: "sumw", Elem: ir.I64, Len: l.ctrLen(), Space: space, Role: ir.Scratch})
+	}
 	l.m.Arrays = append(l.m.Arrays,
 		&ir.Array{Pos: l.pos, Name: "h_sum", Elem: ir.I32, Len: n(sumWords)},
 		&ir.Array{Pos: l.pos, Name: "h_sumv", Elem: ir.U64, Len: n(2)})
@@ -70,13 +84,22 @@ func (l *lowerer) summaryFuncs() {
 	l.settleFunc()
 }
 
-// store64 and load64 keep a u64 per slot in two i32 buffers.
+// store64 and load64 keep a u64 per slot in two i32 buffers, or in the
+// first where it is an i64 (slot ids of a world, Note [TRS on several
+// devices]).
 func (b *fn) store64(lo, hi string, i, v ir.Expr) {
+	if b.M.Buffer(lo).Elem == ir.I64 {
+		b.Store(lo, i, b.Conv(ir.I64, v))
+		return
+	}
 	b.Store(lo, i, b.Conv(ir.I32, v))
 	b.Store(hi, ir.CloneExpr(i), b.Conv(ir.I32, b.Bin(ir.Shr, ir.CloneExpr(v), b.U64(32))))
 }
 
 func (b *fn) load64(lo, hi string, i ir.Expr) ir.Expr {
+	if b.M.Buffer(lo).Elem == ir.I64 {
+		return b.Conv(ir.U64, b.Ld(lo, i))
+	}
 	half := func(arr string, i ir.Expr) ir.Expr { return b.Conv(ir.U64, b.Conv(ir.U32, b.Ld(arr, i))) }
 	return b.Bin(ir.Or, half(lo, i), b.Bin(ir.Shl, half(hi, ir.CloneExpr(i)), b.U64(32)))
 }
@@ -84,18 +107,25 @@ func (b *fn) load64(lo, hi string, i ir.Expr) ir.Expr {
 // markFunc: trs_mark(p, np) is processor p's share of a marking round.
 func (l *lowerer) markFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_mark", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
-	b.Decl("hi", ir.I32, b.Ld("sum", b.I32(sumHi)))
-	b.Loop("i", b.Add(b.Ld("sum", b.I32(sumLo)), b.V("p")), b.V("hi"), b.V("np"), func() {
-		u := b.Decl("u", ir.I32, b.Ld("wl0", b.V("i")))
-		h := b.Decl("h", ir.I32, b.Ld("hd", u))
-		l.forArgs(b, h, func(_ int, arr string) {
-			c := b.Decl("c", ir.I32, b.Ld(arr, b.V("u")))
-			b.Decl("seen", ir.I32, b.I32(0))
-			b.Atomic("seen", ir.AtomicExch, "up", c, b.I32(-2))
-			b.If(b.Ne(b.V("seen"), b.I32(-2)), func() {
+	b.Decl("hi", ir.I32, b.Ld("sum", b.ctr(b.I32(sumHi))))
+	b.Loop("i", b.Add(b.Ld("sum", b.ctr(b.I32(sumLo))), b.V("p")), b.V("hi"), b.V("np"), func() {
+		u := b.Decl("u", l.id, b.ownSlot(b.Ld("wl0", b.mine(b.V("i")))))
+		h := b.Decl("h", ir.I32, l.head(b, u))
+		l.forArgs(b, h, func(a int, _ string) {
+			c := b.Decl("c", l.id, l.arg(b, a, b.V("u")))
+			b.Decl("seen", l.id, b.S(0))
+			b.Atomic("seen", ir.AtomicExch, "up", c, b.S(-2))
+			b.If(b.Ne(b.V("seen"), b.S(-2)), func() {
 				b.Decl("q", ir.I32, b.I32(0))
-				b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumCount), b.I32(1))
-				b.Store("wl0", b.V("q"), b.V("c"))
+				if !l.world {
+					b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumCount), b.I32(1))
+					b.Store("wl0", b.V("q"), b.V("c"))
+					return
+				}
+				// The order list of c's owner.
+				o := b.Decl("o", ir.I32, b.owner(b.V("c")))
+				b.Atomic("q", ir.AtomicAdd, "sum", b.ctrOf(o, b.I32(sumCount)), b.I32(1))
+				b.Store("wl0", b.slotOn(b.V("o"), b.Conv(l.id, b.V("q"))), b.local(b.V("c")))
 			})
 		})
 	})
@@ -106,10 +136,12 @@ func (l *lowerer) markFunc() {
 // r writes.
 func (b *fn) foldList(r, i ir.Expr) ir.Expr {
 	odd := b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(1))
-	return b.Sel(b.Eq(ir.CloneExpr(r), b.I32(0)), b.Ld("wl0", i), b.Sel(odd, b.Ld("gl0", ir.CloneExpr(i)), b.Ld("gl1", ir.CloneExpr(i))))
+	i = b.mine(i)
+	return b.ownSlot(b.Sel(b.Eq(ir.CloneExpr(r), b.I32(0)), b.Ld("wl0", i), b.Sel(odd, b.Ld("gl0", ir.CloneExpr(i)), b.Ld("gl1", ir.CloneExpr(i)))))
 }
 
 func (b *fn) storeNextList(r, i, v ir.Expr) {
+	i, v = b.mine(i), b.local(v)
 	b.IfElse(b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(0)), func() { b.Store("gl0", i, v) }, func() { b.Store("gl1", ir.CloneExpr(i), ir.CloneExpr(v)) })
 }
 
@@ -117,19 +149,19 @@ func (b *fn) storeNextList(r, i, v ir.Expr) {
 // hash of processor p's slots whose arguments are done.
 func (l *lowerer) foldFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_fold", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
-	b.Decl("r", ir.I32, b.Ld("sum", b.I32(sumFold)))
-	b.Loop("i", b.V("p"), b.Ld("sum", b.I32(sumLen)), b.V("np"), func() {
-		u := b.Decl("u", ir.I32, b.foldList(b.V("r"), b.V("i")))
-		h := b.Decl("h", ir.I32, b.Ld("hd", u))
+	b.Decl("r", ir.I32, b.Ld("sum", b.ctr(b.I32(sumFold))))
+	b.Loop("i", b.V("p"), b.Ld("sum", b.ctr(b.I32(sumLen))), b.V("np"), func() {
+		u := b.Decl("u", l.id, b.foldList(b.V("r"), b.V("i")))
+		h := b.Decl("h", ir.I32, l.head(b, u))
 		b.Decl("ready", ir.Bool, b.Bool(true))
-		l.forArgs(b, h, func(_ int, arr string) {
-			b.If(b.Eq(b.Ld("pn", b.Ld(arr, b.V("u"))), b.U8(0)), func() { b.Set("ready", b.Bool(false)) })
+		l.forArgs(b, h, func(a int, _ string) {
+			b.If(b.Eq(b.Ld("pn", l.arg(b, a, b.V("u"))), b.U8(0)), func() { b.Set("ready", b.Bool(false)) })
 		})
 		b.If(b.V("ready"), func() {
 			b.Decl("size", ir.U64, b.U64(1))
 			b.Decl("hash", ir.U64, b.Mul(b.Conv(ir.U64, b.Add(b.V("h"), b.I32(1))), b.U64(hashSeed)))
-			l.forArgs(b, b.V("h"), func(_ int, arr string) {
-				c := b.Decl("c", ir.I32, b.Ld(arr, b.V("u")))
+			l.forArgs(b, b.V("h"), func(a int, _ string) {
+				c := b.Decl("c", l.id, l.arg(b, a, b.V("u")))
 				b.Set("size", b.Add(b.V("size"), b.load64("wl1", "jc", c)))
 				b.Set("hash", b.Mul(b.Bin(ir.Xor, b.V("hash"), b.load64("fl", "rc", b.V("c"))), b.U64(hashPrime)))
 				b.Set("hash", b.Bin(ir.Xor, b.V("hash"), b.Bin(ir.Shr, b.V("hash"), b.U64(32))))
@@ -145,12 +177,12 @@ func (l *lowerer) foldFunc() {
 // it become visible as done, and the others go on the next round's list.
 func (l *lowerer) settleFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_settle", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
-	b.Decl("r", ir.I32, b.Ld("sum", b.I32(sumFold)))
-	b.Loop("i", b.V("p"), b.Ld("sum", b.I32(sumLen)), b.V("np"), func() {
-		u := b.Decl("u", ir.I32, b.foldList(b.V("r"), b.V("i")))
+	b.Decl("r", ir.I32, b.Ld("sum", b.ctr(b.I32(sumFold))))
+	b.Loop("i", b.V("p"), b.Ld("sum", b.ctr(b.I32(sumLen))), b.V("np"), func() {
+		u := b.Decl("u", l.id, b.foldList(b.V("r"), b.V("i")))
 		b.IfElse(b.Ne(b.Ld("pnw", u), b.U8(0)), func() { b.Store("pn", b.V("u"), b.U8(1)) }, func() {
 			b.Decl("q", ir.I32, b.I32(0))
-			b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumNext), b.I32(1))
+			b.Atomic("q", ir.AtomicAdd, "sum", b.ctr(b.nextCount(b.V("r"))), b.I32(1))
 			b.storeNextList(b.V("r"), b.V("q"), b.V("u"))
 		})
 	})
@@ -169,8 +201,8 @@ func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
 	marked := func() ir.Expr { return b.Eq(word(sumLo), word(sumHi)) }
 	body := b.Nest(func() {
 		b.If(first(), func() {
-			b.Store("wl0", b.I32(0), b.I32(root))
-			b.Store("up", b.I32(root), b.I32(-2))
+			b.Store("wl0", b.I32(0), b.S(root))
+			b.Store("up", b.S(root), b.S(-2))
 			for _, w := range [][2]int64{{sumLo, 0}, {sumHi, 1}, {sumCount, 1}, {sumRounds, 0}, {sumFold, 0}, {sumLen, 1}, {sumNext, 0}, {sumDone, 0}} {
 				b.Store("sum", at(w[0]), b.I32(w[1]))
 			}
@@ -202,11 +234,139 @@ func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
 		})
 		b.If(b.And(b.And(first(), marked()), b.Eq(word(sumLen), b.I32(0))), func() {
 			b.Store("sum", at(sumDone), b.I32(1))
-			b.Store("sumv", b.I32(0), b.load64("wl1", "jc", b.I32(root)))
-			b.Store("sumv", b.I32(1), b.load64("fl", "rc", b.I32(root)))
+			b.Store("sumv", b.I32(0), b.load64("wl1", "jc", b.S(root)))
+			b.Store("sumv", b.I32(1), b.load64("fl", "rc", b.S(root)))
 		})
 	})
 	// As many processors as slots in use, up to PROCS.
 	procs := b.Max(b.Min(b.used(), b.P(pProcs)), b.I32(1))
 	return &ir.Region{Pos: b.Pos, Procs: procs, Body: body}
+}
+
+// sumLen is the length of the summary's words: a device's copy each in
+// a world.
+func (l *lowerer) sumLen() ir.Expr {
+	if l.world {
+		return l.ctrLen()
+	}
+	return ir.IntConst(ir.I32, sumWords)
+}
+
+// nextCount is the word that counts the fold list of round r's
+// successor: sumNext on one device, device 0's sumNext or sumNextOdd by
+// r's parity in a world.
+func (b *fn) nextCount(r ir.Expr) ir.Expr {
+	if !b.world {
+		return b.I32(sumNext)
+	}
+	return b.Sel(b.Eq(b.Bin(ir.And, r, b.I32(1)), b.I32(0)), b.I32(sumNext), b.I32(sumNextOdd))
+}
+
+// World words of the summary, sumw[i], i64, in every device's copy: the
+// order lists' length in all, its value a round before, and the fold
+// lists' length in all.
+const (
+	sumTotal = 0
+	sumPrev  = 1
+	sumFlen  = 2
+)
+
+// worldSummary emits, on the host, the summary in a world: regions of W
+// processors a device, each device marking and folding its own slots in
+// its own lists, as the rewriting does (Note [TRS on several devices]). A
+// slot's child on another device goes on that device's order list. Each
+// device keeps its copy of the round's words, which its first processor
+// brings up to date after a round from every device's counts; the host
+// runs the rounds, reading device 0's copy (worldIteration says why).
+func (l *lowerer) worldSummary(b *fn, root int64) {
+	at := func(i int64) ir.Expr { return b.ctr(b.I32(i)) }
+	word := func(i int64) ir.Expr { return b.Ld("sum", at(i)) }
+	w := func() ir.Expr { return b.Bin(ir.Div, b.Builtin(ir.NumProcs), b.Builtin(ir.NumDevices)) }
+	q := func() ir.Expr { return b.Sub(b.Builtin(ir.ProcID), b.Mul(b.Builtin(ir.DeviceID), w())) }
+	first := func() ir.Expr { return b.Eq(b.Builtin(ir.ProcID), b.I32(0)) }
+	mine := func() ir.Expr { return b.Eq(q(), b.I32(0)) }
+	bump := func(i int64) { b.Store("sum", at(i), b.Add(word(i), b.I32(1))) }
+	// The host's reads: device 0's copy.
+	word0 := func(i int64) ir.Expr { return b.Ld("sum", b.I32(i)) }
+	rounds := func() ir.Expr { return b.Lt(word0(sumRounds), b.P(pSumRounds)) }
+	// The world's totals, in sumw: i64, since the transformation tree at
+	// depth 30 has 2^31 live slots.
+	wordw := func(i int64) ir.Expr { return b.Ld("sumw", at(i)) }
+	wordw0 := func(i int64) ir.Expr { return b.Ld("sumw", b.I32(i)) }
+	marked := func() ir.Expr { return b.Eq(wordw0(sumTotal), wordw0(sumPrev)) }
+	// total sets word i to the sum over the devices of their word j(e).
+	total := func(i int64, j func() ir.Expr) {
+		b.Decl("all", ir.I64, b.I64(0))
+		b.Loop("e", b.I32(0), b.Builtin(ir.NumDevices), b.I32(1), func() {
+			b.Set("all", b.Add(b.V("all"), b.Conv(ir.I64, b.Ld("sum", b.ctrOf(b.V("e"), j())))))
+		})
+		b.Store("sumw", at(i), b.V("all"))
+	}
+	// W processors a device, as many as slots in use together, up to
+	// PROCS, rounded up to WorldGrain.
+	g := int64(ir.WorldGrain)
+	used := b.Conv(ir.I32, b.Min(b.CallExpr("trs_used"), b.Conv(ir.I64, b.P(pProcs))))
+	per := b.Bin(ir.Div, b.Add(used, b.Sub(b.Builtin(ir.NumDevices), b.I32(1))), b.Builtin(ir.NumDevices))
+	wd := b.Mul(b.Bin(ir.Div, b.Add(per, b.I32(g-1)), b.I32(g)), b.I32(g))
+	b.Decl("sump", ir.I32, b.Mul(b.Builtin(ir.NumDevices), b.Max(wd, b.I32(g))))
+	region := func(body func()) {
+		b.Emit(&ir.Region{Pos: b.Pos, Procs: b.V("sump"), Body: b.Nest(body), World: true})
+	}
+	region(func() {
+		b.If(first(), func() {
+			b.Store("wl0", b.I32(0), b.I32(root))
+			b.Store("up", b.S(root), b.S(-2))
+		})
+		b.If(mine(), func() {
+			b.Decl("d0", ir.I32, b.Sel(b.Eq(b.Builtin(ir.DeviceID), b.I32(0)), b.I32(1), b.I32(0)))
+			for _, w := range [][2]int64{{sumLo, 0}, {sumRounds, 0}, {sumFold, 0}, {sumLen, 0}, {sumNext, 0}, {sumNextOdd, 0}, {sumDone, 0}} {
+				b.Store("sum", at(w[0]), b.I32(w[1]))
+			}
+			for _, w := range [][2]int64{{sumTotal, 1}, {sumPrev, 0}, {sumFlen, 0}} {
+				b.Store("sumw", at(w[0]), b.I64(w[1]))
+			}
+			b.Store("sum", at(sumHi), b.V("d0"))
+			b.Store("sum", at(sumCount), b.V("d0"))
+		})
+	})
+	b.While(b.And(b.Not(marked()), rounds()), func() {
+		region(func() {
+			b.Call("trs_mark", q(), w())
+			b.Barrier(true)
+			b.If(mine(), func() {
+				b.Store("sum", at(sumLo), word(sumHi))
+				b.Store("sum", at(sumHi), word(sumCount))
+				b.Store("sum", at(sumLen), word(sumCount))
+				b.Store("sumw", at(sumPrev), wordw(sumTotal))
+				total(sumTotal, func() ir.Expr { return b.I32(sumCount) })
+				b.Store("sumw", at(sumFlen), wordw(sumTotal))
+				bump(sumRounds)
+			})
+		})
+	})
+	b.While(b.And(b.And(marked(), b.Lt(b.I64(0), wordw0(sumFlen))), rounds()), func() {
+		region(func() {
+			b.Call("trs_fold", q(), w())
+			b.Barrier(true)
+			b.Call("trs_settle", q(), w())
+			b.Barrier(true)
+			b.If(mine(), func() {
+				b.Decl("r", ir.I32, word(sumFold))
+				b.Store("sum", at(sumLen), b.Ld("sum", b.ctr(b.nextCount(b.V("r")))))
+				total(sumFlen, func() ir.Expr { return b.nextCount(b.V("r")) })
+				b.Store("sum", b.ctr(b.nextCount(b.Add(b.V("r"), b.I32(1)))), b.I32(0))
+				bump(sumFold)
+				bump(sumRounds)
+			})
+		})
+	})
+	b.If(b.And(marked(), b.Eq(wordw0(sumFlen), b.I64(0))), func() {
+		region(func() {
+			b.If(first(), func() {
+				b.Store("sum", at(sumDone), b.I32(1))
+				b.Store("sumv", b.I32(0), b.load64("wl1", "jc", b.S(root)))
+				b.Store("sumv", b.I32(1), b.load64("fl", "rc", b.S(root)))
+			})
+		})
+	})
 }

@@ -54,3 +54,46 @@ func Summarize(s Store, root int32) Summary {
 	}
 	return walk(root)
 }
+
+// Note [Fitted summaries]
+//
+// A normal form too large for the CPU rewriter, such as tree merge sort's
+// at depth 24 (issue 19's capacity runs), can still be checked where the
+// workload is a complete tree: where the normal form one level deeper is
+// f(t, ..., t) with every t the normal form at the shallower depth (the
+// same summary), each further level is f over copies of the last, and
+// its summary follows from Note [Summary] level by level. The rewrite
+// count of such a workload is affine in 2^depth, so two depths fit it:
+// r(d+1+n) = r(d+1) + 2*(r(d+1) - r(d))*(2^n - 1).
+
+// Extrapolate returns the summary of the normal form n levels deeper
+// than the one at node deep of s1, and the rewrite count fitted from the
+// counts at both depths (Note [Fitted summaries]). The normal form at
+// node shallow of s0 is that of the level above; deep's arguments must
+// all have its summary.
+func Extrapolate(s0 Store, shallow int32, r0 int64, s1 Store, deep int32, r1 int64, n int) (Summary, int64, error) {
+	if n < 0 || n > 62 {
+		return Summary{}, 0, fmt.Errorf("extrapolate %d levels: want 0 to 62", n)
+	}
+	below := Summarize(s0, shallow)
+	h, args := s1.Node(deep)
+	if len(args) == 0 {
+		return Summary{}, 0, fmt.Errorf("the deeper normal form is a constant, not a tree over the shallower one")
+	}
+	for _, a := range args {
+		if got := Summarize(s1, a); got != below {
+			return Summary{}, 0, fmt.Errorf("the deeper normal form's arguments are not the shallower normal form (%v, want %v)", got, below)
+		}
+	}
+	sum := Summarize(s1, deep)
+	for range n {
+		next := Summary{Size: 1, Hash: uint64(h+1) * hashSeed}
+		for range args {
+			next.Size += sum.Size
+			next.Hash = (next.Hash ^ sum.Hash) * hashPrime
+			next.Hash ^= next.Hash >> 32
+		}
+		sum = next
+	}
+	return sum, r1 + 2*(r1-r0)*(int64(1)<<n-1), nil
+}

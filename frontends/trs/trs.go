@@ -52,6 +52,10 @@ type Options struct {
 	// Trace makes the program print the per-iteration trace (--trace);
 	// the TRACE parameter.
 	Trace bool
+	// World builds a program for a world of DEVICES devices, each
+	// owning and rewriting its part of the store (--world; Note [TRS on
+	// several devices]). CAPACITY is then per device.
+	World bool
 }
 
 // PrintMode is how a normal form is printed: the term, or its size and

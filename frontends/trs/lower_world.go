@@ -1,0 +1,358 @@
+package trs
+
+import (
+	"fmt"
+	"math"
+
+	"gpuc/ir"
+)
+
+// The owner-placed world store of Note [TRS on several devices]: its
+// index arithmetic, the reads that the input's replica serves, and the
+// books of an iteration in a world.
+
+// worldWords is how many words of each counter buffer a device holds in
+// a world: one WorldGrain, so that word j of device d is d*worldWords+j.
+const worldWords = ir.WorldGrain
+
+// maxWorldDevices bounds DEVICES for a world program with 32-bit slot
+// ids, with which it is built where --capacity makes that many devices'
+// slots fit in an i32 (wideIDs).
+const maxWorldDevices = 8
+
+// maxWorldCapacity is the most slots a device of a world holds, where
+// CAPACITY is fitted: slot ids are i64 there, and the transformation
+// tree at depth 30 on two devices needs a few more than 2^30 on device 0,
+// which holds the root and the input besides half the tree.
+const maxWorldCapacity = math.MaxInt32 / ir.WorldGrain * ir.WorldGrain
+
+// wideIDs says whether slot ids need 64 bits: a world whose slots may
+// number more than 2^31-1, as a fitted CAPACITY (up to MaxCapacity a
+// device) allows on two devices.
+func wideIDs(opts Options) bool {
+	return opts.World && (opts.Capacity <= 0 || opts.Capacity*maxWorldDevices > math.MaxInt32)
+}
+
+// S is a slot id constant.
+func (b *fn) S(v int64) ir.Expr { return b.Int(b.id, v) }
+
+// ctr is word j of a counter buffer, the calling device's own in a
+// world; device code only.
+func (b *fn) ctr(j ir.Expr) ir.Expr {
+	if !b.world {
+		return j
+	}
+	return b.ctrOf(b.Builtin(ir.DeviceID), j)
+}
+
+// ctrOf is word j of device dev's counters.
+func (b *fn) ctrOf(dev, j ir.Expr) ir.Expr {
+	return b.Add(b.Mul(dev, b.I32(worldWords)), j)
+}
+
+// per is the slots of one device, a slot id: CAPACITY rounded down to
+// WorldGrain, so that a distributed buffer of DEVICES*per elements puts
+// slot d*per+i on device d.
+func (b *fn) per() ir.Expr {
+	g := b.I32(ir.WorldGrain)
+	return b.Conv(b.id, b.Mul(b.Bin(ir.Div, b.P(pCapacity), g), b.I32(ir.WorldGrain)))
+}
+
+// owner is the device that holds slot x.
+func (b *fn) owner(x ir.Expr) ir.Expr { return b.Conv(ir.I32, b.Bin(ir.Div, x, b.per())) }
+
+// slotOn is the id of local index i (a slot id) of device dev.
+func (b *fn) slotOn(dev, i ir.Expr) ir.Expr {
+	return b.Add(b.Mul(b.Conv(b.id, dev), b.per()), i)
+}
+
+// worldLen is the length of a world store buffer: per slots a device.
+func (l *lowerer) worldLen() ir.Expr {
+	dev := &ir.Convert{Pos: l.pos, T: ir.I64, X: &ir.ParamRef{Pos: l.pos, Name: ir.DevicesParam, T: ir.I32}}
+	capacity := &ir.ParamRef{Pos: l.pos, Name: pCapacity, T: ir.I32}
+	g := ir.IntConst(ir.I32, ir.WorldGrain)
+	per := &ir.Binary{Pos: l.pos, Op: ir.Mul, X: &ir.Binary{Pos: l.pos, Op: ir.Div, X: capacity, Y: g}, Y: ir.IntConst(ir.I32, ir.WorldGrain)}
+	return &ir.Binary{Pos: l.pos, Op: ir.Mul, X: dev, Y: &ir.Convert{Pos: l.pos, T: ir.I64, X: per}}
+}
+
+// ctrLen is the length of a world counter buffer.
+func (l *lowerer) ctrLen() ir.Expr {
+	return &ir.Binary{Pos: l.pos, Op: ir.Mul, X: &ir.ParamRef{Pos: l.pos, Name: ir.DevicesParam, T: ir.I32}, Y: ir.IntConst(ir.I32, worldWords)}
+}
+
+// World status words, besides those of one device (status[i]).
+const (
+	stWOverflow = 4 // some device's store filled: the world's overflow flag
+	stWords     = 5
+)
+
+// head is the head of slot s, and arg its a-th argument: in a world the
+// input's slots in normal form, which never change (Note [Input slots]),
+// are read from each device's copy of the input.
+func (l *lowerer) head(b *fn, s ir.Expr) ir.Expr {
+	if !l.world {
+		return b.Ld("hd", s)
+	}
+	return b.CallExpr("trs_hd", s)
+}
+
+func (l *lowerer) arg(b *fn, a int, s ir.Expr) ir.Expr {
+	if !l.world {
+		return b.Ld(l.args[a], s)
+	}
+	return b.CallExpr("trs_arg"+fmt.Sprint(a), s)
+}
+
+// normal says whether slot x is in normal form: neither pending before
+// the phase (pn) nor written pending in it (pnw).
+func (l *lowerer) normal(b *fn, x ir.Expr) ir.Expr {
+	if !l.world {
+		return b.And(b.Eq(b.Ld("pn", x), b.U8(0)), b.Eq(b.Ld("pnw", ir.CloneExpr(x)), b.U8(0)))
+	}
+	return b.CallExpr("trs_normal", x)
+}
+
+// inputFuncs adds, in a world, trs_hd, trs_argA and trs_normal, which
+// read the replica of the input's slots in normal form.
+func (l *lowerer) inputFuncs() {
+	if !l.world {
+		return
+	}
+	rec := l.record()
+	// fixed(b, body): body(word) for an input slot s in normal form, whose
+	// record's words word(j) the input buffer holds.
+	fixed := func(b *fn, body func(word func(j int64) ir.Expr)) {
+		b.If(b.Lt(b.V("s"), b.S(l.nodes)), func() {
+			at := b.Decl("at", ir.I32, b.Mul(b.Conv(ir.I32, b.V("s")), b.I32(rec)))
+			b.If(b.Eq(b.Ld("input", b.Add(at, b.I32(int64(l.k)+2))), b.I32(0)), func() {
+				body(func(j int64) ir.Expr { return b.Ld("input", b.Add(b.V("at"), b.I32(j))) })
+			})
+		})
+	}
+	b := l.newFunc(ir.DeviceFunc, "trs_hd", ir.I32, param{"s", l.id})
+	fixed(b, func(word func(int64) ir.Expr) { b.Return(word(0)) })
+	b.Return(b.Ld("hd", b.V("s")))
+	for a, arr := range l.args {
+		b := l.newFunc(ir.DeviceFunc, "trs_arg"+fmt.Sprint(a), l.id, param{"s", l.id})
+		fixed(b, func(word func(int64) ir.Expr) { b.Return(b.Conv(l.id, word(int64(a)+1))) })
+		b.Return(b.Ld(arr, b.V("s")))
+	}
+	b = l.newFunc(ir.DeviceFunc, "trs_pnw", ir.U8, param{"s", l.id})
+	fixed(b, func(func(int64) ir.Expr) { b.Return(b.U8(0)) })
+	b.Return(b.Ld("pnw", b.V("s")))
+	b = l.newFunc(ir.DeviceFunc, "trs_normal", ir.Bool, param{"s", l.id})
+	fixed(b, func(func(int64) ir.Expr) { b.Return(b.Bool(true)) })
+	b.Return(b.And(b.Eq(b.Ld("pn", b.V("s")), b.U8(0)), b.Eq(b.Ld("pnw", b.V("s")), b.U8(0))))
+}
+
+// worldAccountFunc: trs_account(k, mode) in a world, run by each
+// device's first processor after the commit phase of iteration k and a
+// world barrier: the device's own books (its free ring's head, its fresh
+// counter, its counters of iteration k+2) as on one device, and the
+// world's, which every device computes alike from all devices' counters
+// of iteration k, now final: the rewrites, the slots pending after k
+// (wpc, and the most on one device, wmax), the trace, the overflow flag.
+func (l *lowerer) worldAccountFunc() {
+	b := l.newFunc(ir.DeviceFunc, "trs_account", ir.Void, param{"k", ir.I32}, param{"mode", ir.I32})
+	k := b.V("k")
+	b.Decl("c0", ir.I32, b.Rem(k, b.I32(3)))
+	b.Decl("c1", ir.I32, b.Rem(b.Add(b.V("k"), b.I32(1)), b.I32(3)))
+	b.Decl("c2", ir.I32, b.Rem(b.Add(b.V("k"), b.I32(2)), b.I32(3)))
+	b.Decl("ns", ir.I32, b.I32(0))
+	b.Decl("st", ir.I64, b.I64(0))
+	b.Decl("np", ir.I32, b.I32(0))
+	b.Decl("mx", ir.I32, b.I32(0))
+	b.Decl("ov", ir.I32, b.I32(0))
+	b.Loop("e", b.I32(0), b.Builtin(ir.NumDevices), b.I32(1), func() {
+		at := func(j ir.Expr) ir.Expr { return b.ctrOf(b.V("e"), j) }
+		b.Set("ns", b.Add(b.V("ns"), b.Ld("slots", at(b.V("c0")))))
+		b.Set("st", b.Add(b.V("st"), b.Ld("steps", at(b.V("c0")))))
+		p := b.Decl("p", ir.I32, b.Ld("pc", at(b.V("c1"))))
+		b.Set("np", b.Add(b.V("np"), p))
+		b.Set("mx", b.Max(b.V("mx"), b.V("p")))
+		b.Set("ov", b.Bin(ir.Or, b.V("ov"), b.Ld("status", at(b.I32(stOverflow)))))
+	})
+	b.Store("wpc", b.ctr(b.V("c1")), b.V("np"))
+	b.Store("wmax", b.ctr(b.V("c1")), b.V("mx"))
+	b.Store("status", b.ctr(b.I32(stWOverflow)), b.V("ov"))
+	b.Store("total", b.ctr(b.I32(0)), b.Add(b.Ld("total", b.ctr(b.I32(0))), b.V("st")))
+	b.If(b.Lt(b.Ld("status", b.ctr(b.I32(stPeak))), b.V("ns")), func() { b.Store("status", b.ctr(b.I32(stPeak)), b.V("ns")) })
+	tr := func(j int64) ir.Expr {
+		return b.Add(b.Mul(b.Builtin(ir.DeviceID), l.traceWords(b)), b.Add(b.Mul(b.I32(4), b.V("k")), b.I32(j)))
+	}
+	b.If(b.Lt(b.V("k"), b.P(pTraceCap)), func() {
+		b.Store("tr", tr(0), b.Conv(ir.I64, b.V("ns")))
+		b.Store("tr", tr(1), b.V("st"))
+		b.Store("tr", tr(2), b.Conv(ir.I64, b.V("np")))
+		b.Store("tr", tr(3), b.Conv(ir.I64, b.V("mode")))
+	})
+	b.Store("status", b.ctr(b.I32(stIter)), b.Add(b.V("k"), b.I32(1)))
+	head := b.Decl("head", ir.I64, b.Min(b.Ld("free", b.ctr(b.I32(frHead))), b.Ld("free", b.ctr(b.I32(frTailA)))))
+	b.Store("free", b.ctr(b.I32(frHead)), head)
+	b.Store("free", b.ctr(b.I32(frHead0)), b.V("head"))
+	b.Store("nfresh", b.ctr(b.I32(1)), b.Min(b.Ld("nfresh", b.ctr(b.I32(0))), b.Conv(ir.I64, b.per())))
+	for _, c := range []string{"wlen", "glen", "slots", "pc"} {
+		b.Store(c, b.ctr(b.V("c2")), b.I32(0))
+	}
+	b.Store("steps", b.ctr(b.V("c2")), b.I64(0))
+}
+
+// traceWords is the words of the trace that each device keeps in a
+// world: 4*TRACECAP rounded up to WorldGrain, so that device d's copy
+// starts at d*traceWords.
+func (l *lowerer) traceWords(b *fn) ir.Expr {
+	g := int64(ir.WorldGrain)
+	return b.Mul(b.Bin(ir.Div, b.Add(b.Mul(b.I32(4), b.P(pTraceCap)), b.I32(g-1)), b.I32(g)), b.I32(g))
+}
+
+// usedFunc: trs_used() in a world, on the host: the slots that the
+// devices' fresh counters have handed out, together.
+func (l *lowerer) usedFunc() {
+	if !l.world {
+		return
+	}
+	b := l.newFunc(ir.HostFunc, "trs_used", ir.I64)
+	b.Decl("n", ir.I64, b.I64(0))
+	b.Loop("e", b.I32(0), b.Builtin(ir.NumDevices), b.I32(1), func() {
+		b.Set("n", b.Add(b.V("n"), b.Min(b.Ld("nfresh", b.ctrOf(b.V("e"), b.I32(0))), b.Conv(ir.I64, b.per()))))
+	})
+	b.Return(b.V("n"))
+}
+
+// pnw is slot x's pending flag as written in this phase; in a world the
+// input's slots in normal form read 0 without a load.
+func (l *lowerer) pnw(b *fn, x ir.Expr) ir.Expr {
+	if !l.world {
+		return b.Ld("pnw", x)
+	}
+	return b.CallExpr("trs_pnw", x)
+}
+
+// allocWorld is alloc in a world (Note [TRS on several devices]). Where
+// the right-hand side's root has m >= 2 pending new arguments (a fork,
+// Note [Forks]), argument j and the new subterms below it take their
+// slots on the first device of the j-th of m parts of the rewritten
+// slot's device range, and that part becomes their range; where the
+// part is empty, or FORK is 0, they stay with the rest, on the calling
+// device (the slot's owner), in the slot's range or, at a fork, in the
+// range of that device alone.
+func (l *lowerer) allocWorld(b *fn, ms *matchState, news []*newTerm) (ir.Expr, func()) {
+	r := ms.rule
+	var forks []*Term
+	for _, a := range r.RHS.Args {
+		for _, nt := range news {
+			if nt.t == a && !nt.normal {
+				forks = append(forks, a)
+			}
+		}
+	}
+	m := len(forks)
+	if m < 2 {
+		forks = nil
+	}
+	group := make([][]*newTerm, len(forks)+1) // 0: the caller's; j+1: fork j's
+	for _, nt := range news {
+		g := 0
+		for j, f := range forks {
+			if within(nt.t, f) {
+				g = j + 1
+			}
+		}
+		group[g] = append(group[g], nt)
+	}
+	tag := fmt.Sprint(r.Index)
+	rg := "rg" + tag
+	b.Decl(rg, ir.I32, b.Ld("rg", b.V("t")))
+	var oks []ir.Expr
+	var takes []func()
+	add := func(tag string, nts []*newTerm, dev ir.Expr, rg string) {
+		if len(nts) == 0 {
+			return
+		}
+		for _, nt := range nts {
+			nt.rg = rg
+		}
+		ok, take := l.alloc(b, tag, nts, dev)
+		oks, takes = append(oks, ok), append(takes, take)
+	}
+	add(tag, group[0], nil, rg)
+	if len(forks) > 0 {
+		lo := b.Decl("lo"+tag, ir.I32, b.Bin(ir.And, b.V(rg), b.I32(0xffff)))
+		n := b.Decl("n"+tag, ir.I32, b.Sub(b.Bin(ir.Shr, b.V(rg), b.I32(16)), lo))
+		fork := b.Ne(b.P(pFork), b.I32(0))
+		for j := range forks {
+			jt := fmt.Sprintf("%s_%d", tag, j)
+			part := func(j int64) ir.Expr {
+				return b.Add(ir.CloneExpr(lo), b.Bin(ir.Div, b.Mul(ir.CloneExpr(n), b.I32(j)), b.I32(int64(m))))
+			}
+			clo := b.Decl("clo"+jt, ir.I32, part(int64(j)))
+			chi := b.Decl("chi"+jt, ir.I32, part(int64(j)+1))
+			split := b.Decl("sp"+jt, ir.Bool, b.And(ir.CloneExpr(fork), b.Lt(clo, chi)))
+			dev := b.Decl("dv"+jt, ir.I32, b.Sel(split, ir.CloneExpr(clo), b.Builtin(ir.DeviceID)))
+			own := b.Bin(ir.Or, dev, b.Bin(ir.Shl, b.Add(ir.CloneExpr(dev), b.I32(1)), b.I32(16)))
+			b.Decl("rg"+jt, ir.I32, b.Sel(ir.CloneExpr(split), b.Bin(ir.Or, ir.CloneExpr(clo), b.Bin(ir.Shl, ir.CloneExpr(chi), b.I32(16))),
+				b.Sel(ir.CloneExpr(fork), own, b.V(rg))))
+			add(jt, group[j+1], b.V("dv"+jt), "rg"+jt)
+		}
+	}
+	ok := oks[0]
+	for _, o := range oks[1:] {
+		ok = b.And(ok, o)
+	}
+	return ok, func() {
+		for _, take := range takes {
+			take()
+		}
+	}
+}
+
+// within says whether t is f or a subterm of it.
+func within(t, f *Term) bool {
+	if t == f {
+		return true
+	}
+	for _, a := range f.Args {
+		if within(t, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// worldIteration is the region of one iteration in a world (Note [TRS on
+// several devices]): W processors a device, processor q of device d
+// taking d's own lists as processor q of W would on one device; a third
+// phase keeps the books once every device's counts are in. The host
+// runs the loop, reading device 0's copy of the world's counts: a loop
+// in the region would have every processor read them, remotely on the
+// other devices, since a condition the passes can see is the same for
+// all cannot read each device's own copy.
+func (l *lowerer) worldIteration(b *fn) []ir.Stmt {
+	return b.Nest(func() {
+		w := func() ir.Expr { return b.Bin(ir.Div, b.Builtin(ir.NumProcs), b.Builtin(ir.NumDevices)) }
+		q := func() ir.Expr { return b.Sub(b.Builtin(ir.ProcID), b.Mul(b.Builtin(ir.DeviceID), w())) }
+		b.Call("trs_derive", b.Ld("status", b.ctr(b.I32(stIter))), q(), w())
+		b.Barrier(true)
+		b.Call("trs_commit", b.Ld("status", b.ctr(b.I32(stPhase))), q(), w())
+		b.Barrier(true)
+		b.If(b.Eq(q(), b.I32(0)), func() { b.Call("trs_account", b.Ld("status", b.ctr(b.I32(stPhase))), b.I32(0)) })
+	})
+}
+
+// local is slot x as the free ring and the lists hold it, which hold
+// only their device's slots: its index on its owner, an i32.
+func (b *fn) local(x ir.Expr) ir.Expr {
+	if !b.world {
+		return x
+	}
+	return b.Conv(ir.I32, b.Rem(x, b.per()))
+}
+
+// ownSlot is the slot of local index v of the calling device, as read
+// from its own ring or lists.
+func (b *fn) ownSlot(v ir.Expr) ir.Expr {
+	if !b.world {
+		return v
+	}
+	return b.slotOn(b.Builtin(ir.DeviceID), b.Conv(b.id, v))
+}
