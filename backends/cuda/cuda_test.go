@@ -228,6 +228,10 @@ func TestTestdataFacts(t *testing.T) {
 			// Input files are read into page-locked memory.
 			{`gpuc_input_alloc = gpuc_pinned_alloc;`, 1},
 			{`gpuc_free_input\(gpuc_in_in\);`, 1},
+			// They are copied to the device asynchronously and freed after
+			// the clock stops.
+			{`cudaMemcpyAsync\(in\.ptr, gpuc_in_in, in\.bytes\(\), cudaMemcpyHostToDevice, 0\)`, 1},
+			{`(?s)cudaEventRecord\(gpuc_stop\).*gpuc_free_input\(gpuc_in_in\);`, 1},
 			{`static const int gpuc_init_weights\[\] = \{3, -1, 4, -1\};`, 1},
 			// Integer adds to global memory combine a warp's updates of
 			// one address; a constant addend needs no shuffles.

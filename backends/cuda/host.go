@@ -546,9 +546,6 @@ func (e *emitter) setup(f *fn) {
 			continue
 		}
 		e.dev.setup(f, b)
-		if b.Role == ir.Input {
-			f.line("gpuc_free_input(gpuc_in_%s);", e.n.c(b.Name))
-		}
 	}
 }
 
@@ -580,6 +577,13 @@ func (e *emitter) finish(f *fn) {
 		f.line("free(gpuc_out_%s);", e.n.c(b.Name))
 	}
 	e.dev.release(f)
+	// The input blocks outlive the clock: freeing page-locked memory
+	// waits for the device and unmaps every page (Note [Input files]).
+	for _, b := range e.m.Buffers {
+		if b.Role == ir.Input && b.Space != ir.Shared {
+			f.line("gpuc_free_input(gpuc_in_%s);", e.n.c(b.Name))
+		}
+	}
 	for _, a := range e.m.Arrays {
 		f.line("free(%s.ptr);", e.n.c(a.Name))
 	}

@@ -315,7 +315,11 @@ func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 	case b.Role == ir.Input && b.Space == ir.Constant:
 		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_in_%s, %s.bytes()));", name, name, h)
 	case b.Role == ir.Input:
-		f.line("GPUC_CUDA(cudaMemcpy(%s.ptr, gpuc_in_%s, %s.bytes(), cudaMemcpyHostToDevice));", h, name, h)
+		// From page-locked memory, held until the clock stops
+		// (Note [Input files] in gpuc_runtime.h): the copies queue on
+		// the default stream, ahead of every kernel, while the host
+		// goes on.
+		f.line("GPUC_CUDA(cudaMemcpyAsync(%s.ptr, gpuc_in_%s, %s.bytes(), cudaMemcpyHostToDevice, 0));", h, name, h)
 	case b.Role == ir.Static && len(b.Init) == 0:
 	case b.Role == ir.Static && b.Space == ir.Constant:
 		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_init_%s, sizeof gpuc_init_%s));", name, name, name)
