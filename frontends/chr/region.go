@@ -252,8 +252,31 @@ func (l *lowerer) forSlots(b *block, n ir.Expr, body func(b *block, slot ir.Expr
 		Body: inner.stmts()})
 }
 
-// copyQuery copies the query's constraints into the stores.
+// Note [Input stores]
+//
+// A store may start from input files (gpuc compile --input NAME_aK
+// --input NAME_top): its argument arrays and its top, with NAME_st and
+// NAME_born given too or left out. Left out, they start zeroed, and a
+// slot below the top whose birth is 0 holds a constraint of the input:
+// the region makes it alive, born at step 1, before the query's
+// constraints are copied in. No slot that a program fills has birth 0
+// (the query's and the input's are born at 1, a body's in the next
+// step), so a store read with NAME_st and NAME_born is left as it is.
+// Leaving them out halves what is read and copied for a store of one
+// integer argument (min over 10^8: 0.8 GB, not 1.6 GB).
+
+// copyQuery makes the input stores' constraints alive (Note [Input
+// stores]) and copies the query's constraints into the stores.
 func (l *lowerer) copyQuery(b *block) {
+	for _, ct := range l.prog.types {
+		s := l.stores[ct]
+		top := b.Builtin(ir.Min, b.Ld(s.top, b.I32(0)), s.capRef(b.Builder))
+		l.forSlots(b, top, func(b *block, i ir.Expr) {
+			b.ifThen(b.Bin(ir.Eq, b.Ld(s.born, i), b.I32(0)), []ir.Stmt{
+				&ir.Store{Pos: b.Pos, Buf: s.state, Index: i, Value: b.I32(1)},
+				&ir.Store{Pos: b.Pos, Buf: s.born, Index: i, Value: b.I32(1)}})
+		})
+	}
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
 		if s.query == 0 {
