@@ -639,7 +639,7 @@ inline void gpuc_report_fit(const char *name, long long v, double fit, unsigned 
 // ---- Input files ----
 
 // Note [Input files]
-// ~~~~~~~~~~~~~~~~~~
+//
 // Input files are read before the device clock starts (--time measures
 // from the first device operation), so their cost is counted apart: the
 // bytes and the wall-clock milliseconds of every gpuc_read_input, which

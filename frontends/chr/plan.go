@@ -18,9 +18,11 @@ import (
 // as N2 =:= N1+1) is found through a hash index on those positions: a
 // chained hash table rebuilt every step from the live constraints, head
 // and next arrays with one atomic exchange per insertion, as many buckets
-// as the least power of two not below the store's live range, so that a
-// step costs time in proportion to the store and a bucket is a mask, not
-// a 64-bit division. The hash is linear in the last key, so threads that own
+// as the least power of two not below twice the store's live range (at
+// most four times its capacity), so that a step costs time in proportion
+// to the store, a bucket is a mask, not a 64-bit division, and a probe
+// that walks its whole chain (a chained owner's does) meets half a
+// colliding constraint on average, not one. The hash is linear in the last key, so threads that own
 // neighbouring constraints (edge(I,J) for consecutive J) probe
 // neighbouring buckets. The paper's Floyd–Warshall rule
 // edge(I,K,D1), edge(K,J,D2) \ edge(I,J,D3) thus walks the N edges leaving

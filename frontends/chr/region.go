@@ -302,7 +302,12 @@ func (l *lowerer) phaseA(b *block) {
 		b.decl(s.n, ir.I32, b.Ld(s.top, b.I32(0)))
 		b.decl(s.hs, ir.I32, b.I32(1))
 		if len(s.indices) > 0 {
-			b.while(b.Bin(ir.Lt, b.Local(s.hs, ir.I32), s.nRef(b.Builder)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: b.Bin(ir.Mul, b.Local(s.hs, ir.I32), b.I32(2))}})
+			// The least power of two not below twice the live range, at
+			// most 4 CAP (the heads' length) and 2^30 (Note [Indices]).
+			hs := b.Local(s.hs, ir.I32)
+			half := b.Bin(ir.Shr, hs, b.I32(1))
+			grow := b.And(b.And(b.Bin(ir.Lt, half, s.nRef(b.Builder)), b.Bin(ir.Le, half, s.capRef(b.Builder))), b.Bin(ir.Lt, hs, b.I32(1<<30)))
+			b.while(grow, []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: b.Bin(ir.Mul, hs, b.I32(2))}})
 		}
 		if s.claim != "" && !s.listed {
 			l.forSlots(b, s.nRef(b.Builder), func(b *block, i ir.Expr) { b.Store(s.claim, i, b.U64(0)) })

@@ -189,7 +189,7 @@ func (l *lowerer) indexOn(s *store, pos []int) *index {
 	}
 	k := len(s.indices)
 	ix := &index{s: s, pos: pos, head: l.name(fmt.Sprintf("%s_h%d", s.base, k)), next: l.name(fmt.Sprintf("%s_n%d", s.base, k))}
-	l.buffer(ix.head, ir.I32, b.Bin(ir.Mul, s.capRef(b), b.I32(2)), ir.Scratch)
+	l.buffer(ix.head, ir.I32, b.Bin(ir.Mul, b.Cast(ir.I64, s.capRef(b)), b.I64(4)), ir.Scratch)
 	l.buffer(ix.next, ir.I32, s.capRef(b), ir.Scratch)
 	s.indices = append(s.indices, ix)
 	return ix
