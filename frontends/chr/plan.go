@@ -22,7 +22,9 @@ import (
 // most four times its capacity), so that a step costs time in proportion
 // to the store, a bucket is a mask, not a 64-bit division, and a probe
 // that walks its whole chain (a chained owner's does) meets half a
-// colliding constraint on average, not one. The hash is linear in the last key, so threads that own
+// colliding constraint on average, not one. After the build, a head whose
+// chain holds two or more constraints becomes -2 - slot, so that a walk
+// over a chain of one, the common case, reads no next pointer. The hash is linear in the last key, so threads that own
 // neighbouring constraints (edge(I,J) for consecutive J) probe
 // neighbouring buckets. The paper's Floyd–Warshall rule
 // edge(I,K,D1), edge(K,J,D2) \ edge(I,J,D3) thus walks the N edges leaving

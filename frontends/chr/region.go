@@ -372,6 +372,24 @@ func (l *lowerer) phaseB(b *block) {
 		})
 	}
 	b.Barrier(true)
+	// Heads of chains of two or more become -2 - slot (Note [Indices]).
+	marked := false
+	for _, ct := range l.prog.types {
+		s := l.stores[ct]
+		for _, ix := range s.indices {
+			marked = true
+			l.forSlots(b, b.Local(s.hs, ir.I32), func(b *block, i ir.Expr) {
+				h := b.decl(l.locals.fresh("h"), ir.I32, b.Ld(ix.head, i))
+				more := b.sub()
+				more.ifThen(b.Bin(ir.Ge, b.Ld(ix.next, h), b.I32(0)), []ir.Stmt{
+					&ir.Store{Pos: b.Pos, Buf: ix.head, Index: i, Value: b.Bin(ir.Sub, b.I32(-2), h)}})
+				b.ifThen(b.Bin(ir.Ge, h, b.I32(0)), more.stmts())
+			})
+		}
+	}
+	if marked {
+		b.Barrier(true)
+	}
 	if !anyExt {
 		return
 	}
