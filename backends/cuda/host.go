@@ -335,6 +335,11 @@ func (e *emitter) hostMain() string {
 		e.poolSize(f)
 		f.line("gpuc_world_init(gpuc_pool_bytes);")
 	}
+	if _, ok := e.dev.(runtimeAPI); ok && len(e.raiseMsgs) > 0 && gridBarriers(e.m) {
+		// The pinned error word is start-up, before the clock (Note
+		// [Loading before the clock]).
+		f.line("gpuc_error_host_init();")
+	}
 	e.dev.start(f)
 	e.setup(f)
 	if e.world {
@@ -343,9 +348,6 @@ func (e *emitter) hostMain() string {
 	f.line("")
 	if len(e.raiseMsgs) > 0 {
 		f.line("gpuc_fail_hook = gpuc_report_device_error;")
-		if _, ok := e.dev.(runtimeAPI); ok && gridBarriers(e.m) {
-			f.line("gpuc_error_host_init();")
-		}
 	}
 	if len(e.raiseMsgs) > e.nRaise {
 		f.line("if (!gpuc_checks_on) gpuc_device_checks_off();")
