@@ -221,16 +221,25 @@ func (m *matcher) keyed(b *block, k int, known map[*ruleVar]bool, act func(b *bl
 	for _, e := range st.keys {
 		keys = append(keys, b.Cast(s.ct.args[st.keyPos[len(keys)]], m.vn.expr(b.Builder, e)))
 	}
-	// A head of -2 - slot starts a chain of two or more; a slot, a chain
-	// of one, whose next pointer the walk does not read (Note [Indices]).
-	first := b.decl(m.l.locals.fresh("c"), ir.I32, b.Ld(st.ix.head, s.bucket(b.Builder, hash(b.Builder, keys))))
-	multi := b.decl(m.l.locals.fresh("multi"), ir.Bool, b.Bin(ir.Lt, first, b.I32(-1)))
-	cur := b.decl(m.l.locals.fresh("c"), ir.I32, b.Sel(multi, b.Bin(ir.Sub, b.I32(-2), first), first))
+	head := b.Ld(st.ix.head, s.bucket(b.Builder, hash(b.Builder, keys)))
+	var cur, slot *ir.Var
 	body := b.sub()
-	slot := body.decl(m.l.locals.fresh("s"), ir.I32, cur)
-	body.Emit(&ir.If{Pos: b.Pos, Cond: multi,
-		Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cur.Name, Value: b.Ld(st.ix.next, slot)}},
-		Else: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cur.Name, Value: b.I32(-1)}}})
+	if st.ix.whole {
+		// A head of -2 - slot starts a chain of two or more; a slot, a
+		// chain of one, whose next pointer the walk does not read (Note
+		// [Indices]).
+		first := b.decl(m.l.locals.fresh("c"), ir.I32, head)
+		multi := b.decl(m.l.locals.fresh("multi"), ir.Bool, b.Bin(ir.Lt, first, b.I32(-1)))
+		cur = b.decl(m.l.locals.fresh("c"), ir.I32, b.Sel(multi, b.Bin(ir.Sub, b.I32(-2), first), first))
+		slot = body.decl(m.l.locals.fresh("s"), ir.I32, cur)
+		body.Emit(&ir.If{Pos: b.Pos, Cond: multi,
+			Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cur.Name, Value: b.Ld(st.ix.next, slot)}},
+			Else: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cur.Name, Value: b.I32(-1)}}})
+	} else {
+		cur = b.decl(m.l.locals.fresh("c"), ir.I32, head)
+		slot = body.decl(m.l.locals.fresh("s"), ir.I32, cur)
+		body.Set(cur.Name, b.Ld(st.ix.next, slot))
+	}
 	// The chains hold the live slots of phase B; only a later claim round
 	// may find one of them removed or refilled.
 	m.candidate(body, k, slot, known, m.l.retry, act)

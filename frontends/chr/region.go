@@ -301,7 +301,10 @@ func (l *lowerer) phaseA(b *block) {
 		s.hs = l.locals.fresh("hs_" + s.base)
 		b.decl(s.n, ir.I32, b.Ld(s.top, b.I32(0)))
 		b.decl(s.hs, ir.I32, b.I32(1))
-		if len(s.indices) > 0 {
+		if len(s.indices) > 0 && !s.wide {
+			b.while(b.Bin(ir.Lt, b.Local(s.hs, ir.I32), s.nRef(b.Builder)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: b.Bin(ir.Mul, b.Local(s.hs, ir.I32), b.I32(2))}})
+		}
+		if s.wide {
 			// The least power of two not below twice the live range, at
 			// most 4 CAP (the heads' length) and 2^30 (Note [Indices]).
 			hs := b.Local(s.hs, ir.I32)
@@ -377,6 +380,9 @@ func (l *lowerer) phaseB(b *block) {
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
 		for _, ix := range s.indices {
+			if !ix.whole {
+				continue
+			}
 			marked = true
 			l.forSlots(b, b.Local(s.hs, ir.I32), func(b *block, i ir.Expr) {
 				h := b.decl(l.locals.fresh("h"), ir.I32, b.Ld(ix.head, i))

@@ -42,6 +42,7 @@ type store struct {
 	// (Note [Live lists]). ranked: some rule pairs them by rank (Note
 	// [Pairing]); then rank holds each slot's place in the list.
 	listed, ranked    bool
+	wide              bool // some index of it is whole
 	rank, list, count string
 }
 
@@ -165,6 +166,10 @@ type index struct {
 	s          *store
 	pos        []int
 	head, next string
+	// whole: some plan walks whole chains of it (a chained owner's search
+	// or propagation); then its table has twice the buckets and its heads
+	// mark chains of two or more (Note [Indices]).
+	whole bool
 }
 
 // extremum holds, per step, the least key of one argument over the live
