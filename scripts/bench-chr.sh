@@ -92,7 +92,7 @@ gpu() {
     gf=$(awk -v a="$gf" -v b="$f" 'BEGIN { print (a == "" || b < a) ? b : a }')
     echo "gpu (PROCS=$procs) $t ms, fixpoint $f ms, outside kernels $rest (target: under 20%); $(grep -h 'launches' gpu.err | head -1)"
     echo "  process wall clock $(( (t1 - t0) / 1000000 )) ms (with CUDA start-up and reading the input files, which --time leaves out)"
-    grep -h '^gpuc: input files' gpu.err | sed 's/^gpuc: /  /'
+    grep -h '^gpuc: input files\|^gpuc: before the first kernel' gpu.err | sed 's/^gpuc: /  /'
     grep -h '^% steps' gpu.err | sed 's/^% /  /'
     [ "$procs" = 65536 ] && cp gpu.out gpu-first.out
   done
