@@ -131,10 +131,11 @@ rec-artifacts:
 
 # What scripts/bench-chr.sh needs besides gpuc: fw, min and gcd compiled
 # to read their initial stores from files (--input on the store's
-# buffers; chr_gen writes them there), sum likewise, primes with the query
+# argument arrays and top, which chr_gen writes: Note [Input stores] in
+# frontends/chr/region.go), sum likewise, primes with the query
 # range(2, 10^6, 10^6), and fw.chr and sum.chr for the interpreter. All
 # with --stats, whose step counts the script prints.
-chr_store = --input $(1)_st --input $(1)_born --input $(1)_top $(foreach a,$(2),--input $(1)_a$(a))
+chr_store = --input $(1)_top $(foreach a,$(2),--input $(1)_a$(a))
 chr-artifacts:
 	printf 'true.\n' > $(BENCH_DIR)/none.pl
 	printf 'range(2, 1000000, 1000000).\n' > $(BENCH_DIR)/primes6.pl

@@ -63,7 +63,7 @@ same() { if cmp -s "$1" "$2"; then echo "same output"; else echo "OUTPUTS DIFFER
 store() {
   local b=$1 a
   shift
-  echo -n "${b}_st=@data/${b}_st.bin ${b}_born=@data/${b}_born.bin ${b}_top=@data/${b}_top.bin"
+  echo -n "${b}_top=@data/${b}_top.bin"
   for a in "$@"; do echo -n " ${b}_a$a=@data/${b}_a$a.bin"; done
 }
 # gpu NAME ARGS...: runs a GPU program at both region sizes, output in
@@ -92,6 +92,7 @@ gpu() {
     gf=$(awk -v a="$gf" -v b="$f" 'BEGIN { print (a == "" || b < a) ? b : a }')
     echo "gpu (PROCS=$procs) $t ms, fixpoint $f ms, outside kernels $rest (target: under 20%); $(grep -h 'launches' gpu.err | head -1)"
     echo "  process wall clock $(( (t1 - t0) / 1000000 )) ms (with CUDA start-up and reading the input files, which --time leaves out)"
+    grep -h '^gpuc: input files\|^gpuc: before the first kernel' gpu.err | sed 's/^gpuc: /  /'
     grep -h '^% steps' gpu.err | sed 's/^% /  /'
     [ "$procs" = 65536 ] && cp gpu.out gpu-first.out
   done
@@ -164,7 +165,7 @@ done
 echo "== against the interpreter (static gpuc), small sizes"
 m=$(./chr_gen fw 64 data)
 t0=$(date +%s%N)
-./gpuc run fw.chr --query none.pl --input edge3_st --input edge3_born --input edge3_top --input edge3_a0 --input edge3_a1 --input edge3_a2 \
+./gpuc run fw.chr --query none.pl --input edge3_top --input edge3_a0 --input edge3_a1 --input edge3_a2 \
   CAP_edge3="$m" PROCS=4096 $(store edge3 0 1 2) > interp.out
 t1=$(date +%s%N)
 if [ "$gpu_on" = 1 ]; then
@@ -177,7 +178,7 @@ fi
 for n in 1000 10000 100000; do
   m=$(./chr_gen sum "$n" data)
   t0=$(date +%s%N)
-  ./gpuc run sum.chr --stats --query none.pl --input sum1_st --input sum1_born --input sum1_top --input sum1_a0 \
+  ./gpuc run sum.chr --stats --query none.pl --input sum1_top --input sum1_a0 \
     CAP_sum1="$m" $(store sum1 0) > interp.out 2> interp.err
   t1=$(date +%s%N)
   ./chr_seq sum data > same.out 2> same.err

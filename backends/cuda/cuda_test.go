@@ -228,6 +228,13 @@ func TestTestdataFacts(t *testing.T) {
 			// Input files are read into page-locked memory.
 			{`gpuc_input_alloc = gpuc_pinned_alloc;`, 1},
 			{`gpuc_free_input\(gpuc_in_in\);`, 1},
+			// They are copied to the device asynchronously and freed after
+			// the clock stops.
+			{`cudaMemcpyAsync\(in\.ptr, gpuc_in_in, in\.bytes\(\), cudaMemcpyHostToDevice, 0\)`, 1},
+			{`(?s)cudaEventRecord\(gpuc_stop\).*gpuc_free_input\(gpuc_in_in\);`, 1},
+			// The kernels load before the clock starts (Note [Loading
+			// before the clock]).
+			{`(?s)gpuc_max_block\(\(const void \*\)[a-z_0-9]+\);\n\s*gpuc_profile\.on = gpuc_time;.*cudaEventRecord\(gpuc_start\)`, 1},
 			{`static const int gpuc_init_weights\[\] = \{3, -1, 4, -1\};`, 1},
 			// Integer adds to global memory combine a warp's updates of
 			// one address; a constant addend needs no shuffles.
@@ -264,7 +271,8 @@ func TestTestdataFacts(t *testing.T) {
 			{`asm volatile\("exit;"\);`, 0},
 			{`\{\n\s*__trap\(\);\n\s*__builtin_unreachable\(\);`, 1},
 			{`if \(atomicCAS\(&gpuc_error, 0, id\) == 0\) gpuc_error_mirror\(id\);`, 1},
-			{`gpuc_error_host_init\(\); // before the first launch`, 1},
+			// The error word is allocated before the clock starts.
+			{`(?s)gpuc_error_host_init\(\);\n.*cudaEventRecord\(gpuc_start\).*gpuc_fail_hook = gpuc_report_device_error;`, 1},
 			{`id = gpuc_error_host != nullptr \? \*\(volatile int \*\)gpuc_error_host : 0;`, 1},
 		}},
 		{"raise_host", []fact{

@@ -335,10 +335,12 @@ func (e *emitter) hostMain() string {
 		e.poolSize(f)
 		f.line("gpuc_world_init(gpuc_pool_bytes);")
 	}
-	e.dev.start(f)
 	if _, ok := e.dev.(runtimeAPI); ok && len(e.raiseMsgs) > 0 {
-		f.line("gpuc_error_host_init(); // before the first launch (Note [Error word])")
+		// The pinned error word (Note [Error word]) is start-up, before the
+		// clock and the first launch (Note [Loading before the clock]).
+		f.line("gpuc_error_host_init();")
 	}
+	e.dev.start(f)
 	e.setup(f)
 	if e.world {
 		f.line("gpuc_world_barrier(); // every device's buffers are filled")
@@ -546,9 +548,6 @@ func (e *emitter) setup(f *fn) {
 			continue
 		}
 		e.dev.setup(f, b)
-		if b.Role == ir.Input {
-			f.line("gpuc_free_input(gpuc_in_%s);", e.n.c(b.Name))
-		}
 	}
 }
 
@@ -580,6 +579,13 @@ func (e *emitter) finish(f *fn) {
 		f.line("free(gpuc_out_%s);", e.n.c(b.Name))
 	}
 	e.dev.release(f)
+	// The input blocks outlive the clock: freeing page-locked memory
+	// waits for the device and unmaps every page (Note [Input files]).
+	for _, b := range e.m.Buffers {
+		if b.Role == ir.Input && b.Space != ir.Shared {
+			f.line("gpuc_free_input(gpuc_in_%s);", e.n.c(b.Name))
+		}
+	}
 	for _, a := range e.m.Arrays {
 		f.line("free(%s.ptr);", e.n.c(a.Name))
 	}

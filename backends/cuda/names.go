@@ -132,7 +132,7 @@ var reservedWords = func() map[string]bool {
 	realloc free memcpy memmove memset memcmp strlen strcmp strncmp strcpy strncpy strcat strchr
 	strrchr strstr strtok strtol strtoll strtoul strtoull strtod strtof strerror strcspn strspn
 	atoi atol atof abs labs llabs div ldiv lldiv rand srand qsort bsearch getenv system time clock
-	index rindex bcopy bzero select read write open close stat signal raise sleep
+	index rindex bcopy bzero select read write open close stat fstat signal raise sleep clock_gettime timespec
 	sqrt sqrtf cbrt cbrtf exp expf exp2 exp2f exp10 exp10f expm1 log logf log2 log2f log10 log10f
 	log1p pow powf sin sinf cos cosf tan tanf asin acos atan atan2 sinh cosh tanh asinh acosh atanh
 	sincos sincosf sinpi cospi floor floorf ceil ceilf round roundf trunc truncf rint lrint llrint

@@ -151,6 +151,10 @@ func (m *matcher) candidate(b *block, k int, slot ir.Expr, known map[*ruleVar]bo
 	m.search(rest, k+1, kn, act)
 	delete(m.slots, st.h)
 	guard := b.And(argTest, m.vn.tests(b.Builder, st.guards))
+	if faultFree(st.guards) {
+		// Note [Guards before keys]
+		guard = b.And(m.vn.tests(b.Builder, st.guards), argTest)
+	}
 	if guard != nil {
 		inner.ifThen(guard, rest.stmts())
 	} else {
@@ -161,6 +165,44 @@ func (m *matcher) candidate(b *block, k int, slot ir.Expr, known map[*ruleVar]bo
 	} else {
 		b.Emit(inner.stmts()...)
 	}
+}
+
+// Note [Guards before keys]
+//
+// A partner's guard conjuncts are tested before its argument tests (the
+// keys of its index, which a hash bucket shares with other keys) when
+// they cannot fault: their arithmetic has no integer division, so on a
+// candidate that does not match they only compute a value that is
+// thrown away. Most candidates fail the guard (Floyd–Warshall's
+// D3 > D1 + D2 fails for all but a few K of each owner), and a failed
+// guard then reads one argument of the candidate, not the two key
+// arguments as well: half the bytes of a probe.
+
+// faultFree reports whether the guard conjuncts gs can be evaluated on
+// any values without an error (Note [Guards before keys]).
+func faultFree(gs []*comparison) bool {
+	var ok func(a arith) bool
+	ok = func(a arith) bool {
+		op, isOp := a.(*aOp)
+		if !isOp {
+			return true
+		}
+		if intOnly[op.op] {
+			return false
+		}
+		for _, x := range op.args {
+			if !ok(x) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, g := range gs {
+		if !ok(g.x) || !ok(g.y) {
+			return false
+		}
+	}
+	return len(gs) > 0
 }
 
 func copyKnown(k map[*ruleVar]bool) map[*ruleVar]bool {
@@ -179,10 +221,25 @@ func (m *matcher) keyed(b *block, k int, known map[*ruleVar]bool, act func(b *bl
 	for _, e := range st.keys {
 		keys = append(keys, b.Cast(s.ct.args[st.keyPos[len(keys)]], m.vn.expr(b.Builder, e)))
 	}
-	cur := b.decl(m.l.locals.fresh("c"), ir.I32, b.Ld(st.ix.head, s.bucket(b.Builder, hash(b.Builder, keys))))
+	head := b.Ld(st.ix.head, s.bucket(b.Builder, hash(b.Builder, keys)))
+	var cur, slot *ir.Var
 	body := b.sub()
-	slot := body.decl(m.l.locals.fresh("s"), ir.I32, cur)
-	body.Set(cur.Name, b.Ld(st.ix.next, slot))
+	if st.ix.whole {
+		// A head of -2 - slot starts a chain of two or more; a slot, a
+		// chain of one, whose next pointer the walk does not read (Note
+		// [Indices]).
+		first := b.decl(m.l.locals.fresh("c"), ir.I32, head)
+		multi := b.decl(m.l.locals.fresh("multi"), ir.Bool, b.Bin(ir.Lt, first, b.I32(-1)))
+		cur = b.decl(m.l.locals.fresh("c"), ir.I32, b.Sel(multi, b.Bin(ir.Sub, b.I32(-2), first), first))
+		slot = body.decl(m.l.locals.fresh("s"), ir.I32, cur)
+		body.Emit(&ir.If{Pos: b.Pos, Cond: multi,
+			Then: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cur.Name, Value: b.Ld(st.ix.next, slot)}},
+			Else: []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: cur.Name, Value: b.I32(-1)}}})
+	} else {
+		cur = b.decl(m.l.locals.fresh("c"), ir.I32, head)
+		slot = body.decl(m.l.locals.fresh("s"), ir.I32, cur)
+		body.Set(cur.Name, b.Ld(st.ix.next, slot))
+	}
 	// The chains hold the live slots of phase B; only a later claim round
 	// may find one of them removed or refilled.
 	m.candidate(body, k, slot, known, m.l.retry, act)

@@ -20,7 +20,14 @@ import (
 // and next arrays with one atomic exchange per insertion, as many buckets
 // as the least power of two not below the store's live range, so that a
 // step costs time in proportion to the store and a bucket is a mask, not
-// a 64-bit division. The hash is linear in the last key, so threads that own
+// a 64-bit division. A probe that stops at its first firing rarely walks
+// far; one that walks the whole chain (a chained owner's search, or
+// propagation's) meets every colliding constraint, so a store with such
+// an index gets twice the buckets (half a colliding constraint a probe on
+// average, not one; heads are 4 CAP long), and after the build a pass
+// turns the heads of that index's chains of two or more into -2 - slot,
+// so that a walk over a chain of one, the common case, reads no next
+// pointer. The hash is linear in the last key, so threads that own
 // neighbouring constraints (edge(I,J) for consecutive J) probe
 // neighbouring buckets. The paper's Floyd–Warshall rule
 // edge(I,K,D1), edge(K,J,D2) \ edge(I,J,D3) thus walks the N edges leaving
@@ -129,6 +136,14 @@ func (l *lowerer) plan(r *rule, owner *head, delta int) *rulePlan {
 			l.stores[owner.ct].ranked = true
 		} else {
 			p.chain = chainTarget(p)
+		}
+	}
+	if p.chain != nil || p.delta >= 0 {
+		for _, st := range p.steps {
+			if st.ix != nil {
+				st.ix.whole = true
+				st.ix.s.wide = true
+			}
 		}
 	}
 	return p

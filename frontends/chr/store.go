@@ -42,6 +42,7 @@ type store struct {
 	// (Note [Live lists]). ranked: some rule pairs them by rank (Note
 	// [Pairing]); then rank holds each slot's place in the list.
 	listed, ranked    bool
+	wide              bool // some index of it is whole
 	rank, list, count string
 }
 
@@ -165,6 +166,10 @@ type index struct {
 	s          *store
 	pos        []int
 	head, next string
+	// whole: some plan walks whole chains of it (a chained owner's search
+	// or propagation); then its table has twice the buckets and its heads
+	// mark chains of two or more (Note [Indices]).
+	whole bool
 }
 
 // extremum holds, per step, the least key of one argument over the live
@@ -189,7 +194,7 @@ func (l *lowerer) indexOn(s *store, pos []int) *index {
 	}
 	k := len(s.indices)
 	ix := &index{s: s, pos: pos, head: l.name(fmt.Sprintf("%s_h%d", s.base, k)), next: l.name(fmt.Sprintf("%s_n%d", s.base, k))}
-	l.buffer(ix.head, ir.I32, b.Bin(ir.Mul, s.capRef(b), b.I32(2)), ir.Scratch)
+	l.buffer(ix.head, ir.I32, b.Bin(ir.Mul, b.Cast(ir.I64, s.capRef(b)), b.I64(4)), ir.Scratch)
 	l.buffer(ix.next, ir.I32, s.capRef(b), ir.Scratch)
 	s.indices = append(s.indices, ix)
 	return ix

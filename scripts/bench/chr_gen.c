@@ -2,8 +2,11 @@
 // (scripts/bench-chr.sh) as raw little-endian files that the programs
 // gpuc compiled with --input read as input buffers: one file per
 // argument array (i64), the state and birth-step arrays (i32, all 1) and
-// the top (i32[1]). It prints the number of constraints, which is the
-// store's capacity parameter. The formulas are chr_swi.pl's.
+// the top (i32[1]). bench-chr.sh's programs read the argument arrays and
+// the top only (Note [Input stores] in frontends/chr/region.go); the
+// state and birth files are for programs compiled with them as inputs.
+// It prints the number of constraints, which is the store's capacity
+// parameter. The formulas are chr_swi.pl's.
 //
 //   chr_gen fw N DIR    edge(I,J,W) for I != J in 0..N-1, row by row
 //   chr_gen min N DIR   min(V) for N values

@@ -48,11 +48,12 @@ static void *readall(const char *dir, const char *name, size_t *n) {
   return p;
 }
 
-// store is a store as chr_gen writes it: argument arrays, state words and
-// the top.
+// store is a store as chr_gen writes it and the GPU programs read it:
+// argument arrays and the top, every slot below the top a live
+// constraint (Note [Input stores] in frontends/chr/region.go; the state
+// and birth files are not read).
 typedef struct {
   int64_t *a[3];
-  int32_t *st;
   int64_t n;
 } store;
 
@@ -64,9 +65,6 @@ static store load(const char *dir, const char *base, int nargs) {
   int32_t *top = readall(dir, name, &len);
   s.n = top[0];
   free(top);
-  snprintf(name, sizeof name, "%s_st.bin", base);
-  s.st = readall(dir, name, &len);
-  if ((int64_t)len < 4 * s.n) { fprintf(stderr, "chr_seq: %s shorter than its top\n", name); exit(1); }
   for (int k = 0; k < nargs; k++) {
     snprintf(name, sizeof name, "%s_a%d.bin", base, k);
     s.a[k] = readall(dir, name, &len);
@@ -94,7 +92,6 @@ static int fold(const char *w, const char *dir) {
   int64_t r = 0;
   int have = 0;
   for (int64_t i = 0; i < s.n; i++) {
-    if (s.st[i] != 1) continue;
     int64_t v = s.a[0][i];
     if (!have) { r = v; have = 1; continue; }
     switch (w[0]) {
@@ -136,7 +133,6 @@ static int fw(const char *dir) {
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (int64_t e = 0; e < s.n; e++) {
-    if (s.st[e] != 1) continue;
     int64_t x = s.a[0][e] * nodes + s.a[1][e];
     if (has[x]) { fprintf(stderr, "chr_seq: two edges of one pair\n"); return 1; }
     has[x] = 1;
