@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The host build on every core against one (needs Go, clang-16 and
 # clang++-16, no GPU): tree merge sort at depth D (16) through
-# --target=host, run with GPUC_THREADS=1 and GPUC_THREADS=0, every core
-# this process may use (Note [Blocks across cores] in
-# backends/llvm/kernel.go), in REPS (5) pairs, the two settings taking
-# turns so that a change of load hits both. Every run must print the same
-# bytes; the script prints each run's wall clock and CPU time (user +
-# sys), the medians, and the medians of the pairs' ratios. Run it on a
+# --target=host, run with GPUC_THREADS=1, GPUC_THREADS=0 (every core this
+# process may use, Note [Blocks across cores] in backends/llvm/kernel.go)
+# and the default (every core where a launch site measures a gain, Note
+# [Pool by measure] in backends/cuda/cpu.h), REPS (5) times, the settings
+# taking turns so that a change of load hits each. Every run must print
+# the same bytes; the script prints each run's wall clock and CPU time
+# (user + sys), the medians, and the medians of the ratios of each turn. Run it on a
 # quiet machine: with other work on the cores the pool has nothing to
 # gain. On a shared machine, PRIO='chrt -f 1' (root) runs each program
 # ahead of the others' work (the kernel still leaves them 5% of the CPU).
@@ -34,18 +35,18 @@ src=$root/examples/trs/treemergesort.trs
 clang-16 -O2 -Wno-override-module -c tms.ll -o tms.o || exit 1
 clang++-16 -std=c++17 -O2 -o tms tms.cpp tms.o || exit 1
 echo "bench-host: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "bench-host: tree merge sort depth $depth, CAPACITY=$cap, $reps pairs of runs${PRIO:+, under $PRIO}"
+echo "bench-host: tree merge sort depth $depth, CAPACITY=$cap, $reps turns${PRIO:+, under $PRIO}"
 
 # median V...: the middle value.
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # run THREADS: runs the program once, sets ms and cpu to its wall clock
 # and CPU time in ms, and checks its output against the first run's.
+# THREADS is GPUC_THREADS's value, or "default" to leave it unset.
 run() {
-  local t0 t1
+  local t0 t1 set=(env -u GPUC_THREADS)
+  [ "$1" = default ] || set=(env GPUC_THREADS="$1")
   t0=$(date +%s%N)
-  # GPUC_THREADS=0: one worker per core this process may use (the
-  # default is one worker).
-  ${PRIO:-} /usr/bin/time -f '%U %S' -o "cpu.$1" env GPUC_THREADS="$1" ./tms CAPACITY="$cap" > "out.$1" 2> "err.$1" || { echo "bench-host: GPUC_THREADS=$1 failed:"; cat "err.$1"; exit 1; }
+  ${PRIO:-} /usr/bin/time -f '%U %S' -o "cpu.$1" "${set[@]}" ./tms CAPACITY="$cap" > "out.$1" 2> "err.$1" || { echo "bench-host: GPUC_THREADS=$1 failed:"; cat "err.$1"; exit 1; }
   t1=$(date +%s%N)
   ms=$(( (t1 - t0) / 1000000 ))
   cpu=$(awk '{ printf "%d", ($1 + $2) * 1000 }' "cpu.$1")
@@ -53,15 +54,19 @@ run() {
   cmp -s out.first "out.$1" || { echo "bench-host: the outputs differ (GPUC_THREADS=$1)"; exit 1; }
 }
 rm -f out.first
-w1=() c1=() w0=() c0=() rw=() rc=()
+# ratio A B: A / B to two places.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+w1=() c1=() w0=() c0=() wd=() cd=() rw=() rc=() rd=()
 for ((i = 0; i < reps; i++)); do
   run 1; w1+=("$ms"); c1+=("$cpu")
   run 0; w0+=("$ms"); c0+=("$cpu")
-  rw+=("$(awk -v a="${w1[i]}" -v b="$ms" 'BEGIN { printf "%.2f", a / b }')")
-  rc+=("$(awk -v a="$cpu" -v b="${c1[i]}" 'BEGIN { printf "%.2f", a / b }')")
+  run default; wd+=("$ms"); cd+=("$cpu")
+  rw+=("$(ratio "${w1[i]}" "${w0[i]}")") rc+=("$(ratio "${c0[i]}" "${c1[i]}")") rd+=("$(ratio "${w1[i]}" "${wd[i]}")")
 done
 echo "GPUC_THREADS=1: wall ${w1[*]} ms, median $(median "${w1[@]}"); CPU ${c1[*]} ms, median $(median "${c1[@]}")"
 echo "GPUC_THREADS=0: wall ${w0[*]} ms, median $(median "${w0[@]}"); CPU ${c0[*]} ms, median $(median "${c0[@]}")"
+echo "default:        wall ${wd[*]} ms, median $(median "${wd[@]}"); CPU ${cd[*]} ms, median $(median "${cd[@]}")"
 echo "bench-host: $(head -1 out.first)"
-echo "bench-host: wall one / every core, pairwise ${rw[*]}, median $(median "${rw[@]}") (the target: 1.5 or more)"
-echo "bench-host: CPU every / one core, pairwise ${rc[*]}, median $(median "${rc[@]}") (1.0: no cost of sharing)"
+echo "bench-host: wall one / every core, per turn ${rw[*]}, median $(median "${rw[@]}") (the target: 1.5 or more)"
+echo "bench-host: CPU every / one core, per turn ${rc[*]}, median $(median "${rc[@]}") (1.0: no cost of sharing)"
+echo "bench-host: wall one / default, per turn ${rd[*]}, median $(median "${rd[@]}") (1.0 or more: the default loses nothing)"

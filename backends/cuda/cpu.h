@@ -3,7 +3,8 @@
 // gpuc_device.h. Device memory is host memory, and a launch runs the
 // kernel's function, which runs a range of blocks and their threads in
 // turn, on a pool of worker threads, one per core (Note [Blocks across
-// cores] in backends/llvm/kernel.go).
+// cores] in backends/llvm/kernel.go), where the launch site measures a
+// gain (Note [Pool by measure], below).
 // The pool is POSIX threads and the compiler's __atomic builtins: C++'s
 // thread headers would add a third of a second to every build.
 #include <pthread.h>
@@ -65,6 +66,14 @@ inline unsigned char *gpuc_shared_area(size_t n) {
 // (Note [Checks] in backends/abi) in vals; the program defines it.
 static int gpuc_take_error(long long *vals);
 
+// gpuc_now_ms is a monotonic clock in ms, for the pool's measures and
+// --time.
+inline double gpuc_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 // The worker pool. A launch's blocks go out in chunks, taken in turn by
 // the calling thread and the helpers; a kernel's function returns the
 // block it stopped at, and a raise in an earlier block than any seen so
@@ -72,10 +81,54 @@ static int gpuc_take_error(long long *vals);
 // order wins, as when the blocks run one after another.
 typedef int (*gpuc_blocks_fn)(void *ctx, unsigned char *shared, int lo, int hi);
 
+// Note [Pool by measure]
+//
+// The pool pays where a launch's blocks work on their own data: the host
+// build of Fork's matmul ran 1.7 times as fast on two cores as on one.
+// It loses where they share cache lines that they write: tree merge
+// sort's rewriting allocates, counts references and lists work on the
+// store's shared counters and on slots that the other worker wrote last,
+// and on the 2-core CI machine two workers took 2.4 times as long as one,
+// with 4.5 times the CPU time (docs/BENCHMARKS.md, the host build on
+// every core). No property of the kernel's code tells the two apart, so
+// by default (GPUC_THREADS unset) each launch site measures: after a
+// first launch alone, which warms the caches and maps the pages that the
+// kernel touches, its shared launches run alternately on the calling
+// thread alone and on every worker, and the site keeps the way with the least time per
+// thread, the pool only if it saves a fifth: at once where one way is
+// 1.5 times the other, else after PROBES (2) of each. After 64 launches
+// it measures again, and after twice as many each time the measures
+// confirm the choice (4096 at most). Alone goes first, so that a kernel
+// launched once runs as it did before the pool, and a site pays for a
+// pool that loses with one launch at most, or PROBES where the two come
+// close. On the 2-core machine, tree merge sort's first launches took 5
+// to 7 times as long on two workers as on one, and its sites chose one
+// worker after one launch each way. Launches of fewer than GPUC_POOL_MIN
+// threads never count. A site is the lambda of one gpuc_cpu_launch, so
+// one kernel launched from two places is two sites. The choice changes
+// no output: any number of workers prints the same bytes (Note [Blocks
+// across cores] in backends/llvm/kernel.go). GPUC_THREADS=N fixes N
+// workers for every shared launch (0: every core), as for a benchmark of
+// the pool itself.
+struct gpuc_pool_site {
+  gpuc_blocks_fn fn = nullptr;  // the site's function, its key
+  int runs[2] = {0, 0};         // measured launches: [0] alone, [1] on the pool
+  double ms[2] = {0, 0};        // their time
+  double threads[2] = {0, 0};   // and threads
+  int choice = -1;              // 0 alone, 1 the pool, -1 measuring
+  int since = 0;                // launches since the choice
+  int recheck = 64;             // launches from a choice to the next measures
+  int last = -1;                // the choice before
+  bool warm = false;            // the site has run its first launch
+};
+const int gpuc_pool_sites = 64, gpuc_pool_probes = 2;
+
 struct gpuc_pool {
   int workers = 1;          // the calling thread and its helpers
+  bool measure = false;     // launch sites choose (Note [Pool by measure])
   long long least = 16384;  // the fewest threads of a launch that the helpers share
   bool started = false;     // the helpers are running
+  gpuc_pool_site sites[gpuc_pool_sites];
   pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t start = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITIALIZER;
   unsigned long launches = 0;  // launches handed to the helpers
@@ -146,13 +199,13 @@ inline long long gpuc_env_count(const char *name, long long lo, long long hi) {
   return n;
 }
 
-// gpuc_cpu_workers is the number of workers: GPUC_THREADS if set, else
-// one. Measured on 2026-11-26 (docs/BENCHMARKS.md, the host build on
-// every core), two workers ran tree merge sort slower than one, so the
-// pool is opt-in until it pays: GPUC_THREADS=0 asks for every core.
-inline int gpuc_cpu_workers(void) {
+// gpuc_cpu_workers is the number of workers: GPUC_THREADS if set and not
+// 0, else one per core this process may use; *measure says whether
+// launch sites choose between one and all (GPUC_THREADS unset, Note
+// [Pool by measure]).
+inline int gpuc_cpu_workers(bool *measure) {
   long long n = gpuc_env_count("GPUC_THREADS", 0, 4096);
-  if (n < 0) return 1;
+  *measure = n < 0;
   if (n > 0) return (int)n;
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
@@ -166,25 +219,63 @@ inline int gpuc_cpu_workers(void) {
 inline gpuc_pool *gpuc_pool_get(void) {
   if (gpuc_the_pool == nullptr) {
     gpuc_the_pool = new gpuc_pool;
-    gpuc_the_pool->workers = gpuc_cpu_workers();
+    gpuc_the_pool->workers = gpuc_cpu_workers(&gpuc_the_pool->measure);
+    if (gpuc_the_pool->workers == 1) gpuc_the_pool->measure = false;
     long long least = gpuc_env_count("GPUC_POOL_MIN", 0, 1LL << 40);
     if (least >= 0) gpuc_the_pool->least = least;
   }
   return gpuc_the_pool;
 }
 
-// gpuc_pool_run runs blocks 0 up to grid of a launch, each worker with
-// shared bytes of its own, and sets gpuc_cpu_raised to the message of
-// the first block that raised, or 0. A launch of one block, or of fewer
-// threads than GPUC_POOL_MIN (16384), runs on the calling thread alone:
-// waking the helpers costs more than such a launch's work.
-inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn, void *ctx) {
-  gpuc_pool *p = gpuc_pool_get();
-  gpuc_cpu_raised = 0;
-  if (p->workers == 1 || grid < 2 || (long long)grid * block < p->least) {
-    if (fn(ctx, gpuc_shared_area(shared), 0, grid) < grid) gpuc_cpu_raised = gpuc_take_error(gpuc_cpu_values);
-    return;
+// gpuc_pool_site_of is the measures of the launch site whose function is
+// fn, or null where the table is full (such a site uses the pool).
+inline gpuc_pool_site *gpuc_pool_site_of(gpuc_pool *p, gpuc_blocks_fn fn) {
+  size_t h = ((size_t)fn >> 4) % gpuc_pool_sites;
+  for (int i = 0; i < gpuc_pool_sites; i++) {
+    gpuc_pool_site *s = &p->sites[(h + i) % gpuc_pool_sites];
+    if (s->fn == fn) return s;
+    if (s->fn == nullptr) {
+      s->fn = fn;
+      return s;
+    }
   }
+  return nullptr;
+}
+
+// gpuc_pool_way says whether site s runs its next launch on the pool (1)
+// or alone (0), measuring in turns until it has chosen (Note [Pool by
+// measure]).
+inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure) {
+  *measure = false;
+  if (!s->warm) {
+    s->warm = true;
+    return 0;
+  }
+  if (s->choice >= 0 && ++s->since > s->recheck) {
+    gpuc_pool_site next;
+    next.fn = s->fn;
+    next.recheck = s->recheck;
+    next.last = s->choice;
+    next.warm = true;
+    *s = next;
+  }
+  if (s->choice >= 0) return s->choice;
+  *measure = true;
+  if (s->runs[0] == s->runs[1] && s->runs[1] > 0) {
+    const double alone = s->ms[0] / s->threads[0], pool = s->ms[1] / s->threads[1];
+    if (pool * 1.5 < alone || pool > 1.5 * alone || s->runs[1] >= gpuc_pool_probes) {
+      s->choice = pool < 0.8 * alone ? 1 : 0;
+      s->since = 0;
+      s->recheck = s->choice == s->last ? (s->recheck < 4096 ? 2 * s->recheck : 4096) : 64;
+      *measure = false;
+      return s->choice;
+    }
+  }
+  return s->runs[0] > s->runs[1] ? 1 : 0;
+}
+
+// gpuc_pool_share runs a launch's blocks on every worker.
+inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_fn fn, void *ctx) {
   if (!p->started) {
     for (int i = 1; i < p->workers; i++) {
       pthread_t t;
@@ -218,6 +309,32 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
   pthread_mutex_unlock(&p->mu);
 }
 
+// gpuc_pool_run runs blocks 0 up to grid of a launch, each worker with
+// shared bytes of its own, and sets gpuc_cpu_raised to the message of
+// the first block that raised, or 0. A launch of one block, or of fewer
+// threads than GPUC_POOL_MIN (16384), runs on the calling thread alone:
+// waking the helpers costs more than such a launch's work. Otherwise the
+// launch site may choose to run alone (Note [Pool by measure]).
+inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn, void *ctx) {
+  gpuc_pool *p = gpuc_pool_get();
+  gpuc_cpu_raised = 0;
+  const bool small = p->workers == 1 || grid < 2 || (long long)grid * block < p->least;
+  gpuc_pool_site *site = !small && p->measure ? gpuc_pool_site_of(p, fn) : nullptr;
+  bool measuring = false;
+  const int way = site == nullptr ? !small : gpuc_pool_way(site, &measuring);
+  const double t0 = measuring ? gpuc_now_ms() : 0;
+  if (way == 0) {
+    if (fn(ctx, gpuc_shared_area(shared), 0, grid) < grid) gpuc_cpu_raised = gpuc_take_error(gpuc_cpu_values);
+  } else {
+    gpuc_pool_share(p, grid, shared, fn, ctx);
+  }
+  if (measuring) {
+    site->runs[way]++;
+    site->ms[way] += gpuc_now_ms() - t0;
+    site->threads[way] += (double)grid * block;
+  }
+}
+
 // gpuc_cpu_launch runs f(shared, lo, hi), a kernel's function over a
 // range of blocks, for blocks 0 up to grid of block threads each.
 template <class F>
@@ -226,13 +343,8 @@ inline void gpuc_cpu_launch(int grid, int block, size_t shared, F &f) {
 }
 
 // The clock measures wall time, as the device's work runs on this
-// process's threads.
+// process's threads (gpuc_now_ms, above the pool).
 static double gpuc_clock_t0;
-inline double gpuc_now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 inline void gpuc_clock_start(void) { gpuc_clock_t0 = gpuc_now_ms(); }
 inline double gpuc_clock_stop(void) { return gpuc_now_ms() - gpuc_clock_t0; }
 
