@@ -7,10 +7,14 @@
 # [Pool by measure] in backends/cuda/cpu.h), REPS (5) times, the settings
 # taking turns so that a change of load hits each. Every run must print
 # the same bytes; the script prints each run's wall clock and CPU time
-# (user + sys), the medians, and the medians of the ratios of each turn. Run it on a
-# quiet machine: with other work on the cores the pool has nothing to
-# gain. On a shared machine, PRIO='chrt -f 1' (root) runs each program
-# ahead of the others' work (the kernel still leaves them 5% of the CPU).
+# (user + sys), the medians, and the medians of the ratios of each turn.
+# Run it on a quiet machine: with other work on the cores the pool has
+# nothing to gain. On a shared machine, PRIO='chrt -f 1' (root) runs each
+# program ahead of the others' work (the kernel still leaves them 5% of
+# the CPU). A DIR that holds tms.cpp and tms.o already (make
+# bench-artifacts puts them in host-tms, built with BUILD_ONLY=1) is only
+# linked, with clang++-16 or g++: the GPU machine may have no Go or LLVM,
+# and there `taskset -c 0,1` gives a 2-core figure.
 #
 #   scripts/bench-host.sh [DIR]     # DIR: where to build (a new temporary folder)
 set -uo pipefail
@@ -20,22 +24,29 @@ depth=${D:-16}
 reps=${REPS:-5}
 cap=${CAPACITY:-16000000}
 mkdir -p "$dir" || exit 1
-cd "$root" && go build -o "$dir/gpuc" ./cmd/gpuc || exit 1
+if [ ! -f "$dir/tms.cpp" ] || [ ! -f "$dir/tms.o" ] || [ -n "${BUILD_ONLY:-}" ]; then
+  cd "$root" && go build -o "$dir/gpuc" ./cmd/gpuc || exit 1
+  cd "$dir" || exit 1
+  nest() {
+    local t=$2 i
+    for ((i = 0; i < $1; i++)); do t="$3($t)"; done
+    printf '%s' "$t"
+  }
+  list5="Cons(S(S(S(Zero()))), Cons(S(Zero()), Cons(S(S(S(S(Zero())))), Cons(S(Zero()), Cons(S(S(S(S(S(Zero()))))), Nil())))))"
+  input="Gen($(nest "$depth" 'Zero()' S), $list5)"
+  src=$root/examples/trs/treemergesort.trs
+  ./gpuc compile --emit=llvm --target=host "$src" --input "$input" --print=summary --stats -o tms.ll || exit 1
+  ./gpuc compile --emit=llvm-host --target=host "$src" --input "$input" --print=summary --stats -o tms.cpp || exit 1
+  clang-16 -O2 -Wno-override-module -c tms.ll -o tms.o || exit 1
+  rm -f gpuc tms.ll
+  [ -z "${BUILD_ONLY:-}" ] || exit 0
+fi
 cd "$dir" || exit 1
-nest() {
-  local t=$2 i
-  for ((i = 0; i < $1; i++)); do t="$3($t)"; done
-  printf '%s' "$t"
-}
-list5="Cons(S(S(S(Zero()))), Cons(S(Zero()), Cons(S(S(S(S(Zero())))), Cons(S(Zero()), Cons(S(S(S(S(S(Zero()))))), Nil())))))"
-input="Gen($(nest "$depth" 'Zero()' S), $list5)"
-src=$root/examples/trs/treemergesort.trs
-./gpuc compile --emit=llvm --target=host "$src" --input "$input" --print=summary --stats -o tms.ll || exit 1
-./gpuc compile --emit=llvm-host --target=host "$src" --input "$input" --print=summary --stats -o tms.cpp || exit 1
-clang-16 -O2 -Wno-override-module -c tms.ll -o tms.o || exit 1
-clang++-16 -std=c++17 -O2 -o tms tms.cpp tms.o || exit 1
+cxx=clang++-16
+command -v "$cxx" > /dev/null || cxx=g++
+$cxx -std=c++17 -O2 -o tms tms.cpp tms.o -lpthread || exit 1
 echo "bench-host: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "bench-host: tree merge sort depth $depth, CAPACITY=$cap, $reps turns${PRIO:+, under $PRIO}"
+echo "bench-host: tree merge sort (depth $depth unless DIR was built with another D), CAPACITY=$cap, $reps turns${PRIO:+, under $PRIO}, linked by $cxx"
 
 # median V...: the middle value.
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
