@@ -101,7 +101,9 @@ typedef int (*gpuc_blocks_fn)(void *ctx, unsigned char *shared, int lo, int hi);
 // confirm the choice (4096 at most). Alone goes first, so that a kernel
 // launched once runs as it did before the pool, and a site pays for a
 // pool that loses with one launch at most, or PROBES where the two come
-// close. On the 2-core machine, tree merge sort's first launches took 5
+// close. In a measured launch on the pool, the helpers stop taking
+// blocks once it has taken 1.5 times what the site's launches alone
+// took per thread, which bounds that price. On the 2-core machine, tree merge sort's first launches took 5
 // to 7 times as long on two workers as on one, and its sites chose one
 // worker after one launch each way. Launches of fewer than GPUC_POOL_MIN
 // threads never count. A site is the lambda of one gpuc_cpu_launch, so
@@ -138,6 +140,7 @@ struct gpuc_pool {
   void *ctx = nullptr;
   int grid = 0, chunk = 1;
   size_t shared = 0;
+  double deadline = 0;  // helpers take no chunk after this clock (ms); 0: none
   int next = 0;       // the first block not taken (atomic)
   int raised_at = 0;  // the first block that raised, or grid (atomic)
   int raised = 0;     // its message's number, under mu
@@ -148,10 +151,12 @@ static int gpuc_cpu_raised;  // the last launch's raise, for gpuc_check_device_e
 static long long gpuc_cpu_values[2];  // and its fault's values
 
 // gpuc_pool_work runs chunks of the current launch until none is left or
-// the rest follow a block that raised.
-inline void gpuc_pool_work(gpuc_pool *p) {
+// the rest follow a block that raised; a helper also stops at the
+// launch's deadline, leaving the rest to the calling thread.
+inline void gpuc_pool_work(gpuc_pool *p, bool helper) {
   unsigned char *area = gpuc_shared_area(p->shared);
   for (;;) {
+    if (helper && p->deadline > 0 && gpuc_now_ms() > p->deadline) return;
     int lo = __atomic_fetch_add(&p->next, p->chunk, __ATOMIC_RELAXED);
     if (lo >= p->grid || lo >= __atomic_load_n(&p->raised_at, __ATOMIC_RELAXED)) return;
     int hi = lo + p->chunk < p->grid ? lo + p->chunk : p->grid;
@@ -180,7 +185,7 @@ inline void *gpuc_pool_helper(void *arg) {
     while (p->launches == seen) pthread_cond_wait(&p->start, &p->mu);
     seen = p->launches;
     pthread_mutex_unlock(&p->mu);
-    gpuc_pool_work(p);
+    gpuc_pool_work(p, true);
     pthread_mutex_lock(&p->mu);
     if (--p->busy == 0) pthread_cond_signal(&p->done);
     pthread_mutex_unlock(&p->mu);
@@ -274,8 +279,9 @@ inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure) {
   return s->runs[0] > s->runs[1] ? 1 : 0;
 }
 
-// gpuc_pool_share runs a launch's blocks on every worker.
-inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_fn fn, void *ctx) {
+// gpuc_pool_share runs a launch's blocks on every worker, the helpers
+// until the clock passes deadline (0: no deadline).
+inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_fn fn, void *ctx, double deadline) {
   if (!p->started) {
     for (int i = 1; i < p->workers; i++) {
       pthread_t t;
@@ -288,6 +294,7 @@ inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_f
   p->ctx = ctx;
   p->grid = grid;
   p->shared = shared;
+  p->deadline = deadline;
   // Chunks of about an eighth of a worker's share balance blocks of
   // uneven work against the cost of taking a chunk.
   int chunk = grid / (p->workers * 8);
@@ -300,7 +307,7 @@ inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_f
   p->launches++;
   pthread_cond_broadcast(&p->start);
   pthread_mutex_unlock(&p->mu);
-  gpuc_pool_work(p);
+  gpuc_pool_work(p, false);
   pthread_mutex_lock(&p->mu);
   while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
   gpuc_cpu_raised = p->raised;
@@ -326,7 +333,11 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
   if (way == 0) {
     if (fn(ctx, gpuc_shared_area(shared), 0, grid) < grid) gpuc_cpu_raised = gpuc_take_error(gpuc_cpu_values);
   } else {
-    gpuc_pool_share(p, grid, shared, fn, ctx);
+    // A measured launch on the pool that takes half as long again as
+    // the site's launches alone would goes on alone.
+    double deadline = 0;
+    if (measuring && site->runs[0] > 0) deadline = t0 + 1.5 * site->ms[0] / site->threads[0] * ((double)grid * block);
+    gpuc_pool_share(p, grid, shared, fn, ctx, deadline);
   }
   if (measuring) {
     site->runs[way]++;
