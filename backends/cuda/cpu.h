@@ -83,35 +83,29 @@ typedef int (*gpuc_blocks_fn)(void *ctx, unsigned char *shared, int lo, int hi);
 
 // Note [Pool by measure]
 //
-// The pool pays where a launch's blocks work on their own data: the host
-// build of Fork's matmul ran 1.8 times as fast on two cores as on one.
-// It loses where they share cache lines that they write: tree merge
-// sort's rewriting allocates, counts references and lists work on the
-// store's shared counters and on slots that the other worker wrote last,
-// and on the 2-core CI machine two workers took 2.4 times as long as one,
-// with 4.5 times the CPU time (docs/BENCHMARKS.md, the host build on
-// every core). No property of the kernel's code tells the two apart, so
-// by default (GPUC_THREADS unset) each launch site measures: after a
-// first launch alone, which warms the caches and maps the pages that the
-// kernel touches, its shared launches run alternately on the calling
-// thread alone and on every worker, and the site keeps the way with the least time per
-// thread, the pool only if it saves a fifth: at once where one way is
-// 1.5 times the other, else after PROBES (2) of each. After 64 launches
-// it measures again, and after twice as many each time the measures
-// confirm the choice (4096 at most). Alone goes first, so that a kernel
-// launched once runs as it did before the pool, and a site pays for a
-// pool that loses with one launch at most, or PROBES where the two come
-// close. In a measured launch on the pool, the helpers stop taking
-// blocks once it has taken 1.5 times what the site's launches alone
-// took per thread, which bounds that price. On the 2-core machine, tree merge sort's first launches took 5
-// to 7 times as long on two workers as on one, and its sites chose one
-// worker after one launch each way. Launches of fewer than GPUC_POOL_MIN
-// threads never count. A site is the lambda of one gpuc_cpu_launch, so
-// one kernel launched from two places is two sites. The choice changes
-// no output: any number of workers prints the same bytes (Note [Blocks
-// across cores] in backends/llvm/kernel.go). GPUC_THREADS=N fixes N
-// workers for every shared launch (0: every core), as for a benchmark of
-// the pool itself.
+// The pool pays where a launch's blocks work on their own data (Fork's
+// matmul: 1.8 times as fast on two cores), and loses where they write
+// cache lines that other blocks use: tree merge sort's rewriting shares
+// the store's counters and slots between the workers, and on the 2-core
+// CI machine two workers took 2.4 times as long as one, with 4.5 times
+// the CPU time (docs/BENCHMARKS.md, the host build on every core). No
+// property of the code tells the two apart, so by default (GPUC_THREADS
+// unset) each launch site measures. Its first shared launch runs alone,
+// to warm the caches and map the pages; then its launches run alone and
+// on every worker in turn, and it keeps the way with the least time per
+// thread, the pool only if it saves a fifth: at once where one way takes
+// 1.5 times the other, else after PROBES (2) of each. It measures again
+// after 64 launches, and after twice as many each time the measures
+// confirm the choice (4096 at most). Alone goes first, so a kernel
+// launched once runs as before the pool; and in a measured launch on the
+// pool the helpers stop taking blocks once it has taken 1.5 times the
+// site's time alone, so a pool that loses costs little. Tree merge
+// sort's sites chose one worker after one launch each way. A site is the
+// lambda of one gpuc_cpu_launch; launches of fewer than GPUC_POOL_MIN
+// threads never count, and sites beyond the table's 64 run alone. The
+// choice changes no output (Note [Blocks across cores] in
+// backends/llvm/kernel.go). GPUC_THREADS=N fixes N workers for every
+// shared launch (0: every core), as for a benchmark of the pool itself.
 struct gpuc_pool_site {
   gpuc_blocks_fn fn = nullptr;  // the site's function, its key
   int runs[2] = {0, 0};         // measured launches: [0] alone, [1] on the pool
@@ -233,7 +227,7 @@ inline gpuc_pool *gpuc_pool_get(void) {
 }
 
 // gpuc_pool_site_of is the measures of the launch site whose function is
-// fn, or null where the table is full (such a site uses the pool).
+// fn, or null where the table is full (such a site runs alone).
 inline gpuc_pool_site *gpuc_pool_site_of(gpuc_pool *p, gpuc_blocks_fn fn) {
   size_t h = ((size_t)fn >> 4) % gpuc_pool_sites;
   for (int i = 0; i < gpuc_pool_sites; i++) {
@@ -328,7 +322,7 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
   const bool small = p->workers == 1 || grid < 2 || (long long)grid * block < p->least;
   gpuc_pool_site *site = !small && p->measure ? gpuc_pool_site_of(p, fn) : nullptr;
   bool measuring = false;
-  const int way = site == nullptr ? !small : gpuc_pool_way(site, &measuring);
+  const int way = site != nullptr ? gpuc_pool_way(site, &measuring) : !small && !p->measure;
   const double t0 = measuring ? gpuc_now_ms() : 0;
   if (way == 0) {
     if (fn(ctx, gpuc_shared_area(shared), 0, grid) < grid) gpuc_cpu_raised = gpuc_take_error(gpuc_cpu_values);
