@@ -113,6 +113,7 @@ bench-artifacts:
 	$(MAKE) trs-artifacts BENCH_DIR=$(BENCH_DIR)
 	$(MAKE) rec-artifacts BENCH_DIR=$(BENCH_DIR)
 	scripts/hybrid-artifacts.sh $(BENCH_DIR)
+	BUILD_ONLY=1 scripts/bench-host.sh $(BENCH_DIR)/host-tms
 
 # What scripts/bench-trs.sh needs besides gpuc, which compiles them there
 # with each workload's input term.

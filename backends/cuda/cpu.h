@@ -3,7 +3,8 @@
 // gpuc_device.h. Device memory is host memory, and a launch runs the
 // kernel's function, which runs a range of blocks and their threads in
 // turn, on a pool of worker threads, one per core (Note [Blocks across
-// cores] in backends/llvm/kernel.go).
+// cores] in backends/llvm/kernel.go), where the launch site measures a
+// gain (Note [Pool by measure], below).
 // The pool is POSIX threads and the compiler's __atomic builtins: C++'s
 // thread headers would add a third of a second to every build.
 #include <pthread.h>
@@ -65,6 +66,14 @@ inline unsigned char *gpuc_shared_area(size_t n) {
 // (Note [Checks] in backends/abi) in vals; the program defines it.
 static int gpuc_take_error(long long *vals);
 
+// gpuc_now_ms is a monotonic clock in ms, for the pool's measures and
+// --time.
+inline double gpuc_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 // The worker pool. A launch's blocks go out in chunks, taken in turn by
 // the calling thread and the helpers; a kernel's function returns the
 // block it stopped at, and a raise in an earlier block than any seen so
@@ -72,10 +81,50 @@ static int gpuc_take_error(long long *vals);
 // order wins, as when the blocks run one after another.
 typedef int (*gpuc_blocks_fn)(void *ctx, unsigned char *shared, int lo, int hi);
 
+// Note [Pool by measure]
+//
+// The pool pays where a launch's blocks work on their own data (Fork's
+// matmul: 1.8 times as fast on two cores), and loses where they write
+// cache lines that other blocks use: tree merge sort's rewriting shares
+// the store's counters and slots between the workers, and on the 2-core
+// CI machine two workers took 2.4 times as long as one, with 4.5 times
+// the CPU time (docs/BENCHMARKS.md, the host build on every core). No
+// property of the code tells the two apart, so by default (GPUC_THREADS
+// unset) each launch site measures. Its first shared launch runs alone,
+// to warm the caches and map the pages; then its launches run alone and
+// on every worker in turn, and it keeps the way with the least time per
+// thread, the pool only if it saves a fifth: at once where one way takes
+// 1.5 times the other, else after PROBES (2) of each. It measures again
+// after 64 launches, and after twice as many each time the measures
+// confirm the choice (4096 at most). Alone goes first, so a kernel
+// launched once runs as before the pool; and in a measured launch on the
+// pool the helpers stop taking blocks once it has taken 1.5 times the
+// site's time alone, so a pool that loses costs little. Tree merge
+// sort's sites chose one worker after one launch each way. A site is the
+// lambda of one gpuc_cpu_launch; launches of fewer than GPUC_POOL_MIN
+// threads never count, and sites beyond the table's 64 run alone. The
+// choice changes no output (Note [Blocks across cores] in
+// backends/llvm/kernel.go). GPUC_THREADS=N fixes N workers for every
+// shared launch (0: every core), as for a benchmark of the pool itself.
+struct gpuc_pool_site {
+  gpuc_blocks_fn fn = nullptr;  // the site's function, its key
+  int runs[2] = {0, 0};         // measured launches: [0] alone, [1] on the pool
+  double ms[2] = {0, 0};        // their time
+  double threads[2] = {0, 0};   // and threads
+  int choice = -1;              // 0 alone, 1 the pool, -1 measuring
+  int since = 0;                // launches since the choice
+  int recheck = 64;             // launches from a choice to the next measures
+  int last = -1;                // the choice before
+  bool warm = false;            // the site has run its first launch
+};
+const int gpuc_pool_sites = 64, gpuc_pool_probes = 2;
+
 struct gpuc_pool {
   int workers = 1;          // the calling thread and its helpers
+  bool measure = false;     // launch sites choose (Note [Pool by measure])
   long long least = 16384;  // the fewest threads of a launch that the helpers share
   bool started = false;     // the helpers are running
+  gpuc_pool_site sites[gpuc_pool_sites];
   pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
   pthread_cond_t start = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITIALIZER;
   unsigned long launches = 0;  // launches handed to the helpers
@@ -85,6 +134,7 @@ struct gpuc_pool {
   void *ctx = nullptr;
   int grid = 0, chunk = 1;
   size_t shared = 0;
+  double deadline = 0;  // helpers take no chunk after this clock (ms); 0: none
   int next = 0;       // the first block not taken (atomic)
   int raised_at = 0;  // the first block that raised, or grid (atomic)
   int raised = 0;     // its message's number, under mu
@@ -95,10 +145,12 @@ static int gpuc_cpu_raised;  // the last launch's raise, for gpuc_check_device_e
 static long long gpuc_cpu_values[2];  // and its fault's values
 
 // gpuc_pool_work runs chunks of the current launch until none is left or
-// the rest follow a block that raised.
-inline void gpuc_pool_work(gpuc_pool *p) {
+// the rest follow a block that raised; a helper also stops at the
+// launch's deadline, leaving the rest to the calling thread.
+inline void gpuc_pool_work(gpuc_pool *p, bool helper) {
   unsigned char *area = gpuc_shared_area(p->shared);
   for (;;) {
+    if (helper && p->deadline > 0 && gpuc_now_ms() > p->deadline) return;
     int lo = __atomic_fetch_add(&p->next, p->chunk, __ATOMIC_RELAXED);
     if (lo >= p->grid || lo >= __atomic_load_n(&p->raised_at, __ATOMIC_RELAXED)) return;
     int hi = lo + p->chunk < p->grid ? lo + p->chunk : p->grid;
@@ -127,7 +179,7 @@ inline void *gpuc_pool_helper(void *arg) {
     while (p->launches == seen) pthread_cond_wait(&p->start, &p->mu);
     seen = p->launches;
     pthread_mutex_unlock(&p->mu);
-    gpuc_pool_work(p);
+    gpuc_pool_work(p, true);
     pthread_mutex_lock(&p->mu);
     if (--p->busy == 0) pthread_cond_signal(&p->done);
     pthread_mutex_unlock(&p->mu);
@@ -146,13 +198,13 @@ inline long long gpuc_env_count(const char *name, long long lo, long long hi) {
   return n;
 }
 
-// gpuc_cpu_workers is the number of workers: GPUC_THREADS if set, else
-// one. Measured on 2026-11-26 (docs/BENCHMARKS.md, the host build on
-// every core), two workers ran tree merge sort slower than one, so the
-// pool is opt-in until it pays: GPUC_THREADS=0 asks for every core.
-inline int gpuc_cpu_workers(void) {
+// gpuc_cpu_workers is the number of workers: GPUC_THREADS if set and not
+// 0, else one per core this process may use; *measure says whether
+// launch sites choose between one and all (GPUC_THREADS unset, Note
+// [Pool by measure]).
+inline int gpuc_cpu_workers(bool *measure) {
   long long n = gpuc_env_count("GPUC_THREADS", 0, 4096);
-  if (n < 0) return 1;
+  *measure = n < 0;
   if (n > 0) return (int)n;
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
@@ -166,25 +218,64 @@ inline int gpuc_cpu_workers(void) {
 inline gpuc_pool *gpuc_pool_get(void) {
   if (gpuc_the_pool == nullptr) {
     gpuc_the_pool = new gpuc_pool;
-    gpuc_the_pool->workers = gpuc_cpu_workers();
+    gpuc_the_pool->workers = gpuc_cpu_workers(&gpuc_the_pool->measure);
+    if (gpuc_the_pool->workers == 1) gpuc_the_pool->measure = false;
     long long least = gpuc_env_count("GPUC_POOL_MIN", 0, 1LL << 40);
     if (least >= 0) gpuc_the_pool->least = least;
   }
   return gpuc_the_pool;
 }
 
-// gpuc_pool_run runs blocks 0 up to grid of a launch, each worker with
-// shared bytes of its own, and sets gpuc_cpu_raised to the message of
-// the first block that raised, or 0. A launch of one block, or of fewer
-// threads than GPUC_POOL_MIN (16384), runs on the calling thread alone:
-// waking the helpers costs more than such a launch's work.
-inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn, void *ctx) {
-  gpuc_pool *p = gpuc_pool_get();
-  gpuc_cpu_raised = 0;
-  if (p->workers == 1 || grid < 2 || (long long)grid * block < p->least) {
-    if (fn(ctx, gpuc_shared_area(shared), 0, grid) < grid) gpuc_cpu_raised = gpuc_take_error(gpuc_cpu_values);
-    return;
+// gpuc_pool_site_of is the measures of the launch site whose function is
+// fn, or null where the table is full (such a site runs alone).
+inline gpuc_pool_site *gpuc_pool_site_of(gpuc_pool *p, gpuc_blocks_fn fn) {
+  size_t h = ((size_t)fn >> 4) % gpuc_pool_sites;
+  for (int i = 0; i < gpuc_pool_sites; i++) {
+    gpuc_pool_site *s = &p->sites[(h + i) % gpuc_pool_sites];
+    if (s->fn == fn) return s;
+    if (s->fn == nullptr) {
+      s->fn = fn;
+      return s;
+    }
   }
+  return nullptr;
+}
+
+// gpuc_pool_way says whether site s runs its next launch on the pool (1)
+// or alone (0), measuring in turns until it has chosen (Note [Pool by
+// measure]).
+inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure) {
+  *measure = false;
+  if (!s->warm) {
+    s->warm = true;
+    return 0;
+  }
+  if (s->choice >= 0 && ++s->since > s->recheck) {
+    gpuc_pool_site next;
+    next.fn = s->fn;
+    next.recheck = s->recheck;
+    next.last = s->choice;
+    next.warm = true;
+    *s = next;
+  }
+  if (s->choice >= 0) return s->choice;
+  *measure = true;
+  if (s->runs[0] == s->runs[1] && s->runs[1] > 0) {
+    const double alone = s->ms[0] / s->threads[0], pool = s->ms[1] / s->threads[1];
+    if (pool * 1.5 < alone || pool > 1.5 * alone || s->runs[1] >= gpuc_pool_probes) {
+      s->choice = pool < 0.8 * alone ? 1 : 0;
+      s->since = 0;
+      s->recheck = s->choice == s->last ? (s->recheck < 4096 ? 2 * s->recheck : 4096) : 64;
+      *measure = false;
+      return s->choice;
+    }
+  }
+  return s->runs[0] > s->runs[1] ? 1 : 0;
+}
+
+// gpuc_pool_share runs a launch's blocks on every worker, the helpers
+// until the clock passes deadline (0: no deadline).
+inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_fn fn, void *ctx, double deadline) {
   if (!p->started) {
     for (int i = 1; i < p->workers; i++) {
       pthread_t t;
@@ -197,6 +288,7 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
   p->ctx = ctx;
   p->grid = grid;
   p->shared = shared;
+  p->deadline = deadline;
   // Chunks of about an eighth of a worker's share balance blocks of
   // uneven work against the cost of taking a chunk.
   int chunk = grid / (p->workers * 8);
@@ -209,13 +301,43 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
   p->launches++;
   pthread_cond_broadcast(&p->start);
   pthread_mutex_unlock(&p->mu);
-  gpuc_pool_work(p);
+  gpuc_pool_work(p, false);
   pthread_mutex_lock(&p->mu);
   while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
   gpuc_cpu_raised = p->raised;
   gpuc_cpu_values[0] = p->values[0];
   gpuc_cpu_values[1] = p->values[1];
   pthread_mutex_unlock(&p->mu);
+}
+
+// gpuc_pool_run runs blocks 0 up to grid of a launch, each worker with
+// shared bytes of its own, and sets gpuc_cpu_raised to the message of
+// the first block that raised, or 0. A launch of one block, or of fewer
+// threads than GPUC_POOL_MIN (16384), runs on the calling thread alone:
+// waking the helpers costs more than such a launch's work. Otherwise the
+// launch site may choose to run alone (Note [Pool by measure]).
+inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn, void *ctx) {
+  gpuc_pool *p = gpuc_pool_get();
+  gpuc_cpu_raised = 0;
+  const bool small = p->workers == 1 || grid < 2 || (long long)grid * block < p->least;
+  gpuc_pool_site *site = !small && p->measure ? gpuc_pool_site_of(p, fn) : nullptr;
+  bool measuring = false;
+  const int way = site != nullptr ? gpuc_pool_way(site, &measuring) : !small && !p->measure;
+  const double t0 = measuring ? gpuc_now_ms() : 0;
+  if (way == 0) {
+    if (fn(ctx, gpuc_shared_area(shared), 0, grid) < grid) gpuc_cpu_raised = gpuc_take_error(gpuc_cpu_values);
+  } else {
+    // A measured launch on the pool that takes half as long again as
+    // the site's launches alone would goes on alone.
+    double deadline = 0;
+    if (measuring && site->runs[0] > 0) deadline = t0 + 1.5 * site->ms[0] / site->threads[0] * ((double)grid * block);
+    gpuc_pool_share(p, grid, shared, fn, ctx, deadline);
+  }
+  if (measuring) {
+    site->runs[way]++;
+    site->ms[way] += gpuc_now_ms() - t0;
+    site->threads[way] += (double)grid * block;
+  }
 }
 
 // gpuc_cpu_launch runs f(shared, lo, hi), a kernel's function over a
@@ -226,13 +348,8 @@ inline void gpuc_cpu_launch(int grid, int block, size_t shared, F &f) {
 }
 
 // The clock measures wall time, as the device's work runs on this
-// process's threads.
+// process's threads (gpuc_now_ms, above the pool).
 static double gpuc_clock_t0;
-inline double gpuc_now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 inline void gpuc_clock_start(void) { gpuc_clock_t0 = gpuc_now_ms(); }
 inline double gpuc_clock_stop(void) { return gpuc_now_ms() - gpuc_clock_t0; }
 

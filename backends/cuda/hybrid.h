@@ -33,7 +33,9 @@
 //                    below decides.
 // The rule, at each point, with work the point's value:
 //   up, when on the host, the device is ready and work was at least
-//   HYBRID_UP (default 4096 per worker) at HYBRID_K (1) points in a row;
+//   HYBRID_UP (default 4096 per worker of GPUC_THREADS, or 4096 where
+//   launch sites choose their workers, Note [Pool by measure] in cpu.h)
+//   at HYBRID_K (1) points in a row;
 //   down, when on the device and work was below HYBRID_DOWN (default
 //   HYBRID_UP / 8) at HYBRID_K points in a row.
 // HYBRID_UP is where a CPU core's 50 ns or so per rewrite, times the work
@@ -95,7 +97,7 @@ inline void gpuc_hybrid_settings(void) {
   if (dev != nullptr && strcmp(dev, "copy") != 0) gpuc_fail("HYBRID_DEVICE=%s: want copy", dev);
   long long up = gpuc_env_count("HYBRID_UP", 1, 1LL << 40), down = gpuc_env_count("HYBRID_DOWN", 0, 1LL << 40);
   long long k = gpuc_env_count("HYBRID_K", 1, 1 << 20);
-  h.up = up > 0 ? up : 4096LL * gpuc_pool_get()->workers;
+  h.up = up > 0 ? up : 4096LL * (gpuc_pool_get()->measure ? 1 : gpuc_pool_get()->workers);
   h.down = down >= 0 ? down : h.up / 8;
   if (k > 0) h.k = k;
 }

@@ -149,7 +149,8 @@ func (c *cpuState) statusOf(f *fn) value.Value {
 // Note [Blocks across cores]
 //
 // A host program runs a launch's blocks on a pool of worker threads, one
-// per core (cpu.h). A kernel's function on the host target therefore runs
+// per core (cpu.h), where the launch site measures that the pool gains
+// (Note [Pool by measure] in backends/cuda/cpu.h). A kernel's function on the host target therefore runs
 // a range of blocks, lo up to hi, in order, with the worker's own shared
 // area; the current thread's geometry and the error word are thread-local
 // globals, so each worker has its own. The function returns the block it

@@ -216,7 +216,8 @@ func hybrid(m *ir.Module) bool {
 }
 
 // TestHostPool runs host-target programs on worker pools of several
-// sizes, small launches included (Note [Blocks across cores]): the output and exit status must be
+// sizes, and with the default's choice by measure, small launches
+// included (Note [Blocks across cores]): the output and exit status must be
 // the interpreter's, the first raise in block order included. The
 // compiled raise_order waits longer than the interpreted one for a later
 // block to raise first, which changes nothing that it prints.
@@ -241,11 +242,22 @@ func TestHostPool(t *testing.T) {
 			for _, args := range p.runs {
 				want, wantErr, wantStatus := interpretErr(t, p.path, args)
 				wantErr = strings.TrimSuffix(wantErr, "\n")
-				for _, threads := range []string{"1", "3", "8", "0"} {
+				// "": GPUC_THREADS unset, every core, and each launch site
+				// choosing between one worker and all by measure (Note [Pool
+				// by measure] in backends/cuda/cpu.h), so that launches run
+				// both ways in turn.
+				for _, threads := range []string{"1", "3", "8", "0", ""} {
 					if p.name() == "raise_order" && threads != "1" {
 						args = append(args[:len(args):len(args)], "WORK=100000000")
 					}
-					stdout, stderr, status := runExe(t, exe, args, "GPUC_THREADS="+threads, "GPUC_POOL_MIN=0")
+					env := []string{"GPUC_THREADS=" + threads, "GPUC_POOL_MIN=0"}
+					if threads == "" {
+						if _, set := os.LookupEnv("GPUC_THREADS"); set {
+							continue
+						}
+						env = env[1:]
+					}
+					stdout, stderr, status := runExe(t, exe, args, env...)
 					if stdout != want || status != wantStatus || !strings.Contains(stderr, wantErr) {
 						t.Errorf("%v GPUC_THREADS=%s: exit %d, want %d; stderr %q, want %q\ngot:\n%s\nwant:\n%s",
 							args, threads, status, wantStatus, stderr, wantErr, stdout, want)

@@ -181,11 +181,22 @@ import (
 //
 // The free ring fl holds free slots at positions free[0] (head) to
 // free[2] (tail), modulo CAPACITY. Derive takes from the head with atomic
-// adds, and may overshoot the tail; commit adds at the tail, and
-// processor 0 then pulls the head back to the tail as it was in the
-// derive phase (free[3]). free[1] is the head as the derive phase starts,
-// nfresh[1] the fresh counter (at most CAPACITY), so that no one reads a
-// counter that others change in the same phase.
+// adds, and may overshoot the tail; commit adds at the tail (Note [Free
+// ring positions]), and processor 0 then pulls the head back to the tail
+// as it was in the derive phase (free[3]). free[1] is the head as the
+// derive phase starts, nfresh[1] the fresh counter (at most CAPACITY), so
+// that no one reads a counter that others change in the same phase.
+//
+// Note [Free ring positions]
+//
+// The commit phase of iteration k frees exactly the glen[k % 3] entries
+// of its garbage list, and nothing else moves the ring's tail in it, so
+// entry g goes to position free[3] + g (the tail as in the derive phase)
+// with no atomic, and processor 0 sets the tail to free[3] + glen in its
+// books. An atomic add at the tail, one per freed slot on one counter,
+// was the costliest instruction of the host build on two cores (a quarter
+// to a half of trs_free's time, docs/BENCHMARKS.md). Which free slot a new term gets
+// never shows in the output (Note [Sharing]).
 //
 // Note [Fresh slots first]
 //

@@ -129,9 +129,12 @@ func (l *lowerer) commitFunc() {
 	b.If(b.Lt(b.I32(0), b.V("npend")), func() {
 		b.Atomic("", ir.AtomicAdd, "pc", b.ctr(b.V("c1")), b.V("npend"))
 	})
+	// Garbage entry g goes to free-ring position tail + g (Note [Free ring
+	// positions]); trs_account moves the tail past them.
 	b.Decl("ng", ir.I32, b.Ld("glen", b.ctr(b.V("c0"))))
+	b.Decl("tail", ir.I64, b.Ld("free", b.ctr(b.I32(frTailA))))
 	b.Loop("g", b.V("p"), b.V("ng"), b.V("np"), func() {
-		b.Call("trs_free", b.listed("gl0", "gl1", b.V("k"), b.mine(b.V("g"))), b.V("k"))
+		b.Call("trs_free", b.listed("gl0", "gl1", b.V("k"), b.mine(b.V("g"))), b.Add(b.V("tail"), b.Conv(ir.I64, b.V("g"))), b.V("k"))
 	})
 	if l.world {
 		return // the books wait for every device's counts (regionBody)
@@ -165,6 +168,7 @@ func (l *lowerer) accountFunc() {
 	head := b.Decl("head", ir.I64, b.Min(b.Ld("free", b.I32(frHead)), b.Ld("free", b.I32(frTailA))))
 	b.Store("free", b.I32(frHead), head)
 	b.Store("free", b.I32(frHead0), b.V("head"))
+	b.Store("free", b.I32(frTail), b.Add(b.Ld("free", b.I32(frTailA)), b.Conv(ir.I64, b.Ld("glen", b.V("c0")))))
 	// The fresh counter may have overshot CAPACITY (Note [Fresh slots first]).
 	b.Store("nfresh", b.I32(1), b.Min(b.Ld("nfresh", b.I32(0)), b.Conv(ir.I64, b.P(pCapacity))))
 	for _, c := range []string{"wlen", "glen", "slots", "pc"} {

@@ -69,17 +69,16 @@ func (l *lowerer) releaseFunc() {
 	})
 }
 
-// freeFunc: trs_free(g, k) frees garbage slot g in the commit phase of
-// iteration k: its arguments lose a reference, and those that become
-// garbage are freed in iteration k+1; g goes to the free ring.
+// freeFunc: trs_free(g, at, k) frees garbage slot g in the commit phase
+// of iteration k: its arguments lose a reference, and those that become
+// garbage are freed in iteration k+1; g goes to position at of the free
+// ring (Note [Free ring positions]).
 func (l *lowerer) freeFunc() {
-	b := l.newFunc(ir.DeviceFunc, "trs_free", ir.Void, param{"g", l.id}, param{"k", ir.I32})
+	b := l.newFunc(ir.DeviceFunc, "trs_free", ir.Void, param{"g", l.id}, param{"at", ir.I64}, param{"k", ir.I32})
 	h := b.Decl("h", ir.I32, b.Ld("hd", b.V("g")))
 	l.forArgs(b, h, func(_ int, arr string) {
 		b.Call("trs_release", b.Ld(arr, b.V("g")), b.Add(b.V("k"), b.I32(1)))
 	})
-	b.Decl("at", ir.I64, b.I64(0))
-	b.Atomic("at", ir.AtomicAdd, "free", b.ctr(b.I32(frTail)), b.I64(1))
 	if l.world {
 		// The device's own ring, of its own slots.
 		b.Store("fl", b.slotOn(b.Builtin(ir.DeviceID), b.Conv(l.id, b.Rem(b.V("at"), b.Conv(ir.I64, b.per())))), b.local(b.V("g")))

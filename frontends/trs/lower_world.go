@@ -190,6 +190,7 @@ func (l *lowerer) worldAccountFunc() {
 	head := b.Decl("head", ir.I64, b.Min(b.Ld("free", b.ctr(b.I32(frHead))), b.Ld("free", b.ctr(b.I32(frTailA)))))
 	b.Store("free", b.ctr(b.I32(frHead)), head)
 	b.Store("free", b.ctr(b.I32(frHead0)), b.V("head"))
+	b.Store("free", b.ctr(b.I32(frTail)), b.Add(b.Ld("free", b.ctr(b.I32(frTailA))), b.Conv(ir.I64, b.Ld("glen", b.ctr(b.V("c0"))))))
 	b.Store("nfresh", b.ctr(b.I32(1)), b.Min(b.Ld("nfresh", b.ctr(b.I32(0))), b.Conv(ir.I64, b.per())))
 	for _, c := range []string{"wlen", "glen", "slots", "pc"} {
 		b.Store(c, b.ctr(b.V("c2")), b.I32(0))
