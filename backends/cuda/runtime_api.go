@@ -261,8 +261,8 @@ func (runtimeAPI) start(f *fn) {
 //
 // --time's device clock starts after the program's start-up: creating
 // the CUDA context, reading the input files (Note [Input files] in
-// gpuc_runtime.h), allocating the pinned error word of cooperative
-// kernels and loading the kernels' code, which CUDA does lazily, at a
+// gpuc_runtime.h), allocating the pinned error word (Note [Error word])
+// and loading the kernels' code, which CUDA does lazily, at a
 // kernel's first launch or query, unless asked before. The program
 // asks each kernel's attributes (gpuc_max_block, which keeps them for
 // the launch checks) before the clock starts, so that the time before
