@@ -19,6 +19,9 @@ type query struct {
 	fresh int
 	loads map[string]bool
 	seen  map[string]bool
+	// quotients names the fresh quotient of each division by a constant (Note [Division by
+	// other constants]).
+	quotients map[string]string
 }
 
 func newQuery(sys *its.System) *query {
@@ -110,6 +113,9 @@ func (q *query) term(e its.Expr, sc *scope) string {
 		return "(bvneg " + x + ")"
 	case *its.Binary:
 		if t, ok := q.byPowerOfTwo(e, sc); ok {
+			return t
+		}
+		if t, ok := q.byConstant(e, sc); ok {
 			return t
 		}
 		return "(" + binOps[e.Op] + " " + q.term(e.X, sc) + " " + q.term(e.Y, sc) + ")"
