@@ -237,6 +237,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		return res
 	}
 	// Not proved: look for a witness in each loop that failed.
+	proofOut := w.out
 	for _, c := range stuck {
 		if w := a.witness(inv, c); w != nil {
 			res.Witness = w
@@ -244,8 +245,9 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		}
 	}
 	// A proof under a bound on the parameters?
-	// A proof that ran out of work would run out again under a condition: no search then.
-	if !e.cfg.NoConditions && !w.out {
+	// A proof that ran out of work would run out again under a condition: no search then. A
+	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
+	if !e.cfg.NoConditions && !proofOut {
 		if cond, sub := e.conditional(sys, stuck, &work{left: 2 * e.cfg.Work, deadline: w.deadline}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
