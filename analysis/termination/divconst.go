@@ -3,6 +3,7 @@ package termination
 import (
 	"fmt"
 	"math/big"
+	"strings"
 
 	"gpuc/analysis/its"
 )
@@ -80,4 +81,60 @@ func (q *query) byConstant(e *its.Binary, sc *scope) (string, bool) {
 		return "(bvneg " + quo + ")", true
 	}
 	return quo, true
+}
+
+// Note [Division by variables]
+// A division or remainder by a variable (shoc's reduce: region_size = n / 4 / num_groups) is a
+// 64-bit division circuit; z3 takes 2 s and more on a Houdini query over one, past the 1 s per
+// query. Such a value becomes a fresh constant v with bounds that hold for the true value:
+//   x /u y:  v = ~0 if y = 0, else v <=u x;      x %u y:  v = x if y = 0, else v <=u x, v <u y;
+// and its exact definition (= v (bvudiv x y)) goes after a marker at the end of the script.
+// analyzer.check asks the part before the marker first: every model of the exact script is one
+// of it, so unsat there is unsat (most proofs need only the bounds), and only an answer other than
+// unsat asks the whole script, whose models are exact. The certificate keeps the part that was
+// proved (Engine.proved), so --verify-cert re-checks what the solver answered. Signed division by
+// a variable stays exact.
+
+// exactMarker separates a script's exact definitions from the bounds before it.
+const exactMarker = ";; exact definitions (Note [Division by variables])\n"
+
+// abstractPart gives the script before its exact definitions; ok=false where it has none.
+func abstractPart(script string) (string, bool) {
+	i := strings.Index(script, exactMarker)
+	if i < 0 {
+		return "", false
+	}
+	return script[:i], true
+}
+
+// byVariable encodes x /u y and x %u y with y no constant as a fresh value with bounds, and its
+// exact definition after the marker (Note [Division by variables]); ok=false otherwise.
+func (q *query) byVariable(e *its.Binary, sc *scope) (string, bool) {
+	if e.Op != its.UDiv && e.Op != its.URem {
+		return "", false
+	}
+	if _, ok := e.Y.(*its.Const); ok {
+		return "", false
+	}
+	w := its.SortOf(e).Width
+	x, y := q.term(e.X, sc), q.term(e.Y, sc)
+	key := fmt.Sprintf("%s %s %s", e.Op, x, y)
+	if q.quotients == nil {
+		q.quotients = map[string]string{}
+	}
+	if v, ok := q.quotients[key]; ok {
+		return v, true
+	}
+	q.fresh++
+	v := q.declare(fmt.Sprintf("vdiv!%d", q.fresh), its.Sort{Width: w})
+	q.quotients[key] = v
+	zero := bvConst(new(big.Int), w)
+	if e.Op == its.UDiv {
+		q.assert(fmt.Sprintf("(ite (= %s %s) (= %s (bvnot %s)) (bvule %s %s))", y, zero, v, zero, v, x))
+		fmt.Fprintf(&q.exact, "(assert (= %s (bvudiv %s %s)))\n", v, x, y)
+	} else {
+		q.assert(fmt.Sprintf("(ite (= %s %s) (= %s %s) (and (bvule %s %s) (bvult %s %s)))", y, zero, v, x, v, x, v, y))
+		fmt.Fprintf(&q.exact, "(assert (= %s (bvurem %s %s)))\n", v, x, y)
+	}
+	return v, true
 }
