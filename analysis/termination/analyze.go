@@ -171,6 +171,11 @@ type analyzer struct {
 	// zOnly is set when a ranking candidate held in the integer relaxation but failed the
 	// bitvector check.
 	zOnly bool
+	// steps are sampled runs' steps, taken once a template has failed (Note [Sampled steps
+	// before ranking]).
+	steps      []sampledStep
+	stepsDone  bool
+	rankFailed bool
 }
 
 // check asks the solver about script, the part before its exact definitions first (Note
