@@ -287,7 +287,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	// A proof that ran out of work would run out again under a condition: no search then. A
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
 	if !e.cfg.NoConditions && !proofOut {
-		if cond, sub := e.conditional(sys, stuck, res.Witness != nil, &work{left: 2 * e.cfg.Work, deadline: w.deadline}); sub != nil {
+		if cond, sub := e.conditional(sys, stuck, res.Witness, &work{left: 2 * e.cfg.Work, deadline: w.deadline}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
 			res.Certificate = sub.Certificate
@@ -629,7 +629,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 
 // conditional looks for bounds on the parameters that the stuck loops read under which every
 // loop is proved; it returns the condition and the proof's result.
-func (e *Engine) conditional(sys *its.System, stuck [][]int, witnessed bool, w *work) (string, *Result) {
+func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *work) (string, *Result) {
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -675,12 +675,9 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, witnessed bool, w *
 		}
 	}
 	// Launch sizes that a product in the loop's bounds reads, bounded only where the parameters'
-	// bounds alone do not prove and no witness shows a launch that spins (Note [Conditions
+	// bounds alone do not prove and no witness spins through a large launch (Note [Conditions
 	// through products]).
-	var sizes []its.Var
-	if !witnessed {
-		sizes = productLaunchVars(sys, read)
-	}
+	sizes := productLaunchVars(sys, read, wit)
 	nparams := len(params)
 	params = append(params, sizes...)
 	if len(params) == 0 {

@@ -18,13 +18,15 @@ import (
 // through its fact `id < size`), starting at 2^10 and weakened like the parameters' bounds. With
 // every factor bounded, the interval analysis bounds the product and the solver checks it with
 // no nonlinear reasoning; the condition printed says which launch it needs (`gdim.x <= 1024`).
-// Sizes the launch facts already bound by 2^10 (the block size) are left alone, and so is every
-// size where a witness shows a legal launch that runs forever: a grid-stride loop whose stride
-// `bdim * gdim` wraps to 0 stays FALSE rather than TRUE under a bound on the grid.
+// Sizes the launch facts already bound by 2^10 (the block size) are left alone, and no size is
+// bounded where a witness runs forever with some launch size above 2^10: a grid-stride loop whose
+// stride `bdim * gdim` wraps to 0 stays FALSE rather than TRUE under a bound on the grid. A
+// witness through a parameter (reduce spins for n near 2^31 with one group) is what the
+// parameter's bound excludes, as for any condition.
 
 // productLaunchVars gives the launch sizes that the factors of a nonlinear product in the cone
 // of read (variables, closed under updates) read, directly or through a thread or block id.
-func productLaunchVars(sys *its.System, read map[string]bool) []its.Var {
+func productLaunchVars(sys *its.System, read map[string]bool, wit *Witness) []its.Var {
 	factors := map[string]bool{}
 	visit := func(e its.Expr) {
 		its.Walk(e, func(x its.Expr) {
@@ -89,12 +91,22 @@ func productLaunchVars(sys *its.System, read map[string]bool) []its.Var {
 	}
 	var out []its.Var
 	limit := big.NewInt(1 << 10)
+	if wit != nil {
+		for name, val := range wit.Launch {
+			x, ok := new(big.Int).SetString(val, 10)
+			if sizes[name] && (!ok || x.Cmp(limit) > 0) {
+				return nil
+			}
+		}
+	}
 	for name := range sizes {
 		v, ok := sys.Var(name)
-		if !ok || v.Sort.IsBool() || v.Sort.Width < 12 {
+		if !ok || v.Sort.IsBool() || v.Sort.Width < 3 {
 			continue
 		}
-		if reread(env.get(v), v.Sort, false).hi.Cmp(limit) <= 0 {
+		// The search's first bound on it (Engine.conditional): no use where the facts have one.
+		first := new(big.Int).Lsh(big.NewInt(1), uint(min(10, v.Sort.Width-2)))
+		if reread(env.get(v), v.Sort, false).hi.Cmp(first) <= 0 {
 			continue
 		}
 		out = append(out, v)
