@@ -127,8 +127,43 @@ func (t *fnT) translate(in ir.Instruction, env map[value.Value]its.Expr) its.Exp
 		return t.load(in, s, env)
 	case *ir.InstCall:
 		return t.call(in, s, env)
+	case *ir.InstExtractElement:
+		if e := t.paramElem(in, s); e != nil {
+			return e
+		}
 	}
 	return &its.Nondet{Sort: s, Why: strings.TrimPrefix(fmt.Sprintf("%T", in), "*ir.Inst") + " " + valueName(v)}
+}
+
+// Note [Vector parameters]
+// A kernel parameter of vector type (AMD's SimpleConvolution: `uint2 inputDimensions`) is read
+// with extractelement at a constant index. Each element is a parameter of its own, fixed for the
+// run, named after the vector and the element (`inputDimensions_y`, an underscore so that
+// `gpuc check` takes NAME=VALUE for it): one variable for every read of it, which a condition can
+// bound and a witness can state. Other extractelements stay fresh values.
+
+// paramElem gives the variable of element k of a vector parameter; nil for other operands.
+func (t *fnT) paramElem(in *ir.InstExtractElement, s its.Sort) its.Expr {
+	p, ok := in.X.(*ir.Param)
+	c, ok2 := in.Index.(*constant.Int)
+	if !ok || !ok2 || s.IsBool() || !c.X.IsInt64() {
+		return nil
+	}
+	k := c.X.Int64()
+	name := fmt.Sprintf("%s_%d", valueName(p), k)
+	if k >= 0 && k < 4 {
+		name = valueName(p) + "_" + "xyzw"[k:k+1]
+	}
+	key := "elem|" + name
+	nv, ok := t.loads[key]
+	if !ok {
+		nv = its.Var{Name: t.uniq(name), Sort: s}
+		t.loads[key] = nv
+		t.constVar[nv.Name] = true
+		t.sys.Vars = append(t.sys.Vars, nv)
+		t.sys.Params = append(t.sys.Params, nv.Name)
+	}
+	return coerce(its.R(nv), s)
 }
 
 // arg gives call argument i without its parameter attributes.

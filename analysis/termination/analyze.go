@@ -68,6 +68,9 @@ const DefaultWork = 250
 type Engine struct {
 	cfg    Config
 	solver *smt.Solver
+	// proved maps a script to the part before its exact definitions where that part was
+	// answered unsat (Note [Division by variables]); certificates keep that part.
+	proved map[string]string
 }
 
 // NewEngine starts the solver.
@@ -85,7 +88,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{cfg: cfg, solver: s}, nil
+	return &Engine{cfg: cfg, solver: s, proved: map[string]string{}}, nil
 }
 
 // Close stops the solver.
@@ -168,9 +171,28 @@ type analyzer struct {
 	// zOnly is set when a ranking candidate held in the integer relaxation but failed the
 	// bitvector check.
 	zOnly bool
+	// steps are sampled runs' steps, taken once a template has failed (Note [Sampled steps
+	// before ranking]).
+	steps      []sampledStep
+	stepsDone  bool
+	rankFailed bool
 }
 
+// check asks the solver about script, the part before its exact definitions first (Note
+// [Division by variables]).
 func (a *analyzer) check(script string, vals ...string) (smt.Result, map[string]string, error) {
+	if abs, ok := abstractPart(script); ok {
+		if r, m, err := a.checkOne(abs, vals...); err != nil || r == smt.Unsat {
+			if r == smt.Unsat {
+				a.eng.proved[script] = abs
+			}
+			return r, m, err
+		}
+	}
+	return a.checkOne(script, vals...)
+}
+
+func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[string]string, error) {
 	if a.work.spent() {
 		a.work.out = true
 		return smt.Unknown, nil, nil
@@ -192,6 +214,22 @@ func (a *analyzer) check(script string, vals ...string) (smt.Result, map[string]
 	return r, m, err
 }
 
+// keepProvedParts puts in res's obligations the part of each script the solver answered
+// (Note [Division by variables]).
+func (e *Engine) keepProvedParts(res *Result) {
+	fix := func(obl []Obligation) {
+		for i := range obl {
+			if abs, ok := e.proved[obl[i].Script]; ok {
+				obl[i].Script = abs
+			}
+		}
+	}
+	fix(res.Certificate)
+	if res.Witness != nil {
+		fix(res.Witness.Proof)
+	}
+}
+
 // Analyze answers for one system. It never panics on a malformed system: it answers UNKNOWN.
 func (e *Engine) Analyze(sys *its.System) *Result {
 	start := time.Now()
@@ -200,6 +238,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Semantics = "wrap"
 	}
 	defer func() { res.TimeMS = float64(time.Since(start).Microseconds()) / 1000 }()
+	defer e.keepProvedParts(res)
 	if errs := sys.Validate(); len(errs) > 0 {
 		res.Verdict, res.Reason = Unknown, "malformed transition system: "+errs[0].Error()
 		return res
@@ -237,6 +276,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		return res
 	}
 	// Not proved: look for a witness in each loop that failed.
+	proofOut := w.out
 	for _, c := range stuck {
 		if w := a.witness(inv, c); w != nil {
 			res.Witness = w
@@ -244,9 +284,10 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		}
 	}
 	// A proof under a bound on the parameters?
-	// A proof that ran out of work would run out again under a condition: no search then.
-	if !e.cfg.NoConditions && !w.out {
-		if cond, sub := e.conditional(sys, stuck, &work{left: 2 * e.cfg.Work, deadline: w.deadline}); sub != nil {
+	// A proof that ran out of work would run out again under a condition: no search then. A
+	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
+	if !e.cfg.NoConditions && !proofOut {
+		if cond, sub := e.conditional(sys, stuck, res.Witness, &work{left: 2 * e.cfg.Work, deadline: w.deadline}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
 			res.Certificate = sub.Certificate
@@ -588,7 +629,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 
 // conditional looks for bounds on the parameters that the stuck loops read under which every
 // loop is proved; it returns the condition and the proof's result.
-func (e *Engine) conditional(sys *its.System, stuck [][]int, w *work) (string, *Result) {
+func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *work) (string, *Result) {
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -633,10 +674,18 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, w *work) (string, *
 			params = append(params, v)
 		}
 	}
+	// Launch sizes that a product in the loop's bounds reads, bounded only where the parameters'
+	// bounds alone do not prove and no witness spins through a large launch (Note [Conditions
+	// through products]).
+	sizes := productLaunchVars(sys, read, wit)
+	nparams := len(params)
+	params = append(params, sizes...)
 	if len(params) == 0 {
 		return "", nil
 	}
-	// Each parameter gets a lower bound 1 (or none) and an upper bound 2^k (k = 0: none).
+	withSizes := len(sizes) == 0
+	// Each parameter gets a lower bound 1 (or none) and an upper bound 2^k (k = 0: none); a
+	// launch size has its lower bound from the launch facts.
 	lower := make([]bool, len(params))
 	upper := make([]int, len(params))
 	try := func() (string, *Result) {
@@ -644,6 +693,9 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, w *work) (string, *
 		c.Facts = append([]its.Fact(nil), sys.Facts...)
 		var conds []string
 		for i, p := range params {
+			if i >= nparams && !withSizes {
+				break
+			}
 			le, ge := its.Ule, its.Uge
 			if p.Sort.Signed {
 				le, ge = its.Sle, its.Sge
@@ -674,21 +726,30 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, w *work) (string, *
 	// The strongest condition first: if it does not help, no weaker one will. Then weaken it one
 	// parameter at a time, keeping each step that still proves.
 	for i, p := range params {
-		lower[i], upper[i] = true, min(10, p.Sort.Width-2)
+		lower[i], upper[i] = i < nparams, min(10, p.Sort.Width-2)
 		if upper[i] < 1 {
 			return "", nil
 		}
 	}
 	cond, res := try()
+	if res == nil && !withSizes {
+		withSizes = true
+		cond, res = try()
+	}
 	if res == nil {
 		return "", nil
 	}
+	if !withSizes {
+		params = params[:nparams]
+	}
 	for i, p := range params {
-		lower[i] = false
-		if c, r := try(); r != nil {
-			cond, res = c, r
-		} else {
-			lower[i] = true
+		if lower[i] {
+			lower[i] = false
+			if c, r := try(); r != nil {
+				cond, res = c, r
+			} else {
+				lower[i] = true
+			}
 		}
 		was := upper[i]
 		for _, k := range []int{0, p.Sort.Width - 2, p.Sort.Width / 2, 20} {

@@ -19,13 +19,23 @@ type query struct {
 	fresh int
 	loads map[string]bool
 	seen  map[string]bool
+	// quotients names the fresh quotient of each division by a constant (Note [Division by
+	// other constants]).
+	quotients map[string]string
+	// exact holds the exact definitions of divisions by variables (Note [Division by variables]).
+	exact strings.Builder
 }
 
 func newQuery(sys *its.System) *query {
 	return &query{sys: sys, loads: map[string]bool{}, seen: map[string]bool{}}
 }
 
-func (q *query) script() string { return q.decls.String() + q.body.String() }
+func (q *query) script() string {
+	if q.exact.Len() == 0 {
+		return q.decls.String() + q.body.String()
+	}
+	return q.decls.String() + q.body.String() + exactMarker + q.exact.String()
+}
 
 func smtSort(s its.Sort) string {
 	if s.IsBool() {
@@ -110,6 +120,12 @@ func (q *query) term(e its.Expr, sc *scope) string {
 		return "(bvneg " + x + ")"
 	case *its.Binary:
 		if t, ok := q.byPowerOfTwo(e, sc); ok {
+			return t
+		}
+		if t, ok := q.byConstant(e, sc); ok {
+			return t
+		}
+		if t, ok := q.byVariable(e, sc); ok {
 			return t
 		}
 		return "(" + binOps[e.Op] + " " + q.term(e.X, sc) + " " + q.term(e.Y, sc) + ")"

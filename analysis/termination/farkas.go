@@ -148,14 +148,34 @@ func (a *analyzer) relax(inv Invariants, ti int, vars []its.Var) *relaxation {
 			}
 			if f := lin(b.X); div != nil && f != nil {
 				if c, ok := leq(f, 0); ok {
-					// div*x' - f <= 0 and f - div*x' <= div-1
-					lo := lincons{coef: map[int]*big.Int{n + i: new(big.Int).Set(div)}, rhs: new(big.Int).Neg(c.rhs)}
-					hi := lincons{coef: map[int]*big.Int{n + i: new(big.Int).Neg(div)}, rhs: new(big.Int).Add(c.rhs, new(big.Int).Sub(div, big.NewInt(1)))}
-					for col, k := range c.coef {
-						lo.coef[col] = new(big.Int).Neg(k)
-						hi.coef[col] = new(big.Int).Set(k)
+					// Rounding down (f >= 0, or a shift): div*x' - f <= 0 and f - div*x' <= div-1.
+					// bvsdiv rounds toward zero, so for f < 0 it is f - div*x' <= 0 and
+					// div*x' - f <= div-1: the two sign cases are alternatives.
+					bound := func(k0, k1 *big.Int) (lincons, lincons) {
+						lo := lincons{coef: map[int]*big.Int{n + i: new(big.Int).Set(div)}, rhs: new(big.Int).Sub(k0, c.rhs)}
+						hi := lincons{coef: map[int]*big.Int{n + i: new(big.Int).Neg(div)}, rhs: new(big.Int).Add(c.rhs, k1)}
+						for col, k := range c.coef {
+							lo.coef[col] = new(big.Int).Neg(k)
+							hi.coef[col] = new(big.Int).Set(k)
+						}
+						return lo, hi
 					}
-					base = append(base, lo, hi)
+					dm1 := new(big.Int).Sub(div, big.NewInt(1))
+					lo, hi := bound(new(big.Int), dm1)
+					if b.Op != its.SDiv {
+						base = append(base, lo, hi)
+					} else {
+						// With f = F - c.rhs (F its variable part): f >= 0 reads -F <= -c.rhs,
+						// f <= -1 reads F <= c.rhs - 1.
+						nonneg := lincons{coef: map[int]*big.Int{}, rhs: new(big.Int).Neg(c.rhs)}
+						neg := lincons{coef: map[int]*big.Int{}, rhs: new(big.Int).Sub(c.rhs, big.NewInt(1))}
+						for col, k := range c.coef {
+							nonneg.coef[col] = new(big.Int).Neg(k)
+							neg.coef[col] = new(big.Int).Set(k)
+						}
+						nlo, nhi := bound(dm1, new(big.Int))
+						disj = append(disj, [][]lincons{{nonneg, lo, hi}, {neg, nlo, nhi}})
+					}
 				}
 			}
 		}

@@ -36,6 +36,22 @@ func fit(a ival, s its.Sort) ival {
 	return full(s)
 }
 
+// fitWrap is fit for a sum: where every value of a wraps by the same multiple of 2^w, the
+// wrapped interval is exact (SimpleConvolution's `maskWidth - 1` reads as maskWidth + 2^32 - 1).
+func fitWrap(a ival, s its.Sort) ival {
+	if a.within(s) {
+		return a
+	}
+	mod := new(big.Int).Lsh(big.NewInt(1), uint(s.Width))
+	lo, hi := new(big.Int).Sub(a.lo, s.Min()), new(big.Int).Sub(a.hi, s.Min())
+	k := new(big.Int).Div(lo, mod) // floor
+	if k.Cmp(new(big.Int).Div(hi, mod)) != 0 {
+		return full(s)
+	}
+	k.Mul(k, mod)
+	return ival{new(big.Int).Sub(a.lo, k), new(big.Int).Sub(a.hi, k)}
+}
+
 // reread gives the values of a (read as sort s reads them) as the other signedness reads them.
 func reread(a ival, s its.Sort, signed bool) ival {
 	t := its.Sort{Width: s.Width, Signed: signed}
@@ -142,9 +158,9 @@ func ievalBinary(x *its.Binary, s its.Sort, env ienv) ival {
 	c, isConst := x.Y.(*its.Const)
 	switch x.Op {
 	case its.Add:
-		return fit(ival{new(big.Int).Add(a.lo, b.lo), new(big.Int).Add(a.hi, b.hi)}, s)
+		return fitWrap(ival{new(big.Int).Add(a.lo, b.lo), new(big.Int).Add(a.hi, b.hi)}, s)
 	case its.Sub:
-		return fit(ival{new(big.Int).Sub(a.lo, b.hi), new(big.Int).Sub(a.hi, b.lo)}, s)
+		return fitWrap(ival{new(big.Int).Sub(a.lo, b.hi), new(big.Int).Sub(a.hi, b.lo)}, s)
 	case its.Mul:
 		ps := []*big.Int{new(big.Int).Mul(a.lo, b.lo), new(big.Int).Mul(a.lo, b.hi), new(big.Int).Mul(a.hi, b.lo), new(big.Int).Mul(a.hi, b.hi)}
 		lo, hi := ps[0], ps[0]
@@ -188,6 +204,10 @@ func ievalBinary(x *its.Binary, s its.Sort, env ienv) ival {
 			r := reread(a, s, false)
 			return fit(ival{new(big.Int).Quo(r.lo, c.Val), new(big.Int).Quo(r.hi, c.Val)}, s)
 		}
+		// A divisor y >= 1 (x /u 0 is all ones in SMT-LIB): x.lo / y.hi <= x /u y <= x.hi / y.lo.
+		if xu, yu := reread(a, s, false), reread(b, s, false); yu.lo.Sign() > 0 {
+			return fit(ival{new(big.Int).Quo(xu.lo, yu.hi), new(big.Int).Quo(xu.hi, yu.lo)}, s)
+		}
 	case its.SDiv:
 		if isConst && c.Val.Sign() > 0 {
 			r := reread(a, s, true)
@@ -197,6 +217,14 @@ func ievalBinary(x *its.Binary, s its.Sort, env ienv) ival {
 		if isConst && c.Val.Sign() > 0 {
 			return fit(ival{new(big.Int), new(big.Int).Sub(c.Val, big.NewInt(1))}, s)
 		}
+		// x %u y is at most x (x %u 0 = x in SMT-LIB) and below y where y >= 1: SimpleConvolution's
+		// gid % width.
+		xu, yu := reread(a, s, false), reread(b, s, false)
+		hi := xu.hi
+		if yu.lo.Sign() > 0 && yu.hi.Cmp(hi) <= 0 {
+			hi = new(big.Int).Sub(yu.hi, big.NewInt(1))
+		}
+		return fit(ival{new(big.Int), hi}, s)
 	case its.SRem:
 		if isConst && c.Val.Sign() > 0 {
 			m := new(big.Int).Sub(c.Val, big.NewInt(1))
@@ -385,7 +413,50 @@ func ipost(sys *its.System, t its.Transition, env ienv) ienv {
 	for _, h := range t.Havoc {
 		delete(post, h)
 	}
+	refineUpdated(sys, t, post)
 	return post
+}
+
+// refineUpdated narrows a variable that t sets to an expression e by the guard compares of e
+// against values t does not change: `cond29 := y + h` under `y + h <u height` (a min split into
+// cases, Note [Conditional splitting] in analysis/fromllvm) gives cond29 < height, which the
+// interval of y + h alone loses.
+func refineUpdated(sys *its.System, t its.Transition, post ienv) {
+	set := map[string]bool{}
+	for k := range t.Update {
+		set[k] = true
+	}
+	for _, h := range t.Havoc {
+		set[h] = true
+	}
+	unchanged := func(e its.Expr) bool {
+		return its.ReadsOnly(e, func(name string) bool { return !set[name] })
+	}
+	for _, k := range its.SortedUpdates(t) {
+		e := t.Update[k]
+		if _, ok := e.(*its.Ref); ok {
+			continue
+		}
+		v, ok := sys.Var(k)
+		if !ok || v.Sort != its.SortOf(e) {
+			continue
+		}
+		es := e.String()
+		for _, g := range t.Guard {
+			for _, c := range conjuncts(g) {
+				b, ok := c.(*its.Binary)
+				if !ok || !b.Op.IsCompare() || its.HasNondet(b) {
+					continue
+				}
+				switch {
+				case b.X.String() == es && unchanged(b.Y):
+					irefine(its.B(b.Op, its.R(v), b.Y), post)
+				case b.Y.String() == es && unchanged(b.X):
+					irefine(its.B(b.Op, b.X, its.R(v)), post)
+				}
+			}
+		}
+	}
 }
 
 // intervals runs the analysis; nil at a location means unreached.

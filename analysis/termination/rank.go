@@ -333,11 +333,15 @@ func (a *analyzer) proveComponent(inv Invariants, comp []int) ([]Ranking, []Obli
 		var found *Ranking
 		for _, f := range templates(a.sys, c) {
 			fn := uniform(f, locs)
+			if a.rankFailed && a.raisedBySample(c, fn) {
+				continue
+			}
 			if strict, o, ok := a.decrease(inv, c, fn); ok {
 				found = &Ranking{Fn: fn, Strict: strict}
 				obl = append(obl, o...)
 				break
 			}
+			a.rankFailed = true
 		}
 		if found == nil {
 			if fn := a.farkas(inv, c); fn != nil {
