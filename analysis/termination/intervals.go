@@ -132,7 +132,7 @@ func ieval(x its.Expr, env ienv) ival {
 			return fit(a, x.To)
 		}
 	case *its.Ite:
-		return ieval(x.T, env).join(ieval(x.E, env))
+		return iteInterval(x, env)
 	}
 	return full(s)
 }
