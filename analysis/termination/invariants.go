@@ -466,7 +466,8 @@ func available(sys *its.System) map[int][]its.Expr {
 	kill := make([]map[string]bool, len(sys.Trans))
 	for ti, t := range sys.Trans {
 		gen[ti] = map[string]bool{}
-		for _, g := range t.Guard {
+		// The guards and what follows from two of them (Note [Chained compares]).
+		for _, g := range append(append([]its.Expr(nil), t.Guard...), chained(t.Guard)...) {
 			b, ok := g.(*its.Binary)
 			if !ok || !b.Op.IsCompare() || its.HasNondet(g) {
 				continue
