@@ -84,3 +84,40 @@ func chained(guards []its.Expr) []its.Expr {
 }
 
 const maxChain = 4
+
+// Note [Available definitions]
+// A transition that sets v := e, where e reads neither v nor any variable the transition
+// changes, leaves v == e true at its target; it stays true along transitions that change neither
+// v nor what e reads, like an available compare (Note [Invariants for free]). Nussinov's inner
+// loop bound reads mul141, set to c1 * 3 on the way in: the definition ties it to c1, whose
+// bounds the outer loop's guards give. Only small linear definitions over no fresh value count.
+
+// maxDefSize bounds the size of a definition's right-hand side.
+const maxDefSize = 12
+
+// definitions gives the definitions v == e that hold after t.
+func definitions(sys *its.System, t its.Transition) []its.Expr {
+	changes := changedVars(t)
+	var out []its.Expr
+	for _, k := range its.SortedUpdates(t) {
+		e := t.Update[k]
+		v, ok := sys.Var(k)
+		if !ok || v.Sort.IsBool() || its.HasNondet(e) || nonlinear(e) || divides(e) || its.Size(e) > maxDefSize {
+			continue
+		}
+		if _, isConst := e.(*its.Const); isConst {
+			continue // interval bounds cover constants
+		}
+		free := true
+		for x := range its.FreeVars(e) {
+			if changes[x] {
+				free = false
+				break
+			}
+		}
+		if free && its.SortOf(e) == v.Sort {
+			out = append(out, its.B(its.Eq, its.R(v), e))
+		}
+	}
+	return out
+}

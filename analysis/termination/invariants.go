@@ -480,6 +480,19 @@ func available(sys *its.System) map[int][]its.Expr {
 			gen[ti][k] = true
 		}
 	}
+	// Definitions v == e that hold after a transition sets v (Note [Available definitions]).
+	defs := make([]map[string]bool, len(sys.Trans))
+	for ti, t := range sys.Trans {
+		defs[ti] = map[string]bool{}
+		for _, d := range definitions(sys, t) {
+			k := d.String()
+			if _, ok := atoms[k]; !ok {
+				atoms[k] = d
+				keys = append(keys, k)
+			}
+			defs[ti][k] = true
+		}
+	}
 	for ti, t := range sys.Trans {
 		kill[ti] = map[string]bool{}
 		changes := changedVars(t)
@@ -510,6 +523,9 @@ func available(sys *its.System) map[int][]its.Expr {
 				if !kill[ti][k] {
 					after[k] = true
 				}
+			}
+			for k := range defs[ti] {
+				after[k] = true
 			}
 			if in[t.To] == nil {
 				in[t.To] = after
