@@ -40,6 +40,7 @@ type Solver struct {
 	cache   map[string]cacheEntry
 	Queries int // queries sent (cache misses)
 	dead    bool
+	cpuGone time.Duration // processor time of the processes that ended
 }
 
 type cacheEntry struct {
@@ -117,6 +118,7 @@ func (s *Solver) Close() {
 
 func (s *Solver) kill() {
 	if s.cmd != nil && !s.dead {
+		s.cpuGone += procCPU(s.cmd.Process.Pid)
 		s.in.Close()
 		s.cmd.Process.Kill()
 		s.cmd.Wait()
