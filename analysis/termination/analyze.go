@@ -58,23 +58,26 @@ type Config struct {
 // out of work, gets twice as many. So the
 // verdict does not depend on the machine's load, as it did with a time budget: the same input
 // gets the same verdict on a loaded 2-core machine and on an idle one. The one exception is a
-// single query that runs into the solver's per-query timeout (Config.Timeout, 1 s), far above
+// single query that runs into the solver's per-query limit (Config.Timeout, 1 s), far above
 // the usual 5 to 50 ms of processor time: such a query answers unknown and costs a fifth of the
 // budget, so that a system whose queries the solver cannot answer (64-bit divisions by 3 in
-// polybench cholesky) stops after about five of them rather than after Work timeouts. The time per kernel is measured separately (scripts/bench-termination.sh)
-// and DefaultWork is chosen so that the slowest corpus kernel stays under the 5 s target.
+// polybench cholesky) stops after about five of them rather than after Work timeouts. Both
+// that limit and the bound on the processor time per system are on the solver's processor
+// time, which hardly depends on the load (Note [Processor-time budget]).
 
 // DefaultWork is the default number of solver queries per system (Note [Work budget]).
 const DefaultWork = 250
 
 // Note [Processor-time budget]
-// The work budget counts queries, and a query cut off by the per-query timeout costs a fifth of
-// it; but queries differ a thousandfold in cost, and the timeout is the solver's wall clock, so
-// on a loaded machine it cuts queries that an idle one answers. The time target per kernel (5 s,
+// The work budget counts queries, and a query cut off by the per-query limit costs a fifth of
+// it; but queries differ a thousandfold in cost, and a wall-clock limit cuts, on a loaded
+// machine, queries that an idle one answers. The time target per kernel (5 s,
 // scripts/bench-termination.sh) is on processor time, so the engine also bounds the solver's
 // processor time per system (Config.CPU, DefaultCPU), read from the solver process before each
 // query (smt.Solver.CPU): past it, queries answer unknown, as past the work budget. Processor
-// time hardly depends on the load, so this bound keeps verdicts from depending on it. The slowest
+// time hardly depends on the load, so this bound keeps verdicts from depending on it; for the
+// same reason the per-query limit (Config.Timeout) is on the solver's processor time too
+// (smt.Solver.ByCPU, Note [Processor-time limits] in analysis/smt). The slowest
 // TRUE kernels of the corpus need about 2 s (polybench trmm, durbin, AMD PrefixSum); a system
 // that exhausts it stops within one query's timeout (1 s) of it.
 
@@ -105,6 +108,8 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The per-query limit is on the solver's processor time (Note [Processor-time budget]).
+	s.ByCPU = true
 	return &Engine{cfg: cfg, solver: s}, nil
 }
 
