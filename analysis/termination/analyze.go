@@ -78,8 +78,8 @@ const DefaultWork = 250
 // time hardly depends on the load, so this bound keeps verdicts from depending on it; for the
 // same reason the per-query limit (Config.Timeout) is on the solver's processor time too
 // (smt.Solver.ByCPU, Note [Processor-time limits] in analysis/smt). The slowest
-// TRUE kernels of the corpus need about 2 s (polybench trmm, durbin, AMD PrefixSum); a system
-// that exhausts it stops within one query's timeout (1 s) of it.
+// TRUE kernels of the corpus need about 2 s (polybench trmm, durbin, AMD PrefixSum). The last
+// query gets only what is left, so a system stops within the polling interval of the bound.
 
 // DefaultCPU is the default bound on the solver's processor time per system.
 const DefaultCPU = 3 * time.Second
@@ -217,6 +217,10 @@ func (a *analyzer) check(script string, vals ...string) (smt.Result, map[string]
 	limit := a.eng.cfg.Timeout
 	if !a.work.deadline.IsZero() {
 		limit = min(limit, time.Until(a.work.deadline))
+	}
+	if a.work.cpu != nil {
+		// The last query gets what is left of the processor time (Note [Processor-time budget]).
+		limit = min(limit, max(a.work.cpuEnd-a.work.cpu(), 10*time.Millisecond))
 	}
 	t0 := time.Now()
 	r, m, err := a.eng.solver.CheckWithin(limit, script, vals...)
