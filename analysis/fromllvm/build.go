@@ -458,9 +458,22 @@ func mergeTrans(ts []its.Transition) []its.Transition {
 // had no bound on c3 at all. Now the guard is the shared guards and the disjunction of the
 // rest of each path's guards, which is exact; the disjunction is dropped only where some path
 // has no guard of its own (it is true), or it would hold more than maxMergedAlts paths or
-// maxExprSize nodes. States that meet at a join with the same values merge the same way.
+// maxExprSize nodes, or where the two paths differ in one test only (x and its negation: a
+// branch whose arms rejoin with the same values, BFS's "if (!visited[id])" around a store).
+// States that meet at a join with the same values merge the same way.
 
 const maxMergedAlts = 8
+
+// residue gives the guards of g that are not shared (in).
+func residue(g []its.Expr, in map[string]bool) []its.Expr {
+	var out []its.Expr
+	for _, x := range g {
+		if !in[x.String()] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 // mergeGuards gives the guard of the paths with guards gs, one conjunction each.
 func mergeGuards(gs [][]its.Expr) []its.Expr {
@@ -483,6 +496,13 @@ func mergeGuards(gs [][]its.Expr) []its.Expr {
 	in := map[string]bool{}
 	for _, g := range shared {
 		in[g.String()] = true
+	}
+	// Two paths that differ in one branch only (a test and its negation) need no disjunction.
+	if len(gs) == 2 {
+		a, b := residue(gs[0], in), residue(gs[1], in)
+		if len(a) == 1 && len(b) == 1 && its.Negate(a[0]).String() == b[0].String() {
+			return shared
+		}
 	}
 	var disj its.Expr
 	for _, g := range gs {

@@ -47,3 +47,15 @@ func TestMergeGuards(t *testing.T) {
 		t.Errorf("merged with an unguarded path: %v, want the shared guard alone", got)
 	}
 }
+
+// TestMergeGuardsBranch: two paths that differ in one test and its negation merge into the shared
+// guards alone.
+func TestMergeGuardsBranch(t *testing.T) {
+	n := its.R(its.Var{Name: "n", Sort: its.I64})
+	shared := its.B(its.Slt, n, its.C(100, its.I64))
+	test := its.B(its.Ne, its.B(its.And, n, its.C(1, its.I64)), its.C(0, its.I64))
+	got := mergeGuards([][]its.Expr{{shared, test}, {shared, its.Negate(test)}})
+	if len(got) != 1 || got[0].String() != shared.String() {
+		t.Errorf("merged %v, want the shared guard alone", got)
+	}
+}
