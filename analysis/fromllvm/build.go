@@ -404,7 +404,7 @@ func mergeState(sts []*state, ns *state) []*state {
 	k := envKey(ns.env)
 	for _, s := range sts {
 		if envKey(s.env) == k {
-			s.guards = its.Intersect(s.guards, ns.guards)
+			s.guards = mergeGuards([][]its.Expr{s.guards, ns.guards})
 			return sts
 		}
 	}
@@ -420,9 +420,12 @@ func envKey(env map[value.Value]its.Expr) string {
 	return strings.Join(ks, ";")
 }
 
-// mergeTrans merges transitions with the same ends and updates, keeping their shared guards.
+// mergeTrans merges transitions with the same ends and updates. The merged guard is exact: the
+// guards all paths share, and the disjunction of what is left of each path's (Note [Exact
+// merges]).
 func mergeTrans(ts []its.Transition) []its.Transition {
 	var out []its.Transition
+	var alts [][][]its.Expr
 	keys := map[string]int{}
 	for _, tr := range ts {
 		ks := make([]string, 0, len(tr.Update))
@@ -432,13 +435,98 @@ func mergeTrans(ts []its.Transition) []its.Transition {
 		sort.Strings(ks)
 		k := fmt.Sprintf("%d>%d|%s", tr.From, tr.To, strings.Join(ks, ";"))
 		if i, ok := keys[k]; ok {
-			out[i].Guard = its.Intersect(out[i].Guard, tr.Guard)
+			alts[i] = append(alts[i], tr.Guard)
 			continue
 		}
 		keys[k] = len(out)
 		out = append(out, tr)
+		alts = append(alts, [][]its.Expr{tr.Guard})
+	}
+	for i := range out {
+		if len(alts[i]) > 1 {
+			out[i].Guard = mergeGuards(alts[i])
+		}
 	}
 	return out
+}
+
+// Note [Exact merges]
+// Paths between the same two cut points with the same updates become one transition. Its guard
+// used to be only the guards the paths share, a sound widening that could lose a loop's bound:
+// polybench nussinov's c3 <= min(31, c1 + floord(n - c0 + 2, 4) + 31) reaches the back edge
+// on two paths (c3 <= 31 on one, c3 <= c1 + ... + 31 on the other) and the merged self-loop
+// had no bound on c3 at all. Now the guard is the shared guards and the disjunction of the
+// rest of each path's guards, which is exact; the disjunction is dropped only where some path
+// has no guard of its own (it is true), or it would hold more than maxMergedAlts paths or
+// maxExprSize nodes, or where the two paths differ in one test only (x and its negation: a
+// branch whose arms rejoin with the same values, BFS's "if (!visited[id])" around a store).
+// States that meet at a join with the same values merge the same way.
+
+const maxMergedAlts = 8
+
+// residue gives the guards of g that are not shared (in).
+func residue(g []its.Expr, in map[string]bool) []its.Expr {
+	var out []its.Expr
+	for _, x := range g {
+		if !in[x.String()] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// mergeGuards gives the guard of the paths with guards gs, one conjunction each.
+func mergeGuards(gs [][]its.Expr) []its.Expr {
+	shared := gs[0]
+	for _, g := range gs[1:] {
+		shared = its.Intersect(shared, g)
+	}
+	if len(gs) > maxMergedAlts {
+		return shared
+	}
+	size := 0
+	for _, g := range gs {
+		for _, x := range g {
+			size += its.Size(x)
+		}
+	}
+	if size > maxExprSize {
+		return shared
+	}
+	in := map[string]bool{}
+	for _, g := range shared {
+		in[g.String()] = true
+	}
+	// Two paths that differ in one branch only (a test and its negation) need no disjunction.
+	if len(gs) == 2 {
+		a, b := residue(gs[0], in), residue(gs[1], in)
+		if len(a) == 1 && len(b) == 1 && its.Negate(a[0]).String() == b[0].String() {
+			return shared
+		}
+	}
+	var disj its.Expr
+	for _, g := range gs {
+		var conj its.Expr
+		for _, x := range g {
+			if in[x.String()] {
+				continue
+			}
+			if conj == nil {
+				conj = x
+			} else {
+				conj = its.B(its.LAnd, conj, x)
+			}
+		}
+		if conj == nil {
+			return shared // this path needs no more than the shared guards
+		}
+		if disj == nil {
+			disj = conj
+		} else {
+			disj = its.B(its.LOr, disj, conj)
+		}
+	}
+	return append(shared, disj)
 }
 
 // infeasible reports whether guards hold a guard and its negation.

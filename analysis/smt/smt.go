@@ -40,6 +40,10 @@ type Solver struct {
 	cache   map[string]cacheEntry
 	Queries int // queries sent (cache misses)
 	dead    bool
+	cpuGone time.Duration // processor time of the processes that ended
+	// ByCPU makes a query's time limit count the solver's processor time rather than the wall
+	// clock (Note [Processor-time limits]).
+	ByCPU bool
 }
 
 type cacheEntry struct {
@@ -117,6 +121,8 @@ func (s *Solver) Close() {
 
 func (s *Solver) kill() {
 	if s.cmd != nil && !s.dead {
+		c, _ := procCPU(s.cmd.Process.Pid)
+		s.cpuGone += c
 		s.in.Close()
 		s.cmd.Process.Kill()
 		s.cmd.Wait()
@@ -149,10 +155,21 @@ func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string)
 		}
 	}
 	s.Queries++
+	// Note [Processor-time limits]: with ByCPU, the limit is on the process's processor time,
+	// watched here; the solver's own wall-clock timeout is only a backstop.
+	wall := limit
+	var over func() bool
+	if s.ByCPU && limit > 0 {
+		pid := s.cmd.Process.Pid
+		if start, ok := procCPU(pid); ok {
+			wall = limit * wallFactor
+			over = func() bool { c, _ := procCPU(pid); return c-start >= limit }
+		}
+	}
 	var b strings.Builder
 	b.WriteString("(push 1)\n")
-	if limit > 0 {
-		ms := max(limit.Milliseconds(), 1)
+	if wall > 0 {
+		ms := max(wall.Milliseconds(), 1)
 		if s.Name == "z3" {
 			fmt.Fprintf(&b, "(set-option :timeout %d)\n", ms)
 		}
@@ -163,8 +180,13 @@ func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string)
 		s.kill()
 		return Unknown, nil, err
 	}
-	deadline := time.After(limit + 2*time.Second)
-	res, err := s.readAnswer(deadline)
+	deadline := time.After(wall + 2*time.Second)
+	res, err := s.readAnswer(deadline, over)
+	if err == errOverCPU {
+		// Cut off: the process goes, and the next query starts a new one.
+		s.kill()
+		return Unknown, nil, nil
+	}
 	if err != nil {
 		s.kill()
 		return Unknown, nil, err
@@ -195,9 +217,24 @@ func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string)
 	return res, model, nil
 }
 
-func (s *Solver) readAnswer(deadline <-chan time.Time) (Result, error) {
+// errOverCPU says a query ran past its processor-time limit.
+var errOverCPU = errors.New("over the processor-time limit")
+
+// readAnswer waits for check-sat's answer until deadline, or, where over is not nil, until over
+// reports the query past its processor-time limit (errOverCPU).
+func (s *Solver) readAnswer(deadline <-chan time.Time, over func() bool) (Result, error) {
+	var tick <-chan time.Time
+	if over != nil {
+		t := time.NewTicker(cpuPoll)
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		select {
+		case <-tick:
+			if over() {
+				return Unknown, errOverCPU
+			}
 		case l, ok := <-s.lines:
 			if !ok {
 				return Unknown, fmt.Errorf("%s exited", s.Name)

@@ -43,6 +43,9 @@ type Config struct {
 	// Budget, where positive, also bounds the time spent on one system. It makes verdicts
 	// depend on the machine's load, so the default is none.
 	Budget time.Duration
+	// CPU bounds the solver's processor time spent on one system (default DefaultCPU; negative:
+	// none): past it every query answers unknown (Note [Processor-time budget]).
+	CPU time.Duration
 	// Trace, where not nil, receives each query that took longer than 50ms.
 	Trace io.Writer
 }
@@ -55,14 +58,31 @@ type Config struct {
 // out of work, gets twice as many. So the
 // verdict does not depend on the machine's load, as it did with a time budget: the same input
 // gets the same verdict on a loaded 2-core machine and on an idle one. The one exception is a
-// single query that runs into the solver's per-query timeout (Config.Timeout, 1 s), far above
+// single query that runs into the solver's per-query limit (Config.Timeout, 1 s), far above
 // the usual 5 to 50 ms of processor time: such a query answers unknown and costs a fifth of the
 // budget, so that a system whose queries the solver cannot answer (64-bit divisions by 3 in
-// polybench cholesky) stops after about five of them rather than after Work timeouts. The time per kernel is measured separately (scripts/bench-termination.sh)
-// and DefaultWork is chosen so that the slowest corpus kernel stays under the 5 s target.
+// polybench cholesky) stops after about five of them rather than after Work timeouts. Both
+// that limit and the bound on the processor time per system are on the solver's processor
+// time, which hardly depends on the load (Note [Processor-time budget]).
 
 // DefaultWork is the default number of solver queries per system (Note [Work budget]).
 const DefaultWork = 250
+
+// Note [Processor-time budget]
+// The work budget counts queries, and a query cut off by the per-query limit costs a fifth of
+// it; but queries differ a thousandfold in cost, and a wall-clock limit cuts, on a loaded
+// machine, queries that an idle one answers. The time target per kernel (5 s,
+// scripts/bench-termination.sh) is on processor time, so the engine also bounds the solver's
+// processor time per system (Config.CPU, DefaultCPU), read from the solver process before each
+// query (smt.Solver.CPU): past it, queries answer unknown, as past the work budget. Processor
+// time hardly depends on the load, so this bound keeps verdicts from depending on it; for the
+// same reason the per-query limit (Config.Timeout) is on the solver's processor time too
+// (smt.Solver.ByCPU, Note [Processor-time limits] in analysis/smt). The slowest
+// TRUE kernels of the corpus need about 2 s (polybench trmm, durbin, AMD PrefixSum). The last
+// query gets only what is left, so a system stops within the polling interval of the bound.
+
+// DefaultCPU is the default bound on the solver's processor time per system.
+const DefaultCPU = 3 * time.Second
 
 // Engine analyses systems with one solver process.
 type Engine struct {
@@ -84,10 +104,15 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if cfg.Work <= 0 {
 		cfg.Work = DefaultWork
 	}
+	if cfg.CPU == 0 {
+		cfg.CPU = DefaultCPU
+	}
 	s, err := smt.Start(cfg.Solver, cfg.Timeout)
 	if err != nil {
 		return nil, err
 	}
+	// The per-query limit is on the solver's processor time (Note [Processor-time budget]).
+	s.ByCPU = true
 	return &Engine{cfg: cfg, solver: s, proved: map[string]string{}}, nil
 }
 
@@ -158,10 +183,23 @@ type work struct {
 	left     int       // queries
 	deadline time.Time // zero: none
 	out      bool      // a query was refused for the budget
+	// cpu, where not nil, gives the solver's processor time; cpuEnd is where it runs out
+	// (Note [Processor-time budget]).
+	cpu    func() time.Duration
+	cpuEnd time.Duration
 }
 
 func (w *work) spent() bool {
-	return w.left <= 0 || (!w.deadline.IsZero() && time.Now().After(w.deadline))
+	return w.left <= 0 || (!w.deadline.IsZero() && time.Now().After(w.deadline)) ||
+		(w.cpu != nil && w.cpu() >= w.cpuEnd)
+}
+
+// withCPU makes w also end when the solver has used limit more processor time (none if limit < 0).
+func (w *work) withCPU(s *smt.Solver, limit time.Duration) *work {
+	if limit > 0 {
+		w.cpu, w.cpuEnd = s.CPU, s.CPU()+limit
+	}
+	return w
 }
 
 type analyzer struct {
@@ -201,6 +239,10 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 	limit := a.eng.cfg.Timeout
 	if !a.work.deadline.IsZero() {
 		limit = min(limit, time.Until(a.work.deadline))
+	}
+	if a.work.cpu != nil {
+		// The last query gets what is left of the processor time (Note [Processor-time budget]).
+		limit = min(limit, max(a.work.cpuEnd-a.work.cpu(), 10*time.Millisecond))
 	}
 	t0 := time.Now()
 	r, m, err := a.eng.solver.CheckWithin(limit, script, vals...)
@@ -248,7 +290,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Assumptions = append(res.Assumptions, f.Why+": "+f.Expr.String())
 	}
 	res.Assumptions = append(res.Assumptions, sys.Assumed...)
-	w := &work{left: e.cfg.Work}
+	w := (&work{left: e.cfg.Work}).withCPU(e.solver, e.cfg.CPU)
 	if e.cfg.Budget > 0 {
 		w.deadline = start.Add(e.cfg.Budget)
 	}
@@ -256,7 +298,10 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	defer func() {
 		if w.out && res.Verdict == Unknown {
 			what := fmt.Sprintf("work budget of %d solver queries", e.cfg.Work)
-			if w.left > 0 {
+			switch {
+			case w.left > 0 && w.cpu != nil && w.cpu() >= w.cpuEnd:
+				what = fmt.Sprintf("solver processor-time budget of %s", e.cfg.CPU)
+			case w.left > 0:
 				what = fmt.Sprintf("time budget of %s", e.cfg.Budget)
 			}
 			res.Reason = fmt.Sprintf("%s exceeded; %s", what, res.Reason)
@@ -287,7 +332,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	// A proof that ran out of work would run out again under a condition: no search then. A
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
 	if !e.cfg.NoConditions && !proofOut {
-		if cond, sub := e.conditional(sys, stuck, res.Witness, &work{left: 2 * e.cfg.Work, deadline: w.deadline}); sub != nil {
+		if cond, sub := e.conditional(sys, stuck, res.Witness, &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
 			res.Certificate = sub.Certificate

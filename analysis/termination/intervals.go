@@ -112,6 +112,11 @@ func (e ienv) copy() ienv {
 
 // ieval gives the interval of a bitvector expression, as its sort reads it.
 func ieval(x its.Expr, env ienv) ival {
+	return withGuarded(x, env, ievalPlain(x, env))
+}
+
+// ievalPlain is ieval without the guarded expressions (Note [Guarded expression intervals]).
+func ievalPlain(x its.Expr, env ienv) ival {
 	s := its.SortOf(x)
 	if s.IsBool() {
 		return full(s)
@@ -148,7 +153,7 @@ func ieval(x its.Expr, env ienv) ival {
 			return fit(a, x.To)
 		}
 	case *its.Ite:
-		return ieval(x.T, env).join(ieval(x.E, env))
+		return iteInterval(x, env)
 	}
 	return full(s)
 }
@@ -253,6 +258,9 @@ func irefine(g its.Expr, env ienv) bool {
 		if g.Op == its.LAnd {
 			return irefine(g.X, env) && irefine(g.Y, env)
 		}
+		if g.Op == its.LOr {
+			return irefineOr(g, env)
+		}
 		if !g.Op.IsCompare() || its.HasNondet(g) {
 			return true
 		}
@@ -278,7 +286,9 @@ func irefineSide(op its.Op, x, y its.Expr, env ienv) bool {
 	// The variable under casts that keep its value as this compare reads it.
 	v, ok := refVar(x, signed)
 	if !ok {
-		return true
+		if v, ok = exprVar(x, env); !ok {
+			return true
+		}
 	}
 	b := reread(ieval(y, env), its.SortOf(y), signed)
 	cur := reread(env.get(v), v.Sort, signed)
@@ -401,15 +411,19 @@ func maxBig(a, b *big.Int) *big.Int {
 // ipost gives the state after t from env, or nil where t cannot fire.
 func ipost(sys *its.System, t its.Transition, env ienv) ienv {
 	pre := env.copy()
-	for _, g := range t.Guard {
-		if !irefine(g, pre) {
-			return nil
+	// Twice: a guard may narrow an expression that an earlier guard reads.
+	for range 2 {
+		for _, g := range t.Guard {
+			if !irefine(g, pre) {
+				return nil
+			}
 		}
 	}
 	post := pre.copy()
 	for _, k := range its.SortedUpdates(t) {
 		post[k] = ieval(t.Update[k], pre)
 	}
+	dropGuarded(post)
 	for _, h := range t.Havoc {
 		delete(post, h)
 	}
@@ -471,6 +485,7 @@ func intervals(sys *its.System) []ienv {
 	for _, f := range sys.Facts {
 		irefine(f.Expr, init)
 	}
+	dropGuarded(init)
 	state := make([]ienv, len(sys.Locs))
 	state[sys.Entry] = init
 	order := bfsOrder(sys)

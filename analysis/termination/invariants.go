@@ -466,7 +466,8 @@ func available(sys *its.System) map[int][]its.Expr {
 	kill := make([]map[string]bool, len(sys.Trans))
 	for ti, t := range sys.Trans {
 		gen[ti] = map[string]bool{}
-		for _, g := range t.Guard {
+		// The guards and what follows from two of them (Note [Chained compares]).
+		for _, g := range append(append([]its.Expr(nil), t.Guard...), chained(t.Guard)...) {
 			b, ok := g.(*its.Binary)
 			if !ok || !b.Op.IsCompare() || its.HasNondet(g) {
 				continue
@@ -477,6 +478,19 @@ func available(sys *its.System) map[int][]its.Expr {
 				keys = append(keys, k)
 			}
 			gen[ti][k] = true
+		}
+	}
+	// Definitions v == e that hold after a transition sets v (Note [Available definitions]).
+	defs := make([]map[string]bool, len(sys.Trans))
+	for ti, t := range sys.Trans {
+		defs[ti] = map[string]bool{}
+		for _, d := range definitions(sys, t) {
+			k := d.String()
+			if _, ok := atoms[k]; !ok {
+				atoms[k] = d
+				keys = append(keys, k)
+			}
+			defs[ti][k] = true
 		}
 	}
 	for ti, t := range sys.Trans {
@@ -509,6 +523,9 @@ func available(sys *its.System) map[int][]its.Expr {
 				if !kill[ti][k] {
 					after[k] = true
 				}
+			}
+			for k := range defs[ti] {
+				after[k] = true
 			}
 			if in[t.To] == nil {
 				in[t.To] = after
