@@ -80,7 +80,7 @@ type verifier struct {
 	scope *scope
 
 	// Facts the later analyses need, gathered while checking bodies.
-	uses        map[*Var]*local   // the local each variable reads, where it was declared without a value
+	uses        map[*Var]*local   // the local each variable reads
 	defs        map[Stmt]*local   // the local each Decl, Assign, Atomic and AllReduce writes
 	fieldLocals map[*Field]*local // the local of each function parameter
 	facts       map[*Func]*funcFacts

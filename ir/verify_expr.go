@@ -73,9 +73,7 @@ func (v *verifier) varRef(e *Var) Type {
 	l, _ := v.scope.lookup(e.Name)
 	switch {
 	case l != nil:
-		if l.uninit { // the reads that definite assignment checks
-			v.uses[e] = l
-		}
+		v.uses[e] = l
 		return v.annotated(e.Pos, e.T, l.t, "variable "+e.Name)
 	case v.params[e.Name] != nil:
 		v.errorf(e.Pos, "parameter %s read as a variable", e.Name)

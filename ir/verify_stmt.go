@@ -46,11 +46,10 @@ type context struct {
 
 // local is a function parameter or a local variable.
 type local struct {
-	name   string
-	pos    Pos
-	t      Type
-	param  bool
-	uninit bool // declared without a value: definite assignment tracks it
+	name  string
+	pos   Pos
+	t     Type
+	param bool
 }
 
 // scope is one block's locals.
@@ -210,9 +209,7 @@ func (v *verifier) decl(d *Decl) {
 	if d.Init != nil {
 		v.exactly(d.Init, t, "initializer of "+d.Name)
 	}
-	l := v.declare(d.Name, d.Pos, t, false)
-	l.uninit = d.Init == nil
-	v.defs[d] = l
+	v.defs[d] = v.declare(d.Name, d.Pos, t, false)
 }
 
 // scalar checks the type of a local or function parameter; uses of a
