@@ -35,4 +35,4 @@ package fuzz
 // starts a process. `make fuzz` bounds minimizing to 50 runs an input
 // (FUZZMINIMIZE), which leaves the targets at tens to hundreds of
 // executions a second and checks each input just as fully
-// (docs/BENCHMARKS.md, "Fuzzing").
+// (docs/GPU-RUNS.md, "Fuzzing, 10 minutes a target").
