@@ -147,7 +147,68 @@ func Setup(file string, lexer antlr.Lexer, parser antlr.Parser) *Errors {
 	lexer.AddErrorListener(errs)
 	parser.RemoveErrorListeners()
 	parser.AddErrorListener(errs)
+	parser.SetErrorHandler(&recovery{DefaultErrorStrategy: antlr.NewDefaultErrorStrategy()})
 	return errs
+}
+
+// Note [Deep recovery]
+//
+// ANTLR's recovery looks at the whole stack of open rules at each level
+// it unwinds: to see whether inserting or deleting one token would do,
+// and for the tokens that may follow, to resynchronise. An error under n
+// open brackets therefore took time n^2: 19,000 of them, under the
+// nesting limit, and no closing one, took over a minute (FuzzFork found
+// it at 1,440). Where the first error is more than deepRecovery rules
+// deep, the parser reports it and gives up: it skips to the end of the
+// input, and each level unwinds in constant time. An error nearer the
+// top recovers as ANTLR does, so the errors after it are reported too.
+
+// deepRecovery is the rule depth past which a syntax error ends the parse.
+const deepRecovery = 500
+
+// recovery is ANTLR's error strategy but for deep errors (Note [Deep
+// recovery]).
+type recovery struct {
+	*antlr.DefaultErrorStrategy
+	bail bool
+}
+
+// deep reports whether the parse has given up: on the first error more
+// than deepRecovery rules deep.
+func (r *recovery) deep(p antlr.Parser) bool {
+	if r.bail {
+		return true
+	}
+	var c antlr.Tree = p.GetParserRuleContext()
+	for n := 0; c != nil && n <= deepRecovery; n++ {
+		c = c.GetParent()
+	}
+	r.bail = c != nil
+	return r.bail
+}
+
+func (r *recovery) RecoverInline(p antlr.Parser) antlr.Token {
+	if r.deep(p) {
+		p.SetError(antlr.NewInputMisMatchException(p))
+		return nil
+	}
+	return r.DefaultErrorStrategy.RecoverInline(p)
+}
+
+func (r *recovery) Recover(p antlr.Parser, e antlr.RecognitionException) {
+	if !r.deep(p) {
+		r.DefaultErrorStrategy.Recover(p, e)
+		return
+	}
+	for p.GetTokenStream().LA(1) != antlr.TokenEOF {
+		p.Consume()
+	}
+}
+
+func (r *recovery) Sync(p antlr.Parser) {
+	if !r.bail {
+		r.DefaultErrorStrategy.Sync(p)
+	}
 }
 
 // Pos returns the position of a token in file.

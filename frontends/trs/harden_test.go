@@ -108,7 +108,7 @@ func TestRECLinear(t *testing.T) {
 		for i := 0; i < n; i++ {
 			fmt.Fprintf(&b, "  f%d : N -> N\n", i)
 		}
-		b.WriteString("VARS\n  X : N\nRULES\n  f0(s(X)) -> f0(X)\nEVAL\n  f0(s(d0))\nEND-SPEC\n")
+		b.WriteString("VARS\n  X : N\nRULES\n  f0(d0) -> d0\n  f0(s(X)) -> f0(X)\nEVAL\n  f0(s(d0))\nEND-SPEC\n")
 		return []byte(b.String())
 	}
 	// Processor time, not the wall clock: a loaded machine stretches the

@@ -46,10 +46,13 @@ import (
 //     matches them (tautologyhard-1, whose propositions a1 ... a18 are
 //     constructors that and/2 and xor/2 have no rules for). Partial
 //     operations are allowed; applying one outside its domain is not.
+//     Evaluating the EVAL terms, within a budget, finds the applications
+//     that only rewriting reaches (Note [REC evaluation check]).
 
 // recDiscipline reports the REC-2017 rules that f breaks (Note [REC
 // discipline]).
 func recDiscipline(f *file, errs *diag.List) {
+	before := len(*errs)
 	sorts := map[string]ident{}
 	for _, s := range f.sorts {
 		sorts[strings.ToLower(s.name)] = s.ident
@@ -107,6 +110,9 @@ func recDiscipline(f *file, errs *diag.List) {
 		for _, a := range r.lhs.args {
 			pattern(r.lhs.name, a)
 		}
+	}
+	if len(*errs) == before { // the rules are REC-2017's: evaluate
+		recEvalCheck(f, cons, vars, errs)
 	}
 }
 
@@ -272,4 +278,247 @@ func recStuckEval(f *file, cons, vars map[string]bool, errs *diag.List) {
 			errs.Add(s.pos, "no rule of %s matches %s: its normal form keeps the operation, and REC-2017 evaluates terms to constructor terms", s.name, showTerm(s))
 		}
 	}
+}
+
+// Note [REC evaluation check]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// An incorrect rule may apply a partial operation outside its domain only
+// once rewriting has begun: REC-BAD's fibfree-2 and fibfree-3 compute a
+// predecessor whose rule for n0(X) is wrong (fib(16) reaches prec(d), for
+// which prec has no rule, and then recurses forever). recEvalCheck
+// evaluates each EVAL term as REC-2017's call-by-value targets do
+// (innermost, the first rule whose pattern matches and whose conditions
+// hold), for at most recEvalWork units of work in all, and reports the first
+// application of an operation to constructor terms that no rule matches,
+// at the rule that made it: the last rewrite that built the application
+// or the root of one of its arguments. A term that needs more work is not judged.
+// Where the symbols were declared in OPS, the operations are the symbols
+// that head rules (Note [REC discipline]), so a symbol without rules is
+// never reported.
+
+// recEvalWork bounds recEvalCheck over all the EVAL terms of a
+// specification: nodes built, matched or compared, tens of milliseconds.
+// fibfree-2 and fibfree-3 need about 5,000.
+const recEvalWork = 1 << 16
+
+// recEvalDepth bounds the nesting of the evaluation, which recurses.
+const recEvalDepth = 5000
+
+// recValue is a term during recEvalCheck. by and at are the rewrite that
+// made its root (at counts instantiations; by is nil for the EVAL term).
+type recValue struct {
+	name string
+	pos  diag.Pos
+	args []*recValue
+	nf   bool
+	by   *ruleDecl
+	at   int
+}
+
+type recEvaluator struct {
+	cons, vars  map[string]bool
+	rules       map[string][]*ruleDecl
+	clock, work int
+	depth       int
+	stuck       *recValue
+	stopped     bool
+}
+
+// recBinding binds a variable of a rule.
+type recBinding struct {
+	name string
+	v    *recValue
+}
+
+func lookup(b []recBinding, name string) (*recValue, bool) {
+	for _, x := range b {
+		if x.name == name {
+			return x.v, true
+		}
+	}
+	return nil, false
+}
+
+// recEvalCheck reports the first stuck application that evaluating each
+// EVAL term reaches (Note [REC evaluation check]).
+func recEvalCheck(f *file, cons, vars map[string]bool, errs *diag.List) {
+	e := &recEvaluator{cons: cons, vars: vars, rules: map[string][]*ruleDecl{}}
+	for _, r := range f.rules {
+		e.rules[r.lhs.name] = append(e.rules[r.lhs.name], r)
+	}
+	for _, in := range f.inputs {
+		e.stuck, e.depth = nil, 0
+		e.norm(e.inst(in, nil, nil))
+		s := e.stuck
+		if s == nil {
+			continue
+		}
+		by, at := s.by, s.at // the last rewrite that made s or an argument
+		for _, a := range s.args {
+			if a.at > at {
+				by, at = a.by, a.at
+			}
+		}
+		if by == nil { // in the EVAL term itself (recStuckEval)
+			continue
+		}
+		errs.Add(by.pos, "evaluating %s (EVAL at %s) reaches %s, which no rule of %s matches; this rule made it (%s -> %s): REC-2017 evaluates terms to constructor terms",
+			clip(showTerm(in)), in.pos, clip(showValue(s)), s.name, showTerm(by.lhs), showTerm(by.rhs))
+	}
+}
+
+func (e *recEvaluator) stop() bool {
+	if e.work > recEvalWork || e.depth > recEvalDepth {
+		e.stopped = true
+	}
+	return e.stopped || e.stuck != nil
+}
+
+// inst builds t with the variables of b replaced, made by rule r at a
+// new tick of the clock.
+func (e *recEvaluator) inst(t *term, b []recBinding, r *ruleDecl) *recValue {
+	e.clock++
+	at := e.clock
+	if r == nil {
+		at = 0
+	}
+	var walk func(t *term) *recValue
+	walk = func(t *term) *recValue {
+		e.work++
+		if len(t.args) == 0 {
+			if v, ok := lookup(b, t.name); ok {
+				return v
+			}
+		}
+		v := &recValue{name: t.name, pos: t.pos, by: r, at: at}
+		for _, a := range t.args {
+			v.args = append(v.args, walk(a))
+		}
+		return v
+	}
+	if v, ok := lookup(b, t.name); ok && len(t.args) == 0 {
+		c := *v // a rule that returns a variable makes that value anew
+		c.by, c.at = r, at
+		return &c
+	}
+	return walk(t)
+}
+
+// norm evaluates v innermost and returns its normal form; it stops early
+// at the budget or at a stuck application.
+func (e *recEvaluator) norm(v *recValue) *recValue {
+	if v.nf || e.stop() {
+		return v
+	}
+	e.depth++
+	defer func() { e.depth-- }()
+	for i, a := range v.args {
+		v.args[i] = e.norm(a)
+		if e.stop() {
+			return v
+		}
+	}
+	if isCons, declared := e.cons[v.name]; !declared || isCons {
+		v.nf = true
+		return v
+	}
+	for _, r := range e.rules[v.name] {
+		var b []recBinding
+		matched := e.match(r.lhs, v, &b)
+		if e.stop() {
+			return v
+		}
+		if !matched {
+			continue
+		}
+		holds := true
+		for _, c := range r.conds {
+			x := e.norm(e.inst(c.a, b, r))
+			y := e.norm(e.inst(c.b, b, r))
+			if e.stop() {
+				return v
+			}
+			if e.equal(x, y) != c.join {
+				holds = false
+				break
+			}
+		}
+		if holds {
+			return e.norm(e.inst(r.rhs, b, r))
+		}
+	}
+	if !e.stop() {
+		e.stuck = v
+	}
+	return v
+}
+
+// match matches pattern p against the normal form v, binding b.
+func (e *recEvaluator) match(p *term, v *recValue, b *[]recBinding) bool {
+	e.work++
+	if len(p.args) == 0 && e.vars[p.name] {
+		if w, ok := lookup(*b, p.name); ok {
+			return e.equal(w, v)
+		}
+		*b = append(*b, recBinding{p.name, v})
+		return true
+	}
+	if p.name != v.name || len(p.args) != len(v.args) {
+		return false
+	}
+	for i := range p.args {
+		if !e.match(p.args[i], v.args[i], b) {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *recEvaluator) equal(a, b *recValue) bool {
+	e.work++
+	if a == b {
+		return true
+	}
+	if a.name != b.name || len(a.args) != len(b.args) || e.stop() {
+		return false // the caller checks stop before it believes this
+	}
+	for i := range a.args {
+		if !e.equal(a.args[i], b.args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// showValue writes a value as REC does, at most a few hundred characters.
+func showValue(v *recValue) string {
+	var sb strings.Builder
+	var walk func(v *recValue)
+	walk = func(v *recValue) {
+		if sb.Len() > 200 {
+			return
+		}
+		sb.WriteString(v.name)
+		if len(v.args) == 0 {
+			return
+		}
+		sb.WriteByte('(')
+		for i, a := range v.args {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			walk(a)
+		}
+		sb.WriteByte(')')
+	}
+	walk(v)
+	return sb.String()
+}
+
+// clip shortens s to about 80 characters.
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
 }

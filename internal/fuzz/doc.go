@@ -21,3 +21,18 @@ package fuzz
 //
 // The seeds are the repository's examples and test programs and, where it
 // is present, the shared corpus (../shared/corpus).
+
+// Note [Fuzzing speed]
+//
+// An input that reaches new code is minimized before the fuzzer goes on:
+// the worker runs smaller and smaller versions of it, for up to
+// -fuzzminimizetime (60 s by default), and those runs are not counted in
+// the fuzzer's "execs". A valid Fork or KIR program takes 10-300 ms
+// through the whole compile path (instrumented, on a loaded machine), so
+// each of the first new inputs took the whole 60 s, and in 500 s these
+// targets showed under 2 executions a second: about one new input a
+// minute, minimized. Nothing in a run builds a program with clang or
+// starts a process. `make fuzz` bounds minimizing to 50 runs an input
+// (FUZZMINIMIZE), which leaves the targets at tens to hundreds of
+// executions a second and checks each input just as fully
+// (docs/GPU-RUNS.md, "Fuzzing, 10 minutes a target").
