@@ -463,7 +463,7 @@ func (l *lowerer) buffers() {
 	buf("pc", ir.I32, small(3))
 	buf("slots", ir.I32, small(3))
 	buf("steps", ir.I64, small(3))
-	buf("status", ir.I32, small(4))
+	buf("status", ir.I32, small(5))
 	buf("total", ir.I64, small(1))
 	l.m.Buffer("total").Progress = "rewrites" // Note [Progress counters] in package ir
 	traceCap := &ir.ParamRef{Pos: l.pos, Name: pTraceCap, T: ir.I32}
@@ -491,6 +491,7 @@ const (
 	stOverflow = 1 // set by a step that found the store full
 	stPeak     = 2 // most worklist entries rewritten in one iteration
 	stPhase    = 3 // the iteration whose derive phase ran last, for its commit phase
+	stOnDev    = 4 // iterations run where the device held the data (Note [Where iterations ran])
 
 	frHead  = 0 // next free-ring position to take
 	frHead0 = 1 // the head as the derive phase starts
