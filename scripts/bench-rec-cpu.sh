@@ -14,8 +14,9 @@
 # reduce the same term (gpuc maude --timing). Each run is bounded by
 # RUN_TIMEOUT seconds (300), Maude's by MAUDE_TIMEOUT (300); a benchmark
 # that Maude does not finish is listed as skipped. The machine may be
-# shared, so the figures are CPU times (user + sys, /usr/bin/time, 10 ms
-# resolution) of each whole process, beside Maude's own report of its
+# shared, so the figures are CPU times of each whole process (perf stat's
+# task-clock where perf works, else user + sys from /usr/bin/time, to
+# 10 ms), beside Maude's own report of its
 # reduce (CPU and real ms) and the CPU rewriter's own clock. It checks
 # that the three normal forms (size and hash) agree and that the hybrid
 # program and the CPU rewriter count the same rewrites, and marks
@@ -60,15 +61,22 @@ for b in "${benches[@]}"; do
 done
 
 ulimit -s unlimited
-# cpu FILE: the user + sys ms that /usr/bin/time wrote to FILE.
-cpu() { awk '/^[0-9.]+ [0-9.]+$/ { printf "%d", ($1 + $2) * 1000 }' "$1"; }
+# measure FILE CMD...: runs CMD, writing its CPU time to FILE; cpu FILE
+# reads it back in ms.
+if perf stat -x, -e task-clock -o /dev/null true 2> /dev/null; then
+  measure() { local o=$1; shift; perf stat -x, -e task-clock -o "$o" -- "$@"; }
+  cpu() { awk -F, '$3 == "task-clock" { printf "%.1f", $1 }' "$1"; }
+else
+  measure() { local o=$1; shift; /usr/bin/time -f '%U %S' -o "$o" "$@"; }
+  cpu() { awk '/^[0-9.]+ [0-9.]+$/ { printf "%d", ($1 + $2) * 1000 }' "$1"; }
+fi
 table="| benchmark | Maude reduce CPU ms (real) | Maude process CPU ms | CPU rewriter ms (process CPU ms) | hybrid process CPU ms | hybrid rewriting ms | hybrid - Maude reduce ms | |"$'\n'"|---|---|---|---|---|---|---|---|"
 skipped=() slower=()
 for b in "${benches[@]}"; do
   f=$corpus/$b.rec
   [ -x "hyb-$b" ] || { table+=$'\n'"| $b | | | | not built | | | |"; continue; }
   "$gpuc" maude --timing "$f" > "$b.maude.in"
-  /usr/bin/time -f '%U %S' -o "$b.maude.time" timeout "${MAUDE_TIMEOUT:-300}" maude -no-banner -batch "$b.maude.in" > "$b.maude.out" 2>&1
+  measure "$b.maude.time" timeout "${MAUDE_TIMEOUT:-300}" maude -no-banner -batch "$b.maude.in" > "$b.maude.out" 2>&1
   m_cpu=$(sed -n 's/^rewrites: [0-9]* in \([0-9]*\)ms cpu ([0-9]*ms real).*/\1/p' "$b.maude.out" | head -1)
   m_real=$(sed -n 's/^rewrites: [0-9]* in [0-9]*ms cpu (\([0-9]*\)ms real).*/\1/p' "$b.maude.out" | head -1)
   if [ -z "$m_cpu" ]; then
@@ -77,12 +85,12 @@ for b in "${benches[@]}"; do
     continue
   fi
   m_sum=$("$gpuc" maude --result "$b.maude.out" --print=summary "$f" 2>&1 | head -1)
-  /usr/bin/time -f '%U %S' -o "$b.hyb.time" timeout "$run_timeout" env HYBRID=cpu ./"hyb-$b" --time > "$b.hyb.out" 2> "$b.hyb.err"
+  measure "$b.hyb.time" timeout "$run_timeout" env HYBRID=cpu ./"hyb-$b" --time > "$b.hyb.out" 2> "$b.hyb.err"
   h_status=$?
   h_cpu=$(cpu "$b.hyb.time")
   h_ms=$(grep -o 'device time [0-9.]* ms' "$b.hyb.err" | awk '{ print $3 }')
   h_rew=$(awk '/^rewrites:/ { print $2 }' "$b.hyb.err")
-  /usr/bin/time -f '%U %S' -o "$b.cpu.time" timeout "$run_timeout" "$gpuc" rewrite "$f" --print=summary --stats --time > "$b.cpu.out" 2> "$b.cpu.err"
+  measure "$b.cpu.time" timeout "$run_timeout" "$gpuc" rewrite "$f" --print=summary --stats --time > "$b.cpu.out" 2> "$b.cpu.err"
   c_cpu=$(cpu "$b.cpu.time")
   c_ms=$(grep -o 'in [0-9.]* ms' "$b.cpu.err" | awk '{ print $2 }')
   c_rew=$(awk '/^rewrites:/ { print $2 }' "$b.cpu.err")
@@ -97,7 +105,7 @@ for b in "${benches[@]}"; do
   [ -z "$same" ] || verdict="$verdict; $same"
   [ "${verdict%%;*}" = ok ] || slower+=("$b")
   echo "== $b: Maude reduce ${m_cpu} ms CPU (${m_real} ms real), process $(cpu "$b.maude.time") ms; CPU rewriter ${c_ms} ms, process ${c_cpu} ms; hybrid process ${h_cpu} ms CPU, rewriting ${h_ms:-?} ms, ${h_rew:-?} rewrites, $(grep '^gpuc: hybrid points' "$b.hyb.err"); $verdict"
-  table+=$'\n'"| $b | $m_cpu ($m_real) | $(cpu "$b.maude.time") | $c_ms ($c_cpu) | $h_cpu | ${h_ms:-?} | $(( ${h_cpu:-0} - m_cpu )) | $verdict |"
+  table+=$'\n'"| $b | $m_cpu ($m_real) | $(cpu "$b.maude.time") | $c_ms ($c_cpu) | $h_cpu | ${h_ms:-?} | $(awk -v h="${h_cpu:-0}" -v m="$m_cpu" 'BEGIN { printf "%.1f", h - m }') | $verdict |"
 done
 echo
 echo "$table"
