@@ -13,7 +13,9 @@
 # with HYBRID=cpu --time; runs gpuc rewrite (--time); and has Maude 3.2
 # reduce the same term (gpuc maude --timing). Each run is bounded by
 # RUN_TIMEOUT seconds (300), Maude's by MAUDE_TIMEOUT (300); a benchmark
-# that Maude does not finish is listed as skipped. The machine may be
+# that Maude does not finish is listed as skipped. A program already in
+# DIR is built again only where gpuc is newer, or never with
+# REC_REBUILD=0. The machine may be
 # shared, so the figures are CPU times of each whole process (perf stat's
 # task-clock where perf works, else user + sys from /usr/bin/time, to
 # 10 ms), beside Maude's own report of its
@@ -49,7 +51,7 @@ echo "bench-rec-cpu: $(date -u +%Y-%m-%dT%H:%MZ) at $(cd "$root" && git rev-pars
 # build NAME: hyb-NAME, the hybrid program linked against the stub cuda.h.
 build() {
   local b=$1 f=$corpus/$1.rec
-  [ -x "hyb-$b" ] && [ "hyb-$b" -nt "$gpuc" ] && return 0
+  [ -x "hyb-$b" ] && { [ "${REC_REBUILD:-1}" = 0 ] || [ "hyb-$b" -nt "$gpuc" ]; } && return 0
   "$gpuc" compile --emit=llvm-hybrid "$f" --print=summary --stats -o "hyb-$b.cpp" HYBRIDITER=16 &&
     "$gpuc" compile --emit=llvm --target=host "$f" --print=summary --stats -o "hyb-$b.ll" HYBRIDITER=16 &&
     clang-16 -O2 -Wno-override-module -c "hyb-$b.ll" -o "hyb-$b.o" &&
