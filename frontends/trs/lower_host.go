@@ -31,13 +31,15 @@ func (l *lowerer) mainFunc() {
 			b.IfElse(b.Lt(b.V("listed"), b.P(pSmall)), func() {
 				// With hybrid points (HYBRIDITER > 0) the block fits the list,
 				// in warps: the loop comes back to the point soon. Where the
-				// host holds the data (ondevice() 0: a host build, a hybrid
-				// program on its CPU) one worker runs the block's threads one
-				// after another, phase by phase, so the block is one thread:
-				// its loops over the list are strided, and one thread does
-				// the iteration's work without the idle ones' turns.
+				// host holds the data then (ondevice() 0: a hybrid program
+				// on its CPU, a host build) one worker runs the block's
+				// threads one after another, phase by phase, so the block is
+				// one thread: its loops over the list are strided, and one
+				// thread does the iteration's work without the idle ones'
+				// turns. Without hybrid points the block is SMALLB, a
+				// default that nvcc's __launch_bounds__ reads (abi.MaxBlock).
 				fit := b.Min(b.P(pSmallB), b.Max(b.I32(32), b.Mul(b.Bin(ir.Div, b.Add(b.V("listed"), b.I32(31)), b.I32(32)), b.I32(32))))
-				block := b.Sel(b.Eq(b.V("on"), b.I32(0)), b.I32(1), b.Sel(b.Lt(b.I32(0), b.P(pHybridIter)), fit, b.P(pSmallB)))
+				block := b.Sel(b.Lt(b.I32(0), b.P(pHybridIter)), b.Sel(b.Eq(b.V("on"), b.I32(0)), b.I32(1), fit), b.P(pSmallB))
 				b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_small", Args: []ir.Expr{b.V("it0"), b.V("on")}, Grid: b.I32(1), Block: block})
 			}, func() {
 				procs := b.Max(b.Min(b.V("listed"), b.P(pProcs)), b.I32(1))
