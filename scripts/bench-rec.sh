@@ -138,6 +138,7 @@ bg=$!
 # Maude finishes: the hybrid program once Maude is done (none where it
 # did not finish), bounded by three times Maude's time and 30 s at least;
 # the GPU-only program once the CPU rewriter is done too.
+ulimit -s unlimited
 cap=${HYB_CAPACITY:-400000000}
 declare -A hyb_ms gpu_ms gpu_k skip_why
 # finished NAME: Maude reduced NAME's term.
