@@ -32,7 +32,11 @@
 # (HYBRID=0), and on transtree22 and mergesort50 also CPU only
 # (HYBRID=cpu) and moving at every point (HYBRID_MIGRATE=every);
 # TRS_HYBRID=0 skips them.
-# TRS_CPU=0 skips the CPU rewriter, which takes minutes at full size;
+# TRS_CPU=0 skips the CPU rewriter, which takes minutes at full size,
+# and TRS_CPU=small runs it on transtree22 and mergesort50 only;
+# TRS_VARIANTS=0 runs only the workloads, their CPU rewriter and hybrid
+# programs (no WORKLIST, FORK or FRESH variants, paths, walk lengths,
+# trace, bandwidth or DRAM traffic: issue 17's figures in a few minutes);
 # TRS_NCU=0 skips the Nsight Compute runs (TRS_NCU_TIMEOUT bounds each,
 # 300 s); TRS_ONLY=dram runs only the bandwidth measurements.
 # GPUC_ARCH sets the GPU architecture (sm_90).
@@ -163,7 +167,7 @@ for w in "${workloads[@]}"; do
   [ "${TRS_ONLY:-}" = dram ] || [ "$name" = treemergesort20 ] && continue
   echo "== $name ($file, CAPACITY=$cap)"
   gpu "$name" "$cap"
-  if [ "${TRS_CPU:-1}" != 0 ]; then
+  if [ "${TRS_CPU:-1}" != 0 ] && { [ "${TRS_CPU:-1}" != small ] || [ "$name" = transtree22 ] || [ "$name" = mergesort50 ]; }; then
     cpu "$name" "$file"
     same="same normal form and rewrites"
     [ "$g_out" = "$c_out" ] && [ "$g_rew" = "$c_rew" ] || same="OUTPUTS DIFFER: gpu '$g_out' $g_rew, cpu '$c_out' $c_rew"
@@ -183,6 +187,7 @@ for w in "${workloads[@]}"; do
       hybrid "$name" "$cap" HYBRID_MIGRATE=every
     esac
   fi
+  [ "${TRS_VARIANTS:-1}" != 0 ] || continue
   echo "-- the paper's scan of all slots (WORKLIST=0)"
   gpu "$name" "$cap" WORKLIST=0
   echo "-- depth-first walks (FORK=0)"
@@ -190,6 +195,7 @@ for w in "${workloads[@]}"; do
   echo "-- freed slots before fresh ones, the paper's order (FRESH=0)"
   gpu "$name" "$cap" FRESH=0
 done
+[ "${TRS_VARIANTS:-1}" != 0 ] || exit 0
 
 if [ "${TRS_ONLY:-}" != dram ]; then
 echo "== treemergesort23 in a smaller store: fresh slots run out, freed ones follow"

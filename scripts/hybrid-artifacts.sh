@@ -46,7 +46,9 @@ if [ -d rec/REC ]; then
   for f in rec/REC/*.rec; do
     b=$(basename "$f" .rec)
     while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
-    { build "$b" "$f" || echo "hybrid-artifacts: $b: not built"; } &
+    # Why a benchmark is not built (several EVAL terms) goes to
+    # hyb-NAME.err, for bench-rec.sh.
+    { build "$b" "$f" 2> "hyb-$b.err" || { echo "hybrid-artifacts: $b: not built: $(head -1 "hyb-$b.err")"; }; } &
   done
   wait
 fi

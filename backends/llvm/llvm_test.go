@@ -3,6 +3,7 @@ package llvm_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"gpuc/backends/llvm"
 	"os"
 	"os/exec"
@@ -197,8 +198,48 @@ func TestHostTarget(t *testing.T) {
 						t.Errorf("%v %v: exit %d, want %d; stderr %q, want %q\ngot:\n%s\nwant:\n%s", args, env, status, wantStatus, stderr, wantErr, stdout, want)
 					}
 				}
+				if status == 0 && strings.HasSuffix(p.path, ".trs") {
+					checkSides(t, exe, args)
+				}
 			}
 		})
+	}
+}
+
+// checkSides runs a TRS program's host build with TRACE=1 and --stats on
+// each side (Note [Where iterations ran] in frontends/trs): the trace's
+// column on and the statistics' count of iterations on each side must
+// agree, every iteration on the CPU with HYBRID=cpu, on the stand-in
+// device with HYBRID=0, and both where the data moves at every point
+// (the first iteration on the device, the second back on the CPU).
+func checkSides(t *testing.T, exe string, args []string) {
+	for _, c := range []struct {
+		env      string
+		cpu, gpu bool // iterations on each side: none (false) or some
+	}{{"HYBRID=cpu", true, false}, {"HYBRID=0", false, true}, {"HYBRID_MIGRATE=every", true, true}} {
+		stdout, stderr, status := runExe(t, exe, append(args[:len(args):len(args)], "SMALL=2", "HYBRIDITER=1", "TRACE=1", "STATS=1", "TRACECAP=100000"), c.env)
+		if status != 0 {
+			t.Errorf("%v %s: exit %d; stderr %q", args, c.env, status, stderr)
+			continue
+		}
+		var rows [2]int // iterations on the CPU and the GPU, from the trace
+		for _, line := range strings.Split(stdout, "\n") {
+			switch {
+			case strings.HasSuffix(line, ",cpu"):
+				rows[0]++
+			case strings.HasSuffix(line, ",gpu"):
+				rows[1]++
+			}
+		}
+		var iters, cpu, gpu int
+		for _, line := range strings.Split(stderr, "\n") {
+			fmt.Sscanf(line, "iterations: %d", &iters)
+			fmt.Sscanf(line, "iterations on the CPU: %d, on the GPU: %d", &cpu, &gpu)
+		}
+		if cpu != rows[0] || gpu != rows[1] || cpu+gpu != iters || (cpu > 0) != (c.cpu && (iters > 1 || !c.gpu)) || (gpu > 0) != c.gpu {
+			t.Errorf("%v %s: %d iterations, %d on the CPU and %d on the GPU; the trace has %d and %d; want some on the CPU %v, on the GPU %v\nstderr:\n%s",
+				args, c.env, iters, cpu, gpu, rows[0], rows[1], c.cpu, c.gpu, stderr)
+		}
 	}
 }
 

@@ -516,7 +516,7 @@ func (l *lowerer) buffers() {
 	buf("pc", ir.I32, small(3))
 	buf("slots", ir.I32, small(3))
 	buf("steps", ir.I64, small(3))
-	buf("status", ir.I32, small(4))
+	buf("status", ir.I32, small(5))
 	if l.world {
 		buf("wpc", ir.I32, small(3))
 		buf("wmax", ir.I32, small(3))
@@ -553,6 +553,7 @@ const (
 	stOverflow = 1 // set by a step that found the store full
 	stPeak     = 2 // most worklist entries rewritten in one iteration
 	stPhase    = 3 // the iteration whose derive phase ran last, for its commit phase
+	stOnDev    = 4 // iterations run where the device held the data (Note [Where iterations ran])
 
 	frHead  = 0 // next free-ring position to take
 	frHead0 = 1 // the head as the derive phase starts

@@ -51,13 +51,20 @@ func (l *lowerer) mainFunc() {
 			// listed, and no store slot at or above those handed out was
 			// written (Note [Hybrid points] in ir/expr.go).
 			b.Decl("listed", ir.I32, b.Builtin(ir.Hybrid, b.Ld("pc", b.Rem(b.V("it0"), b.I32(3))), b.used()))
+			b.Decl("on", ir.I32, b.Builtin(ir.OnDevice)) // Note [Where iterations ran]
 			b.IfElse(b.Lt(b.V("listed"), b.P(pSmall)), func() {
 				// With hybrid points (HYBRIDITER > 0) the block fits the list,
-				// in warps: the loop comes back to the point soon, and a CPU
-				// runs idle threads one after another.
+				// in warps: the loop comes back to the point soon. Where the
+				// host holds the data then (ondevice() 0: a hybrid program
+				// on its CPU, a host build) one worker runs the block's
+				// threads one after another, phase by phase, so the block is
+				// one thread: its loops over the list are strided, and one
+				// thread does the iteration's work without the idle ones'
+				// turns. Without hybrid points the block is SMALLB, a
+				// default that nvcc's __launch_bounds__ reads (abi.MaxBlock).
 				fit := b.Min(b.P(pSmallB), b.Max(b.I32(32), b.Mul(b.Bin(ir.Div, b.Add(b.V("listed"), b.I32(31)), b.I32(32)), b.I32(32))))
-				block := b.Sel(b.Lt(b.I32(0), b.P(pHybridIter)), fit, b.P(pSmallB))
-				b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_small", Args: []ir.Expr{b.V("it0")}, Grid: b.I32(1), Block: block})
+				block := b.Sel(b.Lt(b.I32(0), b.P(pHybridIter)), b.Sel(b.Eq(b.V("on"), b.I32(0)), b.I32(1), fit), b.P(pSmallB))
+				b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_small", Args: []ir.Expr{b.V("it0"), b.V("on")}, Grid: b.I32(1), Block: block})
 			}, func() {
 				procs := b.Max(b.Min(b.V("listed"), b.P(pProcs)), b.I32(1))
 				b.Emit(&ir.Region{Pos: b.Pos, Procs: procs, Body: l.regionBody(b)})
@@ -95,7 +102,7 @@ func (l *lowerer) regionBody(b *fn) []ir.Stmt {
 			b.Call("trs_derive", b.V("k"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
 			b.Barrier(true)
 			b.Decl("kc", ir.I32, b.Ld("status", b.I32(stPhase)))
-			b.Call("trs_commit", b.V("kc"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs), b.I32(0))
+			b.Call("trs_commit", b.V("kc"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs), b.Mul(b.I32(2), b.V("on")))
 			b.Barrier(true)
 		})
 	})
@@ -284,10 +291,11 @@ func (l *lowerer) statsFunc() {
 		used, d = b.CallExpr("trs_used"), "%ld"
 	}
 	b.IfElse(b.Eq(b.P(pStats), b.I32(2)), func() {
-		b.Eprintf("{\"iterations\": %d, \"rewrites\": %ld, \"live_terms\": %ld, \"peak_parallelism\": %d, \"store_slots_used\": "+d+"}\n",
-			b.Ld("status", b.I32(stIter)), b.Ld("total", b.I32(0)), b.Ld("h_live", b.I32(0)), b.Ld("status", b.I32(stPeak)), used)
+		b.Eprintf("{\"iterations\": %d, \"iterations_gpu\": %d, \"rewrites\": %ld, \"live_terms\": %ld, \"peak_parallelism\": %d, \"store_slots_used\": "+d+"}\n",
+			b.Ld("status", b.I32(stIter)), b.Ld("status", b.I32(stOnDev)), b.Ld("total", b.I32(0)), b.Ld("h_live", b.I32(0)), b.Ld("status", b.I32(stPeak)), used)
 	}, func() {
 		b.Eprintf("iterations: %d\n", b.Ld("status", b.I32(stIter)))
+		b.Eprintf("iterations on the CPU: %d, on the GPU: %d\n", b.Sub(b.Ld("status", b.I32(stIter)), b.Ld("status", b.I32(stOnDev))), b.Ld("status", b.I32(stOnDev)))
 		b.Eprintf("rewrites: %ld\n", b.Ld("total", b.I32(0)))
 		b.Eprintf("live terms: %ld\n", b.Ld("h_live", b.I32(0)))
 		b.Eprintf("peak parallelism: %d\n", b.Ld("status", b.I32(stPeak)))
@@ -309,13 +317,31 @@ func (l *lowerer) traceFunc() {
 	b.Loop("i", b.I32(0), b.V("n"), b.I32(1), func() {
 		at := func(j int64) ir.Expr { return b.Ld("h_tr", b.Add(b.Mul(b.I32(4), b.V("i")), b.I32(j))) }
 		b.Printf("%d,%ld,%ld,%ld,", b.V("i"), at(0), at(1), at(2))
-		b.IfElse(b.Eq(at(3), b.I64(0)), func() { b.Printf("grid\n") }, func() { b.Printf("block\n") })
+		b.IfElse(b.Eq(b.Bin(ir.Rem, at(3), b.I64(2)), b.I64(0)), func() { b.Printf("grid,") }, func() { b.Printf("block,") })
+		b.IfElse(b.Lt(at(3), b.I64(2)), func() { b.Printf("cpu\n") }, func() { b.Printf("gpu\n") })
 	})
 }
 
 // TraceHeader is the first line of the trace: the columns are the
 // iteration, the worklist entries rewritten in it (its parallelism, each
 // a walk of Note [Local normalisation]), the rewrite steps they took, the
-// slots pending after it, and whether the region (grid) or the one-block
-// kernel (block) ran it.
-const TraceHeader = "iteration,rewritten,rewrites,pending,mode"
+// slots pending after it, whether the region (grid) or the one-block
+// kernel (block) ran it, and on which side (cpu or gpu, Note [Where
+// iterations ran]).
+const TraceHeader = "iteration,rewritten,rewrites,pending,mode,on"
+
+// Note [Where iterations ran]
+//
+// A hybrid program (Note [Hybrid points] in ir/expr.go) runs each
+// iteration where the data is: main reads ondevice() after its hybrid
+// point and passes it, as on, to the region and the one-block kernel,
+// which add 2*on to the trace's mode word; trs_account counts the
+// iterations with on set in status[stOnDev]. --stats prints them as
+// "iterations on the CPU: C, on the GPU: G", --trace's column on says
+// cpu or gpu, and gpuc plot shades the GPU's iterations. The device is
+// what ondevice() says it is: the interpreter and GPU-only programs count
+// every iteration on the GPU, a host build without moves every one on the
+// CPU, and the host build's stand-in device (HYBRID_DEVICE=copy,
+// HYBRID_MIGRATE=every) counts as the GPU. Only these two figures differ
+// between the ways a program runs; the rest of the statistics and trace
+// are the same bytes.

@@ -82,7 +82,8 @@ func (l *lowerer) deriveFunc() {
 // commitFunc: trs_commit(k, p, np, mode) is the commit phase of iteration
 // k: pending flags, and the count of slots pending after the iteration;
 // garbage; and the books, by processor 0. mode is 0 in the region and 1
-// in the one-block kernel, for the trace.
+// in the one-block kernel, plus 2 where the device holds the data, for
+// the trace and the statistics (Note [Where iterations ran]).
 func (l *lowerer) commitFunc() {
 	params := []param{{"k", ir.I32}, {"p", ir.I32}, {"np", ir.I32}, {"mode", ir.I32}}
 	if l.world {
@@ -155,6 +156,7 @@ func (l *lowerer) accountFunc() {
 	st := b.Decl("st", ir.I64, b.Ld("steps", b.V("c0")))
 	b.Store("total", b.I32(0), b.Add(b.Ld("total", b.I32(0)), st))
 	b.If(b.Lt(b.Ld("status", b.I32(stPeak)), ns), func() { b.Store("status", b.I32(stPeak), b.V("ns")) })
+	b.Store("status", b.I32(stOnDev), b.Add(b.Ld("status", b.I32(stOnDev)), b.Bin(ir.Div, b.V("mode"), b.I32(2))))
 	at := func(i, j int64) ir.Expr { return b.Add(b.Mul(b.I32(4), b.Add(b.V("k"), b.I32(i))), b.I32(j)) }
 	b.If(b.Lt(b.V("k"), b.P(pTraceCap)), func() {
 		b.Store("tr", at(0, 0), b.Conv(ir.I64, b.V("ns")))
@@ -211,16 +213,17 @@ func (b *fn) withinHybrid(k, it0 ir.Expr) ir.Expr {
 	return b.Bin(ir.LogOr, b.Eq(b.P(pHybridIter), b.I32(0)), b.Lt(b.Sub(k, it0), b.P(pHybridIter)))
 }
 
-// smallKernel: trs_small(it0) runs iterations from it0 in one block while
-// fewer than 4*SMALL slots are pending (Note [Low parallelism]).
+// smallKernel: trs_small(it0, on) runs iterations from it0 in one block
+// while fewer than 4*SMALL slots are pending (Note [Low parallelism]); on
+// is ondevice(), for the books (Note [Where iterations ran]).
 func (l *lowerer) smallKernel() {
-	b := l.newFunc(ir.KernelFunc, "trs_small", ir.Void, param{"it0", ir.I32})
+	b := l.newFunc(ir.KernelFunc, "trs_small", ir.Void, param{"it0", ir.I32}, param{"on", ir.I32})
 	b.Decl("k", ir.I32, b.V("it0"))
 	few := b.Lt(b.Ld("pc", b.Rem(b.V("k"), b.I32(3))), b.Mul(b.I32(4), b.P(pSmall)))
 	b.While(b.And(b.And(b.running(b.V("k"), false), few), b.withinHybrid(b.V("k"), b.V("it0"))), func() {
 		b.Call("trs_derive", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim))
 		b.Barrier(false)
-		b.Call("trs_commit", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim), b.I32(1))
+		b.Call("trs_commit", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim), b.Add(b.I32(1), b.Mul(b.I32(2), b.V("on"))))
 		b.Barrier(false)
 		b.Set("k", b.Add(b.V("k"), b.I32(1)))
 	})

@@ -82,8 +82,8 @@ func (l *lowerer) ctrLen() ir.Expr {
 
 // World status words, besides those of one device (status[i]).
 const (
-	stWOverflow = 4 // some device's store filled: the world's overflow flag
-	stWords     = 5
+	stWOverflow = 5 // some device's store filled: the world's overflow flag
+	stWords     = 6
 )
 
 // head is the head of slot s, and arg its a-th argument: in a world the
@@ -187,6 +187,7 @@ func (l *lowerer) worldAccountFunc() {
 		b.Store("tr", tr(3), b.Conv(ir.I64, b.V("mode")))
 	})
 	b.Store("status", b.ctr(b.I32(stIter)), b.Add(b.V("k"), b.I32(1)))
+	b.Store("status", b.ctr(b.I32(stOnDev)), b.Add(b.Ld("status", b.ctr(b.I32(stOnDev))), b.Bin(ir.Div, b.V("mode"), b.I32(2))))
 	head := b.Decl("head", ir.I64, b.Min(b.Ld("free", b.ctr(b.I32(frHead))), b.Ld("free", b.ctr(b.I32(frTailA)))))
 	b.Store("free", b.ctr(b.I32(frHead)), head)
 	b.Store("free", b.ctr(b.I32(frHead0)), b.V("head"))
@@ -336,7 +337,9 @@ func (l *lowerer) worldIteration(b *fn) []ir.Stmt {
 		b.Barrier(true)
 		b.Call("trs_commit", b.Ld("status", b.ctr(b.I32(stPhase))), q(), w())
 		b.Barrier(true)
-		b.If(b.Eq(q(), b.I32(0)), func() { b.Call("trs_account", b.Ld("status", b.ctr(b.I32(stPhase))), b.I32(0)) })
+		// Mode grid, on the device: world programs stay on the GPU (Note
+		// [Where iterations ran]).
+		b.If(b.Eq(q(), b.I32(0)), func() { b.Call("trs_account", b.Ld("status", b.ctr(b.I32(stPhase))), b.I32(2)) })
 	})
 }
 

@@ -25,7 +25,7 @@ import (
 // traceRow is one iteration of a TRS program's trace (trs.TraceHeader).
 type traceRow struct {
 	iteration, rewritten, pending float64
-	block                         bool
+	block, cpu                    bool // the one-block loop ran it; the CPU did
 }
 
 func plotCommand(stdout io.Writer) *cobra.Command {
@@ -37,8 +37,10 @@ func plotCommand(stdout io.Writer) *cobra.Command {
 		Long: `plot draws the trace that gpuc run --trace writes (or that a compiled TRS
 program prints with TRACE=1) as the TRS paper's Figure 2 does: for each
 iteration of the fixpoint loop, the number of terms rewritten in it. Red
-iterations ran in the grid-wide loop, blue ones in the one-block loop;
-the panel below shows the number of terms still pending. The format follows the
+iterations ran in the grid-wide loop, blue ones in the one-block loop,
+each in a lighter shade where the CPU ran it (a hybrid program's, and a
+host build's, column on); the panel below shows the number of terms still
+pending. The format follows the
 output's extension: .svg, .png or .pdf. --from and --to zoom in on a range
 of iterations.`,
 		Args: cobra.ExactArgs(1),
@@ -84,7 +86,8 @@ func readTrace(path string) ([]traceRow, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	if len(recs) == 0 || strings.Join(recs[0], ",") != trs.TraceHeader {
+	// Traces of before Note [Where iterations ran] lack the column on.
+	if len(recs) == 0 || (strings.Join(recs[0], ",") != trs.TraceHeader && strings.Join(recs[0], ",")+",on" != trs.TraceHeader) {
 		return nil, fmt.Errorf("%s: not a TRS trace: the first line should be %s", path, trs.TraceHeader)
 	}
 	var rows []traceRow
@@ -97,7 +100,11 @@ func readTrace(path string) ([]traceRow, error) {
 			}
 			nums[j] = v
 		}
-		rows = append(rows, traceRow{iteration: nums[0], rewritten: nums[1], pending: nums[3], block: rec[4] == "block"})
+		if len(rec) < 5 {
+			return nil, fmt.Errorf("%s:%d: want %d columns, have %d", path, i+2, len(recs[0]), len(rec))
+		}
+		cpu := len(rec) > 5 && rec[5] == "cpu"
+		rows = append(rows, traceRow{iteration: nums[0], rewritten: nums[1], pending: nums[3], block: rec[4] == "block", cpu: cpu})
 	}
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s: the trace has no iterations", path)
@@ -107,7 +114,8 @@ func readTrace(path string) ([]traceRow, error) {
 
 // plotTrace draws a trace in two panels over one iteration axis: above,
 // the rewritten terms of each iteration as filled steps, red for the
-// grid-wide loop and blue for the one-block loop; below, the pending
+// grid-wide loop and blue for the one-block loop, lighter where the CPU
+// ran them (named apart only where both sides did); below, the pending
 // terms as a line. Axes of counts get integer ticks; the upper panel
 // leaves headroom for its legend, so that it covers no data.
 func plotTrace(rows []traceRow, title string) ([][]*plot.Plot, error) {
@@ -116,11 +124,12 @@ func plotTrace(rows []traceRow, title string) ([][]*plot.Plot, error) {
 	top.Y.Label.Text = "terms rewritten"
 	top.Add(plotter.NewGrid())
 	most := 0.0
-	for _, block := range []bool{false, true} {
+	for _, s := range traceSeries(rows) {
+		block := s.block
 		pts := make(plotter.XYs, 0, len(rows)+1)
 		for _, r := range rows {
 			y := r.rewritten
-			if r.block != block {
+			if r.block != block || r.cpu != s.cpu {
 				y = 0
 			}
 			most = max(most, y)
@@ -134,14 +143,16 @@ func plotTrace(rows []traceRow, title string) ([][]*plot.Plot, error) {
 		}
 		steps.StepStyle = plotter.PostStep
 		steps.LineStyle.Width = 0
-		steps.FillColor = color.RGBA{R: 200, G: 30, B: 30, A: 255}
-		name := "grid-wide loop"
+		c := color.RGBA{R: 200, G: 30, B: 30, A: 255}
 		if block {
-			steps.FillColor = color.RGBA{R: 30, G: 60, B: 200, A: 255}
-			name = "one-block loop"
+			c = color.RGBA{R: 30, G: 60, B: 200, A: 255}
 		}
+		if s.cpu {
+			c.R, c.G, c.B = c.R/3+160, c.G/3+160, c.B/3+160
+		}
+		steps.FillColor = c
 		top.Add(steps)
-		top.Legend.Add(name, steps)
+		top.Legend.Add(s.name, steps)
 	}
 	top.Legend.Top = true
 	top.Y.Min, top.Y.Max = 0, max(most, 1)*1.4 // the legend's headroom
@@ -168,6 +179,37 @@ func plotTrace(rows []traceRow, title string) ([][]*plot.Plot, error) {
 		p.Y.Tick.Marker = intTicks{}
 	}
 	return [][]*plot.Plot{{top}, {bottom}}, nil
+}
+
+// series is one filled series of the upper panel: the iterations of one
+// loop on one side.
+type series struct {
+	name       string
+	block, cpu bool
+}
+
+// traceSeries lists the upper panel's series: the grid-wide and the
+// one-block loop on each side that ran iterations, named by side only
+// where both did.
+func traceSeries(rows []traceRow) []series {
+	sides := map[bool]bool{}
+	for _, r := range rows {
+		sides[r.cpu] = true
+	}
+	var out []series
+	for _, cpu := range []bool{false, true} {
+		if !sides[cpu] {
+			continue
+		}
+		for _, block := range []bool{false, true} {
+			name := map[bool]string{false: "grid-wide loop", true: "one-block loop"}[block]
+			if len(sides) == 2 {
+				name += map[bool]string{false: ", GPU", true: ", CPU"}[cpu]
+			}
+			out = append(out, series{name, block, cpu})
+		}
+	}
+	return out
 }
 
 // intTicks marks integer values only, labelled without decimals.
