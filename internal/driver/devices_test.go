@@ -126,7 +126,7 @@ func TestExamplesOnDevices(t *testing.T) {
 			}
 			want := one
 			if rewrite {
-				want = strings.ReplaceAll(one, ",block\n", ",grid\n")
+				want = strings.ReplaceAll(one, ",block,", ",grid,")
 			}
 			if got := run(world, k, ext == ".fork"); got != want {
 				t.Errorf("as a world program on %d devices, it prints\n%s\none prints\n%s", k, got, one)
