@@ -39,5 +39,18 @@ func (x *fx) bounded(buf string, v its.Expr, s its.Sort) its.Expr {
 	if in == nil {
 		return v
 	}
+	// Where the bound has the value's sort, two plain compares, which interval analysis reads
+	// (its upper bound as the arm's); else one conjunction over 64 bits.
+	b := x.m.Buffer(buf)
+	if p := x.m.Param(b.Bound); p != nil {
+		if ps, ok := sortOf(p.Type); ok && ps == s {
+			hi := x.expr(&ir.ParamRef{Pos: b.Pos, Name: p.Name, T: p.Type}, nil)
+			le, ge := its.Ule, its.Uge
+			if s.Signed {
+				le, ge = its.Sle, its.Sge
+			}
+			return &its.Ite{C: its.B(ge, v, its.C(0, s)), T: &its.Ite{C: its.B(le, v, hi), T: v, E: its.C(0, s)}, E: its.C(0, s)}
+		}
+	}
 	return &its.Ite{C: in, T: v, E: its.C(0, s)}
 }
