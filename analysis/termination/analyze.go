@@ -214,7 +214,26 @@ type analyzer struct {
 	steps      []sampledStep
 	stepsDone  bool
 	rankFailed bool
+	// proved holds each loop nest that prove proved, by its head; reuse, where not nil, gives
+	// those of an earlier proof of the same system under fewer facts (Note [Proved nests stay
+	// proved]).
+	proved, reuse map[int]provedNest
 }
+
+// provedNest is one loop nest's proof: its description and every obligation it rests on.
+type provedNest struct {
+	loop Loop
+	obl  []Obligation
+}
+
+// Note [Proved nests stay proved]
+// The search for a condition on the parameters (Engine.conditional) proves the system again
+// under more facts, once per candidate condition, and used to prove every loop nest each time:
+// in CHR's cooperative kernels, which hold a dozen nests, that was most of the analysis time.
+// A nest proved without the condition stays proved with it: more facts at the entry keep every
+// invariant initial (the obligations assume fewer facts than now hold) and leave consecution
+// and the ranking obligations as they were. So each try reuses those nests' loops and
+// obligations and proves only the nests that were stuck.
 
 // check asks the solver about script, the part before its exact definitions first (Note
 // [Division by variables]).
@@ -332,7 +351,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	// A proof that ran out of work would run out again under a condition: no search then. A
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
 	if !e.cfg.NoConditions && !proofOut {
-		if cond, sub := e.conditional(sys, stuck, res.Witness, &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
+		if cond, sub := e.conditional(sys, stuck, res.Witness, a.proved, &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
 			res.Certificate = sub.Certificate
@@ -435,11 +454,24 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	inv0 := freeInvariants(sys)
 	var bounds, simple, full Invariants
 	var cert []Obligation
-	certified := map[*Invariants]bool{}
+	certified := map[*Invariants][]Obligation{}
 	var loops []Loop
 	var stuck [][]int
+	a.proved = map[int]provedNest{}
+	seen := map[string]bool{}
 	for _, c := range sccs(sys, allTrans(sys)) {
 		head := headOf(sys, c)
+		if p, ok := a.reuse[head]; ok {
+			for _, o := range p.obl {
+				if !seen[o.Script] {
+					seen[o.Script] = true
+					cert = append(cert, o)
+				}
+			}
+			loops = append(loops, p.loop)
+			a.proved[head] = p
+			continue
+		}
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
 		used := &inv0
 		ranks, obl, bad := a.proveComponent(inv0, c)
@@ -489,11 +521,17 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		l.Invariants = describeInvariant(sys, *used, heads)
 		if bad == nil {
 			l.Verdict = True
-			if !certified[used] {
-				certified[used] = true
-				cert = append(cert, a.invariantObligations(*used)...)
+			if _, ok := certified[used]; !ok {
+				certified[used] = a.invariantObligations(*used)
 			}
-			cert = append(cert, obl...)
+			nest := provedNest{loop: l, obl: append(append([]Obligation(nil), certified[used]...), obl...)}
+			for _, o := range nest.obl {
+				if !seen[o.Script] {
+					seen[o.Script] = true
+					cert = append(cert, o)
+				}
+			}
+			a.proved[head] = nest
 		} else {
 			l.Verdict = Unknown
 			l.Reason = a.unknownReasonIn(exact, bad)
@@ -674,7 +712,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 
 // conditional looks for bounds on the parameters that the stuck loops read under which every
 // loop is proved; it returns the condition and the proof's result.
-func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *work) (string, *Result) {
+func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, proved map[int]provedNest, w *work) (string, *Result) {
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -761,7 +799,7 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *wo
 				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
 			}
 		}
-		a := &analyzer{eng: e, sys: &c, work: w}
+		a := &analyzer{eng: e, sys: &c, work: w, reuse: proved}
 		_, loops, cert, left := a.prove()
 		if len(left) == 0 {
 			return strings.Join(conds, " && "), &Result{Loops: loops, Certificate: cert}
