@@ -50,6 +50,13 @@ type Config struct {
 	Trace io.Writer
 }
 
+// Note [Conditions on parameters first]
+// The condition search starts from the strongest condition, every bounded value at most 2^10,
+// and weakens one value at a time. A loop up to min(top[0], CAP) (CHR's store scans) is proved
+// by a bound on either; weakening the parameters first left the bound on the value read from
+// memory (top[0] <= 2^30), which no user can check. Weakening the values read from memory
+// first leaves the bound on the parameter (CAP <= 2^30), which the user sets.
+
 // Note [Work budget]
 // The analysis of one system may send at most Config.Work queries to the solver (a query
 // answered from the cache counts too), the Farkas LPs stop after a fixed number of pivots, and
@@ -825,7 +832,28 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, prove
 	if !withSizes {
 		params = params[:nparams]
 	}
-	for i, p := range params {
+	// Values read from memory lose their bounds first, so that a condition that parameters can
+	// carry is stated on parameters (Note [Conditions on parameters first]).
+	isParam := map[string]bool{}
+	for _, p := range sys.Params {
+		isParam[p] = true
+	}
+	var order []int
+	for pass := 0; pass < 3; pass++ {
+		for i, p := range params {
+			kind := 2 // a launch size
+			if i < nparams && isParam[p.Name] {
+				kind = 1
+			} else if i < nparams {
+				kind = 0
+			}
+			if kind == pass {
+				order = append(order, i)
+			}
+		}
+	}
+	for _, i := range order {
+		p := params[i]
 		if lower[i] {
 			lower[i] = false
 			if c, r := try(); r != nil {
