@@ -72,7 +72,10 @@ type fx struct {
 	launch  map[ir.BuiltinOp]its.Var
 	loops   []*loop
 	exit    int
-	err     error
+	// hostDefs are the host locals that launch facts see through (Note [Host locals in
+	// launches]).
+	hostDefs map[string]ir.Expr
+	err      error
 }
 
 func translate(m *ir.Module, f *ir.Func, file string) (*its.System, error) {
@@ -299,6 +302,10 @@ func launchSized(v, e its.Expr) its.Expr {
 
 // hostExpr translates a host expression over constants and module parameters, or nil.
 func (x *fx) hostExpr(e ir.Expr) (r its.Expr) {
+	if x.hostDefs == nil {
+		x.hostDefs = hostDefs(x.m)
+	}
+	e = inlineHostDefs(e, x.hostDefs)
 	ok := true
 	ir.WalkExpr(e, func(e ir.Expr) bool {
 		switch e.(type) {
