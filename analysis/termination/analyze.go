@@ -225,6 +225,8 @@ type analyzer struct {
 	// those of an earlier proof of the same system under fewer facts (Note [Proved nests stay
 	// proved]).
 	proved, reuse map[int]provedNest
+	// consts caches constants per system (constantsOf).
+	consts map[*its.System]map[string]bool
 }
 
 // provedNest is one loop nest's proof: its description and every obligation it rests on.
@@ -517,7 +519,7 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 			ranks, obl, bad = a.proveComponent(full, c)
 		}
 		for _, r := range ranks {
-			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn, head))
+			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn))
 		}
 		var heads []int
 		for _, x := range locsOf(sys, c) {
