@@ -255,7 +255,7 @@ func (x *fx) load(e *ir.Load, s its.Sort, ok bool, env map[string]its.Expr) its.
 			x.loads[key] = v
 			x.sys.Vars = append(x.sys.Vars, v)
 			if in := x.inBound(e.Buf, its.R(v), vs); in != nil {
-				x.sys.Facts = append(x.sys.Facts, its.Fact{Expr: in, Why: "bound of buffer " + e.Buf + " (checked)"})
+				x.sys.Facts = append(x.sys.Facts, its.Fact{Expr: in, Why: its.BoundWhy + e.Buf + " (checked)"})
 			}
 		}
 		if vs == bit {

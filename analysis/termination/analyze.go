@@ -740,6 +740,23 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, prove
 	}
 	// And what those variables are computed from, through any update (a bound set from n).
 	closeUnderUpdates(sys, read)
+	// And the bound of a value read from a bounded buffer: a condition on the bound's
+	// parameter bounds the value (Note [Conditions on parameters first]).
+	for _, f := range sys.Facts {
+		if !strings.HasPrefix(f.Why, its.BoundWhy) {
+			continue
+		}
+		vs := its.FreeVars(f.Expr)
+		hit := false
+		for v := range vs {
+			hit = hit || read[v]
+		}
+		if hit {
+			for v := range vs {
+				read[v] = true
+			}
+		}
+	}
 	// Parameters, and values read once from read-only memory (variables nothing updates that
 	// are no thread id or launch size): a condition may bound both.
 	bounded := append([]string(nil), sys.Params...)
