@@ -76,7 +76,10 @@
 // output buffers start zeroed, input buffers are read from files, static
 // buffers hold Init. Shared buffers have one instance per block, zeroed
 // before the block starts. Indexing out of range is an error in the
-// interpreter and undefined on the GPU.
+// interpreter and undefined on the GPU. A scratch buffer may state a
+// range for its values, `buffer wlen: i32[3] global scratch bound
+// "CAPACITY";`: every write stays in [0, CAPACITY], which the interpreter
+// checks and the termination analysis assumes (Note [Bounded buffers]).
 //
 // Between two barriers, threads of a kernel run in an unspecified
 // interleaving; conflicting non-atomic accesses to one address by two

@@ -48,7 +48,26 @@ type Buffer struct {
 	// Progress, if not empty, names what the buffer's first element
 	// counts (Note [Progress counters]).
 	Progress string
+	// Bound, if not empty, names a parameter B (or is a decimal constant):
+	// every element the program stores lies in [0, B], a checked fact
+	// (Note [Bounded buffers]).
+	Bound string
 }
+
+// Note [Bounded buffers]
+//
+// A frontend whose own capacity checks keep a counter's values in a range
+// states that range on the buffer: `bound "CAPACITY"` says that every
+// value a store or an atomic writes into it lies in [0, CAPACITY] (the
+// parameter's value, or a decimal constant). The interpreter checks each
+// such write and fails with a positioned error, so a wrong fact shows in
+// every test that runs the program; backends ignore it. The termination
+// analysis reads a load from the buffer as a value in that range
+// (analysis/fromir), so a grid-stride loop up to a counter that other
+// threads write ends where the bound is small enough, rather than being
+// UNKNOWN. A buffer has at most one of progress and bound. The initial
+// contents (zero, an input file) are not checked: a frontend puts a bound
+// only on scratch buffers, whose elements start at zero.
 
 // Note [Progress counters]
 //

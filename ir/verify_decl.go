@@ -25,6 +25,7 @@ func (v *verifier) decls() {
 		if b.Progress != "" && (!b.Elem.IsInt() || b.Space != Global && b.Space != Distributed) {
 			v.errorf(b.Pos, "buffer %s counts progress (%s), so it must hold integers in global or distributed memory", b.Name, b.Progress)
 		}
+		v.bound(m, b)
 		if known && b.Space == Constant && constBytes <= MaxConstantMemory {
 			constBytes += n * int64(b.Elem.Size())
 			if constBytes > MaxConstantMemory {

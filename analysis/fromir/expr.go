@@ -236,7 +236,7 @@ func (x *fx) load(e *ir.Load, s its.Sort, ok bool, env map[string]its.Expr) its.
 		return &its.Nondet{Sort: its.I32, Why: "float load " + e.Buf}
 	}
 	if x.m.Buffer(e.Buf) == nil || x.written[e.Buf] || x.written["*"] {
-		return &its.Nondet{Sort: s, Why: "load " + e.Buf}
+		return x.bounded(e.Buf, &its.Nondet{Sort: s, Why: "load " + e.Buf}, s)
 	}
 	idx := x.expr(e.Index, env)
 	vs := s
@@ -254,6 +254,9 @@ func (x *fx) load(e *ir.Load, s its.Sort, ok bool, env map[string]its.Expr) its.
 			v = its.Var{Name: name, Sort: vs}
 			x.loads[key] = v
 			x.sys.Vars = append(x.sys.Vars, v)
+			if in := x.inBound(e.Buf, its.R(v), vs); in != nil {
+				x.sys.Facts = append(x.sys.Facts, its.Fact{Expr: in, Why: its.BoundWhy + e.Buf + " (checked)"})
+			}
 		}
 		if vs == bit {
 			return its.B(its.Ne, its.R(v), its.C(0, bit))
@@ -263,7 +266,7 @@ func (x *fx) load(e *ir.Load, s its.Sort, ok bool, env map[string]its.Expr) its.
 	if vs == bit {
 		return its.B(its.Ne, &its.Load{Buffer: e.Buf, Addr: idx, Sort: bit}, its.C(0, bit))
 	}
-	return &its.Load{Buffer: e.Buf, Addr: idx, Sort: s}
+	return x.bounded(e.Buf, &its.Load{Buffer: e.Buf, Addr: idx, Sort: s}, s)
 }
 
 // fixed reports whether e reads only variables no statement assigns: parameters and launch

@@ -72,7 +72,10 @@ type fx struct {
 	launch  map[ir.BuiltinOp]its.Var
 	loops   []*loop
 	exit    int
-	err     error
+	// hostDefs are the host locals that launch facts see through (Note [Host locals in
+	// launches]).
+	hostDefs map[string]ir.Expr
+	err      error
 }
 
 func translate(m *ir.Module, f *ir.Func, file string) (*its.System, error) {
@@ -195,10 +198,10 @@ func (x *fx) launchFacts() {
 	fact(its.B(its.LAnd, its.B(its.Sle, c(0), bid), its.B(its.Slt, bid, gdim)), "block id < grid size")
 	fact(its.B(its.LAnd, its.B(its.Sle, c(1), gdim), its.B(its.Sle, gdim, c(1<<31-1))), "1 <= grid size <= 2^31-1")
 	if b := x.launchBlock(); b != nil {
-		fact(its.B(its.Eq, bdim, b), "launch block "+b.String())
+		fact(its.B(its.Eq, launchSized(bdim, b), b), "launch block "+b.String())
 	}
-	if g := x.launchSame(func(l *ir.Launch) ir.Expr { return l.Grid }); g != nil && its.SortOf(g) == its.I32 {
-		fact(its.B(its.Eq, gdim, g), "launch grid "+g.String())
+	if g := x.launchSame(func(l *ir.Launch) ir.Expr { return l.Grid }); g != nil && (its.SortOf(g) == its.I32 || its.SortOf(g) == its.I64) {
+		fact(its.B(its.Eq, launchSized(gdim, g), g), "launch grid "+g.String())
 	}
 	for i, p := range x.f.Params {
 		v, ok := x.vars[p.Name]
@@ -276,14 +279,33 @@ func (x *fx) launchBlock() its.Expr {
 			return true
 		})
 	}
-	if !same || found == nil || its.SortOf(found) != its.I32 {
+	if !same || found == nil || its.SortOf(found) != its.I32 && its.SortOf(found) != its.I64 {
 		return nil
 	}
 	return found
 }
 
+// Note [Launch sizes over 64 bits]
+// Hosts compute grid and block sizes in i64 ((i64(PROCS) + 255) / 256). A launch whose sizes lie
+// outside 1..2^31-1 (grid) or 1..1024 (block) runs no thread: the interpreter and CUDA refuse
+// it, and a grid of 0 launches nothing. So in every thread that runs, the i64 size equals the
+// sign extension of the i32 launch value, and that is the fact; without it a kernel launched
+// with a grid of (PROCS + 255) / 256 had a witness with PROCS = 0 (CHR's output kernels).
+
+// launchSized gives the launch value v (i32) in the sort of the host's size e.
+func launchSized(v, e its.Expr) its.Expr {
+	if its.SortOf(e) == its.I64 {
+		return &its.Cast{Op: its.SExt, X: v, To: its.I64}
+	}
+	return v
+}
+
 // hostExpr translates a host expression over constants and module parameters, or nil.
 func (x *fx) hostExpr(e ir.Expr) (r its.Expr) {
+	if x.hostDefs == nil {
+		x.hostDefs = hostDefs(x.m)
+	}
+	e = inlineHostDefs(e, x.hostDefs)
 	ok := true
 	ir.WalkExpr(e, func(e ir.Expr) bool {
 		switch e.(type) {

@@ -35,7 +35,8 @@ func (x *fx) stmt(s ir.Stmt, in []*state) []*state {
 		}
 		if v, ok := x.vars[s.Dst]; ok {
 			for _, st := range in {
-				st.env[s.Dst] = &its.Nondet{Sort: x.exprSort(v), Why: "atomic " + s.Op.String() + " " + s.Buf}
+				// The old value, which a bounded buffer's range holds too.
+				st.env[s.Dst] = x.bounded(s.Buf, &its.Nondet{Sort: x.exprSort(v), Why: "atomic " + s.Op.String() + " " + s.Buf}, x.exprSort(v))
 			}
 		}
 		return in

@@ -319,6 +319,11 @@ type Fact struct {
 	Why  string // "thread id < block size"
 }
 
+// BoundWhy starts the Why of a fact that bounds a value read from a bounded buffer (Note
+// [Bounded buffers] in package ir): a condition on the bound's parameter can stand for one on
+// the value.
+const BoundWhy = "bound of buffer "
+
 // System is one kernel or device function, seen by one thread.
 type System struct {
 	Name   string // kernel or device function

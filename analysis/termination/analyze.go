@@ -50,6 +50,13 @@ type Config struct {
 	Trace io.Writer
 }
 
+// Note [Conditions on parameters first]
+// The condition search starts from the strongest condition, every bounded value at most 2^10,
+// and weakens one value at a time. A loop up to min(top[0], CAP) (CHR's store scans) is proved
+// by a bound on either; weakening the parameters first left the bound on the value read from
+// memory (top[0] <= 2^30), which no user can check. Weakening the values read from memory
+// first leaves the bound on the parameter (CAP <= 2^30), which the user sets.
+
 // Note [Work budget]
 // The analysis of one system may send at most Config.Work queries to the solver (a query
 // answered from the cache counts too), the Farkas LPs stop after a fixed number of pivots, and
@@ -214,7 +221,28 @@ type analyzer struct {
 	steps      []sampledStep
 	stepsDone  bool
 	rankFailed bool
+	// proved holds each loop nest that prove proved, by its head; reuse, where not nil, gives
+	// those of an earlier proof of the same system under fewer facts (Note [Proved nests stay
+	// proved]).
+	proved, reuse map[int]provedNest
+	// consts caches constants per system (constantsOf).
+	consts map[*its.System]map[string]bool
 }
+
+// provedNest is one loop nest's proof: its description and every obligation it rests on.
+type provedNest struct {
+	loop Loop
+	obl  []Obligation
+}
+
+// Note [Proved nests stay proved]
+// The search for a condition on the parameters (Engine.conditional) proves the system again
+// under more facts, once per candidate condition, and used to prove every loop nest each time:
+// in CHR's cooperative kernels, which hold a dozen nests, that was most of the analysis time.
+// A nest proved without the condition stays proved with it: more facts at the entry keep every
+// invariant initial (the obligations assume fewer facts than now hold) and leave consecution
+// and the ranking obligations as they were. So each try reuses those nests' loops and
+// obligations and proves only the nests that were stuck.
 
 // check asks the solver about script, the part before its exact definitions first (Note
 // [Division by variables]).
@@ -332,7 +360,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	// A proof that ran out of work would run out again under a condition: no search then. A
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
 	if !e.cfg.NoConditions && !proofOut {
-		if cond, sub := e.conditional(sys, stuck, res.Witness, &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
+		if cond, sub := e.conditional(sys, stuck, res.Witness, a.proved, &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
 			res.Certificate = sub.Certificate
@@ -435,11 +463,24 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	inv0 := freeInvariants(sys)
 	var bounds, simple, full Invariants
 	var cert []Obligation
-	certified := map[*Invariants]bool{}
+	certified := map[*Invariants][]Obligation{}
 	var loops []Loop
 	var stuck [][]int
+	a.proved = map[int]provedNest{}
+	seen := map[string]bool{}
 	for _, c := range sccs(sys, allTrans(sys)) {
 		head := headOf(sys, c)
+		if p, ok := a.reuse[head]; ok {
+			for _, o := range p.obl {
+				if !seen[o.Script] {
+					seen[o.Script] = true
+					cert = append(cert, o)
+				}
+			}
+			loops = append(loops, p.loop)
+			a.proved[head] = p
+			continue
+		}
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
 		used := &inv0
 		ranks, obl, bad := a.proveComponent(inv0, c)
@@ -478,7 +519,7 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 			ranks, obl, bad = a.proveComponent(full, c)
 		}
 		for _, r := range ranks {
-			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn, head))
+			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn))
 		}
 		var heads []int
 		for _, x := range locsOf(sys, c) {
@@ -489,11 +530,17 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		l.Invariants = describeInvariant(sys, *used, heads)
 		if bad == nil {
 			l.Verdict = True
-			if !certified[used] {
-				certified[used] = true
-				cert = append(cert, a.invariantObligations(*used)...)
+			if _, ok := certified[used]; !ok {
+				certified[used] = a.invariantObligations(*used)
 			}
-			cert = append(cert, obl...)
+			nest := provedNest{loop: l, obl: append(append([]Obligation(nil), certified[used]...), obl...)}
+			for _, o := range nest.obl {
+				if !seen[o.Script] {
+					seen[o.Script] = true
+					cert = append(cert, o)
+				}
+			}
+			a.proved[head] = nest
 		} else {
 			l.Verdict = Unknown
 			l.Reason = a.unknownReasonIn(exact, bad)
@@ -674,7 +721,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 
 // conditional looks for bounds on the parameters that the stuck loops read under which every
 // loop is proved; it returns the condition and the proof's result.
-func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *work) (string, *Result) {
+func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, proved map[int]provedNest, w *work) (string, *Result) {
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -693,6 +740,23 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *wo
 	}
 	// And what those variables are computed from, through any update (a bound set from n).
 	closeUnderUpdates(sys, read)
+	// And the bound of a value read from a bounded buffer: a condition on the bound's
+	// parameter bounds the value (Note [Conditions on parameters first]).
+	for _, f := range sys.Facts {
+		if !strings.HasPrefix(f.Why, its.BoundWhy) {
+			continue
+		}
+		vs := its.FreeVars(f.Expr)
+		hit := false
+		for v := range vs {
+			hit = hit || read[v]
+		}
+		if hit {
+			for v := range vs {
+				read[v] = true
+			}
+		}
+	}
 	// Parameters, and values read once from read-only memory (variables nothing updates that
 	// are no thread id or launch size): a condition may bound both.
 	bounded := append([]string(nil), sys.Params...)
@@ -761,7 +825,7 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *wo
 				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
 			}
 		}
-		a := &analyzer{eng: e, sys: &c, work: w}
+		a := &analyzer{eng: e, sys: &c, work: w, reuse: proved}
 		_, loops, cert, left := a.prove()
 		if len(left) == 0 {
 			return strings.Join(conds, " && "), &Result{Loops: loops, Certificate: cert}
@@ -787,7 +851,28 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *wo
 	if !withSizes {
 		params = params[:nparams]
 	}
-	for i, p := range params {
+	// Values read from memory lose their bounds first, so that a condition that parameters can
+	// carry is stated on parameters (Note [Conditions on parameters first]).
+	isParam := map[string]bool{}
+	for _, p := range sys.Params {
+		isParam[p] = true
+	}
+	var order []int
+	for pass := 0; pass < 3; pass++ {
+		for i, p := range params {
+			kind := 2 // a launch size
+			if i < nparams && isParam[p.Name] {
+				kind = 1
+			} else if i < nparams {
+				kind = 0
+			}
+			if kind == pass {
+				order = append(order, i)
+			}
+		}
+	}
+	for _, i := range order {
+		p := params[i]
 		if lower[i] {
 			lower[i] = false
 			if c, r := try(); r != nil {

@@ -221,6 +221,14 @@ func uniform(f *Linear, locs []int) map[int]*Linear {
 // No bound below is needed: a function of bitvectors takes finitely many values (Note
 // [Lexicographic ranking, checked bit-precisely]).
 func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (strict []int, obl []Obligation, ok bool) {
+	// The text of fn, once: it is the same on every transition.
+	text := ""
+	desc := func() string {
+		if text == "" {
+			text = describeFn(a.sys, fn)
+		}
+		return text
+	}
 	sys := a.sys
 	// A quick look over the integers first: a transition that raises fn by a constant rejects it
 	// with no solver query (rejecting is always safe).
@@ -252,7 +260,7 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 				}
 			}
 		}
-		ct, cinv := cone(sys, t, inv[t.From], seed)
+		ct, cinv := cone(sys, a.constantsOf(sys), t, inv[t.From], seed)
 		narrowed := len(ct.Guard) < len(t.Guard) || len(cinv) < len(inv[t.From])
 		build := func(strict bool) *query {
 			q := newQuery(sys)
@@ -270,7 +278,7 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 		}
 		if trivial {
 			q := build(false)
-			obl = append(obl, Obligation{What: fmt.Sprintf("%s does not change on %s", describeFn(sys, fn, t.From), sys.TransString(t)), Script: q.script()})
+			obl = append(obl, Obligation{What: fmt.Sprintf("%s does not change on %s", desc(), sys.TransString(t)), Script: q.script()})
 			continue
 		}
 		q := build(true)
@@ -286,36 +294,38 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 		}
 		if res == smt.Unsat {
 			strict = append(strict, ti)
-			obl = append(obl, Obligation{What: fmt.Sprintf("%s strictly decreases on %s", describeFn(sys, fn, t.From), sys.TransString(t)), Script: q.script()})
+			obl = append(obl, Obligation{What: fmt.Sprintf("%s strictly decreases on %s", desc(), sys.TransString(t)), Script: q.script()})
 			continue
 		}
 		q = build(false)
 		if res, _, _ := a.check(q.script()); res != smt.Unsat {
 			return nil, nil, false
 		}
-		obl = append(obl, Obligation{What: fmt.Sprintf("%s does not increase on %s", describeFn(sys, fn, t.From), sys.TransString(t)), Script: q.script()})
+		obl = append(obl, Obligation{What: fmt.Sprintf("%s does not increase on %s", desc(), sys.TransString(t)), Script: q.script()})
 	}
 	return strict, obl, len(strict) > 0
 }
 
-func describeFn(sys *its.System, fn map[int]*Linear, l int) string {
+func describeFn(sys *its.System, fn map[int]*Linear) string {
 	var ls []int
 	for k := range fn {
 		ls = append(ls, k)
 	}
 	sort.Ints(ls)
+	texts := map[int]string{}
 	same := true
 	for _, k := range ls {
-		if fn[k].String() != fn[ls[0]].String() {
+		texts[k] = fn[k].String()
+		if texts[k] != texts[ls[0]] {
 			same = false
 		}
 	}
 	if same && len(ls) > 0 {
-		return fn[ls[0]].String()
+		return texts[ls[0]]
 	}
 	var parts []string
 	for _, k := range ls {
-		parts = append(parts, sys.Locs[k].Name+": "+fn[k].String())
+		parts = append(parts, sys.Locs[k].Name+": "+texts[k])
 	}
 	return "{" + strings.Join(parts, "; ") + "}"
 }

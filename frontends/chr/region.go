@@ -436,7 +436,11 @@ func (l *lowerer) declareRuleBuffers() {
 			s.list = l.name(s.base + "_list")
 			s.count = l.name(s.base + "_listed")
 			l.buffer(s.list, ir.I32, s.capRef(b), ir.Scratch)
-			l.buffer(s.count, ir.I32, b.I32(1), ir.Scratch)
+			// Each count indexes the list of CAP entries right after its
+			// atomic add, so a count past CAP already faults: a checked
+			// fact for the termination analysis (Note [Bounded buffers]
+			// in package ir).
+			l.buffer(s.count, ir.I32, b.I32(1), ir.Scratch).Bound = s.cap
 		}
 		if s.ranked {
 			s.rank = l.name(s.base + "_rank")

@@ -101,7 +101,10 @@ func (l *lowerer) declareStores() {
 		l.buffer(s.born, ir.I32, s.capRef(b), ir.Scratch)
 		l.buffer(s.top, ir.I32, b.I32(1), ir.Scratch)
 		s.live = l.name(base + "_live")
-		l.buffer(s.live, ir.I32, b.I32(3), ir.Scratch) // live, cursor, unsorted
+		// live, cursor, unsorted: a count of live slots, a position in the
+		// packed arrays of CAP entries, a flag; all in [0, CAP] (Note
+		// [Bounded buffers] in package ir).
+		l.buffer(s.live, ir.I32, b.I32(3), ir.Scratch).Bound = s.cap
 		for i, t := range ct.args {
 			s.packed = append(s.packed, l.name(fmt.Sprintf("%s_p%d", base, i)))
 			l.buffer(s.packed[i], t, s.capRef(b), ir.Scratch)

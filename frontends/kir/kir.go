@@ -143,10 +143,14 @@ func (b *builder) buffer(d *parser.BufferDeclContext) *ir.Buffer {
 		b.errorf(b.tpos(role), "unknown buffer role %s (want scratch, input, output or static)", role.GetText())
 	}
 	if str := d.STRING(); str != nil {
-		if word := d.IDENT(4); word.GetText() != "progress" {
-			b.errorf(b.tpos(word), "unexpected %s after the buffer's role (want progress \"NAME\")", word.GetText())
+		switch word := d.IDENT(4); word.GetText() {
+		case "progress":
+			buf.Progress = b.str(str)
+		case "bound":
+			buf.Bound = b.str(str)
+		default:
+			b.errorf(b.tpos(word), "unexpected %s after the buffer's role (want progress \"NAME\" or bound \"PARAM\")", word.GetText())
 		}
-		buf.Progress = b.str(str)
 	}
 	if init := d.InitList(); init != nil {
 		buf.Init = []ir.Bits{}

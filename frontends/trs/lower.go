@@ -523,6 +523,14 @@ func (l *lowerer) buffers() {
 	}
 	buf("total", ir.I64, small(1))
 	l.m.Buffer("total").Progress = "rewrites" // Note [Progress counters] in package ir
+	if !l.world {
+		// Each worklist and garbage-list count indexes a list of CAPACITY
+		// entries (wl0, gl0, ...) right after its atomic add, so a count
+		// past CAPACITY already faults: the bound is a checked fact for
+		// the termination analysis (Note [Bounded buffers] in package ir).
+		l.m.Buffer("wlen").Bound = pCapacity
+		l.m.Buffer("glen").Bound = pCapacity
+	}
 	traceCap := &ir.ParamRef{Pos: l.pos, Name: pTraceCap, T: ir.I32}
 	if l.world {
 		b := &fn{Builder: ir.NewBuilder(l.m, l.pos, nil), id: l.id, world: true}

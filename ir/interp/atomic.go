@@ -43,17 +43,21 @@ func (c *compiler) atomic(s *ir.Atomic) stmtFn {
 			return nop
 		}
 	}
+	check := c.boundCheck(s.Buf, s.Pos)
 	return func(f *frame) ctl {
 		d, i := addr(f)
 		va := a(f)
 		vb := b(f)
 		p := &d[i]
-		var old ir.Bits
+		var old, v ir.Bits
 		for {
 			old = atomic.LoadUint64(p)
-			if v := rmw(old, va, vb); v == old || atomic.CompareAndSwapUint64(p, old, v) {
+			if v = rmw(old, va, vb); v == old || atomic.CompareAndSwapUint64(p, old, v) {
 				break
 			}
+		}
+		if check != nil {
+			check(v)
 		}
 		if dst >= 0 {
 			f.regs[dst] = old

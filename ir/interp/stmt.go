@@ -367,6 +367,14 @@ func (c *compiler) load(e *ir.Load) evalFn {
 func (c *compiler) store(s *ir.Store) stmtFn {
 	m, addr := c.address(s.Buf, s.Index, s.Pos)
 	v := c.expr(s.Value)
+	if check := c.boundCheck(s.Buf, s.Pos); check != nil {
+		val := v
+		v = func(f *frame) ir.Bits {
+			x := val(f)
+			check(x)
+			return x
+		}
+	}
 	switch {
 	case addr == nil:
 		return nop
