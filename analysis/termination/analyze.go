@@ -46,7 +46,8 @@ type Config struct {
 	// CPU bounds the solver's processor time spent on one system (default DefaultCPU; negative:
 	// none): past it every query answers unknown (Note [Processor-time budget]).
 	CPU time.Duration
-	// Trace, where not nil, receives each query that took longer than 50ms.
+	// Trace, where not nil, receives each query that took longer than 50ms, and a ";;PHASE" line
+	// with the solver processor time at each invariant stage of prove.
 	Trace io.Writer
 }
 
@@ -441,9 +442,11 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	for _, c := range sccs(sys, allTrans(sys)) {
 		head := headOf(sys, c)
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
-		used := &inv0
-		ranks, obl, bad := a.proveComponent(inv0, c)
-		if bad != nil {
+		a.phase("comp " + l.Pos)
+		st := &stagedProof{a: a, comp: c}
+		st.try(&inv0)
+		if st.bad != nil {
+			a.phase("inv0 done")
 			if bounds == nil {
 				// Interval bounds with the free invariants: one Houdini round, usually
 				// (Note [Interval candidates]).
@@ -455,10 +458,10 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 					})
 				}
 			}
-			used = &bounds
-			ranks, obl, bad = a.proveComponent(bounds, c)
+			a.phase("bounds done")
+			st.try(&bounds)
 		}
-		if bad != nil {
+		if st.bad != nil {
 			if simple == nil {
 				// The first stage gets a third of the queries left, so that a loop it cannot
 				// help still has the full set's (Note [Staged Houdini]).
@@ -467,16 +470,17 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 				simple = a.houdiniAt(stageOne(sys))
 				a.work.left, a.work.out = all-(all/3-a.work.left), out
 			}
-			used = &simple
-			ranks, obl, bad = a.proveComponent(simple, c)
+			a.phase("simple done")
+			st.try(&simple)
 		}
-		if bad != nil {
+		if st.bad != nil {
 			if full == nil {
 				full = a.houdini(candidates(sys))
 			}
-			used = &full
-			ranks, obl, bad = a.proveComponent(full, c)
+			a.phase("full done")
+			st.try(&full)
 		}
+		ranks, obl, bad, used := st.ranks, st.obl, st.bad, st.used[len(st.used)-1]
 		for _, r := range ranks {
 			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn, head))
 		}
@@ -489,9 +493,11 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		l.Invariants = describeInvariant(sys, *used, heads)
 		if bad == nil {
 			l.Verdict = True
-			if !certified[used] {
-				certified[used] = true
-				cert = append(cert, a.invariantObligations(*used)...)
+			for _, u := range st.used {
+				if !certified[u] {
+					certified[u] = true
+					cert = append(cert, a.invariantObligations(*u)...)
+				}
 			}
 			cert = append(cert, obl...)
 		} else {
@@ -813,4 +819,10 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *wo
 		}
 	}
 	return cond, res
+}
+
+func (a *analyzer) phase(what string) {
+	if a.eng.cfg.Trace != nil {
+		fmt.Fprintf(a.eng.cfg.Trace, ";;PHASE %s cpu=%v q=%d\n", what, a.eng.solver.CPU().Round(time.Millisecond), a.eng.solver.Queries)
+	}
 }
