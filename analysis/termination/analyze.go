@@ -188,7 +188,23 @@ type work struct {
 	// (Note [Processor-time budget]).
 	cpu    func() time.Duration
 	cpuEnd time.Duration
+	given  int // the queries a share started with
 }
+
+// share gives num/den of what is left of w, queries and processor time, as a budget of its own;
+// absorb then charges w with what it used.
+func (w *work) share(num, den int) *work {
+	c := &work{left: w.left * num / den, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
+	if w.cpu != nil {
+		if now := w.cpu(); now < w.cpuEnd {
+			c.cpuEnd = now + (w.cpuEnd-now)*time.Duration(num)/time.Duration(den)
+		}
+	}
+	c.given = c.left
+	return c
+}
+
+func (w *work) absorb(c *work) { w.left -= c.given - c.left }
 
 func (w *work) spent() bool {
 	return w.left <= 0 || (!w.deadline.IsZero() && time.Now().After(w.deadline)) ||
@@ -215,6 +231,9 @@ type analyzer struct {
 	steps      []sampledStep
 	stepsDone  bool
 	rankFailed bool
+	// only, where not nil, restricts prove to the loop nests that hold one of these transitions
+	// (the condition search: Note [Sharing the budget after a failed proof]).
+	only map[int]bool
 }
 
 // check asks the solver about script, the part before its exact definitions first (Note
@@ -321,27 +340,48 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Certificate = cert
 		return res
 	}
-	// Not proved: look for a witness in each loop that failed.
+	// Not proved: look for a witness in each loop that failed, then for a condition on the
+	// parameters. Where a condition search follows, the witness search first gets half of what
+	// is left, and the rest of the budget only if no condition is found (Note [Sharing the
+	// budget after a failed proof]).
 	proofOut := w.out
-	for _, c := range stuck {
-		if w := a.witness(inv, c); w != nil {
-			res.Witness = w
-			break
+	search := !e.cfg.NoConditions && !proofOut
+	findWitness := func(ws *work) {
+		a.work = ws
+		defer func() { a.work = w }()
+		for _, c := range stuck {
+			if wt := a.witness(inv, c); wt != nil {
+				res.Witness = wt
+				return
+			}
 		}
+	}
+	witnessCut := false
+	if search {
+		half := w.share(1, 2)
+		findWitness(half)
+		w.absorb(half)
+		witnessCut = half.out && res.Witness == nil
+	} else {
+		findWitness(w)
 	}
 	// A proof under a bound on the parameters?
 	// A proof that ran out of work would run out again under a condition: no search then. A
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
-	if !e.cfg.NoConditions && !proofOut {
-		if cond, sub := e.conditional(sys, stuck, res.Witness, &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
+	if search {
+		if cond, sub := e.conditional(sys, loops, stuck, res.Witness, &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
-			res.Certificate = sub.Certificate
+			res.Certificate = append(cert, sub.Certificate...)
 			res.Assumptions = append(res.Assumptions, "condition: "+cond)
 			if res.Witness != nil {
 				res.Reason = "otherwise FALSE: see the witness"
 			}
 			return res
+		}
+		if witnessCut {
+			// The solver's cache answers the queries already asked.
+			findWitness(w)
 		}
 	}
 	if res.Witness != nil {
@@ -440,6 +480,9 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	var loops []Loop
 	var stuck [][]int
 	for _, c := range sccs(sys, allTrans(sys)) {
+		if a.only != nil && !anyIn(c, a.only) {
+			continue
+		}
 		head := headOf(sys, c)
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
 		a.phase("comp " + l.Pos)
@@ -680,7 +723,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 
 // conditional looks for bounds on the parameters that the stuck loops read under which every
 // loop is proved; it returns the condition and the proof's result.
-func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *work) (string, *Result) {
+func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit *Witness, w *work) (string, *Result) {
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -767,10 +810,20 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, w *wo
 				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
 			}
 		}
-		a := &analyzer{eng: e, sys: &c, work: w}
+		// Only the stuck nests, each try with half of what is left (Note [Sharing the budget
+		// after a failed proof]).
+		only := map[int]bool{}
+		for _, st := range stuck {
+			for _, ti := range st {
+				only[ti] = true
+			}
+		}
+		half := w.share(1, 2)
+		a := &analyzer{eng: e, sys: &c, work: half, only: only}
 		_, loops, cert, left := a.prove()
+		w.absorb(half)
 		if len(left) == 0 {
-			return strings.Join(conds, " && "), &Result{Loops: loops, Certificate: cert}
+			return strings.Join(conds, " && "), &Result{Loops: mergeLoops(proved, loops), Certificate: cert}
 		}
 		return "", nil
 	}

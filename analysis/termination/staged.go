@@ -42,3 +42,39 @@ func (p *stagedProof) try(inv *Invariants) {
 	p.ranks, p.obl, p.bad = p.a.proveComponent(*inv, p.comp)
 	p.used = []*Invariants{inv}
 }
+
+// Note [Sharing the budget after a failed proof]
+// Where the proof of some loop nest fails, Analyze looks for a witness and then for a condition
+// on the parameters; both share what is left of the system's budget. The witness search used to
+// spend all of it on kernels that have none (shoc reduce: 3.7 s), leaving the condition search
+// nothing. So the witness search first gets half of what is left; the condition search then
+// gets the rest, and where it finds no condition the witness search goes on with what remains
+// (the solver's cache answers the queries it already asked). Each try of the condition search
+// proves only the stuck nests (the nests proved without a condition keep their rankings and
+// obligations, valid under any condition) and gets half of what is left, so that a try that
+// cannot prove (the strongest condition without launch sizes, in shoc reduce: 2.5 s) leaves
+// room for the next. A try cut short counts as failed: the condition printed is then stronger
+// than needed, never wrong.
+
+// anyIn says whether a transition of comp is in set.
+func anyIn(comp []int, set map[int]bool) bool {
+	for _, ti := range comp {
+		if set[ti] {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeLoops gives proved with each loop of sub in place of the loop of the same head.
+func mergeLoops(proved, sub []Loop) []Loop {
+	out := append([]Loop(nil), proved...)
+	for _, l := range sub {
+		for i := range out {
+			if out[i].Loc == l.Loc {
+				out[i] = l
+			}
+		}
+	}
+	return out
+}
