@@ -234,6 +234,9 @@ type analyzer struct {
 	// only, where not nil, restricts prove to the loop nests that hold one of these transitions
 	// (the condition search: Note [Sharing the budget after a failed proof]).
 	only map[int]bool
+	// quick, where positive, is a shorter per-query limit, for the first invariant stage (Note
+	// [A quick first stage]).
+	quick time.Duration
 }
 
 // check asks the solver about script, the part before its exact definitions first (Note
@@ -257,6 +260,9 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 	}
 	a.work.left--
 	limit := a.eng.cfg.Timeout
+	if a.quick > 0 {
+		limit = min(limit, a.quick)
+	}
 	if !a.work.deadline.IsZero() {
 		limit = min(limit, time.Until(a.work.deadline))
 	}
@@ -266,7 +272,7 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 	}
 	t0 := time.Now()
 	r, m, err := a.eng.solver.CheckWithin(limit, script, vals...)
-	if r == smt.Unknown && time.Since(t0) >= limit*9/10 {
+	if r == smt.Unknown && a.quick == 0 && time.Since(t0) >= limit*9/10 {
 		// A query cut off by the timeout costs a fifth of the budget (Note [Work budget]).
 		a.work.left -= a.eng.cfg.Work / 5
 	}
@@ -487,7 +493,9 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
 		a.phase("comp " + l.Pos)
 		st := &stagedProof{a: a, comp: c}
+		a.quick = quickLimit
 		st.try(&inv0)
+		a.quick = 0
 		if st.bad != nil {
 			a.phase("inv0 done")
 			if bounds == nil {

@@ -1,5 +1,7 @@
 package termination
 
+import "time"
+
 // Note [Ranked outer levels carry over]
 // prove tries each loop nest with ever stronger invariants (free invariants, interval bounds,
 // the two Houdini stages). A stage that ranks the outer levels of a nest and is stuck on an
@@ -78,3 +80,14 @@ func mergeLoops(proved, sub []Loop) []Loop {
 	}
 	return out
 }
+
+// Note [A quick first stage]
+// The first stage of prove, with the free invariants only, is a cheap attempt: every loop nest
+// it fails on is tried again under interval bounds and Houdini's invariants. A query it cannot
+// answer quickly is one those make easy (polybench nussinov: that c2 += 32 does not wrap, cut at
+// the 1 s limit under the free invariants, answered at once under the interval bounds). So its
+// queries get quickLimit rather than the full per-query limit, and one cut short costs no fifth
+// of the work budget (Note [Work budget]): it only moves the nest to the next stage.
+
+// quickLimit is the per-query limit of the first stage (Note [A quick first stage]).
+const quickLimit = 200 * time.Millisecond
