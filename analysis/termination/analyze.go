@@ -493,9 +493,14 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
 		a.phase("comp " + l.Pos)
 		st := &stagedProof{a: a, comp: c}
+		// The first stage gets a short per-query limit and a few queries (Note [A quick first
+		// stage]).
+		all, out := a.work.left, a.work.out
+		a.work.left = min(all, quickQueries)
 		a.quick = quickLimit
 		st.try(&inv0)
 		a.quick = 0
+		a.work.left, a.work.out = all-(min(all, quickQueries)-a.work.left), out
 		if st.bad != nil {
 			a.phase("inv0 done")
 			if bounds == nil {
