@@ -509,7 +509,9 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 				cands := intervalCandidates(sys)
 				bounds = inv0
 				if len(cands) > 0 {
-					bounds = a.houdiniAt(func(l int) []its.Expr {
+					// One query per group of transitions with the same updates (Note
+					// [Houdini per update]).
+					bounds = a.houdiniOn(mergedByUpdate(sys), func(l int) []its.Expr {
 						return append(append([]its.Expr(nil), inv0[l]...), cands[l]...)
 					})
 				}
