@@ -19,6 +19,7 @@ var (
 	dumpBench   = flag.Bool("bench", false, "with -dump: print one BENCH line of times instead of the systems")
 	dumpTrace   = flag.Bool("trace-smt", false, "with -dump: print the solver queries slower than 50ms to standard error")
 	dumpWork    = flag.Int("work", 0, "with -dump: the engine's work budget in solver queries per system (0: its default)")
+	dumpCPU     = flag.Duration("cpu", 0, "with -dump: the engine's solver processor-time budget per system (0: its default; negative: none)")
 )
 
 // TestDump prints the systems of -dump FILE, and with -analyze their verdicts; with -bench it
@@ -47,7 +48,7 @@ func TestDump(t *testing.T) {
 	t2 := time.Now()
 	var eng *termination.Engine
 	if *dumpAnalyze || *dumpBench {
-		cfg := termination.Config{Work: *dumpWork}
+		cfg := termination.Config{Work: *dumpWork, CPU: *dumpCPU}
 		if *dumpTrace {
 			cfg.Trace = os.Stderr
 		}

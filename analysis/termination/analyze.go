@@ -46,7 +46,8 @@ type Config struct {
 	// CPU bounds the solver's processor time spent on one system (default DefaultCPU; negative:
 	// none): past it every query answers unknown (Note [Processor-time budget]).
 	CPU time.Duration
-	// Trace, where not nil, receives each query that took longer than 50ms.
+	// Trace, where not nil, receives each query that took longer than 50ms, and a ";;PHASE" line
+	// with the solver processor time at each invariant stage of prove.
 	Trace io.Writer
 }
 
@@ -194,7 +195,23 @@ type work struct {
 	// (Note [Processor-time budget]).
 	cpu    func() time.Duration
 	cpuEnd time.Duration
+	given  int // the queries a share started with
 }
+
+// share gives num/den of what is left of w, queries and processor time, as a budget of its own;
+// absorb then charges w with what it used.
+func (w *work) share(num, den int) *work {
+	c := &work{left: w.left * num / den, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
+	if w.cpu != nil {
+		if now := w.cpu(); now < w.cpuEnd {
+			c.cpuEnd = now + (w.cpuEnd-now)*time.Duration(num)/time.Duration(den)
+		}
+	}
+	c.given = c.left
+	return c
+}
+
+func (w *work) absorb(c *work) { w.left -= c.given - c.left }
 
 func (w *work) spent() bool {
 	return w.left <= 0 || (!w.deadline.IsZero() && time.Now().After(w.deadline)) ||
@@ -221,18 +238,14 @@ type analyzer struct {
 	steps      []sampledStep
 	stepsDone  bool
 	rankFailed bool
-	// proved holds each loop nest that prove proved, by its head; reuse, where not nil, gives
-	// those of an earlier proof of the same system under fewer facts (Note [Proved nests stay
-	// proved]).
-	proved, reuse map[int]provedNest
 	// consts caches constants per system (constantsOf).
 	consts map[*its.System]map[string]bool
-}
-
-// provedNest is one loop nest's proof: its description and every obligation it rests on.
-type provedNest struct {
-	loop Loop
-	obl  []Obligation
+	// only, where not nil, restricts prove to the loop nests that hold one of these transitions
+	// (the condition search: Note [Sharing the budget after a failed proof]).
+	only map[int]bool
+	// quick, where positive, is a shorter per-query limit, for the first invariant stage (Note
+	// [A quick first stage]).
+	quick time.Duration
 }
 
 // Note [Proved nests stay proved]
@@ -241,8 +254,9 @@ type provedNest struct {
 // in CHR's cooperative kernels, which hold a dozen nests, that was most of the analysis time.
 // A nest proved without the condition stays proved with it: more facts at the entry keep every
 // invariant initial (the obligations assume fewer facts than now hold) and leave consecution
-// and the ranking obligations as they were. So each try reuses those nests' loops and
-// obligations and proves only the nests that were stuck.
+// and the ranking obligations as they were. So each try proves only the nests that were stuck
+// (analyzer.only), and the result keeps the other nests' loops and obligations from the proof
+// without the condition (Note [Sharing the budget after a failed proof]).
 
 // check asks the solver about script, the part before its exact definitions first (Note
 // [Division by variables]).
@@ -265,6 +279,9 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 	}
 	a.work.left--
 	limit := a.eng.cfg.Timeout
+	if a.quick > 0 {
+		limit = min(limit, a.quick)
+	}
 	if !a.work.deadline.IsZero() {
 		limit = min(limit, time.Until(a.work.deadline))
 	}
@@ -274,7 +291,7 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 	}
 	t0 := time.Now()
 	r, m, err := a.eng.solver.CheckWithin(limit, script, vals...)
-	if r == smt.Unknown && time.Since(t0) >= limit*9/10 {
+	if r == smt.Unknown && a.quick == 0 && time.Since(t0) >= limit*9/10 {
 		// A query cut off by the timeout costs a fifth of the budget (Note [Work budget]).
 		a.work.left -= a.eng.cfg.Work / 5
 	}
@@ -348,27 +365,48 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Certificate = cert
 		return res
 	}
-	// Not proved: look for a witness in each loop that failed.
+	// Not proved: look for a witness in each loop that failed, then for a condition on the
+	// parameters. Where a condition search follows, the witness search first gets half of what
+	// is left, and the rest of the budget only if no condition is found (Note [Sharing the
+	// budget after a failed proof]).
 	proofOut := w.out
-	for _, c := range stuck {
-		if w := a.witness(inv, c); w != nil {
-			res.Witness = w
-			break
+	search := !e.cfg.NoConditions && !proofOut
+	findWitness := func(ws *work) {
+		a.work = ws
+		defer func() { a.work = w }()
+		for _, c := range stuck {
+			if wt := a.witness(inv, c); wt != nil {
+				res.Witness = wt
+				return
+			}
 		}
+	}
+	witnessCut := false
+	if search {
+		half := w.share(1, 2)
+		findWitness(half)
+		w.absorb(half)
+		witnessCut = half.out && res.Witness == nil
+	} else {
+		findWitness(w)
 	}
 	// A proof under a bound on the parameters?
 	// A proof that ran out of work would run out again under a condition: no search then. A
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
-	if !e.cfg.NoConditions && !proofOut {
-		if cond, sub := e.conditional(sys, stuck, res.Witness, a.proved, &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
+	if search {
+		if cond, sub := e.conditional(sys, loops, stuck, res.Witness, &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
-			res.Certificate = sub.Certificate
+			res.Certificate = append(cert, sub.Certificate...)
 			res.Assumptions = append(res.Assumptions, "condition: "+cond)
 			if res.Witness != nil {
 				res.Reason = "otherwise FALSE: see the witness"
 			}
 			return res
+		}
+		if witnessCut {
+			// The solver's cache answers the queries already asked.
+			findWitness(w)
 		}
 	}
 	if res.Witness != nil {
@@ -463,43 +501,44 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 	inv0 := freeInvariants(sys)
 	var bounds, simple, full Invariants
 	var cert []Obligation
-	certified := map[*Invariants][]Obligation{}
+	certified := map[*Invariants]bool{}
 	var loops []Loop
 	var stuck [][]int
-	a.proved = map[int]provedNest{}
-	seen := map[string]bool{}
 	for _, c := range sccs(sys, allTrans(sys)) {
-		head := headOf(sys, c)
-		if p, ok := a.reuse[head]; ok {
-			for _, o := range p.obl {
-				if !seen[o.Script] {
-					seen[o.Script] = true
-					cert = append(cert, o)
-				}
-			}
-			loops = append(loops, p.loop)
-			a.proved[head] = p
+		if a.only != nil && !anyIn(c, a.only) {
 			continue
 		}
+		head := headOf(sys, c)
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
-		used := &inv0
-		ranks, obl, bad := a.proveComponent(inv0, c)
-		if bad != nil {
+		a.phase("comp " + l.Pos)
+		st := &stagedProof{a: a, comp: c}
+		// The first stage gets a short per-query limit and a few queries (Note [A quick first
+		// stage]).
+		all, out := a.work.left, a.work.out
+		a.work.left = min(all, quickQueries)
+		a.quick = quickLimit
+		st.try(&inv0)
+		a.quick = 0
+		a.work.left, a.work.out = all-(min(all, quickQueries)-a.work.left), out
+		if st.bad != nil {
+			a.phase("inv0 done")
 			if bounds == nil {
 				// Interval bounds with the free invariants: one Houdini round, usually
 				// (Note [Interval candidates]).
 				cands := intervalCandidates(sys)
 				bounds = inv0
 				if len(cands) > 0 {
-					bounds = a.houdiniAt(func(l int) []its.Expr {
+					// One query per group of transitions with the same updates (Note
+					// [Houdini per update]).
+					bounds = a.houdiniOn(mergedByUpdate(sys), func(l int) []its.Expr {
 						return append(append([]its.Expr(nil), inv0[l]...), cands[l]...)
 					})
 				}
 			}
-			used = &bounds
-			ranks, obl, bad = a.proveComponent(bounds, c)
+			a.phase("bounds done")
+			st.try(&bounds)
 		}
-		if bad != nil {
+		if st.bad != nil {
 			if simple == nil {
 				// The first stage gets a third of the queries left, so that a loop it cannot
 				// help still has the full set's (Note [Staged Houdini]).
@@ -508,16 +547,17 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 				simple = a.houdiniAt(stageOne(sys))
 				a.work.left, a.work.out = all-(all/3-a.work.left), out
 			}
-			used = &simple
-			ranks, obl, bad = a.proveComponent(simple, c)
+			a.phase("simple done")
+			st.try(&simple)
 		}
-		if bad != nil {
+		if st.bad != nil {
 			if full == nil {
 				full = a.houdini(candidates(sys))
 			}
-			used = &full
-			ranks, obl, bad = a.proveComponent(full, c)
+			a.phase("full done")
+			st.try(&full)
 		}
+		ranks, obl, bad, used := st.ranks, st.obl, st.bad, st.used[len(st.used)-1]
 		for _, r := range ranks {
 			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn))
 		}
@@ -530,17 +570,13 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 		l.Invariants = describeInvariant(sys, *used, heads)
 		if bad == nil {
 			l.Verdict = True
-			if _, ok := certified[used]; !ok {
-				certified[used] = a.invariantObligations(*used)
-			}
-			nest := provedNest{loop: l, obl: append(append([]Obligation(nil), certified[used]...), obl...)}
-			for _, o := range nest.obl {
-				if !seen[o.Script] {
-					seen[o.Script] = true
-					cert = append(cert, o)
+			for _, u := range st.used {
+				if !certified[u] {
+					certified[u] = true
+					cert = append(cert, a.invariantObligations(*u)...)
 				}
 			}
-			a.proved[head] = nest
+			cert = append(cert, obl...)
 		} else {
 			l.Verdict = Unknown
 			l.Reason = a.unknownReasonIn(exact, bad)
@@ -721,7 +757,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 
 // conditional looks for bounds on the parameters that the stuck loops read under which every
 // loop is proved; it returns the condition and the proof's result.
-func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, proved map[int]provedNest, w *work) (string, *Result) {
+func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit *Witness, w *work) (string, *Result) {
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -825,10 +861,20 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, prove
 				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
 			}
 		}
-		a := &analyzer{eng: e, sys: &c, work: w, reuse: proved}
+		// Only the stuck nests, each try with half of what is left (Note [Sharing the budget
+		// after a failed proof]).
+		only := map[int]bool{}
+		for _, st := range stuck {
+			for _, ti := range st {
+				only[ti] = true
+			}
+		}
+		half := w.share(1, 2)
+		a := &analyzer{eng: e, sys: &c, work: half, only: only}
 		_, loops, cert, left := a.prove()
+		w.absorb(half)
 		if len(left) == 0 {
-			return strings.Join(conds, " && "), &Result{Loops: loops, Certificate: cert}
+			return strings.Join(conds, " && "), &Result{Loops: mergeLoops(proved, loops), Certificate: cert}
 		}
 		return "", nil
 	}
@@ -898,4 +944,10 @@ func (e *Engine) conditional(sys *its.System, stuck [][]int, wit *Witness, prove
 		}
 	}
 	return cond, res
+}
+
+func (a *analyzer) phase(what string) {
+	if a.eng.cfg.Trace != nil {
+		fmt.Fprintf(a.eng.cfg.Trace, ";;PHASE %s cpu=%v q=%d\n", what, a.eng.solver.CPU().Round(time.Millisecond), a.eng.solver.Queries)
+	}
 }

@@ -415,6 +415,54 @@ func (f *Linear) width(sys *its.System) int {
 	return maxw + sum.BitLen() + 3
 }
 
+// diffWidth is a width in which diffTerm(f, pre, g, post, ·) is exact, as width is for one
+// function, counted over the terms that do not cancel (a variable the step keeps, with the same
+// coefficient in f and g, adds nothing): templates that differ only in what the step keeps then
+// give the same query, which the solver's cache answers (Note [Ranked outer levels carry over]).
+func diffWidth(sys *its.System, f *Linear, pre map[string]string, g *Linear, post map[string]string) int {
+	sum := new(big.Int).Set(f.Const)
+	if g != nil {
+		sum.Sub(sum, g.Const)
+	}
+	sum.Abs(sum)
+	maxw := 1
+	coef := func(l *Linear, v string) *big.Int {
+		if l != nil && l.Coef[v] != nil {
+			return l.Coef[v]
+		}
+		return new(big.Int)
+	}
+	vars := map[string]bool{}
+	for v := range f.Coef {
+		vars[v] = true
+	}
+	if g != nil {
+		for v := range g.Coef {
+			vars[v] = true
+		}
+	}
+	for v := range vars {
+		c, d := coef(f, v), coef(g, v)
+		var n *big.Int
+		if pre[v] == post[v] {
+			n = new(big.Int).Abs(new(big.Int).Sub(c, d))
+		} else {
+			// c*pre - d*post, or c*(pre - post) with |pre - post| < 2^(width+1).
+			n = new(big.Int).Add(new(big.Int).Abs(c), new(big.Int).Abs(d))
+		}
+		if n.Sign() == 0 {
+			continue
+		}
+		sum.Add(sum, n)
+		if sv, _ := sys.Var(v); sv.Sort.Width > maxw {
+			maxw = sv.Sort.Width
+		}
+	}
+	// |f(pre) - g(post)| < sum * 2^maxw; the caller adds one bit more. For a counter, c - c',
+	// this is width's margin for c alone (the solver's speed varies with the width).
+	return maxw + sum.BitLen() + 2
+}
+
 // Note [Division by powers of two]
 // Polybench's tiled loops divide by 16, 32 or 8192 (floord), and a 64-bit bvsdiv costs the solver
 // a division circuit: seconds where it has to find a model. Division and remainder by a constant

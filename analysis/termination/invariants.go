@@ -273,7 +273,11 @@ func (a *analyzer) houdini(cands []its.Expr) Invariants {
 
 // houdiniAt is houdini with candidates chosen per location.
 func (a *analyzer) houdiniAt(cands func(l int) []its.Expr) Invariants {
-	sys := a.sys
+	return a.houdiniOn(a.sys, cands)
+}
+
+// houdiniOn is houdiniAt over the transitions of sys, a view of a.sys with its locations.
+func (a *analyzer) houdiniOn(sys *its.System, cands func(l int) []its.Expr) Invariants {
 	inv := Invariants{}
 	entryTargeted := false
 	for _, t := range sys.Trans {

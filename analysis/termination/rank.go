@@ -251,7 +251,6 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 			// weak with no query (the obligation still goes into the certificate).
 			trivial = true
 		}
-		w := max(f.width(sys), g.width(sys))
 		seed := map[string]bool{}
 		for _, h := range []*Linear{f, g} {
 			for v, c := range h.Coef {
@@ -268,6 +267,7 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 			q.assert(conjTerm(q, cinv, pre))
 			gd, post := q.step(ct, pre, "1")
 			q.assert(gd)
+			w := diffWidth(sys, f, pre, g, post)
 			d, zero := q.diffTerm(f, pre, g, post, w+1), bvConst(new(big.Int), w+1)
 			if strict {
 				q.assert(fmt.Sprintf("(not (bvsgt %s %s))", d, zero))
@@ -340,6 +340,7 @@ func (a *analyzer) proveComponent(inv Invariants, comp []int) ([]Ranking, []Obli
 		c := work[0]
 		work = work[1:]
 		locs := locsOf(a.sys, c)
+		a.phase(fmt.Sprintf("component of %d transitions", len(c)))
 		var found *Ranking
 		for _, f := range templates(a.sys, c) {
 			fn := uniform(f, locs)

@@ -1,0 +1,100 @@
+package termination
+
+import "time"
+
+// Note [Ranked outer levels carry over]
+// prove tries each loop nest with ever stronger invariants (free invariants, interval bounds,
+// the two Houdini stages). A stage that ranks the outer levels of a nest and is stuck on an
+// inner part leaves that part (proveComponent's third result): the next stage first tries only
+// that part, keeping the outer rankings and their obligations, rather than proving the outer
+// levels again (polybench nussinov spent half its time so). Every stage's invariants are
+// proved inductive, so the outer rankings stay valid, and the certificate holds the invariant
+// obligations of every stage used. Where the part fails, the stage tries the whole nest as
+// before: stronger invariants may pick another outer ranking that leaves an easier part.
+
+// stagedProof is one loop nest's proof across invariant stages.
+type stagedProof struct {
+	a     *analyzer
+	comp  []int
+	ranks []Ranking
+	obl   []Obligation
+	bad   []int         // the part not ranked yet; nil once proved
+	used  []*Invariants // the invariant sets that ranks and obl rely on
+	tried bool
+}
+
+// try attempts the proof with the invariants at inv (Note [Ranked outer levels carry over]).
+func (p *stagedProof) try(inv *Invariants) {
+	if !p.tried {
+		p.tried = true
+		p.ranks, p.obl, p.bad = p.a.proveComponent(*inv, p.comp)
+		p.used = []*Invariants{inv}
+		return
+	}
+	if len(p.bad) < len(p.comp) {
+		r, o, b := p.a.proveComponent(*inv, p.bad)
+		if b == nil {
+			p.ranks = append(p.ranks, r...)
+			p.obl = append(p.obl, o...)
+			p.bad = nil
+			p.used = append(p.used, inv)
+			return
+		}
+	}
+	p.ranks, p.obl, p.bad = p.a.proveComponent(*inv, p.comp)
+	p.used = []*Invariants{inv}
+}
+
+// Note [Sharing the budget after a failed proof]
+// Where the proof of some loop nest fails, Analyze looks for a witness and then for a condition
+// on the parameters; both share what is left of the system's budget. The witness search used to
+// spend all of it on kernels that have none (shoc reduce: 3.7 s), leaving the condition search
+// nothing. So the witness search first gets half of what is left; the condition search then
+// gets the rest, and where it finds no condition the witness search goes on with what remains
+// (the solver's cache answers the queries it already asked). Each try of the condition search
+// proves only the stuck nests (the nests proved without a condition keep their rankings and
+// obligations, valid under any condition) and gets half of what is left, so that a try that
+// cannot prove (the strongest condition without launch sizes, in shoc reduce: 2.5 s) leaves
+// room for the next. A try cut short counts as failed: the condition printed is then stronger
+// than needed, never wrong.
+
+// anyIn says whether a transition of comp is in set.
+func anyIn(comp []int, set map[int]bool) bool {
+	for _, ti := range comp {
+		if set[ti] {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeLoops gives proved with each loop of sub in place of the loop of the same head.
+func mergeLoops(proved, sub []Loop) []Loop {
+	out := append([]Loop(nil), proved...)
+	for _, l := range sub {
+		for i := range out {
+			if out[i].Loc == l.Loc {
+				out[i] = l
+			}
+		}
+	}
+	return out
+}
+
+// Note [A quick first stage]
+// The first stage of prove, with the free invariants only, is a cheap attempt: every loop nest
+// it fails on is tried again under interval bounds and Houdini's invariants. A query it cannot
+// answer quickly is one those make easy (polybench nussinov: that c2 += 32 does not wrap, cut at
+// the 1 s limit under the free invariants, answered at once under the interval bounds), and a
+// nest that needs many template queries there usually needs the bounds anyway (polybench
+// cholesky's c2 level: 29 failing queries, 1.1 s). So the stage gets quickLimit per query and
+// quickQueries per nest; running out of either only moves the nest to the next stage, and a
+// query cut short costs no fifth of the work budget (Note [Work budget]). With both, cholesky
+// and nussinov are TRUE within the 3 s processor-time budget.
+
+// quickLimit is the per-query limit of the first stage, and quickQueries its queries per loop
+// nest (Note [A quick first stage]).
+const (
+	quickLimit   = 200 * time.Millisecond
+	quickQueries = 16
+)
