@@ -306,16 +306,7 @@ func (x *fx) hostExpr(e ir.Expr) (r its.Expr) {
 		x.hostDefs = hostDefs(x.m)
 	}
 	e = inlineHostDefs(e, x.hostDefs)
-	ok := true
-	ir.WalkExpr(e, func(e ir.Expr) bool {
-		switch e.(type) {
-		case *ir.Const, *ir.ParamRef, *ir.Binary, *ir.Unary, *ir.Convert:
-			return true
-		}
-		ok = false
-		return false
-	})
-	if !ok {
+	if !overParams(e) {
 		return nil
 	}
 	return x.expr(e, nil)

@@ -25,24 +25,11 @@ import (
 // byConstant encodes a division or remainder by a constant d with 3 <= |d| (no power of two,
 // which byPowerOfTwo takes) through a fresh quotient; ok=false otherwise.
 func (q *query) byConstant(e *its.Binary, sc *scope) (string, bool) {
-	switch e.Op {
-	case its.UDiv, its.URem, its.SDiv, its.SRem:
-	default:
-		return "", false
-	}
-	c, ok := e.Y.(*its.Const)
+	w, d, neg, ok := constDivisor(e)
 	if !ok {
 		return "", false
 	}
-	w := c.Sort.Width
 	signed := e.Op == its.SDiv || e.Op == its.SRem
-	d := new(big.Int).Mod(c.Val, new(big.Int).Lsh(big.NewInt(1), uint(w))) // the constant's bits
-	neg := false
-	if signed && d.Bit(w-1) == 1 {
-		d.Sub(d, new(big.Int).Lsh(big.NewInt(1), uint(w)))
-		d.Neg(d)
-		neg = true
-	}
 	if d.Cmp(big.NewInt(3)) < 0 || new(big.Int).And(d, new(big.Int).Sub(d, big.NewInt(1))).Sign() == 0 {
 		return "", false // 0, 1, 2 or a power of two
 	}

@@ -472,27 +472,33 @@ func diffWidth(sys *its.System, f *Linear, pre map[string]string, g *Linear, pos
 //   x /s -2^k = -(x /s 2^k),  x %s +-2^k = x - ((x /s 2^k) << k)   (the sign of x, as bvsrem).
 // TestPowerOfTwoDivision checks each against the solver's own operators.
 
-// byPowerOfTwo encodes a division or remainder by a constant +-2^k with shifts; ok=false otherwise.
-func (q *query) byPowerOfTwo(e *its.Binary, sc *scope) (string, bool) {
+// constDivisor reads a division or remainder by a constant: the width w, the divisor's
+// magnitude d, and whether it is negative (signed operations only); ok=false otherwise.
+func constDivisor(e *its.Binary) (w int, d *big.Int, neg, ok bool) {
 	switch e.Op {
 	case its.UDiv, its.URem, its.SDiv, its.SRem:
 	default:
-		return "", false
+		return 0, nil, false, false
 	}
-	c, ok := e.Y.(*its.Const)
+	c, isConst := e.Y.(*its.Const)
+	if !isConst {
+		return 0, nil, false, false
+	}
+	w = c.Sort.Width
+	d = new(big.Int).Mod(c.Val, new(big.Int).Lsh(big.NewInt(1), uint(w))) // the constant's bits
+	if (e.Op == its.SDiv || e.Op == its.SRem) && d.Bit(w-1) == 1 {
+		d.Sub(d, new(big.Int).Lsh(big.NewInt(1), uint(w)))
+		d.Neg(d)
+		neg = true
+	}
+	return w, d, neg, true
+}
+
+// byPowerOfTwo encodes a division or remainder by a constant +-2^k with shifts; ok=false otherwise.
+func (q *query) byPowerOfTwo(e *its.Binary, sc *scope) (string, bool) {
+	w, d, neg, ok := constDivisor(e)
 	if !ok {
 		return "", false
-	}
-	w := c.Sort.Width
-	bits := new(big.Int).Mod(c.Val, new(big.Int).Lsh(big.NewInt(1), uint(w))) // the constant's bits
-	d := new(big.Int).Set(bits)
-	neg := false
-	if e.Op == its.SDiv || e.Op == its.SRem {
-		if bits.Bit(w-1) == 1 {
-			d.Sub(d, new(big.Int).Lsh(big.NewInt(1), uint(w)))
-			d.Neg(d)
-			neg = true
-		}
 	}
 	k := d.BitLen() - 1
 	if k < 1 || k > w-2 || new(big.Int).Lsh(big.NewInt(1), uint(k)).Cmp(d) != 0 {
