@@ -5,7 +5,6 @@ import (
 	"math/rand"
 
 	"gpuc/analysis/its"
-	"gpuc/analysis/smt"
 )
 
 // Note [Sampled steps before ranking]
@@ -44,24 +43,14 @@ func (a *analyzer) sampledSteps() []sampledStep {
 			return s.Norm(big.NewInt(rng.Int63n(16)))
 		}
 	}
-	for _, hint := range a.hints() {
-		q := newQuery(sys)
-		x0 := q.entryWith(sys, hint)
-		var ask []string
-		for _, v := range sys.Vars {
-			ask = append(ask, x0[v.Name])
-		}
-		res, model, err := a.check(q.script(), ask...)
-		if err != nil || res != smt.Sat {
+	for _, init := range a.entryStates() {
+		if init == nil {
 			continue
 		}
-		init := map[string]*big.Int{}
 		for _, v := range sys.Vars {
-			x, ok := smt.Value(model[x0[v.Name]])
-			if !ok {
-				x = new(big.Int)
+			if init[v.Name] == nil {
+				init[v.Name] = new(big.Int) // a value the model leaves out: zero
 			}
-			init[v.Name] = v.Sort.Norm(x)
 		}
 		for run := 0; run < 6; run++ {
 			vals, loc := init, sys.Entry

@@ -113,10 +113,11 @@ func enabledAt(sys *its.System, loc int, env *its.Env) []int {
 	return out
 }
 
-// sampleFilter drops the candidates that a sampled run falsifies at their location.
-func (a *analyzer) sampleFilter(inv Invariants) {
+// entryStates asks the solver for an entry state under each of the hints, in order: the
+// values the model gives (a variable it leaves out is absent), or nil where the hint admits none.
+func (a *analyzer) entryStates() []map[string]*big.Int {
 	sys := a.sys
-	rng := rand.New(rand.NewSource(1))
+	var out []map[string]*big.Int
 	for _, hint := range a.hints() {
 		q := newQuery(sys)
 		x0 := q.entryWith(sys, hint)
@@ -126,6 +127,7 @@ func (a *analyzer) sampleFilter(inv Invariants) {
 		}
 		res, model, err := a.check(q.script(), ask...)
 		if err != nil || res != smt.Sat {
+			out = append(out, nil)
 			continue
 		}
 		init := map[string]*big.Int{}
@@ -133,6 +135,19 @@ func (a *analyzer) sampleFilter(inv Invariants) {
 			if x, ok := smt.Value(model[x0[v.Name]]); ok {
 				init[v.Name] = v.Sort.Norm(x)
 			}
+		}
+		out = append(out, init)
+	}
+	return out
+}
+
+// sampleFilter drops the candidates that a sampled run falsifies at their location.
+func (a *analyzer) sampleFilter(inv Invariants) {
+	sys := a.sys
+	rng := rand.New(rand.NewSource(1))
+	for _, init := range a.entryStates() {
+		if init == nil {
+			continue
 		}
 		for run := 0; run < 6; run++ {
 			walk(sys, init, rng, 200, func(loc int, vals map[string]*big.Int) {
