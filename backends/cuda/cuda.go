@@ -186,6 +186,7 @@ func (e *emitter) module() string {
 	e.respecGlobals(&b)
 	funcs := e.dev.code(e, &b)
 	b.WriteString("\n// Functions.\n")
+	b.WriteString(outOfLineMacro)
 	for _, f := range funcs {
 		fmt.Fprintf(&b, "%s;\n", e.signature(f))
 	}

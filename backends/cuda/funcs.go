@@ -153,6 +153,9 @@ func (e *emitter) signature(g *ir.Func) string {
 		params = append(params, worldParams)
 	}
 	prefix := map[ir.FuncKind]string{ir.KernelFunc: "__global__ ", ir.DeviceFunc: "__device__ "}[g.Kind]
+	if g.Kind == ir.DeviceFunc && outOfLine(g) {
+		prefix += "GPUC_OUT_OF_LINE "
+	}
 	bounds := ""
 	if n := abi.MaxBlock(e.m, g.Name); g.Kind == ir.KernelFunc && n > 0 {
 		// nvcc budgets registers for the blocks the program launches
@@ -214,4 +217,40 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 		}
 	}
 	return false
+}
+
+// Note [Large device functions out of line]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// nvcc inlines every device function into each of its callers, and check
+// placement (Note [Check placement] in backends/abi) versions a loop into a
+// checked and an unchecked copy. A TRS program's step function (one case
+// per rule, thousands of lines) was thereby compiled a dozen times over:
+// ptxas alone took 444 s for REC's benchexpr20 and 102 s for tak36 on the
+// GPU machine (nvcc --time, 2026-11-26), cicc 47 s and 36 s. A device
+// function with more than outOfLineStmts statements is declared
+// GPUC_OUT_OF_LINE, which is __noinline__ under nvcc and NVRTC and nothing
+// for a host compiler (the host builds and the stub checks): it is
+// compiled once, and a call costs a few instructions against the
+// hundreds a call of such a function runs. GPUC_OUT_OF_LINE may be
+// defined empty on nvcc's command line (-DGPUC_OUT_OF_LINE=) to inline
+// everything, as before, for comparison.
+const outOfLineStmts = 200
+
+// outOfLineMacro defines GPUC_OUT_OF_LINE (Note [Large device functions
+// out of line]); it precedes the functions' declarations.
+const outOfLineMacro = `#ifndef GPUC_OUT_OF_LINE
+#if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
+#define GPUC_OUT_OF_LINE __noinline__
+#else
+#define GPUC_OUT_OF_LINE
+#endif
+#endif
+`
+
+// outOfLine reports whether the device function g is large enough to stay
+// out of line (Note [Large device functions out of line]).
+func outOfLine(g *ir.Func) bool {
+	n := 0
+	ir.WalkStmts(g.Body, func(ir.Stmt) bool { n++; return n <= outOfLineStmts })
+	return n > outOfLineStmts
 }

@@ -279,7 +279,7 @@ func EmitNVRTC(spec, before *ir.Module, checks bool) (out []byte, err error) {
 	funcs := reachable(spec, kernels)
 	bufs, params := fullABI(before)
 	e.kernelSig = func(g *ir.Func) string { return e.fullSignature(g, bufs, params) }
-	b.WriteString("\n")
+	b.WriteString("\n" + outOfLineMacro)
 	for _, g := range funcs {
 		fmt.Fprintf(&b, "%s;\n", e.signatureOf(g))
 	}
