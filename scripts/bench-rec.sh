@@ -90,8 +90,10 @@ t_start=$(now)
 # Phase 1: the builds, and a first run of each hybrid program on the
 # GPU, so that the driver's cache holds its PTX compiled (HYBRID=0 waits
 # for the device at the first hybrid point, MAXITER=1 stops after one
-# iteration, a small CAPACITY leaves the device to the others: four run at
-# once). A benchmark that hybrid-artifacts.sh could not build
+# iteration, a small CAPACITY leaves the device to the others: one a core,
+# since the driver's compilation of the PTX (ptxas) is what takes the
+# time: 554 s for 58 programs four at a time on an H100 machine,
+# 2026-11-26). A benchmark that hybrid-artifacts.sh could not build
 # (several EVAL terms) is skipped with its reason.
 gpu_mode=${REC_GPU:-hyb}
 ok=()
@@ -111,7 +113,7 @@ benches=("${ok[@]}")
     fi
   done
 } | xargs -P "$cores" -I{} sh -c '{} || echo "bench-rec: failed: {}"'
-printf '%s\n' "${benches[@]}" | xargs -P 4 -I{} sh -c 'HYBRID=0 MAXITER=1 timeout 120 ./hyb-{} CAPACITY=4000000 > /dev/null 2>&1'
+printf '%s\n' "${benches[@]}" | xargs -P "$cores" -I{} sh -c 'HYBRID=0 MAXITER=1 timeout 120 ./hyb-{} CAPACITY=4000000 > /dev/null 2>&1'
 echo "bench-rec: built and warmed up in $(ms_since "$t_start") ms"
 
 # Phase 2, in the background: Maude, then the CPU rewriter, of each
