@@ -24,14 +24,13 @@ import "gpuc/ir"
 //     store, and the host raises msgWalk. Nothing in device code raises
 //     (Note [Rewriting on the device]).
 //   - Grid-stride loops over a list stride by their processors' count
-//     np, a parameter of a device function that no launch fact reaches.
-//     They stride by min(max(np, 1), CAPACITY) instead, and run up to a
-//     count no larger than CAPACITY (wlen and glen are bounded buffers,
-//     Note [Bounded buffers] in package ir; the summary's counts are
-//     clamped by min). Every list holds at most CAPACITY entries, so the
-//     clamps change nothing: np >= 1 at every call, and a stride at or
-//     past CAPACITY takes one step either way. The proof then needs
-//     CAPACITY <= 2^30, printed as its condition: past it, i + np wraps.
+//     np, a parameter of a device function that no launch fact reaches,
+//     up to a count read from memory. They stride by max(np, 1) (np >= 1
+//     at every call), in an i64 counter: i < n <= 2^31-1 before a step of
+//     at most 2^31-1, so the counter cannot wrap. In i32 it could, where a
+//     list nears 2^31 entries (CAPACITY may be set up to 2^31-1), and the
+//     proof then needed CAPACITY <= 2^30 and, with four loops a function,
+//     most of the solver's work budget.
 //   - The fixpoint loop of the region and the summary's rounds test
 //     counters in memory (status[stIter] against MAXITER, sum[sumRounds]
 //     against SUMROUNDS), which a thread reads as any value. Each also
@@ -84,11 +83,12 @@ func (l *lowerer) stepFuel(b *fn) ir.Expr {
 	return b.Add(b.Add(b.Mul(b.I64(2), slots), b.Conv(ir.I64, b.Max(b.P(pLocal), b.I32(1)))), b.I64(2))
 }
 
-// stride declares st, the stride of a grid-stride loop of processor
-// count np: min(max(np, 1), CAPACITY) (Note [Checked walk bounds]).
-func (l *lowerer) stride(b *fn, np ir.Expr) ir.Expr {
-	return b.Decl("st", ir.I32, b.Min(b.Max(np, b.I32(1)), b.P(pCapacity)))
+// strided runs body for i = from, from+st, ... while i < to, where st
+// is max(np, 1) and i a new i64 local (Note [Checked walk bounds]).
+func (l *lowerer) strided(b *fn, i string, from, to, np ir.Expr, body func()) {
+	init := b.Nest(func() { b.Decl(i, ir.I64, b.Cast(ir.I64, from)) })[0]
+	f := &ir.For{Pos: b.Pos, Init: init, Cond: b.Lt(b.V(i), b.Cast(ir.I64, to)),
+		Post: &ir.Assign{Pos: b.Pos, Name: i, Value: b.Add(b.V(i), b.Cast(ir.I64, b.Max(np, b.I32(1))))}}
+	f.Body = b.Nest(body)
+	b.Emit(f)
 }
-
-// listEnd clamps n, a count of list entries, to CAPACITY.
-func (l *lowerer) listEnd(b *fn, n ir.Expr) ir.Expr { return b.Min(n, b.P(pCapacity)) }

@@ -107,9 +107,8 @@ func (b *fn) load64(lo, hi string, i ir.Expr) ir.Expr {
 // markFunc: trs_mark(p, np) is processor p's share of a marking round.
 func (l *lowerer) markFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_mark", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
-	st := l.stride(b, b.V("np"))
-	b.Decl("hi", ir.I32, l.listEnd(b, b.Ld("sum", b.ctr(b.I32(sumHi)))))
-	b.Loop("i", b.Add(b.Ld("sum", b.ctr(b.I32(sumLo))), b.V("p")), b.V("hi"), st, func() {
+	b.Decl("hi", ir.I32, b.Ld("sum", b.ctr(b.I32(sumHi))))
+	l.strided(b, "i", b.Add(b.Ld("sum", b.ctr(b.I32(sumLo))), b.V("p")), b.V("hi"), b.V("np"), func() {
 		u := b.Decl("u", l.id, b.ownSlot(b.Ld("wl0", b.mine(b.V("i")))))
 		h := b.Decl("h", ir.I32, l.head(b, u))
 		l.forArgs(b, h, func(a int, _ string) {
@@ -151,9 +150,8 @@ func (b *fn) storeNextList(r, i, v ir.Expr) {
 func (l *lowerer) foldFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_fold", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
 	b.Decl("r", ir.I32, b.Ld("sum", b.ctr(b.I32(sumFold))))
-	st := l.stride(b, b.V("np"))
-	b.Decl("n", ir.I32, l.listEnd(b, b.Ld("sum", b.ctr(b.I32(sumLen)))))
-	b.Loop("i", b.V("p"), b.V("n"), st, func() {
+	b.Decl("n", ir.I32, b.Ld("sum", b.ctr(b.I32(sumLen))))
+	l.strided(b, "i", b.V("p"), b.V("n"), b.V("np"), func() {
 		u := b.Decl("u", l.id, b.foldList(b.V("r"), b.V("i")))
 		h := b.Decl("h", ir.I32, l.head(b, u))
 		b.Decl("ready", ir.Bool, b.Bool(true))
@@ -181,9 +179,8 @@ func (l *lowerer) foldFunc() {
 func (l *lowerer) settleFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_settle", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
 	b.Decl("r", ir.I32, b.Ld("sum", b.ctr(b.I32(sumFold))))
-	st := l.stride(b, b.V("np"))
-	b.Decl("n", ir.I32, l.listEnd(b, b.Ld("sum", b.ctr(b.I32(sumLen)))))
-	b.Loop("i", b.V("p"), b.V("n"), st, func() {
+	b.Decl("n", ir.I32, b.Ld("sum", b.ctr(b.I32(sumLen))))
+	l.strided(b, "i", b.V("p"), b.V("n"), b.V("np"), func() {
 		u := b.Decl("u", l.id, b.foldList(b.V("r"), b.V("i")))
 		b.IfElse(b.Ne(b.Ld("pnw", u), b.U8(0)), func() { b.Store("pn", b.V("u"), b.U8(1)) }, func() {
 			b.Decl("q", ir.I32, b.I32(0))
