@@ -162,12 +162,18 @@ func (l *lowerer) rewriteSlot(b *fn) {
 	b.Decl("out", ir.I32, b.I32(outNormal))
 	b.Decl("written", ir.Bool, b.Bool(false))
 	b.Decl("more", ir.Bool, b.Bool(true))
+	// The steps left to the walk, LOCAL - nstep - n: a turn goes on only
+	// after a rewrite, which adds one to n, so the count down from the
+	// top of each turn says what nstep + n >= LOCAL would, in a form that
+	// the termination check reads at once (Note [Checked walk bounds]).
+	b.Decl("quota", ir.I32, b.Sub(b.Max(b.P(pLocal), b.I32(1)), b.V("nstep")))
 	b.While(b.V("more"), func() {
 		b.Set("more", b.Bool(false))
-		b.If(b.Ge(b.Add(b.V("nstep"), b.V("n")), b.Max(b.P(pLocal), b.I32(1))), func() {
+		b.If(b.Bin(ir.Le, b.V("quota"), b.I32(0)), func() {
 			b.Set("out", b.I32(outStop))
 			b.Break()
 		})
+		b.Set("quota", b.Sub(b.V("quota"), b.I32(1)))
 		sw := &ir.Switch{Pos: b.Pos, X: b.V("h")}
 		for _, sym := range l.sys.Syms {
 			if !sym.Defined() {
