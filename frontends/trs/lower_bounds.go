@@ -41,6 +41,15 @@ import "gpuc/ir"
 //     fails first. The program's fixpoint is TRUE if MAXITER >= 1, which
 //     is all one can say of a rewrite system that may not terminate; the
 //     summary is TRUE.
+//
+// Chosen over two alternatives: facts carried from call sites into the
+// device functions (np is a launch's thread count at every call) would
+// still leave i32 strides that wrap near 2^31 and the walks unbounded;
+// and bounded retries for spins on other threads had nothing to bound:
+// the lowering has no such spin, its waits are jc counts that the last
+// argument's walk settles (Note [Forks]). The run-time costs: a register
+// and a compare a walk step, an i64 add a grid-stride step, and a local
+// a fixpoint turn; TestWalkOutOfFuel checks the error's way to the host.
 
 // Bits of the overflow word, status[stOverflow] (stWOverflow in a world).
 const (
