@@ -19,7 +19,9 @@ import "gpuc/ir"
 //     turn descends into a slot whose pnw is 1, which it sets to 0 before
 //     it climbs back, or climbs, or rewrites in place, which LOCAL bounds,
 //     so a walk makes at most slots descents, as many climbs, and LOCAL
-//     stays). A walk that runs out sets bit ovWalk of the overflow word and
+//     stays; a climb or descent visits at most slots - 1 slots besides
+//     its start, so a walk that breaks off never finds its fuel spent).
+//     A walk that runs out sets bit ovWalk of the overflow word and
 //     stops; the loop stops at the end of the iteration, as for a full
 //     store, and the host raises msgWalk. Nothing in device code raises
 //     (Note [Rewriting on the device]).
@@ -31,6 +33,11 @@ import "gpuc/ir"
 //     list nears 2^31 entries (CAPACITY may be set up to 2^31-1), and the
 //     proof then needed CAPACITY <= 2^30 and, with four loops a function,
 //     most of the solver's work budget.
+//   - The rewrites of one slot in registers (rewriteSlot's loop) stop
+//     at LOCAL steps a walk; the loop counts the steps left down at the
+//     top of each turn (quota), a guard and a decrement in one
+//     transition, ahead of the joins of the rule code, which the check
+//     ranks with no invariant.
 //   - The fixpoint loop of the region and the summary's rounds test
 //     counters in memory (status[stIter] against MAXITER, sum[sumRounds]
 //     against SUMROUNDS), which a thread reads as any value. Each also
