@@ -90,7 +90,7 @@ func (x *fx) expr(e ir.Expr, env map[string]its.Expr) its.Expr {
 		return fresh("call " + e.Func)
 	case *ir.Builtin:
 		switch e.Op {
-		case ir.ThreadID, ir.BlockID, ir.BlockDim, ir.GridDim:
+		case ir.ThreadID, ir.BlockID, ir.BlockDim, ir.GridDim, ir.DeviceID, ir.NumDevices:
 			return x.launchVar(e.Op)
 		case ir.GlobalID:
 			return its.B(its.Add, its.B(its.Mul, x.launchVar(ir.BlockID), x.launchVar(ir.BlockDim)), x.launchVar(ir.ThreadID))

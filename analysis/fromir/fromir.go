@@ -175,7 +175,8 @@ func (x *fx) launchVar(op ir.BuiltinOp) its.Expr {
 	if v, ok := x.launch[op]; ok {
 		return its.R(v)
 	}
-	name := map[ir.BuiltinOp]string{ir.ThreadID: "tid", ir.BlockID: "bid", ir.BlockDim: "bdim", ir.GridDim: "gdim"}[op]
+	name := map[ir.BuiltinOp]string{ir.ThreadID: "tid", ir.BlockID: "bid", ir.BlockDim: "bdim", ir.GridDim: "gdim",
+		ir.DeviceID: "dev", ir.NumDevices: "ndev"}[op]
 	n := name
 	for i := 2; x.taken(n); i++ {
 		n = fmt.Sprintf("%s_%d", name, i)
@@ -183,7 +184,29 @@ func (x *fx) launchVar(op ir.BuiltinOp) its.Expr {
 	v := its.Var{Name: n, Sort: its.I32}
 	x.launch[op] = v
 	x.sys.Vars = append(x.sys.Vars, v)
+	x.worldFact(op)
 	return its.R(v)
+}
+
+// Note [World facts]
+// device_id() and num_devices() (Note [World] in package ir) are the same on every read of a
+// thread, in kernels and device functions alike, so each is a variable of the thread, as the
+// launch geometry is, not a fresh value per read: a loop over the devices,
+// `for e = 0; e < num_devices(); e++`, then ends. A world has at least one device, and the
+// device's id lies below their number: 1 <= ndev and 0 <= dev < ndev.
+
+// worldFact states the facts of Note [World facts] once both variables a fact reads exist.
+func (x *fx) worldFact(op ir.BuiltinOp) {
+	c := func(v int64) its.Expr { return its.C(v, its.I32) }
+	fact := func(e its.Expr, why string) { x.sys.Facts = append(x.sys.Facts, its.Fact{Expr: e, Why: why}) }
+	switch op {
+	case ir.NumDevices:
+		fact(its.B(its.Sle, c(1), its.R(x.launch[op])), "1 <= num_devices")
+	case ir.DeviceID:
+		dev := its.R(x.launch[op])
+		fact(its.B(its.Sle, c(0), dev), "0 <= device id")
+		fact(its.B(its.Slt, dev, x.launchVar(ir.NumDevices)), "device id < num_devices")
+	}
 }
 
 // launchFacts states the launch facts of Note [Launch facts] in analysis/fromllvm, and the block

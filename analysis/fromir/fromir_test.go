@@ -101,11 +101,12 @@ host main() {
 	}
 }
 
-// exampleSystems loads an example, lowers it with the default pipeline
-// and translates it; false, logged or reported, where it cannot.
-func exampleSystems(t *testing.T, f string) ([]*its.System, bool) {
+// exampleSystems loads an example with the input flags args, lowers it
+// with the default pipeline and translates it; false, logged or
+// reported, where it cannot.
+func exampleSystems(t *testing.T, f string, args ...string) ([]*its.System, bool) {
 	t.Helper()
-	m, err := driver.Load(f)
+	m, err := driver.Load(f, args...)
 	if err != nil {
 		t.Logf("%s: %v (skipped: the example needs options)", f, err)
 		return nil, false

@@ -281,6 +281,13 @@ func (a *analyzer) decrease(inv Invariants, comp []int, fn map[int]*Linear) (str
 			obl = append(obl, Obligation{What: fmt.Sprintf("%s does not change on %s", desc(), sys.TransString(t)), Script: q.script()})
 			continue
 		}
+		if d, ok := known[ti]; ok && d.Sign() > 0 && stepsCannotWrap(t, f, g) {
+			// Strict with no query (Note [Steps that cannot wrap]).
+			q := build(true)
+			strict = append(strict, ti)
+			obl = append(obl, Obligation{What: fmt.Sprintf("%s strictly decreases on %s", desc(), sys.TransString(t)), Script: q.script()})
+			continue
+		}
 		q := build(true)
 		res, _, _ := a.check(q.script())
 		if res != smt.Unsat && narrowed {

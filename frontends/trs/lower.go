@@ -56,8 +56,9 @@ import (
 //
 // Capacity is checked where a slot is taken: a step that finds the store
 // full is not applied, the loop stops at the end of the iteration, and
-// the host raises "term store full". Nothing in device code raises, so
-// no thread leaves a cooperative kernel early.
+// the host raises "term store full"; a walk that runs out of fuel does
+// the same with an internal error (Note [Checked walk bounds]). Nothing
+// in device code raises, so no thread leaves a cooperative kernel early.
 //
 // Note [Local normalisation]
 //

@@ -75,6 +75,7 @@ func (l *lowerer) mainFunc() {
 	if l.world {
 		overflow = stWOverflow
 	}
+	b.If(b.Ne(b.Bin(ir.And, b.Ld("status", b.I32(overflow)), b.I32(ovWalk)), b.I32(0)), func() { b.Raise(msgWalk) })
 	b.If(b.Ne(b.Ld("status", b.I32(overflow)), b.I32(0)), func() { b.Raise(msgFull) })
 	b.If(b.Lt(b.I32(0), b.Ld(b.pending(), b.Rem(b.Ld("status", b.I32(stIter)), b.I32(3)))), func() { b.Raise(msgIter) })
 	b.Call("trs_output")
@@ -96,7 +97,11 @@ func (l *lowerer) regionBody(b *fn) []ir.Stmt {
 		fits := b.And(
 			b.Bin(ir.LogOr, b.Ge(np(), b.P(pProcs)), b.Ge(np(), b.Bin(ir.Div, listed(), b.I32(2)))),
 			b.Ge(listed(), b.Bin(ir.Div, np(), b.I32(8))))
-		cond := b.And(b.And(b.And(b.running(iter(), false), b.Ge(listed(), b.P(pSmall))), fits), b.withinHybrid(iter(), b.V("it0")))
+		// turns counts the loop's iterations, so that MAXITER bounds it
+		// in a thread's own view too (Note [Checked walk bounds]).
+		b.Decl("turns", ir.I32, b.I32(0))
+		turnsOK := b.Or(b.Eq(b.P(pMaxIter), b.I32(0)), b.Lt(b.V("turns"), b.P(pMaxIter)))
+		cond := b.And(b.And(b.And(b.And(b.running(iter(), false), turnsOK), b.Ge(listed(), b.P(pSmall))), fits), b.withinHybrid(iter(), b.V("it0")))
 		b.While(cond, func() {
 			b.Decl("k", ir.I32, iter())
 			b.Call("trs_derive", b.V("k"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
@@ -104,6 +109,7 @@ func (l *lowerer) regionBody(b *fn) []ir.Stmt {
 			b.Decl("kc", ir.I32, b.Ld("status", b.I32(stPhase)))
 			b.Call("trs_commit", b.V("kc"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs), b.Mul(b.I32(2), b.V("on")))
 			b.Barrier(true)
+			b.Set("turns", b.Add(b.V("turns"), b.I32(1)))
 		})
 	})
 }

@@ -61,7 +61,7 @@ func (l *lowerer) deriveFunc() {
 	}
 	b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() {
 		b.Decl("cnt", ir.I32, b.Ld("wlen", b.ctr(b.V("c0"))))
-		b.Loop("i", p, b.V("cnt"), np, func() {
+		l.strided(b, "i", p, b.V("cnt"), np, func() {
 			visit(b.listed("wl0", "wl1", b.V("k"), b.mine(b.V("i"))))
 		})
 	}, func() {
@@ -69,7 +69,8 @@ func (l *lowerer) deriveFunc() {
 			return // main refuses WORKLIST=0 in a world
 		}
 		b.Decl("top", ir.I32, b.Conv(ir.I32, b.Ld("nfresh", b.I32(1))))
-		b.Loop("s", b.V("p"), b.V("top"), b.V("np"), func() {
+		l.strided(b, "si", b.V("p"), b.V("top"), b.V("np"), func() {
+			b.Decl("s", ir.I32, b.Conv(ir.I32, b.V("si")))
 			b.If(b.Ne(b.listed("wl0", "wl1", b.V("k"), b.V("s")), b.I32(0)), func() { visit(b.V("s")) })
 		})
 	})
@@ -98,12 +99,12 @@ func (l *lowerer) commitFunc() {
 		// Slots of this iteration's list that reached normal form, and
 		// the pending slots of the next list.
 		b.Decl("n0", ir.I32, b.Ld("wlen", b.ctr(b.V("c0"))))
-		b.Loop("i", p, b.V("n0"), np, func() {
+		l.strided(b, "i", p, b.V("n0"), np, func() {
 			s := b.Decl("s", l.id, b.listed("wl0", "wl1", b.V("k"), b.mine(b.V("i"))))
 			b.If(b.Eq(b.Ld("pnw", s), b.U8(0)), func() { b.Store("pn", b.V("s"), b.U8(0)) })
 		})
 		b.Decl("n1", ir.I32, b.Ld("wlen", b.ctr(b.V("c1"))))
-		b.Loop("j", b.V("p"), b.V("n1"), b.V("np"), func() {
+		l.strided(b, "j", b.V("p"), b.V("n1"), b.V("np"), func() {
 			x := b.Decl("x", l.id, b.listed("wl1", "wl0", b.V("k"), b.mine(b.V("j"))))
 			b.If(b.Ne(b.Ld("pnw", x), b.U8(0)), func() {
 				b.Store("pn", b.V("x"), b.U8(1))
@@ -116,7 +117,8 @@ func (l *lowerer) commitFunc() {
 		}
 		// The same, with the lists kept as flags per slot (trs_enlist).
 		b.Decl("top", ir.I32, b.used())
-		b.Loop("s", b.V("p"), b.V("top"), b.V("np"), func() {
+		l.strided(b, "si", b.V("p"), b.V("top"), b.V("np"), func() {
+			b.Decl("s", ir.I32, b.Conv(ir.I32, b.V("si")))
 			b.If(b.Ne(b.listed("wl0", "wl1", b.V("k"), b.V("s")), b.I32(0)), func() {
 				b.Call("trs_push", b.V("s"), b.I32(0), b.Add(b.V("k"), b.I32(1)))
 				b.If(b.Eq(b.Ld("pnw", b.V("s")), b.U8(0)), func() { b.Store("pn", b.V("s"), b.U8(0)) })
@@ -134,8 +136,8 @@ func (l *lowerer) commitFunc() {
 	// positions]); trs_account moves the tail past them.
 	b.Decl("ng", ir.I32, b.Ld("glen", b.ctr(b.V("c0"))))
 	b.Decl("tail", ir.I64, b.Ld("free", b.ctr(b.I32(frTailA))))
-	b.Loop("g", b.V("p"), b.V("ng"), b.V("np"), func() {
-		b.Call("trs_free", b.listed("gl0", "gl1", b.V("k"), b.mine(b.V("g"))), b.Add(b.V("tail"), b.Conv(ir.I64, b.V("g"))), b.V("k"))
+	l.strided(b, "g", b.V("p"), b.V("ng"), b.V("np"), func() {
+		b.Call("trs_free", b.listed("gl0", "gl1", b.V("k"), b.mine(b.V("g"))), b.Add(b.V("tail"), b.V("g")), b.V("k"))
 	})
 	if l.world {
 		return // the books wait for every device's counts (regionBody)

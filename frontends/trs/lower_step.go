@@ -31,7 +31,8 @@ func (l *lowerer) stepFunc() {
 	b.Decl("nstep", ir.I32, b.I32(0))
 	b.Decl("t", l.id, b.V("s"))
 	b.Decl("walk", ir.Bool, b.Bool(true))
-	b.While(b.V("walk"), func() { l.visit(b) })
+	spent := l.fueled(b, "fuel", ir.I64, l.stepFuel(b), func() ir.Expr { return b.V("walk") }, func() { l.visit(b) })
+	b.If(spent, func() { l.walkSpent(b) })
 	b.Return(b.Conv(ir.I64, b.V("nstep")))
 }
 
@@ -145,11 +146,13 @@ func (l *lowerer) leaveFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_leave", ir.Void, param{"d", l.id}, param{"s", l.id}, param{"self", ir.Bool}, param{"k", ir.I32})
 	b.IfElse(b.V("self"), func() { b.Call("trs_enlist", b.V("d"), b.V("k")) }, func() { b.Call("trs_wait", b.V("d"), b.S(-1), b.V("k")) })
 	b.Decl("a", l.id, b.V("d"))
-	b.While(b.Ne(b.V("a"), b.V("s")), func() {
+	below := func() ir.Expr { return b.Ne(b.V("a"), b.V("s")) }
+	spent := l.fueled(b, "fuel", l.id, l.storeSlots(b), below, func() {
 		b.Decl("x", l.id, b.V("a"))
 		b.Set("a", b.Ld("up", b.V("a")))
 		b.Call("trs_wait", b.V("a"), b.V("x"), b.V("k"))
 	})
+	b.If(spent, func() { l.walkSpent(b) })
 }
 
 // rewriteSlot rewrites slot t, whose arguments are in normal form, in
@@ -159,12 +162,18 @@ func (l *lowerer) rewriteSlot(b *fn) {
 	b.Decl("out", ir.I32, b.I32(outNormal))
 	b.Decl("written", ir.Bool, b.Bool(false))
 	b.Decl("more", ir.Bool, b.Bool(true))
+	// The steps left to the walk, LOCAL - nstep - n: a turn goes on only
+	// after a rewrite, which adds one to n, so the count down from the
+	// top of each turn says what nstep + n >= LOCAL would, in a form that
+	// the termination check reads at once (Note [Checked walk bounds]).
+	b.Decl("quota", ir.I32, b.Sub(b.Max(b.P(pLocal), b.I32(1)), b.V("nstep")))
 	b.While(b.V("more"), func() {
 		b.Set("more", b.Bool(false))
-		b.If(b.Ge(b.Add(b.V("nstep"), b.V("n")), b.Max(b.P(pLocal), b.I32(1))), func() {
+		b.If(b.Bin(ir.Le, b.V("quota"), b.I32(0)), func() {
 			b.Set("out", b.I32(outStop))
 			b.Break()
 		})
+		b.Set("quota", b.Sub(b.V("quota"), b.I32(1)))
 		sw := &ir.Switch{Pos: b.Pos, X: b.V("h")}
 		for _, sym := range l.sys.Syms {
 			if !sym.Defined() {
@@ -191,8 +200,9 @@ func (l *lowerer) rewriteSlot(b *fn) {
 			// reach normal form lists it, or settles it if it is a
 			// constructor (Note [Settling]).
 			b.Set("walk", b.Bool(false))
-			p := b.Decl("p", l.id, b.Ld("up", b.V("s")))
-			b.While(b.Ge(p, b.S(0)), func() {
+			b.Decl("p", l.id, b.Ld("up", b.V("s")))
+			above := func() ir.Expr { return b.Ge(b.V("p"), b.S(0)) }
+			spent := l.fueled(b, "pfuel", l.id, l.storeSlots(b), above, func() {
 				b.Decl("left", ir.I32, b.I32(0))
 				b.Atomic("left", ir.AtomicSub, "jc", b.V("p"), b.I32(1))
 				b.If(b.Ne(b.V("left"), b.I32(1)), func() { b.Break() })
@@ -207,6 +217,7 @@ func (l *lowerer) rewriteSlot(b *fn) {
 				b.Store("pn", b.V("p"), b.U8(0))
 				b.Set("p", b.Ld("up", b.V("p")))
 			})
+			b.If(spent, func() { l.walkSpent(b) })
 		})
 	})
 	b.If(b.Eq(b.V("out"), b.I32(outStop)), func() {
@@ -488,7 +499,7 @@ func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Exp
 	})
 	b.Decl(ok, ir.Bool, b.Bool(true))
 	b.If(short(), func() {
-		b.Atomic("", ir.AtomicOr, "status", b.ctr(b.I32(stOverflow)), b.I32(1))
+		b.Atomic("", ir.AtomicOr, "status", b.ctr(b.I32(stOverflow)), b.I32(ovFull))
 		b.Set(ok, b.Bool(false))
 	})
 	takeSlots := func() {

@@ -94,7 +94,8 @@ func (l *lowerer) eqFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_eq", ir.Bool, param{"a", l.id}, param{"b", l.id})
 	b.Decl("x", l.id, b.V("a"))
 	b.Decl("y", l.id, b.V("b"))
-	b.While(b.Ne(b.V("x"), b.V("y")), func() {
+	differ := func() ir.Expr { return b.Ne(b.V("x"), b.V("y")) }
+	spent := l.fueled(b, "fuel", l.id, l.storeSlots(b), differ, func() {
 		h := b.Decl("h", ir.I32, l.head(b, b.V("x")))
 		b.If(b.Bin(ir.LogOr, b.Ne(h, l.head(b, b.V("y"))), b.Lt(b.V("h"), b.I32(l.start[1]))), func() {
 			b.Return(b.Eq(b.V("h"), l.head(b, b.V("y"))))
@@ -113,6 +114,10 @@ func (l *lowerer) eqFunc() {
 				b.Set("y", l.arg(b, a-1, b.V("y")))
 			})
 		}
+	})
+	b.If(spent, func() {
+		l.walkSpent(b)
+		b.Return(b.Bool(false))
 	})
 	b.Return(b.Bool(true))
 }

@@ -108,7 +108,7 @@ func (b *fn) load64(lo, hi string, i ir.Expr) ir.Expr {
 func (l *lowerer) markFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_mark", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
 	b.Decl("hi", ir.I32, b.Ld("sum", b.ctr(b.I32(sumHi))))
-	b.Loop("i", b.Add(b.Ld("sum", b.ctr(b.I32(sumLo))), b.V("p")), b.V("hi"), b.V("np"), func() {
+	l.strided(b, "i", b.Add(b.Ld("sum", b.ctr(b.I32(sumLo))), b.V("p")), b.V("hi"), b.V("np"), func() {
 		u := b.Decl("u", l.id, b.ownSlot(b.Ld("wl0", b.mine(b.V("i")))))
 		h := b.Decl("h", ir.I32, l.head(b, u))
 		l.forArgs(b, h, func(a int, _ string) {
@@ -150,7 +150,8 @@ func (b *fn) storeNextList(r, i, v ir.Expr) {
 func (l *lowerer) foldFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_fold", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
 	b.Decl("r", ir.I32, b.Ld("sum", b.ctr(b.I32(sumFold))))
-	b.Loop("i", b.V("p"), b.Ld("sum", b.ctr(b.I32(sumLen))), b.V("np"), func() {
+	b.Decl("n", ir.I32, b.Ld("sum", b.ctr(b.I32(sumLen))))
+	l.strided(b, "i", b.V("p"), b.V("n"), b.V("np"), func() {
 		u := b.Decl("u", l.id, b.foldList(b.V("r"), b.V("i")))
 		h := b.Decl("h", ir.I32, l.head(b, u))
 		b.Decl("ready", ir.Bool, b.Bool(true))
@@ -178,7 +179,8 @@ func (l *lowerer) foldFunc() {
 func (l *lowerer) settleFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_settle", ir.Void, param{"p", ir.I32}, param{"np", ir.I32})
 	b.Decl("r", ir.I32, b.Ld("sum", b.ctr(b.I32(sumFold))))
-	b.Loop("i", b.V("p"), b.Ld("sum", b.ctr(b.I32(sumLen))), b.V("np"), func() {
+	b.Decl("n", ir.I32, b.Ld("sum", b.ctr(b.I32(sumLen))))
+	l.strided(b, "i", b.V("p"), b.V("n"), b.V("np"), func() {
 		u := b.Decl("u", l.id, b.foldList(b.V("r"), b.V("i")))
 		b.IfElse(b.Ne(b.Ld("pnw", u), b.U8(0)), func() { b.Store("pn", b.V("u"), b.U8(1)) }, func() {
 			b.Decl("q", ir.I32, b.I32(0))
@@ -197,9 +199,15 @@ func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
 	word := func(i int64) ir.Expr { return b.Ld("sum", at(i)) }
 	first := func() ir.Expr { return b.Eq(b.Builtin(ir.ProcID), b.I32(0)) }
 	bump := func(i int64) { b.Store("sum", at(i), b.Add(word(i), b.I32(1))) }
-	rounds := func() ir.Expr { return b.Lt(word(sumRounds), b.P(pSumRounds)) }
+	// The rounds in sum[sumRounds], and in the local nr, so that
+	// SUMROUNDS bounds them in a thread's own view too (Note [Checked
+	// walk bounds]).
+	rounds := func() ir.Expr {
+		return b.And(b.Lt(word(sumRounds), b.P(pSumRounds)), b.Lt(b.V("nr"), b.P(pSumRounds)))
+	}
 	marked := func() ir.Expr { return b.Eq(word(sumLo), word(sumHi)) }
 	body := b.Nest(func() {
+		b.Decl("nr", ir.I32, b.I32(0))
 		b.If(first(), func() {
 			b.Store("wl0", b.I32(0), b.S(root))
 			b.Store("up", b.S(root), b.S(-2))
@@ -218,6 +226,7 @@ func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
 				bump(sumRounds)
 			})
 			b.Barrier(true)
+			b.Set("nr", b.Add(b.V("nr"), b.I32(1)))
 		})
 		b.While(b.And(b.And(marked(), b.Lt(b.I32(0), word(sumLen))), rounds()), func() {
 			b.Call("trs_fold", b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
@@ -231,6 +240,7 @@ func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
 				bump(sumRounds)
 			})
 			b.Barrier(true)
+			b.Set("nr", b.Add(b.V("nr"), b.I32(1)))
 		})
 		b.If(b.And(b.And(first(), marked()), b.Eq(word(sumLen), b.I32(0))), func() {
 			b.Store("sum", at(sumDone), b.I32(1))

@@ -147,3 +147,38 @@ func TestCapacityFitted(t *testing.T) {
 		}
 	}
 }
+
+// A walk that runs out of fuel stops, and the host raises msgWalk after
+// the iteration (Note [Checked walk bounds]): trs_step's walk given one
+// turn, where peano's first rewrite leaves S(Plus(...)) to walk into.
+func TestWalkOutOfFuel(t *testing.T) {
+	for _, fuel := range []int64{1, -1} {
+		m := lowerSource(t, peano, Options{Capacity: 64})
+		set := 0
+		for _, f := range m.Funcs {
+			if f.Name != "trs_step" {
+				continue
+			}
+			ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+				if d, ok := s.(*ir.Decl); ok && d.Name == "fuel" {
+					if fuel > 0 {
+						d.Init = ir.IntConst(ir.I64, fuel)
+					}
+					set++
+				}
+				return true
+			})
+		}
+		if set != 1 {
+			t.Fatalf("%d fuel counters in trs_step, want 1", set)
+		}
+		var out bytes.Buffer
+		err := interp.Run(m, interp.Config{Stdout: &out})
+		switch {
+		case fuel > 0 && (err == nil || !strings.Contains(err.Error(), msgWalk)):
+			t.Errorf("fuel %d: error %v, want %q", fuel, err, msgWalk)
+		case fuel < 0 && (err != nil || out.String() != "S(S(S(Zero())))\n"):
+			t.Errorf("the store's fuel: %v, prints %q", err, out.String())
+		}
+	}
+}
