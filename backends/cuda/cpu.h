@@ -80,6 +80,9 @@ inline double gpuc_now_ms(void) {
 // far gives the launch's message, so that the first raise in block
 // order wins, as when the blocks run one after another.
 typedef int (*gpuc_blocks_fn)(void *ctx, unsigned char *shared, int lo, int hi);
+// A world launch's function also takes the device whose blocks they are
+// (Note [World on threads] in backends/abi).
+typedef int (*gpuc_world_fn)(void *ctx, unsigned char *shared, int lo, int hi, int dev);
 
 // Note [Pool by measure]
 //
@@ -129,8 +132,14 @@ struct gpuc_pool {
   pthread_cond_t start = PTHREAD_COND_INITIALIZER, done = PTHREAD_COND_INITIALIZER;
   unsigned long launches = 0;  // launches handed to the helpers
   int busy = 0;                // helpers still on the current one
-  // The current launch.
+  int ids = 0;                 // helpers numbered so far (gpuc_worker_id)
+  // The current launch; a world launch's function is wfn, with devs
+  // devices of part blocks each, claimed[d] set once a worker takes d's.
   gpuc_blocks_fn fn = nullptr;
+  gpuc_world_fn wfn = nullptr;
+  int devs = 0, part = 0;
+  int *claimed = nullptr;
+  int claimed_cap = 0;
   void *ctx = nullptr;
   int grid = 0, chunk = 1;
   size_t shared = 0;
@@ -141,14 +150,57 @@ struct gpuc_pool {
   long long values[2] = {0, 0};  // its fault's values, under mu
 };
 static gpuc_pool *gpuc_the_pool;
+static __thread int gpuc_worker_id;  // 0: the calling thread; helpers 1..workers-1
 static int gpuc_cpu_raised;  // the last launch's raise, for gpuc_check_device_error
 static long long gpuc_cpu_values[2];  // and its fault's values
 
 // gpuc_pool_work runs chunks of the current launch until none is left or
 // the rest follow a block that raised; a helper also stops at the
 // launch's deadline, leaving the rest to the calling thread.
+// gpuc_pool_raised records that a chunk stopped at block at, for the
+// launch's message if no earlier block raised.
+inline void gpuc_pool_raised(gpuc_pool *p, int at) {
+  long long vals[2] = {0, 0};
+  int id = gpuc_take_error(vals);
+  pthread_mutex_lock(&p->mu);
+  if (at < __atomic_load_n(&p->raised_at, __ATOMIC_RELAXED)) {
+    __atomic_store_n(&p->raised_at, at, __ATOMIC_RELAXED);
+    p->raised = id;
+    p->values[0] = vals[0];
+    p->values[1] = vals[1];
+  }
+  pthread_mutex_unlock(&p->mu);
+}
+
+// gpuc_pool_world_work runs the devices' parts of the current world
+// launch that are the calling worker's, d = worker, worker + workers, ...,
+// so that each device's data stays with one core (Note [World on
+// threads]); the calling thread then runs any part that no helper took,
+// as when a helper stopped at the deadline.
+inline void gpuc_pool_world_work(gpuc_pool *p, bool helper, unsigned char *area) {
+  const int me = helper ? gpuc_worker_id : 0;
+  for (int turn = 0; turn < (helper ? 1 : 2); turn++) {
+    for (int d = turn == 0 ? me : 0; d < p->devs; d += turn == 0 ? p->workers : 1) {
+      if (helper && p->deadline > 0 && gpuc_now_ms() > p->deadline) return;
+      const int lo = d * p->part;
+      if (lo >= p->grid || lo >= __atomic_load_n(&p->raised_at, __ATOMIC_RELAXED)) break;
+      if (__atomic_exchange_n(&p->claimed[d], 1, __ATOMIC_ACQ_REL)) continue;
+      const int hi = lo + p->part < p->grid ? lo + p->part : p->grid;
+      const int at = p->wfn(p->ctx, area, lo, hi, d);
+      if (at < hi) {
+        gpuc_pool_raised(p, at);
+        return;
+      }
+    }
+  }
+}
+
 inline void gpuc_pool_work(gpuc_pool *p, bool helper) {
   unsigned char *area = gpuc_shared_area(p->shared);
+  if (p->wfn != nullptr) {
+    gpuc_pool_world_work(p, helper, area);
+    return;
+  }
   for (;;) {
     if (helper && p->deadline > 0 && gpuc_now_ms() > p->deadline) return;
     int lo = __atomic_fetch_add(&p->next, p->chunk, __ATOMIC_RELAXED);
@@ -156,16 +208,7 @@ inline void gpuc_pool_work(gpuc_pool *p, bool helper) {
     int hi = lo + p->chunk < p->grid ? lo + p->chunk : p->grid;
     int at = p->fn(p->ctx, area, lo, hi);
     if (at < hi) {
-      long long vals[2] = {0, 0};
-      int id = gpuc_take_error(vals);
-      pthread_mutex_lock(&p->mu);
-      if (at < __atomic_load_n(&p->raised_at, __ATOMIC_RELAXED)) {
-        __atomic_store_n(&p->raised_at, at, __ATOMIC_RELAXED);
-        p->raised = id;
-        p->values[0] = vals[0];
-        p->values[1] = vals[1];
-      }
-      pthread_mutex_unlock(&p->mu);
+      gpuc_pool_raised(p, at);
       return;
     }
   }
@@ -173,6 +216,7 @@ inline void gpuc_pool_work(gpuc_pool *p, bool helper) {
 
 inline void *gpuc_pool_helper(void *arg) {
   gpuc_pool *p = (gpuc_pool *)arg;
+  gpuc_worker_id = __atomic_add_fetch(&p->ids, 1, __ATOMIC_RELAXED);
   unsigned long seen = 0;
   for (;;) {
     pthread_mutex_lock(&p->mu);
@@ -274,8 +318,9 @@ inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure) {
 }
 
 // gpuc_pool_share runs a launch's blocks on every worker, the helpers
-// until the clock passes deadline (0: no deadline).
-inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_fn fn, void *ctx, double deadline) {
+// until the clock passes deadline (0: no deadline): fn's in chunks, or
+// wfn's (when set) by device, devs of them, part blocks each.
+inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_fn fn, gpuc_world_fn wfn, int devs, int part, void *ctx, double deadline) {
   if (!p->started) {
     for (int i = 1; i < p->workers; i++) {
       pthread_t t;
@@ -285,6 +330,18 @@ inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_f
     p->started = true;
   }
   p->fn = fn;
+  p->wfn = wfn;
+  p->devs = devs;
+  p->part = part;
+  if (wfn != nullptr) {
+    if (devs > p->claimed_cap) {
+      free(p->claimed);
+      p->claimed = (int *)malloc(sizeof(int) * (size_t)devs);
+      if (p->claimed == nullptr) gpuc_fail("out of memory for the pool's %d devices", devs);
+      p->claimed_cap = devs;
+    }
+    memset(p->claimed, 0, sizeof(int) * (size_t)devs);
+  }
   p->ctx = ctx;
   p->grid = grid;
   p->shared = shared;
@@ -316,22 +373,35 @@ inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_f
 // threads than GPUC_POOL_MIN (16384), runs on the calling thread alone:
 // waking the helpers costs more than such a launch's work. Otherwise the
 // launch site may choose to run alone (Note [Pool by measure]).
-inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn, void *ctx) {
+// A world launch (wfn set, devs devices) runs alone device after device,
+// and on the pool each device's blocks on its worker (Note [World on
+// threads] in backends/abi).
+inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn, void *ctx, gpuc_world_fn wfn = nullptr, int devs = 1) {
   gpuc_pool *p = gpuc_pool_get();
   gpuc_cpu_raised = 0;
-  const bool small = p->workers == 1 || grid < 2 || (long long)grid * block < p->least;
-  gpuc_pool_site *site = !small && p->measure ? gpuc_pool_site_of(p, fn) : nullptr;
+  const int part = (int)(((long long)grid + devs - 1) / devs);
+  const bool small = p->workers == 1 || grid < 2 || (long long)grid * block < p->least || (wfn != nullptr && devs < 2);
+  gpuc_pool_site *site = !small && p->measure ? gpuc_pool_site_of(p, wfn != nullptr ? reinterpret_cast<gpuc_blocks_fn>(wfn) : fn) : nullptr;
   bool measuring = false;
   const int way = site != nullptr ? gpuc_pool_way(site, &measuring) : !small && !p->measure;
   const double t0 = measuring ? gpuc_now_ms() : 0;
-  if (way == 0) {
+  if (way == 0 && wfn != nullptr) {
+    unsigned char *area = gpuc_shared_area(shared);
+    for (int d = 0, lo = 0; d < devs && lo < grid; d++, lo += part) {
+      const int hi = lo + part < grid ? lo + part : grid;
+      if (wfn(ctx, area, lo, hi, d) < hi) {
+        gpuc_cpu_raised = gpuc_take_error(gpuc_cpu_values);
+        break;
+      }
+    }
+  } else if (way == 0) {
     if (fn(ctx, gpuc_shared_area(shared), 0, grid) < grid) gpuc_cpu_raised = gpuc_take_error(gpuc_cpu_values);
   } else {
     // A measured launch on the pool that takes half as long again as
     // the site's launches alone would goes on alone.
     double deadline = 0;
     if (measuring && site->runs[0] > 0) deadline = t0 + 1.5 * site->ms[0] / site->threads[0] * ((double)grid * block);
-    gpuc_pool_share(p, grid, shared, fn, ctx, deadline);
+    gpuc_pool_share(p, grid, shared, fn, wfn, devs, part, ctx, deadline);
   }
   if (measuring) {
     site->runs[way]++;
@@ -345,6 +415,14 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
 template <class F>
 inline void gpuc_cpu_launch(int grid, int block, size_t shared, F &f) {
   gpuc_pool_run(grid, block, shared, [](void *c, unsigned char *sh, int lo, int hi) { return (*(F *)c)(sh, lo, hi); }, &f);
+}
+
+// gpuc_cpu_world_launch runs f(shared, lo, hi, dev), a world launch's
+// function over a range of one device's blocks, for blocks 0 up to grid
+// of a world of devs devices (Note [World on threads] in backends/abi).
+template <class F>
+inline void gpuc_cpu_world_launch(int grid, int block, size_t shared, int devs, F &f) {
+  gpuc_pool_run(grid, block, shared, nullptr, &f, [](void *c, unsigned char *sh, int lo, int hi, int d) { return (*(F *)c)(sh, lo, hi, d); }, devs);
 }
 
 // The clock measures wall time, as the device's work runs on this
