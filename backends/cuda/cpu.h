@@ -22,8 +22,9 @@ inline void *gpuc_device_alloc(size_t n) {
 }
 inline void gpuc_device_free(void *p) { free(p); }
 inline void gpuc_device_zero(void *p, size_t n) { memset(p, 0, n); }
-inline void gpuc_to_host(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
-inline void gpuc_to_device(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+inline void gpuc_big_copy(void *dst, const void *src, size_t n);
+inline void gpuc_to_host(void *dst, const void *src, size_t n) { gpuc_big_copy(dst, src, n); }
+inline void gpuc_to_device(void *dst, const void *src, size_t n) { gpuc_big_copy(dst, src, n); }
 inline void gpuc_on_device(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 #endif
 
@@ -114,6 +115,7 @@ struct gpuc_pool_site {
   int runs[2] = {0, 0};         // measured launches: [0] alone, [1] on the pool
   double ms[2] = {0, 0};        // their time
   double threads[2] = {0, 0};   // and threads
+  double cpu = 0;               // a world launch's: the pool's CPU time in the devices' parts (Note [World on threads])
   int choice = -1;              // 0 alone, 1 the pool, -1 measuring
   int since = 0;                // launches since the choice
   int recheck = 64;             // launches from a choice to the next measures
@@ -145,6 +147,7 @@ struct gpuc_pool {
   size_t shared = 0;
   double deadline = 0;  // helpers take no chunk after this clock (ms); 0: none
   int next = 0;       // the first block not taken (atomic)
+  long long cpu_ns = 0;  // a world launch's: CPU time in the devices' parts, all workers (atomic)
   int raised_at = 0;  // the first block that raised, or grid (atomic)
   int raised = 0;     // its message's number, under mu
   long long values[2] = {0, 0};  // its fault's values, under mu
@@ -177,7 +180,21 @@ inline void gpuc_pool_raised(gpuc_pool *p, int at) {
 // so that each device's data stays with one core (Note [World on
 // threads]); the calling thread then runs any part that no helper took,
 // as when a helper stopped at the deadline.
+// gpuc_thread_ns is the calling thread's CPU time in ns.
+inline long long gpuc_thread_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+inline void gpuc_pool_world_parts(gpuc_pool *p, bool helper, unsigned char *area);
 inline void gpuc_pool_world_work(gpuc_pool *p, bool helper, unsigned char *area) {
+  const long long c0 = gpuc_thread_ns();
+  gpuc_pool_world_parts(p, helper, area);
+  __atomic_fetch_add(&p->cpu_ns, gpuc_thread_ns() - c0, __ATOMIC_RELAXED);
+}
+
+inline void gpuc_pool_world_parts(gpuc_pool *p, bool helper, unsigned char *area) {
   const int me = helper ? gpuc_worker_id : 0;
   for (int turn = 0; turn < (helper ? 1 : 2); turn++) {
     for (int d = turn == 0 ? me : 0; d < p->devs; d += turn == 0 ? p->workers : 1) {
@@ -287,8 +304,9 @@ inline gpuc_pool_site *gpuc_pool_site_of(gpuc_pool *p, gpuc_blocks_fn fn) {
 
 // gpuc_pool_way says whether site s runs its next launch on the pool (1)
 // or alone (0), measuring in turns until it has chosen (Note [Pool by
-// measure]).
-inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure) {
+// measure]); world says that s runs world launches (gpuc_pool_world_way).
+inline int gpuc_pool_world_way(gpuc_pool_site *s);
+inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure, bool world) {
   *measure = false;
   if (!s->warm) {
     s->warm = true;
@@ -304,7 +322,13 @@ inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure) {
   }
   if (s->choice >= 0) return s->choice;
   *measure = true;
-  if (s->runs[0] == s->runs[1] && s->runs[1] > 0) {
+  if (world && gpuc_pool_world_way(s) >= 0) {
+    s->since = 0;
+    s->recheck = s->choice == s->last ? (s->recheck < 4096 ? 2 * s->recheck : 4096) : 64;
+    *measure = false;
+    return s->choice;
+  }
+  if (!world && s->runs[0] == s->runs[1] && s->runs[1] > 0) {
     const double alone = s->ms[0] / s->threads[0], pool = s->ms[1] / s->threads[1];
     if (pool * 1.5 < alone || pool > 1.5 * alone || s->runs[1] >= gpuc_pool_probes) {
       s->choice = pool < 0.8 * alone ? 1 : 0;
@@ -315,6 +339,32 @@ inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure) {
     }
   }
   return s->runs[0] > s->runs[1] ? 1 : 0;
+}
+
+// Note [Pool by measure on a world]
+//
+// A world launch's site (Note [World on threads] in backends/abi) takes
+// turns too, but judges the pool by its own launches: their CPU time in
+// the devices' parts, all workers, over their wall time is how far the
+// parts ran side by side, which the launches' sizes do not sway. Tree
+// merge sort's iterations differ tenfold in work per thread, so that
+// one launch alone against the next on the pool, as above, says little,
+// and the first pooled launches measured 1.3 to 1.6. The pool is kept
+// where the overlap saves a fifth (1.25) and its CPU time per thread is
+// within 1.5 times the launches' alone: cores that write the same lines
+// cost the pool CPU time, as in Note [Pool by measure] (2.3 to 4.4 times),
+// where an owner-placed world costs 5% (docs/BENCHMARKS.md). A second
+// core busy with other work shows as a small overlap. At once where the
+// overlap passes 1.5 with CPU time within 1.2 times, or stays under 1.1;
+// else after PROBES of each.
+inline int gpuc_pool_world_way(gpuc_pool_site *s) {
+  if (s->runs[0] == 0 || s->runs[1] == 0) return -1;
+  const double overlap = s->cpu / s->ms[1], cost = (s->cpu / s->threads[1]) / (s->ms[0] / s->threads[0]);
+  if ((overlap > 1.5 && cost < 1.2) || overlap < 1.1 || (s->runs[0] >= gpuc_pool_probes && s->runs[1] >= gpuc_pool_probes)) {
+    s->choice = overlap > 1.25 && cost < 1.5 ? 1 : 0;
+    return s->choice;
+  }
+  return -1;
 }
 
 // gpuc_pool_share runs a launch's blocks on every worker, the helpers
@@ -351,6 +401,7 @@ inline void gpuc_pool_share(gpuc_pool *p, int grid, size_t shared, gpuc_blocks_f
   int chunk = grid / (p->workers * 8);
   p->chunk = chunk > 0 ? chunk : 1;
   __atomic_store_n(&p->next, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&p->cpu_ns, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&p->raised_at, grid, __ATOMIC_RELAXED);
   p->raised = 0;
   pthread_mutex_lock(&p->mu);
@@ -383,7 +434,7 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
   const bool small = p->workers == 1 || grid < 2 || (long long)grid * block < p->least || (wfn != nullptr && devs < 2);
   gpuc_pool_site *site = !small && p->measure ? gpuc_pool_site_of(p, wfn != nullptr ? reinterpret_cast<gpuc_blocks_fn>(wfn) : fn) : nullptr;
   bool measuring = false;
-  const int way = site != nullptr ? gpuc_pool_way(site, &measuring) : !small && !p->measure;
+  const int way = site != nullptr ? gpuc_pool_way(site, &measuring, wfn != nullptr) : !small && !p->measure;
   const double t0 = measuring ? gpuc_now_ms() : 0;
   if (way == 0 && wfn != nullptr) {
     unsigned char *area = gpuc_shared_area(shared);
@@ -407,6 +458,7 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
     site->runs[way]++;
     site->ms[way] += gpuc_now_ms() - t0;
     site->threads[way] += (double)grid * block;
+    if (way == 1 && wfn != nullptr) site->cpu += (double)__atomic_load_n(&p->cpu_ns, __ATOMIC_RELAXED) / 1e6;
   }
 }
 
@@ -423,6 +475,31 @@ inline void gpuc_cpu_launch(int grid, int block, size_t shared, F &f) {
 template <class F>
 inline void gpuc_cpu_world_launch(int grid, int block, size_t shared, int devs, F &f) {
   gpuc_pool_run(grid, block, shared, nullptr, &f, [](void *c, unsigned char *sh, int lo, int hi, int d) { return (*(F *)c)(sh, lo, hi, d); }, devs);
+}
+
+// gpuc_big_copy copies n bytes; a copy of GPUC_BIG_COPY (8 MiB) or more
+// goes out on every worker in pieces of 1 MiB, since most of its time is
+// the kernel's first touch of the destination's pages, which the cores do
+// side by side (docs/BENCHMARKS.md, the world on threads): a TRS host
+// build copies its store so to the host for the summary.
+const size_t gpuc_big_copy_min = 8u << 20, gpuc_big_copy_piece = 1u << 20;
+inline void gpuc_big_copy(void *dst, const void *src, size_t n) {
+  if (n < gpuc_big_copy_min || gpuc_pool_get()->workers == 1) {
+    memcpy(dst, src, n);
+    return;
+  }
+  struct piece {
+    unsigned char *dst;
+    const unsigned char *src;
+    size_t n;
+  } c = {(unsigned char *)dst, (const unsigned char *)src, n};
+  const int pieces = (int)((n + gpuc_big_copy_piece - 1) / gpuc_big_copy_piece);
+  gpuc_pool_share(gpuc_pool_get(), pieces, 0, [](void *ctx, unsigned char *, int lo, int hi) {
+    const piece *c = (const piece *)ctx;
+    const size_t a = (size_t)lo * gpuc_big_copy_piece, b = (size_t)hi * gpuc_big_copy_piece < c->n ? (size_t)hi * gpuc_big_copy_piece : c->n;
+    memcpy(c->dst + a, c->src + a, b - a);
+    return hi;
+  }, nullptr, 0, 0, &c, 0);
 }
 
 // The clock measures wall time, as the device's work runs on this
