@@ -111,7 +111,7 @@ typedef int (*gpuc_world_fn)(void *ctx, unsigned char *shared, int lo, int hi, i
 // backends/llvm/kernel.go). GPUC_THREADS=N fixes N workers for every
 // shared launch (0: every core), as for a benchmark of the pool itself.
 struct gpuc_pool_site {
-  gpuc_blocks_fn fn = nullptr;  // the site's function, its key
+  uintptr_t fn = 0;             // the site's function, its key
   int runs[2] = {0, 0};         // measured launches: [0] alone, [1] on the pool
   double ms[2] = {0, 0};        // their time
   double threads[2] = {0, 0};   // and threads
@@ -289,12 +289,12 @@ inline gpuc_pool *gpuc_pool_get(void) {
 
 // gpuc_pool_site_of is the measures of the launch site whose function is
 // fn, or null where the table is full (such a site runs alone).
-inline gpuc_pool_site *gpuc_pool_site_of(gpuc_pool *p, gpuc_blocks_fn fn) {
+inline gpuc_pool_site *gpuc_pool_site_of(gpuc_pool *p, uintptr_t fn) {
   size_t h = ((size_t)fn >> 4) % gpuc_pool_sites;
   for (int i = 0; i < gpuc_pool_sites; i++) {
     gpuc_pool_site *s = &p->sites[(h + i) % gpuc_pool_sites];
     if (s->fn == fn) return s;
-    if (s->fn == nullptr) {
+    if (s->fn == 0) {
       s->fn = fn;
       return s;
     }
@@ -432,7 +432,7 @@ inline void gpuc_pool_run(int grid, int block, size_t shared, gpuc_blocks_fn fn,
   gpuc_cpu_raised = 0;
   const int part = (int)(((long long)grid + devs - 1) / devs);
   const bool small = p->workers == 1 || grid < 2 || (long long)grid * block < p->least || (wfn != nullptr && devs < 2);
-  gpuc_pool_site *site = !small && p->measure ? gpuc_pool_site_of(p, wfn != nullptr ? reinterpret_cast<gpuc_blocks_fn>(wfn) : fn) : nullptr;
+  gpuc_pool_site *site = !small && p->measure ? gpuc_pool_site_of(p, wfn != nullptr ? reinterpret_cast<uintptr_t>(wfn) : reinterpret_cast<uintptr_t>(fn)) : nullptr;
   bool measuring = false;
   const int way = site != nullptr ? gpuc_pool_way(site, &measuring, wfn != nullptr) : !small && !p->measure;
   const double t0 = measuring ? gpuc_now_ms() : 0;
