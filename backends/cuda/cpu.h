@@ -115,7 +115,7 @@ struct gpuc_pool_site {
   int runs[2] = {0, 0};         // measured launches: [0] alone, [1] on the pool
   double ms[2] = {0, 0};        // their time
   double threads[2] = {0, 0};   // and threads
-  double cpu = 0;               // a world launch's: the pool's CPU time in the devices' parts (Note [World on threads])
+  double cpu = 0;               // world launches on the pool: CPU time in the devices' parts (Note [Pool by measure on a world])
   int choice = -1;              // 0 alone, 1 the pool, -1 measuring
   int since = 0;                // launches since the choice
   int recheck = 64;             // launches from a choice to the next measures
@@ -157,9 +157,6 @@ static __thread int gpuc_worker_id;  // 0: the calling thread; helpers 1..worker
 static int gpuc_cpu_raised;  // the last launch's raise, for gpuc_check_device_error
 static long long gpuc_cpu_values[2];  // and its fault's values
 
-// gpuc_pool_work runs chunks of the current launch until none is left or
-// the rest follow a block that raised; a helper also stops at the
-// launch's deadline, leaving the rest to the calling thread.
 // gpuc_pool_raised records that a chunk stopped at block at, for the
 // launch's message if no earlier block raised.
 inline void gpuc_pool_raised(gpuc_pool *p, int at) {
@@ -175,11 +172,6 @@ inline void gpuc_pool_raised(gpuc_pool *p, int at) {
   pthread_mutex_unlock(&p->mu);
 }
 
-// gpuc_pool_world_work runs the devices' parts of the current world
-// launch that are the calling worker's, d = worker, worker + workers, ...,
-// so that each device's data stays with one core (Note [World on
-// threads]); the calling thread then runs any part that no helper took,
-// as when a helper stopped at the deadline.
 // gpuc_thread_ns is the calling thread's CPU time in ns.
 inline long long gpuc_thread_ns(void) {
   struct timespec ts;
@@ -187,13 +179,11 @@ inline long long gpuc_thread_ns(void) {
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-inline void gpuc_pool_world_parts(gpuc_pool *p, bool helper, unsigned char *area);
-inline void gpuc_pool_world_work(gpuc_pool *p, bool helper, unsigned char *area) {
-  const long long c0 = gpuc_thread_ns();
-  gpuc_pool_world_parts(p, helper, area);
-  __atomic_fetch_add(&p->cpu_ns, gpuc_thread_ns() - c0, __ATOMIC_RELAXED);
-}
-
+// gpuc_pool_world_parts runs the devices' parts of the current world
+// launch that are the calling worker's, d = worker, worker + workers, ...,
+// so that each device's data stays with one core (Note [World on
+// threads]); the calling thread then runs any part that no helper took,
+// as when a helper stopped at the deadline.
 inline void gpuc_pool_world_parts(gpuc_pool *p, bool helper, unsigned char *area) {
   const int me = helper ? gpuc_worker_id : 0;
   for (int turn = 0; turn < (helper ? 1 : 2); turn++) {
@@ -212,6 +202,18 @@ inline void gpuc_pool_world_parts(gpuc_pool *p, bool helper, unsigned char *area
   }
 }
 
+// gpuc_pool_world_work is gpuc_pool_world_parts, adding the worker's CPU
+// time in it to the launch's (Note [Pool by measure on a world]).
+inline void gpuc_pool_world_work(gpuc_pool *p, bool helper, unsigned char *area) {
+  const long long c0 = gpuc_thread_ns();
+  gpuc_pool_world_parts(p, helper, area);
+  __atomic_fetch_add(&p->cpu_ns, gpuc_thread_ns() - c0, __ATOMIC_RELAXED);
+}
+
+// gpuc_pool_work runs chunks of the current launch until none is left or
+// the rest follow a block that raised; a helper also stops at the
+// launch's deadline, leaving the rest to the calling thread. A world
+// launch goes by device (gpuc_pool_world_work).
 inline void gpuc_pool_work(gpuc_pool *p, bool helper) {
   unsigned char *area = gpuc_shared_area(p->shared);
   if (p->wfn != nullptr) {
@@ -348,8 +350,8 @@ inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure, bool world) {
 // the devices' parts, all workers, over their wall time is how far the
 // parts ran side by side, which the launches' sizes do not sway. Tree
 // merge sort's iterations differ tenfold in work per thread, so that
-// one launch alone against the next on the pool, as above, says little,
-// and the first pooled launches measured 1.3 to 1.6. The pool is kept
+// one launch alone against the next on the pool, as above, says little:
+// that rule kept its world launches alone. The pool is kept
 // where the overlap saves a fifth (1.25) and its CPU time per thread is
 // within 1.5 times the launches' alone: cores that write the same lines
 // cost the pool CPU time, as in Note [Pool by measure] (2.3 to 4.4 times),
