@@ -340,29 +340,34 @@ inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure, bool world) {
       return s->choice;
     }
   }
+  if (world) return s->runs[0] + s->runs[1] == 1 || s->runs[0] + s->runs[1] == 2 ? 1 : 0;  // ABBA
   return s->runs[0] > s->runs[1] ? 1 : 0;
 }
 
 // Note [Pool by measure on a world]
 //
 // A world launch's site (Note [World on threads] in backends/abi) takes
-// turns too, but judges the pool by its own launches: their CPU time in
-// the devices' parts, all workers, over their wall time is how far the
-// parts ran side by side, which the launches' sizes do not sway. Tree
-// merge sort's iterations differ tenfold in work per thread, so that
-// one launch alone against the next on the pool, as above, says little:
-// that rule kept its world launches alone. The pool is kept
+// turns too, but judges the pool chiefly by its own launches: their CPU
+// time in the devices' parts, all workers, over their wall time is how
+// far the parts ran side by side, which the launches' sizes do not sway.
+// Tree merge sort's iterations differ tenfold in work per thread, so
+// that one launch alone against the next on the pool, as above, says
+// little: that rule kept its world launches alone. The pool is kept
 // where the overlap saves a fifth (1.25) and its CPU time per thread is
 // within 1.5 times the launches' alone: cores that write the same lines
-// cost the pool CPU time, as in Note [Pool by measure] (2.3 to 4.4 times),
-// where an owner-placed world costs 5% (docs/BENCHMARKS.md). A second
-// core busy with other work shows as a small overlap. At once where the
-// overlap passes 1.5 with CPU time within 1.2 times, or stays under 1.1;
-// else after PROBES of each.
+// cost the pool CPU time, as in Note [Pool by measure] (2.3 to 4.4
+// times), where an owner-placed world costs 5% (docs/BENCHMARKS.md). A
+// second core busy with other work shows as a small overlap. The turns
+// go alone, pool, pool, alone, so that a trend in the work per thread or
+// work that alternates between iterations (tree merge sort's commit
+// phase at depth 18 took 8 times as long per thread on the pool's
+// iterations as on the others' in plain turns) weighs alike on both
+// ways; the choice comes after PROBES (2) of each, or at once where the
+// overlap stays under 1.1.
 inline int gpuc_pool_world_way(gpuc_pool_site *s) {
   if (s->runs[0] == 0 || s->runs[1] == 0) return -1;
   const double overlap = s->cpu / s->ms[1], cost = (s->cpu / s->threads[1]) / (s->ms[0] / s->threads[0]);
-  if ((overlap > 1.5 && cost < 1.2) || overlap < 1.1 || (s->runs[0] >= gpuc_pool_probes && s->runs[1] >= gpuc_pool_probes)) {
+  if (overlap < 1.1 || (s->runs[0] >= gpuc_pool_probes && s->runs[1] >= gpuc_pool_probes)) {
     s->choice = overlap > 1.25 && cost < 1.5 ? 1 : 0;
     return s->choice;
   }
