@@ -340,35 +340,35 @@ inline int gpuc_pool_way(gpuc_pool_site *s, bool *measure, bool world) {
       return s->choice;
     }
   }
-  if (world) return s->runs[0] + s->runs[1] == 1 || s->runs[0] + s->runs[1] == 2 ? 1 : 0;  // ABBA
+  if (world) return 1;  // Note [Pool by measure on a world]
   return s->runs[0] > s->runs[1] ? 1 : 0;
 }
 
 // Note [Pool by measure on a world]
 //
-// A world launch's site (Note [World on threads] in backends/abi) takes
-// turns too, but judges the pool chiefly by its own launches: their CPU
-// time in the devices' parts, all workers, over their wall time is how
-// far the parts ran side by side, which the launches' sizes do not sway.
-// Tree merge sort's iterations differ tenfold in work per thread, so
-// that one launch alone against the next on the pool, as above, says
-// little: that rule kept its world launches alone. The pool is kept
-// where the overlap saves a fifth (1.25) and its CPU time per thread is
-// within 1.5 times the launches' alone: cores that write the same lines
-// cost the pool CPU time, as in Note [Pool by measure] (2.3 to 4.4
-// times), where an owner-placed world costs 5% (docs/BENCHMARKS.md). A
-// second core busy with other work shows as a small overlap. The turns
-// go alone, pool, pool, alone, so that a trend in the work per thread or
-// work that alternates between iterations (tree merge sort's commit
-// phase at depth 18 took 8 times as long per thread on the pool's
-// iterations as on the others' in plain turns) weighs alike on both
-// ways; the choice comes after PROBES (2) of each, or at once where the
-// overlap stays under 1.1.
+// A world launch's site (Note [World on threads] in backends/abi) judges
+// the pool by its own launches alone: their CPU time in the devices'
+// parts, all workers, over their wall time is how far the parts ran side
+// by side, which the launches' sizes do not sway. After its first launch
+// alone, the site runs on the pool and keeps it where this overlap saves
+// a fifth (1.25), at once where it passes 1.5 or stays under 1.1, else
+// after PROBES (2) launches. A second core busy with other work shows as
+// a small overlap. Turns alone and on the pool, as above, fail on tree
+// merge sort: its iterations differ tenfold in work per thread, and its
+// commit phase alternates between heavy and light iterations, so that
+// plain turns kept its world launches alone (0.9 s where two workers
+// take 0.6 s at depth 16), and turns alone, pool, pool, alone judged its
+// derive phase 1.7 times as costly per thread on the pool at depth 16
+// and 0.35 times at depth 18 (docs/BENCHMARKS.md). What the overlap
+// cannot see is cores that write the same lines, which cost the pool CPU
+// time (Note [Pool by measure]: 2.3 to 4.4 times): the rule trusts a
+// world's owner placement, under which two workers cost 1.05 times one's
+// CPU time on tree merge sort. GPUC_THREADS=1 runs a world program alone.
 inline int gpuc_pool_world_way(gpuc_pool_site *s) {
-  if (s->runs[0] == 0 || s->runs[1] == 0) return -1;
-  const double overlap = s->cpu / s->ms[1], cost = (s->cpu / s->threads[1]) / (s->ms[0] / s->threads[0]);
-  if (overlap < 1.1 || (s->runs[0] >= gpuc_pool_probes && s->runs[1] >= gpuc_pool_probes)) {
-    s->choice = overlap > 1.25 && cost < 1.5 ? 1 : 0;
+  if (s->runs[1] == 0) return -1;
+  const double overlap = s->cpu / s->ms[1];
+  if (overlap > 1.5 || overlap < 1.1 || s->runs[1] >= gpuc_pool_probes) {
+    s->choice = overlap > 1.25 ? 1 : 0;
     return s->choice;
   }
   return -1;
