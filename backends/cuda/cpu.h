@@ -110,6 +110,8 @@ typedef int (*gpuc_world_fn)(void *ctx, unsigned char *shared, int lo, int hi, i
 // choice changes no output (Note [Blocks across cores] in
 // backends/llvm/kernel.go). GPUC_THREADS=N fixes N workers for every
 // shared launch (0: every core), as for a benchmark of the pool itself.
+// A world launch's site measures otherwise (Note [Pool by measure on a
+// world]).
 struct gpuc_pool_site {
   uintptr_t fn = 0;             // the site's function, its key
   int runs[2] = {0, 0};         // measured launches: [0] alone, [1] on the pool
