@@ -92,8 +92,14 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 	if e.world && opts.Respec != nil {
 		return nil, fmt.Errorf("cuda: run-time specialization of module %s, which runs on a world of devices, is not supported", m.Name)
 	}
-	if opts.Device != RuntimeAPI {
-		// The LLVM backend's programs run on one device.
+	switch {
+	case e.threads:
+		if errs := abi.ThreadWorldConstructs(m, "cuda"); len(errs) > 0 {
+			return nil, errs
+		}
+	case opts.Device != RuntimeAPI:
+		// The LLVM backend's programs run on one device, but for the
+		// CPU's world on threads.
 		if errs := abi.WorldConstructs(m, "llvm"); len(errs) > 0 {
 			return nil, errs
 		}
@@ -134,12 +140,18 @@ type emitter struct {
 	// NVSHMEM]); worldKernels are the kernels that world launches run.
 	world        bool
 	worldKernels map[string]bool
+	// threads: the module runs on a world of devices that are the CPU
+	// program's worker threads (Note [World on threads] in package abi).
+	threads bool
 }
 
 func newEmitter(m *ir.Module, dev device, checks bool) *emitter {
 	e := &emitter{m: m, dev: dev, n: newNamer(m), conv: abi.New(m, checks), effectful: effectful(m), checks: checks}
 	if _, ok := dev.(runtimeAPI); ok && UsesWorld(m) {
 		e.world, e.worldKernels = true, worldKernels(m)
+	}
+	if _, ok := dev.(cpu); ok && UsesWorld(m) {
+		e.threads = true
 	}
 	e.number(m)
 	return e

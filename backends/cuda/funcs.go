@@ -24,6 +24,8 @@ type fn struct {
 	// world barrier (worldSyncs); collectiveNext: the one after it is a
 	// collective, which holds a world barrier.
 	worldSynced, collectiveNext bool
+	// inWorldLaunch: the launch being emitted is a world launch.
+	inWorldLaunch bool
 }
 
 func (e *emitter) newFn(f *ir.Func) *fn {

@@ -86,7 +86,9 @@ func (f *fn) launch(s *ir.Launch) {
 	if s.Coop {
 		f.coopLaunch(s, k, v[:len(s.Args)], smem)
 	} else {
+		f.inWorldLaunch = s.World
 		f.e.dev.launch(f, k, v[:len(s.Args)], smem, cstring(s.Pos.String()))
+		f.inWorldLaunch = false
 	}
 	f.indent--
 	f.line("}")
@@ -305,6 +307,9 @@ func (e *emitter) hostMain() string {
 		f.line("const bool gpuc_time = gpuc_world_start(gpuc_parse_args(argc, argv, %s), (long long)%s);", e.argCounts(), e.n.c(ir.DevicesParam))
 	} else {
 		f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
+	}
+	if e.threads {
+		e.threadDevices(f)
 	}
 	if d, ok := e.dev.(interface{ early(*fn) }); ok { // the hybrid device's context thread
 		d.early(f)

@@ -244,6 +244,10 @@ func (cpu) code(e *emitter, b *strings.Builder) []*ir.Func {
 	}
 	fmt.Fprintf(b, "static int gpuc_take_error(long long *vals) {\n  int id = %s;\n  %s = 0;\n%s  return id;\n}\n",
 		abi.ErrorWord, abi.ErrorWord, values)
+	if e.threads {
+		fmt.Fprintf(b, "\n// The worker's device and the world's size (Note [World on threads] in\n// backends/abi), each worker's own.\nextern \"C\" __thread int %s, %s;\n",
+			abi.DeviceIDWord, abi.NumDevicesWord)
+	}
 	ks := kernels(e.m)
 	if len(ks) > 0 {
 		b.WriteString("\n// The kernels, compiled from the LLVM backend's --target=host module.\n")
@@ -323,10 +327,14 @@ func (cpu) launch(f *fn, k *ir.Func, args []cx, smem, pos string) {
 		all = append(all, fmt.Sprintf("gpuc_a%d", i))
 	}
 	all = append(all, f.e.launchArgs(k)...)
-	f.line("auto gpuc_blocks = [&](unsigned char *gpuc_sh, int gpuc_lo, int gpuc_hi) {")
-	f.line("  return %s(%s);", abi.KernelPrefix+k.Name, strings.Join(all, ", "))
-	f.line("};")
-	f.line("gpuc_cpu_launch((int)gpuc_grid, (int)gpuc_block, %s, gpuc_blocks);", smem)
+	if f.e.threads {
+		threadsLaunch(f, k, all, smem)
+	} else {
+		f.line("auto gpuc_blocks = [&](unsigned char *gpuc_sh, int gpuc_lo, int gpuc_hi) {")
+		f.line("  return %s(%s);", abi.KernelPrefix+k.Name, strings.Join(all, ", "))
+		f.line("};")
+		f.line("gpuc_cpu_launch((int)gpuc_grid, (int)gpuc_block, %s, gpuc_blocks);", smem)
+	}
 	f.line("gpuc_device_ran = true;")
 	if len(f.e.raiseMsgs) > 0 {
 		f.line("gpuc_check_device_error();")

@@ -178,6 +178,8 @@ func (f *fn) distElem(b *ir.Buffer, ptr string, idx cx) cx {
 // worldBuiltin spells device_id() and num_devices().
 func (f *fn) worldBuiltin(op ir.BuiltinOp) cx {
 	switch {
+	case f.e.threads && f.host && op == ir.NumDevices: // device 0's host program (Note [World on threads] in package abi)
+		return primary(f.e.n.c(ir.DevicesParam))
 	case !f.e.world && op == ir.DeviceID:
 		return primary("0")
 	case !f.e.world:

@@ -150,16 +150,44 @@ func TestWorldGolden(t *testing.T) {
 
 // TestWorldRejects checks the world programs that the backend refuses:
 // the LLVM backend's host programs run on one device, as its kernels do
-// (abi.WorldConstructs).
+// (abi.WorldConstructs), but for the CPU's, whose devices are its worker
+// threads and share one memory (abi.ThreadWorldConstructs).
 func TestWorldRejects(t *testing.T) {
 	m, err := kir.Parse("w.kir", []byte("module w;\nparam DEVICES: i32 = 2;\nhost main() { }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dev := range []Device{DriverAPI, CPU} {
-		_, err := Emit(m, Options{Device: dev, PTX: []byte(fakePTX)})
-		if err == nil || !strings.Contains(err.Error(), "w.kir:2:1: error: llvm: parameter DEVICES belongs to a world of several devices") {
-			t.Errorf("device %d: got %v", dev, err)
+	_, err = Emit(m, Options{Device: DriverAPI, PTX: []byte(fakePTX)})
+	if err == nil || !strings.Contains(err.Error(), "w.kir:2:1: error: llvm: parameter DEVICES belongs to a world of several devices") {
+		t.Errorf("driver API: got %v", err)
+	}
+	if _, err := Emit(m, Options{Device: CPU}); err != nil {
+		t.Errorf("CPU: %v", err)
+	}
+	shared, err := kir.Parse("s.kir", []byte(`module s;
+param DEVICES: i32 = 2;
+buffer x: i32[512] symmetric scratch;
+buffer g: i32[512] global scratch;
+kernel k() { g[gid()] = device_id(); }
+host main() {
+  launch k() grid 2 block 256 world;
+  allgather x;
+  var v: i32 = 0;
+  v = allreduce(add, 1);
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Emit(shared, Options{Device: CPU})
+	for _, want := range []string{
+		"s.kir:3:1: error: cuda: symmetric buffer x on the host's threads",
+		"s.kir:4:1: error: cuda: global buffer g, which device code writes",
+		"s.kir:8:3: error: cuda: allgather on the host's threads",
+		"s.kir:10:3: error: cuda: allreduce on the host's threads",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CPU: got %v, want %q", err, want)
 		}
 	}
 	if _, err := Emit(m, Options{Respec: &Respec{}}); err == nil || !strings.Contains(err.Error(), "run-time specialization") {

@@ -317,6 +317,9 @@ func (f *fn) builtin(e *ir.Builtin) value.Value {
 	if e.Op.IsKernelOnly() {
 		return f.geometry(e.Op)
 	}
+	if w := f.g.world[e.Op]; w != nil {
+		return f.cur.NewLoad(types.I32, w)
+	}
 	if len(e.Args) != e.Op.Arity() || e.Op.Arity() == 0 {
 		f.errorf(e.Pos, "builtin %s is not device code", e.Op)
 		return zero(ir.I32)

@@ -95,7 +95,7 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 	if errs := abi.SPMDConstructs(m, "llvm"); len(errs) > 0 {
 		return nil, errs
 	}
-	if errs := abi.WorldConstructs(m, "llvm"); len(errs) > 0 {
+	if errs := worldConstructs(m, opts.Target); len(errs) > 0 {
 		return nil, errs
 	}
 	if errs := cooperative(m); len(errs) > 0 {
@@ -127,6 +127,7 @@ type gen struct {
 	errWord  *llir.Global
 	smem     *llir.Global                  // NVPTX: the dynamic shared area
 	geom     map[ir.BuiltinOp]*llir.Global // host: the current thread's geometry
+	world    map[ir.BuiltinOp]*llir.Global // host, in a world: the worker's device and the world's size
 	decls    map[string]*llir.Func
 	errs     diag.List
 }
@@ -248,6 +249,7 @@ func (g *gen) globals() {
 			v.TLSModel = enum.TLSModelInitialExec
 			g.geom[op] = v
 		}
+		g.worldGlobals()
 		return
 	}
 	t := types.NewArray(0, types.I8)

@@ -36,7 +36,7 @@ func bind(fs *pflag.FlagSet) *frontend.Session {
 	var stats string
 	frontend.StatsFlag(fs, &stats, "TRS: print iterations, rewrites, live terms and peak parallelism")
 	fs.Int64Var(&opts.Capacity, "capacity", 0, "TRS: term slots of the store, the CAPACITY parameter's default; without it, CAPACITY is fitted to the device: the most slots, up to 2^30 (with --world, 2^31-256 a device), whose buffers fit in 80% of its free memory")
-	fs.BoolVar(&opts.World, "world", false, "TRS: a program for a world of DEVICES devices, each owning and rewriting its part of the store, CAPACITY slots a device (gpuc run --devices K; compiled, DEVICES=K)")
+	fs.BoolVar(&opts.World, "world", false, "TRS: a program for a world of DEVICES devices, each owning and rewriting its part of the store, CAPACITY slots a device (gpuc run --devices K; compiled, DEVICES=K; the host build, a device a worker thread)")
 	fs.Var(&opts.Print, "print", "TRS: print the normal form (term) or its size and hash (summary)")
 	fs.StringVar(&trace, "trace", "", "TRS: write the per-iteration parallelism as CSV to this file (run; a compiled program prints it after its output with TRACE=1)")
 	frontend.RunOnly(fs, "trace")
