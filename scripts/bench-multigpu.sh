@@ -120,8 +120,10 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
+t0=$SECONDS
 for f in mg-*.cu; do build "${f%.cu}" & done
 wait
+echo "bench-multigpu: built $(ls mg-*.cu | wc -l) programs in $((SECONDS - t0)) s (nvcc, in parallel)"
 
 # trsrun PROG ARGS...: device time, rewrites and the normal form's line.
 trsrun() {
@@ -168,11 +170,24 @@ done
 fi # MULTIGPU_ONLY
 [ "${MULTIGPU_SCALING:-1}" != 0 ] || exit 0
 echo "== 4. scaling and capacity (tree merge sort, the transformation tree), world programs placed by owner (--world)"
+# prof PROG: the --time lines of PROG's last run that say where its
+# device time went: kernels against the rest, the world pool's
+# allocation and zeroing, the fitted CAPACITY.
+prof() { grep -E '^gpuc: ([0-9]+ launches|world pool|CAPACITY=)' "$1.err" | sed 's/^gpuc: /    /'; }
+# nf PROG: the normal form's line of PROG's last run.
+nf() { head -1 "$1.out"; }
 base=$(ms mg-tms23 CAPACITY=1000000000)
-echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites"
+nf23=$(nf mg-tms23)
+echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites, $nf23"
+prof mg-tms23
+w1=n/a
 for k in "${ks[@]}"; do
   s=$(ms mg-tms23-w DEVICES="$k")
-  echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") (targets: 1.7 on 2, 3.0 on 4)"
+  [ "$k" = 1 ] && w1=$s
+  same="the same normal form"
+  [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
+  echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
+  prof mg-tms23-w
 done
 # The remote share, from the interpreter's counters (gpuc run --json) at a
 # depth it runs in seconds; the target is at most 1% of all accesses.
@@ -183,27 +198,37 @@ for k in "${ks[@]}"; do
   awk -v k="$k" '{ for (i = 1; i <= NF; i++) { if ($i ~ /"local accesses"/) l = $(i + 1); if ($i ~ /"remote accesses"/) r = $(i + 1) } }
     END { gsub(/[^0-9]/, "", l); gsub(/[^0-9]/, "", r); if (l + r > 0) printf "remote share, depth 10 on %d (interpreter): %.2f%% of %d accesses (target: at most 1%%)\n", k, 100 * r / (l + r), l + r }' FS='[:,]' mg-share.json
 done
-# The weak runs are the capacity runs of tree merge sort too.
-declare -A weak
+# fitted FILE TERM-AT D-1 TERM-AT D LEVELS: the CPU rewriter's normal form
+# and rewrite count LEVELS deeper than D, fitted from depths D-1 and D, as
+# "term size S, hash H|REWRITES".
+fitted() {
+  local out
+  out=$("$gpuc" rewrite "$1" --input "$2" --deeper "$3" --extrapolate "$4" --print=summary --stats 2>&1) || { echo "n/a ($out)|n/a"; return; }
+  echo "$(echo "$out" | grep '^term size')|$(echo "$out" | awk '/^rewrites:/ { print $2 }')"
+}
+# check NAME PROG FITTED: PROG's normal form and rewrite count against the
+# CPU rewriter's, fitted.
+check() {
+  local got rw
+  got=$(nf "$2")
+  rw=$(awk '/^rewrites:/ { print $2 }' "$2.err")
+  if [ "$got" = "${3%|*}" ] && [ "$rw" = "${3#*|}" ]; then
+    echo "  $1: the fitted normal form and rewrite count ($got, $rw rewrites): PASS"
+  else
+    echo "  $1: got \"$got\", $rw rewrites; the CPU rewriter, fitted: \"${3%|*}\", ${3#*|} rewrites: FAIL"
+  fi
+}
+# Weak scaling: depth 23 + log2 k on k devices against depth 23 on one;
+# the runs of depth 24 on 2 and 25 on 4 are the capacity runs too.
 for k in 2 4; do
   [ "$k" -le "$gpus" ] || continue
   d=$((23 + (k == 2 ? 1 : 2)))
   s=$(ms "mg-tms$d-w" DEVICES="$k")
-  weak[$d]="$s ms, $(awk '/^rewrites:/ { print $2 }' "mg-tms$d-w.err") rewrites, $(head -1 "mg-tms$d-w.out")"
-  echo "weak, depth $d on $k: $s ms, efficiency $(ratio "$base" "$s") (target: at least 0.8); $(head -1 "mg-tms$d-w.out")"
+  echo "weak and capacity, depth $d on $k: $s ms, $(awk '/^rewrites:/ { print $2 }' "mg-tms$d-w.err") rewrites, efficiency $(ratio "$base" "$s") against today's program at depth 23, $(ratio "$w1" "$s") against the world on 1 (target: at least 0.8)"
+  prof "mg-tms$d-w"
+  check "tree merge sort depth $d on $k" "mg-tms$d-w" "$(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" $((d - 13)))"
 done
-# fitted FILE TERM-AT D-1 TERM-AT D LEVELS: the CPU rewriter's normal form
-# and rewrite count LEVELS deeper than D, fitted from depths D-1 and D.
-fitted() {
-  local out
-  out=$("$gpuc" rewrite "$1" --input "$2" --deeper "$3" --extrapolate "$4" --print=summary --stats 2>&1) || { echo "n/a ($out)"; return; }
-  echo "$(echo "$out" | grep '^term size'), $(echo "$out" | awk '/^rewrites:/ { print $2 }') rewrites (fitted)"
-}
-echo "capacity: tree merge sort depth 24 on 2: ${weak[24]}"
-echo "  CPU rewriter, fitted from depths 12 and 13: $(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" 11)"
-if [ "$gpus" -ge 4 ]; then
-  echo "capacity: tree merge sort depth 25 on 4: ${weak[25]}"
-  echo "  CPU rewriter, fitted from depths 12 and 13: $(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" 12)"
-fi
-echo "capacity: transformation tree depth 30 on 2: $(trsrun mg-tt30-w DEVICES=2)"
-echo "  CPU rewriter, fitted from depths 12 and 13: $(fitted transtree.trs "$(tt 12)" "$(tt 13)" 17)"
+s=$(ms mg-tt30-w DEVICES=2)
+echo "capacity, transformation tree depth 30 on 2: $s ms, $(awk '/^rewrites:/ { print $2 }' mg-tt30-w.err) rewrites"
+prof mg-tt30-w
+check "transformation tree depth 30 on 2" mg-tt30-w "$(fitted transtree.trs "$(tt 12)" "$(tt 13)" 17)"

@@ -363,6 +363,7 @@ type lowerer struct {
 	args  []string // the argument arrays' names
 	world bool     // opts.World: the owner-placed store (Note [TRS on several devices])
 	id    ir.Type  // slot ids: i32, or i64 where a world needs them
+	word  ir.Type  // slot ids as the store keeps them: id, or u32 where id is i64 (Note [Slot words])
 }
 
 // Lower builds the SPMD-level module of a checked system.
@@ -377,8 +378,9 @@ func Lower(sys *System, opts Options) (m *ir.Module, err error) {
 		pos = sys.Input.Pos
 	}
 	l := &lowerer{sys: sys, opts: opts, m: &ir.Module{Pos: pos, Name: sys.Name}, pos: pos, k: sys.MaxArity, world: opts.World, id: ir.I32}
+	l.word = l.id
 	if wideIDs(opts) {
-		l.id = ir.I64
+		l.id, l.word = ir.I64, ir.U32
 	}
 	for a := 0; a <= l.k+1; a++ {
 		l.start = append(l.start, int64(sys.ArityStart(a)))
@@ -493,12 +495,12 @@ func (l *lowerer) buffers() {
 	}
 	buf("hd", ir.I32, capacity)
 	for _, a := range l.args {
-		buf(a, l.id, ir.CloneExpr(capacity))
+		buf(a, l.word, ir.CloneExpr(capacity))
 	}
 	buf("rc", ir.I32, ir.CloneExpr(capacity))
 	buf("pn", ir.U8, ir.CloneExpr(capacity))
 	buf("pnw", ir.U8, ir.CloneExpr(capacity))
-	buf("up", l.id, ir.CloneExpr(capacity))
+	buf("up", l.word, ir.CloneExpr(capacity))
 	buf("jc", ir.I32, ir.CloneExpr(capacity))
 	if l.world {
 		buf("rg", ir.I32, ir.CloneExpr(capacity))
@@ -545,7 +547,7 @@ func (l *lowerer) buffers() {
 	}
 	arr("h_hd", ir.I32, capacity)
 	for _, a := range l.args {
-		arr("h_"+a, l.id, capacity)
+		arr("h_"+a, l.word, capacity)
 	}
 	arr("h_size", ir.U64, capacity)
 	arr("h_hash", ir.U64, capacity)

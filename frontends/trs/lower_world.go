@@ -26,11 +26,64 @@ const maxWorldDevices = 8
 // which holds the root and the input besides half the tree.
 const maxWorldCapacity = math.MaxInt32 / ir.WorldGrain * ir.WorldGrain
 
+// maxWorldSlots bounds the slots of a whole world whose store keeps slot
+// ids as u32 words (Note [Slot words]): the top WorldGrain values are
+// never slots, so that up's marks -1 and -2 read back as themselves.
+const maxWorldSlots = 1<<32 - ir.WorldGrain
+
+// worldShifts: a world of up to 2^worldShifts devices, as many as
+// world.h in backends/cuda allows, divides maxWorldSlots among them.
+const worldShifts = 6
+
 // wideIDs says whether slot ids need 64 bits: a world whose slots may
 // number more than 2^31-1, as a fitted CAPACITY (up to MaxCapacity a
 // device) allows on two devices.
 func wideIDs(opts Options) bool {
 	return opts.World && (opts.Capacity <= 0 || opts.Capacity*maxWorldDevices > math.MaxInt32)
+}
+
+// Note [Slot words]
+//
+// A world with i64 slot ids (wideIDs) keeps them in its store (the
+// argument arrays, up, and the host's copies h_argA) as u32 words, not
+// i64: the walks are bound by memory latency and traffic, and eight-byte
+// ids doubled both for every argument read (tree merge sort's Merge2 has
+// five) and took 86 bytes a slot where 62 do. Ids stay i64 in registers,
+// where they cost an instruction more, not a byte. A world then has at
+// most maxWorldSlots slots: per (fn.per) is CAPACITY rounded down to
+// WorldGrain, and at most maxWorldSlots/DEVICES, so that a fitted
+// CAPACITY on four H200s, which would give each 1.8e9 slots, gives each
+// 2^30 - 256 (tree merge sort at depth 25 needs about 5.5e8 a device).
+// A word reads back zero-extended (ldSlot), but up's marks -1 (no parent)
+// and -2 (marked, Note [Summary on the device]) are stored as 2^32-1 and
+// 2^32-2 and read back as negatives (setUp), which no slot id reaches.
+// Worlds whose --capacity makes ids i32 keep i32 words, and one device's
+// programs keep their store as it was.
+
+// ldSlot is the slot id in word i of store array arr (the argument
+// arrays, up or their host copies), as an id.
+func (l *lowerer) ldSlot(b *fn, arr string, i ir.Expr) ir.Expr {
+	if l.word == l.id {
+		return b.Ld(arr, i)
+	}
+	return b.Conv(l.id, b.Ld(arr, i))
+}
+
+// stSlot stores slot id v into word i of store array arr.
+func (l *lowerer) stSlot(b *fn, arr string, i, v ir.Expr) {
+	if l.word != l.id {
+		v = b.Conv(l.word, v)
+	}
+	b.Store(arr, i, v)
+}
+
+// setUp sets local dst to up[i], with its marks read back as negatives
+// (Note [Slot words]).
+func (l *lowerer) setUp(b *fn, dst string, i ir.Expr) {
+	b.Set(dst, l.ldSlot(b, "up", i))
+	if l.word != l.id {
+		b.If(b.Ge(b.V(dst), b.Int(l.id, maxWorldSlots)), func() { b.Set(dst, b.Sub(b.V(dst), b.Int(l.id, 1<<32))) })
+	}
 }
 
 // S is a slot id constant.
@@ -55,11 +108,32 @@ func (b *fn) ctrOf(dev, j ir.Expr) ir.Expr {
 // slot d*per+i on device d.
 func (b *fn) per() ir.Expr {
 	g := b.I32(ir.WorldGrain)
-	return b.Conv(b.id, b.Mul(b.Bin(ir.Div, b.P(pCapacity), g), b.I32(ir.WorldGrain)))
+	grains := b.Bin(ir.Div, b.P(pCapacity), g)
+	if b.id == ir.I64 {
+		// At most maxWorldSlots in the world (Note [Slot words]): the
+		// most grains over the next power of two of DEVICES, a chain of
+		// selects rather than a division in every index.
+		most := b.I32(maxWorldSlots / ir.WorldGrain >> worldShifts)
+		for s := worldShifts - 1; s >= 0; s-- {
+			most = b.Sel(b.Bin(ir.Le, b.P(ir.DevicesParam), b.I32(1<<s)), b.I32(maxWorldSlots/ir.WorldGrain>>s), most)
+		}
+		grains = b.Min(grains, most)
+	}
+	return b.Conv(b.id, b.Mul(grains, b.I32(ir.WorldGrain)))
 }
 
-// owner is the device that holds slot x.
-func (b *fn) owner(x ir.Expr) ir.Expr { return b.Conv(ir.I32, b.Bin(ir.Div, x, b.per())) }
+// owner is the device that holds slot x: the calling device, tested
+// without a division, for almost every slot (Note [World accesses]).
+func (b *fn) owner(x ir.Expr) ir.Expr {
+	return b.Sel(b.isMine(x), b.Builtin(ir.DeviceID), b.Conv(ir.I32, b.Bin(ir.Div, ir.CloneExpr(x), b.per())))
+}
+
+// isMine says whether the calling device owns slot x: x - dev*per in
+// [0, per).
+func (b *fn) isMine(x ir.Expr) ir.Expr {
+	off := b.Sub(x, b.Mul(b.Conv(b.id, b.Builtin(ir.DeviceID)), b.per()))
+	return b.And(b.Ge(off, b.S(0)), b.Lt(ir.CloneExpr(off), b.per()))
+}
 
 // slotOn is the id of local index i (a slot id) of device dev.
 func (b *fn) slotOn(dev, i ir.Expr) ir.Expr {
@@ -68,11 +142,8 @@ func (b *fn) slotOn(dev, i ir.Expr) ir.Expr {
 
 // worldLen is the length of a world store buffer: per slots a device.
 func (l *lowerer) worldLen() ir.Expr {
-	dev := &ir.Convert{Pos: l.pos, T: ir.I64, X: &ir.ParamRef{Pos: l.pos, Name: ir.DevicesParam, T: ir.I32}}
-	capacity := &ir.ParamRef{Pos: l.pos, Name: pCapacity, T: ir.I32}
-	g := ir.IntConst(ir.I32, ir.WorldGrain)
-	per := &ir.Binary{Pos: l.pos, Op: ir.Mul, X: &ir.Binary{Pos: l.pos, Op: ir.Div, X: capacity, Y: g}, Y: ir.IntConst(ir.I32, ir.WorldGrain)}
-	return &ir.Binary{Pos: l.pos, Op: ir.Mul, X: dev, Y: &ir.Convert{Pos: l.pos, T: ir.I64, X: per}}
+	b := &fn{Builder: ir.NewBuilder(l.m, l.pos, nil), id: l.id, world: true}
+	return b.Mul(b.Conv(ir.I64, b.P(ir.DevicesParam)), b.Conv(ir.I64, b.per()))
 }
 
 // ctrLen is the length of a world counter buffer.
@@ -98,7 +169,7 @@ func (l *lowerer) head(b *fn, s ir.Expr) ir.Expr {
 
 func (l *lowerer) arg(b *fn, a int, s ir.Expr) ir.Expr {
 	if !l.world {
-		return b.Ld(l.args[a], s)
+		return l.ldSlot(b, l.args[a], s)
 	}
 	return b.CallExpr("trs_arg"+fmt.Sprint(a), s)
 }
@@ -135,7 +206,7 @@ func (l *lowerer) inputFuncs() {
 	for a, arr := range l.args {
 		b := l.newFunc(ir.DeviceFunc, "trs_arg"+fmt.Sprint(a), l.id, param{"s", l.id})
 		fixed(b, func(word func(int64) ir.Expr) { b.Return(b.Conv(l.id, word(int64(a)+1))) })
-		b.Return(b.Ld(arr, b.V("s")))
+		b.Return(l.ldSlot(b, arr, b.V("s")))
 	}
 	b = l.newFunc(ir.DeviceFunc, "trs_pnw", ir.U8, param{"s", l.id})
 	fixed(b, func(func(int64) ir.Expr) { b.Return(b.U8(0)) })
@@ -349,7 +420,8 @@ func (b *fn) local(x ir.Expr) ir.Expr {
 	if !b.world {
 		return x
 	}
-	return b.Conv(ir.I32, b.Rem(x, b.per()))
+	off := b.Sub(x, b.Mul(b.Conv(b.id, b.Builtin(ir.DeviceID)), b.per()))
+	return b.Conv(ir.I32, b.Sel(b.isMine(ir.CloneExpr(x)), off, b.Rem(ir.CloneExpr(x), b.per())))
 }
 
 // ownSlot is the slot of local index v of the calling device, as read
