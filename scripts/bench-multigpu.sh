@@ -23,15 +23,20 @@
 #   4. weak scaling (tree merge sort at depth 23 + log2 k on k GPUs against
 #      depth 23 on one), strong scaling (depth 23 on 1, 2, 4) and the
 #      capacity runs (tree merge sort at depth 24 on 2 GPUs and 25 on 4,
-#      the transformation tree at depth 30 on 2), each with the CPU
-#      rewriter's normal form fitted at that depth (gpuc rewrite
-#      --extrapolate, Note [Fitted summaries] in frontends/trs). The world
-#      programs are the TRS lowering's own (--world: Note [TRS on several
-#      devices]), placed by owner; the remote share is the interpreter's
-#      count on them. MULTIGPU_ONLY=4 runs section 4 alone (and builds
-#      only its programs), for a short turn on the GPUs. The
-#      transformation tree at depth 30 takes about 67 GB a device (62
-#      bytes a slot, 2^30 + 31 slots on device 0): H200s, not H100s.
+#      the transformation tree at depth 30 on 2), each checked against the
+#      CPU rewriter's normal form and rewrite count fitted at that depth
+#      (gpuc rewrite --extrapolate, Note [Fitted summaries] in
+#      frontends/trs): PASS or FAIL. The world programs are the TRS
+#      lowering's own (--world: Note [TRS on several devices]), placed by
+#      owner; the remote share is the interpreter's count on them. Each
+#      run also prints where its device time went (--time: kernels
+#      against the rest, the world pool's allocation and zeroing, the
+#      fitted CAPACITY). MULTIGPU_ONLY=4 runs section 4 alone (and builds
+#      only its programs: five nvcc builds in parallel, tms23, tms23-w,
+#      tms24-w, tms25-w, tt30-w), for a short turn on the GPUs.
+#      MULTIGPU_CAP sets the slots a device of the baselines and weak
+#      runs (8e8). The transformation tree at depth 30 takes about 54 GB
+#      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
 # sections 3 and 4 (the probes alone build in seconds). GPUC_ARCH sets the
@@ -176,13 +181,20 @@ echo "== 4. scaling and capacity (tree merge sort, the transformation tree), wor
 prof() { grep -E '^gpuc: ([0-9]+ launches|world pool|CAPACITY=)' "$1.err" | sed 's/^gpuc: /    /'; }
 # nf PROG: the normal form's line of PROG's last run.
 nf() { head -1 "$1.out"; }
-base=$(ms mg-tms23 CAPACITY=1000000000)
+# One store size for the baselines and the weak runs, CAP slots a device
+# (tree merge sort at depth 23 holds about 5.5e8 at its peak; 8e8 slots
+# take 46 GB for today's program and 50 GB for the world's, which H100s
+# hold), and CAP/k a device for the strong runs, so that every device
+# allocates and zeroes (inside the device time) a store of the size its
+# share of the work needs, not the fitted 60 GB and more.
+cap=${MULTIGPU_CAP:-800000000}
+base=$(ms mg-tms23 CAPACITY="$cap")
 nf23=$(nf mg-tms23)
 echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites, $nf23"
 prof mg-tms23
 w1=n/a
 for k in "${ks[@]}"; do
-  s=$(ms mg-tms23-w DEVICES="$k")
+  s=$(ms mg-tms23-w DEVICES="$k" CAPACITY=$((cap / k)))
   [ "$k" = 1 ] && w1=$s
   same="the same normal form"
   [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
@@ -223,12 +235,12 @@ check() {
 for k in 2 4; do
   [ "$k" -le "$gpus" ] || continue
   d=$((23 + (k == 2 ? 1 : 2)))
-  s=$(ms "mg-tms$d-w" DEVICES="$k")
+  s=$(ms "mg-tms$d-w" DEVICES="$k" CAPACITY="$cap")
   echo "weak and capacity, depth $d on $k: $s ms, $(awk '/^rewrites:/ { print $2 }' "mg-tms$d-w.err") rewrites, efficiency $(ratio "$base" "$s") against today's program at depth 23, $(ratio "$w1" "$s") against the world on 1 (target: at least 0.8)"
   prof "mg-tms$d-w"
   check "tree merge sort depth $d on $k" "mg-tms$d-w" "$(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" $((d - 13)))"
 done
 s=$(ms mg-tt30-w DEVICES=2)
-echo "capacity, transformation tree depth 30 on 2: $s ms, $(awk '/^rewrites:/ { print $2 }' mg-tt30-w.err) rewrites"
+echo "capacity, transformation tree depth 30 on 2, CAPACITY fitted: $s ms, $(awk '/^rewrites:/ { print $2 }' mg-tt30-w.err) rewrites"
 prof mg-tt30-w
 check "transformation tree depth 30 on 2" mg-tt30-w "$(fitted transtree.trs "$(tt 12)" "$(tt 13)" 17)"

@@ -81,7 +81,7 @@ import (
 // to find the owner: placement by owner (Note [TRS on several devices]
 // in frontends/trs) makes more than 99% of a TRS world's accesses local,
 // and a 64-bit division by a block length that is known only at run time
-// (a __constant__) is a subroutine of some 70 instructions, which the
+// (a __constant__) is a subroutine of several dozen instructions, which the
 // first version paid on every access: the world program of tree merge
 // sort at depth 23 took 722 ms on one device where today's program took
 // 346 (docs/BENCHMARKS.md, "Several GPUs").

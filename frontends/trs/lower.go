@@ -277,10 +277,15 @@ import (
 // down to ir.WorldGrain, so that WorldPart(DEVICES*per, DEVICES) = per
 // and slot id s = d*per + i names local slot i of device d. CAPACITY is
 // per device, fitted to each device's memory: the 2^30 cap is a cap per
-// device. Slot ids (the argument arrays, up, the locals) are i64 unless
-// --capacity makes maxWorldDevices devices' slots fit in an i32 (wideIDs;
-// the program then refuses DEVICES*CAPACITY > 2^31-1). The free ring and
-// the lists hold only their device's slots, as local indices, i32.
+// device. Slot ids are i64 unless --capacity makes maxWorldDevices
+// devices' slots fit in an i32 (wideIDs; the program then refuses
+// DEVICES*CAPACITY > 2^31-1); i64 ids are kept in the store (the argument
+// arrays, up) as u32 words, which caps the world at 2^32-256 slots (Note
+// [Slot words]). The free ring and the lists hold only their device's
+// slots, as local indices, i32. Every access to the store costs the test
+// of gpuc_dist (Note [World accesses] in backends/cuda), and owner and
+// local index take the calling device's slots without a division
+// (fn.owner, fn.local).
 //
 // Input. The input's slots are device 0's. Those in normal form never
 // change and keep no counts (Note [Input slots]), so every device reads
@@ -318,7 +323,8 @@ import (
 // refuses WORKLIST=0.
 //
 // Placement at forks. Each slot carries a range of devices [lo, hi) in
-// the distributed rg (lo | hi<<16); the input's are [0, DEVICES). Where a
+// the distributed rg (lo | hi<<16); the input's are [0, DEVICES). A
+// world of one device keeps none (fn.several). Where a
 // rewrite leaves m >= 2 pending new arguments at its root (Note [Forks]),
 // argument j and the new subterms below it take their slots on the first
 // device of [lo + j*(hi-lo)/m, lo + (j+1)*(hi-lo)/m), a remote atomic on
@@ -503,7 +509,9 @@ func (l *lowerer) buffers() {
 	buf("up", l.word, ir.CloneExpr(capacity))
 	buf("jc", ir.I32, ir.CloneExpr(capacity))
 	if l.world {
-		buf("rg", ir.I32, ir.CloneExpr(capacity))
+		// A world of one keeps no ranges (fn.several).
+		b := &fn{Builder: ir.NewBuilder(l.m, l.pos, nil), id: l.id, world: true}
+		buf("rg", ir.I32, b.Sel(b.Lt(b.P(ir.DevicesParam), b.I32(2)), b.I64(1), ir.CloneExpr(capacity)))
 	}
 	// The free ring and the lists hold only their device's slots, as
 	// local indices (fn.local): i32 in any world.

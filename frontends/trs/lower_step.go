@@ -191,8 +191,8 @@ func (l *lowerer) rewriteSlot(b *fn) {
 			// reach normal form lists it, or settles it if it is a
 			// constructor (Note [Settling]).
 			b.Set("walk", b.Bool(false))
-			p := b.Decl("p", l.id, b.S(0))
-			l.setUp(b, "p", b.V("s"))
+			p := b.Decl("p", l.id, l.ldSlot(b, "up", b.V("s")))
+			l.fixUp(b, "p")
 			b.While(b.Ge(p, b.S(0)), func() {
 				b.Decl("left", ir.I32, b.I32(0))
 				b.Atomic("left", ir.AtomicSub, "jc", b.V("p"), b.I32(1))
@@ -533,7 +533,7 @@ func (l *lowerer) writeNew(b *fn, ms *matchState, news []*newTerm) {
 		}
 		b.Store("rc", ir.CloneExpr(nt.slot), b.I32(1))
 		if l.world {
-			b.Store("rg", ir.CloneExpr(nt.slot), b.V(nt.rg))
+			b.If(b.several(), func() { b.Store("rg", ir.CloneExpr(nt.slot), b.V(nt.rg)) })
 		}
 		if !nt.normal {
 			b.Store("pnw", ir.CloneExpr(nt.slot), b.U8(1))

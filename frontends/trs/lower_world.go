@@ -81,6 +81,11 @@ func (l *lowerer) stSlot(b *fn, arr string, i, v ir.Expr) {
 // (Note [Slot words]).
 func (l *lowerer) setUp(b *fn, dst string, i ir.Expr) {
 	b.Set(dst, l.ldSlot(b, "up", i))
+	l.fixUp(b, dst)
+}
+
+// fixUp reads local dst, set from up, with its marks as negatives.
+func (l *lowerer) fixUp(b *fn, dst string) {
 	if l.word != l.id {
 		b.If(b.Ge(b.V(dst), b.Int(l.id, maxWorldSlots)), func() { b.Set(dst, b.Sub(b.V(dst), b.Int(l.id, 1<<32))) })
 	}
@@ -335,7 +340,7 @@ func (l *lowerer) allocWorld(b *fn, ms *matchState, news []*newTerm) (ir.Expr, f
 	}
 	tag := fmt.Sprint(r.Index)
 	rg := "rg" + tag
-	b.Decl(rg, ir.I32, b.Ld("rg", b.V("t")))
+	b.Decl(rg, ir.I32, b.Sel(b.several(), b.Ld("rg", b.V("t")), b.I32(1<<16)))
 	var oks []ir.Expr
 	var takes []func()
 	add := func(tag string, nts []*newTerm, dev ir.Expr, rg string) {
@@ -378,6 +383,12 @@ func (l *lowerer) allocWorld(b *fn, ms *matchState, news []*newTerm) (ir.Expr, f
 		}
 	}
 }
+
+// several says whether the world has more than one device. A world of
+// one keeps no device ranges: every part of its only range is the
+// device itself, so rg is neither read nor written, and holds one
+// element, not a slot's four bytes (a tenth of what a rewrite writes).
+func (b *fn) several() ir.Expr { return b.Lt(b.I32(1), b.Builtin(ir.NumDevices)) }
 
 // within says whether t is f or a subterm of it.
 func within(t, f *Term) bool {
