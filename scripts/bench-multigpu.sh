@@ -24,7 +24,7 @@
 #      depth 23 on one), strong scaling (depth 23 on 1, 2, 4) and the
 #      capacity runs (tree merge sort at depth 24 on 2 GPUs and 25 on 4,
 #      the transformation tree at depth 30 on 2), each checked against the
-#      CPU rewriter's normal form and rewrite count fitted at that depth
+#      CPU rewriter's normal form fitted at that depth
 #      (gpuc rewrite --extrapolate, Note [Fitted summaries] in
 #      frontends/trs): PASS or FAIL. The world programs are the TRS
 #      lowering's own (--world: Note [TRS on several devices]), placed by
@@ -32,8 +32,9 @@
 #      run also prints where its device time went (--time: kernels
 #      against the rest, the world pool's allocation and zeroing, the
 #      fitted CAPACITY). MULTIGPU_ONLY=4 runs section 4 alone (and builds
-#      only its programs: five nvcc builds in parallel, tms23, tms23-w,
-#      tms24-w, tms25-w, tt30-w), for a short turn on the GPUs.
+#      only its programs: nvcc builds in parallel of tms23, tms23-w,
+#      tms23-w32 (i32 ids), tms24-w, tt30-w and, on four GPUs, tms25-w),
+#      for a short turn on the GPUs.
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 54 GB
 #      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
@@ -118,6 +119,10 @@ fi
 # (--world), CAPACITY slots a device, fitted.
 if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   trs tms23 treemergesort.trs "$(tms 23)"
+  # The same world program with 32-bit slot ids in registers too, which
+  # --capacity allows where two devices' slots fit an i32 (narrowDevices
+  # in frontends/trs): against tms23-w, what the i64 registers cost.
+  trs tms23-w32 treemergesort.trs "$(tms 23)" --world --capacity 800000000
   for d in 23 24 25; do
     [ "$d" = 25 ] && [ "$gpus" -lt 4 ] && continue
     trs "tms$d-w" treemergesort.trs "$(tms "$d")" --world
@@ -200,6 +205,12 @@ for k in "${ks[@]}"; do
   [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
   echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
   prof mg-tms23-w
+  [ "$k" -le 2 ] || continue
+  s=$(ms mg-tms23-w32 DEVICES="$k" CAPACITY=$((cap / k)))
+  same="the same normal form"
+  [ "$(nf mg-tms23-w32)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w32)"
+  echo "  the same with 32-bit slot ids in registers (--capacity $cap): $s ms, speed-up $(ratio "$base" "$s") against today's program; $same"
+  prof mg-tms23-w32
 done
 # The remote share, from the interpreter's counters (gpuc run --json) at a
 # depth it runs in seconds; the target is at most 1% of all accesses.
@@ -218,14 +229,17 @@ fitted() {
   out=$("$gpuc" rewrite "$1" --input "$2" --deeper "$3" --extrapolate "$4" --print=summary --stats 2>&1) || { echo "n/a ($out)|n/a"; return; }
   echo "$(echo "$out" | grep '^term size')|$(echo "$out" | awk '/^rewrites:/ { print $2 }')"
 }
-# check NAME PROG FITTED: PROG's normal form and rewrite count against the
-# CPU rewriter's, fitted.
+# check NAME PROG FITTED: PROG's normal form against the CPU rewriter's,
+# fitted (exact where the deeper normal form is a tree over copies of the
+# shallower one), and its rewrite count against the fitted count (affine
+# in 2^depth only where every subtree does the same work: tree merge
+# sort's rotated lists make it 0.03% off at depth 23).
 check() {
   local got rw
   got=$(nf "$2")
   rw=$(awk '/^rewrites:/ { print $2 }' "$2.err")
-  if [ "$got" = "${3%|*}" ] && [ "$rw" = "${3#*|}" ]; then
-    echo "  $1: the fitted normal form and rewrite count ($got, $rw rewrites): PASS"
+  if [ "$got" = "${3%|*}" ]; then
+    echo "  $1: the fitted normal form ($got): PASS; $rw rewrites, fitted ${3#*|} ($(awk -v a="$rw" -v b="${3#*|}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.3f%%", 100 * (a - b) / b; else print "n/a" }'))"
   else
     echo "  $1: got \"$got\", $rw rewrites; the CPU rewriter, fitted: \"${3%|*}\", ${3#*|} rewrites: FAIL"
   fi

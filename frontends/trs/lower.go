@@ -277,7 +277,7 @@ import (
 // down to ir.WorldGrain, so that WorldPart(DEVICES*per, DEVICES) = per
 // and slot id s = d*per + i names local slot i of device d. CAPACITY is
 // per device, fitted to each device's memory: the 2^30 cap is a cap per
-// device. Slot ids are i64 unless --capacity makes maxWorldDevices
+// device. Slot ids are i64 unless --capacity makes narrowDevices
 // devices' slots fit in an i32 (wideIDs; the program then refuses
 // DEVICES*CAPACITY > 2^31-1); i64 ids are kept in the store (the argument
 // arrays, up) as u32 words, which caps the world at 2^32-256 slots (Note

@@ -15,10 +15,13 @@ import (
 // a world: one WorldGrain, so that word j of device d is d*worldWords+j.
 const worldWords = ir.WorldGrain
 
-// maxWorldDevices bounds DEVICES for a world program with 32-bit slot
-// ids, with which it is built where --capacity makes that many devices'
-// slots fit in an i32 (wideIDs).
-const maxWorldDevices = 8
+// narrowDevices: a world program has 32-bit slot ids throughout, in
+// registers too, where --capacity makes that many devices' slots fit in
+// an i32 (wideIDs); it refuses DEVICES*CAPACITY > 2^31-1 at run time.
+// Two, so that tree merge sort at depth 23 (5.5e8 slots at its peak)
+// builds with i32 ids on one and two devices, for the comparison with
+// the u32 words of Note [Slot words] (scripts/bench-multigpu.sh).
+const narrowDevices = 2
 
 // maxWorldCapacity is the most slots a device of a world holds, where
 // CAPACITY is fitted: slot ids are i64 there, and the transformation
@@ -39,7 +42,7 @@ const worldShifts = 6
 // number more than 2^31-1, as a fitted CAPACITY (up to MaxCapacity a
 // device) allows on two devices.
 func wideIDs(opts Options) bool {
-	return opts.World && (opts.Capacity <= 0 || opts.Capacity*maxWorldDevices > math.MaxInt32)
+	return opts.World && (opts.Capacity <= 0 || opts.Capacity*narrowDevices > math.MaxInt32)
 }
 
 // Note [Slot words]
