@@ -35,7 +35,8 @@ const maxWorldCapacity = math.MaxInt32 / ir.WorldGrain * ir.WorldGrain
 const maxWorldSlots = 1<<32 - ir.WorldGrain
 
 // worldShifts: a world of up to 2^worldShifts devices, as many as
-// world.h in backends/cuda allows, divides maxWorldSlots among them.
+// world.h in backends/cuda and the interpreter allow, divides
+// maxWorldSlots among them.
 const worldShifts = 6
 
 // wideIDs says whether slot ids need 64 bits: a world whose slots may
