@@ -32,7 +32,8 @@
 #      run also prints where its device time went (--time: kernels
 #      against the rest, the world pool's allocation and zeroing, the
 #      fitted CAPACITY). MULTIGPU_ONLY=4 runs section 4 alone (and builds
-#      only its programs: nvcc builds in parallel of tms23, tms23-w,
+#      only its programs: nvcc builds in parallel of tms23, tms23-rdc
+#      (today's program with -rdc=true, as world programs are), tms23-w,
 #      tms23-w32 (i32 ids), tms24-w, tt30-w and, on four GPUs, tms25-w),
 #      for a short turn on the GPUs.
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
@@ -62,6 +63,8 @@ build() {
   if grep -q '^#define GPUC_WORLD_H' "$1.cu"; then
     # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
     nvcc -O3 -arch="$arch" $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
+  elif [ "${1%-rdc}" != "$1" ]; then
+    nvcc -O3 -arch="$arch" -rdc=true -o "$1" "$1.cu" # as a world program is built, without NVSHMEM
   else
     nvcc -O3 -arch="$arch" -o "$1" "$1.cu"
   fi
@@ -119,6 +122,9 @@ fi
 # (--world), CAPACITY slots a device, fitted.
 if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   trs tms23 treemergesort.trs "$(tms 23)"
+  # Today's program built with -rdc=true, as world programs must be
+  # (NVSHMEM's device library is relocatable code): what that costs.
+  cp mg-tms23.cu mg-tms23-rdc.cu
   # The same world program with 32-bit slot ids in registers too, which
   # --capacity allows where two devices' slots fit an i32 (narrowDevices
   # in frontends/trs): against tms23-w, what the i64 registers cost.
@@ -197,6 +203,9 @@ base=$(ms mg-tms23 CAPACITY="$cap")
 nf23=$(nf mg-tms23)
 echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites, $nf23"
 prof mg-tms23
+s=$(ms mg-tms23-rdc CAPACITY="$cap")
+echo "  the same built with -rdc=true: $s ms, $(ratio "$base" "$s") of the speed"
+prof mg-tms23-rdc
 w1=n/a
 for k in "${ks[@]}"; do
   s=$(ms mg-tms23-w DEVICES="$k" CAPACITY=$((cap / k)))
