@@ -65,6 +65,9 @@ import (
 //     holds a world barrier.
 //     Device 0 fetches a distributed output buffer block by block, after
 //     a world barrier.
+//   - A world of one, DEVICES=1, runs without NVSHMEM: its pool from
+//     cudaMalloc, no world barriers but the grid's, CUDA's cooperative
+//     launches (Note [A world of one] in world.h).
 //   - Output: only device 0 writes standard output and --stats; the
 //     others write to /dev/null, and their standard error to a file that
 //     the parent shows only if that device's error ends the world. Device
