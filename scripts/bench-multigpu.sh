@@ -36,6 +36,7 @@
 #      (today's program with -rdc=true, as world programs are), tms23-w,
 #      tms23-w32 (i32 ids), tms24-w, tt30-w and, on four GPUs, tms25-w),
 #      for a short turn on the GPUs.
+#      MULTIGPU_AB=0 leaves out tms23-rdc and tms23-w32 (two builds).
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 54 GB
 #      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
@@ -122,13 +123,15 @@ fi
 # (--world), CAPACITY slots a device, fitted.
 if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   trs tms23 treemergesort.trs "$(tms 23)"
-  # Today's program built with -rdc=true, as world programs must be
-  # (NVSHMEM's device library is relocatable code): what that costs.
-  cp mg-tms23.cu mg-tms23-rdc.cu
-  # The same world program with 32-bit slot ids in registers too, which
-  # --capacity allows where two devices' slots fit an i32 (narrowDevices
-  # in frontends/trs): against tms23-w, what the i64 registers cost.
-  trs tms23-w32 treemergesort.trs "$(tms 23)" --world --capacity 800000000
+  if [ "${MULTIGPU_AB:-1}" != 0 ]; then
+    # Today's program built with -rdc=true, as world programs must be
+    # (NVSHMEM's device library is relocatable code): what that costs.
+    cp mg-tms23.cu mg-tms23-rdc.cu
+    # The same world program with 32-bit slot ids in registers too, which
+    # --capacity allows where two devices' slots fit an i32 (narrowDevices
+    # in frontends/trs): against tms23-w, what the i64 registers cost.
+    trs tms23-w32 treemergesort.trs "$(tms 23)" --world --capacity 800000000
+  fi
   for d in 23 24 25; do
     [ "$d" = 25 ] && [ "$gpus" -lt 4 ] && continue
     trs "tms$d-w" treemergesort.trs "$(tms "$d")" --world
@@ -203,9 +206,11 @@ base=$(ms mg-tms23 CAPACITY="$cap")
 nf23=$(nf mg-tms23)
 echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites, $nf23"
 prof mg-tms23
-s=$(ms mg-tms23-rdc CAPACITY="$cap")
-echo "  the same built with -rdc=true: $s ms, $(ratio "$base" "$s") of the speed"
-prof mg-tms23-rdc
+if [ -x mg-tms23-rdc ]; then
+  s=$(ms mg-tms23-rdc CAPACITY="$cap")
+  echo "  the same built with -rdc=true: $s ms, $(ratio "$base" "$s") of the speed"
+  prof mg-tms23-rdc
+fi
 w1=n/a
 for k in "${ks[@]}"; do
   s=$(ms mg-tms23-w DEVICES="$k" CAPACITY=$((cap / k)))
@@ -214,7 +219,7 @@ for k in "${ks[@]}"; do
   [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
   echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
   prof mg-tms23-w
-  [ "$k" -le 2 ] || continue
+  [ "$k" -le 2 ] && [ -x mg-tms23-w32 ] || continue
   s=$(ms mg-tms23-w32 DEVICES="$k" CAPACITY=$((cap / k)))
   same="the same normal form"
   [ "$(nf mg-tms23-w32)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w32)"
