@@ -55,7 +55,8 @@ func wideIDs(opts Options) bool {
 // five) and took 86 bytes a slot where 62 do. Ids stay i64 in registers,
 // where they cost an instruction more, not a byte. A world then has at
 // most maxWorldSlots slots: per (fn.per) is CAPACITY rounded down to
-// WorldGrain, and at most maxWorldSlots/DEVICES, so that a fitted
+// WorldGrain, and at most maxWorldSlots over DEVICES rounded up to a
+// power of two (no division in the index arithmetic), so that a fitted
 // CAPACITY on four H200s, which would give each 1.8e9 slots, gives each
 // 2^30 - 256 (tree merge sort at depth 25 needs about 5.5e8 a device).
 // A word reads back zero-extended (ldSlot), but up's marks -1 (no parent)
