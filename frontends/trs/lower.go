@@ -291,7 +291,9 @@ import (
 // change and keep no counts (Note [Input slots]), so every device reads
 // their heads, arguments and flags from its own copy of the static input
 // buffer (trs_hd, trs_argA, trs_pnw, trs_normal): the numbers that every
-// list of tree merge sort holds are read locally everywhere. The input's
+// list of tree merge sort holds are read locally everywhere. Which input
+// slots are pending is known when lowering; up to 64 input slots, a
+// constant mask says so, without a load. The input's
 // pending slots are rewritten in place, on device 0.
 //
 // Counters and lists. nfresh, free, wlen, glen, pc, slots, steps,

@@ -202,10 +202,23 @@ func (l *lowerer) inputFuncs() {
 	rec := l.record()
 	// fixed(b, body): body(word) for an input slot s in normal form, whose
 	// record's words word(j) the input buffer holds.
+	// Which input slots are pending is known here: up to 64 of them, a
+	// mask tells, and the reads of the input's numbers, which matching
+	// makes on every comparison, load only the word they want.
+	var mask uint64
+	for i, p := range l.sys.Pending(l.graph) {
+		if p && i < 64 {
+			mask |= 1 << i
+		}
+	}
 	fixed := func(b *fn, body func(word func(j int64) ir.Expr)) {
 		b.If(b.Lt(b.V("s"), b.S(l.nodes)), func() {
 			at := b.Decl("at", ir.I32, b.Mul(b.Conv(ir.I32, b.V("s")), b.I32(rec)))
-			b.If(b.Eq(b.Ld("input", b.Add(at, b.I32(int64(l.k)+2))), b.I32(0)), func() {
+			normal := b.Eq(b.Ld("input", b.Add(at, b.I32(int64(l.k)+2))), b.I32(0))
+			if l.nodes <= 64 {
+				normal = b.Eq(b.Bin(ir.And, b.Bin(ir.Shr, b.U64(mask), b.Conv(ir.U64, b.V("s"))), b.U64(1)), b.U64(0))
+			}
+			b.If(normal, func() {
 				body(func(j int64) ir.Expr { return b.Ld("input", b.Add(b.V("at"), b.I32(j))) })
 			})
 		})
