@@ -34,9 +34,8 @@
 #      fitted CAPACITY). MULTIGPU_ONLY=4 runs section 4 alone (and builds
 #      only its programs: nvcc builds in parallel of tms23, tms23-rdc
 #      (today's program with -rdc=true, as world programs are), tms23-w,
-#      tms23-w32 (i32 ids), tms24-w, tt30-w and, on four GPUs, tms25-w),
-#      for a short turn on the GPUs.
-#      MULTIGPU_AB=0 leaves out tms23-rdc and tms23-w32 (two builds).
+#      tms24-w, tt30-w and, on four GPUs, tms25-w), for a short turn on
+#      the GPUs. MULTIGPU_AB=0 leaves out tms23-rdc.
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 54 GB
 #      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
@@ -127,10 +126,6 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     # Today's program built with -rdc=true, as world programs must be
     # (NVSHMEM's device library is relocatable code): what that costs.
     cp mg-tms23.cu mg-tms23-rdc.cu
-    # The same world program with 32-bit slot ids in registers too, which
-    # --capacity allows where two devices' slots fit an i32 (narrowDevices
-    # in frontends/trs): against tms23-w, what the i64 registers cost.
-    trs tms23-w32 treemergesort.trs "$(tms 23)" --world --capacity 800000000
   fi
   for d in 23 24 25; do
     [ "$d" = 25 ] && [ "$gpus" -lt 4 ] && continue
@@ -219,12 +214,6 @@ for k in "${ks[@]}"; do
   [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
   echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
   prof mg-tms23-w
-  [ "$k" -le 2 ] && [ -x mg-tms23-w32 ] || continue
-  s=$(ms mg-tms23-w32 DEVICES="$k" CAPACITY=$((cap / k)))
-  same="the same normal form"
-  [ "$(nf mg-tms23-w32)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w32)"
-  echo "  the same with 32-bit slot ids in registers (--capacity $cap): $s ms, speed-up $(ratio "$base" "$s") against today's program; $same"
-  prof mg-tms23-w32
 done
 # The remote share, from the interpreter's counters (gpuc run --json) at a
 # depth it runs in seconds; the target is at most 1% of all accesses.

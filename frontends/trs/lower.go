@@ -277,15 +277,14 @@ import (
 // down to ir.WorldGrain, so that WorldPart(DEVICES*per, DEVICES) = per
 // and slot id s = d*per + i names local slot i of device d. CAPACITY is
 // per device, fitted to each device's memory: the 2^30 cap is a cap per
-// device. Slot ids are i64 unless --capacity makes narrowDevices
-// devices' slots fit in an i32 (wideIDs; the program then refuses
-// DEVICES*CAPACITY > 2^31-1); i64 ids are kept in the store (the argument
-// arrays, up) as u32 words, which caps the world at 2^32-256 slots (Note
-// [Slot words]). The free ring and the lists hold only their device's
-// slots, as local indices, i32. Every access to the store costs the test
-// of gpuc_dist (Note [World accesses] in backends/cuda), and owner and
-// local index take the calling device's slots without a division
-// (fn.owner, fn.local).
+// device. Slot ids are u32, and the world has at most 2^32-256 slots
+// (Note [Slot words]), unless --capacity makes maxWorldDevices devices'
+// slots fit in an i32 (wideIDs; the program then refuses
+// DEVICES*CAPACITY > 2^31-1). The free ring and the lists hold only their
+// device's slots, as local indices, i32. Every access to the store costs
+// the test of gpuc_dist (Note [World accesses] in backends/cuda), and
+// owner and local index take the calling device's slots without a
+// division (fn.owner, fn.local).
 //
 // Input. The input's slots are device 0's. Those in normal form never
 // change and keep no counts (Note [Input slots]), so every device reads
@@ -370,8 +369,7 @@ type lowerer struct {
 	queue []int32  // the input's pending slots
 	args  []string // the argument arrays' names
 	world bool     // opts.World: the owner-placed store (Note [TRS on several devices])
-	id    ir.Type  // slot ids: i32, or i64 where a world needs them
-	word  ir.Type  // slot ids as the store keeps them: id, or u32 where id is i64 (Note [Slot words])
+	id    ir.Type  // slot ids: i32, or u32 where a world needs them (Note [Slot words])
 }
 
 // Lower builds the SPMD-level module of a checked system.
@@ -386,9 +384,8 @@ func Lower(sys *System, opts Options) (m *ir.Module, err error) {
 		pos = sys.Input.Pos
 	}
 	l := &lowerer{sys: sys, opts: opts, m: &ir.Module{Pos: pos, Name: sys.Name}, pos: pos, k: sys.MaxArity, world: opts.World, id: ir.I32}
-	l.word = l.id
 	if wideIDs(opts) {
-		l.id, l.word = ir.I64, ir.U32
+		l.id = ir.U32
 	}
 	for a := 0; a <= l.k+1; a++ {
 		l.start = append(l.start, int64(sys.ArityStart(a)))
@@ -503,12 +500,12 @@ func (l *lowerer) buffers() {
 	}
 	buf("hd", ir.I32, capacity)
 	for _, a := range l.args {
-		buf(a, l.word, ir.CloneExpr(capacity))
+		buf(a, l.id, ir.CloneExpr(capacity))
 	}
 	buf("rc", ir.I32, ir.CloneExpr(capacity))
 	buf("pn", ir.U8, ir.CloneExpr(capacity))
 	buf("pnw", ir.U8, ir.CloneExpr(capacity))
-	buf("up", l.word, ir.CloneExpr(capacity))
+	buf("up", l.id, ir.CloneExpr(capacity))
 	buf("jc", ir.I32, ir.CloneExpr(capacity))
 	if l.world {
 		// A world of one keeps no ranges (fn.several).
@@ -557,7 +554,7 @@ func (l *lowerer) buffers() {
 	}
 	arr("h_hd", ir.I32, capacity)
 	for _, a := range l.args {
-		arr("h_"+a, l.word, capacity)
+		arr("h_"+a, l.id, capacity)
 	}
 	arr("h_size", ir.U64, capacity)
 	arr("h_hash", ir.U64, capacity)

@@ -224,10 +224,10 @@ func (l *lowerer) printFunc() {
 		l.byArity(b, func(a int) {
 			b.Printf("(")
 			for i := 0; i < a-1; i++ {
-				b.Call("trs_print", l.ldSlot(b, "h_"+l.args[i], b.V("t")))
+				b.Call("trs_print", b.Ld("h_"+l.args[i], b.V("t")))
 				b.Printf(", ")
 			}
-			b.Set("t", l.ldSlot(b, "h_"+l.args[a-1], b.V("t")))
+			b.Set("t", b.Ld("h_"+l.args[a-1], b.V("t")))
 			b.Set("open", b.Add(b.V("open"), b.I32(1)))
 			b.Set("more", b.Bool(true))
 		})
@@ -253,9 +253,9 @@ func (l *lowerer) summaryFunc() {
 		b.Set("more", b.Bool(false))
 		l.byArity(b, func(a int) {
 			for i := 0; i < a-1; i++ {
-				b.Call("trs_sum", l.ldSlot(b, "h_"+l.args[i], b.V("t")), b.V("top"))
+				b.Call("trs_sum", b.Ld("h_"+l.args[i], b.V("t")), b.V("top"))
 			}
-			b.Set("t", l.ldSlot(b, "h_"+l.args[a-1], b.V("t")))
+			b.Set("t", b.Ld("h_"+l.args[a-1], b.V("t")))
 			b.Set("more", b.Bool(true))
 		})
 	})
@@ -266,7 +266,7 @@ func (l *lowerer) summaryFunc() {
 		b.Decl("size", ir.U64, b.U64(1))
 		b.Decl("hash", ir.U64, b.Mul(b.Conv(ir.U64, b.Add(b.V("h"), b.I32(1))), b.U64(hashSeed)))
 		l.forArgs(b, b.V("h"), func(_ int, arr string) {
-			c := b.Decl("c", l.id, l.ldSlot(b, "h_"+arr, b.V("u")))
+			c := b.Decl("c", l.id, b.Ld("h_"+arr, b.V("u")))
 			b.Set("size", b.Add(b.V("size"), b.Ld("h_size", c)))
 			b.Set("hash", b.Mul(b.Bin(ir.Xor, b.V("hash"), b.Ld("h_hash", b.V("c"))), b.U64(hashPrime)))
 			b.Set("hash", b.Bin(ir.Xor, b.V("hash"), b.Bin(ir.Shr, b.V("hash"), b.U64(32))))

@@ -248,10 +248,10 @@ func (l *lowerer) initKernel() {
 		b.If(b.Lt(i, b.I32(l.nodes)), func() {
 			b.Store("hd", slot(b.V("i")), word(0))
 			for a, arr := range l.args {
-				l.stSlot(b, arr, slot(b.V("i")), slot(word(int64(a)+1)))
+				b.Store(arr, slot(b.V("i")), slot(word(int64(a)+1)))
 			}
 			b.Store("rc", slot(b.V("i")), word(int64(l.k)+1))
-			l.stSlot(b, "up", slot(b.V("i")), b.S(-1))
+			b.Store("up", slot(b.V("i")), b.S(-1))
 			p := b.Decl("p", ir.U8, b.Conv(ir.U8, word(int64(l.k)+2)))
 			b.Store("pn", slot(b.V("i")), p)
 			b.Store("pnw", slot(b.V("i")), b.V("p"))

@@ -51,14 +51,14 @@ func (l *lowerer) visit(b *fn) {
 	b.Decl("before", ir.Bool, b.Bool(false))
 	l.forArgs(b, h, func(a int, arr string) {
 		x := l.regs()[a]
-		b.Set(x, l.ldSlot(b, arr, b.V("t")))
+		b.Set(x, b.Ld(arr, b.V("t")))
 		b.If(b.Not(l.normal(b, b.V(x))), func() {
-			b.If(b.Lt(b.V("pa"), b.S(0)), func() { b.Set("pa", b.V(x)) })
+			b.If(b.Not(b.isSlot(b.V("pa"))), func() { b.Set("pa", b.V(x)) })
 			b.Set("npa", b.Add(b.V("npa"), b.I32(1)))
 			b.If(b.Ne(b.Ld("pn", b.V(x)), b.U8(0)), func() { b.Set("before", b.Bool(true)) })
 		})
 	})
-	b.IfElse(b.Lt(b.V("pa"), b.S(0)), func() { l.rewriteSlot(b) }, func() {
+	b.IfElse(b.Not(b.isSlot(b.V("pa"))), func() { l.rewriteSlot(b) }, func() {
 		b.Set("walk", b.Bool(false))
 		b.IfElse(b.V("before"), func() {
 			b.Call("trs_enlist", b.V("t"), b.V("k"))
@@ -66,7 +66,7 @@ func (l *lowerer) visit(b *fn) {
 			b.IfElse(b.And(b.Ne(b.P(pFork), b.I32(0)), b.Lt(b.I32(1), b.V("npa"))), func() {
 				b.Call("trs_leave", b.V("t"), b.V("s"), b.Bool(false), b.V("k"))
 			}, func() {
-				l.stSlot(b, "up", b.V("pa"), b.V("t"))
+				b.Store("up", b.V("pa"), b.V("t"))
 				b.Set("t", b.V("pa"))
 				b.Set("walk", b.Bool(true))
 			})
@@ -125,11 +125,11 @@ func (l *lowerer) waitFunc() {
 	h := b.Decl("h", ir.I32, b.Ld("hd", b.V("a")))
 	b.Decl("n", ir.I32, b.I32(0))
 	l.forArgs(b, h, func(_ int, arr string) {
-		y := b.Decl("y", l.id, l.ldSlot(b, arr, b.V("a")))
+		y := b.Decl("y", l.id, b.Ld(arr, b.V("a")))
 		b.If(b.Ne(l.pnw(b, y), b.U8(0)), func() {
 			b.Set("n", b.Add(b.V("n"), b.I32(1)))
 			b.If(b.Ne(b.V("y"), b.V("skip")), func() {
-				l.stSlot(b, "up", b.V("y"), b.V("a"))
+				b.Store("up", b.V("y"), b.V("a"))
 				b.Call("trs_enlist", b.V("y"), b.V("k"))
 			})
 		})
@@ -147,7 +147,7 @@ func (l *lowerer) leaveFunc() {
 	b.Decl("a", l.id, b.V("d"))
 	b.While(b.Ne(b.V("a"), b.V("s")), func() {
 		b.Decl("x", l.id, b.V("a"))
-		l.setUp(b, "a", b.V("a"))
+		b.Set("a", b.Ld("up", b.V("a")))
 		b.Call("trs_wait", b.V("a"), b.V("x"), b.V("k"))
 	})
 }
@@ -181,19 +181,18 @@ func (l *lowerer) rewriteSlot(b *fn) {
 		b.Set("nstep", b.Add(b.V("nstep"), b.V("n")))
 		b.If(b.Not(b.V("written")), func() {
 			b.Store("hd", b.V("t"), b.V("h"))
-			l.forArgs(b, b.V("h"), func(a int, arr string) { l.stSlot(b, arr, b.V("t"), b.V(l.regs()[a])) })
+			l.forArgs(b, b.V("h"), func(a int, arr string) { b.Store(arr, b.V("t"), b.V(l.regs()[a])) })
 		})
 	})
 	b.If(b.Eq(b.V("out"), b.I32(outNormal)), func() {
 		b.Store("pnw", b.V("t"), b.U8(0))
-		b.IfElse(b.Ne(b.V("t"), b.V("s")), func() { l.setUp(b, "t", b.V("t")) }, func() {
+		b.IfElse(b.Ne(b.V("t"), b.V("s")), func() { b.Set("t", b.Ld("up", b.V("t"))) }, func() {
 			// The walk is done; the last argument of a waiting slot to
 			// reach normal form lists it, or settles it if it is a
 			// constructor (Note [Settling]).
 			b.Set("walk", b.Bool(false))
-			p := b.Decl("p", l.id, l.ldSlot(b, "up", b.V("s")))
-			l.fixUp(b, "p")
-			b.While(b.Ge(p, b.S(0)), func() {
+			p := b.Decl("p", l.id, b.Ld("up", b.V("s")))
+			b.While(b.isSlot(p), func() {
 				b.Decl("left", ir.I32, b.I32(0))
 				b.Atomic("left", ir.AtomicSub, "jc", b.V("p"), b.I32(1))
 				b.If(b.Ne(b.V("left"), b.I32(1)), func() { b.Break() })
@@ -206,7 +205,7 @@ func (l *lowerer) rewriteSlot(b *fn) {
 				})
 				b.Store("pnw", b.V("p"), b.U8(0))
 				b.Store("pn", b.V("p"), b.U8(0))
-				l.setUp(b, "p", b.V("p"))
+				b.Set("p", b.Ld("up", b.V("p")))
 			})
 		})
 	})
@@ -529,7 +528,7 @@ func (l *lowerer) writeNew(b *fn, ms *matchState, news []*newTerm) {
 	for _, nt := range news {
 		b.Store("hd", nt.slot, b.I32(int64(nt.t.Sym.Index)))
 		for i, a := range nt.t.Args {
-			l.stSlot(b, l.args[i], ir.CloneExpr(nt.slot), slotOf(ms, news, a))
+			b.Store(l.args[i], ir.CloneExpr(nt.slot), slotOf(ms, news, a))
 		}
 		b.Store("rc", ir.CloneExpr(nt.slot), b.I32(1))
 		if l.world {

@@ -77,7 +77,7 @@ func (l *lowerer) freeFunc() {
 	b := l.newFunc(ir.DeviceFunc, "trs_free", ir.Void, param{"g", l.id}, param{"at", ir.I64}, param{"k", ir.I32})
 	h := b.Decl("h", ir.I32, b.Ld("hd", b.V("g")))
 	l.forArgs(b, h, func(_ int, arr string) {
-		b.Call("trs_release", l.ldSlot(b, arr, b.V("g")), b.Add(b.V("k"), b.I32(1)))
+		b.Call("trs_release", b.Ld(arr, b.V("g")), b.Add(b.V("k"), b.I32(1)))
 	})
 	if l.world {
 		// The device's own ring, of its own slots.
@@ -126,7 +126,7 @@ func (l *lowerer) collapseFunc() {
 	b.Store("hd", b.V("s"), h)
 	l.forArgs(b, h, func(a int, arr string) {
 		c := b.Decl("c", l.id, l.arg(b, a, b.V("v")))
-		l.stSlot(b, arr, b.V("s"), c)
+		b.Store(arr, b.V("s"), c)
 		l.addRef(b, c, 1)
 	})
 }

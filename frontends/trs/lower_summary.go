@@ -113,9 +113,9 @@ func (l *lowerer) markFunc() {
 		h := b.Decl("h", ir.I32, l.head(b, u))
 		l.forArgs(b, h, func(a int, _ string) {
 			c := b.Decl("c", l.id, l.arg(b, a, b.V("u")))
-			b.Decl("seen", l.word, b.Int(l.word, 0))
-			b.Atomic("seen", ir.AtomicExch, "up", c, b.Int(l.word, -2))
-			b.If(b.Ne(b.V("seen"), b.Int(l.word, -2)), func() {
+			b.Decl("seen", l.id, b.S(0))
+			b.Atomic("seen", ir.AtomicExch, "up", c, b.S(-2))
+			b.If(b.Ne(b.V("seen"), b.S(-2)), func() {
 				b.Decl("q", ir.I32, b.I32(0))
 				if !l.world {
 					b.Atomic("q", ir.AtomicAdd, "sum", b.I32(sumCount), b.I32(1))
@@ -202,7 +202,7 @@ func (l *lowerer) summaryRegion(b *fn, root int64) *ir.Region {
 	body := b.Nest(func() {
 		b.If(first(), func() {
 			b.Store("wl0", b.I32(0), b.S(root))
-			l.stSlot(b, "up", b.S(root), b.S(-2))
+			b.Store("up", b.S(root), b.S(-2))
 			for _, w := range [][2]int64{{sumLo, 0}, {sumHi, 1}, {sumCount, 1}, {sumRounds, 0}, {sumFold, 0}, {sumLen, 1}, {sumNext, 0}, {sumDone, 0}} {
 				b.Store("sum", at(w[0]), b.I32(w[1]))
 			}
@@ -315,7 +315,7 @@ func (l *lowerer) worldSummary(b *fn, root int64) {
 	region(func() {
 		b.If(first(), func() {
 			b.Store("wl0", b.I32(0), b.I32(root))
-			l.stSlot(b, "up", b.S(root), b.S(-2))
+			b.Store("up", b.S(root), b.S(-2))
 		})
 		b.If(mine(), func() {
 			b.Decl("d0", ir.I32, b.Sel(b.Eq(b.Builtin(ir.DeviceID), b.I32(0)), b.I32(1), b.I32(0)))

@@ -15,16 +15,13 @@ import (
 // a world: one WorldGrain, so that word j of device d is d*worldWords+j.
 const worldWords = ir.WorldGrain
 
-// narrowDevices: a world program has 32-bit slot ids throughout, in
-// registers too, where --capacity makes that many devices' slots fit in
-// an i32 (wideIDs); it refuses DEVICES*CAPACITY > 2^31-1 at run time.
-// Two, so that tree merge sort at depth 23 (5.5e8 slots at its peak)
-// builds with i32 ids on one and two devices, for the comparison with
-// the u32 words of Note [Slot words] (scripts/bench-multigpu.sh).
-const narrowDevices = 2
+// maxWorldDevices bounds DEVICES for a world program with i32 slot ids,
+// with which it is built where --capacity makes that many devices' slots
+// fit in an i32 (wideIDs); it refuses DEVICES*CAPACITY > 2^31-1.
+const maxWorldDevices = 8
 
 // maxWorldCapacity is the most slots a device of a world holds, where
-// CAPACITY is fitted: slot ids are i64 there, and the transformation
+// CAPACITY is fitted: slot ids are u32 there, and the transformation
 // tree at depth 30 on two devices needs a few more than 2^30 on device 0,
 // which holds the root and the input besides half the tree.
 const maxWorldCapacity = math.MaxInt32 / ir.WorldGrain * ir.WorldGrain
@@ -39,61 +36,38 @@ const maxWorldSlots = 1<<32 - ir.WorldGrain
 // maxWorldSlots among them.
 const worldShifts = 6
 
-// wideIDs says whether slot ids need 64 bits: a world whose slots may
-// number more than 2^31-1, as a fitted CAPACITY (up to MaxCapacity a
-// device) allows on two devices.
+// wideIDs says whether slot ids need u32 (Note [Slot words]): a world
+// whose slots may number more than 2^31-1, as a fitted CAPACITY (up to
+// maxWorldCapacity a device) allows on two devices.
 func wideIDs(opts Options) bool {
-	return opts.World && (opts.Capacity <= 0 || opts.Capacity*narrowDevices > math.MaxInt32)
+	return opts.World && (opts.Capacity <= 0 || opts.Capacity*maxWorldDevices > math.MaxInt32)
 }
 
 // Note [Slot words]
 //
-// A world with i64 slot ids (wideIDs) keeps them in its store (the
-// argument arrays, up, and the host's copies h_argA) as u32 words, not
-// i64: the walks are bound by memory latency and traffic, and eight-byte
-// ids doubled both for every argument read (tree merge sort's Merge2 has
-// five) and took 86 bytes a slot where 62 do. Ids stay i64 in registers,
-// where they cost an instruction more, not a byte. A world then has at
+// A world whose slots may number more than 2^31-1 (wideIDs) has u32 slot
+// ids, in its store (the argument arrays, up, the host's copies h_argA)
+// and in registers: the walks are bound by memory latency and traffic,
+// and the i64 ids of the first version doubled both for every argument
+// read (tree merge sort's Merge2 has five), took 86 bytes a slot where
+// 62 do, and widened the registers of every walk. A world then has at
 // most maxWorldSlots slots: per (fn.per) is CAPACITY rounded down to
 // WorldGrain, and at most maxWorldSlots over DEVICES rounded up to a
 // power of two (no division in the index arithmetic), so that a fitted
 // CAPACITY on four H200s, which would give each 1.8e9 slots, gives each
 // 2^30 - 256 (tree merge sort at depth 25 needs about 5.5e8 a device).
-// A word reads back zero-extended (ldSlot), but up's marks -1 (no parent)
-// and -2 (marked, Note [Summary on the device]) are stored as 2^32-1 and
-// 2^32-2 and read back as negatives (setUp), which no slot id reaches.
-// Worlds whose --capacity makes ids i32 keep i32 words, and one device's
-// programs keep their store as it was.
+// The marks that i32 ids write as negatives, -1 (no parent, no pending
+// argument) and -2 (marked, Note [Summary on the device]), are 2^32-1
+// and 2^32-2, which no slot reaches: fn.isSlot tells a slot from a mark
+// by sign for i32 ids and by maxWorldSlots for u32 ones. Worlds whose
+// --capacity makes ids i32, and one device's programs, keep i32 ids.
 
-// ldSlot is the slot id in word i of store array arr (the argument
-// arrays, up or their host copies), as an id.
-func (l *lowerer) ldSlot(b *fn, arr string, i ir.Expr) ir.Expr {
-	if l.word == l.id {
-		return b.Ld(arr, i)
+// isSlot says whether slot id x is a slot, not a mark (-1, -2).
+func (b *fn) isSlot(x ir.Expr) ir.Expr {
+	if b.id == ir.U32 {
+		return b.Lt(x, b.S(maxWorldSlots))
 	}
-	return b.Conv(l.id, b.Ld(arr, i))
-}
-
-// stSlot stores slot id v into word i of store array arr.
-func (l *lowerer) stSlot(b *fn, arr string, i, v ir.Expr) {
-	if l.word != l.id {
-		v = b.Conv(l.word, v)
-	}
-	b.Store(arr, i, v)
-}
-
-// setUp sets local dst to up[i], with its marks read back as negatives
-// (Note [Slot words]).
-func (l *lowerer) setUp(b *fn, dst string, i ir.Expr) {
-	b.Set(dst, l.ldSlot(b, "up", i))
-	l.fixUp(b, dst)
-}
-
-// fixUp reads local dst, set from up, with its marks as negatives.
-func (l *lowerer) fixUp(b *fn, dst string) {
-	if l.word != l.id {
-		b.If(b.Ge(b.V(dst), b.Int(l.id, maxWorldSlots)), func() { b.Set(dst, b.Sub(b.V(dst), b.Int(l.id, 1<<32))) })
-	}
+	return b.Ge(x, b.S(0))
 }
 
 // S is a slot id constant.
@@ -119,7 +93,7 @@ func (b *fn) ctrOf(dev, j ir.Expr) ir.Expr {
 func (b *fn) per() ir.Expr {
 	g := b.I32(ir.WorldGrain)
 	grains := b.Bin(ir.Div, b.P(pCapacity), g)
-	if b.id == ir.I64 {
+	if b.id == ir.U32 {
 		// At most maxWorldSlots in the world (Note [Slot words]): the
 		// most grains over the next power of two of DEVICES, a chain of
 		// selects rather than a division in every index.
@@ -179,7 +153,7 @@ func (l *lowerer) head(b *fn, s ir.Expr) ir.Expr {
 
 func (l *lowerer) arg(b *fn, a int, s ir.Expr) ir.Expr {
 	if !l.world {
-		return l.ldSlot(b, l.args[a], s)
+		return b.Ld(l.args[a], s)
 	}
 	return b.CallExpr("trs_arg"+fmt.Sprint(a), s)
 }
@@ -229,7 +203,7 @@ func (l *lowerer) inputFuncs() {
 	for a, arr := range l.args {
 		b := l.newFunc(ir.DeviceFunc, "trs_arg"+fmt.Sprint(a), l.id, param{"s", l.id})
 		fixed(b, func(word func(int64) ir.Expr) { b.Return(b.Conv(l.id, word(int64(a)+1))) })
-		b.Return(l.ldSlot(b, arr, b.V("s")))
+		b.Return(b.Ld(arr, b.V("s")))
 	}
 	b = l.newFunc(ir.DeviceFunc, "trs_pnw", ir.U8, param{"s", l.id})
 	fixed(b, func(func(int64) ir.Expr) { b.Return(b.U8(0)) })
