@@ -9,7 +9,7 @@ GPU_DIR  ?= gpu-artifacts
 # frontends/foo/parser.
 GRAMMARS := $(foreach g,$(basename $(notdir $(wildcard grammars/*.g4))),$(g):$(shell echo $(g) | tr A-Z a-z))
 
-.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts multigpu-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -120,6 +120,15 @@ bench-artifacts:
 	$(MAKE) rec-artifacts BENCH_DIR=$(BENCH_DIR)
 	scripts/hybrid-artifacts.sh $(BENCH_DIR)
 	BUILD_ONLY=1 scripts/bench-host.sh $(BENCH_DIR)/host-tms
+
+# What scripts/bench-multigpu.sh alone needs (issue 19), for a short turn
+# on a machine with several GPUs: a static gpuc, the script, its probes
+# and the TRS workloads, which it compiles there.
+multigpu-artifacts:
+	rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
+	CGO_ENABLED=0 $(GO) build -o $(BENCH_DIR)/gpuc ./cmd/gpuc
+	cp scripts/bench-multigpu.sh scripts/bench/world_barrier.kir scripts/bench/world_step.kir $(BENCH_DIR)/
+	$(MAKE) trs-artifacts BENCH_DIR=$(BENCH_DIR)
 
 # What scripts/bench-trs.sh needs besides gpuc, which compiles them there
 # with each workload's input term.

@@ -23,15 +23,22 @@
 #   4. weak scaling (tree merge sort at depth 23 + log2 k on k GPUs against
 #      depth 23 on one), strong scaling (depth 23 on 1, 2, 4) and the
 #      capacity runs (tree merge sort at depth 24 on 2 GPUs and 25 on 4,
-#      the transformation tree at depth 30 on 2), each with the CPU
-#      rewriter's normal form fitted at that depth (gpuc rewrite
-#      --extrapolate, Note [Fitted summaries] in frontends/trs). The world
-#      programs are the TRS lowering's own (--world: Note [TRS on several
-#      devices]), placed by owner; the remote share is the interpreter's
-#      count on them. MULTIGPU_ONLY=4 runs section 4 alone (and builds
-#      only its programs), for a short turn on the GPUs. The
-#      transformation tree at depth 30 takes about 67 GB a device (62
-#      bytes a slot, 2^30 + 31 slots on device 0): H200s, not H100s.
+#      the transformation tree at depth 30 on 2), each checked against the
+#      CPU rewriter's normal form fitted at that depth
+#      (gpuc rewrite --extrapolate, Note [Fitted summaries] in
+#      frontends/trs): PASS or FAIL. The world programs are the TRS
+#      lowering's own (--world: Note [TRS on several devices]), placed by
+#      owner; the remote share is the interpreter's count on them. Each
+#      run also prints where its device time went (--time: kernels
+#      against the rest, the world pool's allocation and zeroing, the
+#      fitted CAPACITY). MULTIGPU_ONLY=4 runs section 4 alone (and builds
+#      only its programs: nvcc builds in parallel of tms23, tms23-rdc
+#      (today's program with -rdc=true, as world programs are), tms23-w,
+#      tms24-w, tt30-w and, on four GPUs, tms25-w), for a short turn on
+#      the GPUs. MULTIGPU_AB=0 leaves out tms23-rdc.
+#      MULTIGPU_CAP sets the slots a device of the baselines and weak
+#      runs (8e8). The transformation tree at depth 30 takes about 54 GB
+#      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
 # sections 3 and 4 (the probes alone build in seconds). GPUC_ARCH sets the
@@ -56,6 +63,8 @@ build() {
   if grep -q '^#define GPUC_WORLD_H' "$1.cu"; then
     # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
     nvcc -O3 -arch="$arch" $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
+  elif [ "${1%-rdc}" != "$1" ]; then
+    nvcc -O3 -arch="$arch" -rdc=true -o "$1" "$1.cu" # as a world program is built, without NVSHMEM
   else
     nvcc -O3 -arch="$arch" -o "$1" "$1.cu"
   fi
@@ -113,6 +122,11 @@ fi
 # (--world), CAPACITY slots a device, fitted.
 if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   trs tms23 treemergesort.trs "$(tms 23)"
+  if [ "${MULTIGPU_AB:-1}" != 0 ]; then
+    # Today's program built with -rdc=true, as world programs must be
+    # (NVSHMEM's device library is relocatable code): what that costs.
+    cp mg-tms23.cu mg-tms23-rdc.cu
+  fi
   for d in 23 24 25; do
     [ "$d" = 25 ] && [ "$gpus" -lt 4 ] && continue
     trs "tms$d-w" treemergesort.trs "$(tms "$d")" --world
@@ -120,8 +134,10 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
+t0=$SECONDS
 for f in mg-*.cu; do build "${f%.cu}" & done
 wait
+echo "bench-multigpu: built $(ls mg-*.cu | wc -l) programs in $((SECONDS - t0)) s (nvcc, in parallel)"
 
 # trsrun PROG ARGS...: device time, rewrites and the normal form's line.
 trsrun() {
@@ -168,11 +184,36 @@ done
 fi # MULTIGPU_ONLY
 [ "${MULTIGPU_SCALING:-1}" != 0 ] || exit 0
 echo "== 4. scaling and capacity (tree merge sort, the transformation tree), world programs placed by owner (--world)"
-base=$(ms mg-tms23 CAPACITY=1000000000)
-echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites"
+# prof PROG: the --time lines of PROG's last run that say where its
+# device time went: kernels against the rest, the world pool's
+# allocation and zeroing, the fitted CAPACITY.
+prof() { grep -E '^gpuc: ([0-9]+ launches|world pool|CAPACITY=)' "$1.err" | sed 's/^gpuc: /    /'; }
+# nf PROG: the normal form's line of PROG's last run.
+nf() { head -1 "$1.out"; }
+# One store size for the baselines and the weak runs, CAP slots a device
+# (tree merge sort at depth 23 holds about 5.5e8 at its peak; 8e8 slots
+# take 46 GB for today's program and 50 GB for the world's, which H100s
+# hold), and CAP/k a device for the strong runs, so that every device
+# allocates and zeroes (inside the device time) a store of the size its
+# share of the work needs, not the fitted 60 GB and more.
+cap=${MULTIGPU_CAP:-800000000}
+base=$(ms mg-tms23 CAPACITY="$cap")
+nf23=$(nf mg-tms23)
+echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites, $nf23"
+prof mg-tms23
+if [ -x mg-tms23-rdc ]; then
+  s=$(ms mg-tms23-rdc CAPACITY="$cap")
+  echo "  the same built with -rdc=true: $s ms, $(ratio "$base" "$s") of the speed"
+  prof mg-tms23-rdc
+fi
+w1=n/a
 for k in "${ks[@]}"; do
-  s=$(ms mg-tms23-w DEVICES="$k")
-  echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") (targets: 1.7 on 2, 3.0 on 4)"
+  s=$(ms mg-tms23-w DEVICES="$k" CAPACITY=$((cap / k)))
+  [ "$k" = 1 ] && w1=$s
+  same="the same normal form"
+  [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
+  echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
+  prof mg-tms23-w
 done
 # The remote share, from the interpreter's counters (gpuc run --json) at a
 # depth it runs in seconds; the target is at most 1% of all accesses.
@@ -183,27 +224,40 @@ for k in "${ks[@]}"; do
   awk -v k="$k" '{ for (i = 1; i <= NF; i++) { if ($i ~ /"local accesses"/) l = $(i + 1); if ($i ~ /"remote accesses"/) r = $(i + 1) } }
     END { gsub(/[^0-9]/, "", l); gsub(/[^0-9]/, "", r); if (l + r > 0) printf "remote share, depth 10 on %d (interpreter): %.2f%% of %d accesses (target: at most 1%%)\n", k, 100 * r / (l + r), l + r }' FS='[:,]' mg-share.json
 done
-# The weak runs are the capacity runs of tree merge sort too.
-declare -A weak
+# fitted FILE TERM-AT D-1 TERM-AT D LEVELS: the CPU rewriter's normal form
+# and rewrite count LEVELS deeper than D, fitted from depths D-1 and D, as
+# "term size S, hash H|REWRITES".
+fitted() {
+  local out
+  out=$("$gpuc" rewrite "$1" --input "$2" --deeper "$3" --extrapolate "$4" --print=summary --stats 2>&1) || { echo "n/a ($out)|n/a"; return; }
+  echo "$(echo "$out" | grep '^term size')|$(echo "$out" | awk '/^rewrites:/ { print $2 }')"
+}
+# check NAME PROG FITTED: PROG's normal form against the CPU rewriter's,
+# fitted (exact where the deeper normal form is a tree over copies of the
+# shallower one), and its rewrite count against the fitted count (affine
+# in 2^depth only where every subtree does the same work: tree merge
+# sort's rotated lists make it 0.03% off at depth 23).
+check() {
+  local got rw
+  got=$(nf "$2")
+  rw=$(awk '/^rewrites:/ { print $2 }' "$2.err")
+  if [ "$got" = "${3%|*}" ]; then
+    echo "  $1: the fitted normal form ($got): PASS; $rw rewrites, fitted ${3#*|} ($(awk -v a="$rw" -v b="${3#*|}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%+.3f%%", 100 * (a - b) / b; else print "n/a" }'))"
+  else
+    echo "  $1: got \"$got\", $rw rewrites; the CPU rewriter, fitted: \"${3%|*}\", ${3#*|} rewrites: FAIL"
+  fi
+}
+# Weak scaling: depth 23 + log2 k on k devices against depth 23 on one;
+# the runs of depth 24 on 2 and 25 on 4 are the capacity runs too.
 for k in 2 4; do
   [ "$k" -le "$gpus" ] || continue
   d=$((23 + (k == 2 ? 1 : 2)))
-  s=$(ms "mg-tms$d-w" DEVICES="$k")
-  weak[$d]="$s ms, $(awk '/^rewrites:/ { print $2 }' "mg-tms$d-w.err") rewrites, $(head -1 "mg-tms$d-w.out")"
-  echo "weak, depth $d on $k: $s ms, efficiency $(ratio "$base" "$s") (target: at least 0.8); $(head -1 "mg-tms$d-w.out")"
+  s=$(ms "mg-tms$d-w" DEVICES="$k" CAPACITY="$cap")
+  echo "weak and capacity, depth $d on $k: $s ms, $(awk '/^rewrites:/ { print $2 }' "mg-tms$d-w.err") rewrites, efficiency $(ratio "$base" "$s") against today's program at depth 23, $(ratio "$w1" "$s") against the world on 1 (target: at least 0.8)"
+  prof "mg-tms$d-w"
+  check "tree merge sort depth $d on $k" "mg-tms$d-w" "$(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" $((d - 13)))"
 done
-# fitted FILE TERM-AT D-1 TERM-AT D LEVELS: the CPU rewriter's normal form
-# and rewrite count LEVELS deeper than D, fitted from depths D-1 and D.
-fitted() {
-  local out
-  out=$("$gpuc" rewrite "$1" --input "$2" --deeper "$3" --extrapolate "$4" --print=summary --stats 2>&1) || { echo "n/a ($out)"; return; }
-  echo "$(echo "$out" | grep '^term size'), $(echo "$out" | awk '/^rewrites:/ { print $2 }') rewrites (fitted)"
-}
-echo "capacity: tree merge sort depth 24 on 2: ${weak[24]}"
-echo "  CPU rewriter, fitted from depths 12 and 13: $(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" 11)"
-if [ "$gpus" -ge 4 ]; then
-  echo "capacity: tree merge sort depth 25 on 4: ${weak[25]}"
-  echo "  CPU rewriter, fitted from depths 12 and 13: $(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" 12)"
-fi
-echo "capacity: transformation tree depth 30 on 2: $(trsrun mg-tt30-w DEVICES=2)"
-echo "  CPU rewriter, fitted from depths 12 and 13: $(fitted transtree.trs "$(tt 12)" "$(tt 13)" 17)"
+s=$(ms mg-tt30-w DEVICES=2)
+echo "capacity, transformation tree depth 30 on 2, CAPACITY fitted: $s ms, $(awk '/^rewrites:/ { print $2 }' mg-tt30-w.err) rewrites"
+prof mg-tt30-w
+check "transformation tree depth 30 on 2" mg-tt30-w "$(fitted transtree.trs "$(tt 12)" "$(tt 13)" 17)"

@@ -65,12 +65,29 @@ import (
 //     holds a world barrier.
 //     Device 0 fetches a distributed output buffer block by block, after
 //     a world barrier.
+//   - A world of one, DEVICES=1, runs without NVSHMEM: its pool from
+//     cudaMalloc, no world barriers but the grid's, CUDA's cooperative
+//     launches (Note [A world of one] in world.h).
 //   - Output: only device 0 writes standard output and --stats; the
 //     others write to /dev/null, and their standard error to a file that
 //     the parent shows only if that device's error ends the world. Device
 //     0's error decides the exit status; else the first device that
 //     failed does. The others are stopped after a grace period (they
 //     usually meet the same error at the same point of the host program).
+
+// Note [World accesses]
+//
+// Every access to a distributed buffer goes through gpuc_dist, so its
+// cost is paid by every load, store and atomic of a world program. It
+// first tests whether the element is in this device's block, off = i -
+// dev*block in [0, block) as one unsigned compare, and only then divides
+// to find the owner: placement by owner (Note [TRS on several devices]
+// in frontends/trs) makes more than 99% of a TRS world's accesses local,
+// and a 64-bit division by a block length that is known only at run time
+// (a __constant__) is a subroutine of several dozen instructions, which the
+// first version paid on every access: the world program of tree merge
+// sort at depth 23 took 722 ms on one device where today's program took
+// 346 (docs/BENCHMARKS.md, "Several GPUs").
 
 //go:embed world.h
 var worldRuntime string

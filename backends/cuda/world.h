@@ -40,18 +40,25 @@ template <typename T> __device__ inline T *gpuc_peer(T *p, int d) {
 
 // gpuc_dist is element i of a distributed buffer, whose blocks hold block
 // elements each and whose local block is at p: on this device or, over
-// NVLink, on its owner.
+// NVLink, on its owner. An element of this device's block, what placement
+// by owner makes of almost every access, costs a multiply, a subtraction
+// and one unsigned compare; only a remote one pays the 64-bit division
+// that finds its owner (Note [World accesses]).
 template <typename T> __device__ inline T &gpuc_dist(T *p, long long i, long long block) {
+  const long long off = i - (long long)gpuc_dev_id * block;
+  if ((unsigned long long)off < (unsigned long long)block) return p[off];
   const int d = (int)(i / block);
-  return (d == gpuc_dev_id ? p : gpuc_peer(p, d))[i - (long long)d * block];
+  return gpuc_peer(p, d)[i - (long long)d * block];
 }
 
 // gpuc_world_sync is a world barrier inside a cooperative kernel: every
 // thread of every device's grid waits for all the others. The first
 // thread makes this device's writes visible to the system and meets the
-// other devices in nvshmem_barrier_all between two grid barriers.
+// other devices in nvshmem_barrier_all between two grid barriers. A
+// world of one is one grid barrier (Note [A world of one]).
 __device__ inline void gpuc_world_sync() {
   cooperative_groups::this_grid().sync();
+  if (gpuc_num_devs == 1) return;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     __threadfence_system();
     nvshmem_barrier_all();
@@ -92,6 +99,10 @@ inline void gpuc_shmem_check(int status, const char *call) {
 // barriers, with args converted to the kernel's parameter types.
 template <typename... P, typename... A>
 inline void gpuc_world_launch_coop(void (*kernel)(P...), long long grid, long long block, size_t smem, A... args) {
+  if (gpuc_world.size == 1) {
+    gpuc_launch_coop(kernel, grid, block, smem, (P)args...); // Note [A world of one]
+    return;
+  }
   std::tuple<P...> vals{(P)args...};
   void *ptrs[sizeof...(P) > 0 ? sizeof...(P) : 1] = {};
   std::apply([&ptrs](auto &...v) {
@@ -286,10 +297,28 @@ inline void gpuc_world_atexit(void) {
   _exit(1);
 }
 
+// Note [A world of one]
+//
+// A world program started with DEVICES=1 runs without NVSHMEM: no
+// bootstrap, its pool from cudaMalloc, no world barriers on the stream
+// (a stream orders one device's work already), a world barrier inside a
+// cooperative kernel one grid barrier, cooperative launches CUDA's own.
+// So the world program of one device pays what today's program pays, but
+// for the index arithmetic of its distributed buffers (Note [World
+// accesses]), which is what scripts/bench-multigpu.sh compares: NVSHMEM's
+// mapping of a heap of tens of GB and its barriers were inside the device
+// time of the world of one, and are not a cost of one device. The
+// NVSHMEM calls stay in the program, for DEVICES=2 and more.
+
 // gpuc_world_init joins the devices through NVSHMEM, bootstrapped by the
 // unique id that device 0 makes, with a symmetric heap that holds a pool
-// of pool_bytes.
+// of pool_bytes; a world of one only sets the device's world constants.
 inline void gpuc_world_init(size_t pool_bytes) {
+  if (gpuc_world.size == 1) {
+    GPUC_CUDA(cudaMemcpyToSymbol(gpuc_dev_id, &gpuc_world.rank, sizeof(int)));
+    GPUC_CUDA(cudaMemcpyToSymbol(gpuc_num_devs, &gpuc_world.size, sizeof(int)));
+    return;
+  }
   char size[32];
   snprintf(size, sizeof size, "%zu", pool_bytes + (size_t)(128 << 20));
   setenv("NVSHMEM_SYMMETRIC_SIZE", size, 1);
@@ -311,18 +340,32 @@ inline void gpuc_world_init(size_t pool_bytes) {
 // gpuc_world_pool allocates the pool of global buffers on the symmetric
 // heap (a collective call: every device asks for the same size), zeroes
 // it, and writes the peer table: each device's pool as this one reaches it.
+// With --time, device 0 says how long the allocation and the zeroing
+// took, both inside the device time: NVSHMEM maps the heap's memory and
+// its peers' as it grows, which cudaMalloc does not.
 inline unsigned char *gpuc_world_pool(size_t bytes) {
-  unsigned char *pool = (unsigned char *)nvshmem_malloc(gpuc_alloc_size(bytes));
+  const long long t0 = gpuc_now_ns();
+  unsigned char *pool = nullptr;
+  if (gpuc_world.size == 1)
+    GPUC_CUDA(cudaMalloc(&pool, gpuc_alloc_size(bytes)));
+  else
+    pool = (unsigned char *)nvshmem_malloc(gpuc_alloc_size(bytes));
   if (pool == nullptr) gpuc_fail("device %d: nvshmem_malloc of %zu bytes failed", gpuc_world.rank, bytes);
+  const long long t1 = gpuc_now_ns();
   GPUC_CUDA(cudaMemset(pool, 0, gpuc_alloc_size(bytes)));
+  if (gpuc_profile.on) {
+    GPUC_CUDA(cudaDeviceSynchronize());
+    fprintf(stderr, "gpuc: world pool of %.2f GiB a device: %s %.3f ms, zeroing %.3f ms\n", (double)bytes / (1024.0 * 1024 * 1024),
+            gpuc_world.size == 1 ? "cudaMalloc" : "nvshmem_malloc", (double)(t1 - t0) / 1e6, (double)(gpuc_now_ns() - t1) / 1e6);
+  }
   unsigned char *peers[GPUC_MAX_DEVICES] = {};
   for (int d = 0; d < gpuc_world.size; d++) {
-    peers[d] = (unsigned char *)nvshmem_ptr(pool, d);
+    peers[d] = gpuc_world.size == 1 ? pool : (unsigned char *)nvshmem_ptr(pool, d);
     if (peers[d] == nullptr) gpuc_fail("device %d cannot reach device %d's memory by loads and stores (no NVLink or P2P)", gpuc_world.rank, d);
   }
   GPUC_CUDA(cudaMemcpyToSymbol(gpuc_peer_base, peers, sizeof peers));
   GPUC_CUDA(cudaDeviceSynchronize());
-  nvshmem_barrier_all();
+  if (gpuc_world.size > 1) nvshmem_barrier_all();
   gpuc_world.pool = pool;
   memcpy(gpuc_world.peers, peers, sizeof peers);
   return pool;
@@ -463,8 +506,11 @@ template <typename T> inline void gpuc_dist_fill(const gpuc_dev<T> &b, long long
 }
 
 // gpuc_world_barrier is the host's world barrier between launches: on the
-// stream, after the work before it, without waiting on the host.
-inline void gpuc_world_barrier(void) { nvshmemx_barrier_all_on_stream(0); }
+// stream, after the work before it, without waiting on the host; nothing
+// in a world of one, whose stream orders its work.
+inline void gpuc_world_barrier(void) {
+  if (gpuc_world.size > 1) nvshmemx_barrier_all_on_stream(0);
+}
 
 // gpuc_world_allgather gives every device's instance of symmetric buffer
 // b the block that each device owns: device d's elements [d*B, (d+1)*B),
@@ -543,9 +589,13 @@ template <typename T> inline T gpuc_world_allreduce(gpuc_world_op op, T v) {
 // every device.
 inline void gpuc_world_end(void) {
   GPUC_CUDA(cudaDeviceSynchronize());
-  if (gpuc_world.pool != nullptr) nvshmem_free(gpuc_world.pool);
+  if (gpuc_world.size == 1) {
+    if (gpuc_world.pool != nullptr) GPUC_CUDA(cudaFree(gpuc_world.pool));
+  } else {
+    if (gpuc_world.pool != nullptr) nvshmem_free(gpuc_world.pool);
+    nvshmem_finalize();
+  }
   gpuc_world.pool = nullptr;
-  nvshmem_finalize();
   gpuc_world.finished = true;
 }
 

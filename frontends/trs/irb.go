@@ -7,7 +7,7 @@ import "gpuc/ir"
 // methods defined on fn in the lowering files are TRS's own shapes.
 type fn struct {
 	*ir.Builder
-	id    ir.Type // slot ids: i32, or i64 in a world that needs them (Note [TRS on several devices])
+	id    ir.Type // slot ids: i32, or u32 in a world that needs them (Note [Slot words])
 	world bool    // the owner-placed world store of Note [TRS on several devices]
 }
 

@@ -278,16 +278,22 @@ import (
 // down to ir.WorldGrain, so that WorldPart(DEVICES*per, DEVICES) = per
 // and slot id s = d*per + i names local slot i of device d. CAPACITY is
 // per device, fitted to each device's memory: the 2^30 cap is a cap per
-// device. Slot ids (the argument arrays, up, the locals) are i64 unless
-// --capacity makes maxWorldDevices devices' slots fit in an i32 (wideIDs;
-// the program then refuses DEVICES*CAPACITY > 2^31-1). The free ring and
-// the lists hold only their device's slots, as local indices, i32.
+// device. Slot ids are u32, and the world has at most 2^32-256 slots
+// (Note [Slot words]), unless --capacity makes maxWorldDevices devices'
+// slots fit in an i32 (wideIDs; the program then refuses
+// DEVICES*CAPACITY > 2^31-1). The free ring and the lists hold only their
+// device's slots, as local indices, i32. Every access to the store costs
+// the test of gpuc_dist (Note [World accesses] in backends/cuda), and
+// owner and local index take the calling device's slots without a
+// division (fn.owner, fn.local).
 //
 // Input. The input's slots are device 0's. Those in normal form never
 // change and keep no counts (Note [Input slots]), so every device reads
 // their heads, arguments and flags from its own copy of the static input
 // buffer (trs_hd, trs_argA, trs_pnw, trs_normal): the numbers that every
-// list of tree merge sort holds are read locally everywhere. The input's
+// list of tree merge sort holds are read locally everywhere. Which input
+// slots are pending is known when lowering; up to 64 input slots, a
+// constant mask says so, without a load. The input's
 // pending slots are rewritten in place, on device 0.
 //
 // Counters and lists. nfresh, free, wlen, glen, pc, slots, steps,
@@ -319,7 +325,8 @@ import (
 // refuses WORKLIST=0.
 //
 // Placement at forks. Each slot carries a range of devices [lo, hi) in
-// the distributed rg (lo | hi<<16); the input's are [0, DEVICES). Where a
+// the distributed rg (lo | hi<<16); the input's are [0, DEVICES). A
+// world of one device keeps none (fn.several). Where a
 // rewrite leaves m >= 2 pending new arguments at its root (Note [Forks]),
 // argument j and the new subterms below it take their slots on the first
 // device of [lo + j*(hi-lo)/m, lo + (j+1)*(hi-lo)/m), a remote atomic on
@@ -363,7 +370,7 @@ type lowerer struct {
 	queue []int32  // the input's pending slots
 	args  []string // the argument arrays' names
 	world bool     // opts.World: the owner-placed store (Note [TRS on several devices])
-	id    ir.Type  // slot ids: i32, or i64 where a world needs them
+	id    ir.Type  // slot ids: i32, or u32 where a world needs them (Note [Slot words])
 }
 
 // Lower builds the SPMD-level module of a checked system.
@@ -379,7 +386,7 @@ func Lower(sys *System, opts Options) (m *ir.Module, err error) {
 	}
 	l := &lowerer{sys: sys, opts: opts, m: &ir.Module{Pos: pos, Name: sys.Name}, pos: pos, k: sys.MaxArity, world: opts.World, id: ir.I32}
 	if wideIDs(opts) {
-		l.id = ir.I64
+		l.id = ir.U32
 	}
 	for a := 0; a <= l.k+1; a++ {
 		l.start = append(l.start, int64(sys.ArityStart(a)))
@@ -502,7 +509,9 @@ func (l *lowerer) buffers() {
 	buf("up", l.id, ir.CloneExpr(capacity))
 	buf("jc", ir.I32, ir.CloneExpr(capacity))
 	if l.world {
-		buf("rg", ir.I32, ir.CloneExpr(capacity))
+		// A world of one keeps no ranges (fn.several).
+		b := &fn{Builder: ir.NewBuilder(l.m, l.pos, nil), id: l.id, world: true}
+		buf("rg", ir.I32, b.Sel(b.Lt(b.P(ir.DevicesParam), b.I32(2)), b.I64(1), ir.CloneExpr(capacity)))
 	}
 	// The free ring and the lists hold only their device's slots, as
 	// local indices (fn.local): i32 in any world.

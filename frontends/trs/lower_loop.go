@@ -258,7 +258,7 @@ func (l *lowerer) initKernel() {
 			b.Store("pn", slot(b.V("i")), p)
 			b.Store("pnw", slot(b.V("i")), b.V("p"))
 			if l.world {
-				b.Store("rg", slot(b.V("i")), b.Bin(ir.Shl, b.Builtin(ir.NumDevices), b.I32(16)))
+				b.If(b.several(), func() { b.Store("rg", slot(b.V("i")), b.Bin(ir.Shl, b.Builtin(ir.NumDevices), b.I32(16))) })
 			}
 		})
 		b.If(b.Lt(b.V("i"), b.I32(int64(len(l.queue)))), func() {

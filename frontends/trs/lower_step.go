@@ -54,12 +54,12 @@ func (l *lowerer) visit(b *fn) {
 		x := l.regs()[a]
 		b.Set(x, b.Ld(arr, b.V("t")))
 		b.If(b.Not(l.normal(b, b.V(x))), func() {
-			b.If(b.Lt(b.V("pa"), b.S(0)), func() { b.Set("pa", b.V(x)) })
+			b.If(b.Not(b.isSlot(b.V("pa"))), func() { b.Set("pa", b.V(x)) })
 			b.Set("npa", b.Add(b.V("npa"), b.I32(1)))
 			b.If(b.Ne(b.Ld("pn", b.V(x)), b.U8(0)), func() { b.Set("before", b.Bool(true)) })
 		})
 	})
-	b.IfElse(b.Lt(b.V("pa"), b.S(0)), func() { l.rewriteSlot(b) }, func() {
+	b.IfElse(b.Not(b.isSlot(b.V("pa"))), func() { l.rewriteSlot(b) }, func() {
 		b.Set("walk", b.Bool(false))
 		b.IfElse(b.V("before"), func() {
 			b.Call("trs_enlist", b.V("t"), b.V("k"))
@@ -200,8 +200,8 @@ func (l *lowerer) rewriteSlot(b *fn) {
 			// reach normal form lists it, or settles it if it is a
 			// constructor (Note [Settling]).
 			b.Set("walk", b.Bool(false))
-			b.Decl("p", l.id, b.Ld("up", b.V("s")))
-			above := func() ir.Expr { return b.Ge(b.V("p"), b.S(0)) }
+			p := b.Decl("p", l.id, b.Ld("up", b.V("s")))
+			above := func() ir.Expr { return b.isSlot(ir.CloneExpr(p)) }
 			spent := l.fueled(b, "pfuel", l.id, l.storeSlots(b), above, func() {
 				b.Decl("left", ir.I32, b.I32(0))
 				b.Atomic("left", ir.AtomicSub, "jc", b.V("p"), b.I32(1))
@@ -543,7 +543,7 @@ func (l *lowerer) writeNew(b *fn, ms *matchState, news []*newTerm) {
 		}
 		b.Store("rc", ir.CloneExpr(nt.slot), b.I32(1))
 		if l.world {
-			b.Store("rg", ir.CloneExpr(nt.slot), b.V(nt.rg))
+			b.If(b.several(), func() { b.Store("rg", ir.CloneExpr(nt.slot), b.V(nt.rg)) })
 		}
 		if !nt.normal {
 			b.Store("pnw", ir.CloneExpr(nt.slot), b.U8(1))

@@ -2,6 +2,7 @@ package trs
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -179,6 +180,68 @@ func TestWalkOutOfFuel(t *testing.T) {
 			t.Errorf("fuel %d: error %v, want %q", fuel, err, msgWalk)
 		case fuel < 0 && (err != nil || out.String() != "S(S(S(Zero())))\n"):
 			t.Errorf("the store's fuel: %v, prints %q", err, out.String())
+		}
+	}
+}
+
+// A world whose slots may pass 2^31-1 has u32 slot ids, in its store and
+// in registers, and caps its slots so that every id and up's two marks
+// fit one (Note [Slot words]); a --capacity that eight devices' slots
+// fit gives i32 ids, and one device's programs keep i32.
+func TestWorldSlotWords(t *testing.T) {
+	for _, tc := range []struct {
+		opts Options
+		id   ir.Type
+	}{
+		{Options{}, ir.I32},
+		{Options{World: true}, ir.U32},
+		{Options{World: true, Capacity: 1 << 20}, ir.I32},
+		{Options{World: true, Capacity: 1 << 29}, ir.U32},
+	} {
+		m := lowerSource(t, peano, tc.opts)
+		for _, name := range []string{"arg0", "arg1", "up"} {
+			if b := m.Buffer(name); b.Elem != tc.id {
+				t.Errorf("%+v: buffer %s holds %s, want %s", tc.opts, name, b.Elem, tc.id)
+			}
+		}
+		if a := m.Array("h_arg0"); a.Elem != tc.id {
+			t.Errorf("%+v: h_arg0 holds %s, want %s", tc.opts, a.Elem, tc.id)
+		}
+		if f := m.Func("trs_release"); f.Params[0].Type != tc.id {
+			t.Errorf("%+v: trs_release takes a %s slot id, want %s", tc.opts, f.Params[0].Type, tc.id)
+		}
+		var out bytes.Buffer
+		cfg := interp.Config{Stdout: &out, Params: map[string]int64{pCapacity: 4096}, Devices: 2}
+		if !tc.opts.World {
+			cfg.Devices = 1
+		}
+		if err := interp.Run(m, cfg); err != nil || !strings.HasPrefix(out.String(), "S(S(S(Zero())))\n") {
+			t.Errorf("%+v on %d devices: %v, prints\n%s", tc.opts, cfg.Devices, err, out.String())
+		}
+	}
+	// The world's slots: DEVICES*per, per = CAPACITY rounded down to
+	// WorldGrain and at most maxWorldSlots/2^ceil(log2 DEVICES).
+	m := lowerSource(t, peano, Options{World: true})
+	for _, tc := range []struct{ devices, capacity, want int64 }{
+		{1, 1000, 768},
+		{2, math.MaxInt32, 2 * (1<<31 - ir.WorldGrain)},
+		{3, math.MaxInt32, 3 * (1<<30 - ir.WorldGrain)},
+		{4, 1 << 30, 4 * (1<<30 - ir.WorldGrain)},
+		{5, 1 << 29, 5 * (1<<29 - ir.WorldGrain)},
+		{64, math.MaxInt32, 64 * (1<<26 - ir.WorldGrain)},
+	} {
+		n := ir.RewriteExpr(ir.CloneExpr(m.Buffer("hd").Len), func(e ir.Expr) ir.Expr {
+			switch p, _ := e.(*ir.ParamRef); {
+			case p != nil && p.Name == ir.DevicesParam:
+				return ir.IntConst(p.T, tc.devices)
+			case p != nil && p.Name == pCapacity:
+				return ir.IntConst(p.T, tc.capacity)
+			}
+			return e
+		})
+		got, why := ir.EvalConst(n)
+		if why != "" || int64(got) != tc.want || int64(got) > maxWorldSlots {
+			t.Errorf("DEVICES=%d CAPACITY=%d: %d slots (%s), want %d", tc.devices, tc.capacity, int64(got), why, tc.want)
 		}
 	}
 }

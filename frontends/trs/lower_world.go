@@ -15,22 +15,59 @@ import (
 // a world: one WorldGrain, so that word j of device d is d*worldWords+j.
 const worldWords = ir.WorldGrain
 
-// maxWorldDevices bounds DEVICES for a world program with 32-bit slot
-// ids, with which it is built where --capacity makes that many devices'
-// slots fit in an i32 (wideIDs).
+// maxWorldDevices bounds DEVICES for a world program with i32 slot ids,
+// with which it is built where --capacity makes that many devices' slots
+// fit in an i32 (wideIDs); it refuses DEVICES*CAPACITY > 2^31-1.
 const maxWorldDevices = 8
 
 // maxWorldCapacity is the most slots a device of a world holds, where
-// CAPACITY is fitted: slot ids are i64 there, and the transformation
+// CAPACITY is fitted: slot ids are u32 there, and the transformation
 // tree at depth 30 on two devices needs a few more than 2^30 on device 0,
 // which holds the root and the input besides half the tree.
 const maxWorldCapacity = math.MaxInt32 / ir.WorldGrain * ir.WorldGrain
 
-// wideIDs says whether slot ids need 64 bits: a world whose slots may
-// number more than 2^31-1, as a fitted CAPACITY (up to MaxCapacity a
-// device) allows on two devices.
+// maxWorldSlots bounds the slots of a whole world whose store keeps slot
+// ids as u32 words (Note [Slot words]): the top WorldGrain values are
+// never slots, so that up's marks -1 and -2 read back as themselves.
+const maxWorldSlots = 1<<32 - ir.WorldGrain
+
+// worldShifts: a world of up to 2^worldShifts devices, as many as
+// world.h in backends/cuda and the interpreter allow, divides
+// maxWorldSlots among them.
+const worldShifts = 6
+
+// wideIDs says whether slot ids need u32 (Note [Slot words]): a world
+// whose slots may number more than 2^31-1, as a fitted CAPACITY (up to
+// maxWorldCapacity a device) allows on two devices.
 func wideIDs(opts Options) bool {
 	return opts.World && (opts.Capacity <= 0 || opts.Capacity*maxWorldDevices > math.MaxInt32)
+}
+
+// Note [Slot words]
+//
+// A world whose slots may number more than 2^31-1 (wideIDs) has u32 slot
+// ids, in its store (the argument arrays, up, the host's copies h_argA)
+// and in registers: the walks are bound by memory latency and traffic,
+// and the i64 ids of the first version doubled both for every argument
+// read (tree merge sort's Merge2 has five), took 86 bytes a slot where
+// 62 do, and widened the registers of every walk. A world then has at
+// most maxWorldSlots slots: per (fn.per) is CAPACITY rounded down to
+// WorldGrain, and at most maxWorldSlots over DEVICES rounded up to a
+// power of two (no division in the index arithmetic), so that a fitted
+// CAPACITY on four H200s, which would give each 1.8e9 slots, gives each
+// 2^30 - 256 (tree merge sort at depth 25 needs about 5.5e8 a device).
+// The marks that i32 ids write as negatives, -1 (no parent, no pending
+// argument) and -2 (marked, Note [Summary on the device]), are 2^32-1
+// and 2^32-2, which no slot reaches: fn.isSlot tells a slot from a mark
+// by sign for i32 ids and by maxWorldSlots for u32 ones. Worlds whose
+// --capacity makes ids i32, and one device's programs, keep i32 ids.
+
+// isSlot says whether slot id x is a slot, not a mark (-1, -2).
+func (b *fn) isSlot(x ir.Expr) ir.Expr {
+	if b.id == ir.U32 {
+		return b.Lt(x, b.S(maxWorldSlots))
+	}
+	return b.Ge(x, b.S(0))
 }
 
 // S is a slot id constant.
@@ -55,11 +92,32 @@ func (b *fn) ctrOf(dev, j ir.Expr) ir.Expr {
 // slot d*per+i on device d.
 func (b *fn) per() ir.Expr {
 	g := b.I32(ir.WorldGrain)
-	return b.Conv(b.id, b.Mul(b.Bin(ir.Div, b.P(pCapacity), g), b.I32(ir.WorldGrain)))
+	grains := b.Bin(ir.Div, b.P(pCapacity), g)
+	if b.id == ir.U32 {
+		// At most maxWorldSlots in the world (Note [Slot words]): the
+		// most grains over the next power of two of DEVICES, a chain of
+		// selects rather than a division in every index.
+		most := b.I32(maxWorldSlots / ir.WorldGrain >> worldShifts)
+		for s := worldShifts - 1; s >= 0; s-- {
+			most = b.Sel(b.Bin(ir.Le, b.P(ir.DevicesParam), b.I32(1<<s)), b.I32(maxWorldSlots/ir.WorldGrain>>s), most)
+		}
+		grains = b.Min(grains, most)
+	}
+	return b.Conv(b.id, b.Mul(grains, b.I32(ir.WorldGrain)))
 }
 
-// owner is the device that holds slot x.
-func (b *fn) owner(x ir.Expr) ir.Expr { return b.Conv(ir.I32, b.Bin(ir.Div, x, b.per())) }
+// owner is the device that holds slot x: the calling device, tested
+// without a division, for almost every slot (Note [World accesses]).
+func (b *fn) owner(x ir.Expr) ir.Expr {
+	return b.Sel(b.isMine(x), b.Builtin(ir.DeviceID), b.Conv(ir.I32, b.Bin(ir.Div, ir.CloneExpr(x), b.per())))
+}
+
+// isMine says whether the calling device owns slot x: x - dev*per in
+// [0, per).
+func (b *fn) isMine(x ir.Expr) ir.Expr {
+	off := b.Sub(x, b.Mul(b.Conv(b.id, b.Builtin(ir.DeviceID)), b.per()))
+	return b.And(b.Ge(off, b.S(0)), b.Lt(ir.CloneExpr(off), b.per()))
+}
 
 // slotOn is the id of local index i (a slot id) of device dev.
 func (b *fn) slotOn(dev, i ir.Expr) ir.Expr {
@@ -68,11 +126,8 @@ func (b *fn) slotOn(dev, i ir.Expr) ir.Expr {
 
 // worldLen is the length of a world store buffer: per slots a device.
 func (l *lowerer) worldLen() ir.Expr {
-	dev := &ir.Convert{Pos: l.pos, T: ir.I64, X: &ir.ParamRef{Pos: l.pos, Name: ir.DevicesParam, T: ir.I32}}
-	capacity := &ir.ParamRef{Pos: l.pos, Name: pCapacity, T: ir.I32}
-	g := ir.IntConst(ir.I32, ir.WorldGrain)
-	per := &ir.Binary{Pos: l.pos, Op: ir.Mul, X: &ir.Binary{Pos: l.pos, Op: ir.Div, X: capacity, Y: g}, Y: ir.IntConst(ir.I32, ir.WorldGrain)}
-	return &ir.Binary{Pos: l.pos, Op: ir.Mul, X: dev, Y: &ir.Convert{Pos: l.pos, T: ir.I64, X: per}}
+	b := &fn{Builder: ir.NewBuilder(l.m, l.pos, nil), id: l.id, world: true}
+	return b.Mul(b.Conv(ir.I64, b.P(ir.DevicesParam)), b.Conv(ir.I64, b.per()))
 }
 
 // ctrLen is the length of a world counter buffer.
@@ -121,10 +176,23 @@ func (l *lowerer) inputFuncs() {
 	rec := l.record()
 	// fixed(b, body): body(word) for an input slot s in normal form, whose
 	// record's words word(j) the input buffer holds.
+	// Which input slots are pending is known here: up to 64 of them, a
+	// mask tells, and the reads of the input's numbers, which matching
+	// makes on every comparison, load only the word they want.
+	var mask uint64
+	for i, p := range l.sys.Pending(l.graph) {
+		if p && i < 64 {
+			mask |= 1 << i
+		}
+	}
 	fixed := func(b *fn, body func(word func(j int64) ir.Expr)) {
 		b.If(b.Lt(b.V("s"), b.S(l.nodes)), func() {
 			at := b.Decl("at", ir.I32, b.Mul(b.Conv(ir.I32, b.V("s")), b.I32(rec)))
-			b.If(b.Eq(b.Ld("input", b.Add(at, b.I32(int64(l.k)+2))), b.I32(0)), func() {
+			normal := b.Eq(b.Ld("input", b.Add(at, b.I32(int64(l.k)+2))), b.I32(0))
+			if l.nodes <= 64 {
+				normal = b.Eq(b.Bin(ir.And, b.Bin(ir.Shr, b.U64(mask), b.Conv(ir.U64, b.V("s"))), b.U64(1)), b.U64(0))
+			}
+			b.If(normal, func() {
 				body(func(j int64) ir.Expr { return b.Ld("input", b.Add(b.V("at"), b.I32(j))) })
 			})
 		})
@@ -264,7 +332,7 @@ func (l *lowerer) allocWorld(b *fn, ms *matchState, news []*newTerm) (ir.Expr, f
 	}
 	tag := fmt.Sprint(r.Index)
 	rg := "rg" + tag
-	b.Decl(rg, ir.I32, b.Ld("rg", b.V("t")))
+	b.Decl(rg, ir.I32, b.Sel(b.several(), b.Ld("rg", b.V("t")), b.I32(1<<16)))
 	var oks []ir.Expr
 	var takes []func()
 	add := func(tag string, nts []*newTerm, dev ir.Expr, rg string) {
@@ -308,6 +376,12 @@ func (l *lowerer) allocWorld(b *fn, ms *matchState, news []*newTerm) (ir.Expr, f
 	}
 }
 
+// several says whether the world has more than one device. A world of
+// one keeps no device ranges: every part of its only range is the
+// device itself, so rg is neither read nor written, and holds one
+// element, not a slot's four bytes (a tenth of what a rewrite writes).
+func (b *fn) several() ir.Expr { return b.Lt(b.I32(1), b.Builtin(ir.NumDevices)) }
+
 // within says whether t is f or a subterm of it.
 func within(t, f *Term) bool {
 	if t == f {
@@ -349,7 +423,8 @@ func (b *fn) local(x ir.Expr) ir.Expr {
 	if !b.world {
 		return x
 	}
-	return b.Conv(ir.I32, b.Rem(x, b.per()))
+	off := b.Sub(x, b.Mul(b.Conv(b.id, b.Builtin(ir.DeviceID)), b.per()))
+	return b.Conv(ir.I32, b.Sel(b.isMine(ir.CloneExpr(x)), off, b.Rem(ir.CloneExpr(x), b.per())))
 }
 
 // ownSlot is the slot of local index v of the calling device, as read
