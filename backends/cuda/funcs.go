@@ -233,7 +233,11 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 // GPUC_OUT_OF_LINE, which is __noinline__ under nvcc and NVRTC and nothing
 // for a host compiler (the host builds and the stub checks): it is
 // compiled once, and a call costs a few instructions against the
-// hundreds a call of such a function runs. GPUC_OUT_OF_LINE may be
+// hundreds a call of such a function runs. Under -rdc=true (world
+// programs) ptxas compiles such a function apart, with no register cap,
+// and refuses a kernel whose __launch_bounds__ allow fewer registers than
+// it uses (tree merge sort's trs_small: 128 against trs_step's 254, on
+// the GPU machine, 2026-11-26), so there it stays inline. GPUC_OUT_OF_LINE may be
 // defined empty on nvcc's command line (-DGPUC_OUT_OF_LINE=) to inline
 // everything, as before, for comparison.
 const outOfLineStmts = 200
@@ -241,7 +245,7 @@ const outOfLineStmts = 200
 // outOfLineMacro defines GPUC_OUT_OF_LINE (Note [Large device functions
 // out of line]); it precedes the functions' declarations.
 const outOfLineMacro = `#ifndef GPUC_OUT_OF_LINE
-#if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
+#if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB) && !defined(__CUDACC_RDC__)
 #define GPUC_OUT_OF_LINE __noinline__
 #else
 #define GPUC_OUT_OF_LINE
