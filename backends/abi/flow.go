@@ -259,7 +259,7 @@ func (pl *planner) stmt(s ir.Stmt, st state, j *jumps) state {
 	case *ir.Assign:
 		return state{k: pl.assign(s.Name, s.Value, k)}
 	case *ir.Store:
-		return state{k: pl.access(s, s.Buf, s.Index, k, pl.exprs(k, s.Index, s.Value))}
+		return state{k: pl.write(s, pl.access(s, s.Buf, s.Index, k, pl.exprs(k, s.Index, s.Value)))}
 	case *ir.Atomic:
 		after := pl.access(s, s.Buf, s.Index, k, pl.exprs(k, append([]ir.Expr{s.Index}, s.Args...)...))
 		if s.Dst != "" {
@@ -343,6 +343,9 @@ func (pl *planner) assign(name string, value ir.Expr, k *known) *known {
 	}
 	if nonNegative(value) {
 		out = out.push(newFact(v, nil))
+	}
+	if n := pl.below(value); n != nil {
+		out = out.add(newFact(v, nil), newFact(v, n))
 	}
 	kx := ir.PrintExpr(strip(value))
 	for n := after; n != nil; n = n.next {
@@ -537,12 +540,20 @@ func (pl *planner) note(node any, proven bool) {
 
 // inBounds reports whether index is proven in range for b under k.
 func (pl *planner) inBounds(b *ir.Buffer, index ir.Expr, k *known) bool {
+	return pl.inRange(index, b.Len, k)
+}
+
+// inRange reports whether x is proven in [0, length) under k.
+func (pl *planner) inRange(index, length ir.Expr, k *known) bool {
+	if n := pl.below(index); n != nil && pl.sameLength(n, length) {
+		return true
+	}
 	kx := ir.PrintExpr(strip(index))
 	if !pl.nonNeg(index, kx, k) {
 		return false
 	}
 	for n := k; n != nil; n = n.next {
-		if n.f.n != nil && n.f.kx() == kx && pl.sameLength(n.f.n, b.Len) {
+		if n.f.n != nil && n.f.kx() == kx && pl.sameLength(n.f.n, length) {
 			return true
 		}
 	}

@@ -129,6 +129,9 @@ func (p *CheckPlan) countIn(m *ir.Module, body []ir.Stmt, inLoop bool) {
 		switch s := s.(type) {
 		case *ir.Store:
 			p.count(m, s, s.Buf, s.Index, inLoop)
+			if CheckedWrite(m.Buffer(s.Buf)) && s.Value != nil {
+				p.tally(writeOf{s}, inLoop)
+			}
 		case *ir.Atomic:
 			p.count(m, s, s.Buf, s.Index, inLoop)
 		}

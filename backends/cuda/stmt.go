@@ -301,6 +301,9 @@ func (f *fn) store(s *ir.Store) {
 		return
 	}
 	b := f.e.m.Buffer(s.Buf)
+	if b != nil {
+		v[1] = f.checkedValue(s, b, v[1])
+	}
 	switch {
 	case b == nil || f.host && b.Space == ir.Shared:
 		f.errorf(s.Pos, "store to %s in %s", s.Buf, f.where())
