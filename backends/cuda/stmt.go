@@ -301,9 +301,22 @@ func (f *fn) store(s *ir.Store) {
 		return
 	}
 	b := f.e.m.Buffer(s.Buf)
+	checked := v[1]
 	if b != nil {
-		v[1] = f.checkedValue(s, b, v[1])
+		checked = f.checkedValue(s, b, v[1])
 	}
+	if checked != v[1] && !f.host {
+		// The index first, then the value, each with its check, in the
+		// interpreter's order (C++17 evaluates an assignment's right
+		// side first).
+		lhs := f.e.n.c(b.Name) + "[" + f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s + "]"
+		if f.e.distributed(b) {
+			lhs = f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0])).s
+		}
+		f.line("{ auto &gpuc_w = %s; gpuc_w = %s; }", lhs, checked.s)
+		return
+	}
+	v[1] = checked
 	switch {
 	case b == nil || f.host && b.Space == ir.Shared:
 		f.errorf(s.Pos, "store to %s in %s", s.Buf, f.where())
