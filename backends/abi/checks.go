@@ -15,9 +15,12 @@ import (
 // each access to a buffer against the buffer's length, which it computes
 // from the parameters (so a function receives the parameters of the
 // lengths of the buffers it touches, see usage), and each divisor that is
-// not a nonzero constant. A failed check is a fault: like a raise, it
-// records a number in the error word, the first wins, and the winning
-// thread also records two values (the index and the length) in the error
+// not a nonzero constant, and each value a store writes into a buffer
+// with a below bound (Note [Bounded buffers] in package ir), after the
+// index, as the interpreter does. A failed check is a fault: like a
+// raise, it records a number in the error word, the first wins, and the
+// winning thread also records two values (the index and the length, or
+// the value and the bound) in the error
 // values (FaultValues) before it stops as a raise stops. The numbers of
 // faults follow those of the raises (Faults), and each names a printf
 // format that the host fills with the two values.

@@ -20,6 +20,11 @@ import (
 //     have CAPACITY elements) is checked at its first use; every later
 //     use of it is elided, in any statement list, for as long as the
 //     local is not set again.
+//   - a load from a buffer with a below bound B whose length is B
+//     (Note [Bounded buffers] in package ir): `x = ids[i]` gives
+//     0 <= x < B, and ids[i] itself indexes a buffer of B elements
+//     unchecked; so do TRS's argument ids (arg0[t], ...) at every use.
+//     A checked or proven store of x into such a buffer gives the same.
 //   - a condition: an if's or a loop's, the left operand of && (or ||)
 //     for its right one, a select's for its arms; `x < n`, `x >= 0`
 //     and their negations where the condition is false.
