@@ -177,6 +177,7 @@ func (f *fn) loop(s ir.Stmt) {
 	f.indent--
 	f.line("} else {")
 	f.indent++
+	f.line("GPUC_CHECKED_COPY")
 	f.plainLoop(s)
 	f.indent--
 	f.line("}")
