@@ -550,7 +550,7 @@ func (pl *planner) inBounds(b *ir.Buffer, index ir.Expr, k *known) bool {
 
 // inRange reports whether x is proven in [0, length) under k.
 func (pl *planner) inRange(index, length ir.Expr, k *known) bool {
-	if n := pl.below(index); n != nil && pl.sameLength(n, length) || constInRange(index, length) {
+	if n := pl.below(index); n != nil && pl.sameLength(n, length) || pl.constInRange(index, length) {
 		return true
 	}
 	kx := ir.PrintExpr(strip(index))

@@ -285,6 +285,8 @@ kernel masks() {
   table[b0 * 16 + (b1 & 15)] = 3u;
   table[b0 + b1 - 1] = 4u;
   table[(i32(bytes[i]) << 8) >> 5] = 5u;
+  table[(b0 << 24) >> 20] = 6u;
+  table[u32(b0) * 16u + 15u] = 7u;
 }
 `))
 	for name, want := range map[string]string{
@@ -296,11 +298,14 @@ kernel masks() {
 		// value t of ids[1] = t; val[t]; the value u of far[1] = u,
 		// which val[u] checked.
 		"walk": "checks: 8 kept (0 in loops), 0 hoisted, 9 elided",
-		// bytes[i] thrice (i could pass N); table's 2048 + a 16-bit
-		// value >> 5 is below 4096, >> 3 is not; b0 * 16 + (b1 & 15)
-		// is below 4096; b0 + b1 - 1 may be -1; a signed byte << 8 may
-		// be negative.
-		"masks": "checks: 6 kept (0 in loops), 0 hoisted, 2 elided",
+		// bytes[i]'s first load (i could pass N; the others follow
+		// it); b0 and b1 are in [0, 255], through their declarations.
+		// Elided: (2048 + a 16-bit value) >> 5 and b0 * 16 + (b1 & 15)
+		// are below 4096, and the u32 b0 * 16 + 15. Kept: a 16-bit
+		// value >> 3 is not below 4096; b0 + b1 - 1 may be -1; a
+		// signed byte << 8 may be negative; b0 << 24 may wrap to a
+		// negative i32.
+		"masks": "checks: 5 kept (0 in loops), 0 hoisted, 5 elided",
 	} {
 		f := m.Func(name)
 		if f == nil {

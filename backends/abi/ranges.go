@@ -15,8 +15,9 @@ import (
 // value lies in a range that constants bound: & with a constant c that
 // is not negative gives [0, c], a shift by a constant scales the range,
 // and so on. valueRange computes such a range bottom-up, in exact
-// arithmetic, and gives up wherever an operation could wrap in its type
-// (so that the exact range is the range of the computed value). An
+// arithmetic, and falls back to the type's range wherever an operation
+// could wrap in its type (so that the range always holds the computed
+// value). An
 // access whose index lies in [0, n) for a constant length n needs no
 // check: the interpreter cannot fault there either.
 
@@ -46,14 +47,24 @@ func fits(s span, t ir.Type) bool {
 	return ok && s.lo >= ts.lo && s.hi <= ts.hi
 }
 
-// valueRange is the range of integer expression e, or false where it
-// is unknown or an operation in it could wrap (Note [Constant ranges]).
-func valueRange(e ir.Expr) (span, bool) {
+// valueRange is the range of integer expression e: exact where no
+// operation in it could wrap, else its type's (Note [Constant ranges]);
+// false for u64 values beyond that.
+//
+// A local set once, by its declaration (singles), has its value's range:
+// ranges depend on constants and types only, not on memory, so the range
+// of the value computed there holds wherever the local is read. depth
+// bounds the locals followed.
+func valueRange(e ir.Expr, singles map[string]ir.Expr, depth int) (span, bool) {
 	t := e.Type()
 	if !t.IsInt() {
 		return span{}, false
 	}
 	switch x := e.(type) {
+	case *ir.Var:
+		if d := singles[x.Name]; d != nil && depth > 0 && d.Type() == t {
+			return valueRange(d, singles, depth-1)
+		}
 	case *ir.Const:
 		if t == ir.U64 && x.Bits > math.MaxInt64 {
 			return span{}, false
@@ -61,29 +72,28 @@ func valueRange(e ir.Expr) (span, bool) {
 		v := int64(ir.Normalize(t, x.Bits))
 		return span{v, v}, true
 	case *ir.Convert:
-		if s, ok := valueRange(x.X); ok && x.X.Type().IsInt() && fits(s, t) {
+		if s, ok := valueRange(x.X, singles, depth); ok && x.X.Type().IsInt() && fits(s, t) {
 			return s, true
 		}
 	case *ir.Select:
-		a, ok1 := valueRange(x.X)
-		b, ok2 := valueRange(x.Y)
+		a, ok1 := valueRange(x.X, singles, depth)
+		b, ok2 := valueRange(x.Y, singles, depth)
 		if ok1 && ok2 {
 			return span{min(a.lo, b.lo), max(a.hi, b.hi)}, true
 		}
 	case *ir.Binary:
-		if s, ok := binaryRange(x); ok && fits(s, t) {
+		if s, ok := binaryRange(x, singles, depth); ok && fits(s, t) {
 			return s, true
 		}
-		return span{}, false
 	}
-	return typeSpan(t)
+	return typeSpan(t) // whatever it is, a value of its type
 }
 
 // binaryRange is the exact range of x's value, before any wrap.
-func binaryRange(x *ir.Binary) (span, bool) {
+func binaryRange(x *ir.Binary, singles map[string]ir.Expr, depth int) (span, bool) {
 	if x.Op == ir.And { // a mask: either side's range, where it is not negative
-		a, ok1 := valueRange(x.X)
-		b, ok2 := valueRange(x.Y)
+		a, ok1 := valueRange(x.X, singles, depth)
+		b, ok2 := valueRange(x.Y, singles, depth)
 		switch {
 		case ok1 && ok2 && a.lo >= 0 && b.lo >= 0:
 			return span{0, min(a.hi, b.hi)}, true
@@ -94,8 +104,8 @@ func binaryRange(x *ir.Binary) (span, bool) {
 		}
 		return span{}, false
 	}
-	a, ok1 := valueRange(x.X)
-	b, ok2 := valueRange(x.Y)
+	a, ok1 := valueRange(x.X, singles, depth)
+	b, ok2 := valueRange(x.Y, singles, depth)
 	if !ok1 || !ok2 {
 		return span{}, false
 	}
@@ -148,14 +158,17 @@ func addSpan(a, b span) (span, bool) {
 	return span{lo, hi}, true
 }
 
+// rangeDepth bounds the locals that valueRange follows to their values.
+const rangeDepth = 8
+
 // constInRange reports whether index lies in [0, length) by the ranges
 // of Note [Constant ranges], for a constant length.
-func constInRange(index, length ir.Expr) bool {
+func (pl *planner) constInRange(index, length ir.Expr) bool {
 	n, ok := length.(*ir.Const)
 	if !ok || !n.T.IsInt() {
 		return false
 	}
-	s, ok := valueRange(index)
+	s, ok := valueRange(index, pl.singles, rangeDepth)
 	nv := int64(ir.Normalize(n.T, n.Bits))
 	return ok && s.lo >= 0 && s.hi < nv && !(n.T == ir.U64 && n.Bits > math.MaxInt64)
 }
