@@ -329,10 +329,14 @@ func (pl *planner) assign(name string, value ir.Expr, k *known) *known {
 	}
 	after := pl.expr(value, k)
 	out := kill(after, name)
+	v := &ir.Var{Name: name, T: value.Type()}
+	if n := pl.below(value); n != nil {
+		// The load's range, whatever its index: x = arg0[x] too.
+		out = out.add(newFact(v, nil), newFact(v, n))
+	}
 	if reads(value, name) {
 		return out
 	}
-	v := &ir.Var{Name: name, T: value.Type()}
 	if c, ok := value.(*ir.Const); ok && c.T.IsInt() {
 		if !c.T.IsSigned() || c.Int() >= 0 {
 			out = out.push(newFact(v, nil))
@@ -348,9 +352,6 @@ func (pl *planner) assign(name string, value ir.Expr, k *known) *known {
 	}
 	if nonNegative(value) {
 		out = out.push(newFact(v, nil))
-	}
-	if n := pl.below(value); n != nil {
-		out = out.add(newFact(v, nil), newFact(v, n))
 	}
 	kx := ir.PrintExpr(strip(value))
 	for n := after; n != nil; n = n.next {

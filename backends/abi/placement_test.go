@@ -261,6 +261,7 @@ buffer table: u32[4096] global scratch;
 host main() {
   launch walk() grid 1 block 1;
   launch masks() grid 1 block N;
+  launch chase(1) grid 1 block 1;
 }
 
 kernel walk() {
@@ -274,6 +275,15 @@ kernel walk() {
   var u: i32 = far[0];
   val[u] = 4;
   far[1] = u;
+}
+
+kernel chase(s: i32) {
+  var x: i32 = s;
+  while x != 0 {
+    val[x] = 1;
+    x = ids[x];
+    val[x] = 2;
+  }
 }
 
 kernel masks() {
@@ -298,6 +308,10 @@ kernel masks() {
 		// value t of ids[1] = t; val[t]; the value u of far[1] = u,
 		// which val[u] checked.
 		"walk": "checks: 8 kept (0 in loops), 0 hoisted, 9 elided",
+		// val[x] = 1 at the loop's head, where x may still be s; the
+		// load ids[x] after it, and val[x] = 2 with x = ids[x], a load
+		// below N whatever its index.
+		"chase": "checks: 1 kept (1 in loops), 0 hoisted, 2 elided",
 		// bytes[i]'s first load (i could pass N; the others follow
 		// it); b0 and b1 are in [0, 255], through their declarations.
 		// Elided: (2048 + a 16-bit value) >> 5 and b0 * 16 + (b1 & 15)
