@@ -64,7 +64,7 @@ type Buffer struct {
 // value a store or an atomic writes into it lies in [0, CAPACITY] (the
 // parameter's value, or a decimal constant). The interpreter checks each
 // such write and fails with a positioned error, so a wrong fact shows in
-// every test that runs the program; backends ignore it. The termination
+// every test that runs the program; backends ignore this form. The termination
 // analysis reads a load from the buffer as a value in that range
 // (analysis/fromir), so a grid-stride loop up to a counter that other
 // threads write ends where the bound is small enough, rather than being
@@ -79,6 +79,8 @@ type Buffer struct {
 // indexes a buffer of that length, so the buffer's writes are the
 // checks, and the generated code checks each write whose value it
 // cannot prove in range, with the interpreter's message, at the write.
+// Backends rely on it only where the buffer's own length is CAPACITY, so
+// that the first contents, zeros, lie below CAPACITY too.
 // Only stores write such a buffer: no atomic, copy or swap (which would
 // bring in values that no store checked).
 

@@ -17,9 +17,8 @@ import (
 // and so on. valueRange computes such a range bottom-up, in exact
 // arithmetic, and falls back to the type's range wherever an operation
 // could wrap in its type (so that the range always holds the computed
-// value). An
-// access whose index lies in [0, n) for a constant length n needs no
-// check: the interpreter cannot fault there either.
+// value). An access whose index lies in [0, n) for a constant length n
+// needs no check: the interpreter cannot fault there either.
 
 // span is a range [lo, hi] of integer values.
 type span struct{ lo, hi int64 }
