@@ -64,11 +64,11 @@ type Buffer struct {
 // value a store or an atomic writes into it lies in [0, CAPACITY] (the
 // parameter's value, or a decimal constant). The interpreter checks each
 // such write and fails with a positioned error, so a wrong fact shows in
-// every test that runs the program; backends ignore this form. The termination
-// analysis reads a load from the buffer as a value in that range
-// (analysis/fromir), so a grid-stride loop up to a counter that other
-// threads write ends where the bound is small enough, rather than being
-// UNKNOWN. A buffer has at most one of progress and bound. The initial
+// every test that runs the program; backends ignore this form. The
+// termination analysis reads a load from the buffer as a value in that
+// range (analysis/fromir), so a grid-stride loop up to a counter that
+// other threads write ends where the bound is small enough, rather than
+// being UNKNOWN. A buffer has at most one of progress and bound. The initial
 // contents (zero, an input file) are not checked: a frontend puts a bound
 // only on scratch buffers, whose elements start at zero.
 //
