@@ -317,6 +317,11 @@ func (f *fn) store(s *ir.Store) {
 		f.line("{ auto &gpuc_w = %s; gpuc_w = %s; }", lhs, checked.s)
 		return
 	}
+	if checked != v[1] && !f.e.distributed(b) && b.Space != ir.Shared {
+		// Host code: the index's check before the value's, as above.
+		f.line("{ const long long gpuc_i = %s; %s.check(gpuc_i, %s); %s.set(gpuc_i, %s, %s); }", v[0].s, f.e.hostBuf(b), pos, f.e.hostBuf(b), checked.s, pos)
+		return
+	}
 	v[1] = checked
 	switch {
 	case b == nil || f.host && b.Space == ir.Shared:

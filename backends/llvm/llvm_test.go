@@ -88,7 +88,7 @@ func programs(t *testing.T) []program {
 	}
 	// Writes into a buffer with a below bound, checked where not proven
 	// (Note [Bounded buffers] in package ir).
-	for c := range 6 {
+	for c := range 7 {
 		special["below"] = append(special["below"], []string{"CASE=" + strconv.Itoa(c)})
 	}
 	for _, f := range append(glob(cudaData+"*.kir"), glob("testdata/*.kir")...) {
