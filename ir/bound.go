@@ -40,3 +40,24 @@ func (v *verifier) bound(m *Module, b *Buffer) {
 		v.errorf(b.Pos, "buffer %s has bound %s, which is no parameter", b.Name, b.Bound)
 	}
 }
+
+// storesOnly checks that what writes buffer name at pos, by the act
+// named what, is no write of a buffer with a below bound, which only
+// stores may write (Note [Bounded buffers]).
+func (v *verifier) storesOnly(name string, pos Pos, what string) {
+	if b := v.buffers[name]; b != nil && b.Below {
+		v.errorf(pos, "%s writes buffer %s, whose values lie below %s; only stores may write it (Note [Bounded buffers])", what, name, b.Bound)
+	}
+}
+
+// BelowMessage is the error of a write of value (printed) into b, whose
+// below bound is hi (printed), without its position: the interpreter's
+// fault, and, with printf conversions for both, the format of generated
+// code's (abi.BelowFault).
+func BelowMessage(b *Buffer, value, hi string) string {
+	bound := hi
+	if _, err := strconv.ParseInt(b.Bound, 10, 64); err != nil {
+		bound = b.Bound + " = " + hi
+	}
+	return "a write stores " + value + " into buffer " + b.Name + ", whose values lie in [0, " + bound + ") (Note [Bounded buffers])"
+}

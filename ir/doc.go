@@ -80,6 +80,10 @@
 // range for its values, `buffer wlen: i32[3] global scratch bound
 // "CAPACITY";`: every write stays in [0, CAPACITY], which the interpreter
 // checks and the termination analysis assumes (Note [Bounded buffers]).
+// `below "CAPACITY"` is the half-open form, [0, CAPACITY): the values are
+// indices into buffers of CAPACITY elements, which only stores write; the
+// interpreter and generated code check each write, and backends index
+// with the values loaded unchecked.
 //
 // Between two barriers, threads of a kernel run in an unspecified
 // interleaving; conflicting non-atomic accesses to one address by two

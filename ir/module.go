@@ -52,6 +52,9 @@ type Buffer struct {
 	// every element the program stores lies in [0, B], a checked fact
 	// (Note [Bounded buffers]).
 	Bound string
+	// Below, with Bound, narrows the range to [0, B): every value is an
+	// index into a buffer of length B (`below "B"` in text).
+	Below bool
 }
 
 // Note [Bounded buffers]
@@ -61,13 +64,25 @@ type Buffer struct {
 // value a store or an atomic writes into it lies in [0, CAPACITY] (the
 // parameter's value, or a decimal constant). The interpreter checks each
 // such write and fails with a positioned error, so a wrong fact shows in
-// every test that runs the program; backends ignore it. The termination
-// analysis reads a load from the buffer as a value in that range
-// (analysis/fromir), so a grid-stride loop up to a counter that other
-// threads write ends where the bound is small enough, rather than being
-// UNKNOWN. A buffer has at most one of progress and bound. The initial
+// every test that runs the program; backends ignore this form. The
+// termination analysis reads a load from the buffer as a value in that
+// range (analysis/fromir), so a grid-stride loop up to a counter that
+// other threads write ends where the bound is small enough, rather than
+// being UNKNOWN. A buffer has at most one of progress and bound. The initial
 // contents (zero, an input file) are not checked: a frontend puts a bound
 // only on scratch buffers, whose elements start at zero.
+//
+// `below "CAPACITY"` is the half-open form: every value lies in [0,
+// CAPACITY), an index into any buffer of CAPACITY elements (TRS's term
+// ids in arg0, arg1...). Backends use it (Note [Range facts] in
+// backends/abi): a load from such a buffer needs no check where it
+// indexes a buffer of that length, so the buffer's writes are the
+// checks, and the generated code checks each write whose value it
+// cannot prove in range, with the interpreter's message, at the write.
+// Backends rely on it only where the buffer's own length is CAPACITY, so
+// that the first contents, zeros, lie below CAPACITY too.
+// Only stores write such a buffer: no atomic, copy or swap (which would
+// bring in values that no store checked).
 
 // Note [Progress counters]
 //

@@ -68,7 +68,9 @@ func (p *printer) module(m *Module) {
 		if x.Progress != "" {
 			p.printf(" progress %s", Quote(x.Progress))
 		}
-		if x.Bound != "" {
+		if x.Bound != "" && x.Below {
+			p.printf(" below %s", Quote(x.Bound))
+		} else if x.Bound != "" {
 			p.printf(" bound %s", Quote(x.Bound))
 		}
 		if x.Role == Static || x.Init != nil {

@@ -44,6 +44,7 @@ func (v *verifier) region(s *Region) {
 func (v *verifier) copyStmt(s *Copy) {
 	v.only(s.Pos, "copy", hostCode)
 	dst := v.memory(s.Dst, s.Pos, true)
+	v.storesOnly(s.Dst, s.Pos, "a copy")
 	src := v.memory(s.Src, s.Pos, false)
 	if dst != src && dst != Invalid && src != Invalid {
 		v.errorf(s.Pos, "copy from %s of %s to %s of %s; element types differ", s.Src, src, s.Dst, dst)
@@ -69,6 +70,9 @@ func (v *verifier) swap(s *Swap) {
 	a, b := v.swappable(s.A, s.Pos), v.swappable(s.B, s.Pos)
 	if a == nil || b == nil {
 		return
+	}
+	if a.Below != b.Below || a.Below && a.Bound != b.Bound {
+		v.errorf(s.Pos, "swap of %s and %s, which differ in their below bounds (Note [Bounded buffers])", s.A, s.B)
 	}
 	sameLen := !v.cleanLen[a] || !v.cleanLen[b] || PrintExpr(a.Len) == PrintExpr(b.Len)
 	if a.Space != b.Space {

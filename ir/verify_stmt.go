@@ -455,6 +455,7 @@ func (v *verifier) fork(s *Fork) {
 func (v *verifier) atomic(s *Atomic) {
 	v.only(s.Pos, "atomic", kernelCode, deviceCode, regionCode)
 	elem := v.memory(s.Buf, s.Pos, true)
+	v.storesOnly(s.Buf, s.Pos, "an atomic")
 	v.integer(s.Index, "index of "+s.Buf)
 	name := "atomic"
 	if validAtomic(s.Op) {

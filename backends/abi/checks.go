@@ -15,9 +15,12 @@ import (
 // each access to a buffer against the buffer's length, which it computes
 // from the parameters (so a function receives the parameters of the
 // lengths of the buffers it touches, see usage), and each divisor that is
-// not a nonzero constant. A failed check is a fault: like a raise, it
-// records a number in the error word, the first wins, and the winning
-// thread also records two values (the index and the length) in the error
+// not a nonzero constant, and each value a store writes into a buffer
+// with a below bound (Note [Bounded buffers] in package ir), after the
+// index, as the interpreter does. A failed check is a fault: like a
+// raise, it records a number in the error word, the first wins, and the
+// winning thread also records two values (the index and the length, or
+// the value and the bound) in the error
 // values (FaultValues) before it stops as a raise stops. The numbers of
 // faults follow those of the raises (Faults), and each names a printf
 // format that the host fills with the two values.
@@ -52,6 +55,25 @@ func IndexFault(pos ir.Pos, b *ir.Buffer, unsigned bool) string {
 	return escapePercent(pos.String()) + ": error: index " + conv + " out of range for buffer " +
 		escapePercent(b.Name) + " of length %lld"
 }
+
+// BelowFault is the printf format of a failed check at pos of a value
+// written into buffer b, which has a below bound (Note [Bounded buffers]
+// in package ir), with the value (a long long, or an unsigned long long
+// where unsigned is set) and the bound as its values: the interpreter's
+// message.
+func BelowFault(pos ir.Pos, b *ir.Buffer, unsigned bool) string {
+	conv := "%lld"
+	if unsigned {
+		conv = "%llu"
+	}
+	msg := escapePercent(ir.BelowMessage(b, "\x00v", "\x00b"))
+	msg = strings.Replace(strings.Replace(msg, "\x00v", conv, 1), "\x00b", "%lld", 1)
+	return escapePercent(pos.String()) + ": error: " + msg
+}
+
+// CheckedWrite reports whether the value a store writes into b needs a
+// check: b has a below bound.
+func CheckedWrite(b *ir.Buffer) bool { return b != nil && b.Below && b.Bound != "" }
 
 // DivFault is the printf format of a failed divisor check at pos.
 func DivFault(pos ir.Pos) string {
@@ -115,6 +137,9 @@ func Faults(m *ir.Module, first int, more ...*ir.Module) (ids map[string]int, fm
 				switch s := s.(type) {
 				case *ir.Store:
 					index(s.Pos, s.Buf, s.Index)
+					if b := mod.Buffer(s.Buf); CheckedWrite(b) && s.Value != nil {
+						add(BelowFault(s.Pos, b, IndexUnsigned(b.Elem)))
+					}
 				case *ir.Atomic:
 					index(s.Pos, s.Buf, s.Index)
 				}

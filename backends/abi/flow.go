@@ -20,6 +20,11 @@ import (
 //     have CAPACITY elements) is checked at its first use; every later
 //     use of it is elided, in any statement list, for as long as the
 //     local is not set again.
+//   - a load from a buffer with a below bound B whose length is B
+//     (Note [Bounded buffers] in package ir): `x = ids[i]` gives
+//     0 <= x < B, and ids[i] itself indexes a buffer of B elements
+//     unchecked; so do TRS's argument ids (arg0[t], ...) at every use.
+//     A checked or proven store of x into such a buffer gives the same.
 //   - a condition: an if's or a loop's, the left operand of && (or ||)
 //     for its right one, a select's for its arms; `x < n`, `x >= 0`
 //     and their negations where the condition is false.
@@ -259,7 +264,7 @@ func (pl *planner) stmt(s ir.Stmt, st state, j *jumps) state {
 	case *ir.Assign:
 		return state{k: pl.assign(s.Name, s.Value, k)}
 	case *ir.Store:
-		return state{k: pl.access(s, s.Buf, s.Index, k, pl.exprs(k, s.Index, s.Value))}
+		return state{k: pl.write(s, pl.access(s, s.Buf, s.Index, k, pl.exprs(k, s.Index, s.Value)))}
 	case *ir.Atomic:
 		after := pl.access(s, s.Buf, s.Index, k, pl.exprs(k, append([]ir.Expr{s.Index}, s.Args...)...))
 		if s.Dst != "" {
@@ -324,10 +329,14 @@ func (pl *planner) assign(name string, value ir.Expr, k *known) *known {
 	}
 	after := pl.expr(value, k)
 	out := kill(after, name)
+	v := &ir.Var{Name: name, T: value.Type()}
+	if n := pl.below(value); n != nil {
+		// The load's range, whatever its index: x = arg0[x] too.
+		out = out.add(newFact(v, nil), newFact(v, n))
+	}
 	if reads(value, name) {
 		return out
 	}
-	v := &ir.Var{Name: name, T: value.Type()}
 	if c, ok := value.(*ir.Const); ok && c.T.IsInt() {
 		if !c.T.IsSigned() || c.Int() >= 0 {
 			out = out.push(newFact(v, nil))
@@ -537,12 +546,20 @@ func (pl *planner) note(node any, proven bool) {
 
 // inBounds reports whether index is proven in range for b under k.
 func (pl *planner) inBounds(b *ir.Buffer, index ir.Expr, k *known) bool {
+	return pl.inRange(index, b.Len, k)
+}
+
+// inRange reports whether x is proven in [0, length) under k.
+func (pl *planner) inRange(index, length ir.Expr, k *known) bool {
+	if n := pl.below(index); n != nil && pl.sameLength(n, length) || pl.constInRange(index, length) {
+		return true
+	}
 	kx := ir.PrintExpr(strip(index))
 	if !pl.nonNeg(index, kx, k) {
 		return false
 	}
 	for n := k; n != nil; n = n.next {
-		if n.f.n != nil && n.f.kx() == kx && pl.sameLength(n.f.n, b.Len) {
+		if n.f.n != nil && n.f.kx() == kx && pl.sameLength(n.f.n, length) {
 			return true
 		}
 	}

@@ -20,7 +20,13 @@ import (
 //     where it is a thread id, an unsigned value, a constant, the
 //     counter of `for v = v0; v < n; v = v + 1` with v0 not negative,
 //     or a fact says so. A divisor is elided where it is such a length
-//     known to be at least 1.
+//     known to be at least 1. An index is also in range where it is a
+//     load from a buffer whose values lie below its own length, which
+//     is n (a below bound, Note [Bounded buffers] in package ir), or
+//     where constants bound it below a constant n (Note [Constant
+//     ranges]). The value that a store writes into a buffer with a
+//     below bound B is checked too (WriteCheck, BelowFault), and elided
+//     where the facts put it in [0, B).
 //   - hoisted: the access is in a loop `v < B` (or `<=`) stepped by
 //     `v = v + s`, with s > 0, and its index is A*v + R, with A, R, B and s
 //     invariant in the loop and safe to evaluate early (no call, no
@@ -129,6 +135,9 @@ func (p *CheckPlan) countIn(m *ir.Module, body []ir.Stmt, inLoop bool) {
 		switch s := s.(type) {
 		case *ir.Store:
 			p.count(m, s, s.Buf, s.Index, inLoop)
+			if CheckedWrite(m.Buffer(s.Buf)) && s.Value != nil {
+				p.tally(writeOf{s}, inLoop)
+			}
 		case *ir.Atomic:
 			p.count(m, s, s.Buf, s.Index, inLoop)
 		}

@@ -58,6 +58,9 @@ func directUsage(m *ir.Module, f *ir.Func, checks bool) *usage {
 		if b != nil && checks {
 			ir.WalkExpr(b.Len, param)
 		}
+		if n := BoundExpr(m, b); n != nil && write && checks {
+			ir.WalkExpr(n, param) // the check of a value written (BelowFault)
+		}
 		if b != nil && b.Space != ir.Constant {
 			u.bufs[b] = true
 			if write {

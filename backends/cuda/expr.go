@@ -208,6 +208,25 @@ func (f *fn) checkedIndex(node any, pos ir.Pos, b *ir.Buffer, index ir.Expr, idx
 	return call("gpuc_idx", cast(ir.I64, idx), cast(ir.I64, n), primary(strconv.Itoa(id)))
 }
 
+// checkedValue checks the value v that s writes into b, where b has a
+// below bound (Note [Bounded buffers] in package ir): in host code
+// always, with the message in place; in device code with checks on,
+// through gpuc_idx, unless the plan elides it.
+func (f *fn) checkedValue(s *ir.Store, b *ir.Buffer, v cx) cx {
+	n := abi.BoundExpr(f.e.m, b)
+	if !abi.CheckedWrite(b) || n == nil || !f.host && (!f.e.checks || f.plan.Settled(abi.WriteCheck(s), f.active)) {
+		return v
+	}
+	format := abi.BelowFault(s.Pos, b, abi.IndexUnsigned(b.Elem))
+	f.length = true
+	bound := f.expr(n)
+	f.length = false
+	if f.host {
+		return cast(b.Elem, call("gpuc_below_at", cast(ir.I64, v), cast(ir.I64, bound), primary(cstring(format))))
+	}
+	return cast(b.Elem, call("gpuc_idx", cast(ir.I64, v), cast(ir.I64, bound), primary(strconv.Itoa(f.faultID(s.Pos, format)))))
+}
+
 // checkedDivisor checks the divisor y of e: in host code always, with the
 // position; in device code with checks on, through gpuc_divisor.
 func (f *fn) checkedDivisor(e *ir.Binary, y cx) cx {

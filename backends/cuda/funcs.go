@@ -243,12 +243,24 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 const outOfLineStmts = 200
 
 // outOfLineMacro defines GPUC_OUT_OF_LINE (Note [Large device functions
-// out of line]); it precedes the functions' declarations.
+// out of line]) and GPUC_CHECKED_COPY, which precedes the checked copy of
+// a versioned loop (Note [Check placement] in backends/abi): that copy
+// runs only where a check may fail, so nvcc does not unroll it, and the
+// registers of its unrolled body do not cost the whole kernel occupancy.
+// -DGPUC_CHECKED_COPY= on nvcc's command line unrolls it as before. Both
+// precede the functions' declarations.
 const outOfLineMacro = `#ifndef GPUC_OUT_OF_LINE
 #if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB) && !defined(__CUDACC_RDC__)
 #define GPUC_OUT_OF_LINE __noinline__
 #else
 #define GPUC_OUT_OF_LINE
+#endif
+#endif
+#ifndef GPUC_CHECKED_COPY
+#if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
+#define GPUC_CHECKED_COPY _Pragma("unroll 1")
+#else
+#define GPUC_CHECKED_COPY
 #endif
 #endif
 `

@@ -192,14 +192,15 @@ static void gpuc_report_device_error(void) {
 // gpuc_device_fault (Note [Checks] in backends/abi). The fault does not
 // return, and CHECKS=0 is read on the failing path only: where a check
 // passes, nothing was called that could have written memory, so the
-// compiler keeps what it loaded across it.
+// compiler keeps what it loaded across it. The failing path is marked
+// unlikely, so that the passing one falls through.
 const checkHelpers = `
 __device__ inline long long gpuc_idx(long long i, long long n, int id) {
-  if ((unsigned long long)i >= (unsigned long long)n && gpuc_checks) gpuc_device_fault(id, i, n);
+  if (__builtin_expect((unsigned long long)i >= (unsigned long long)n, 0) && gpuc_checks) gpuc_device_fault(id, i, n);
   return i;
 }
 template <typename T> __device__ inline T gpuc_divisor(T b, int id) {
-  if (b == 0 && gpuc_checks) gpuc_device_fault(id, 0, 0);
+  if (__builtin_expect(b == 0, 0) && gpuc_checks) gpuc_device_fault(id, 0, 0);
   return b;
 }
 `

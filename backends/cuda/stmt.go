@@ -177,6 +177,7 @@ func (f *fn) loop(s ir.Stmt) {
 	f.indent--
 	f.line("} else {")
 	f.indent++
+	f.line("GPUC_CHECKED_COPY")
 	f.plainLoop(s)
 	f.indent--
 	f.line("}")
@@ -301,6 +302,27 @@ func (f *fn) store(s *ir.Store) {
 		return
 	}
 	b := f.e.m.Buffer(s.Buf)
+	checked := v[1]
+	if b != nil {
+		checked = f.checkedValue(s, b, v[1])
+	}
+	if checked != v[1] && !f.host {
+		// The index first, then the value, each with its check, in the
+		// interpreter's order (C++17 evaluates an assignment's right
+		// side first).
+		lhs := f.e.n.c(b.Name) + "[" + f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s + "]"
+		if f.e.distributed(b) {
+			lhs = f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0])).s
+		}
+		f.line("{ auto &gpuc_w = %s; gpuc_w = %s; }", lhs, checked.s)
+		return
+	}
+	if checked != v[1] && !f.e.distributed(b) && b.Space != ir.Shared {
+		// Host code: the index's check before the value's, as above.
+		f.line("{ const long long gpuc_i = %s; %s.check(gpuc_i, %s); %s.set(gpuc_i, %s, %s); }", v[0].s, f.e.hostBuf(b), pos, f.e.hostBuf(b), checked.s, pos)
+		return
+	}
+	v[1] = checked
 	switch {
 	case b == nil || f.host && b.Space == ir.Shared:
 		f.errorf(s.Pos, "store to %s in %s", s.Buf, f.where())

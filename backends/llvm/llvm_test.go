@@ -86,6 +86,11 @@ func programs(t *testing.T) []program {
 	for c := range 6 {
 		special["facts"] = append(special["facts"], []string{"CASE=" + strconv.Itoa(c)})
 	}
+	// Writes into a buffer with a below bound, checked where not proven
+	// (Note [Bounded buffers] in package ir).
+	for c := range 7 {
+		special["below"] = append(special["below"], []string{"CASE=" + strconv.Itoa(c)})
+	}
 	for _, f := range append(glob(cudaData+"*.kir"), glob("testdata/*.kir")...) {
 		p := program{path: f, runs: [][]string{{}}}
 		if runs, ok := special[p.name()]; ok {

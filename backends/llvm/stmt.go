@@ -9,6 +9,7 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"gpuc/backends/abi"
 	"gpuc/ir"
 )
 
@@ -293,11 +294,32 @@ func (f *fn) store(s *ir.Store) {
 	if p == nil {
 		return
 	}
+	f.checkValue(s, b, v)
 	if b.Space == ir.Constant {
 		f.errorf(s.Pos, "store to constant buffer %s", b.Name)
 		return
 	}
 	f.cur.NewStore(f.toMem(v, b.Elem), p)
+}
+
+// checkValue checks the value v that s writes into b, where b has a
+// below bound (Note [Bounded buffers] in package ir) and the plan does
+// not elide it: v, widened to 64 bits by its type, below the bound as
+// unsigned integers.
+func (f *fn) checkValue(s *ir.Store, b *ir.Buffer, v value.Value) {
+	n := abi.BoundExpr(f.g.m, b)
+	if !f.g.checks || !abi.CheckedWrite(b) || n == nil || f.plan.Settled(abi.WriteCheck(s), f.active) {
+		return
+	}
+	x := f.convert(ir.I64, b.Elem, v)
+	f.length = true
+	bound := f.convert(ir.I64, n.Type(), f.expr(n))
+	f.length = false
+	id, ok := f.g.faultIDs[abi.BelowFault(s.Pos, b, abi.IndexUnsigned(b.Elem))]
+	if !ok {
+		f.errorf(s.Pos, "internal error: the check of this write has no number")
+	}
+	f.check(f.cur.NewICmp(enum.IPredUGE, x, bound), id, x, bound)
 }
 
 // toMem converts a value to its memory form: bool becomes a byte.

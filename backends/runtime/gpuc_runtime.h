@@ -241,6 +241,14 @@ template <typename T> inline T gpuc_nonzero_at(T b, const char *pos) {
   return b;
 }
 
+// gpuc_below_at checks in host code that v, written into a buffer with a
+// below bound n, lies in [0, n) (Note [Bounded buffers] in package ir):
+// fmt is the whole error line, with v and n.
+inline long long gpuc_below_at(long long v, long long n, const char *fmt) {
+  if ((unsigned long long)v >= (unsigned long long)n) gpuc_fault(fmt, v, n);
+  return v;
+}
+
 // gpuc_array is a host array of the IR: calloc'd at start-up, indexed with
 // a range check.
 template <typename T> struct gpuc_array {

@@ -148,8 +148,10 @@ func (b *builder) buffer(d *parser.BufferDeclContext) *ir.Buffer {
 			buf.Progress = b.str(str)
 		case "bound":
 			buf.Bound = b.str(str)
+		case "below":
+			buf.Bound, buf.Below = b.str(str), true
 		default:
-			b.errorf(b.tpos(word), "unexpected %s after the buffer's role (want progress \"NAME\" or bound \"PARAM\")", word.GetText())
+			b.errorf(b.tpos(word), "unexpected %s after the buffer's role (want progress \"NAME\", bound \"PARAM\" or below \"PARAM\")", word.GetText())
 		}
 	}
 	if init := d.InitList(); init != nil {

@@ -89,7 +89,7 @@ func TestParseErrors(t *testing.T) {
 		{"module m; host main() { x = 1; y = 2; }", "x.kir:1:25: error: undeclared variable x\nx.kir:1:32: error: undeclared variable y"},
 		{"module m; host main() { printf \"\\q\"; }", "x.kir:1:32: error: unknown escape \\q"},
 		{"module m; host main() { printf stdin \"x\"; }", "x.kir:1:32: error: printf to stdin: want stdout or stderr"},
-		{"module m; buffer b: i32[1] global scratch counts \"x\";", "x.kir:1:43: error: unexpected counts after the buffer's role (want progress \"NAME\" or bound \"PARAM\")"},
+		{"module m; buffer b: i32[1] global scratch counts \"x\";", "x.kir:1:43: error: unexpected counts after the buffer's role (want progress \"NAME\", bound \"PARAM\" or below \"PARAM\")"},
 		{"module m; host main() { launch k() grid 1 block 1; }", "x.kir:1:32: error: undeclared kernel k"},
 		{"module m; host main() { barrier blocks; }", "x.kir:1:33: error: unknown barrier scope blocks"},
 		{"module m; host main() { i32(3); }", "x.kir:1:25: error: i32(...) is not a function call"},

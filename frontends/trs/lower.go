@@ -540,6 +540,13 @@ func (l *lowerer) buffers() {
 		// the termination analysis (Note [Bounded buffers] in package ir).
 		l.m.Buffer("wlen").Bound = pCapacity
 		l.m.Buffer("glen").Bound = pCapacity
+		// The arguments and the garbage lists hold slot ids: a checked
+		// fact that elides the checks of their loads' uses as indices
+		// (Note [Bounded buffers] in package ir).
+		for _, name := range append([]string{"gl0", "gl1"}, l.args...) {
+			b := l.m.Buffer(name)
+			b.Bound, b.Below = pCapacity, true
+		}
 	}
 	traceCap := &ir.ParamRef{Pos: l.pos, Name: pTraceCap, T: ir.I32}
 	if l.world {
