@@ -299,11 +299,12 @@ func (l *lowerer) phaseA(b *block) {
 		s := l.stores[ct]
 		s.n = l.locals.fresh("n_" + s.base)
 		s.hs = l.locals.fresh("hs_" + s.base)
-		// Clamped to the capacity, as copyQuery's top: an allocation past
+		// Clamped to [0, capacity], as copyQuery's top: an allocation past
 		// it raised before this step, so the clamp changes nothing for a
 		// program that runs, and it bounds every scan of the step for the
-		// termination analysis.
-		b.decl(s.n, ir.I32, b.Builtin(ir.Min, b.Ld(s.top, b.I32(0)), s.capRef(b.Builder)))
+		// termination analysis, in the kernels that read it from a spill
+		// too (Note [Bounded spills]).
+		b.decl(s.n, ir.I32, b.Builtin(ir.Max, b.Builtin(ir.Min, b.Ld(s.top, b.I32(0)), s.capRef(b.Builder)), b.I32(0)))
 		b.decl(s.hs, ir.I32, b.I32(1))
 		if len(s.indices) > 0 && !s.wide {
 			b.while(b.Bin(ir.Lt, b.Local(s.hs, ir.I32), s.nRef(b.Builder)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: b.Bin(ir.Mul, b.Local(s.hs, ir.I32), b.I32(2))}})
