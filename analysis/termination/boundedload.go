@@ -15,8 +15,11 @@ import (
 // the whole conjunct goes. Such a conjunct is kept instead, each fresh value v in it read as a
 // variable that every transition havocs: the value in a pre-state is then any value, as v is,
 // so the system has exactly the runs of the original and a proof for it holds there. Only
-// conjuncts whose fresh values all sit inside such a clamp are kept, with no Load: those cost
-// the solver little (no address arithmetic) and bound a counter through the clamp's parameter.
+// conjuncts whose fresh values all sit inside such a clamp are kept, with no Load, and only
+// where they read a variable that some transition updates (a counter they may bound): those
+// cost the solver little (no address arithmetic) and bound a counter through the clamp's
+// parameter, where a compare of the loaded value with values that never change only slows
+// every query down (CHR's `live[0] == min(top[0], CAP)` in its compaction).
 // A fresh value the guard keeps is the same variable in the transition's updates, as the same
 // Nondet node is one value in the original.
 
@@ -25,6 +28,7 @@ import (
 func keepBoundedLoads(sys *its.System) *its.System {
 	names := map[string]its.Var{}
 	var order []string
+	counters := changedVars(sys.Trans...)
 	trans := make([]its.Transition, len(sys.Trans))
 	changed := false
 	for i, t := range sys.Trans {
@@ -33,7 +37,7 @@ func keepBoundedLoads(sys *its.System) *its.System {
 		nt.Guard = make([]its.Expr, len(t.Guard))
 		for j, g := range t.Guard {
 			nt.Guard[j] = g
-			if !its.HasNondet(g) || !clampedOnly(g) {
+			if !its.HasNondet(g) || !clampedOnly(g) || !readsAny(g, counters) {
 				continue
 			}
 			its.Walk(g, func(x its.Expr) {
@@ -72,6 +76,16 @@ func keepBoundedLoads(sys *its.System) *its.System {
 	}
 	c.Trans = trans
 	return &c
+}
+
+// readsAny reports whether e reads one of vars.
+func readsAny(e its.Expr, vars map[string]bool) bool {
+	for v := range its.FreeVars(e) {
+		if vars[v] {
+			return true
+		}
+	}
+	return false
 }
 
 // clampedOnly reports whether every fresh value e reads sits inside a clamp (see clampOf), and e
