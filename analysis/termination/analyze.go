@@ -822,6 +822,7 @@ func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit 
 			params = append(params, v)
 		}
 	}
+	params = onLaunchParams(sys, params, func(p string) bool { _, ok := e.cfg.Fixed[p]; return ok }) // Note [Conditions on the launch's parameters]
 	// Launch sizes that a product in the loop's bounds reads, bounded only where the parameters'
 	// bounds alone do not prove and no witness spins through a large launch (Note [Conditions
 	// through products]).
