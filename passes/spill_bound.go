@@ -1,15 +1,20 @@
 package passes
 
-import "gpuc/ir"
+import (
+	"strconv"
+
+	"gpuc/ir"
+)
 
 // Note [Bounded spills]
 //
-// A local that every assignment clamps to a parameter's range,
-// `max(min(x, P), 0)` or `min(max(x, 0), P)` (CHR's snapshot of a store's
-// top), keeps that range in its spill buffer (Note [Spilling]): the
-// buffer is bounded by P (Note [Bounded buffers]), so the termination
-// analysis reads a piece's loop up to the spilled value as a loop up to
-// at most P, a parameter the user sets, not up to a value in memory. A
+// A local that every assignment clamps to a range, `max(min(x, P), 0)`
+// or `min(max(x, 0), P)` with P a parameter or a constant (CHR's snapshot
+// of a store's top, and its sort size), keeps that range in its spill
+// buffer (Note [Spilling]): the buffer is bounded by P (Note [Bounded
+// buffers]), so the termination analysis reads a piece's loop up to the
+// spilled value as a loop up to at most P, a parameter the user sets or
+// a constant, not up to a value in memory. A
 // declaration without a value spills zero, which is in the range. The
 // interpreter checks the fact on every spill store, as on every bounded
 // buffer. A spill of a spilled value, read back from a bounded spill
@@ -62,11 +67,11 @@ func spillBound(m *ir.Module, name string, bodies [][]ir.Stmt) string {
 }
 
 // clampParam gives P where e is max(min(x, P), 0) or min(max(x, 0), P)
-// with P an integer parameter, or a load from a buffer bounded by P (a
+// with P an integer parameter or a constant (then its decimal text), or a load from a buffer bounded by P (a
 // spill made by an earlier cut), else "".
 func clampParam(m *ir.Module, e ir.Expr) string {
 	if l, ok := e.(*ir.Load); ok {
-		if b := m.Buffer(l.Buf); b != nil && b.Bound != "" && m.Param(b.Bound) != nil {
+		if b := m.Buffer(l.Buf); b != nil && b.Bound != "" {
 			return b.Bound
 		}
 		return ""
@@ -84,8 +89,13 @@ func clampParam(m *ir.Module, e ir.Expr) string {
 		return ok && c.Bits == 0
 	}
 	param := func(x ir.Expr) string {
-		if p, ok := x.(*ir.ParamRef); ok {
-			return p.Name
+		switch x := x.(type) {
+		case *ir.ParamRef:
+			return x.Name
+		case *ir.Const:
+			if x.T.IsInt() && int64(x.Bits) >= 0 && int64(x.Bits) <= 1<<31-1 {
+				return strconv.FormatInt(int64(x.Bits), 10)
+			}
 		}
 		return ""
 	}

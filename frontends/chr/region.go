@@ -102,8 +102,11 @@ func (l *lowerer) compact(b *block) {
 		b.ifThen(b.Bin(ir.Gt, live, b.I32(1<<30)), []ir.Stmt{&ir.Raise{Pos: b.Pos,
 			Msg: fmt.Sprintf("more than 2^30 live %s constraints to sort for output", ct)}})
 		unsorted := b.Bin(ir.Ne, b.Ld(s.live, b.I32(2)), b.I32(0))
-		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, b.I32(1))
-		b.while(b.And(unsorted, b.Bin(ir.Lt, size, live)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: size.Name, Value: b.Bin(ir.Mul, size, b.I32(2))}})
+		grow := b.decl(l.locals.fresh("grow_"+s.base), ir.I32, b.I32(1))
+		b.while(b.And(unsorted, b.Bin(ir.Lt, grow, live)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: grow.Name, Value: b.Bin(ir.Mul, grow, b.I32(2))}})
+		// At most 2^30, since live is: the clamp states it for the kernels
+		// that read the size from a spill (Note [Bounded spills]).
+		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, b.Builtin(ir.Max, b.Builtin(ir.Min, grow, b.I32(1<<30)), b.I32(0)))
 		l.forSlots(b, b.Builtin(ir.Max, size, live), func(b *block, i ir.Expr) {
 			b.Store(s.order, i, b.Sel(b.Bin(ir.Lt, i, live), i, b.I32(-1)))
 		})
