@@ -54,9 +54,11 @@ func SortNetwork(pos Pos, idx string, size Expr, less func(a, b Expr) Expr, fres
 		Cond: bin(Gt, v(j), i32(0)),
 		Post: &Assign{Pos: pos, Name: j, Value: bin(Div, v(j), i32(2))},
 		Body: []Stmt{pairs, &Barrier{Pos: pos, Grid: true}}}
+	// sk > 0: for size 2^30, sk doubles past the last stage to -2^31 and then to 0, which
+	// `sk <= size` alone never leaves.
 	return []Stmt{&For{Pos: pos,
 		Init: &Decl{Pos: pos, Name: k, T: I32, Init: i32(2)},
-		Cond: bin(Le, v(k), size),
+		Cond: bin(LogAnd, bin(Gt, v(k), i32(0)), bin(Le, v(k), size)),
 		Post: &Assign{Pos: pos, Name: k, Value: bin(Mul, v(k), i32(2))},
 		Body: []Stmt{stages}}}
 }

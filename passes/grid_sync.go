@@ -142,7 +142,7 @@ func (o *outliner) coopKernel(r *ir.Region, base string) (*ir.Launch, error) {
 	pos := r.Pos
 	procsVar := &ir.Var{Pos: pos, Name: procs, T: ir.I32}
 	body = mapRegionBuiltins(body, procsVar)
-	g := &grouper{m: o.m, names: o.names, u: newUniformity(o.m, body, false), world: r.World}
+	g := &grouper{m: o.m, names: o.names, u: newUniformity(o.m, body, false), world: r.World, wholeGroup: true}
 	body = g.emit(body, active, nil)
 	if g.err != nil {
 		return nil, g.err

@@ -103,11 +103,15 @@ func hasGroupConstructs(body []ir.Stmt) bool {
 
 type grouper struct {
 	world bool // a world region's: its counters are one element for the world
-	m     *ir.Module
-	names *namer
-	u     *uniformity
-	rep   *Report
-	err   error
+	// wholeGroup says that the member set is never empty where the body
+	// runs (a cooperative kernel's active threads), so a uniform check
+	// may raise on every thread (Note [Uniform checks on every thread]).
+	wholeGroup bool
+	m          *ir.Module
+	names      *namer
+	u          *uniformity
+	rep        *Report
+	err        error
 }
 
 func (g *grouper) fail(err error) {
@@ -148,7 +152,7 @@ func (g *grouper) emit(body []ir.Stmt, member string, gs ir.Expr) []ir.Stmt {
 			case member == "" && !hasGroupConstructs([]ir.Stmt{s}):
 				flush()
 				out = append(out, s)
-			case g.uniformSafe(s):
+			case g.uniformSafe(s), g.wholeGroup && g.uniformCheck(s):
 				flush()
 				out = append(out, s)
 			case g.structural(s):

@@ -49,7 +49,17 @@ func (o *outliner) spillAcross(pieces []piece, hostPieces []*[]ir.Stmt, procs ir
 		if !paramOnly(procs) {
 			return nil, errorf(pos, "the privates of this region live on across launches in spill buffers of one element per processor, so its size must be made of parameters and constants")
 		}
-		o.spillBuffer(sp, name, types[name], procs, pos)
+		b := o.spillBuffer(sp, name, types[name], procs, pos)
+		var bodies [][]ir.Stmt
+		for _, p := range pieces {
+			bodies = append(bodies, *p.body)
+		}
+		for _, h := range hostPieces {
+			bodies = append(bodies, *h)
+		}
+		if p := spillBound(o.m, name, bodies); p != "" && types[name].IsInt() {
+			o.m.Buffer(b).Bound = p // Note [Bounded spills]
+		}
 	}
 	for _, p := range pieces {
 		*p.body = withSpill(*p.body, sp)

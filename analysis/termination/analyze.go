@@ -340,9 +340,10 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		w.deadline = start.Add(e.cfg.Budget)
 	}
 	a := &analyzer{eng: e, sys: sys, work: w}
+	budget := e.cfg.Work
 	defer func() {
 		if w.out && res.Verdict == Unknown {
-			what := fmt.Sprintf("work budget of %d solver queries", e.cfg.Work)
+			what := fmt.Sprintf("work budget of %d solver queries", budget)
 			switch {
 			case w.left > 0 && w.cpu != nil && w.cpu() >= w.cpuEnd:
 				what = fmt.Sprintf("solver processor-time budget of %s", e.cfg.CPU)
@@ -358,6 +359,8 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		return res
 	}
 	res.Warnings = barrierDivergence(sys, top)
+	budget = e.workFor(top) // Note [Work per loop nest]
+	w.left = budget
 	inv, loops, cert, stuck := a.prove()
 	res.Loops = loops
 	if len(stuck) == 0 {
@@ -394,11 +397,13 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	// A proof that ran out of work would run out again under a condition: no search then. A
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
 	if search {
-		if cond, sub := e.conditional(sys, loops, stuck, res.Witness, &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
+		if cond, sub := e.conditional(sys, loops, stuck, res.Witness, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
 			res.Certificate = append(cert, sub.Certificate...)
-			res.Assumptions = append(res.Assumptions, "condition: "+cond)
+			if cond != "" { // every bound weakened away (Note [Strides by a parameter go to the condition search])
+				res.Assumptions = append(res.Assumptions, "condition: "+cond)
+			}
 			if res.Witness != nil {
 				res.Reason = "otherwise FALSE: see the witness"
 			}
@@ -538,7 +543,7 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 			a.phase("bounds done")
 			st.try(&bounds)
 		}
-		if st.bad != nil {
+		if st.bad != nil && !a.leaveToConditions(st.bad) { // Note [Strides by a parameter go to the condition search]
 			if simple == nil {
 				// The first stage gets a third of the queries left, so that a loop it cannot
 				// help still has the full set's (Note [Staged Houdini]).
@@ -550,7 +555,7 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 			a.phase("simple done")
 			st.try(&simple)
 		}
-		if st.bad != nil {
+		if st.bad != nil && !a.leaveToConditions(st.bad) {
 			if full == nil {
 				full = a.houdini(candidates(sys))
 			}
@@ -819,6 +824,7 @@ func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit 
 			params = append(params, v)
 		}
 	}
+	params = onLaunchParams(sys, params, func(p string) bool { _, ok := e.cfg.Fixed[p]; return ok }) // Note [Conditions on the launch's parameters]
 	// Launch sizes that a product in the loop's bounds reads, bounded only where the parameters'
 	// bounds alone do not prove and no witness spins through a large launch (Note [Conditions
 	// through products]).

@@ -495,6 +495,7 @@ func intervals(sys *its.System) []ienv {
 	}
 	sortByOrder(locs, order)
 	visits := make([]int, len(sys.Locs))
+	cyclic := cycleUpdated(sys) // Note [Widening what a loop changes]
 	joinInto := func(l int, e ienv, widen bool) bool {
 		if state[l] == nil {
 			state[l] = e.copy()
@@ -510,7 +511,7 @@ func intervals(sys *its.System) []ienv {
 			if j.eq(old) {
 				continue
 			}
-			if widen {
+			if widen && cyclic[l][v.Name] {
 				j = widenTo(j, old, v.Sort)
 			}
 			state[l][v.Name] = j

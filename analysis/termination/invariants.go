@@ -78,6 +78,9 @@ func candidatesOf(sys *its.System, compares, congruences bool) []its.Expr {
 		add(its.B(le, a.y, a.x))
 		add(its.B(lt, a.y, a.x))
 	}
+	for _, c := range flagCandidates(sys) { // Note [Flag candidates]
+		add(c)
+	}
 	// Interval bounds: a variable set to a constant anywhere may stay on one side of it (a
 	// counter that starts at 1024 and counts down stays <= 1024).
 	for _, t := range sys.Trans {

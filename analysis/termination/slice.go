@@ -101,7 +101,9 @@ func slice(sys *its.System) *its.System {
 // wrong, and 64-bit multipliers are what the solver is slowest at. Their linear consequences
 // (tid <= gid < gsize), which translators state as facts too, stay.
 func proofView(sys *its.System) *its.System {
-	changed := false
+	orig := sys
+	sys = keepBoundedLoads(sys) // Note [Bounded loads in the proof view]
+	changed := sys != orig
 	var facts []its.Fact
 	for _, f := range sys.Facts {
 		if nonlinear(f.Expr) {

@@ -102,8 +102,11 @@ func (l *lowerer) compact(b *block) {
 		b.ifThen(b.Bin(ir.Gt, live, b.I32(1<<30)), []ir.Stmt{&ir.Raise{Pos: b.Pos,
 			Msg: fmt.Sprintf("more than 2^30 live %s constraints to sort for output", ct)}})
 		unsorted := b.Bin(ir.Ne, b.Ld(s.live, b.I32(2)), b.I32(0))
-		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, b.I32(1))
-		b.while(b.And(unsorted, b.Bin(ir.Lt, size, live)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: size.Name, Value: b.Bin(ir.Mul, size, b.I32(2))}})
+		grow := b.decl(l.locals.fresh("grow_"+s.base), ir.I32, b.I32(1))
+		b.while(b.And(unsorted, b.Bin(ir.Lt, grow, live)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: grow.Name, Value: b.Bin(ir.Mul, grow, b.I32(2))}})
+		// At most 2^30, since live is: the clamp states it for the kernels
+		// that read the size from a spill (Note [Bounded spills]).
+		size := b.decl(l.locals.fresh("size_"+s.base), ir.I32, b.Builtin(ir.Max, b.Builtin(ir.Min, grow, b.I32(1<<30)), b.I32(0)))
 		l.forSlots(b, b.Builtin(ir.Max, size, live), func(b *block, i ir.Expr) {
 			b.Store(s.order, i, b.Sel(b.Bin(ir.Lt, i, live), i, b.I32(-1)))
 		})
@@ -299,19 +302,31 @@ func (l *lowerer) phaseA(b *block) {
 		s := l.stores[ct]
 		s.n = l.locals.fresh("n_" + s.base)
 		s.hs = l.locals.fresh("hs_" + s.base)
-		b.decl(s.n, ir.I32, b.Ld(s.top, b.I32(0)))
-		b.decl(s.hs, ir.I32, b.I32(1))
+		// Clamped to [0, capacity], as copyQuery's top: an allocation past
+		// it raised before this step, so the clamp changes nothing for a
+		// program that runs, and it bounds every scan of the step for the
+		// termination analysis, in the kernels that read it from a spill
+		// too (Note [Bounded spills]).
+		b.decl(s.n, ir.I32, b.Builtin(ir.Max, b.Builtin(ir.Min, b.Ld(s.top, b.I32(0)), s.capRef(b.Builder)), b.I32(0)))
+		// The size grows in its own local, at most to 2^30 (past it the
+		// doubling wrapped, and a store of more than 2^30 constraints never
+		// ended its step), and the size is that clamped, which states the
+		// range for the kernels that read it from a spill (Note [Bounded
+		// spills]).
+		hsg := l.locals.fresh("hsg_" + s.base)
+		b.decl(hsg, ir.I32, b.I32(1))
+		hs := b.Local(hsg, ir.I32)
 		if len(s.indices) > 0 && !s.wide {
-			b.while(b.Bin(ir.Lt, b.Local(s.hs, ir.I32), s.nRef(b.Builder)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: b.Bin(ir.Mul, b.Local(s.hs, ir.I32), b.I32(2))}})
+			b.while(b.And(b.Bin(ir.Lt, hs, s.nRef(b.Builder)), b.Bin(ir.Lt, hs, b.I32(1<<30))), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: hsg, Value: b.Bin(ir.Mul, hs, b.I32(2))}})
 		}
 		if s.wide {
 			// The least power of two not below twice the live range, at
 			// most 4 CAP (the heads' length) and 2^30 (Note [Indices]).
-			hs := b.Local(s.hs, ir.I32)
 			half := b.Bin(ir.Shr, hs, b.I32(1))
 			grow := b.And(b.And(b.Bin(ir.Lt, half, s.nRef(b.Builder)), b.Bin(ir.Le, half, s.capRef(b.Builder))), b.Bin(ir.Lt, hs, b.I32(1<<30)))
-			b.while(grow, []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: b.Bin(ir.Mul, hs, b.I32(2))}})
+			b.while(grow, []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: hsg, Value: b.Bin(ir.Mul, hs, b.I32(2))}})
 		}
+		b.decl(s.hs, ir.I32, b.Builtin(ir.Max, b.Builtin(ir.Min, hs, b.I32(1<<30)), b.I32(0)))
 		if s.claim != "" && !s.listed {
 			l.forSlots(b, s.nRef(b.Builder), func(b *block, i ir.Expr) { b.Store(s.claim, i, b.U64(0)) })
 		}
