@@ -232,9 +232,10 @@ func TestTestdataFacts(t *testing.T) {
 			// the clock stops.
 			{`cudaMemcpyAsync\(in\.ptr, gpuc_in_in, in\.bytes\(\), cudaMemcpyHostToDevice, 0\)`, 1},
 			{`(?s)cudaEventRecord\(gpuc_stop\).*gpuc_free_input\(gpuc_in_in\);`, 1},
-			// The kernels load before the clock starts (Note [Loading
-			// before the clock]).
-			{`(?s)gpuc_max_block\(\(const void \*\)[a-z_0-9]+\);\n\s*gpuc_profile\.on = gpuc_time;.*cudaEventRecord\(gpuc_start\)`, 1},
+			// The kernels load and the pool is allocated before the clock
+			// starts, and the pool is zeroed after (Note [Loading before
+			// the clock]).
+			{`(?s)gpuc_max_block\(\(const void \*\)[a-z_0-9]+\);\n.*cudaMalloc\(&gpuc_pool, gpuc_pool_bytes\)\);\n\s*gpuc_profile\.on = gpuc_time;.*cudaEventRecord\(gpuc_start\).*cudaMemset\(gpuc_pool`, 1},
 			{`static const int gpuc_init_weights\[\] = \{3, -1, 4, -1\};`, 1},
 			// Integer adds to global memory combine a warp's updates of
 			// one address; a constant addend needs no shuffles.

@@ -54,6 +54,38 @@ inline void gpuc_to_host(void *dst, const void *src, size_t n) {
 inline void gpuc_to_device(void *dst, const void *src, size_t n) {
   GPUC_CUDA(cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice));
 }
+// gpuc_write_device writes n bytes of device memory to standard output
+// through two page-locked chunks, the copy of one overlapping the write of
+// the other (Note [Writing from the device] in gpuc_device.h). The copies
+// go on the default stream, after the kernels that wrote the text.
+#define GPUC_WRITE_DEVICE 1
+enum { gpuc_write_chunk = 1 << 21 };
+static unsigned char *gpuc_write_stage = nullptr;
+static cudaEvent_t gpuc_write_done[2];
+// gpuc_write_init allocates the chunks: start-up, before the clock.
+inline void gpuc_write_init(void) {
+  if (gpuc_write_stage != nullptr) return;
+  GPUC_CUDA(cudaHostAlloc((void **)&gpuc_write_stage, 2 * (size_t)gpuc_write_chunk, 0));
+  for (int i = 0; i < 2; i++) GPUC_CUDA(cudaEventCreate(&gpuc_write_done[i]));
+}
+inline void gpuc_write_device(const unsigned char *src, size_t n, const char *pos) {
+  gpuc_write_init();
+  const size_t chunks = (n + gpuc_write_chunk - 1) / gpuc_write_chunk;
+  for (size_t i = 0; i < chunks; i++) {
+    // Chunk i was asked for in the last round (or just below, for the
+    // first); ask for chunk i+1 into the other half, which the last
+    // round's fwrite has finished with, then write chunk i.
+    for (size_t j = i == 0 ? 0 : i + 1; j <= i + 1 && j < chunks; j++) {
+      const size_t off = j * gpuc_write_chunk, len = n - off < (size_t)gpuc_write_chunk ? n - off : (size_t)gpuc_write_chunk;
+      GPUC_CUDA(cudaMemcpyAsync(gpuc_write_stage + (j % 2) * gpuc_write_chunk, src + off, len, cudaMemcpyDeviceToHost, 0));
+      GPUC_CUDA(cudaEventRecord(gpuc_write_done[j % 2], 0));
+    }
+    GPUC_CUDA(cudaEventSynchronize(gpuc_write_done[i % 2]));
+    const size_t off = i * gpuc_write_chunk, len = n - off < (size_t)gpuc_write_chunk ? n - off : (size_t)gpuc_write_chunk;
+    if (fwrite(gpuc_write_stage + (i % 2) * gpuc_write_chunk, 1, len, stdout) != len)
+      gpuc_fail_line(pos, ": error: write of %zu bytes failed", n);
+  }
+}
 inline void gpuc_on_device(void *dst, const void *src, size_t n) {
   GPUC_CUDA(cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice));
 }

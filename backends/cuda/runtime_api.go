@@ -249,6 +249,14 @@ func (runtimeAPI) start(f *fn) {
 			f.line("gpuc_max_block((const void *)%s);", f.e.n.c(k.Name))
 		}
 	}
+	if writesBuffer(f.e.m) {
+		f.line("gpuc_write_init();")
+	}
+	if !f.e.world && len(globalBuffers(f.e.m)) > 0 {
+		f.e.poolSize(f)
+		f.line("unsigned char *gpuc_pool = nullptr;")
+		f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")
+	}
 	f.line("gpuc_profile.on = gpuc_time;")
 	f.line("cudaEvent_t gpuc_start, gpuc_stop;")
 	f.line("GPUC_CUDA(cudaEventCreate(&gpuc_start));")
@@ -265,17 +273,21 @@ func (runtimeAPI) start(f *fn) {
 // and loading the kernels' code, which CUDA does lazily, at a
 // kernel's first launch or query, unless asked before. The program
 // asks each kernel's attributes (gpuc_max_block, which keeps them for
-// the launch checks) before the clock starts, so that the time before
-// the first kernel is allocation, zeroing, the input copies and setup,
-// which --time then splits into the host's part and the device's.
+// the launch checks) before the clock starts, and allocates the pool of
+// device buffers (its size follows the parameters, never the input) and
+// the page-locked chunks that text is written through (Note [Writing
+// from the device] in gpuc_device.h), so that the time before the first
+// kernel is zeroing, the input copies and setup, which --time then
+// splits into the host's part and the device's.
 // scripts/bench/chr_fw.cu, the hand-written baseline, loads its kernel
-// before its clock too.
+// and allocates its buffer before its clock too.
 
-// pool allocates the global buffers as one pool, zeroed, with one
-// cudaMalloc and one cudaMemset: a call per buffer cost about as much as a
-// small program's kernels. setup cuts each buffer out of it. A world
-// program's pool is on NVSHMEM's symmetric heap, sized before the clock
-// starts (poolSize), with the same layout on every device.
+// pool zeroes the global buffers, one pool that start allocated before
+// the clock with one cudaMalloc, with one cudaMemset: a call per buffer
+// cost about as much as a small program's kernels. setup cuts each buffer
+// out of it. A world program's pool is on NVSHMEM's symmetric heap, sized
+// before the clock starts (poolSize), with the same layout on every
+// device.
 func (runtimeAPI) pool(f *fn) {
 	if len(globalBuffers(f.e.m)) == 0 {
 		return
@@ -284,10 +296,25 @@ func (runtimeAPI) pool(f *fn) {
 		f.line("unsigned char *gpuc_pool = gpuc_world_pool(gpuc_pool_bytes);")
 		return
 	}
-	f.e.poolSize(f)
-	f.line("unsigned char *gpuc_pool = nullptr;")
-	f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")
 	f.line("GPUC_CUDA(cudaMemset(gpuc_pool, 0, gpuc_pool_bytes));")
+}
+
+// writesBuffer reports whether m's host program writes a device buffer
+// (Note [Writing from the device] in gpuc_device.h).
+func writesBuffer(m *ir.Module) bool {
+	found := false
+	for _, f := range m.Funcs {
+		if f == nil || f.Kind != ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			if w, ok := s.(*ir.Write); ok && m.Buffer(w.Array) != nil {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // poolSize computes gpuc_pool_bytes and each global buffer's place in the

@@ -27,8 +27,9 @@ import (
 // formatted on the device as well (Note [Device formatting] in package
 // ir), TEXT_LINES lines (default 2^20) at a time, each chunk by a region
 // of its own, so that its buffers take that many lines, not the
-// capacity; the host copies back each chunk's text and writes it in one
-// write;
+// capacity; the host writes each chunk's text from the device buffer in
+// one write (pipelined copies through page-locked memory on CUDA, Note
+// [Writing from the device] in backends/runtime/gpuc_device.h);
 // a store with float arguments is copied back packed and printed by the
 // host with printf, in the index's order. No host pass over the store's
 // slots, no sorting or formatting on the host for integer stores, and
@@ -97,8 +98,8 @@ func (l *lowerer) printStore(b *block, s *store) {
 	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, b.Ld(s.live, b.I32(0)))
 	if s.text != "" {
 		// Formatted on the device, textChunk lines at a time: a region
-		// writes the chunk's text, whose length is its last line's end.
-		text := l.array(s.base+"_htext", ir.U8, s.textLen(b.Builder))
+		// writes the chunk's text, whose length is its last line's end,
+		// and the host writes it from the device buffer.
 		c := b.decl(l.locals.fresh("chunk"), ir.I32, b.I32(0))
 		body := b.sub()
 		n := body.decl(l.locals.fresh("lines_"+s.base), ir.I32, b.Builtin(ir.Min, s.chunkRef(b.Builder), b.Bin(ir.Sub, live, c)))
@@ -106,8 +107,7 @@ func (l *lowerer) printStore(b *block, s *store) {
 		l.format(region, s, c, n)
 		body.Emit(&ir.Region{Pos: b.Pos, Procs: b.P(l.procs), Body: region.stmts()})
 		bytes := body.decl(l.locals.fresh("bytes_"+s.base), ir.I64, b.Ld(s.lines, b.Bin(ir.Sub, n, b.I32(1))))
-		body.Emit(&ir.Copy{Pos: b.Pos, Dst: text, DstOff: b.I32(0), Src: s.text, SrcOff: b.I32(0), Count: bytes},
-			&ir.Write{Pos: b.Pos, Array: text, Count: bytes})
+		body.Emit(&ir.Write{Pos: b.Pos, Array: s.text, Count: bytes})
 		body.Set(c.Name, b.Bin(ir.Add, c, n))
 		b.while(b.Bin(ir.Lt, c, live), body.stmts())
 		return
