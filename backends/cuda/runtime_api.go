@@ -249,7 +249,11 @@ func (runtimeAPI) start(f *fn) {
 			f.line("gpuc_max_block((const void *)%s);", f.e.n.c(k.Name))
 		}
 	}
-	if writesBuffer(f.e.m) {
+	loads, writes := hostReads(f.e.m)
+	if loads {
+		f.line("gpuc_read_init();")
+	}
+	if writes {
 		f.line("gpuc_write_init();")
 	}
 	if !f.e.world && len(globalBuffers(f.e.m)) > 0 {
@@ -274,9 +278,10 @@ func (runtimeAPI) start(f *fn) {
 // kernel's first launch or query, unless asked before. The program
 // asks each kernel's attributes (gpuc_max_block, which keeps them for
 // the launch checks) before the clock starts, and allocates the pool of
-// device buffers (its size follows the parameters, never the input) and
-// the page-locked chunks that text is written through (Note [Writing
-// from the device] in gpuc_device.h), so that the time before the first
+// device buffers (its size follows the parameters, never the input), the
+// page-locked buffer of small read-backs (gpuc_to_host) and the chunks
+// that text is written through (Note [Writing from the device] in
+// gpuc_device.h), so that the time before the first
 // kernel is zeroing, the input copies and setup, which --time then
 // splits into the host's part and the device's.
 // scripts/bench/chr_fw.cu, the hand-written baseline, loads its kernel
@@ -299,22 +304,29 @@ func (runtimeAPI) pool(f *fn) {
 	f.line("GPUC_CUDA(cudaMemset(gpuc_pool, 0, gpuc_pool_bytes));")
 }
 
-// writesBuffer reports whether m's host program writes a device buffer
-// (Note [Writing from the device] in gpuc_device.h).
-func writesBuffer(m *ir.Module) bool {
-	found := false
+// hostReads reports whether m's host program loads from a device buffer
+// (gpuc_to_host's small read-backs) and whether it writes one to the
+// output (Note [Writing from the device] in gpuc_device.h), so that the
+// page-locked buffers they go through are allocated before the clock.
+func hostReads(m *ir.Module) (loads, writes bool) {
 	for _, f := range m.Funcs {
 		if f == nil || f.Kind != ir.HostFunc {
 			continue
 		}
 		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
 			if w, ok := s.(*ir.Write); ok && m.Buffer(w.Array) != nil {
-				found = true
+				writes = true
 			}
-			return !found
+			return true
+		})
+		ir.WalkAllExprs(f.Body, func(e ir.Expr) bool {
+			if l, ok := e.(*ir.Load); ok && m.Buffer(l.Buf) != nil {
+				loads = true
+			}
+			return true
 		})
 	}
-	return found
+	return loads, writes
 }
 
 // poolSize computes gpuc_pool_bytes and each global buffer's place in the

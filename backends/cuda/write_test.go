@@ -86,12 +86,17 @@ func TestWriteDevice(t *testing.T) {
 	}
 }
 
-// TestWriteFacts checks where a program that writes a device buffer
-// allocates its page-locked chunks: before the clock starts.
-func TestWriteFacts(t *testing.T) {
+// TestStagesBeforeClock checks that a program allocates the page-locked
+// buffers of its read-backs and of its writes of device buffers before
+// the clock starts, and only where its host program has them.
+func TestStagesBeforeClock(t *testing.T) {
 	cu, _ := emit(t, "testdata/write.kir")
 	checkFact(t, cu, fact{`(?s)gpuc_write_init\(\);\n.*cudaEventRecord\(gpuc_start\)`, 1})
 	checkFact(t, cu, fact{`gpuc_write\(text, gpuc_add\(N, 1\), "[^"]*write.kir:21:3"\);`, 1})
 	minimal, _ := emit(t, "testdata/minimal.kir")
-	checkFact(t, minimal, fact{`gpuc_write_init\(\);`, 0})
+	checkFact(t, minimal, fact{`gpuc_write_init\(\);|gpuc_read_init\(\);`, 0})
+	checkFact(t, cu, fact{`gpuc_read_init\(\);`, 0})
+	host, _ := emit(t, "testdata/host.kir")
+	checkFact(t, host, fact{`(?s)gpuc_read_init\(\);\n.*cudaEventRecord\(gpuc_start\)`, 1})
+	checkFact(t, host, fact{`gpuc_write_init\(\);`, 0})
 }
