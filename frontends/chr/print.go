@@ -34,6 +34,16 @@ import (
 // host with printf, in the index's order. No host pass over the store's
 // slots, no sorting or formatting on the host for integer stores, and
 // no backend knows about it.
+//
+// The packing, sorting and formatting run in regions of their own, after
+// the fixpoint's, with min(PROCS, 2^16) processors (maxOutputProcs): a
+// region as large as the fixpoint's (PROCS=2^20 for a dense store) is
+// too large for one cooperative kernel, so each of its barriers became a
+// launch, and a bitonic sort of 2^20 constraints and a scan of their
+// lines took some 250 launches and 20 read-backs of a loop bound, where
+// one cooperative kernel with grid syncs does (issue 18: primes' 1014
+// launches). Their loops stride over the slots and lines, so the count
+// of processors changes no result.
 
 // printStores emits the host code that prints the final store, then the
 // statistics, if asked for, to the standard error stream.
@@ -105,7 +115,7 @@ func (l *lowerer) printStore(b *block, s *store) {
 		n := body.decl(l.locals.fresh("lines_"+s.base), ir.I32, b.Builtin(ir.Min, s.chunkRef(b.Builder), b.Bin(ir.Sub, live, c)))
 		region := body.sub()
 		l.format(region, s, c, n)
-		body.Emit(&ir.Region{Pos: b.Pos, Procs: b.P(l.procs), Body: region.stmts()})
+		body.Emit(&ir.Region{Pos: b.Pos, Procs: l.outputProcs(b.Builder), Body: region.stmts()})
 		bytes := body.decl(l.locals.fresh("bytes_"+s.base), ir.I64, b.Ld(s.lines, b.Bin(ir.Sub, n, b.I32(1))))
 		body.Emit(&ir.Write{Pos: b.Pos, Array: s.text, Count: bytes})
 		body.Set(c.Name, b.Bin(ir.Add, c, n))

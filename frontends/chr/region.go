@@ -40,9 +40,28 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	b.ifThen(b.Bin(ir.Eq, b.Builtin(ir.ProcID), b.I32(0)), []ir.Stmt{
 		&ir.Store{Pos: l.pos, Buf: l.steps, Index: b.I32(0), Value: b.Cast(ir.I64, step)},
 		&ir.Store{Pos: l.pos, Buf: l.steps, Index: b.I32(1), Value: b.Cast(ir.I64, l.stamp)}})
-	l.compact(b)
 	return b.stmts()
 }
+
+// outputRegion is the region that packs and sorts the final stores, with
+// outputProcs processors (Note [Output]).
+func (l *lowerer) outputRegion() ir.Stmt {
+	b := newBlock(l.m, l.pos)
+	l.compact(b)
+	return &ir.Region{Pos: l.pos, Procs: l.outputProcs(b.Builder), Body: b.stmts()}
+}
+
+// outputProcs is the processor count of the output's regions:
+// min(PROCS, maxOutputProcs) (Note [Output]).
+func (l *lowerer) outputProcs(b *ir.Builder) ir.Expr {
+	return b.Builtin(ir.Min, b.P(l.procs), b.I32(maxOutputProcs))
+}
+
+// maxOutputProcs bounds the processors of the output's regions: 2^16,
+// which an H100 or H200 holds as one cooperative kernel (2^16 of its
+// 270,336 threads) with room for the register use of a sort over several
+// stores (Note [Output]).
+const maxOutputProcs = 1 << 16
 
 // compact packs each store's live constraints into its packed arrays on
 // the device and sorts an index of them in the standard order of terms
