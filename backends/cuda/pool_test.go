@@ -6,9 +6,9 @@ import "testing"
 // input buffers, which their copies fill whole, and zeroes the rest.
 func TestZeroingSkipsInputs(t *testing.T) {
 	device, _ := emit(t, "testdata/device.kir")
-	checkFact(t, device, fact{`cudaMemset\(gpuc_pool, 0, gpuc_pool_bytes\)`, 0})
-	checkFact(t, device, fact{`cudaMemset\(gpuc_pool \+ gpuc_at_[a-z0-9_]+, 0, (gpuc_pool_bytes|gpuc_at_[a-z0-9_]+) - gpuc_at_[a-z0-9_]+\)`, -1})
-	checkFact(t, device, fact{`cudaMemset\(gpuc_pool \+ gpuc_at_in,`, 0})
+	checkFact(t, device, fact{`cudaMemsetAsync\(gpuc_pool, 0, gpuc_pool_bytes, 0\)`, 0})
+	checkFact(t, device, fact{`cudaMemsetAsync\(gpuc_pool \+ gpuc_at_[a-z0-9_]+, 0, (gpuc_pool_bytes|gpuc_at_[a-z0-9_]+) - gpuc_at_[a-z0-9_]+, 0\)`, -1})
+	checkFact(t, device, fact{`cudaMemsetAsync\(gpuc_pool \+ gpuc_at_in,`, 0})
 	vecadd, _ := emit(t, "../../examples/kir/vecadd.kir")
-	checkFact(t, vecadd, fact{`GPUC_CUDA\(cudaMemset\(gpuc_pool, 0, gpuc_pool_bytes\)\);`, 1})
+	checkFact(t, vecadd, fact{`GPUC_CUDA\(cudaMemsetAsync\(gpuc_pool, 0, gpuc_pool_bytes, 0\)\);`, 1})
 }

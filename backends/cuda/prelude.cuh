@@ -212,6 +212,16 @@ inline void gpuc_profile_launch(bool coop, const char *from) {
   gpuc_profile.coop += coop;
 }
 
+// gpuc_in_stream copies the input buffers in beside the pool's zeroing,
+// and gpuc_in_done marks the end of its copies (Note [Input copies] in
+// backends/cuda/runtime_api.go); both are made before the clock.
+static cudaStream_t gpuc_in_stream;
+static cudaEvent_t gpuc_in_done;
+inline void gpuc_input_stream_init(void) {
+  GPUC_CUDA(cudaStreamCreateWithFlags(&gpuc_in_stream, cudaStreamNonBlocking));
+  GPUC_CUDA(cudaEventCreateWithFlags(&gpuc_in_done, cudaEventDisableTiming));
+}
+
 // gpuc_pinned_alloc and gpuc_pinned_free hold input files in page-locked
 // host memory (gpuc_input_alloc in gpuc_runtime.h), so that their copies
 // to the device run at the bus's bandwidth.
