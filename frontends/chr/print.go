@@ -73,7 +73,14 @@ func (l *lowerer) printStores() []ir.Stmt {
 func (l *lowerer) printStats() ir.Stmt {
 	b := l.builder()
 	p := l.param("STATS", 1)
-	steps, rounds := b.Ld(l.steps, b.I32(0)), b.Ld(l.steps, b.I32(1))
+	// The counters come back in two copies, not a read-back each.
+	nFired := int64(len(l.prog.rules) + 1)
+	hsteps, hfired := l.array("chr_hsteps", ir.I64, b.I64(2)), l.array("chr_hfired", ir.I64, b.I64(nFired))
+	fetch := []ir.Stmt{
+		&ir.Copy{Pos: l.pos, Dst: hsteps, DstOff: b.I32(0), Src: l.steps, SrcOff: b.I32(0), Count: b.I32(2)},
+		&ir.Copy{Pos: l.pos, Dst: hfired, DstOff: b.I32(0), Src: l.fired, SrcOff: b.I32(0), Count: b.I32(nFired)},
+	}
+	steps, rounds := b.Ld(hsteps, b.I32(0)), b.Ld(hsteps, b.I32(1))
 	eprintf := func(pos ir.Pos, format string, args ...ir.Expr) ir.Stmt {
 		return &ir.Printf{Pos: pos, Stderr: true, Format: format, Args: args}
 	}
@@ -81,7 +88,7 @@ func (l *lowerer) printStats() ir.Stmt {
 	json := []ir.Stmt{eprintf(l.pos, "{\"steps\": %ld, \"claim_rounds\": %ld, \"firings\": {", steps, rounds)}
 	for i, r := range l.prog.rules {
 		rb := b.At(r.pos)
-		fired := rb.Ld(l.fired, rb.I32(int64(r.index)))
+		fired := rb.Ld(hfired, rb.I32(int64(r.index)))
 		label := strings.ReplaceAll(r.label(), "%", "%%")
 		text = append(text, eprintf(r.pos, "%% "+label+": %ld firings\n", fired))
 		sep := ", "
@@ -92,8 +99,8 @@ func (l *lowerer) printStats() ir.Stmt {
 	}
 	json = append(json, eprintf(l.pos, "}}\n"))
 	param := b.P(p)
-	return &ir.If{Pos: l.pos, Cond: b.Bin(ir.Eq, param, b.I32(2)), Then: json,
-		Else: []ir.Stmt{&ir.If{Pos: l.pos, Cond: b.Bin(ir.Ne, param, b.I32(0)), Then: text}}}
+	return &ir.If{Pos: l.pos, Cond: b.Bin(ir.Ne, param, b.I32(0)), Then: append(fetch,
+		&ir.If{Pos: l.pos, Cond: b.Bin(ir.Eq, param, b.I32(2)), Then: json, Else: text})}
 }
 
 // jsonString quotes s as a JSON string.
