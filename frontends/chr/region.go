@@ -317,9 +317,16 @@ func (l *lowerer) phaseA(b *block) {
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
 		s.n = l.locals.fresh("n_" + s.base)
-		s.hs = l.locals.fresh("hs_" + s.base)
 		b.decl(s.n, ir.I32, b.Ld(s.top, b.I32(0)))
-		b.decl(s.hs, ir.I32, b.I32(1))
+		if len(s.indices) == 0 && !s.wide {
+			// No hash table: no size to declare. A constant local
+			// would become a host variable (Note [Host loops]) and cut
+			// the region there, a launch more each step.
+			s.hs = ""
+		} else {
+			s.hs = l.locals.fresh("hs_" + s.base)
+			b.decl(s.hs, ir.I32, b.I32(1))
+		}
 		if len(s.indices) > 0 && !s.wide {
 			b.while(b.Bin(ir.Lt, b.Local(s.hs, ir.I32), s.nRef(b.Builder)), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: s.hs, Value: b.Bin(ir.Mul, b.Local(s.hs, ir.I32), b.I32(2))}})
 		}
