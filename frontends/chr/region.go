@@ -18,8 +18,12 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	l.copyQuery(b)
 	b.Barrier(true)
 	step := b.decl(l.locals.fresh("step"), ir.I32, b.I32(0))
-	goOn := b.decl(l.locals.fresh("go"), ir.Bool, b.Bool(true))
 	l.stamp = b.decl(l.locals.fresh("stamp"), ir.I32, b.I32(0))
+	// go last: the host-loops pass makes step and stamp host variables,
+	// and a device piece just before the loop computes its condition
+	// there and at the end of each step, with no launch of its own (Note
+	// [Host loops]).
+	goOn := b.decl(l.locals.fresh("go"), ir.Bool, b.Bool(true))
 	body := b.sub()
 	body.Set(step.Name, b.Bin(ir.Add, step, b.I32(1)))
 	body.ifThen(b.Bin(ir.Gt, step, b.P(l.maxSteps)), []ir.Stmt{&ir.Raise{Pos: l.pos,
