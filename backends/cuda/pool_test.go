@@ -12,3 +12,14 @@ func TestZeroingSkipsInputs(t *testing.T) {
 	vecadd, _ := emit(t, "../../examples/kir/vecadd.kir")
 	checkFact(t, vecadd, fact{`GPUC_CUDA\(cudaMemsetAsync\(gpuc_pool, 0, gpuc_pool_bytes, 0\)\);`, 1})
 }
+
+// TestCoopAskedBeforeClock checks that a program asks how many blocks of
+// each cooperative kernel fit, where the block size is a constant, before
+// the clock starts, once each.
+func TestCoopAskedBeforeClock(t *testing.T) {
+	steps, _ := emit(t, "testdata/coop/steps.kir")
+	checkFact(t, steps, fact{`(?s)gpuc_coop_per\(clear, 128, 0\);\n\s*gpuc_coop_per\(rotate, 128, 0\);\n.*cudaEventRecord\(gpuc_start\)`, 1})
+	checkFact(t, steps, fact{`gpuc_coop_per\(`, 2})
+	raise, _ := emit(t, "testdata/coop/raise.kir")
+	checkFact(t, raise, fact{`gpuc_coop_per\(`, 0})
+}

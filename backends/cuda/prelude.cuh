@@ -136,8 +136,10 @@ inline bool gpuc_launchable(K *kernel, const char *name, const char *pos, long l
 // may hold grid barriers (gpuc_grid_sync). gpuc_coop_fits tells whether the
 // device can hold all blocks of a launch at once: its multiprocessors times
 // the blocks of this kernel each can host.
-template <typename K>
-inline bool gpuc_coop_fits(K *kernel, long long grid, long long block, size_t smem) {
+// The device's answers are kept: a launch in a host loop asks once, and
+// the program asks for the launches whose block size it knows before the
+// clock starts (gpuc_coop_per, Note [Loading before the clock]).
+inline int gpuc_coop_sms(void) {
   static int sms = -1;
   if (sms < 0) {
     int dev = 0, coop = 0;
@@ -146,11 +148,26 @@ inline bool gpuc_coop_fits(K *kernel, long long grid, long long block, size_t sm
     GPUC_CUDA(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
     if (!coop) sms = 0;
   }
+  return sms;
+}
+// gpuc_coop_per is how many blocks of kernel, of block threads and smem
+// bytes of shared memory, one multiprocessor holds at once.
+template <typename K> inline int gpuc_coop_per(K *kernel, long long block, size_t smem) {
+  // One table for the kernels of one type: keyed by the kernel too.
+  static struct { const void *kernel; long long block; size_t smem; int per; } seen[16];
+  static int n = 0;
+  for (int i = 0; i < n; i++)
+    if (seen[i].kernel == (const void *)kernel && seen[i].block == block && seen[i].smem == smem) return seen[i].per;
   if (smem > 48 * 1024)
     GPUC_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   int per = 0;
   GPUC_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, (int)block, smem));
-  return grid <= (long long)per * sms;
+  if (n < 16) seen[n++] = {(const void *)kernel, block, smem, per};
+  return per;
+}
+template <typename K>
+inline bool gpuc_coop_fits(K *kernel, long long grid, long long block, size_t smem) {
+  return grid <= (long long)gpuc_coop_per(kernel, block, smem) * gpuc_coop_sms();
 }
 
 // gpuc_launch_coop launches kernel cooperatively with args.

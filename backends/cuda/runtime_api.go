@@ -252,6 +252,9 @@ func (runtimeAPI) start(f *fn) {
 	if f.e.hasCopiedInputs() {
 		f.line("gpuc_input_stream_init();")
 	}
+	for _, l := range coopGeometries(f.e) {
+		f.line("gpuc_coop_per(%s, %d, 0);", f.e.n.c(l.kernel), l.block)
+	}
 	loads, writes := hostReads(f.e.m)
 	if loads {
 		f.line("gpuc_read_init();")
@@ -371,6 +374,44 @@ func (runtimeAPI) joinInputs(f *fn) {
 		f.line("GPUC_CUDA(cudaEventRecord(gpuc_in_done, gpuc_in_stream));")
 		f.line("GPUC_CUDA(cudaStreamWaitEvent(0, gpuc_in_done, 0));")
 	}
+}
+
+// coopGeometry is a cooperative launch's kernel and constant block size.
+type coopGeometry struct {
+	kernel string
+	block  int64
+}
+
+// coopGeometries lists the cooperative launches of e's module whose block
+// size is a constant and whose kernel has no shared memory, once each: the
+// program asks the device how many blocks of each fit before the clock
+// starts (Note [Loading before the clock]).
+func coopGeometries(e *emitter) []coopGeometry {
+	var out []coopGeometry
+	seen := map[coopGeometry]bool{}
+	for _, f := range e.m.Funcs {
+		if f == nil || f.Kind != ir.HostFunc {
+			continue
+		}
+		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+			l, ok := s.(*ir.Launch)
+			if !ok || !l.Coop {
+				return true
+			}
+			k := e.m.Func(l.Kernel)
+			c, isConst := l.Block.(*ir.Const)
+			if k == nil || !isConst || len(e.conv.Shared(k)) > 0 || (l.World && e.world) {
+				return true
+			}
+			g := coopGeometry{l.Kernel, c.Int()}
+			if g.block >= 1 && g.block <= 1024 && !seen[g] {
+				seen[g] = true
+				out = append(out, g)
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // hostReads reports whether m's host program loads from a device buffer
