@@ -51,7 +51,7 @@
 // (block, thread) pair of a launch; they may use block barriers and shared
 // buffers, never grid barriers. A structured host program launches them,
 // loops, branches, reads back device scalars, copies and swaps buffers and
-// prints, or writes bytes from a host array (Write).
+// prints, or writes bytes from a host array or a device buffer (Write).
 //
 // The SPMD level adds Region, a host statement that runs its body on a group
 // of P virtual processors, where P may be in the millions. Region bodies may

@@ -329,10 +329,12 @@ type Copy struct {
 	Count  Expr
 }
 
-// Write (host) writes the first Count bytes of the u8 host array Array to
-// the output, as they are: text formatted on the device (Note [Device
-// formatting]) leaves the host one large write. The count is checked
-// against the array's length at run time.
+// Write (host) writes the first Count bytes of Array, a u8 host array or
+// a u8 device buffer, to the output, as they are: text formatted on the
+// device (Note [Device formatting]) leaves the host one large write,
+// straight from the device buffer where the text is (Note [Writing from
+// the device] in backends/runtime/gpuc_device.h). The count is checked
+// against the memory's length at run time.
 //
 //	write text, n
 type Write struct {

@@ -55,12 +55,12 @@ func (v *verifier) copyStmt(s *Copy) {
 }
 
 func (v *verifier) write(s *Write) {
-	v.only(s.Pos, "write", hostCode)
-	switch a := v.arrays[s.Array]; {
-	case a == nil:
-		v.errorf(s.Pos, "write of %s, which is not a host array", s.Array)
-	case a.Elem != U8:
-		v.errorf(s.Pos, "write of %s, an array of %s; write takes an array of u8", s.Array, a.Elem)
+	if !v.only(s.Pos, "write", hostCode) {
+		v.integer(s.Count, "write count")
+		return
+	}
+	if t := v.memory(s.Array, s.Pos, false); t != U8 && t != Invalid {
+		v.errorf(s.Pos, "write of %s, which holds %s; write takes a host array or buffer of u8", s.Array, t)
 	}
 	v.integer(s.Count, "write count")
 }

@@ -57,13 +57,19 @@ func hostDefs(m *ir.Module) map[string]ir.Expr {
 	return out
 }
 
-// overParams reports whether e reads only constants and parameters.
+// overParams reports whether e reads only constants and parameters (min,
+// max and abs of them too: CHR's output regions have min(PROCS, 2^16)
+// processors).
 func overParams(e ir.Expr) bool {
 	ok := true
 	ir.WalkExpr(e, func(e ir.Expr) bool {
-		switch e.(type) {
+		switch e := e.(type) {
 		case *ir.Const, *ir.ParamRef, *ir.Binary, *ir.Unary, *ir.Convert:
 			return true
+		case *ir.Builtin:
+			if e.Op == ir.Min || e.Op == ir.Max || e.Op == ir.Abs {
+				return true
+			}
 		}
 		ok = false
 		return false

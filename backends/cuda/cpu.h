@@ -26,6 +26,12 @@ inline void gpuc_big_copy(void *dst, const void *src, size_t n);
 inline void gpuc_to_host(void *dst, const void *src, size_t n) { gpuc_big_copy(dst, src, n); }
 inline void gpuc_to_device(void *dst, const void *src, size_t n) { gpuc_big_copy(dst, src, n); }
 inline void gpuc_on_device(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+// Device memory is host memory: text is written as it is (Note [Writing
+// from the device] in gpuc_device.h).
+#define GPUC_WRITE_DEVICE 1
+inline void gpuc_write_device(const unsigned char *src, size_t n, const char *pos) {
+  if (fwrite(src, 1, n, stdout) != n) gpuc_fail_line(pos, ": error: write of %zu bytes failed", n);
+}
 #endif
 
 // gpuc_host_free_memory is the physical memory available for device

@@ -39,6 +39,10 @@ func (f *fn) hostStmt(s ir.Stmt) {
 		if len(f.e.raiseMsgs) > 0 {
 			f.line("gpuc_check_device_error();")
 		}
+		if b := f.e.m.Buffer(s.Array); b != nil && f.e.distributed(b) {
+			f.line("gpuc_dist_write(%s, %s, %s, %s);", f.memory(s.Array, s.Pos), f.distBlock(b), v[0].s, cstring(s.Pos.String()))
+			return
+		}
 		f.line("gpuc_write(%s, %s, %s);", f.memory(s.Array, s.Pos), v[0].s, cstring(s.Pos.String()))
 	}
 }
@@ -553,6 +557,9 @@ func (e *emitter) setup(f *fn) {
 			continue
 		}
 		e.dev.setup(f, b)
+	}
+	if j, ok := e.dev.(interface{ joinInputs(*fn) }); ok {
+		j.joinInputs(f)
 	}
 }
 

@@ -38,21 +38,59 @@ inline void gpuc_device_free(void *p) { GPUC_CUDA(cudaFree(p)); }
 // loop's count each iteration, goes through a pinned staging buffer: a
 // copy into page-locked memory and a synchronisation cost fewer
 // microseconds than a copy into pageable memory, which the driver stages
-// itself (Note [Error word] in backends/cuda).
+// itself (Note [Error word] in backends/cuda). A program whose host reads
+// device memory allocates it before the clock (gpuc_read_init, Note
+// [Loading before the clock]): a first cudaHostAlloc costs more than the
+// read.
+enum { gpuc_read_small = 256 };
+static void *gpuc_read_stage = nullptr;
+inline void gpuc_read_init(void) {
+  if (gpuc_read_stage == nullptr) GPUC_CUDA(cudaHostAlloc(&gpuc_read_stage, gpuc_read_small, 0));
+}
 inline void gpuc_to_host(void *dst, const void *src, size_t n) {
-  enum { small = 256 };
-  static void *stage = nullptr;
-  if (n <= small) {
-    if (stage == nullptr) GPUC_CUDA(cudaHostAlloc(&stage, small, 0));
-    GPUC_CUDA(cudaMemcpyAsync(stage, src, n, cudaMemcpyDeviceToHost, 0));
+  if (n <= gpuc_read_small) {
+    gpuc_read_init();
+    GPUC_CUDA(cudaMemcpyAsync(gpuc_read_stage, src, n, cudaMemcpyDeviceToHost, 0));
     GPUC_CUDA(cudaStreamSynchronize(0));
-    memcpy(dst, stage, n);
+    memcpy(dst, gpuc_read_stage, n);
     return;
   }
   GPUC_CUDA(cudaMemcpy(dst, src, n, cudaMemcpyDeviceToHost));
 }
 inline void gpuc_to_device(void *dst, const void *src, size_t n) {
   GPUC_CUDA(cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice));
+}
+// gpuc_write_device writes n bytes of device memory to standard output
+// through two page-locked chunks, the copy of one overlapping the write of
+// the other (Note [Writing from the device] in gpuc_device.h). The copies
+// go on the default stream, after the kernels that wrote the text.
+#define GPUC_WRITE_DEVICE 1
+enum { gpuc_write_chunk = 1 << 21 };
+static unsigned char *gpuc_write_stage = nullptr;
+static cudaEvent_t gpuc_write_done[2];
+// gpuc_write_init allocates the chunks: start-up, before the clock.
+inline void gpuc_write_init(void) {
+  if (gpuc_write_stage != nullptr) return;
+  GPUC_CUDA(cudaHostAlloc((void **)&gpuc_write_stage, 2 * (size_t)gpuc_write_chunk, 0));
+  for (int i = 0; i < 2; i++) GPUC_CUDA(cudaEventCreate(&gpuc_write_done[i]));
+}
+inline void gpuc_write_device(const unsigned char *src, size_t n, const char *pos) {
+  gpuc_write_init();
+  const size_t chunks = (n + gpuc_write_chunk - 1) / gpuc_write_chunk;
+  for (size_t i = 0; i < chunks; i++) {
+    // Chunk i was asked for in the last round (or just below, for the
+    // first); ask for chunk i+1 into the other half, which the last
+    // round's fwrite has finished with, then write chunk i.
+    for (size_t j = i == 0 ? 0 : i + 1; j <= i + 1 && j < chunks; j++) {
+      const size_t off = j * gpuc_write_chunk, len = n - off < (size_t)gpuc_write_chunk ? n - off : (size_t)gpuc_write_chunk;
+      GPUC_CUDA(cudaMemcpyAsync(gpuc_write_stage + (j % 2) * gpuc_write_chunk, src + off, len, cudaMemcpyDeviceToHost, 0));
+      GPUC_CUDA(cudaEventRecord(gpuc_write_done[j % 2], 0));
+    }
+    GPUC_CUDA(cudaEventSynchronize(gpuc_write_done[i % 2]));
+    const size_t off = i * gpuc_write_chunk, len = n - off < (size_t)gpuc_write_chunk ? n - off : (size_t)gpuc_write_chunk;
+    if (fwrite(gpuc_write_stage + (i % 2) * gpuc_write_chunk, 1, len, stdout) != len)
+      gpuc_fail_line(pos, ": error: write of %zu bytes failed", n);
+  }
 }
 inline void gpuc_on_device(void *dst, const void *src, size_t n) {
   GPUC_CUDA(cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice));
@@ -98,8 +136,10 @@ inline bool gpuc_launchable(K *kernel, const char *name, const char *pos, long l
 // may hold grid barriers (gpuc_grid_sync). gpuc_coop_fits tells whether the
 // device can hold all blocks of a launch at once: its multiprocessors times
 // the blocks of this kernel each can host.
-template <typename K>
-inline bool gpuc_coop_fits(K *kernel, long long grid, long long block, size_t smem) {
+// The device's answers are kept: a launch in a host loop asks once, and
+// the program asks for the launches whose block size it knows before the
+// clock starts (gpuc_coop_per, Note [Loading before the clock]).
+inline int gpuc_coop_sms(void) {
   static int sms = -1;
   if (sms < 0) {
     int dev = 0, coop = 0;
@@ -108,11 +148,26 @@ inline bool gpuc_coop_fits(K *kernel, long long grid, long long block, size_t sm
     GPUC_CUDA(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
     if (!coop) sms = 0;
   }
+  return sms;
+}
+// gpuc_coop_per is how many blocks of kernel, of block threads and smem
+// bytes of shared memory, one multiprocessor holds at once.
+template <typename K> inline int gpuc_coop_per(K *kernel, long long block, size_t smem) {
+  // One table for the kernels of one type: keyed by the kernel too.
+  static struct { const void *kernel; long long block; size_t smem; int per; } seen[16];
+  static int n = 0;
+  for (int i = 0; i < n; i++)
+    if (seen[i].kernel == (const void *)kernel && seen[i].block == block && seen[i].smem == smem) return seen[i].per;
   if (smem > 48 * 1024)
     GPUC_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   int per = 0;
   GPUC_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, (int)block, smem));
-  return grid <= (long long)per * sms;
+  if (n < 16) seen[n++] = {(const void *)kernel, block, smem, per};
+  return per;
+}
+template <typename K>
+inline bool gpuc_coop_fits(K *kernel, long long grid, long long block, size_t smem) {
+  return grid <= (long long)gpuc_coop_per(kernel, block, smem) * gpuc_coop_sms();
 }
 
 // gpuc_launch_coop launches kernel cooperatively with args.
@@ -172,6 +227,16 @@ inline void gpuc_profile_launch(bool coop, const char *from) {
   }
   gpuc_profile.from[gpuc_profile.launches++] = from;
   gpuc_profile.coop += coop;
+}
+
+// gpuc_in_stream copies the input buffers in beside the pool's zeroing,
+// and gpuc_in_done marks the end of its copies (Note [Input copies] in
+// backends/cuda/runtime_api.go); both are made before the clock.
+static cudaStream_t gpuc_in_stream;
+static cudaEvent_t gpuc_in_done;
+inline void gpuc_input_stream_init(void) {
+  GPUC_CUDA(cudaStreamCreateWithFlags(&gpuc_in_stream, cudaStreamNonBlocking));
+  GPUC_CUDA(cudaEventCreateWithFlags(&gpuc_in_done, cudaEventDisableTiming));
 }
 
 // gpuc_pinned_alloc and gpuc_pinned_free hold input files in page-locked

@@ -487,6 +487,25 @@ inline void gpuc_dist_copy(gpuc_dev<T> &dst, long long dblock, long long doff, g
   gpuc_dist_span(dst, dblock, doff, n, src.ptr + soff, false);
 }
 
+// gpuc_dist_write is the IR's write of a distributed buffer (its block,
+// else 0): every device's host program gathers the bytes; only device 0's
+// standard output is the program's.
+template <typename T> inline void gpuc_dist_write(gpuc_dev<T> &src, long long block, long long n, const char *pos) {
+  static_assert(sizeof(T) == 1, "write takes a buffer of bytes");
+  if (block == 0) {
+    gpuc_write(src, n, pos);
+    return;
+  }
+  if (n < 0) gpuc_fail_line(pos, ": error: write of a negative count %lld", n);
+  gpuc_copy_range("buffer", src.name, src.len, 0, n, pos);
+  if (n == 0) return;
+  T *tmp = (T *)malloc((size_t)n);
+  if (tmp == nullptr) gpuc_fail("write: out of host memory (%lld bytes)", n);
+  gpuc_dist_span(src, block, 0, n, tmp, true);
+  if (fwrite(tmp, 1, (size_t)n, stdout) != (size_t)n) gpuc_fail_line(pos, ": error: write of %lld bytes failed", n);
+  free(tmp);
+}
+
 // gpuc_dist_fetch copies a whole distributed buffer into a calloc'd host
 // array, block by block from each device.
 template <typename T> inline T *gpuc_dist_fetch(const gpuc_dev<T> &b, long long block) {

@@ -106,6 +106,43 @@ inline void gpuc_copy(gpuc_dev<T> &dst, long long doff, gpuc_array<T> &src, long
   gpuc_to_device(dst.ptr + doff, src.ptr + soff, (size_t)n * sizeof(T));
 }
 
+// Note [Writing from the device]
+//
+// Text formatted on the device (Note [Device formatting] in package ir) is
+// written from the device buffer that holds it (the IR's write of a
+// buffer): no host array as long as the text, whose pages fault in at the
+// first touch, and no copy into pageable memory, which the driver stages
+// through page-locked buffers of its own. The CUDA runtime's prelude
+// copies the text through two page-locked chunks, allocated before the
+// clock (gpuc_write_init: they depend on no input, Note [Loading before
+// the clock]), so that chunk i+1 crosses the bus while chunk i is written:
+// the write costs about the fwrite of the text and one chunk's copy. On
+// the CPU the device buffer is host memory and is written as it is.
+// Elsewhere (the driver API, hybrid programs) gpuc_write_device below
+// copies the text chunk by chunk through one host buffer.
+#ifndef GPUC_WRITE_DEVICE
+inline void gpuc_write_device(const unsigned char *src, size_t n, const char *pos) {
+  enum { chunk = 1 << 20 };
+  static unsigned char *buf = nullptr;
+  if (buf == nullptr && (buf = (unsigned char *)malloc(chunk)) == nullptr) gpuc_fail("out of host memory");
+  for (size_t off = 0; off < n; off += chunk) {
+    const size_t len = n - off < (size_t)chunk ? n - off : (size_t)chunk;
+    gpuc_to_host(buf, src + off, len);
+    if (fwrite(buf, 1, len, stdout) != len) gpuc_fail_line(pos, ": error: write of %zu bytes failed", n);
+  }
+}
+#endif
+
+// gpuc_write writes the first n bytes of a device buffer to standard
+// output: the write statement of a buffer.
+template <typename T>
+inline void gpuc_write(gpuc_dev<T> &src, long long n, const char *pos) {
+  static_assert(sizeof(T) == 1, "write takes a buffer of bytes");
+  if (n < 0) gpuc_fail_line(pos, ": error: write of a negative count %lld", n);
+  gpuc_copy_range("buffer", src.name, src.len, 0, n, pos);
+  if (n > 0) gpuc_write_device((const unsigned char *)src.ptr, (size_t)n, pos);
+}
+
 // gpuc_fetch copies a buffer back into a calloc'd host array.
 template <typename T> inline T *gpuc_fetch(const gpuc_dev<T> &b) {
   T *host = (T *)calloc(gpuc_alloc_size(b.bytes()), 1);

@@ -163,6 +163,7 @@ func lower(file string, prog *program, facts []fact, opts Options, errs *diag.Li
 	l.m.Funcs = append(l.m.Funcs, main)
 	main.Body = append(main.Body, l.hostInit()...)
 	main.Body = append(main.Body, &ir.Region{Pos: l.pos, Procs: b.P(l.procs), Body: l.regionBody()})
+	main.Body = append(main.Body, l.outputRegion())
 	main.Body = append(main.Body, l.printStores()...)
 	return l.m
 }

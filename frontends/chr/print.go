@@ -27,12 +27,23 @@ import (
 // formatted on the device as well (Note [Device formatting] in package
 // ir), TEXT_LINES lines (default 2^20) at a time, each chunk by a region
 // of its own, so that its buffers take that many lines, not the
-// capacity; the host copies back each chunk's text and writes it in one
-// write;
+// capacity; the host writes each chunk's text from the device buffer in
+// one write (pipelined copies through page-locked memory on CUDA, Note
+// [Writing from the device] in backends/runtime/gpuc_device.h);
 // a store with float arguments is copied back packed and printed by the
 // host with printf, in the index's order. No host pass over the store's
 // slots, no sorting or formatting on the host for integer stores, and
 // no backend knows about it.
+//
+// The packing, sorting and formatting run in regions of their own, after
+// the fixpoint's, with min(PROCS, 2^16) processors (maxOutputProcs): a
+// region as large as the fixpoint's (PROCS=2^20 for a dense store) is
+// too large for one cooperative kernel, so each of its barriers became a
+// launch, and a bitonic sort of 2^20 constraints and a scan of their
+// lines took some 250 launches and 20 read-backs of a loop bound, where
+// one cooperative kernel with grid syncs does (issue 18: primes' 1014
+// launches). Their loops stride over the slots and lines, so the count
+// of processors changes no result.
 
 // printStores emits the host code that prints the final store, then the
 // statistics, if asked for, to the standard error stream.
@@ -62,7 +73,14 @@ func (l *lowerer) printStores() []ir.Stmt {
 func (l *lowerer) printStats() ir.Stmt {
 	b := l.builder()
 	p := l.param("STATS", 1)
-	steps, rounds := b.Ld(l.steps, b.I32(0)), b.Ld(l.steps, b.I32(1))
+	// The counters come back in two copies, not a read-back each.
+	nFired := int64(len(l.prog.rules) + 1)
+	hsteps, hfired := l.array("chr_hsteps", ir.I64, b.I64(2)), l.array("chr_hfired", ir.I64, b.I64(nFired))
+	fetch := []ir.Stmt{
+		&ir.Copy{Pos: l.pos, Dst: hsteps, DstOff: b.I32(0), Src: l.steps, SrcOff: b.I32(0), Count: b.I32(2)},
+		&ir.Copy{Pos: l.pos, Dst: hfired, DstOff: b.I32(0), Src: l.fired, SrcOff: b.I32(0), Count: b.I32(nFired)},
+	}
+	steps, rounds := b.Ld(hsteps, b.I32(0)), b.Ld(hsteps, b.I32(1))
 	eprintf := func(pos ir.Pos, format string, args ...ir.Expr) ir.Stmt {
 		return &ir.Printf{Pos: pos, Stderr: true, Format: format, Args: args}
 	}
@@ -70,7 +88,7 @@ func (l *lowerer) printStats() ir.Stmt {
 	json := []ir.Stmt{eprintf(l.pos, "{\"steps\": %ld, \"claim_rounds\": %ld, \"firings\": {", steps, rounds)}
 	for i, r := range l.prog.rules {
 		rb := b.At(r.pos)
-		fired := rb.Ld(l.fired, rb.I32(int64(r.index)))
+		fired := rb.Ld(hfired, rb.I32(int64(r.index)))
 		label := strings.ReplaceAll(r.label(), "%", "%%")
 		text = append(text, eprintf(r.pos, "%% "+label+": %ld firings\n", fired))
 		sep := ", "
@@ -81,8 +99,8 @@ func (l *lowerer) printStats() ir.Stmt {
 	}
 	json = append(json, eprintf(l.pos, "}}\n"))
 	param := b.P(p)
-	return &ir.If{Pos: l.pos, Cond: b.Bin(ir.Eq, param, b.I32(2)), Then: json,
-		Else: []ir.Stmt{&ir.If{Pos: l.pos, Cond: b.Bin(ir.Ne, param, b.I32(0)), Then: text}}}
+	return &ir.If{Pos: l.pos, Cond: b.Bin(ir.Ne, param, b.I32(0)), Then: append(fetch,
+		&ir.If{Pos: l.pos, Cond: b.Bin(ir.Eq, param, b.I32(2)), Then: json, Else: text})}
 }
 
 // jsonString quotes s as a JSON string.
@@ -97,17 +115,16 @@ func (l *lowerer) printStore(b *block, s *store) {
 	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, b.Ld(s.live, b.I32(0)))
 	if s.text != "" {
 		// Formatted on the device, textChunk lines at a time: a region
-		// writes the chunk's text, whose length is its last line's end.
-		text := l.array(s.base+"_htext", ir.U8, s.textLen(b.Builder))
+		// writes the chunk's text, whose length is its last line's end,
+		// and the host writes it from the device buffer.
 		c := b.decl(l.locals.fresh("chunk"), ir.I32, b.I32(0))
 		body := b.sub()
 		n := body.decl(l.locals.fresh("lines_"+s.base), ir.I32, b.Builtin(ir.Min, s.chunkRef(b.Builder), b.Bin(ir.Sub, live, c)))
 		region := body.sub()
 		l.format(region, s, c, n)
-		body.Emit(&ir.Region{Pos: b.Pos, Procs: b.P(l.procs), Body: region.stmts()})
+		body.Emit(&ir.Region{Pos: b.Pos, Procs: l.outputProcs(b.Builder), Body: region.stmts()})
 		bytes := body.decl(l.locals.fresh("bytes_"+s.base), ir.I64, b.Ld(s.lines, b.Bin(ir.Sub, n, b.I32(1))))
-		body.Emit(&ir.Copy{Pos: b.Pos, Dst: text, DstOff: b.I32(0), Src: s.text, SrcOff: b.I32(0), Count: bytes},
-			&ir.Write{Pos: b.Pos, Array: text, Count: bytes})
+		body.Emit(&ir.Write{Pos: b.Pos, Array: s.text, Count: bytes})
 		body.Set(c.Name, b.Bin(ir.Add, c, n))
 		b.while(b.Bin(ir.Lt, c, live), body.stmts())
 		return

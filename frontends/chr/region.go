@@ -18,8 +18,12 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	l.copyQuery(b)
 	b.Barrier(true)
 	step := b.decl(l.locals.fresh("step"), ir.I32, b.I32(0))
-	goOn := b.decl(l.locals.fresh("go"), ir.Bool, b.Bool(true))
 	l.stamp = b.decl(l.locals.fresh("stamp"), ir.I32, b.I32(0))
+	// go last: the host-loops pass makes step and stamp host variables,
+	// and a device piece just before the loop computes its condition
+	// there and at the end of each step, with no launch of its own (Note
+	// [Host loops]).
+	goOn := b.decl(l.locals.fresh("go"), ir.Bool, b.Bool(true))
 	body := b.sub()
 	body.Set(step.Name, b.Bin(ir.Add, step, b.I32(1)))
 	body.ifThen(b.Bin(ir.Gt, step, b.P(l.maxSteps)), []ir.Stmt{&ir.Raise{Pos: l.pos,
@@ -40,9 +44,28 @@ func (l *lowerer) regionBody() []ir.Stmt {
 	b.ifThen(b.Bin(ir.Eq, b.Builtin(ir.ProcID), b.I32(0)), []ir.Stmt{
 		&ir.Store{Pos: l.pos, Buf: l.steps, Index: b.I32(0), Value: b.Cast(ir.I64, step)},
 		&ir.Store{Pos: l.pos, Buf: l.steps, Index: b.I32(1), Value: b.Cast(ir.I64, l.stamp)}})
-	l.compact(b)
 	return b.stmts()
 }
+
+// outputRegion is the region that packs and sorts the final stores, with
+// outputProcs processors (Note [Output]).
+func (l *lowerer) outputRegion() ir.Stmt {
+	b := newBlock(l.m, l.pos)
+	l.compact(b)
+	return &ir.Region{Pos: l.pos, Procs: l.outputProcs(b.Builder), Body: b.stmts()}
+}
+
+// outputProcs is the processor count of the output's regions:
+// min(PROCS, maxOutputProcs) (Note [Output]).
+func (l *lowerer) outputProcs(b *ir.Builder) ir.Expr {
+	return b.Builtin(ir.Min, b.P(l.procs), b.I32(maxOutputProcs))
+}
+
+// maxOutputProcs bounds the processors of the output's regions: 2^16,
+// which an H100 or H200 holds as one cooperative kernel (2^16 of its
+// 270,336 threads) with room for the register use of a sort over several
+// stores (Note [Output]).
+const maxOutputProcs = 1 << 16
 
 // compact packs each store's live constraints into its packed arrays on
 // the device and sorts an index of them in the standard order of terms
@@ -301,32 +324,39 @@ func (l *lowerer) phaseA(b *block) {
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
 		s.n = l.locals.fresh("n_" + s.base)
-		s.hs = l.locals.fresh("hs_" + s.base)
 		// Clamped to [0, capacity], as copyQuery's top: an allocation past
 		// it raised before this step, so the clamp changes nothing for a
 		// program that runs, and it bounds every scan of the step for the
 		// termination analysis, in the kernels that read it from a spill
 		// too (Note [Bounded spills]).
 		b.decl(s.n, ir.I32, b.Builtin(ir.Max, b.Builtin(ir.Min, b.Ld(s.top, b.I32(0)), s.capRef(b.Builder)), b.I32(0)))
-		// The size grows in its own local, at most to 2^30 (past it the
-		// doubling wrapped, and a store of more than 2^30 constraints never
-		// ended its step), and the size is that clamped, which states the
-		// range for the kernels that read it from a spill (Note [Bounded
-		// spills]).
-		hsg := l.locals.fresh("hsg_" + s.base)
-		b.decl(hsg, ir.I32, b.I32(1))
-		hs := b.Local(hsg, ir.I32)
-		if len(s.indices) > 0 && !s.wide {
-			b.while(b.And(b.Bin(ir.Lt, hs, s.nRef(b.Builder)), b.Bin(ir.Lt, hs, b.I32(1<<30))), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: hsg, Value: b.Bin(ir.Mul, hs, b.I32(2))}})
+		if len(s.indices) == 0 && !s.wide {
+			// No hash table: no size to declare. A constant local
+			// would become a host variable (Note [Host loops]) and cut
+			// the region there, a launch more each step.
+			s.hs = ""
+		} else {
+			s.hs = l.locals.fresh("hs_" + s.base)
+			// The size grows in its own local, at most to 2^30 (past it the
+			// doubling wrapped, and a store of more than 2^30 constraints never
+			// ended its step), and the size is that clamped, which states the
+			// range for the kernels that read it from a spill (Note [Bounded
+			// spills]).
+			hsg := l.locals.fresh("hsg_" + s.base)
+			b.decl(hsg, ir.I32, b.I32(1))
+			hs := b.Local(hsg, ir.I32)
+			if len(s.indices) > 0 && !s.wide {
+				b.while(b.And(b.Bin(ir.Lt, hs, s.nRef(b.Builder)), b.Bin(ir.Lt, hs, b.I32(1<<30))), []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: hsg, Value: b.Bin(ir.Mul, hs, b.I32(2))}})
+			}
+			if s.wide {
+				// The least power of two not below twice the live range, at
+				// most 4 CAP (the heads' length) and 2^30 (Note [Indices]).
+				half := b.Bin(ir.Shr, hs, b.I32(1))
+				grow := b.And(b.And(b.Bin(ir.Lt, half, s.nRef(b.Builder)), b.Bin(ir.Le, half, s.capRef(b.Builder))), b.Bin(ir.Lt, hs, b.I32(1<<30)))
+				b.while(grow, []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: hsg, Value: b.Bin(ir.Mul, hs, b.I32(2))}})
+			}
+			b.decl(s.hs, ir.I32, b.Builtin(ir.Max, b.Builtin(ir.Min, hs, b.I32(1<<30)), b.I32(0)))
 		}
-		if s.wide {
-			// The least power of two not below twice the live range, at
-			// most 4 CAP (the heads' length) and 2^30 (Note [Indices]).
-			half := b.Bin(ir.Shr, hs, b.I32(1))
-			grow := b.And(b.And(b.Bin(ir.Lt, half, s.nRef(b.Builder)), b.Bin(ir.Le, half, s.capRef(b.Builder))), b.Bin(ir.Lt, hs, b.I32(1<<30)))
-			b.while(grow, []ir.Stmt{&ir.Assign{Pos: b.Pos, Name: hsg, Value: b.Bin(ir.Mul, hs, b.I32(2))}})
-		}
-		b.decl(s.hs, ir.I32, b.Builtin(ir.Max, b.Builtin(ir.Min, hs, b.I32(1<<30)), b.I32(0)))
 		if s.claim != "" && !s.listed {
 			l.forSlots(b, s.nRef(b.Builder), func(b *block, i ir.Expr) { b.Store(s.claim, i, b.U64(0)) })
 		}

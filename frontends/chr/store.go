@@ -52,7 +52,7 @@ func (s *store) chunkRef(b *ir.Builder) ir.Expr {
 	return b.Builtin(ir.Min, s.capRef(b), b.Builtin(ir.Max, b.P(s.chunk), b.I32(1)))
 }
 
-// textLen is the length of the store's text buffer and host array.
+// textLen is the length of the store's text buffer.
 func (s *store) textLen(b *ir.Builder) ir.Expr {
 	return b.Bin(ir.Mul, b.Cast(ir.I64, s.chunkRef(b)), b.I64(s.lineMax))
 }

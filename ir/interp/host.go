@@ -54,14 +54,15 @@ func (c *compiler) hostStmt(s ir.Stmt) stmtFn {
 	return nop
 }
 
-// write writes the first n bytes of a u8 host array to the output.
+// write writes the first n bytes of a u8 host array or device buffer to
+// the output.
 func (c *compiler) write(s *ir.Write) stmtFn {
 	src, count, nt, pos := c.hostMemory(s.Array, s.Pos), c.expr(s.Count), typeOf(s.Count), s.Pos
 	switch {
 	case src == nil:
 		return nop
-	case !src.host || src.elem != ir.U8:
-		c.errorf(pos, "write of %s, which is not a host array of u8", s.Array)
+	case src.elem != ir.U8:
+		c.errorf(pos, "write of %s, which holds %s; write takes a host array or buffer of u8", s.Array, src.elem)
 		return nop
 	}
 	out := c.x.out
@@ -75,7 +76,7 @@ func (c *compiler) write(s *ir.Write) stmtFn {
 			return ctlNext // only device 0 writes (Note [Devices])
 		}
 		text := make([]byte, n)
-		for i, b := range src.data[:n] {
+		for i, b := range src.at(f.th.dev)[:n] {
 			text[i] = byte(b)
 		}
 		out.Write(text)
