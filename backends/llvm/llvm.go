@@ -127,6 +127,7 @@ type gen struct {
 	errWord  *llir.Global
 	smem     *llir.Global                  // NVPTX: the dynamic shared area
 	geom     map[ir.BuiltinOp]*llir.Global // host: the current thread's geometry
+	serial   *llir.Global                  // host: the worker runs its launch alone (Note [Atomics of one worker])
 	decls    map[string]*llir.Func
 	errs     diag.List
 }
@@ -248,6 +249,7 @@ func (g *gen) globals() {
 			v.TLSModel = enum.TLSModelInitialExec
 			g.geom[op] = v
 		}
+		g.serialFlag()
 		return
 	}
 	t := types.NewArray(0, types.I8)

@@ -53,7 +53,11 @@ func (l *lowerer) deriveFunc() {
 	b.Decl("nsteps", ir.I64, b.I64(0))
 	b.Decl("nslots", ir.I32, b.I32(0))
 	visit := func(s ir.Expr) {
-		r := b.Decl("r", ir.I64, b.CallExpr("trs_step", s, b.V("k"), b.V("favail"), b.V("settle")))
+		args := []ir.Expr{s, b.V("k"), b.V("favail"), b.V("settle")}
+		if !l.world {
+			args = append(args, b.Eq(b.V("np"), b.I32(1))) // Note [One processor's walks]
+		}
+		r := b.Decl("r", ir.I64, b.CallExpr("trs_step", args...))
 		b.If(b.Lt(b.I64(0), r), func() {
 			b.Set("nsteps", b.Add(b.V("nsteps"), b.V("r")))
 			b.Set("nslots", b.Add(b.V("nslots"), b.I32(1)))

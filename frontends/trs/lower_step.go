@@ -27,7 +27,11 @@ func (l *lowerer) stepFunc() {
 	l.ctorFunc()
 	l.waitFunc()
 	l.leaveFunc()
-	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, param{"s", l.id}, param{"k", ir.I32}, param{"favail", ir.I64}, param{"settle", ir.Bool})
+	params := []param{{"s", l.id}, {"k", ir.I32}, {"favail", ir.I64}, {"settle", ir.Bool}}
+	if !l.world {
+		params = append(params, param{"one", ir.Bool}) // Note [One processor's walks]
+	}
+	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, params...)
 	b.Decl("nstep", ir.I32, b.I32(0))
 	b.Decl("t", l.id, b.V("s"))
 	b.Decl("walk", ir.Bool, b.Bool(true))
@@ -161,7 +165,7 @@ func (l *lowerer) rewriteSlot(b *fn) {
 	b.Decl("more", ir.Bool, b.Bool(true))
 	b.While(b.V("more"), func() {
 		b.Set("more", b.Bool(false))
-		b.If(b.Ge(b.Add(b.V("nstep"), b.V("n")), b.Max(b.P(pLocal), b.I32(1))), func() {
+		b.If(b.Ge(b.Add(b.V("nstep"), b.V("n")), l.fuel(b)), func() {
 			b.Set("out", b.I32(outStop))
 			b.Break()
 		})
