@@ -27,11 +27,12 @@ func (l *lowerer) stepFunc() {
 	l.ctorFunc()
 	l.waitFunc()
 	l.leaveFunc()
-	params := []param{{"s", l.id}, {"k", ir.I32}, {"favail", ir.I64}, {"settle", ir.Bool}}
+	params := []param{{"s0", l.id}, {"k", ir.I32}, {"favail", ir.I64}, {"settle", ir.Bool}}
 	if !l.world {
 		params = append(params, param{"one", ir.Bool}) // Note [One processor's walks]
 	}
 	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, params...)
+	b.Decl("s", l.id, b.V("s0")) // the walk's first slot, which a walk on one processor may move up
 	b.Decl("nstep", ir.I32, b.I32(0))
 	b.Decl("t", l.id, b.V("s"))
 	b.Decl("walk", ir.Bool, b.Bool(true))
@@ -195,6 +196,9 @@ func (l *lowerer) rewriteSlot(b *fn) {
 			// reach normal form lists it, or settles it if it is a
 			// constructor (Note [Settling]).
 			b.Set("walk", b.Bool(false))
+			if !l.world {
+				b.If(b.V("one"), func() { b.Store("pn", b.V("s"), b.U8(0)) }) // Note [One processor's walks]
+			}
 			p := b.Decl("p", l.id, b.Ld("up", b.V("s")))
 			b.While(b.Ge(p, b.S(0)), func() {
 				b.Decl("left", ir.I32, b.I32(0))
@@ -202,8 +206,18 @@ func (l *lowerer) rewriteSlot(b *fn) {
 				b.If(b.Ne(b.V("left"), b.I32(1)), func() { b.Break() })
 				// Not an input slot that a list may hold and other
 				// walks read (Note [Settling]).
-				unshared := b.Or(b.Eq(b.Ld("pn", b.V("p")), b.U8(0)), b.Ge(b.V("p"), b.S(l.nodes)))
-				b.If(b.Not(b.And(b.V("settle"), b.And(unshared, b.CallExpr("trs_ctor", b.Ld("hd", b.V("p")))))), func() {
+				unshared := func() ir.Expr { return b.Or(b.Eq(b.Ld("pn", b.V("p")), b.U8(0)), b.Ge(b.V("p"), b.S(l.nodes))) }
+				b.If(b.Not(b.And(b.V("settle"), b.And(unshared(), b.CallExpr("trs_ctor", b.Ld("hd", b.V("p")))))), func() {
+					if !l.world {
+						// One processor walks on from p (Note [One
+						// processor's walks]).
+						b.If(b.And(b.V("one"), unshared()), func() {
+							b.Set("s", b.V("p"))
+							b.Set("t", b.V("p"))
+							b.Set("walk", b.Bool(true))
+							b.Break()
+						})
+					}
 					b.Call("trs_enlist", b.V("p"), b.V("k"))
 					b.Break()
 				})
