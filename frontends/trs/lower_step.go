@@ -496,13 +496,20 @@ func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Exp
 	ring := func(n ir.Expr) {
 		b.If(b.Lt(b.I64(0), ir.CloneExpr(favail)), func() { take(n, "free", frHead, b.Ld("free", counter(frTail)), rb, nr) })
 	}
-	short := func() ir.Expr { return b.Lt(b.Add(b.V(nf), b.V(nr)), b.I32(m)) }
+	// reused: the slots taken from the garbage of the phase, on one
+	// processor (Note [One processor's garbage]); need: the rest.
+	var reused ir.Expr = b.I32(0)
+	if !l.world && dev == nil {
+		reused = l.takeGarbage(b, tag, m)
+	}
+	need := func() ir.Expr { return b.Sub(b.I32(m), ir.CloneExpr(reused)) }
+	short := func() ir.Expr { return b.Lt(b.Add(b.Add(b.V(nf), b.V(nr)), ir.CloneExpr(reused)), b.I32(m)) }
 	b.IfElse(b.Ne(b.P(pFresh), b.I32(0)), func() {
-		b.If(b.Lt(b.Ld("nfresh", counter(1)), capacity()), func() { fresh(b.I32(m)) })
-		b.If(short(), func() { ring(b.Sub(b.I32(m), b.V(nf))) })
+		b.If(b.And(b.Lt(b.Ld("nfresh", counter(1)), capacity()), short()), func() { fresh(need()) })
+		b.If(short(), func() { ring(b.Sub(need(), b.V(nf))) })
 	}, func() {
-		ring(b.I32(m))
-		b.If(short(), func() { fresh(b.Sub(b.I32(m), b.V(nr))) })
+		b.If(short(), func() { ring(need()) })
+		b.If(short(), func() { fresh(b.Sub(need(), b.V(nr))) })
 	})
 	b.Decl(ok, ir.Bool, b.Bool(true))
 	b.If(short(), func() {
@@ -511,8 +518,10 @@ func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Exp
 	})
 	takeSlots := func() {
 		for j, nt := range news {
-			fromFresh := b.Conv(l.id, b.Add(b.V(fb), b.I64(int64(j))))
-			at := b.Rem(b.Add(b.V(rb), b.Conv(ir.I64, b.Sub(b.I32(int64(j)), b.V(nf)))), capacity())
+			// Position j among the slots taken after the reused ones.
+			jj := b.Sub(b.I32(int64(j)), ir.CloneExpr(reused))
+			fromFresh := b.Conv(l.id, b.Add(b.V(fb), b.Conv(ir.I64, jj)))
+			at := b.Rem(b.Add(b.V(rb), b.Conv(ir.I64, b.Sub(ir.CloneExpr(jj), b.V(nf)))), capacity())
 			if l.world {
 				fromFresh = b.slotOn(on(), fromFresh)
 				at = b.slotOn(on(), b.Conv(l.id, at))
@@ -521,7 +530,11 @@ func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Exp
 			if l.world {
 				ring = b.slotOn(on(), b.Conv(l.id, ring))
 			}
-			nt.slot = b.Decl(fmt.Sprintf("t%s_%d", tag, j), l.id, b.Sel(b.Lt(b.I32(int64(j)), b.V(nf)), fromFresh, ring))
+			slot := b.Sel(b.Lt(ir.CloneExpr(jj), b.V(nf)), fromFresh, ring)
+			if !l.world && dev == nil {
+				slot = b.Sel(b.Lt(b.I32(int64(j)), ir.CloneExpr(reused)), b.V(garbageLocal(tag, j)), slot)
+			}
+			nt.slot = b.Decl(fmt.Sprintf("t%s_%d", tag, j), l.id, slot)
 		}
 	}
 	return b.V(ok), takeSlots
