@@ -49,22 +49,33 @@ var rmwOps = map[ir.AtomicOp][2]enum.AtomicOp{
 }
 
 // rmw applies the operation of s to *p, elements of type t, and returns
-// the old value, or nil if the operation does not apply to t.
+// the old value, or nil if the operation does not apply to t. On the
+// host target a worker that runs its launch alone does it with plain
+// loads and stores (Note [Atomics of one worker]).
 func (f *fn) rmw(s *ir.Atomic, t ir.Type, p value.Value, args []value.Value) value.Value {
 	const relaxed = enum.AtomicOrderingMonotonic
+	elem := memType(t)
 	switch {
 	case s.Op == ir.AtomicCAS && t.IsInt():
-		pair := f.cur.NewCmpXchg(p, args[0], args[1], relaxed, relaxed)
-		return f.cur.NewExtractValue(pair, 0)
+		return f.serialOr(elem, p, func(old value.Value) value.Value {
+			return f.cur.NewSelect(f.cur.NewICmp(enum.IPredEQ, old, args[0]), args[1], old)
+		}, func() value.Value {
+			return f.cur.NewExtractValue(f.cur.NewCmpXchg(p, args[0], args[1], relaxed, relaxed), 0)
+		})
 	case s.Op == ir.AtomicInc && t == ir.U32:
-		return f.increment(p, args[0])
+		return f.serialOr(elem, p, func(old value.Value) value.Value {
+			return f.cur.NewSelect(f.cur.NewICmp(enum.IPredUGE, old, args[0]), zero(ir.U32), f.cur.NewAdd(old, konst(ir.U32, 1)))
+		}, func() value.Value { return f.increment(p, args[0]) })
 	case t.IsFloat() && s.Op == ir.AtomicAdd:
-		return f.cur.NewAtomicRMW(enum.AtomicOpFAdd, p, args[0], relaxed)
+		return f.serialOr(elem, p, func(old value.Value) value.Value { return f.cur.NewFAdd(old, args[0]) },
+			func() value.Value { return f.cur.NewAtomicRMW(enum.AtomicOpFAdd, p, args[0], relaxed) })
 	case t.IsFloat() && s.Op == ir.AtomicSub:
 		// x - v is x + (-v) in IEEE arithmetic, and fadd is native on GPUs.
-		return f.cur.NewAtomicRMW(enum.AtomicOpFAdd, p, f.cur.NewFNeg(args[0]), relaxed)
+		return f.serialOr(elem, p, func(old value.Value) value.Value { return f.cur.NewFAdd(old, f.cur.NewFNeg(args[0])) },
+			func() value.Value { return f.cur.NewAtomicRMW(enum.AtomicOpFAdd, p, f.cur.NewFNeg(args[0]), relaxed) })
 	case t.IsFloat() && s.Op == ir.AtomicExch:
-		return f.cur.NewAtomicRMW(enum.AtomicOpXChg, p, args[0], relaxed)
+		return f.serialOr(elem, p, func(value.Value) value.Value { return args[0] },
+			func() value.Value { return f.cur.NewAtomicRMW(enum.AtomicOpXChg, p, args[0], relaxed) })
 	case t.IsFloat():
 		return nil
 	}
@@ -76,7 +87,8 @@ func (f *fn) rmw(s *ir.Atomic, t ir.Type, p value.Value, args []value.Value) val
 	if t.IsSigned() {
 		op = ops[0]
 	}
-	return f.cur.NewAtomicRMW(op, p, args[0], relaxed)
+	return f.serialOr(elem, p, func(old value.Value) value.Value { return f.plainRMW(s.Op, t.IsSigned(), old, args[0]) },
+		func() value.Value { return f.cur.NewAtomicRMW(op, p, args[0], relaxed) })
 }
 
 // increment is CUDA's atomicInc, old >= lim ? 0 : old + 1, as a cmpxchg

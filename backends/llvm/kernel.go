@@ -174,6 +174,7 @@ func (g *gen) cpuKernel(src *ir.Func) {
 	f.cpu = c
 	f.cur.NewStore(c.grid, g.geom[ir.GridDim])
 	f.cur.NewStore(c.block, g.geom[ir.BlockDim])
+	f.setSerial(c.grid, ps[3], ps[4])
 	const first = 5 // after grid, block, the shared area and the block range
 	f.bind(first + len(src.Params))
 	bytes := f.carve(ps[2])

@@ -128,6 +128,7 @@ type gen struct {
 	smem     *llir.Global                  // NVPTX: the dynamic shared area
 	geom     map[ir.BuiltinOp]*llir.Global // host: the current thread's geometry
 	world    map[ir.BuiltinOp]*llir.Global // host, in a world: the worker's device and the world's size
+	serial   *llir.Global                  // host: the worker runs its launch alone (Note [Atomics of one worker])
 	decls    map[string]*llir.Func
 	errs     diag.List
 }
@@ -250,6 +251,7 @@ func (g *gen) globals() {
 			g.geom[op] = v
 		}
 		g.worldGlobals()
+		g.serialFlag()
 		return
 	}
 	t := types.NewArray(0, types.I8)

@@ -174,9 +174,11 @@ func TestExamplesDevice(t *testing.T) {
 // (Note [Summary on the device]), a hybrid point at every iteration
 // (HYBRIDITER=1, Note [Hybrid points] in ir/expr.go), other bounds on the walks of
 // Note [Local normalisation], walks that do not fork (Note [Forks]),
-// freed slots taken before fresh ones (Note [Fresh slots first]), and
-// waiting slots listed rather than settled (Note [Settling]). Only the
-// last nine change the schedule or the slots taken, and with them
+// freed slots taken before fresh ones (Note [Fresh slots first]),
+// waiting slots listed rather than settled (Note [Settling]), and the
+// one-block loop on one thread (Notes [One processor's walks] and [One
+// processor's garbage]). Only the last eleven change the schedule or the
+// slots taken, and with them
 // the iterations, the peak parallelism and the store's high-water mark.
 var variants = []struct {
 	params   map[string]int64
@@ -199,6 +201,8 @@ var variants = []struct {
 	{map[string]int64{"SETTLE": 0}, 0, true},
 	{map[string]int64{"SETTLE": 1 << 30, "LOCAL": 2, "SMALL": 0, "PROCS": 20}, 0, true},
 	{map[string]int64{"SETTLE": 1 << 30, "LOCAL": 3, "SMALL": 0, "PROCS": 64}, 32, true},
+	{map[string]int64{"SMALLB": 1, "LOCAL1": 3}, 0, true},
+	{map[string]int64{"SMALLB": 1, "FRESH": 0, "SETTLE": 0}, 0, true},
 }
 
 // invariant keeps the lines of a program's output that no schedule

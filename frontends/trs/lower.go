@@ -473,6 +473,7 @@ func (l *lowerer) params() {
 	} {
 		l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: p.name, Type: ir.I32, Default: p.def})
 	}
+	l.oneParams()
 	l.m.Param(pCapacity).Fit = fit
 	if l.world {
 		l.m.Params = append([]*ir.Param{{Pos: l.pos, Name: ir.DevicesParam, Type: ir.I32, Default: 1}}, l.m.Params...)

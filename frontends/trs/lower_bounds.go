@@ -93,10 +93,11 @@ func (l *lowerer) walkSpent(b *fn) {
 	b.Atomic("", ir.AtomicOr, "status", b.ctr(b.I32(stOverflow)), b.I32(ovWalk))
 }
 
-// stepFuel is the fuel of trs_step's walk: 2*slots + LOCAL + 2, in i64.
+// stepFuel is the fuel of trs_step's walk: 2*slots + LOCAL + 2, in i64
+// (LOCAL1 for LOCAL on one processor: Note [One processor's walks]).
 func (l *lowerer) stepFuel(b *fn) ir.Expr {
 	slots := b.Conv(ir.I64, l.storeSlots(b))
-	return b.Add(b.Add(b.Mul(b.I64(2), slots), b.Conv(ir.I64, b.Max(b.P(pLocal), b.I32(1)))), b.I64(2))
+	return b.Add(b.Add(b.Mul(b.I64(2), slots), b.Conv(ir.I64, l.fuel(b))), b.I64(2))
 }
 
 // strided runs body for i = from, from+st, ... while i < to, where st

@@ -104,7 +104,9 @@ func (l *lowerer) regionBody(b *fn) []ir.Stmt {
 		cond := b.And(b.And(b.And(b.And(b.running(iter(), false), turnsOK), b.Ge(listed(), b.P(pSmall))), fits), b.withinHybrid(iter(), b.V("it0")))
 		b.While(cond, func() {
 			b.Decl("k", ir.I32, iter())
-			b.Call("trs_derive", b.V("k"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs))
+			// Never one processor's walks: the region's schedule is the
+			// one-block loop's (Note [One processor's walks]).
+			b.Call("trs_derive", b.V("k"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs), b.Bool(false))
 			b.Barrier(true)
 			b.Decl("kc", ir.I32, b.Ld("status", b.I32(stPhase)))
 			b.Call("trs_commit", b.V("kc"), b.Builtin(ir.ProcID), b.Builtin(ir.NumProcs), b.Mul(b.I32(2), b.V("on")))

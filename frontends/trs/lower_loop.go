@@ -41,7 +41,11 @@ func (b *fn) mine(i ir.Expr) ir.Expr {
 // walks settle waiting slots if fewer than SETTLE slots are pending
 // (Note [Settling]).
 func (l *lowerer) deriveFunc() {
-	b := l.newFunc(ir.DeviceFunc, "trs_derive", ir.Void, param{"k", ir.I32}, param{"p", ir.I32}, param{"np", ir.I32})
+	params := []param{{"k", ir.I32}, {"p", ir.I32}, {"np", ir.I32}}
+	if !l.world {
+		params = append(params, param{"one", ir.Bool}) // Note [One processor's walks]
+	}
+	b := l.newFunc(ir.DeviceFunc, "trs_derive", ir.Void, params...)
 	k, p, np := b.V("k"), b.V("p"), b.V("np")
 	b.Decl("settle", ir.Bool, b.Lt(b.Ld(b.pending(), b.ctr(b.Rem(k, b.I32(3)))), b.P(pSettle)))
 	b.Decl("c0", ir.I32, b.Rem(k, b.I32(3)))
@@ -53,7 +57,11 @@ func (l *lowerer) deriveFunc() {
 	b.Decl("nsteps", ir.I64, b.I64(0))
 	b.Decl("nslots", ir.I32, b.I32(0))
 	visit := func(s ir.Expr) {
-		r := b.Decl("r", ir.I64, b.CallExpr("trs_step", s, b.V("k"), b.V("favail"), b.V("settle")))
+		args := []ir.Expr{s, b.V("k"), b.V("favail"), b.V("settle")}
+		if !l.world {
+			args = append(args, b.V("one"))
+		}
+		r := b.Decl("r", ir.I64, b.CallExpr("trs_step", args...))
 		b.If(b.Lt(b.I64(0), r), func() {
 			b.Set("nsteps", b.Add(b.V("nsteps"), b.V("r")))
 			b.Set("nslots", b.Add(b.V("nslots"), b.I32(1)))
@@ -223,7 +231,8 @@ func (l *lowerer) smallKernel() {
 	b.Decl("k", ir.I32, b.V("it0"))
 	few := b.Lt(b.Ld("pc", b.Rem(b.V("k"), b.I32(3))), b.Mul(b.I32(4), b.P(pSmall)))
 	b.While(b.And(b.And(b.running(b.V("k"), false), few), b.withinHybrid(b.V("k"), b.V("it0"))), func() {
-		b.Call("trs_derive", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim))
+		// The block of one thread is one processor (Note [One processor's walks]).
+		b.Call("trs_derive", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim), b.Eq(b.Builtin(ir.BlockDim), b.I32(1)))
 		b.Barrier(false)
 		b.Call("trs_commit", b.V("k"), b.Builtin(ir.ThreadID), b.Builtin(ir.BlockDim), b.Add(b.I32(1), b.Mul(b.I32(2), b.V("on"))))
 		b.Barrier(false)

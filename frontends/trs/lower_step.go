@@ -27,7 +27,12 @@ func (l *lowerer) stepFunc() {
 	l.ctorFunc()
 	l.waitFunc()
 	l.leaveFunc()
-	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, param{"s", l.id}, param{"k", ir.I32}, param{"favail", ir.I64}, param{"settle", ir.Bool})
+	params := []param{{"s0", l.id}, {"k", ir.I32}, {"favail", ir.I64}, {"settle", ir.Bool}}
+	if !l.world {
+		params = append(params, param{"one", ir.Bool}) // Note [One processor's walks]
+	}
+	b := l.newFunc(ir.DeviceFunc, "trs_step", ir.I64, params...)
+	b.Decl("s", l.id, b.V("s0")) // the walk's first slot, which a walk on one processor may move up
 	b.Decl("nstep", ir.I32, b.I32(0))
 	b.Decl("t", l.id, b.V("s"))
 	b.Decl("walk", ir.Bool, b.Bool(true))
@@ -162,11 +167,12 @@ func (l *lowerer) rewriteSlot(b *fn) {
 	b.Decl("out", ir.I32, b.I32(outNormal))
 	b.Decl("written", ir.Bool, b.Bool(false))
 	b.Decl("more", ir.Bool, b.Bool(true))
-	// The steps left to the walk, LOCAL - nstep - n: a turn goes on only
+	// The steps left to the walk, LOCAL (LOCAL1 on one processor, Note
+	// [One processor's walks]) - nstep - n: a turn goes on only
 	// after a rewrite, which adds one to n, so the count down from the
 	// top of each turn says what nstep + n >= LOCAL would, in a form that
 	// the termination check reads at once (Note [Checked walk bounds]).
-	b.Decl("quota", ir.I32, b.Sub(b.Max(b.P(pLocal), b.I32(1)), b.V("nstep")))
+	b.Decl("quota", ir.I32, b.Sub(l.fuel(b), b.V("nstep")))
 	b.While(b.V("more"), func() {
 		b.Set("more", b.Bool(false))
 		b.If(b.Bin(ir.Le, b.V("quota"), b.I32(0)), func() {
@@ -200,6 +206,9 @@ func (l *lowerer) rewriteSlot(b *fn) {
 			// reach normal form lists it, or settles it if it is a
 			// constructor (Note [Settling]).
 			b.Set("walk", b.Bool(false))
+			if !l.world {
+				b.If(b.V("one"), func() { b.Store("pn", b.V("s"), b.U8(0)) }) // Note [One processor's walks]
+			}
 			p := b.Decl("p", l.id, b.Ld("up", b.V("s")))
 			above := func() ir.Expr { return b.isSlot(ir.CloneExpr(p)) }
 			spent := l.fueled(b, "pfuel", l.id, l.storeSlots(b), above, func() {
@@ -208,8 +217,18 @@ func (l *lowerer) rewriteSlot(b *fn) {
 				b.If(b.Ne(b.V("left"), b.I32(1)), func() { b.Break() })
 				// Not an input slot that a list may hold and other
 				// walks read (Note [Settling]).
-				unshared := b.Or(b.Eq(b.Ld("pn", b.V("p")), b.U8(0)), b.Ge(b.V("p"), b.S(l.nodes)))
-				b.If(b.Not(b.And(b.V("settle"), b.And(unshared, b.CallExpr("trs_ctor", b.Ld("hd", b.V("p")))))), func() {
+				unshared := func() ir.Expr { return b.Or(b.Eq(b.Ld("pn", b.V("p")), b.U8(0)), b.Ge(b.V("p"), b.S(l.nodes))) }
+				b.If(b.Not(b.And(b.V("settle"), b.And(unshared(), b.CallExpr("trs_ctor", b.Ld("hd", b.V("p")))))), func() {
+					if !l.world {
+						// One processor walks on from p (Note [One
+						// processor's walks]).
+						b.If(b.And(b.V("one"), unshared()), func() {
+							b.Set("s", b.V("p"))
+							b.Set("t", b.V("p"))
+							b.Set("walk", b.Bool(true))
+							b.Break()
+						})
+					}
 					b.Call("trs_enlist", b.V("p"), b.V("k"))
 					b.Break()
 				})
@@ -489,13 +508,20 @@ func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Exp
 	ring := func(n ir.Expr) {
 		b.If(b.Lt(b.I64(0), ir.CloneExpr(favail)), func() { take(n, "free", frHead, b.Ld("free", counter(frTail)), rb, nr) })
 	}
-	short := func() ir.Expr { return b.Lt(b.Add(b.V(nf), b.V(nr)), b.I32(m)) }
+	// reused: the slots taken from the garbage of the phase, on one
+	// processor (Note [One processor's garbage]); need: the rest.
+	var reused ir.Expr = b.I32(0)
+	if !l.world && dev == nil {
+		reused = l.takeGarbage(b, tag, m)
+	}
+	need := func() ir.Expr { return b.Sub(b.I32(m), ir.CloneExpr(reused)) }
+	short := func() ir.Expr { return b.Lt(b.Add(b.Add(b.V(nf), b.V(nr)), ir.CloneExpr(reused)), b.I32(m)) }
 	b.IfElse(b.Ne(b.P(pFresh), b.I32(0)), func() {
-		b.If(b.Lt(b.Ld("nfresh", counter(1)), capacity()), func() { fresh(b.I32(m)) })
-		b.If(short(), func() { ring(b.Sub(b.I32(m), b.V(nf))) })
+		b.If(b.And(b.Lt(b.Ld("nfresh", counter(1)), capacity()), short()), func() { fresh(need()) })
+		b.If(short(), func() { ring(b.Sub(need(), b.V(nf))) })
 	}, func() {
-		ring(b.I32(m))
-		b.If(short(), func() { fresh(b.Sub(b.I32(m), b.V(nr))) })
+		b.If(short(), func() { ring(need()) })
+		b.If(short(), func() { fresh(b.Sub(need(), b.V(nr))) })
 	})
 	b.Decl(ok, ir.Bool, b.Bool(true))
 	b.If(short(), func() {
@@ -504,8 +530,10 @@ func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Exp
 	})
 	takeSlots := func() {
 		for j, nt := range news {
-			fromFresh := b.Conv(l.id, b.Add(b.V(fb), b.I64(int64(j))))
-			at := b.Rem(b.Add(b.V(rb), b.Conv(ir.I64, b.Sub(b.I32(int64(j)), b.V(nf)))), capacity())
+			// Position j among the slots taken after the reused ones.
+			jj := b.Sub(b.I32(int64(j)), ir.CloneExpr(reused))
+			fromFresh := b.Conv(l.id, b.Add(b.V(fb), b.Conv(ir.I64, jj)))
+			at := b.Rem(b.Add(b.V(rb), b.Conv(ir.I64, b.Sub(ir.CloneExpr(jj), b.V(nf)))), capacity())
 			if l.world {
 				fromFresh = b.slotOn(on(), fromFresh)
 				at = b.slotOn(on(), b.Conv(l.id, at))
@@ -514,7 +542,11 @@ func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Exp
 			if l.world {
 				ring = b.slotOn(on(), b.Conv(l.id, ring))
 			}
-			nt.slot = b.Decl(fmt.Sprintf("t%s_%d", tag, j), l.id, b.Sel(b.Lt(b.I32(int64(j)), b.V(nf)), fromFresh, ring))
+			slot := b.Sel(b.Lt(ir.CloneExpr(jj), b.V(nf)), fromFresh, ring)
+			if !l.world && dev == nil {
+				slot = b.Sel(b.Lt(b.I32(int64(j)), ir.CloneExpr(reused)), b.V(garbageLocal(tag, j)), slot)
+			}
+			nt.slot = b.Decl(fmt.Sprintf("t%s_%d", tag, j), l.id, slot)
 		}
 	}
 	return b.V(ok), takeSlots

@@ -7,6 +7,7 @@ func (l *lowerer) helpers() {
 	l.pushFunc()
 	l.releaseFunc()
 	l.freeFunc()
+	l.reuseFunc()
 	l.eqFunc()
 	l.collapseFunc()
 }
