@@ -202,7 +202,7 @@ func MaxBlock(m *ir.Module, k string) int64 {
 			if !ok || l.Kernel != k || most < 0 {
 				return most >= 0
 			}
-			v, known := m.DefaultValue(l.Block)
+			v, known := blockBound(m, l.Block)
 			if !known || v < 1 || v > 1024 {
 				most = -1
 				return false
@@ -266,4 +266,38 @@ func WorldConstructs(m *ir.Module, backend string) diag.List {
 	}
 	errs.Sort()
 	return errs
+}
+
+// blockBound is an upper bound of a launch's block size e at the
+// parameters' defaults: its value where the defaults fix it, else through
+// min (the least known bound of its operands) and ?: (the larger of its
+// two sides). TRS's one-block kernel launches min(SMALLB, a size read at
+// run time), which is at most SMALLB; without the bound, llc and ptxas
+// budgeted registers for no block size, and a launch of 512 threads
+// failed where the kernel allowed 256 (REC's tak18 and benchsym20 on an
+// H100, 2026-11-26).
+func blockBound(m *ir.Module, e ir.Expr) (int64, bool) {
+	if v, ok := m.DefaultValue(e); ok {
+		return v, true
+	}
+	switch x := e.(type) {
+	case *ir.Select:
+		a, okA := blockBound(m, x.X)
+		b, okB := blockBound(m, x.Y)
+		return max(a, b), okA && okB
+	case *ir.Builtin:
+		if x.Op != ir.Min {
+			return 0, false
+		}
+		best, found := int64(0), false
+		for _, arg := range x.Args {
+			if v, ok := blockBound(m, arg); ok && (!found || v < best) {
+				best, found = v, true
+			}
+		}
+		return best, found
+	case *ir.Convert:
+		return blockBound(m, x.X)
+	}
+	return 0, false
 }
