@@ -18,9 +18,10 @@ import (
 // root changes its count (rd0, ...: -1 drops the reference, 0 moves it,
 // as f(X) -> g(X) does, more adds to it), all constants of the rule. Then
 // one site takes need slots from the fresh counter and the free ring
-// (Note [Fresh slots first]) into the locals t_a_0, ..., and moves the
-// references. Then the build stage, a switch on rule, writes the
-// right-hand side into the new slots and sets the new root.
+// (Note [Fresh slots first]) and moves the references. Then the build
+// stage, a switch on rule, names the new slots (the first nf_a fresh
+// from fb_a on, the rest from the ring at rb_a), writes the right-hand
+// side into them and sets the new root.
 //
 // Before, every rule inlined its own allocator, four warp-combined
 // atomics and the overflow flag, and its own reference counting: trs_step
@@ -50,9 +51,8 @@ import (
 // allocation site and the build stage.
 type stepAlloc struct {
 	plans []*rulePlan
-	binds int   // binding registers
-	forks int   // in a world, the most fork groups of any rule
-	slots []int // the most new slots of any rule, per group
+	binds int // binding registers
+	forks int // in a world, the most fork groups of any rule
 }
 
 // rulePlan is the build stage's view of a rule that applies: its bound
@@ -92,8 +92,6 @@ func groupNeed(g int) string {
 	}
 	return needOf(g - 1)
 }
-
-func slotName(tag string, j int) string { return fmt.Sprintf("t%s_%d", tag, j) }
 
 // rewriteStages emits one turn of the rewrite of slot t: the match
 // stage, the allocation site and the build stage (Note [One allocation
@@ -146,18 +144,18 @@ func (l *lowerer) rewriteStages(b *fn) {
 		b.Set("out", b.I32(outStop)) // the store is full: the slot stays as it is
 		b.Break()
 	})
-	for g, n := range sa.slots {
-		var dev ir.Expr
-		if g > 0 {
-			dev = b.V("dv" + groupTag(g))
-		}
-		l.takeSlots(b, groupTag(g), n, b.V(groupNeed(g)), dev)
-	}
 	l.moveRefs(b, sa)
 	build := &ir.Switch{Pos: b.Pos, X: b.V(lRule)}
 	for _, p := range sa.plans {
 		build.Cases = append(build.Cases, &ir.Case{Pos: p.ms.rule.Pos, Values: []int64{int64(p.ms.rule.Index)}, Body: b.Nest(func() {
 			b.Pos = p.ms.rule.Pos
+			for g, nts := range p.groups {
+				var dev ir.Expr
+				if g > 0 {
+					dev = b.V("dv" + groupTag(g))
+				}
+				l.takeSlots(b, groupTag(g), fmt.Sprintf("%d_%d", p.ms.rule.Index, g), nts, dev)
+			}
 			l.writeNew(b, p.ms, p.news)
 			l.setRoot(b, p.ms, p.news)
 		})})
@@ -222,16 +220,9 @@ func (l *lowerer) pick(b *fn, sa *stepAlloc, ms *matchState) {
 		}
 	}
 	for g, nts := range p.groups {
-		if g >= len(sa.slots) {
-			sa.slots = append(sa.slots, 0)
-		}
-		sa.slots[g] = max(sa.slots[g], len(nts))
 		if len(nts) > 0 {
 			b.Local(groupNeed(g), ir.I32)
 			b.Set(groupNeed(g), b.I32(int64(len(nts))))
-		}
-		for j, nt := range nts {
-			nt.slot = b.Local(slotName(groupTag(g), j), l.id)
 		}
 	}
 	sa.plans = append(sa.plans, p)
@@ -377,11 +368,11 @@ func (l *lowerer) allocCapacity(b *fn) ir.Expr {
 	return b.Conv(ir.I64, b.P(pCapacity))
 }
 
-// takeSlots declares the site's slot locals of group tag, n of them:
-// the first need of them name the slots taken (from dev's store, the
-// calling device's if nil), the fresh ones first, then those from the
-// ring.
-func (l *lowerer) takeSlots(b *fn, tag string, n int, need, dev ir.Expr) {
+// takeSlots declares the slot locals of the new subterms news, which the
+// site's group with locals tagged tag has taken (from dev's store, the
+// calling device's if nil): the fresh ones first, then those from the
+// ring. The locals' names end in rtag.
+func (l *lowerer) takeSlots(b *fn, tag, rtag string, news []*newTerm, dev ir.Expr) {
 	on := func() ir.Expr {
 		if dev == nil {
 			return b.Builtin(ir.DeviceID)
@@ -389,7 +380,7 @@ func (l *lowerer) takeSlots(b *fn, tag string, n int, need, dev ir.Expr) {
 		return ir.CloneExpr(dev)
 	}
 	fb, nf, rb := b.V("fb"+tag), b.V("nf"+tag), b.V("rb"+tag)
-	for j := 0; j < n; j++ {
+	for j, nt := range news {
 		fromFresh := b.Conv(l.id, b.Add(ir.CloneExpr(fb), b.I64(int64(j))))
 		at := b.Rem(b.Add(ir.CloneExpr(rb), b.Conv(ir.I64, b.Sub(b.I32(int64(j)), ir.CloneExpr(nf)))), l.allocCapacity(b))
 		if l.world {
@@ -400,10 +391,6 @@ func (l *lowerer) takeSlots(b *fn, tag string, n int, need, dev ir.Expr) {
 		if l.world {
 			ring = b.slotOn(on(), b.Conv(l.id, ring))
 		}
-		name := slotName(tag, j)
-		b.Decl(name, l.id, b.S(0))
-		b.If(b.Lt(b.I32(int64(j)), ir.CloneExpr(need)), func() {
-			b.Set(name, b.Sel(b.Lt(b.I32(int64(j)), ir.CloneExpr(nf)), fromFresh, ring))
-		})
+		nt.slot = b.Decl(fmt.Sprintf("t%s_%d", rtag, j), l.id, b.Sel(b.Lt(b.I32(int64(j)), ir.CloneExpr(nf)), fromFresh, ring))
 	}
 }
