@@ -26,11 +26,11 @@ import (
 // Before, every rule inlined its own allocator, four warp-combined
 // atomics and the overflow flag, and its own reference counting: trs_step
 // of REC's benchexpr20 was 7,186 lines of CUDA, which ptxas took minutes
-// over, and a file of 250,000 WST rules lowered to about 2.3 KB of IR each
-// (docs/BENCHMARKS.md, "One allocation site"). Now the allocator and the
-// counting appear once per step, and threads of a warp that rewrite by
-// different rules meet there, so one warp-combined atomic serves them
-// all.
+// over, and a file of 250,000 WST rules lowered to 2.3 KB of IR a rule,
+// now 0.9 KB (docs/BENCHMARKS.md, "One allocation site"). Now the
+// allocator and the counting appear once per step, and threads of a warp
+// that rewrite by different rules meet there, so that one warp-combined
+// atomic can serve them all.
 //
 // Every thread makes the same atomics in the same order as before: the
 // allocation's, then the added references, then the dropped ones; only
@@ -56,8 +56,8 @@ type stepAlloc struct {
 }
 
 // rulePlan is the build stage's view of a rule that applies: its bound
-// subterms read from the binding registers, its new ones from the site's
-// slot locals.
+// subterms read from the binding registers, its new ones from the slots
+// that the site took.
 type rulePlan struct {
 	ms     *matchState
 	news   []*newTerm
