@@ -362,7 +362,7 @@ type newTerm struct {
 	t      *Term
 	slot   ir.Expr // the local holding its slot
 	normal bool    // in normal form when made: no rules for its head, arguments normal
-	rg     string  // in a world, the local holding its device range (allocWorld)
+	rg     string  // in a world, the site's local holding its device range (forkGroups)
 }
 
 // collectNew lists the subterms of t that are not bound, children
