@@ -334,7 +334,8 @@ __device__ inline void gpuc_zero_shared(unsigned char *smem, size_t bytes) {
 // up their values in registers, one of them makes a single atomic update,
 // and each gets the old value it would have got had they gone one after
 // another in lane order; otherwise each updates alone. Same says that
-// every thread adds v, which saves the shuffles. (Grouping threads by
+// every thread adds v, which saves the shuffles; without it they are
+// saved where the warp's values turn out equal. (Grouping threads by
 // address with __match_any_sync would also catch warps split between a
 // few addresses, at a cost that a thread alone on its address pays too.)
 template <typename T, bool Same> __device__ inline T gpuc_atomic_add_agg(T *addr, T v) {
@@ -347,7 +348,11 @@ template <typename T, bool Same> __device__ inline T gpuc_atomic_add_agg(T *addr
   }
   const unsigned below = active & ((1u << lane) - 1u);
   T before = 0, total = 0;
-  if (Same) {
+  // Same, or every thread's v the leader's: a count that is a local of
+  // the program, such as the slots of one allocation site (Note [One
+  // allocation site] in frontends/trs), is the same across a warp more
+  // often than not, and then the shuffle per lane is not needed.
+  if (Same || __all_sync(active, __shfl_sync(active, v, leader) == v)) {
     before = v * (T)__popc(below);
     total = v * (T)__popc(active);
   } else {

@@ -90,17 +90,20 @@ func (l *lowerer) fuel(b *fn) ir.Expr {
 // allocation tagged tag takes from the garbage.
 func garbageLocal(tag string, j int) string { return fmt.Sprintf("gs%s_%d", tag, j) }
 
-// takeGarbage emits, for an allocation of m slots tagged tag in
+// takeGarbage emits, for an allocation of need (at most m) slots tagged tag in
 // trs_step, the take of up to m slots from the garbage of the phase where
 // one processor runs it, into the locals of garbageLocal, and returns a
 // local with their number (Note [One processor's garbage]).
-func (l *lowerer) takeGarbage(b *fn, tag string, m int64) ir.Expr {
+func (l *lowerer) takeGarbage(b *fn, tag string, m int64, need ir.Expr) ir.Expr {
 	n := "gn" + tag
 	b.Decl(n, ir.I32, b.I32(0))
 	for j := 0; j < int(m); j++ {
 		b.Decl(garbageLocal(tag, j), l.id, b.S(0))
 		// Once the list is empty it stays so: only a take adds to it.
-		b.If(b.And(b.V("one"), b.Lt(b.I32(0), b.Ld("glen", b.Rem(b.V("k"), b.I32(3))))), func() {
+		// The site takes at most need (the rule's) of the m (the most
+		// of any rule) (Note [One allocation site]).
+		want := b.And(b.V("one"), b.Lt(b.I32(int64(j)), ir.CloneExpr(need)))
+		b.If(b.And(want, b.Lt(b.I32(0), b.Ld("glen", b.Rem(b.V("k"), b.I32(3))))), func() {
 			b.Set(garbageLocal(tag, j), b.CallExpr("trs_reuse", b.V("k")))
 			b.Set(n, b.Add(b.V(n), b.I32(1)))
 		})

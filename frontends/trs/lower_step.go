@@ -180,17 +180,7 @@ func (l *lowerer) rewriteSlot(b *fn) {
 			b.Break()
 		})
 		b.Set("quota", b.Sub(b.V("quota"), b.I32(1)))
-		sw := &ir.Switch{Pos: b.Pos, X: b.V("h")}
-		for _, sym := range l.sys.Syms {
-			if !sym.Defined() {
-				continue
-			}
-			sw.Cases = append(sw.Cases, &ir.Case{Pos: sym.Pos, Values: []int64{int64(sym.Index)}, Body: b.Nest(func() { l.rewriteSym(b, sym) })})
-		}
-		b.Pos = l.pos
-		if len(sw.Cases) > 0 {
-			b.Emit(sw)
-		}
+		l.rewriteStages(b) // Note [One allocation site]
 	})
 	b.If(b.Lt(b.I32(0), b.V("n")), func() {
 		b.Set("nstep", b.Add(b.V("nstep"), b.V("n")))
@@ -254,10 +244,11 @@ func (l *lowerer) regs() []string {
 	return out
 }
 
-// rewriteSym is the switch case of a defined symbol: its rules in file
-// order, the first that matches applying. The heads of the arguments that
-// some rule inspects are loaded once.
-func (l *lowerer) rewriteSym(b *fn, sym *Sym) {
+// rewriteSym is the match stage's case of a defined symbol: its rules in
+// file order, the first that matches applying (Note [One allocation
+// site]). The heads of the arguments that some rule inspects are loaded
+// once.
+func (l *lowerer) rewriteSym(b *fn, sa *stepAlloc, sym *Sym) {
 	b.Pos = sym.Pos
 	heads := make([]ir.Expr, sym.Arity)
 	for i := 0; i < sym.Arity; i++ {
@@ -276,7 +267,7 @@ func (l *lowerer) rewriteSym(b *fn, sym *Sym) {
 			for i, p := range r.LHS.Args {
 				todo = append(todo, patAt{p: p, slot: b.V(l.regs()[i]), head: heads[i], root: i})
 			}
-			l.match(b, ms, todo, func() { l.apply(b, ms) })
+			l.match(b, ms, todo, func() { l.pick(b, sa, ms) })
 		}
 		b.Pos = sym.Pos
 		if sym.Of != nil {
@@ -401,45 +392,7 @@ type newTerm struct {
 	t      *Term
 	slot   ir.Expr // the local holding its slot
 	normal bool    // in normal form when made: no rules for its head, arguments normal
-	rg     string  // in a world, the local holding its device range (allocWorld)
-}
-
-// apply emits what a matched rule does: allocate the right-hand side's
-// new subterms, write them, move references, overwrite the root in the
-// registers, count the step and decide what comes next. It ends with a
-// break out of the rule loop.
-func (l *lowerer) apply(b *fn, ms *matchState) {
-	r := ms.rule
-	var news []*newTerm
-	if _, _, _, collapse := ms.bound(r.RHS); !collapse {
-		for _, a := range r.RHS.Args {
-			ms.collectNew(a, &news)
-		}
-	}
-	if len(news) == 0 {
-		l.applyRule(b, ms, news, func() {})
-		return
-	}
-	var ok ir.Expr
-	var takeSlots func()
-	if l.world {
-		ok, takeSlots = l.allocWorld(b, ms, news)
-	} else {
-		ok, takeSlots = l.alloc(b, fmt.Sprint(r.Index), news, nil)
-	}
-	b.If(ok, func() { l.applyRule(b, ms, news, takeSlots) })
-	b.Set("out", b.I32(outStop)) // the store is full: the slot stays as it is
-	b.Break()
-}
-
-// applyRule is apply once the slots are taken.
-func (l *lowerer) applyRule(b *fn, ms *matchState, news []*newTerm, takeSlots func()) {
-	takeSlots()
-	l.writeNew(b, ms, news)
-	l.moveRefs(b, ms)
-	l.setRoot(b, ms, news)
-	b.Set("n", b.Add(b.V("n"), b.I32(1)))
-	b.Break()
+	rg     string  // in a world, the site's local holding its device range (forkGroups)
 }
 
 // collectNew lists the subterms of t that are not bound, children
@@ -454,102 +407,6 @@ func (ms *matchState) collectNew(t *Term, out *[]*newTerm) bool {
 	}
 	*out = append(*out, &newTerm{t: t, normal: normal})
 	return normal
-}
-
-// alloc reserves slots for the new subterms, from the fresh counter and
-// the free ring in the order FRESH asks for (Note [Fresh slots first]),
-// with one atomic add on each that it uses. It returns a local that is
-// false if the store is full, having set the overflow flag, and a
-// function that declares the new subterms' slot locals where they are
-// needed: the fresh ones first, then those from the ring.
-//
-// In a world, dev is the device whose store the slots come from (the
-// calling device's if nil) and the locals' names end in tag.
-func (l *lowerer) alloc(b *fn, tag string, news []*newTerm, dev ir.Expr) (ir.Expr, func()) {
-	m := int64(len(news))
-	name := func(base string) string { return base + tag }
-	// counter is word j of the allocating device's counters.
-	counter := func(j int64) ir.Expr {
-		if dev == nil {
-			return b.ctr(b.I32(j))
-		}
-		return b.ctrOf(ir.CloneExpr(dev), b.I32(j))
-	}
-	// on is the allocating device.
-	on := func() ir.Expr {
-		if dev == nil {
-			return b.Builtin(ir.DeviceID)
-		}
-		return ir.CloneExpr(dev)
-	}
-	capacity := func() ir.Expr {
-		if l.world {
-			return b.Conv(ir.I64, b.per())
-		}
-		return b.Conv(ir.I64, b.P(pCapacity))
-	}
-	favail := b.V("favail")
-	if l.world && dev != nil {
-		// Another device's ring, as the phase began there.
-		favail = b.Sub(b.Ld("free", counter(frTail)), b.Ld("free", counter(frHead0)))
-	}
-	fb, nf, rb, nr, ok := name("fb"), name("nf"), name("rb"), name("nr"), name("ok")
-	b.Decl(fb, ir.I64, b.I64(0))
-	b.Decl(nf, ir.I32, b.I32(0))
-	b.Decl(rb, ir.I64, b.I64(0))
-	b.Decl(nr, ir.I32, b.I32(0))
-	// take(n, counter, at, end, base, got): up to n slots from positions
-	// counter[at] to end, the first at base.
-	take := func(n ir.Expr, buf string, at int64, end ir.Expr, base, got string) {
-		b.Atomic(base, ir.AtomicAdd, buf, counter(at), b.Conv(ir.I64, n))
-		b.Set(got, b.Conv(ir.I32, b.Min(b.Max(b.Sub(end, b.V(base)), b.I64(0)), b.Conv(ir.I64, ir.CloneExpr(n)))))
-	}
-	fresh := func(n ir.Expr) { take(n, "nfresh", 0, capacity(), fb, nf) }
-	ring := func(n ir.Expr) {
-		b.If(b.Lt(b.I64(0), ir.CloneExpr(favail)), func() { take(n, "free", frHead, b.Ld("free", counter(frTail)), rb, nr) })
-	}
-	// reused: the slots taken from the garbage of the phase, on one
-	// processor (Note [One processor's garbage]); need: the rest.
-	var reused ir.Expr = b.I32(0)
-	if !l.world && dev == nil {
-		reused = l.takeGarbage(b, tag, m)
-	}
-	need := func() ir.Expr { return b.Sub(b.I32(m), ir.CloneExpr(reused)) }
-	short := func() ir.Expr { return b.Lt(b.Add(b.Add(b.V(nf), b.V(nr)), ir.CloneExpr(reused)), b.I32(m)) }
-	b.IfElse(b.Ne(b.P(pFresh), b.I32(0)), func() {
-		b.If(b.And(b.Lt(b.Ld("nfresh", counter(1)), capacity()), short()), func() { fresh(need()) })
-		b.If(short(), func() { ring(b.Sub(need(), b.V(nf))) })
-	}, func() {
-		b.If(short(), func() { ring(need()) })
-		b.If(short(), func() { fresh(b.Sub(need(), b.V(nr))) })
-	})
-	b.Decl(ok, ir.Bool, b.Bool(true))
-	b.If(short(), func() {
-		b.Atomic("", ir.AtomicOr, "status", b.ctr(b.I32(stOverflow)), b.I32(ovFull))
-		b.Set(ok, b.Bool(false))
-	})
-	takeSlots := func() {
-		for j, nt := range news {
-			// Position j among the slots taken after the reused ones.
-			jj := b.Sub(b.I32(int64(j)), ir.CloneExpr(reused))
-			fromFresh := b.Conv(l.id, b.Add(b.V(fb), b.Conv(ir.I64, jj)))
-			at := b.Rem(b.Add(b.V(rb), b.Conv(ir.I64, b.Sub(ir.CloneExpr(jj), b.V(nf)))), capacity())
-			if l.world {
-				fromFresh = b.slotOn(on(), fromFresh)
-				at = b.slotOn(on(), b.Conv(l.id, at))
-			}
-			ring := b.Ld("fl", at)
-			if l.world {
-				ring = b.slotOn(on(), b.Conv(l.id, ring))
-			}
-			slot := b.Sel(b.Lt(ir.CloneExpr(jj), b.V(nf)), fromFresh, ring)
-			if !l.world && dev == nil {
-				slot = b.Sel(b.Lt(b.I32(int64(j)), ir.CloneExpr(reused)), b.V(garbageLocal(tag, j)), slot)
-			}
-			nt.slot = b.Decl(fmt.Sprintf("t%s_%d", tag, j), l.id, slot)
-		}
-	}
-	return b.V(ok), takeSlots
 }
 
 // slotOf is the slot local of a right-hand side's subterm.
@@ -579,64 +436,6 @@ func (l *lowerer) writeNew(b *fn, ms *matchState, news []*newTerm) {
 		}
 		if !nt.normal {
 			b.Store("pnw", ir.CloneExpr(nt.slot), b.U8(1))
-		}
-	}
-}
-
-// moveRefs adds the references the right-hand side makes to the slots of
-// its bound subterms (variables and copies of matched subterms), then
-// drops the old root's references to its arguments. A bound subterm that
-// is an argument of the root moves its reference instead: f(X) -> g(X)
-// changes no count.
-func (l *lowerer) moveRefs(b *fn, ms *matchState) {
-	r := ms.rule
-	uses := map[any]int64{}
-	var order []any
-	var count func(t *Term)
-	count = func(t *Term) {
-		if _, _, key, ok := ms.bound(t); ok {
-			if uses[key] == 0 {
-				order = append(order, key)
-			}
-			uses[key]++
-			return
-		}
-		for _, a := range t.Args {
-			count(a)
-		}
-	}
-	if _, _, _, collapse := ms.bound(r.RHS); !collapse {
-		for _, a := range r.RHS.Args {
-			count(a)
-		}
-	}
-	delta := make([]int64, len(r.LHS.Args))
-	for i := range delta {
-		delta[i] = -1
-	}
-	for _, key := range order {
-		var slot ir.Expr
-		var root int
-		switch k := key.(type) {
-		case *Var:
-			slot, root, _, _ = ms.bound(&Term{Var: k})
-		case *Term:
-			slot, root, _, _ = ms.bound(k)
-		}
-		if root >= 0 {
-			delta[root] += uses[key]
-		} else {
-			l.addRef(b, ir.CloneExpr(slot), uses[key])
-		}
-	}
-	for i, d := range delta {
-		if d > 0 {
-			l.addRef(b, b.V(l.regs()[i]), d)
-		}
-	}
-	for i, d := range delta {
-		if d < 0 {
-			b.Call("trs_release", b.V(l.regs()[i]), b.V("k"))
 		}
 	}
 }

@@ -39,8 +39,8 @@ func (b *fn) listed(list0, list1 string, k, i ir.Expr) ir.Expr {
 
 // addRef adds n references to slot x, unless x holds part of the input
 // (Note [Input slots]).
-func (l *lowerer) addRef(b *fn, x ir.Expr, n int64) {
-	b.If(b.Ge(x, b.S(l.nodes)), func() { b.Atomic("", ir.AtomicAdd, "rc", ir.CloneExpr(x), b.I32(n)) })
+func (l *lowerer) addRef(b *fn, x, n ir.Expr) {
+	b.If(b.Ge(x, b.S(l.nodes)), func() { b.Atomic("", ir.AtomicAdd, "rc", ir.CloneExpr(x), n) })
 }
 
 // releaseFunc: trs_release(x, k) drops a reference to slot x and, if it
@@ -133,6 +133,6 @@ func (l *lowerer) collapseFunc() {
 	l.forArgs(b, h, func(a int, arr string) {
 		c := b.Decl("c", l.id, l.arg(b, a, b.V("v")))
 		b.Store(arr, b.V("s"), c)
-		l.addRef(b, c, 1)
+		l.addRef(b, c, b.I32(1))
 	})
 }

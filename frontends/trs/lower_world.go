@@ -298,30 +298,26 @@ func (l *lowerer) pnw(b *fn, x ir.Expr) ir.Expr {
 	return b.CallExpr("trs_pnw", x)
 }
 
-// allocWorld is alloc in a world (Note [TRS on several devices]). Where
-// the right-hand side's root has m >= 2 pending new arguments (a fork,
-// Note [Forks]), argument j and the new subterms below it take their
-// slots on the first device of the j-th of m parts of the rewritten
-// slot's device range, and that part becomes their range; where the
-// part is empty, or FORK is 0, they stay with the rest, on the calling
-// device (the slot's owner), in the slot's range or, at a fork, in the
-// range of that device alone.
-func (l *lowerer) allocWorld(b *fn, ms *matchState, news []*newTerm) (ir.Expr, func()) {
-	r := ms.rule
+// forkGroups splits a rule's new subterms in a world (Note [TRS on
+// several devices]): where the right-hand side's root has m >= 2 pending
+// new arguments (a fork, Note [Forks]), group j+1 holds argument j and
+// the new subterms below it; group 0 holds the rest. Each new term's rg
+// names its group's range local at the site (allocWorld).
+func (l *lowerer) forkGroups(p *rulePlan) [][]*newTerm {
+	r := p.ms.rule
 	var forks []*Term
 	for _, a := range r.RHS.Args {
-		for _, nt := range news {
+		for _, nt := range p.news {
 			if nt.t == a && !nt.normal {
 				forks = append(forks, a)
 			}
 		}
 	}
-	m := len(forks)
-	if m < 2 {
+	if len(forks) < 2 {
 		forks = nil
 	}
 	group := make([][]*newTerm, len(forks)+1) // 0: the caller's; j+1: fork j's
-	for _, nt := range news {
+	for _, nt := range p.news {
 		g := 0
 		for j, f := range forks {
 			if within(nt.t, f) {
@@ -329,51 +325,48 @@ func (l *lowerer) allocWorld(b *fn, ms *matchState, news []*newTerm) (ir.Expr, f
 			}
 		}
 		group[g] = append(group[g], nt)
+		nt.rg = "rg" + siteAt
+		if g > 0 {
+			nt.rg = "rg" + forkTag(g-1)
+		}
 	}
-	tag := fmt.Sprint(r.Index)
-	rg := "rg" + tag
+	return group
+}
+
+// allocWorld is the allocation site in a world (Note [One allocation
+// site]). Group 0 takes its slots on the calling device (the slot's
+// owner) in the slot's range; group j+1, of fork j of the rule's nfork,
+// on the first device of the j-th of nfork parts of the slot's device
+// range, and that part becomes its range; where the part is empty, or
+// FORK is 0, it stays on the calling device, in the range of that device
+// alone. It returns a local that is false if any group found its store
+// full.
+func (l *lowerer) allocWorld(b *fn, sa *stepAlloc) ir.Expr {
+	rg := "rg" + siteAt
 	b.Decl(rg, ir.I32, b.Sel(b.several(), b.Ld("rg", b.V("t")), b.I32(1<<16)))
-	var oks []ir.Expr
-	var takes []func()
-	add := func(tag string, nts []*newTerm, dev ir.Expr, rg string) {
-		if len(nts) == 0 {
-			return
-		}
-		for _, nt := range nts {
-			nt.rg = rg
-		}
-		ok, take := l.alloc(b, tag, nts, dev)
-		oks, takes = append(oks, ok), append(takes, take)
+	ok := l.alloc(b, siteAt, b.V(lNeed), nil)
+	if sa.forks == 0 {
+		return ok
 	}
-	add(tag, group[0], nil, rg)
-	if len(forks) > 0 {
-		lo := b.Decl("lo"+tag, ir.I32, b.Bin(ir.And, b.V(rg), b.I32(0xffff)))
-		n := b.Decl("n"+tag, ir.I32, b.Sub(b.Bin(ir.Shr, b.V(rg), b.I32(16)), lo))
-		fork := b.Ne(b.P(pFork), b.I32(0))
-		for j := range forks {
-			jt := fmt.Sprintf("%s_%d", tag, j)
-			part := func(j int64) ir.Expr {
-				return b.Add(ir.CloneExpr(lo), b.Bin(ir.Div, b.Mul(ir.CloneExpr(n), b.I32(j)), b.I32(int64(m))))
-			}
-			clo := b.Decl("clo"+jt, ir.I32, part(int64(j)))
-			chi := b.Decl("chi"+jt, ir.I32, part(int64(j)+1))
-			split := b.Decl("sp"+jt, ir.Bool, b.And(ir.CloneExpr(fork), b.Lt(clo, chi)))
-			dev := b.Decl("dv"+jt, ir.I32, b.Sel(split, ir.CloneExpr(clo), b.Builtin(ir.DeviceID)))
-			own := b.Bin(ir.Or, dev, b.Bin(ir.Shl, b.Add(ir.CloneExpr(dev), b.I32(1)), b.I32(16)))
-			b.Decl("rg"+jt, ir.I32, b.Sel(ir.CloneExpr(split), b.Bin(ir.Or, ir.CloneExpr(clo), b.Bin(ir.Shl, ir.CloneExpr(chi), b.I32(16))),
-				b.Sel(ir.CloneExpr(fork), own, b.V(rg))))
-			add(jt, group[j+1], b.V("dv"+jt), "rg"+jt)
+	lo := b.Decl("lo"+siteAt, ir.I32, b.Bin(ir.And, b.V(rg), b.I32(0xffff)))
+	n := b.Decl("n"+siteAt, ir.I32, b.Sub(b.Bin(ir.Shr, b.V(rg), b.I32(16)), lo))
+	m := b.Decl("m"+siteAt, ir.I32, b.Max(b.V(lNFork), b.I32(1)))
+	fork := b.Ne(b.P(pFork), b.I32(0))
+	for j := 0; j < sa.forks; j++ {
+		jt := forkTag(j)
+		part := func(j int64) ir.Expr {
+			return b.Add(ir.CloneExpr(lo), b.Bin(ir.Div, b.Mul(ir.CloneExpr(n), b.I32(j)), ir.CloneExpr(m)))
 		}
+		clo := b.Decl("clo"+jt, ir.I32, part(int64(j)))
+		chi := b.Decl("chi"+jt, ir.I32, part(int64(j)+1))
+		split := b.Decl("sp"+jt, ir.Bool, b.And(ir.CloneExpr(fork), b.Lt(clo, chi)))
+		dev := b.Decl("dv"+jt, ir.I32, b.Sel(split, ir.CloneExpr(clo), b.Builtin(ir.DeviceID)))
+		own := b.Bin(ir.Or, dev, b.Bin(ir.Shl, b.Add(ir.CloneExpr(dev), b.I32(1)), b.I32(16)))
+		b.Decl("rg"+jt, ir.I32, b.Sel(ir.CloneExpr(split), b.Bin(ir.Or, ir.CloneExpr(clo), b.Bin(ir.Shl, ir.CloneExpr(chi), b.I32(16))),
+			b.Sel(ir.CloneExpr(fork), own, b.V(rg))))
+		ok = b.And(ok, l.alloc(b, jt, b.V(needOf(j)), b.V("dv"+jt)))
 	}
-	ok := oks[0]
-	for _, o := range oks[1:] {
-		ok = b.And(ok, o)
-	}
-	return ok, func() {
-		for _, take := range takes {
-			take()
-		}
-	}
+	return ok
 }
 
 // several says whether the world has more than one device. A world of
