@@ -33,16 +33,7 @@ func (a *analyzer) sampledSteps() []sampledStep {
 	a.stepsDone = true
 	sys := a.sys
 	rng := rand.New(rand.NewSource(2))
-	draw := func(s its.Sort) *big.Int {
-		switch rng.Intn(4) {
-		case 0:
-			return s.Norm(big.NewInt(rng.Int63n(2048) - 1024))
-		case 1:
-			return s.Max()
-		default:
-			return s.Norm(big.NewInt(rng.Int63n(16)))
-		}
-	}
+	draw := func(s its.Sort) *big.Int { return drawValue(rng, s) }
 	for _, init := range a.entryStates() {
 		if init == nil {
 			continue

@@ -25,16 +25,7 @@ func walk(sys *its.System, init map[string]*big.Int, rng *rand.Rand, steps int, 
 			vals[v.Name] = new(big.Int)
 		}
 	}
-	draw := func(s its.Sort) *big.Int {
-		switch rng.Intn(4) {
-		case 0:
-			return s.Norm(big.NewInt(rng.Int63n(2048) - 1024))
-		case 1:
-			return s.Max()
-		default:
-			return s.Norm(big.NewInt(rng.Int63n(16)))
-		}
-	}
+	draw := func(s its.Sort) *big.Int { return drawValue(rng, s) }
 	mem := map[string]*big.Int{}
 	loc := sys.Entry
 	for i := 0; i < steps; i++ {
@@ -164,5 +155,18 @@ func (a *analyzer) sampleFilter(inv Invariants) {
 				inv[loc] = keep
 			})
 		}
+	}
+}
+
+// drawValue is a sampled value of sort s: small, near zero of either
+// sign, or the sort's largest, where wraps show.
+func drawValue(rng *rand.Rand, s its.Sort) *big.Int {
+	switch rng.Intn(4) {
+	case 0:
+		return s.Norm(big.NewInt(rng.Int63n(2048) - 1024))
+	case 1:
+		return s.Max()
+	default:
+		return s.Norm(big.NewInt(rng.Int63n(16)))
 	}
 }
