@@ -39,6 +39,8 @@ func TestGuardBounds(t *testing.T) {
 		{"product", "a(K, V) \\ b(K, W) <=> V * V > W | c(K, W).", marks, 0},
 		// >= with V on the left: max V - 2 >= W.
 		{"at-least", "a(K, V) \\ b(K, W) <=> V - 2 >= W | c(K, W).", marks, 1},
+		// No key: the scan of a is skipped where max V - 2 >= W fails.
+		{"scan", "a(_, V) \\ b(_, W) <=> V - 2 >= W | c(0, W).", marks, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
