@@ -21,8 +21,8 @@ import (
 // is skipped. Floyd–Warshall's D3 > D1 + D2 becomes D3 > D1 + min D2
 // for each edge(I,K,D1), tested on values already in registers (D3 the
 // chained owner's current one), and the probe of edge(K,J,D2) follows
-// only where it passes: at 1024 nodes 49%, 31% and 18% of the pairs of
-// its three steps (docs/BENCHMARKS.md).
+// only where it passes: at 1024 nodes for 6%, 13% and 18% of the pairs
+// of its three steps (docs/BENCHMARKS.md).
 //
 // The bound never changes what a search finds: a skipped search would
 // have found no candidate passing the conjunct. That holds where the
