@@ -17,6 +17,9 @@ type matcher struct {
 	// without chaining stops at its first firing.
 	stop string
 	prop bool
+	// bounds: the locals holding the extrema that the plan's bounds
+	// read (Note [Guard bounds]).
+	bounds map[*extremum]string
 }
 
 // newMatcher declares the plan's variables in b, zeroed.
@@ -122,6 +125,19 @@ func (m *matcher) search(b *block, k int, known map[*ruleVar]bool, act func(b *b
 		act(b)
 		return
 	}
+	if bt := m.boundTest(b.Builder, k); k == 0 && bt != nil {
+		// Later steps' bounds join the guard of the step before
+		// (candidate).
+		inner := b.sub()
+		m.searchStep(inner, k, known, act)
+		b.ifThen(bt, inner.stmts())
+		return
+	}
+	m.searchStep(b, k, known, act)
+}
+
+// searchStep emits the loop of step k, by its kind of lookup.
+func (m *matcher) searchStep(b *block, k int, known map[*ruleVar]bool, act func(b *block)) {
 	st := m.p.steps[k]
 	switch {
 	case st.ix != nil:
@@ -155,6 +171,9 @@ func (m *matcher) candidate(b *block, k int, slot ir.Expr, known map[*ruleVar]bo
 		// Note [Guards before keys]
 		guard = b.And(m.vn.tests(b.Builder, st.guards), argTest)
 	}
+	// The next step's bounds read only values in registers (Note [Guard
+	// bounds]).
+	guard = b.And(m.boundTest(b.Builder, k+1), guard)
 	if guard != nil {
 		inner.ifThen(guard, rest.stmts())
 	} else {
@@ -340,9 +359,11 @@ func sortedVars(r *rule) []string {
 func (l *lowerer) ownerLoop(b *block, p *rulePlan, step ir.Expr, inner func(b *block, m *matcher, s ir.Expr, known map[*ruleVar]bool)) {
 	s := l.stores[p.owner.ct]
 	b.Pos = p.r.pos
+	bounds := l.loadBounds(b, p)
 	l.forListed(b, s, func(b *block, i ir.Expr) {
 		body := b.sub()
 		m := l.newMatcher(body, p, step)
+		m.bounds = bounds
 		m.slots[p.owner] = i
 		known := map[*ruleVar]bool{}
 		test := m.bindHead(body, p.owner, i, known, true)

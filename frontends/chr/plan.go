@@ -86,6 +86,9 @@ type joinStep struct {
 	ext    *extremum
 	extCmp *comparison // X op E, with X the head's argument at ext.pos
 	guards []*comparison
+	// bounds: guard conjuncts of guards tested before the search
+	// (Note [Guard bounds]).
+	bounds []*guardBound
 }
 
 // planRule makes the plans of a rule: one for a removal rule, one per
@@ -126,8 +129,12 @@ func (l *lowerer) plan(r *rule, owner *head, delta int) *rulePlan {
 		h := rest[best]
 		rest = append(rest[:best], rest[best+1:]...)
 		st := l.joinStep(r, h, bound, delta >= 0)
+		before := copyKnown(bound)
 		l.bindHead(r, h, bound)
 		st.guards = readyGuards(r, bound, done)
+		if st.ext == nil {
+			st.bounds = l.guardBounds(r, h, before, st.guards)
+		}
 		p.steps = append(p.steps, st)
 	}
 	if delta < 0 {

@@ -2,7 +2,6 @@ package chr
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"gpuc/ir"
@@ -370,9 +369,7 @@ func (l *lowerer) phaseA(b *block) {
 			init = append(init, &ir.Store{Pos: l.pos, Buf: s.count, Index: b.I32(0), Value: b.I32(0)})
 		}
 		for _, x := range l.stores[ct].exts {
-			for cellNo, v := range []int64{math.MaxInt64, math.MaxInt64, -1, math.MaxInt64} {
-				init = append(init, &ir.Store{Pos: l.pos, Buf: x.buf, Index: b.I32(int64(cellNo)), Value: b.I64(v)})
-			}
+			init = append(init, l.initCells(b.Builder, x)...)
 		}
 	}
 	if init != nil {
@@ -389,7 +386,9 @@ func (l *lowerer) phaseB(b *block) {
 		if len(s.indices) == 0 && len(s.exts) == 0 && !s.listed {
 			continue
 		}
-		anyExt = anyExt || len(s.exts) > 0
+		for _, x := range s.exts {
+			anyExt = anyExt || x.search
+		}
 		l.forSlots(b, s.nRef(b.Builder), func(b *block, i ir.Expr) {
 			in := b.sub()
 			for _, ix := range s.indices {
@@ -403,7 +402,11 @@ func (l *lowerer) phaseB(b *block) {
 				in.Store(ix.next, i, b.Local(old, ir.I32))
 			}
 			for _, x := range s.exts {
-				in.Atomic("", ir.AtomicMin, x.buf, b.I32(0), x.keyOf(b.Builder, s.arg(b.Builder, x.pos, i)))
+				cell := b.I32(0)
+				if !x.search {
+					cell = x.keyCell(b.Builder, i)
+				}
+				in.Atomic("", ir.AtomicMin, x.buf, cell, x.keyOf(b.Builder, s.arg(b.Builder, x.pos, i)))
 			}
 			if s.listed {
 				r := in.decl(l.locals.fresh("rank"), ir.I32, b.I32(0))
@@ -447,7 +450,9 @@ func (l *lowerer) phaseB(b *block) {
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
 		for _, x := range s.exts {
-			l.extremumPass(b, s, x)
+			if x.search {
+				l.extremumPass(b, s, x)
+			}
 		}
 	}
 	b.Barrier(true)

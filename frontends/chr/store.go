@@ -185,6 +185,10 @@ type extremum struct {
 	max  bool // the key is the negated value: the greatest value is wanted
 	buf  string
 	used bool
+	// search: a join step searches by it (cells as above); otherwise it
+	// is only a bound, in boundCells cells (Note [Guard bounds]).
+	search bool
+	b      *ir.Buffer
 }
 
 // indexOn returns the index of s on the positions pos, making it.
@@ -208,11 +212,13 @@ func (l *lowerer) extremumOn(s *store, pos int, isMax bool) *extremum {
 	b := l.builder()
 	for _, x := range s.exts {
 		if x.pos == pos && x.max == isMax {
+			x.search = true
+			x.b.Len = b.I32(4)
 			return x
 		}
 	}
-	x := &extremum{s: s, pos: pos, max: isMax, buf: l.name(fmt.Sprintf("%s_x%d", s.base, len(s.exts)))}
-	l.buffer(x.buf, ir.I64, b.I32(4), ir.Scratch)
+	x := &extremum{s: s, pos: pos, max: isMax, buf: l.name(fmt.Sprintf("%s_x%d", s.base, len(s.exts))), search: true}
+	x.b = l.buffer(x.buf, ir.I64, b.I32(4), ir.Scratch)
 	s.exts = append(s.exts, x)
 	return x
 }
