@@ -20,6 +20,14 @@ func TestChecksFacts(t *testing.T) {
 		{`harr\.at\(N, "testdata/checks\.kir:65:7"\) = 1;`, 1},
 		{`gpuc_nonzero_at\(ZERO, "testdata/checks\.kir:71:24"\)`, 1},
 		{`if \(!gpuc_checks_on\) gpuc_device_checks_off\(\);`, 1},
+		// The failing path records, then stops in the caller with PTX's
+		// exit, so that ptxas sees no edge from it back into the kernel;
+		// CHECKS=0 is a constant (Note [Stopping in PTX]).
+		{`\[\[noreturn\]\] __device__ __attribute__\(\(noinline\)\) void gpuc_device_fault`, 0},
+		{`__device__ __attribute__\(\(noinline\)\) void gpuc_device_fault\(int id, long long a, long long b\) \{`, 1},
+		{`&& gpuc_checks\) \{\n\s*gpuc_device_fault\(id, (i, n|0, 0)\);\n\s*gpuc_device_stop\(\);\n\s*\}`, 2},
+		{`void gpuc_device_stop\(void\) \{\n\s*asm volatile\("exit;"\);\n\s*__builtin_unreachable\(\);`, 1},
+		{`__constant__ int gpuc_checks = 1;`, 1},
 	} {
 		checkFact(t, on, f)
 	}
