@@ -10,7 +10,12 @@
 # names another gpuc binary (main's, say /work/bis/gpuc-fee469a), by that
 # one too ("base", checks on). transtree 26 also gets "dev": "on" with the
 # checks word CHECKS=0 back in global memory (__device__, as before), to
-# tell the two parts of the change apart. It copies carve-data, carve.sigs
+# tell the two parts of the change apart, and "ret": the check helpers of
+# e197a48 (a fault that returns where CHECKS=0, no stop after its call),
+# the last form before the checks' cost rose. transtree 26, tak36,
+# quicksort and carve also get "part": "on" without the checks of one
+# part (trs_step; the sequential sorts; the scan), to say where the cost
+# is. It copies carve-data, carve.sigs
 # and this script beside them: the GPU machine needs no Go.
 #
 # run builds every .cu with nvcc -O3 -arch=$GPUC_ARCH (sm_90) -Xptxas -v,
@@ -70,9 +75,30 @@ if [ "$mode" = prepare ]; then
     if [ -n "$base" ]; then
       "$base" compile "$src" "${fl[@]}" -o "$dir/ab-$name-base.cu" 2> /dev/null || echo "bench-checks-ab: $name: $base failed"
     fi
+    # "part": "on" with the checks of one part of the program left out
+    # (gpuc_idx and gpuc_divisor defined away between two functions), to
+    # say where the checks' cost is.
+    case $name in
+    transtree26 | tak36) part="trs_step|trs_derive" ;;
+    quicksort) part="seqSort_dev|main_coop1" ;;
+    carve) part="scan_dev|mp_scan_blocks" ;;
+    *) part= ;;
+    esac
+    if [ -n "$part" ]; then
+      awk -v from="^// ${part%|*}: checks:" -v to="^// ${part#*|}: checks:" '
+        $0 ~ from { print "#define gpuc_idx(i, n, id) (i)\n#define gpuc_divisor(b, id) (b)"; n++ }
+        $0 ~ to { print "#undef gpuc_idx\n#undef gpuc_divisor"; n++ }
+        { print } END { if (n != 2) exit 1 }' "$dir/ab-$name-on.cu" > "$dir/ab-$name-part.cu" || { echo "bench-checks-ab: $name: no $part"; exit 1; }
+    fi
     if [ "$name" = transtree26 ]; then
       sed 's/^__constant__ int gpuc_checks = 1;$/__device__ int gpuc_checks = 1;/' "$dir/ab-$name-on.cu" > "$dir/ab-$name-dev.cu"
       cmp -s "$dir/ab-$name-on.cu" "$dir/ab-$name-dev.cu" && { echo "bench-checks-ab: no __constant__ gpuc_checks to turn back"; exit 1; }
+      # "ret": e197a48's form, the last before the checks' cost rose: the
+      # fault returns where CHECKS=0, else stops itself; no stop after it.
+      perl -0pe 's/ && gpuc_checks\) \{\n    gpuc_device_fault\(([^)]*)\);\n    gpuc_device_stop\(\);\n  \}/) gpuc_device_fault($1);/g;
+        s/(void gpuc_device_fault\(int id, long long a, long long b\) \{\n)/$1  if (!gpuc_checks) return;\n/;
+        s/(gpuc_error_mirror\(id\);\n  \}\n)\}/$1  gpuc_device_stop();\n}/' "$dir/ab-$name-on.cu" > "$dir/ab-$name-ret.cu"
+      [ "$(grep -c 'gpuc_device_stop();' "$dir/ab-$name-ret.cu")" = 2 ] || { echo "bench-checks-ab: the ret variant did not take"; exit 1; }
     fi
   done
   ls "$dir"/ab-*.cu | wc -l | xargs echo "bench-checks-ab: .cu files in $dir:"
@@ -119,7 +145,7 @@ table="| workload | variant | device ms (median) | main's kernels ms | cost vs o
 for w in "${picked[@]}"; do
   IFS='|' read -r name _ _ args reps <<< "$w"
   vs=()
-  for v in base on dev off; do [ -x "ab-$name-$v" ] && vs+=("$v"); done
+  for v in base on dev ret part off; do [ -x "ab-$name-$v" ] && vs+=("$v"); done
   for v in "${vs[@]}"; do : > "ab-$name-$v.ms"; : > "ab-$name-$v.main"; done
   same=yes
   for ((r = 0; r < reps; r++)); do
