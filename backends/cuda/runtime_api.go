@@ -70,19 +70,20 @@ func (runtimeAPI) constant(e *emitter, b *ir.Buffer) string {
 // a trap, is whatever block the compiler laid out next, and ptxas, which
 // rebuilds the control flow from the PTX, takes it for a successor. A
 // failed check that calls a [[noreturn]] fault function so gives ptxas an
-// edge from every check back into the kernel's loops: values live there
-// stay live at each check, and the loops are no longer the loops they
-// were. The checks of transtree 26 went from +7% on an H100 with a fault
-// that returned (e197a48) to +39% with a [[noreturn]] one (8448e79), which
-// is how we found this (docs/BENCHMARKS.md, "The cost of checks"; measured
-// A/B by scripts/bench-checks-ab.sh). So every failing path
-// ends in PTX's exit, which ptxas knows to be a leaf (LLVM's NVPTX backend
-// lowers unreachable to exit for the same reason, and so does backends/llvm):
-// gpuc_device_stop is inline assembly, "exit;", or "trap; exit;" where
-// kernels hold grid barriers, and the fault function, which only records,
-// returns, so that the compiler keeps the stop after its call. CHECKS=0 is
-// a __constant__: where the compiler loads it early, the load is an
-// operand from the constant bank, not a load from memory at every check.
+// edge from every check into some other block of the kernel's loops:
+// values live there stay live at each check, and loops gain entries. The
+// checks of transtree 26 went from +7% on an H100 with a fault that
+// returned (e197a48) to +39% with a [[noreturn]] one (8448e79); this is
+// the suspected cause (docs/BENCHMARKS.md, "The cost of checks";
+// scripts/bench-checks-ab.sh measures it, scripts/clang-ptx.sh shows the
+// PTX). So every failing path ends in PTX's exit, which ptxas knows to be
+// a leaf (LLVM's NVPTX backend lowers unreachable to exit for the same
+// reason, and so does backends/llvm): gpuc_device_stop is inline
+// assembly, "exit;", or "trap; exit;" where kernels hold grid barriers,
+// and the fault function, which only records, returns, so that the
+// compiler keeps the stop after its call. CHECKS=0 is a __constant__:
+// where the compiler loads it early, the load is an operand from the
+// constant bank, not a load from memory at every check.
 
 // raiseSupport writes the device's error word and the host's check of it,
 // where device code raises (Note [Error word]).
