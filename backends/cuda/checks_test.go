@@ -44,6 +44,22 @@ func TestChecksFacts(t *testing.T) {
 	}
 }
 
+// TestCoopFaultFacts checks the failing path of a check in a cooperative
+// kernel (coop/fault.kir, whose cases gpu-check runs to their faults): the
+// fault records, then the kernel stops where it failed with trap, then
+// exit, a leaf for ptxas (Note [Stopping in PTX]).
+func TestCoopFaultFacts(t *testing.T) {
+	on, _ := emit(t, "testdata/coop/fault.kir")
+	for _, f := range []fact{
+		{`int x = a\[gpuc_idx\(\(long long\)j, \(long long\)gpuc_mul\(G, B\), \d+\)\];`, 1},
+		{`gpuc_device_fault\(id, i, n\);\n\s*gpuc_device_stop\(\);`, 1},
+		{`\{\n\s*asm volatile\("trap; exit;"\);\n\s*__builtin_unreachable\(\);`, 1},
+		{`asm volatile\("exit;"\);`, 0},
+	} {
+		checkFact(t, on, f)
+	}
+}
+
 // TestCheckPlacementFacts checks Note [Check placement] (package abi) in
 // the CUDA program of hoist.kir: the kernel's counts, a guarded access
 // without its check, and each hoisted loop emitted twice, the checked
