@@ -131,7 +131,7 @@ fi
 ms() { grep -o 'device time [0-9.]* ms' "$1" | head -1 | grep -o '[0-9.]*'; }
 mainms() { grep -o '[:,] main [0-9.]* ms' "$1" | head -1 | grep -o '[0-9.][0-9.]*'; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "n/a" }'; }
-cost() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "n/a") printf "%+.1f%%", 100 * (a - b) / b; else print "" }'; }
+cost() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b + 0 > 0) printf "%+.1f%%", 100 * (a - b) / b; else print "" }'; }
 # ptxas: the registers and spill bytes of the hot kernels and functions.
 regs() {
   awk '/Compiling entry function/ { n = $0; sub(/^[^\x27]*\x27/, "", n); sub(/\x27.*/, "", n) }
@@ -157,7 +157,8 @@ for w in "${picked[@]}"; do
       cmp -s "ab-$name-$v.out" "ab-$name-${vs[0]}.out" || same=no
     done
   done
-  offd=$(median < "ab-$name-off.ms") offm=$(median < "ab-$name-off.main")
+  offd=n/a offm=n/a
+  [ -x "ab-$name-off" ] && offd=$(median < "ab-$name-off.ms") offm=$(median < "ab-$name-off.main")
   for v in "${vs[@]}"; do
     d=$(median < "ab-$name-$v.ms") m=$(median < "ab-$name-$v.main")
     echo "$name $v: device $(tr '\n' ' ' < "ab-$name-$v.ms")ms; main $(tr '\n' ' ' < "ab-$name-$v.main")ms"
