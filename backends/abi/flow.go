@@ -42,6 +42,9 @@ import (
 // evaluation of C; the operands of other operators are unordered, so
 // no check of one of them relies on another.
 //
+// An index x + c is also in range under a fact about x + d, the end of
+// a window that one test bounds (Note [Offset facts]).
+//
 // Since an elided check is one that cannot fail, a faulting program
 // still faults at the access the interpreter reports.
 
@@ -52,6 +55,7 @@ type fact struct {
 	x, n ir.Expr
 	key  string
 	vars []string
+	le   bool // x <= n, not x < n: only offsets read it (Note [Offset facts])
 }
 
 func newFact(x, n ir.Expr) fact {
@@ -355,7 +359,9 @@ func (pl *planner) assign(name string, value ir.Expr, k *known) *known {
 	}
 	kx := ir.PrintExpr(strip(value))
 	for n := after; n != nil; n = n.next {
-		if n.f.kx() == kx {
+		if n.f.kx() == kx && n.f.le {
+			out = out.add(newLeFact(v, n.f.n))
+		} else if n.f.kx() == kx {
 			out = out.add(newFact(v, n.f.n))
 		}
 	}
@@ -375,7 +381,7 @@ func (pl *planner) positive(k *known) []ir.Expr {
 	seen := map[string]bool{}
 	for n := k; n != nil; n = n.next {
 		f := n.f
-		if f.n == nil || seen[f.key] {
+		if f.n == nil || f.le || seen[f.key] {
 			continue
 		}
 		if nonNeg[f.kx()] || nonNegative(substitute(f.x, pl.singles)) {
@@ -510,6 +516,10 @@ func (pl *planner) cond(e ir.Expr, v bool) []fact {
 		return []fact{newFact(x, nil)}
 	case op == ir.Le && v && atLeast(x, 0):
 		return []fact{newFact(y, nil)}
+	case op == ir.Le && v:
+		if _, d, ok := offset(x); ok && d >= 1 {
+			return []fact{newLeFact(x, y)}
+		}
 	case op == ir.Le && !v:
 		out := []fact{newFact(y, x)}
 		if atLeast(y, -1) {
@@ -555,15 +565,14 @@ func (pl *planner) inRange(index, length ir.Expr, k *known) bool {
 		return true
 	}
 	kx := ir.PrintExpr(strip(index))
-	if !pl.nonNeg(index, kx, k) {
-		return false
-	}
-	for n := k; n != nil; n = n.next {
-		if n.f.n != nil && n.f.kx() == kx && pl.sameLength(n.f.n, length) {
-			return true
+	if pl.nonNeg(index, kx, k) {
+		for n := k; n != nil; n = n.next {
+			if n.f.n != nil && !n.f.le && n.f.kx() == kx && pl.sameLength(n.f.n, length) {
+				return true
+			}
 		}
 	}
-	return false
+	return pl.offsetInRange(index, length, k)
 }
 
 // divides reports whether divisor y is not zero under k: a length known

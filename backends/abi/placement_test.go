@@ -241,6 +241,84 @@ kernel back() {
 	}
 }
 
+// TestOffsetFacts checks Note [Offset facts]: a window's reads x + c
+// under one test of its end, x + d < n or x + d <= n, with 0 <= x < n
+// known, and the reads that stay checked: beyond the tested end, at the
+// tested end of a <= test, without x < n, and in i32 sums, which could
+// wrap.
+func TestOffsetFacts(t *testing.T) {
+	m := irtest.Parse(t, "offsets.kir", []byte(`module offsets;
+
+param N: i64 = 64;
+param M: i32 = 8;
+
+buffer d: u8[N] global scratch;
+buffer e: i32[M] global scratch;
+buffer out: i64[N] global scratch;
+
+host main() {
+  launch window() grid 1 block 1;
+  launch ends() grid 1 block 1;
+  launch unbounded(0l) grid 1 block 1;
+  launch narrow(0) grid 1 block 1;
+}
+
+kernel window() {
+  var s: i64 = 0l;
+  var i: i64 = i64(gid());
+  while i < N {
+    if !(0l <= i && i + 3l < N) || d[i + 1l] == u8(1) && d[i + 3l] == u8(2) {
+      s = s + i64(d[i + 4l]);
+    }
+    i = i + 64l;
+  }
+  out[0] = s;
+}
+
+kernel ends() {
+  var i: i64 = i64(gid());
+  if i < N && d[i] == u8(0) {
+    if i + 3l <= N && d[i + 2l] == u8(1) {
+      out[i] = i64(d[i + 3l]);
+    }
+  }
+}
+
+kernel unbounded(j: i64) {
+  if 0l <= j && j + 3l < N {
+    out[j + 2l] = 1l;
+  }
+}
+
+kernel narrow(j: i32) {
+  if 0 <= j && j < M && j + 3 < M {
+    e[j + 2] = 1;
+  }
+}
+`))
+	for name, want := range map[string]string{
+		// Elided: d[i + 1] and d[i + 3] under 0 <= i, i < N (the
+		// loop's test) and i + 3 < N. d[i + 4], past the tested end,
+		// is hoisted out of the loop; out[0] is kept (N may be 0).
+		"window": "checks: 1 kept (0 in loops), 1 hoisted, 2 elided",
+		// Elided: d[i] and out[i] (0 <= i < N), and d[i + 2] under
+		// i + 3 <= N. Kept: d[i + 3], the tested end of a <= test.
+		"ends": "checks: 1 kept (0 in loops), 0 hoisted, 3 elided",
+		// No j < N: j + 2 could be past a wrap of j + 3.
+		"unbounded": "checks: 1 kept (0 in loops), 0 hoisted, 0 elided",
+		// An i32 sum could wrap: kept.
+		"narrow": "checks: 1 kept (0 in loops), 0 hoisted, 0 elided",
+	} {
+		f := m.Func(name)
+		if f == nil {
+			t.Fatalf("no kernel %s", name)
+		}
+		if got := abi.PlanChecks(m, f).String(); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+}
+
 // TestBelowAndConstantRanges checks the facts of buffers with a below
 // bound (Note [Bounded buffers] in package ir), whose loads index any
 // buffer of the bound's length and whose stores check their values, and

@@ -64,6 +64,27 @@ func (runtimeAPI) constant(e *emitter, b *ir.Buffer) string {
 // the launch fails, and the fail hook finds the message in the pinned copy,
 // since the device can no longer be asked.
 
+// Note [Stopping in PTX]
+//
+// PTX has no unreachable: code after a call that never returns, or after
+// a trap, is whatever block the compiler laid out next, and ptxas, which
+// rebuilds the control flow from the PTX, takes it for a successor. A
+// failed check that calls a [[noreturn]] fault function so gives ptxas an
+// edge from every check into some other block of the kernel's loops:
+// values live there stay live at each check, and loops gain entries. The
+// checks of transtree 26 went from +7% on an H100 with a fault that
+// returned (e197a48) to +39% with a [[noreturn]] one (8448e79); this is
+// the suspected cause (docs/BENCHMARKS.md, "The cost of checks";
+// scripts/bench-checks-ab.sh measures it, scripts/clang-ptx.sh shows the
+// PTX). So every failing path ends in PTX's exit, which ptxas knows to be
+// a leaf (LLVM's NVPTX backend lowers unreachable to exit for the same
+// reason, and so does backends/llvm): gpuc_device_stop is inline
+// assembly, "exit;", or "trap; exit;" where kernels hold grid barriers,
+// and the fault function, which only records, returns, so that the
+// compiler keeps the stop after its call. CHECKS=0 is a __constant__:
+// where the compiler loads it early, the load is an operand from the
+// constant bank, not a load from memory at every check.
+
 // raiseSupport writes the device's error word and the host's check of it,
 // where device code raises (Note [Error word]).
 func (runtimeAPI) raiseSupport(e *emitter, b *strings.Builder) {
@@ -73,9 +94,9 @@ func (runtimeAPI) raiseSupport(e *emitter, b *strings.Builder) {
 	}
 	msgs, n := raiseMessages(e)
 	faults := len(e.raiseMsgs) > e.nRaise
-	stop := "asm volatile(\"exit;\");"
+	stop := "exit;"
 	if gridBarriers(e.m) {
-		stop = "__trap();"
+		stop = "trap; exit;"
 	}
 	fmt.Fprintf(b, `
 // Errors raised in device code (Note [Error word] in backends/cuda): the
@@ -88,9 +109,10 @@ static const char *const gpuc_raise_msgs[] = {%s};
 
 // gpuc_device_stop ends the raising thread: it exits, or where kernels hold
 // grid barriers it stops the whole kernel, since the others would wait for
-// it at the next one forever.
+// it at the next one forever. The PTX ends in exit, a leaf of the control
+// flow that ptxas sees (Note [Stopping in PTX]).
 [[noreturn]] __device__ inline void gpuc_device_stop(void) {
-  %s
+  asm volatile("%s");
   __builtin_unreachable();
 }
 
@@ -114,12 +136,13 @@ __device__ inline void gpuc_error_mirror(int id) {
 		fmt.Fprintf(b, `
 // Checks (Note [Checks] in backends/abi): a failed one records its values
 // with its number, on the device and in pinned host memory, unless CHECKS=0
-// cleared gpuc_checks.
+// cleared gpuc_checks, a constant (Note [Stopping in PTX]). The caller
+// stops.
 __device__ long long gpuc_error_values[2];
 __device__ long long *gpuc_error_values_sys;
 static long long *gpuc_error_values_host;
-__device__ int gpuc_checks = 1;
-[[noreturn]] __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
+__constant__ int gpuc_checks = 1;
+__device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
   if (atomicCAS(&gpuc_error, 0, id) == 0) {
     gpuc_error_values[0] = a;
     gpuc_error_values[1] = b;
@@ -127,7 +150,6 @@ __device__ int gpuc_checks = 1;
     gpuc_error_values_sys[1] = b;
     gpuc_error_mirror(id);
   }
-  gpuc_device_stop();
 }
 %s
 static void gpuc_device_checks_off(void) {
@@ -189,18 +211,26 @@ static void gpuc_report_device_error(void) {
 }
 
 // checkHelpers are the device's checks of an index and a divisor, over
-// gpuc_device_fault (Note [Checks] in backends/abi). The fault does not
-// return, and CHECKS=0 is read on the failing path only: where a check
-// passes, nothing was called that could have written memory, so the
+// gpuc_device_fault (Note [Checks] in backends/abi). The failing path
+// records the fault and stops, and CHECKS=0 is read on it only: where a
+// check passes, nothing was called that could have written memory, so the
 // compiler keeps what it loaded across it. The failing path is marked
-// unlikely, so that the passing one falls through.
+// unlikely, so that the passing one falls through, and it ends in the PTX
+// of gpuc_device_stop, so that ptxas sees no edge from it back into the
+// kernel (Note [Stopping in PTX]).
 const checkHelpers = `
 __device__ inline long long gpuc_idx(long long i, long long n, int id) {
-  if (__builtin_expect((unsigned long long)i >= (unsigned long long)n, 0) && gpuc_checks) gpuc_device_fault(id, i, n);
+  if (__builtin_expect((unsigned long long)i >= (unsigned long long)n, 0) && gpuc_checks) {
+    gpuc_device_fault(id, i, n);
+    gpuc_device_stop();
+  }
   return i;
 }
 template <typename T> __device__ inline T gpuc_divisor(T b, int id) {
-  if (__builtin_expect(b == 0, 0) && gpuc_checks) gpuc_device_fault(id, 0, 0);
+  if (__builtin_expect(b == 0, 0) && gpuc_checks) {
+    gpuc_device_fault(id, 0, 0);
+    gpuc_device_stop();
+  }
   return b;
 }
 `

@@ -86,6 +86,11 @@ func programs(t *testing.T) []program {
 	for c := range 6 {
 		special["facts"] = append(special["facts"], []string{"CASE=" + strconv.Itoa(c)})
 	}
+	// Reads inside a window whose end one test bounds (Note [Offset
+	// facts] in package abi).
+	for c := range 3 {
+		special["offsets"] = append(special["offsets"], []string{"CASE=" + strconv.Itoa(c)})
+	}
 	// Writes into a buffer with a below bound, checked where not proven
 	// (Note [Bounded buffers] in package ir).
 	for c := range 7 {
