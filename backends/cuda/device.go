@@ -41,6 +41,22 @@ type device interface {
 	release(f *fn)
 }
 
+// detacher is a device whose program runs in a child of the process
+// that the user sees, which does not wait for the CUDA driver's teardown
+// (Note [Detached exit] in detach.h); the program's head pastes detach.h.
+// GPUC_DETACH=0 or 1 overrides detachByDefault when the program runs.
+type detacher interface {
+	detachByDefault() bool
+}
+
+// The hybrid program detaches by default: a run that ends on the CPU
+// would otherwise wait for a context it never used. Driver and runtime
+// API programs detach with GPUC_DETACH=1, until scripts/bench-exit.sh
+// measures what their exit costs.
+func (hybrid) detachByDefault() bool     { return true }
+func (driverAPI) detachByDefault() bool  { return false }
+func (runtimeAPI) detachByDefault() bool { return false }
+
 // newDevice returns the device that opts asks for.
 func newDevice(opts Options) (device, error) {
 	switch opts.Device {

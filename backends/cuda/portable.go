@@ -27,6 +27,9 @@ var hybridPrelude string
 //go:embed hybrid_cuda.h
 var hybridCUDA string
 
+//go:embed detach.h
+var detachPrelude string
+
 // portable holds what the driver API and CPU devices share.
 type portable struct{}
 
@@ -128,7 +131,7 @@ func (d driverAPI) head(e *emitter) string {
 	name := e.m.Name
 	return banner(e.m, fmt.Sprintf("nvcc -O3 -o %s %s.cpp -lcuda", name, name),
 		fmt.Sprintf("(or g++ -O2 -I$CUDA_HOME/include -o %s %s.cpp -lcuda)", name, name)) +
-		"#include <cuda.h>\n\n" + runtime.Header + "\n" + driverPrelude + "\n" + runtime.Device
+		"#include <cuda.h>\n\n" + runtime.Header + "\n" + detachPrelude + "\n" + driverPrelude + "\n" + runtime.Device
 }
 
 func (driverAPI) constant(*emitter, *ir.Buffer) string { return "" }
