@@ -36,7 +36,8 @@
 //   - GPUC_DETACH=0 runs the program in the process itself, for tools
 //     that follow one process (compute-sanitizer, ncu, gdb); GPUC_DETACH=1
 //     detaches a program that does not by default. The hybrid program
-//     detaches by default; driver and runtime API programs, whose exit
+//     detaches by default, but with HYBRID=cpu, which never loads the
+//     driver; driver and runtime API programs, whose exit
 //     costs only the teardown of a context they used, do not until that
 //     is measured (scripts/bench-exit.sh).
 //   - A failed pipe or fork runs the program in the process itself.
@@ -119,7 +120,7 @@ inline void gpuc_detach_forward(int sig) {
 }
 
 // gpuc_detach forks the program off its visible process, where
-// GPUC_DETACH, or by default on, asks for it; it returns in the child,
+// GPUC_DETACH, or else on, the device's default, asks for it; it returns in the child,
 // or in the process itself where it does not detach.
 inline void gpuc_detach(bool on) {
   const char *s = getenv("GPUC_DETACH");

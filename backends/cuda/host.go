@@ -306,7 +306,7 @@ func (e *emitter) hostMain() string {
 	detach = detach && !e.world // a world's parent supervises its processes itself
 	if detach {
 		// Before anything else (Note [Detached exit] in detach.h).
-		f.line("gpuc_detach(%t);", d.detachByDefault())
+		f.line("gpuc_detach(%s);", d.detachByDefault())
 	}
 	for _, l := range e.argTables() {
 		f.line("%s", l)

@@ -30,10 +30,16 @@ inline void *gpuc_hy_start(void *ptx) {
   return nullptr;
 }
 
+// gpuc_hybrid_cpu_only reports HYBRID=cpu: the program never loads the
+// driver, and need not detach (Note [Detached exit] in detach.h).
+inline bool gpuc_hybrid_cpu_only(void) {
+  const char *mode = getenv("HYBRID");
+  return mode != nullptr && strcmp(mode, "cpu") == 0;
+}
+
 // gpuc_hybrid_begin starts the context thread, unless HYBRID=cpu.
 inline void gpuc_hybrid_begin(const char *ptx) {
-  const char *mode = getenv("HYBRID");
-  if (mode != nullptr && strcmp(mode, "cpu") == 0) {
+  if (gpuc_hybrid_cpu_only()) {
     gpuc_hy_state = 2;
     return;
   }

@@ -49,13 +49,11 @@ inline void (*gpuc_fail_hook)(void) = nullptr;
 // [Detached exit] in backends/cuda/detach.h).
 inline void (*gpuc_exit_hook)(int status) = nullptr;
 
-// gpuc_exit_notify runs the exit hook, once; every exit of a generated
-// program calls it, or gpuc_exit.
+// gpuc_exit_notify runs the exit hook, once, whichever thread exits
+// first; every exit of a generated program calls it, or gpuc_exit.
 inline void gpuc_exit_notify(int status) {
-  if (gpuc_exit_hook == nullptr) return;
-  void (*hook)(int) = gpuc_exit_hook;
-  gpuc_exit_hook = nullptr;
-  hook(status);
+  void (*hook)(int) = __atomic_exchange_n(&gpuc_exit_hook, nullptr, __ATOMIC_ACQ_REL);
+  if (hook != nullptr) hook(status);
 }
 
 // gpuc_exit exits with status after the exit hook.
