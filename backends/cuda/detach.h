@@ -128,16 +128,24 @@ inline void gpuc_detach(bool on) {
   if (s != nullptr) on = s[0] == '1';
   int fds[2];
   if (!on || pipe2(fds, O_CLOEXEC) != 0) return;
+  // The parent reaps the child even where its caller ignored SIGCHLD;
+  // the child keeps the caller's setting.
+  struct sigaction dfl, chld;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(SIGCHLD, &dfl, &chld);
   const pid_t parent = getpid();
   const pid_t child = fork();
+  if (child > 0) {
+    close(fds[1]);
+    gpuc_detach_wait(fds[0], child);
+  }
+  sigaction(SIGCHLD, &chld, nullptr);
   if (child < 0) {
     close(fds[0]);
     close(fds[1]);
     return;
-  }
-  if (child > 0) {
-    close(fds[1]);
-    gpuc_detach_wait(fds[0], child);
   }
   close(fds[0]);
   prctl(PR_SET_PDEATHSIG, SIGKILL);

@@ -134,27 +134,33 @@ func TestDetachedExit(t *testing.T) {
 		exe := buildHybrid(t, clang, cxx, filepath.Join(dir, "signals"), load(t, "../../examples/kir/scan.kir"))
 		for _, detach := range []string{"1", "0"} {
 			for _, sig := range []syscall.Signal{syscall.SIGPIPE, syscall.SIGTERM, syscall.SIGINT} {
-				if got := signalled(t, exe, sig, nocuda, "GPUC_DETACH="+detach); got != sig {
+				if got := signalled(t, []string{exe}, sig, nocuda, "GPUC_DETACH="+detach); got != sig {
 					t.Errorf("GPUC_DETACH=%s, %v: the program ends with %v", detach, sig, got)
 				}
+			}
+			// A caller that ignores SIGCHLD, which the program inherits.
+			ignoring := []string{"bash", "-c", `trap "" CHLD; exec "$0"`, exe}
+			if got := signalled(t, ignoring, syscall.SIGTERM, nocuda, "GPUC_DETACH="+detach); got != syscall.SIGTERM {
+				t.Errorf("GPUC_DETACH=%s, SIGCHLD ignored, SIGTERM: the program ends with %v", detach, got)
 			}
 		}
 	})
 }
 
-// signalled runs exe with its output into a pipe, reads a byte of it,
-// and then closes the pipe (SIGPIPE), sends sig to the process alone
+// signalled runs command (scan.kir's program, or a shell that becomes
+// it) with N=4000000 and its output into a pipe, reads a byte of it, and
+// then closes the pipe (SIGPIPE), sends sig to the process alone
 // (SIGTERM) or to its process group (SIGINT), as a terminal's ^C does.
 // It returns the signal that ended the process, or -1, and checks that
 // every writer of the pipe, the detached child too, has ended.
-func signalled(t *testing.T, exe string, sig syscall.Signal, env ...string) syscall.Signal {
+func signalled(t *testing.T, command []string, sig syscall.Signal, env ...string) syscall.Signal {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cmd := exec.Command(exe, "N=4000000")
+	cmd := exec.Command(command[0], append(command[1:], "N=4000000")...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout = w
 	var stderr bytes.Buffer
