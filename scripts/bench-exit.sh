@@ -57,46 +57,54 @@ dir=${1:?usage: bench-exit.sh [--build] DIR}
 cd "$dir" || exit 1
 runs=${RUNS:-5}
 arch=${GPUC_ARCH:-sm_90}
-cuda=${CUDA_HOME:-/usr/local/cuda}
+cuda=${CUDA_HOME:-$(dirname "$(dirname "$(command -v nvcc)")")}
 maude=./maude/maude
-echo "bench-exit: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nproc) cores, $(nvcc --version | tail -1)"
+echo "bench-exit: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nproc) cores, $(nvcc --version | tail -1), CUDA at $cuda"
 progs="$recs mergesort50"
+t_start=$(date +%s)
 {
   for b in $progs; do echo "g++ -O2 -I$cuda/include -o hyb-$b hyb-$b.cpp hyb-$b.o -lpthread -ldl"; done
   echo "nvcc -O3 -arch=$arch -o exit-rt exit-rt.cu"
-  echo "g++ -O2 -I$cuda/include -o exit-drv exit-drv.cpp -lcuda"
+  echo "g++ -O2 -I$cuda/include -o exit-drv exit-drv.cpp -L$cuda/lib64 -L$cuda/lib64/stubs -lcuda"
 } | xargs -P "$(nproc)" -I{} sh -c '{} || echo "bench-exit: failed: {}"'
-for b in $progs; do HYBRID=0 MAXITER=1 timeout 120 "./hyb-$b" CAPACITY=4000000 > /dev/null 2>&1; done
+# The driver's compilation of each program's PTX, cached for the runs.
+for b in $progs; do HYBRID=0 MAXITER=1 timeout 120 "./hyb-$b" CAPACITY=4000000 > /dev/null 2>&1 & done
+[ -x exit-drv ] && ./exit-drv > /dev/null 2>&1 &
+wait
+echo "bench-exit: built and warmed up in $(($(date +%s) - t_start)) s"
 mkdir -p exit-runs
 
 now() { date +%s%N; }
 # wall RUNS CMD...: the median wall clock of RUNS runs of CMD, in ms;
-# the last run's output is in exit-runs/last.{out,err,status}.
+# the last run's output is in exit-runs/last.{out,err}; a run that
+# failed is noted in exit-runs/failed.
 wall() {
-  local n=$1 i t0 ts=()
+  local n=$1 i t0 st ts=()
   shift
   for ((i = 0; i < n; i++)); do
     t0=$(now)
     "$@" > exit-runs/last.out 2> exit-runs/last.err
-    echo $? > exit-runs/last.status
+    st=$?
     ts+=("$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')")
+    [ "$st" = 0 ] || echo "$*: exit $st: $(tail -1 exit-runs/last.err)" >> exit-runs/failed
   done
   printf '%s\n' "${ts[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3g", a / b; else print "n/a" }'; }
+rm -f exit-runs/failed
 
 printf '%-14s %9s %9s %9s %9s %9s %9s %9s %7s %s\n' benchmark default DETACH=0 HYB=cpu GPU GPU,D=0 maude maude-ps ratio target
 for b in $progs; do
   d=$(wall "$runs" "./hyb-$b")
-  st=$(cat exit-runs/last.status)
-  cp exit-runs/last.err "exit-runs/$b.err"
   a=$(wall "$runs" env GPUC_DETACH=0 "./hyb-$b")
   c=$(wall "$runs" env HYBRID=cpu "./hyb-$b")
-  g=$(wall "$runs" env HYBRID=0 CAPACITY=4000000 "./hyb-$b")
-  g0=$(wall "$runs" env HYBRID=0 CAPACITY=4000000 GPUC_DETACH=0 "./hyb-$b")
+  # --time: where the points ran, the rewriting's time.
+  "./hyb-$b" --time > /dev/null 2> "exit-runs/$b.time"
+  g=$(wall "$runs" env HYBRID=0 "./hyb-$b")
+  g0=$(wall "$runs" env HYBRID=0 GPUC_DETACH=0 "./hyb-$b")
   m=n/a mp=n/a
   if [ -x "$maude" ] && [ -f "$b.maude.in" ]; then
-    mp=$(ulimit -s unlimited && wall 3 "$maude" -no-banner -batch "$b.maude.in")
+    mp=$(ulimit -s unlimited; wall 3 "$maude" -no-banner -batch "$b.maude.in")
     m=$(sed -n 's/^rewrites: [0-9]* in [0-9]*ms cpu (\([0-9]*\)ms real).*/\1/p' exit-runs/last.out | head -1)
     [ -n "$m" ] || m=n/a
   fi
@@ -110,18 +118,21 @@ for b in $progs; do
       sed -n 's/^gpuc rewrite: [0-9]* rewrites in \([0-9.]*\) ms.*/\1/p'; done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
     target="$target; CPU rewriter ${cm:-?} ms: $(awk -v h="$d" -v c="${cm:-0}" 'BEGIN { print (c > 0 && h <= 2 * c + 5) ? "met" : "MISS" }') (2x + 5 ms)"
   fi
-  [ "$st" = 0 ] || target="$target (exit $st)"
   printf '%-14s %9s %9s %9s %9s %9s %9s %9s %7s %s\n' "$b" "$d" "$a" "$c" "$g" "$g0" "$m" "$mp" "$(ratio "$m" "$d")" "$target"
+done
+echo
+for b in $progs; do
+  echo "$b --time: $(grep -o 'device time [0-9.]* ms' "exit-runs/$b.time" | head -1); $(grep '^gpuc: hybrid points' "exit-runs/$b.time" | sed 's/^gpuc: //')"
 done
 
 echo
 printf '%-10s %12s %12s %12s\n' program attached detached "--time ms"
 for p in exit-rt exit-drv; do
   [ -x "./$p" ] || { echo "$p: not built"; continue; }
-  "./$p" > /dev/null 2>&1 # the module's first load
   a=$(wall "$runs" "./$p" --time)
   tm=$(grep -o '[0-9.]* ms' exit-runs/last.err | head -1)
   d=$(wall "$runs" env GPUC_DETACH=1 "./$p" --time)
   printf '%-10s %12s %12s %12s\n' "$p" "$a" "$d" "${tm:-n/a}"
 done
-echo "bench-exit: wall clock medians of $runs runs in ms; GPU = HYBRID=0, D=0 = GPUC_DETACH=0; ratio = Maude's reduce (ms real) / default"
+[ -f exit-runs/failed ] && { echo "bench-exit: runs that failed:"; sort -u exit-runs/failed; }
+echo "bench-exit: medians of $runs runs' wall clock in ms, the process from fork to exit; GPU = HYBRID=0, D=0 = GPUC_DETACH=0; maude = its reduce's ms real, maude-ps its process; ratio = maude / default"
