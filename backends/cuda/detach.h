@@ -9,10 +9,16 @@
 // _exit: the kernel finishes the driver's uninterruptible work first, a
 // context being created (a hybrid program that ended on the CPU while
 // its context thread was still starting) and the teardown of the
-// context on closing /dev/nvidia*. Measured on one H100 (Note [Hybrid
-// migration] in hybrid.h): _exit at 300 ms, inside the context's
-// creation, ended the process 100-160 ms later; a hybrid factorial9 that
-// never used the GPU took 180-210 ms against 40-60 ms with HYBRID=cpu.
+// context on closing /dev/nvidia*. Measured on one H100
+// (docs/BENCHMARKS.md, "The exit of a hybrid program"): _exit at 300 ms,
+// inside the context's creation, ended the process 100-160 ms later; a
+// hybrid factorial9 that never used the GPU took 180-210 ms against
+// 40-60 ms with HYBRID=cpu. Joining the context thread costs the whole
+// context (530-620 ms); starting the context only when the GPU is needed
+// would lose the overlap that parallel runs gain from; and the context
+// cannot be handed over, since it belongs to the process that launches.
+// What remains is that the process the user waits for is not the one
+// that holds the driver.
 //
 // So gpuc_detach, the first thing main does, forks. The parent is the
 // process that the shell, a pipe or a test harness sees: it reads one
@@ -30,8 +36,10 @@
 //     own), or with its status.
 //   - SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the parent alone are
 //     passed on to the child; a terminal's reach both, which is the same.
-//     The child dies with the parent (PR_SET_PDEATHSIG), so that a
-//     parent killed with SIGKILL leaves nothing running.
+//     The child dies with the parent (PR_SET_PDEATHSIG, SIGKILL), so
+//     that a parent killed with SIGKILL leaves nothing running; a child
+//     that has reported dies so too, its teardown left to the kernel's
+//     closing of the driver's files, as after ^C.
 //   - The child reads stdin; the parent never reads it.
 //   - GPUC_DETACH=0 runs the program in the process itself, for tools
 //     that follow one process (compute-sanitizer, ncu, gdb); GPUC_DETACH=1
@@ -41,9 +49,10 @@
 //     costs only the teardown of a context they used, do not until that
 //     is measured (scripts/bench-exit.sh).
 //   - A failed pipe or fork runs the program in the process itself.
-// Forking first, before any thread, allocation or the driver, costs
-// about a millisecond or less (the probe's 5 ms run: 16-24 ms against
-// 11-19 ms of wall clock, within its noise).
+// The fork comes first: before any thread (a fork copies only its
+// caller), before the driver (a child cannot use its parent's context)
+// and before the big allocations (their page tables would be copied). It
+// costs about 0.1 ms (mergesort50, docs/BENCHMARKS.md).
 
 #include <signal.h>
 #include <sys/prctl.h>
