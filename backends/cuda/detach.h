@@ -42,12 +42,12 @@
 //     closing of the driver's files, as after ^C.
 //   - The child reads stdin; the parent never reads it.
 //   - GPUC_DETACH=0 runs the program in the process itself, for tools
-//     that follow one process (compute-sanitizer, ncu, gdb); GPUC_DETACH=1
-//     detaches a program that does not by default. The hybrid program
-//     detaches by default, but with HYBRID=cpu, which never loads the
-//     driver; driver and runtime API programs, whose exit
-//     costs only the teardown of a context they used, do not until that
-//     is measured (scripts/bench-exit.sh).
+//     that follow one process (compute-sanitizer, ncu, nsys, gdb);
+//     GPUC_DETACH=1 detaches a program that does not by default. The
+//     hybrid program detaches by default, but with HYBRID=cpu, which
+//     never loads the driver; driver and runtime API programs, whose
+//     exit costs only the teardown of a context they used, do not until
+//     that is measured (scripts/bench-exit.sh).
 //   - A failed pipe or fork runs the program in the process itself.
 // The fork comes first: before any thread (a fork copies only its
 // caller), before the driver (a child cannot use its parent's context)
