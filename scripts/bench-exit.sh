@@ -98,17 +98,25 @@ wall() {
   echo "$(median "${vis[@]}")/$(median "${all[@]}")"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3g", a / b; else print "n/a" }'; }
-rm -f exit-runs/failed
+# same NAME WHAT: the last run printed what NAME's first did.
+same() {
+  if [ ! -f "exit-runs/$1.out" ]; then
+    cp exit-runs/last.out "exit-runs/$1.out"
+  elif ! cmp -s exit-runs/last.out "exit-runs/$1.out"; then
+    echo "$1: $2 prints other bytes" >> exit-runs/failed
+  fi
+}
+rm -f exit-runs/failed exit-runs/*.out
 
 printf '%-14s %13s %13s %13s %13s %13s %7s %9s %7s %s\n' benchmark default DETACH=0 HYB=cpu GPU GPU,D=0 maude maude-ps ratio target
 for b in $progs; do
-  d=$(wall "$runs" "./hyb-$b")
-  a=$(wall "$runs" env GPUC_DETACH=0 "./hyb-$b")
-  c=$(wall "$runs" env HYBRID=cpu "./hyb-$b")
+  d=$(wall "$runs" "./hyb-$b") && same "$b" default
+  a=$(wall "$runs" env GPUC_DETACH=0 "./hyb-$b") && same "$b" GPUC_DETACH=0
+  c=$(wall "$runs" env HYBRID=cpu "./hyb-$b") && same "$b" HYBRID=cpu
   # --time: where the points ran, the rewriting's time.
   "./hyb-$b" --time > /dev/null 2> "exit-runs/$b.time"
-  g=$(wall "$runs" env HYBRID=0 "./hyb-$b")
-  g0=$(wall "$runs" env HYBRID=0 GPUC_DETACH=0 "./hyb-$b")
+  g=$(wall "$runs" env HYBRID=0 "./hyb-$b") && same "$b" HYBRID=0
+  g0=$(wall "$runs" env HYBRID=0 GPUC_DETACH=0 "./hyb-$b") && same "$b" "HYBRID=0 GPUC_DETACH=0"
   m=n/a mp=n/a
   if [ -x "$maude" ] && [ -f "$b.maude.in" ]; then
     mp=$(ulimit -s unlimited; wall 3 "$maude" -no-banner -batch "$b.maude.in")
@@ -137,10 +145,10 @@ echo
 printf '%-10s %13s %13s %12s\n' program attached detached "--time ms"
 for p in exit-rt exit-drv; do
   [ -x "./$p" ] || { echo "$p: not built"; continue; }
-  a=$(wall "$runs" "./$p" --time)
+  a=$(wall "$runs" "./$p" --time) && same "$p" default
   tm=$(grep -o '[0-9.]* ms' exit-runs/last.err | head -1)
-  d=$(wall "$runs" env GPUC_DETACH=1 "./$p" --time)
+  d=$(wall "$runs" env GPUC_DETACH=1 "./$p" --time) && same "$p" GPUC_DETACH=1
   printf '%-10s %13s %13s %12s\n' "$p" "$a" "$d" "${tm:-n/a}"
 done
-[ -f exit-runs/failed ] && { echo "bench-exit: runs that failed:"; sort -u exit-runs/failed; }
+[ -f exit-runs/failed ] && { echo "bench-exit: runs that failed or printed other bytes than the first mode:"; sort -u exit-runs/failed; }
 echo "bench-exit: medians of $runs runs' wall clock in ms, as VISIBLE/ALL: the process from fork to exit / until its detached child, if any, has ended too; GPU = HYBRID=0, D=0 = GPUC_DETACH=0; maude = its reduce's ms real, maude-ps its process; ratio = maude / default"

@@ -139,7 +139,7 @@ func TestDetachedExit(t *testing.T) {
 				}
 			}
 			// A caller that ignores SIGCHLD, which the program inherits.
-			ignoring := []string{"bash", "-c", `trap "" CHLD; exec "$0"`, exe}
+			ignoring := []string{"bash", "-c", `trap "" CHLD; exec "$0" "$@"`, exe}
 			if got := signalled(t, ignoring, syscall.SIGTERM, nocuda, "GPUC_DETACH="+detach); got != syscall.SIGTERM {
 				t.Errorf("GPUC_DETACH=%s, SIGCHLD ignored, SIGTERM: the program ends with %v", detach, got)
 			}
