@@ -65,7 +65,8 @@ func buildHybrid(t *testing.T, clang, cxx, base string, m *ir.Module) string {
 // backends/cuda/detach.h), with and without GPUC_DETACH=0: the output,
 // the errors and the exit status must be the same, and the interpreter's,
 // for a normal end, --help, bad parameters, raises on the host and on the
-// device, on no device and on the stand-in one. A driver whose teardown
+// device, on no device and on the stand-in one, an input read from
+// stdin. A driver whose teardown
 // at exit takes 2 s must not hold up the detached program. SIGPIPE,
 // SIGTERM to the visible process alone and SIGINT to the process group
 // must end it as they end the attached one, the child included.
@@ -128,6 +129,28 @@ func TestDetachedExit(t *testing.T) {
 			}
 		})
 	}
+	t.Run("stdin", func(t *testing.T) {
+		t.Parallel()
+		// The child reads the caller's stdin: an input file given as
+		// /dev/stdin.
+		const data = "../cuda/testdata/"
+		exe := buildHybrid(t, clang, cxx, filepath.Join(dir, "stdin"), load(t, data+"device.kir"))
+		want, _ := interpret(t, data+"device.kir", []string{"in=" + data + "device.in", "scale=" + data + "device.scale"})
+		for _, detach := range []string{"1", "0"} {
+			in, err := os.Open(data + "device.in")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(exe, "in=/dev/stdin", "scale="+data+"device.scale")
+			cmd.Env = append(os.Environ(), nocuda, "GPUC_DETACH="+detach)
+			cmd.Stdin = in
+			out, err := cmd.Output()
+			in.Close()
+			if err != nil || string(out) != want {
+				t.Errorf("GPUC_DETACH=%s, in=/dev/stdin: %v\ngot:\n%s\nwant:\n%s", detach, err, out, want)
+			}
+		}
+	})
 	t.Run("signals", func(t *testing.T) {
 		t.Parallel()
 		// Far more output than a pipe holds.
