@@ -102,6 +102,7 @@ func (portable) stop(f *fn) { f.line("const double gpuc_ms = gpuc_clock_stop();"
 
 func (portable) release(f *fn) {
 	f.line("if (gpuc_time) gpuc_report_time(gpuc_ms);")
+	f.exitNotify()
 	for _, b := range f.e.m.Buffers {
 		if b.Space.IsDevice() {
 			f.line("gpuc_device_free(%s.ptr);", f.e.hostBuf(b))

@@ -553,6 +553,7 @@ func (runtimeAPI) release(f *fn) {
 	f.line("  gpuc_report_time(ms);")
 	f.line("  gpuc_profile_report(ms, gpuc_start, gpuc_stop);")
 	f.line("}")
+	f.exitNotify()
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_start));")
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_stop));")
 	switch {

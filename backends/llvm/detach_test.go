@@ -66,8 +66,8 @@ func buildHybrid(t *testing.T, clang, cxx, base string, m *ir.Module) string {
 // the errors and the exit status must be the same, and the interpreter's,
 // for a normal end, --help, bad parameters, raises on the host and on the
 // device, on no device and on the stand-in one, an input read from
-// stdin. A driver whose teardown
-// at exit takes 2 s must not hold up the detached program. SIGPIPE,
+// stdin. A driver whose teardown at exit takes 2 s must not hold up the
+// detached program. SIGPIPE,
 // SIGTERM to the visible process alone and SIGINT to the process group
 // must end it as they end the attached one, the child included.
 func TestDetachedExit(t *testing.T) {
