@@ -220,7 +220,8 @@ echo "== random-access bandwidth"
 # before each kernel, as the paper's profiler did.
 dram() {
   local name=$1 cap=$2 sectors
-  if ! timeout "${TRS_NCU_TIMEOUT:-300}" ncu --csv --print-units base \
+  # GPUC_DETACH=0: ncu follows one process (Note [Detached exit]).
+  if ! GPUC_DETACH=0 timeout "${TRS_NCU_TIMEOUT:-300}" ncu --csv --print-units base \
       --kernel-name 'regex:^(main|trs_init|trs_small)' \
       --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
       ./"trs-$name" CAPACITY="$cap" > "ncu-$name.csv" 2> "ncu-$name.err"; then

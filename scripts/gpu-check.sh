@@ -62,7 +62,9 @@ check() {
   if [ "${GPUC_SANITIZE:-0}" = 1 ]; then
     for tool in memcheck racecheck; do
       # shellcheck disable=SC2086
-      if ! env ${run_env:-} compute-sanitizer --tool "$tool" --error-exitcode 3 ./"$exe" "${args[@]}" ${run_args:-} > "$exe.$tool" 2>&1; then
+      # GPUC_DETACH=0: the sanitizer follows the program's own process
+      # (Note [Detached exit] in backends/cuda/detach.h).
+      if ! env ${run_env:-} GPUC_DETACH=0 compute-sanitizer --tool "$tool" --error-exitcode 3 ./"$exe" "${args[@]}" ${run_args:-} > "$exe.$tool" 2>&1; then
         if [ "$want" = 0 ] || grep -q "ERROR SUMMARY: [1-9]" "$exe.$tool"; then
           echo "FAIL $prog: compute-sanitizer $tool"; tail -20 "$exe.$tool"; fail=$((fail + 1)); return
         fi

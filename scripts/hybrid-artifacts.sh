@@ -29,6 +29,9 @@ list5="Cons(S(S(S(Zero()))), Cons(S(Zero()), Cons(S(S(S(S(Zero())))), Cons(S(Zer
 build() {
   local name=$1 file=$2
   shift 2
+  # TRS_ONLY="a b" builds only those of the TRS workloads (set and empty:
+  # none), as REC_ONLY does for the REC benchmarks.
+  if [ -n "${TRS_ONLY+set}" ] && [[ $file != rec/* ]] && [[ " $TRS_ONLY " != *" $name "* ]]; then return 0; fi
   "$gpuc" compile --checks="${GPUC_CHECKS:-on}" --emit=llvm-hybrid "$file" "$@" --print=summary --stats -o "hyb-$name.cpp" HYBRIDITER=16 &&
     "$gpuc" compile --checks="${GPUC_CHECKS:-on}" --emit=llvm --target=host "$file" "$@" --print=summary --stats -o "hyb-$name.ll" HYBRIDITER=16 &&
     clang-16 -O2 -Wno-override-module -c "hyb-$name.ll" -o "hyb-$name.o" && rm -f "hyb-$name.ll"

@@ -143,6 +143,10 @@ type emitter struct {
 	// threads: the module runs on a world of devices that are the CPU
 	// program's worker threads (Note [World on threads] in package abi).
 	threads bool
+	// detach: main may run in a child of the visible process (Note
+	// [Detached exit] in detach.h); a world's parent supervises its
+	// processes itself.
+	detach bool
 }
 
 func newEmitter(m *ir.Module, dev device, checks bool) *emitter {
@@ -152,6 +156,9 @@ func newEmitter(m *ir.Module, dev device, checks bool) *emitter {
 	}
 	if _, ok := dev.(cpu); ok && UsesWorld(m) {
 		e.threads = true
+	}
+	if _, ok := dev.(detacher); ok && !e.world {
+		e.detach = true
 	}
 	e.number(m)
 	return e

@@ -41,6 +41,24 @@ type device interface {
 	release(f *fn)
 }
 
+// detacher is a device whose program runs in a child of the process
+// that the user sees, which does not wait for the CUDA driver's teardown
+// (Note [Detached exit] in detach.h); the program's head pastes detach.h.
+// detachByDefault is a C++ condition, which GPUC_DETACH=0 or 1
+// overrides when the program runs.
+type detacher interface {
+	detachByDefault() string
+}
+
+// The hybrid program detaches by default, unless HYBRID=cpu keeps it off
+// the driver: a run that ends on the CPU would otherwise wait for a
+// context it never used. Driver and runtime API programs detach with
+// GPUC_DETACH=1, until scripts/bench-exit.sh measures what their exit
+// costs.
+func (hybrid) detachByDefault() string     { return "!gpuc_hybrid_cpu_only()" }
+func (driverAPI) detachByDefault() string  { return "false" }
+func (runtimeAPI) detachByDefault() string { return "false" }
+
 // newDevice returns the device that opts asks for.
 func newDevice(opts Options) (device, error) {
 	switch opts.Device {

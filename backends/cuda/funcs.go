@@ -272,3 +272,13 @@ func outOfLine(g *ir.Func) bool {
 	ir.WalkStmts(g.Body, func(ir.Stmt) bool { n++; return n <= outOfLineStmts })
 	return n > outOfLineStmts
 }
+
+// exitNotify tells the visible process of a detaching program that the
+// output is whole, once the last report is printed: freeing memory and
+// the driver's teardown after it are the child's alone (Note [Detached
+// exit] in detach.h). A second call does nothing.
+func (f *fn) exitNotify() {
+	if f.e.detach {
+		f.line("gpuc_exit_notify(0);")
+	}
+}

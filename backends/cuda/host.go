@@ -302,6 +302,10 @@ func printfArg(p ir.FormatPiece, t ir.Type, x cx) cx {
 // the first device operation to after the last.
 func (e *emitter) hostMain() string {
 	f := &fn{e: e, f: &ir.Func{Name: "main", Kind: ir.HostFunc}, host: true, indent: 1}
+	if e.detach {
+		// Before anything else (Note [Detached exit] in detach.h).
+		f.line("gpuc_detach(%s);", e.dev.(detacher).detachByDefault())
+	}
 	for _, l := range e.argTables() {
 		f.line("%s", l)
 	}
@@ -368,6 +372,7 @@ func (e *emitter) hostMain() string {
 	}
 	f.line("")
 	e.finish(f)
+	f.exitNotify()
 	f.line("return 0;")
 	return "int main(int argc, char **argv) {\n" + f.b.String() + "}\n"
 }

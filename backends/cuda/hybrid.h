@@ -20,7 +20,9 @@
 // The program starts on the host at once. The hybrid program starts the
 // CUDA context, the module and the kernels' handles on a thread of their
 // own; until that thread is done the device is not ready. A program that
-// ends on the host does not wait for it: it leaves with _exit.
+// ends on the host does not wait for it: it leaves with _exit, and the
+// process that the user sees has exited already, when the output was
+// done (Note [Detached exit] in detach.h).
 //
 // Settings, read at the first point:
 //   HYBRID=cpu       never move;

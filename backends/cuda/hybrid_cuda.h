@@ -30,10 +30,16 @@ inline void *gpuc_hy_start(void *ptx) {
   return nullptr;
 }
 
+// gpuc_hybrid_cpu_only reports HYBRID=cpu: the program never loads the
+// driver, and need not detach (Note [Detached exit] in detach.h).
+inline bool gpuc_hybrid_cpu_only(void) {
+  const char *mode = getenv("HYBRID");
+  return mode != nullptr && strcmp(mode, "cpu") == 0;
+}
+
 // gpuc_hybrid_begin starts the context thread, unless HYBRID=cpu.
 inline void gpuc_hybrid_begin(const char *ptx) {
-  const char *mode = getenv("HYBRID");
-  if (mode != nullptr && strcmp(mode, "cpu") == 0) {
+  if (gpuc_hybrid_cpu_only()) {
     gpuc_hy_state = 2;
     return;
   }
@@ -87,12 +93,14 @@ inline void gpuc_hy_down(void *dst, const void *src, size_t n) {
 }
 inline void *gpuc_hy_global(const char *name, size_t n) { return gpuc_device_global(name, n); }
 
-// gpuc_hy_exit leaves at once, the output flushed, where the context
-// thread is still inside the driver: a program that ended on the host
-// does not wait for the CUDA context.
+// gpuc_hy_exit leaves at once, the output flushed and the visible
+// process told, where the context thread is still inside the driver: a
+// program that ended on the host does not wait for the CUDA context
+// (Note [Detached exit] in detach.h: _exit alone still waits for it).
 inline void gpuc_hy_exit(void) {
   if (__atomic_load_n(&gpuc_hy_state, __ATOMIC_ACQUIRE) != 0) return;
   fflush(nullptr);
+  gpuc_exit_notify(0);
   _exit(0);
 }
 

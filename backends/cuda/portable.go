@@ -27,6 +27,9 @@ var hybridPrelude string
 //go:embed hybrid_cuda.h
 var hybridCUDA string
 
+//go:embed detach.h
+var detachPrelude string
+
 // portable holds what the driver API and CPU devices share.
 type portable struct{}
 
@@ -99,6 +102,7 @@ func (portable) stop(f *fn) { f.line("const double gpuc_ms = gpuc_clock_stop();"
 
 func (portable) release(f *fn) {
 	f.line("if (gpuc_time) gpuc_report_time(gpuc_ms);")
+	f.exitNotify()
 	for _, b := range f.e.m.Buffers {
 		if b.Space.IsDevice() {
 			f.line("gpuc_device_free(%s.ptr);", f.e.hostBuf(b))
@@ -128,7 +132,7 @@ func (d driverAPI) head(e *emitter) string {
 	name := e.m.Name
 	return banner(e.m, fmt.Sprintf("nvcc -O3 -o %s %s.cpp -lcuda", name, name),
 		fmt.Sprintf("(or g++ -O2 -I$CUDA_HOME/include -o %s %s.cpp -lcuda)", name, name)) +
-		"#include <cuda.h>\n\n" + runtime.Header + "\n" + driverPrelude + "\n" + runtime.Device
+		"#include <cuda.h>\n\n" + runtime.Header + "\n" + detachPrelude + "\n" + driverPrelude + "\n" + runtime.Device
 }
 
 func (driverAPI) constant(*emitter, *ir.Buffer) string { return "" }

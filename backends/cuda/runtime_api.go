@@ -23,7 +23,7 @@ func (runtimeAPI) head(e *emitter) string {
 	if e.rt != nil {
 		return banner(e.m, fmt.Sprintf("nvcc -O3 -arch=sm_90 -o %s %s.cu -lnvrtc -lcuda", name, name),
 			"(run-time specialization: ./"+name+" --static NAME=FILE runs gpuc, from $GPUC, beside the program or on PATH)") +
-			"#include <cuda.h>\n#include <nvrtc.h>\n\n" + runtime.Header + "\n" + prelude + "\n" + runtime.Device + "\n" +
+			"#include <cuda.h>\n#include <nvrtc.h>\n\n" + runtime.Header + "\n" + detachPrelude + "\n" + prelude + "\n" + runtime.Device + "\n" +
 			"// The gpuc that wrote this program, for the run-time specialization cache's key.\n" +
 			"#define GPUC_VERSION " + cstring(version.Full()) + "\n" + respecRuntime
 	}
@@ -31,7 +31,7 @@ func (runtimeAPI) head(e *emitter) string {
 		return worldHead(e, runtime.Header+"\n"+prelude+"\n"+runtime.Device)
 	}
 	return banner(e.m, fmt.Sprintf("nvcc -O3 -arch=sm_90 -o %s %s.cu", name, name)) +
-		runtime.Header + "\n" + prelude + "\n" + runtime.Device
+		runtime.Header + "\n" + detachPrelude + "\n" + prelude + "\n" + runtime.Device
 }
 
 // constant declares a constant buffer's __constant__ symbol, which device
@@ -583,6 +583,7 @@ func (runtimeAPI) release(f *fn) {
 	f.line("  gpuc_report_time(ms);")
 	f.line("  gpuc_profile_report(ms, gpuc_start, gpuc_stop);")
 	f.line("}")
+	f.exitNotify()
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_start));")
 	f.line("GPUC_CUDA(cudaEventDestroy(gpuc_stop));")
 	switch {

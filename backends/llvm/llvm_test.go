@@ -330,46 +330,13 @@ func TestHostPool(t *testing.T) {
 // backends/cuda/hybrid.h).
 func TestHybridDrivers(t *testing.T) {
 	clang, cxx, _ := tool(t, "clang-16"), tool(t, "clang++-16", "g++"), tool(t, "llc-16")
-	stub, err := filepath.Abs("../cuda/testdata/driver")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	lib := filepath.Join(dir, "nocuda")
-	if err := os.Mkdir(lib, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	run(t, cxx, "-shared", "-fPIC", "-O1", "testdata/nocuda.cpp", "-o", filepath.Join(lib, "libcuda.so.1"))
-	nocuda := "LD_LIBRARY_PATH=" + lib
-	fakeLib := filepath.Join(dir, "fakecuda")
-	if err := os.Mkdir(fakeLib, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	run(t, cxx, "-shared", "-fPIC", "-O1", "testdata/fakecuda.cpp", "-o", filepath.Join(fakeLib, "libcuda.so.1"))
-	fake := "LD_LIBRARY_PATH=" + fakeLib
+	nocuda, fake := fakeDrivers(t, cxx, dir)
 	for _, path := range []string{"../../examples/trs/treemergesort.trs"} {
 		p := program{path: path}
 		t.Run(p.name(), func(t *testing.T) {
 			t.Parallel()
-			m := load(t, path)
-			base := filepath.Join(dir, p.name())
-			ll, err := llvm.Emit(m, llvm.Options{Target: llvm.Host})
-			if err != nil {
-				t.Fatal(err)
-			}
-			nv, err := llvm.Emit(m, llvm.Options{Target: llvm.NVPTX})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ptx, err := llvm.PTX(nv)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cpp, err := llvm.HybridProgram(m, llvm.Options{}, ptx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			link(t, clang, cxx, base, ll, cpp, []string{"-rdynamic", "-I", stub}, "-lpthread", "-ldl")
+			base := buildHybrid(t, clang, cxx, filepath.Join(dir, p.name()), load(t, path))
 			want, _ := interpret(t, path, nil)
 			for _, env := range [][]string{
 				{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"},

@@ -44,6 +44,24 @@
 // device raise happened earlier in program order.
 inline void (*gpuc_fail_hook)(void) = nullptr;
 
+// gpuc_exit_hook, if set, runs once as the program exits, with its exit
+// status: a detached program's report to its visible process (Note
+// [Detached exit] in backends/cuda/detach.h).
+inline void (*gpuc_exit_hook)(int status) = nullptr;
+
+// gpuc_exit_notify runs the exit hook, once, whichever thread exits
+// first; every exit of a generated program calls it, or gpuc_exit.
+inline void gpuc_exit_notify(int status) {
+  void (*hook)(int) = __atomic_exchange_n(&gpuc_exit_hook, nullptr, __ATOMIC_ACQ_REL);
+  if (hook != nullptr) hook(status);
+}
+
+// gpuc_exit exits with status after the exit hook.
+[[noreturn]] inline void gpuc_exit(int status) {
+  gpuc_exit_notify(status);
+  exit(status);
+}
+
 // gpuc_vfail prints PREFIX and MSG on stderr, after the fail hook, and
 // exits with status 1.
 [[noreturn]] inline void gpuc_vfail(const char *prefix, const char *fmt, va_list ap) {
@@ -56,7 +74,7 @@ inline void (*gpuc_fail_hook)(void) = nullptr;
   fputs(prefix, stderr);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
-  exit(1);
+  gpuc_exit(1);
 }
 
 // gpuc_fail prints "error: MSG" on stderr and exits with status 1.
@@ -550,7 +568,7 @@ inline bool gpuc_parse_args(int argc, char **argv, gpuc_param_arg *params, int n
     }
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       gpuc_print_help(params, nparams, buffers, nbuffers, module);
-      exit(0);
+      gpuc_exit(0);
     }
     if (strncmp(arg, "--stats=", 8) == 0) {
       if (gpuc_stats_file != nullptr) fclose(gpuc_stats_file);

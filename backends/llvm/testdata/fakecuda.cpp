@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <map>
 #include <string>
@@ -41,8 +42,17 @@ int cuDeviceGet(int *d, int) {
   *d = 0;
   return 0;
 }
+// FAKECUDA_EXIT_MS makes the context's teardown at exit take that many
+// milliseconds, as a real driver's does (Note [Detached exit] in
+// backends/cuda/detach.h).
+static void fake_teardown(void) {
+  const long long n = atoll(getenv("FAKECUDA_EXIT_MS"));
+  struct timespec ts = {(time_t)(n / 1000), (long)(n % 1000) * 1000000L};
+  nanosleep(&ts, nullptr);
+}
 int cuDevicePrimaryCtxRetain(void **c, int) {
   *c = (void *)&ptx;
+  if (getenv("FAKECUDA_EXIT_MS") != nullptr) atexit(fake_teardown);
   return 0;
 }
 int cuCtxSetCurrent(void *) { return 0; }
