@@ -27,7 +27,13 @@ import (
 // interval analysis bounds with no nonlinear reasoning; it is a variable too, set on the way out
 // of the entry, where d reads only constants. Witnesses are searched on the original
 // system only (a run of the copy need not be a run of the original), so a FALSE stays a real
-// witness; the TRUE verdict is conditional, its certificate's obligations are about the copy.
+// witness; the TRUE verdict is conditional, its certificate's obligations are about the copy,
+// and productObligations adds that each transition keeps the copy's variables equal to their
+// products. The search on the copy keeps every bound it starts with and only loosens the upper
+// ones (the factors need a lower bound of 1: a zero GAP never moves the product), and it has a
+// processor-time budget of its own, the kernel's: after the proof and the witness search, the
+// failing tries of the weakening spend the rest (carve's kernel went from TRUE under the
+// strongest condition, N <= 1024, to N <= 2^62).
 
 // reduceProducts gives a copy of sys in which each product p * c in a guard, of a counter p
 // (stepped by p := p + d somewhere) and a constant c, reads a fresh variable (Note [Products of a counter and a constant]), or nil when
