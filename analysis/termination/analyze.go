@@ -755,7 +755,10 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 			if !in[t.From] || in[t.To] {
 				continue
 			}
-			for _, g := range t.Guard {
+			for i, g := range t.Guard {
+				if exitIrrelevant(sys, in, t, i) { // Note [Exits split after the loop]
+					continue
+				}
 				for v := range its.FreeVars(g) {
 					if tainted[v] && !seen[v] {
 						seen[v] = true
