@@ -236,7 +236,7 @@ func reduceProducts(sys *its.System) (*its.System, map[string]its.Expr) {
 }
 
 // productObligations states, for each transition of the copy red, that it keeps every variable
-// of defs equal to its definition (assumed before, except on the way out of the entry): the
+// of defs equal to its definition (assumed before): the
 // certificate of a proof on the copy carries the reduction itself (Note [Products of a counter
 // and a constant]).
 func productObligations(red *its.System, defs map[string]its.Expr) []Obligation {
@@ -249,13 +249,14 @@ func productObligations(red *its.System, defs map[string]its.Expr) []Obligation 
 	for ti, t := range red.Trans {
 		q := newQuery(red)
 		pre := q.state("0")
-		if t.From != red.Entry {
-			// The definitions themselves, not equalities: z3 proves (p + d)*c = p*c + d*c in
-			// 64 bits at once, but not through equalities in its incremental mode.
-			sc := q.newScope(pre)
-			for _, n := range names {
-				pre[n] = q.term(defs[n], sc)
-			}
+		// The definitions hold before every transition, the entry's too: the copy starts its
+		// new variables at any value, so a run of the original is the copy's run that starts
+		// them at their definitions. The definitions themselves, not equalities: z3 proves
+		// (p + d)*c = p*c + d*c in 64 bits at once, but not through equalities in its
+		// incremental mode.
+		ps := q.newScope(pre)
+		for _, n := range names {
+			pre[n] = q.term(defs[n], ps)
 		}
 		// The post-state as terms too (a havocked variable is a fresh constant).
 		pc := q.newScope(pre)
