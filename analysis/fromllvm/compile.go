@@ -111,6 +111,9 @@ func CompileFile(path string, o Options) (string, error) {
 		args = []string{"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70", "-nocudainc", "-nocudalib",
 			"-include", prelude, "-I", inc}
 	case ".ll":
+		if line, col, ok := opaquePointer(src); ok {
+			return "", fmt.Errorf("%s:%d:%d: error: LLVM IR with opaque pointers (ptr) is not supported: the translator reads LLVM 14's typed pointers; emit it with clang-16 -Xclang -no-opaque-pointers, or pass the .cl or .cu source", path, line, col)
+		}
 		if err := os.WriteFile(raw, src, 0o644); err != nil {
 			return "", err
 		}
@@ -149,6 +152,24 @@ func CompileFile(path string, o Options) (string, error) {
 		return "", err
 	}
 	return string(fixText(res)), nil
+}
+
+// reOpaquePtr finds the type ptr (not a name such as %ptr): LLVM 15 and later write every
+// pointer so, and opt-16 -opaque-pointers=0 cannot read it back into typed pointers.
+var reOpaquePtr = regexp.MustCompile(`(^|[\s(,<{\[])ptr([\s),>}\]]|$)`)
+
+// opaquePointer gives the position of the first opaque pointer type of an .ll file (comments
+// skipped), if any.
+func opaquePointer(src []byte) (line, col int, ok bool) {
+	for i, l := range strings.Split(string(src), "\n") {
+		if c := strings.IndexByte(l, ';'); c >= 0 {
+			l = l[:c]
+		}
+		if m := reOpaquePtr.FindStringSubmatchIndex(l); m != nil {
+			return i + 1, m[3] + 1, true
+		}
+	}
+	return 0, 0, false
 }
 
 // fixText deletes what llir/llvm v0.3.6 cannot read and what lets LLVM assume progress.

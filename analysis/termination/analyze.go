@@ -397,7 +397,24 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	// A proof that ran out of work would run out again under a condition: no search then. A
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
 	if search {
-		if cond, sub := e.conditional(sys, loops, stuck, res.Witness, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
+		var cond string
+		var sub *Result
+		// Note [Products of a counter and a constant]: the copy with the products as
+		// variables first, where there are any.
+		if r, defs := reduceProducts(sys); r != nil {
+			pw := &work{left: 4 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
+			if w.cpu != nil {
+				pw.cpuEnd = max(w.cpuEnd, w.cpu()) + e.cfg.CPU
+			}
+			cond, sub = e.conditionalWith(r, loops, stuck, res.Witness, pw, true)
+			if sub != nil {
+				sub.Certificate = append(productObligations(r, defs), sub.Certificate...)
+			}
+		}
+		if sub == nil {
+			cond, sub = e.conditional(sys, loops, stuck, res.Witness, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd})
+		}
+		if sub != nil {
 			res.Verdict, res.Condition = True, cond
 			res.Loops = sub.Loops
 			res.Certificate = append(cert, sub.Certificate...)
@@ -738,7 +755,10 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 			if !in[t.From] || in[t.To] {
 				continue
 			}
-			for _, g := range t.Guard {
+			for i, g := range t.Guard {
+				if exitIrrelevant(sys, in, t, i) { // Note [Exits split after the loop]
+					continue
+				}
 				for v := range its.FreeVars(g) {
 					if tainted[v] && !seen[v] {
 						seen[v] = true
@@ -763,6 +783,12 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 // conditional looks for bounds on the parameters that the stuck loops read under which every
 // loop is proved; it returns the condition and the proof's result.
 func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit *Witness, w *work) (string, *Result) {
+	return e.conditionalWith(sys, proved, stuck, wit, w, false)
+}
+
+// conditionalWith is conditional; keep keeps every bound: the weakening only loosens upper
+// bounds, never drops one (Note [Products of a counter and a constant]).
+func (e *Engine) conditionalWith(sys *its.System, proved []Loop, stuck [][]int, wit *Witness, w *work, keep bool) (string, *Result) {
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -925,7 +951,7 @@ func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit 
 	}
 	for _, i := range order {
 		p := params[i]
-		if lower[i] {
+		if lower[i] && !keep {
 			lower[i] = false
 			if c, r := try(); r != nil {
 				cond, res = c, r
@@ -935,7 +961,7 @@ func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit 
 		}
 		was := upper[i]
 		for _, k := range []int{0, p.Sort.Width - 2, p.Sort.Width / 2, 20} {
-			if k != 0 && (k <= was || k >= p.Sort.Width) {
+			if k != 0 && (k <= was || k >= p.Sort.Width) || k == 0 && keep {
 				continue
 			}
 			upper[i] = k

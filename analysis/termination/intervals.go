@@ -283,6 +283,9 @@ func irefineSide(op its.Op, x, y its.Expr, env ienv) bool {
 	default:
 		return true
 	}
+	if !irefineOffset(op, x, y, signed, env) { // Note [Guards on a counter plus a constant]
+		return false
+	}
 	// The variable under casts that keep its value as this compare reads it.
 	v, ok := refVar(x, signed)
 	if !ok {
@@ -601,6 +604,14 @@ func widenTo(j, old ival, s its.Sort) ival {
 			if t.Cmp(j.hi) >= 0 && t.Cmp(hi) < 0 {
 				hi = t
 				break
+			}
+		}
+		// Three quarters of the range before all of it (Note [Guards on a counter plus a
+		// constant]): a counter up to a bound of 2^(w-2) plus a stride settles there.
+		if hi.Cmp(s.Max()) == 0 {
+			q := new(big.Int).Rsh(new(big.Int).Mul(s.Max(), big.NewInt(3)), 2)
+			if q.Cmp(j.hi) >= 0 {
+				hi = q
 			}
 		}
 		j.hi = hi

@@ -199,8 +199,22 @@ func (b *body) setJumpFlag(pos diag.Pos, flag string) {
 // condition is shared and nothing leaves it early, a split while
 // otherwise (Note [Jumps]).
 func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body stmt, isDo bool) {
+	var sh *shadowed
+	var count string
+	if !isDo {
+		sh = b.shadowCounter(init, cond, post) // Note [Shadowed loop counters]
+	}
 	if init != nil {
 		b.stmt(init)
+	}
+	if sh != nil {
+		count = b.declareShadow(pos, sh)
+	}
+	effects := func() {
+		b.effects(post)
+		if sh != nil {
+			b.stepShadow(pos, sh, count)
+		}
 	}
 	brk, cnt := hasJump(body, true), hasJump(body, false)
 	ret := b.inline != nil && b.inline.ret != "" && hasReturn(body)
@@ -210,13 +224,15 @@ func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body st
 	frame := &loopFrame{}
 	if !isDo && !brk && !ret {
 		var c ir.Expr
-		pre := b.Nest(func() { b.stepped(pos, func() { c = b.condOrTrue(pos, cond) }) })
+		pre := b.Nest(func() {
+			b.withShadow(sh, count, func() { b.stepped(pos, func() { c = b.condOrTrue(pos, cond) }) })
+		})
 		if len(pre) == 0 {
 			b.whole = saved && (cond == nil || !b.differsInGroup(cond))
 			loop := b.Nest(func() {
 				b.loopFlags(pos, frame, false, cnt)
 				b.Emit(b.loopBody(frame, body)...)
-				b.effects(post)
+				effects()
 			})
 			b.Emit(loopStmt(pos, private, c, loop))
 			return
@@ -224,7 +240,7 @@ func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body st
 	}
 	run := b.local(pos, "run", ir.Bool, ir.BoolConst(isDo))
 	if !isDo {
-		b.condStep(pos, cond, run)
+		b.withShadow(sh, count, func() { b.condStep(pos, cond, run) })
 	}
 	var retFlag string
 	if ret {
@@ -235,8 +251,8 @@ func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body st
 		b.loopFlags(pos, frame, brk, cnt)
 		b.Emit(b.loopBody(frame, body)...)
 		next := func() {
-			b.effects(post)
-			b.condStep(pos, cond, run)
+			effects()
+			b.withShadow(sh, count, func() { b.condStep(pos, cond, run) })
 		}
 		stop := none(pos, frame.brk, retFlag)
 		if stop == nil {
