@@ -44,9 +44,9 @@ pe_bytes=${PE_BYTES:-1073741824}
 # name|source|gpuc compile flags|run arguments|runs. Sources are relative
 # to the checkout; REC's tak36 comes from the shared corpus.
 workloads=(
-  "transtree26|examples/trs/transtree.trs|--input 'Expand($(nest 26 'Zero()' Suc))' --stats|CAPACITY=140000000|5"
-  "transtree22|examples/trs/transtree.trs|--input 'Expand($(nest 22 'Zero()' Suc))' --stats|CAPACITY=140000000|3"
-  "treemergesort23|examples/trs/treemergesort.trs|--input 'Gen($(nest 23 'Zero()' S), $list5)' --stats|CAPACITY=1000000000|3"
+  "transtree26|examples/trs/transtree.trs|--input 'Expand($(nest 26 'Zero()' Suc))' --stats --print=summary|CAPACITY=140000000|5"
+  "transtree22|examples/trs/transtree.trs|--input 'Expand($(nest 22 'Zero()' Suc))' --stats --print=summary|CAPACITY=140000000|3"
+  "treemergesort23|examples/trs/treemergesort.trs|--input 'Gen($(nest 23 'Zero()' S), $list5)' --stats --print=summary|CAPACITY=1000000000|3"
   "quicksort|examples/fork/quicksort.fork||N=16777216 P=65536|3"
   "tak36|../shared/corpus/trs/rec/REC/tak36.rec|--print=summary||3"
   "carve|examples/fork/carve.fork|--input data --static sigs=carve.sigs|N=$pe_bytes GEN=0 PROCS=1048576 data=@carve-ab.img|3"
