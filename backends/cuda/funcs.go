@@ -240,7 +240,14 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 // the GPU machine, 2026-11-26), so there it stays inline. GPUC_OUT_OF_LINE may be
 // defined empty on nvcc's command line (-DGPUC_OUT_OF_LINE=) to inline
 // everything, as before, for comparison.
-const outOfLineStmts = 200
+//
+// The bound is 400 statements: a call out of line cost the
+// transformation tree's kernels a third (trs_step of 343 statements:
+// transtree 26's rewriting kernels 30.3 ms out of line against 22.6 ms
+// inline, --checks=off, one H100, 2026-11-26 18:40), where tak36's (588),
+// merge sort's (586), tree merge sort's (702) and REC benchexpr20's
+// (3087) stay out of line for their build times.
+const outOfLineStmts = 400
 
 // outOfLineMacro defines GPUC_OUT_OF_LINE (Note [Large device functions
 // out of line]) and GPUC_CHECKED_COPY, which precedes the checked copy of
