@@ -48,9 +48,9 @@
 //     that follow one process (compute-sanitizer, ncu, nsys, gdb);
 //     GPUC_DETACH=1 detaches a program that does not by default. The
 //     hybrid program detaches by default, but with HYBRID=cpu, which
-//     never loads the driver; driver and runtime API programs, whose
-//     exit costs only the teardown of a context they used, do not until
-//     that is measured (scripts/bench-exit.sh).
+//     never loads the driver; driver and runtime API programs detach by
+//     default too: the teardown of the context they used cost their
+//     exit 35 to 90 ms on an H100 (scripts/bench-exit.sh, 2026-11-26).
 //   - A failed pipe or fork runs the program in the process itself.
 // The fork comes first: before any thread (a fork copies only its
 // caller), before the driver (a child cannot use its parent's context)
