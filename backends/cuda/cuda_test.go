@@ -271,9 +271,8 @@ func TestTestdataFacts(t *testing.T) {
 		}},
 		// A raise in a cooperative kernel stops the whole kernel.
 		{"coop/raise", []fact{
-			// In PTX, trap then exit: a leaf ptxas sees (Note [Stopping in PTX]).
 			{`asm volatile\("exit;"\);`, 0},
-			{`\{\n\s*asm volatile\("trap; exit;"\);\n\s*__builtin_unreachable\(\);`, 1},
+			{`\{\n\s*__trap\(\);\n\s*__builtin_unreachable\(\);`, 1},
 			{`if \(atomicCAS\(&gpuc_error, 0, id\) == 0\) gpuc_error_mirror\(id\);`, 1},
 			// The error word is allocated before the clock starts.
 			{`(?s)gpuc_error_host_init\(\);\n.*cudaEventRecord\(gpuc_start\).*gpuc_fail_hook = gpuc_report_device_error;`, 1},

@@ -381,28 +381,24 @@ GPUC_HD inline void *gpuc_nvrtc_memcpy(void *dst, const void *src, size_t n) {
 const nvrtcRaise = `
 // The program's error word, which it points this at.
 __device__ int *gpuc_error_at;
-// gpuc_device_stop ends the thread in PTX's exit (Note [Stopping in PTX]).
-[[noreturn]] __device__ inline void gpuc_device_stop(void) {
-  asm volatile("exit;");
-  __builtin_unreachable();
-}
 [[noreturn]] __device__ inline void gpuc_device_raise(int id) {
   atomicCAS(gpuc_error_at, 0, id);
-  gpuc_device_stop();
+  asm volatile("exit;");
+  __builtin_unreachable();
 }
 `
 
 // nvrtcFault records a failed check in the program's error word and
-// fault values (Note [Checks] in backends/abi); the check's caller stops
-// (checkHelpers).
+// fault values (Note [Checks] in backends/abi).
 const nvrtcFault = `
 __device__ long long *gpuc_error_values_at;
-__constant__ int gpuc_checks = 1;
-__device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
+__device__ int gpuc_checks = 1;
+[[noreturn]] __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
   if (atomicCAS(gpuc_error_at, 0, id) == 0) {
     gpuc_error_values_at[0] = a;
     gpuc_error_values_at[1] = b;
   }
+  gpuc_device_raise(id);
 }
 `
 

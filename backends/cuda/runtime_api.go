@@ -66,24 +66,18 @@ func (runtimeAPI) constant(e *emitter, b *ir.Buffer) string {
 
 // Note [Stopping in PTX]
 //
-// PTX has no unreachable: code after a call that never returns, or after
-// a trap, is whatever block the compiler laid out next, and ptxas, which
-// rebuilds the control flow from the PTX, takes it for a successor. A
-// failed check that calls a [[noreturn]] fault function so gives ptxas an
-// edge from every check into some other block of the kernel's loops:
-// values live there stay live at each check, and loops gain entries. The
-// checks of transtree 26 went from +7% on an H100 with a fault that
-// returned (e197a48) to +39% with a [[noreturn]] one (8448e79); this is
-// the suspected cause (docs/BENCHMARKS.md, "The cost of checks";
-// scripts/bench-checks-ab.sh measures it, scripts/clang-ptx.sh shows the
-// PTX). So every failing path ends in PTX's exit, which ptxas knows to be
-// a leaf (LLVM's NVPTX backend lowers unreachable to exit for the same
-// reason, and so does backends/llvm): gpuc_device_stop is inline
-// assembly, "exit;", or "trap; exit;" where kernels hold grid barriers,
-// and the fault function, which only records, returns, so that the
-// compiler keeps the stop after its call. CHECKS=0 is a __constant__:
-// where the compiler loads it early, the load is an operand from the
-// constant bank, not a load from memory at every check.
+// PTX has no unreachable: after a call that never returns, ptxas may take
+// the next block for a successor. A failed check therefore once ended in
+// PTX's exit after a fault function that returned (branch chk), on the
+// suspicion that the [[noreturn]] fault kept values live across every
+// check. Measured A/B on one H100 (scripts/bench-checks-ab.sh, 2026-11-26
+// 18:30): no gain on transtree 26 (31.7 against 32.0 ms of rewriting
+// kernels) or tree merge sort 23, and tak36's trs_step spilled 5064 bytes
+// instead of 2242, its kernels 83.7 ms against 71.2. So the fault stays
+// [[noreturn]] and stops itself, and the checks word stays in global
+// memory. What had made transtree's kernels slower since 2026-11-22 was
+// not the checks but a call out of line (Note [Large device functions out
+// of line]).
 
 // raiseSupport writes the device's error word and the host's check of it,
 // where device code raises (Note [Error word]).
@@ -94,9 +88,9 @@ func (runtimeAPI) raiseSupport(e *emitter, b *strings.Builder) {
 	}
 	msgs, n := raiseMessages(e)
 	faults := len(e.raiseMsgs) > e.nRaise
-	stop := "exit;"
+	stop := "asm volatile(\"exit;\");"
 	if gridBarriers(e.m) {
-		stop = "trap; exit;"
+		stop = "__trap();"
 	}
 	fmt.Fprintf(b, `
 // Errors raised in device code (Note [Error word] in backends/cuda): the
@@ -109,10 +103,9 @@ static const char *const gpuc_raise_msgs[] = {%s};
 
 // gpuc_device_stop ends the raising thread: it exits, or where kernels hold
 // grid barriers it stops the whole kernel, since the others would wait for
-// it at the next one forever. The PTX ends in exit, a leaf of the control
-// flow that ptxas sees (Note [Stopping in PTX]).
+// it at the next one forever.
 [[noreturn]] __device__ inline void gpuc_device_stop(void) {
-  asm volatile("%s");
+  %s
   __builtin_unreachable();
 }
 
@@ -136,13 +129,12 @@ __device__ inline void gpuc_error_mirror(int id) {
 		fmt.Fprintf(b, `
 // Checks (Note [Checks] in backends/abi): a failed one records its values
 // with its number, on the device and in pinned host memory, unless CHECKS=0
-// cleared gpuc_checks, a constant (Note [Stopping in PTX]). The caller
-// stops.
+// cleared gpuc_checks.
 __device__ long long gpuc_error_values[2];
 __device__ long long *gpuc_error_values_sys;
 static long long *gpuc_error_values_host;
-__constant__ int gpuc_checks = 1;
-__device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
+__device__ int gpuc_checks = 1;
+[[noreturn]] __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
   if (atomicCAS(&gpuc_error, 0, id) == 0) {
     gpuc_error_values[0] = a;
     gpuc_error_values[1] = b;
@@ -150,6 +142,7 @@ __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a,
     gpuc_error_values_sys[1] = b;
     gpuc_error_mirror(id);
   }
+  gpuc_device_stop();
 }
 %s
 static void gpuc_device_checks_off(void) {
@@ -211,26 +204,18 @@ static void gpuc_report_device_error(void) {
 }
 
 // checkHelpers are the device's checks of an index and a divisor, over
-// gpuc_device_fault (Note [Checks] in backends/abi). The failing path
-// records the fault and stops, and CHECKS=0 is read on it only: where a
-// check passes, nothing was called that could have written memory, so the
+// gpuc_device_fault (Note [Checks] in backends/abi). The fault does not
+// return, and CHECKS=0 is read on the failing path only: where a check
+// passes, nothing was called that could have written memory, so the
 // compiler keeps what it loaded across it. The failing path is marked
-// unlikely, so that the passing one falls through, and it ends in the PTX
-// of gpuc_device_stop, so that ptxas sees no edge from it back into the
-// kernel (Note [Stopping in PTX]).
+// unlikely, so that the passing one falls through.
 const checkHelpers = `
 __device__ inline long long gpuc_idx(long long i, long long n, int id) {
-  if (__builtin_expect((unsigned long long)i >= (unsigned long long)n, 0) && gpuc_checks) {
-    gpuc_device_fault(id, i, n);
-    gpuc_device_stop();
-  }
+  if (__builtin_expect((unsigned long long)i >= (unsigned long long)n, 0) && gpuc_checks) gpuc_device_fault(id, i, n);
   return i;
 }
 template <typename T> __device__ inline T gpuc_divisor(T b, int id) {
-  if (__builtin_expect(b == 0, 0) && gpuc_checks) {
-    gpuc_device_fault(id, 0, 0);
-    gpuc_device_stop();
-  }
+  if (__builtin_expect(b == 0, 0) && gpuc_checks) gpuc_device_fault(id, 0, 0);
   return b;
 }
 `
