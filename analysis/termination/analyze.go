@@ -240,9 +240,12 @@ type analyzer struct {
 	rankFailed bool
 	// consts caches constants per system (constantsOf).
 	consts map[*its.System]map[string]bool
-	// only, where not nil, restricts prove to the loop nests that hold one of these transitions
-	// (the condition search: Note [Sharing the budget after a failed proof]).
+	// only, where not nil, is the piece a try of the condition search proves (Note [Sharing the
+	// budget after a failed proof]).
 	only map[int]bool
+	// extra is the work that splitting nests into pieces added (Note [Loop nests proved piece
+	// by piece]).
+	extra int
 	// quick, where positive, is a shorter per-query limit, for the first invariant stage (Note
 	// [A quick first stage]).
 	quick time.Duration
@@ -361,7 +364,9 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	res.Warnings = barrierDivergence(sys, top)
 	budget = e.workFor(top) // Note [Work per loop nest]
 	w.left = budget
-	inv, loops, cert, stuck := a.prove()
+	g, loops, cert, stuck := a.prove()
+	inv := g.strongest()
+	budget += a.extra // Note [Loop nests proved piece by piece]
 	res.Loops = loops
 	if len(stuck) == 0 {
 		res.Verdict = True
@@ -378,7 +383,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		a.work = ws
 		defer func() { a.work = w }()
 		for _, c := range stuck {
-			if wt := a.witness(inv, c); wt != nil {
+			if wt := a.witness(inv, c.comp); wt != nil {
 				res.Witness = wt
 				return
 			}
@@ -397,10 +402,17 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	// A proof that ran out of work would run out again under a condition: no search then. A
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
 	if search {
-		if cond, sub := e.conditional(sys, loops, stuck, res.Witness, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); sub != nil {
+		if cond, cert2, ok := e.conditionPieces(sys, g, stuck, res.Witness, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}); ok {
 			res.Verdict, res.Condition = True, cond
-			res.Loops = sub.Loops
-			res.Certificate = append(cert, sub.Certificate...)
+			for i := range res.Loops {
+				if res.Loops[i].Verdict == Unknown {
+					res.Loops[i].Verdict, res.Loops[i].Reason = True, ""
+				}
+			}
+			for _, p := range stuck {
+				res.Loops[p.loop].Ranking = append(res.Loops[p.loop].Ranking, p.ranking...)
+			}
+			res.Certificate = append(cert, cert2...)
 			if cond != "" { // every bound weakened away (Note [Strides by a parameter go to the condition search])
 				res.Assumptions = append(res.Assumptions, "condition: "+cond)
 			}
@@ -427,7 +439,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		return res
 	}
 	res.Verdict = Unknown
-	res.Reason = a.unknownReason(stuck[0])
+	res.Reason = a.unknownReason(stuck[0].comp)
 	return res
 }
 
@@ -495,75 +507,26 @@ func (e *Engine) withFixed(sys *its.System) *its.System {
 	return &c
 }
 
-// prove finds invariants and ranks every loop nest; stuck lists the components it could not rank.
-func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
+// prove finds invariants and ranks every loop nest; stuck lists the pieces it could not rank
+// (Note [Loop nests proved piece by piece]). The certificate holds the obligations of every
+// part proved, also of nests with stuck pieces.
+func (a *analyzer) prove() (*stages, []Loop, []Obligation, []piece) {
 	exact := a.sys
 	a.sys = proofView(exact)
 	defer func() { a.sys = exact }()
 	sys := a.sys
 	// Facts on variables that nothing updates hold everywhere; many loops need no more. Houdini
 	// runs only when a loop needs it, at most twice (Note [Staged Houdini]).
-	inv0 := freeInvariants(sys)
-	var bounds, simple, full Invariants
+	g := &stages{inv0: freeInvariants(sys), certified: map[*Invariants]bool{}}
 	var cert []Obligation
-	certified := map[*Invariants]bool{}
 	var loops []Loop
-	var stuck [][]int
+	var stuck []piece
 	for _, c := range sccs(sys, allTrans(sys)) {
-		if a.only != nil && !anyIn(c, a.only) {
-			continue
-		}
 		head := headOf(sys, c)
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
 		a.phase("comp " + l.Pos)
-		st := &stagedProof{a: a, comp: c}
-		// The first stage gets a short per-query limit and a few queries (Note [A quick first
-		// stage]).
-		all, out := a.work.left, a.work.out
-		a.work.left = min(all, quickQueries)
-		a.quick = quickLimit
-		st.try(&inv0)
-		a.quick = 0
-		a.work.left, a.work.out = all-(min(all, quickQueries)-a.work.left), out
-		if st.bad != nil {
-			a.phase("inv0 done")
-			if bounds == nil {
-				// Interval bounds with the free invariants: one Houdini round, usually
-				// (Note [Interval candidates]).
-				cands := intervalCandidates(sys)
-				bounds = inv0
-				if len(cands) > 0 {
-					// One query per group of transitions with the same updates (Note
-					// [Houdini per update]).
-					bounds = a.houdiniOn(mergedByUpdate(sys), func(l int) []its.Expr {
-						return append(append([]its.Expr(nil), inv0[l]...), cands[l]...)
-					})
-				}
-			}
-			a.phase("bounds done")
-			st.try(&bounds)
-		}
-		if st.bad != nil && !a.leaveToConditions(st.bad) { // Note [Strides by a parameter go to the condition search]
-			if simple == nil {
-				// The first stage gets a third of the queries left, so that a loop it cannot
-				// help still has the full set's (Note [Staged Houdini]).
-				all, out := a.work.left, a.work.out
-				a.work.left = all / 3
-				simple = a.houdiniAt(stageOne(sys))
-				a.work.left, a.work.out = all-(all/3-a.work.left), out
-			}
-			a.phase("simple done")
-			st.try(&simple)
-		}
-		if st.bad != nil && !a.leaveToConditions(st.bad) {
-			if full == nil {
-				full = a.houdini(candidates(sys))
-			}
-			a.phase("full done")
-			st.try(&full)
-		}
-		ranks, obl, bad, used := st.ranks, st.obl, st.bad, st.used[len(st.used)-1]
-		for _, r := range ranks {
+		pr := a.provePiece(g, piece{comp: c, loop: len(loops)}, 0)
+		for _, r := range pr.ranks {
 			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn))
 		}
 		var heads []int
@@ -572,34 +535,58 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 				heads = append(heads, x)
 			}
 		}
-		l.Invariants = describeInvariant(sys, *used, heads)
-		if bad == nil {
+		l.Invariants = describeInvariant(sys, *pr.used, heads)
+		cert = append(cert, pr.obl...)
+		if len(pr.stuck) == 0 {
 			l.Verdict = True
-			for _, u := range st.used {
-				if !certified[u] {
-					certified[u] = true
-					cert = append(cert, a.invariantObligations(*u)...)
-				}
-			}
-			cert = append(cert, obl...)
 		} else {
 			l.Verdict = Unknown
-			l.Reason = a.unknownReasonIn(exact, bad)
-			stuck = append(stuck, bad)
+			l.Reason = a.unknownReasonIn(exact, pr.stuck[0].comp)
+			stuck = append(stuck, pr.stuck...)
 		}
 		loops = append(loops, l)
 	}
-	inv := full
-	if inv == nil {
-		inv = simple
+	return g, loops, cert, stuck
+}
+
+// provePieceAlone proves p alone, with no more splits: a try of the condition search (Note
+// [Loop nests proved piece by piece]). It starts from prev, the stages of the proof without the
+// condition: their Houdini invariants hold with more facts too, each with the free invariants
+// under the condition added (its facts). The interval bounds are found again under the
+// condition (a bound on CAP bounds the snapshot n = min(top, CAP) in the loop over n), and so
+// are the Houdini stages that prev lacks.
+// Houdini's stages that prev lacks are found only where houdini is set; usedHoudini says whether
+// the proof used them.
+func (a *analyzer) provePieceAlone(prev *stages, p piece, houdini bool) (ranks []Ranking, obl []Obligation, usedHoudini, ok bool) {
+	exact := a.sys
+	a.sys = proofView(exact)
+	defer func() { a.sys = exact }()
+	inv0 := freeInvariants(a.sys)
+	with := func(inv Invariants) Invariants {
+		if inv == nil {
+			return nil
+		}
+		out := Invariants{}
+		for l, es := range inv {
+			out[l] = es
+		}
+		for l, es := range inv0 {
+			seen := map[string]bool{}
+			for _, e := range out[l] {
+				seen[e.String()] = true
+			}
+			out[l] = append([]its.Expr(nil), out[l]...)
+			for _, e := range es {
+				if !seen[e.String()] {
+					out[l] = append(out[l], e)
+				}
+			}
+		}
+		return out
 	}
-	if inv == nil {
-		inv = bounds
-	}
-	if inv == nil {
-		inv = inv0
-	}
-	return inv, loops, cert, stuck
+	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini}
+	pr := a.provePiece(g, p, maxNestDepth)
+	return pr.ranks, pr.obl, pr.used == &g.simple || pr.used == &g.full, len(pr.stuck) == 0
 }
 
 // headOf picks the component's first loop head (else its first location).
@@ -760,9 +747,10 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 	return out
 }
 
-// conditional looks for bounds on the parameters that the stuck loops read under which every
-// loop is proved; it returns the condition and the proof's result.
-func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit *Witness, w *work) (string, *Result) {
+// conditional looks for bounds on the parameters that the stuck piece reads under which it is
+// proved; it returns the condition, its facts, and the piece's proof.
+func (e *Engine) conditional(sys *its.System, g *stages, p piece, wit *Witness, w *work) (string, []its.Fact, []Ranking, []Obligation, bool) {
+	stuck := [][]int{p.comp}
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -832,14 +820,20 @@ func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit 
 	nparams := len(params)
 	params = append(params, sizes...)
 	if len(params) == 0 {
-		return "", nil
+		return "", nil, nil, nil, false
 	}
 	withSizes := len(sizes) == 0
 	// Each parameter gets a lower bound 1 (or none) and an upper bound 2^k (k = 0: none); a
 	// launch size has its lower bound from the launch facts.
 	lower := make([]bool, len(params))
 	upper := make([]int, len(params))
-	try := func() (string, *Result) {
+	type proof struct {
+		facts []its.Fact
+		ranks []Ranking
+		cert  []Obligation
+	}
+	houdini, usedHoudini := true, false
+	try := func() (string, *proof) {
 		c := *sys
 		c.Facts = append([]its.Fact(nil), sys.Facts...)
 		var conds []string
@@ -867,20 +861,19 @@ func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit 
 				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
 			}
 		}
-		// Only the stuck nests, each try with half of what is left (Note [Sharing the budget
-		// after a failed proof]).
+		// Only the stuck piece, each try with half of what is left (Note [Sharing the budget
+		// after a failed proof], Note [Loop nests proved piece by piece]).
 		only := map[int]bool{}
-		for _, st := range stuck {
-			for _, ti := range st {
-				only[ti] = true
-			}
+		for _, ti := range p.comp {
+			only[ti] = true
 		}
 		half := w.share(1, 2)
 		a := &analyzer{eng: e, sys: &c, work: half, only: only}
-		_, loops, cert, left := a.prove()
+		ranks, cert, used, ok := a.provePieceAlone(g, p, houdini)
 		w.absorb(half)
-		if len(left) == 0 {
-			return strings.Join(conds, " && "), &Result{Loops: mergeLoops(proved, loops), Certificate: cert}
+		if ok {
+			usedHoudini = used
+			return strings.Join(conds, " && "), &proof{facts: c.Facts[len(sys.Facts):], ranks: ranks, cert: cert}
 		}
 		return "", nil
 	}
@@ -889,7 +882,7 @@ func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit 
 	for i, p := range params {
 		lower[i], upper[i] = i < nparams, min(10, p.Sort.Width-2)
 		if upper[i] < 1 {
-			return "", nil
+			return "", nil, nil, nil, false
 		}
 	}
 	cond, res := try()
@@ -898,11 +891,12 @@ func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit 
 		cond, res = try()
 	}
 	if res == nil {
-		return "", nil
+		return "", nil, nil, nil, false
 	}
 	if !withSizes {
 		params = params[:nparams]
 	}
+	houdini = usedHoudini // Note [Loop nests proved piece by piece]
 	// Values read from memory lose their bounds first, so that a condition that parameters can
 	// carry is stated on parameters (Note [Conditions on parameters first]).
 	isParam := map[string]bool{}
@@ -949,7 +943,7 @@ func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit 
 			upper[i] = was
 		}
 	}
-	return cond, res
+	return cond, res.facts, res.ranks, res.cert, true
 }
 
 func (a *analyzer) phase(what string) {

@@ -19,6 +19,7 @@ type stagedProof struct {
 	ranks []Ranking
 	obl   []Obligation
 	bad   []int         // the part not ranked yet; nil once proved
+	done  [][]int       // cycles inside these are other pieces' (Note [Loop nests proved piece by piece])
 	used  []*Invariants // the invariant sets that ranks and obl rely on
 	tried bool
 }
@@ -27,12 +28,12 @@ type stagedProof struct {
 func (p *stagedProof) try(inv *Invariants) {
 	if !p.tried {
 		p.tried = true
-		p.ranks, p.obl, p.bad = p.a.proveComponent(*inv, p.comp)
+		p.ranks, p.obl, p.bad = p.a.proveComponentIn(*inv, p.comp, p.done)
 		p.used = []*Invariants{inv}
 		return
 	}
 	if len(p.bad) < len(p.comp) {
-		r, o, b := p.a.proveComponent(*inv, p.bad)
+		r, o, b := p.a.proveComponentIn(*inv, p.bad, p.done)
 		if b == nil {
 			p.ranks = append(p.ranks, r...)
 			p.obl = append(p.obl, o...)
@@ -41,7 +42,7 @@ func (p *stagedProof) try(inv *Invariants) {
 			return
 		}
 	}
-	p.ranks, p.obl, p.bad = p.a.proveComponent(*inv, p.comp)
+	p.ranks, p.obl, p.bad = p.a.proveComponentIn(*inv, p.comp, p.done)
 	p.used = []*Invariants{inv}
 }
 

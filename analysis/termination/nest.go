@@ -1,0 +1,262 @@
+package termination
+
+import (
+	"fmt"
+	"strings"
+
+	"gpuc/analysis/its"
+)
+
+// Note [Loop nests proved piece by piece]
+// A loop nest is proved by a lexicographic ranking (Note [Lexicographic ranking, checked
+// bit-precisely]): outer levels first, each removing the transitions it strictly decreases,
+// until no cycle is left. Where no function ranks a part (CHR's cooperative fixpoint: the step
+// loop's `step + 1 <= MAXSTEPS` wraps unless MAXSTEPS is bounded, and each rule's owner loop
+// inside it strides by PROCS), the whole part used to go to the condition search as one, and
+// every try of that search proved the step loop and all the owner loops together again, with
+// one condition for all of them: CHR's main_coop1 ran out of work in every file.
+//
+// Termination is compositional over a nest. A loop terminates if every run of its body does
+// (the inner loops, proved on their own) and a ranking function of the loop does not increase
+// on any transition of the body, inner loops included, and strictly decreases on enough
+// transitions that every cycle left lies inside an inner loop. So a part that no function
+// ranks is split at its head: the inner pieces (the cycles that avoid the head) are proved on
+// their own, each with its own staged invariants, and the outer piece is proved with the
+// inner pieces as done (proveComponentIn: a cycle left inside a done piece needs no more
+// ranking). The outer piece's functions are still checked on every transition of the inner
+// loops, which is the inner loops' summary: a body that undoes the outer loop's progress
+// raises the function on some transition and is rejected, and an inner loop that does not
+// terminate is a piece of its own that is never proved (testdata/its/nest_*.its).
+//
+// Each piece that stays stuck gets its own condition search (Engine.conditionPieces), in turn,
+// each under the conditions found for the pieces before it; a try proves only its piece. The
+// conjunction of the pieces' conditions proves every piece: more facts keep every proof valid
+// (Note [Proved nests stay proved]). So each try is small, and the budget is spent per piece
+// rather than on the whole nest at each try. A try that weakens a condition under which the
+// piece was proved without Houdini's invariants does not look for them (they cost more than
+// the rest of the try, and a failed try is the common case). Each piece adds a nest's share to the work budget
+// (Note [Work per loop nest]); the processor-time budget stays the system's.
+
+// maxNestDepth bounds how deep a nest is split into pieces (Note [Loop nests proved piece by
+// piece]).
+const maxNestDepth = 3
+
+// piece is a part of a loop nest proved on its own: the transitions comp, where a cycle that
+// lies inside one of done is another piece's to prove.
+type piece struct {
+	comp    []int
+	done    [][]int
+	loop    int      // the index of its top-level nest in prove's loops
+	ranking []string // set once a condition search proved it
+}
+
+// within says whether every transition of c is in one of pieces.
+func within(c []int, pieces [][]int) bool {
+	for _, p := range pieces {
+		in := map[int]bool{}
+		for _, ti := range p {
+			in[ti] = true
+		}
+		all := true
+		for _, ti := range c {
+			if !in[ti] {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// innerPieces gives the cycles of comp that avoid its head, outside done.
+func innerPieces(sys *its.System, comp []int, done [][]int) [][]int {
+	h := headOf(sys, comp)
+	var rest []int
+	for _, ti := range comp {
+		if t := sys.Trans[ti]; t.From != h && t.To != h {
+			rest = append(rest, ti)
+		}
+	}
+	var out [][]int
+	for _, c := range sccs(sys, rest) {
+		if !within(c, done) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// stages holds the invariant sets of prove's stages, each found at most once per system (Note
+// [Staged Houdini]), and which of them are in the certificate.
+type stages struct {
+	inv0, bounds, simple, full Invariants
+	certified                  map[*Invariants]bool
+	// noHoudini skips the Houdini stages not found yet (a try of the condition search that
+	// weakens a condition proved without them: Note [Loop nests proved piece by piece]).
+	noHoudini bool
+}
+
+// strongest gives the strongest invariant set found.
+func (g *stages) strongest() Invariants {
+	for _, inv := range []Invariants{g.full, g.simple, g.bounds} {
+		if inv != nil {
+			return inv
+		}
+	}
+	return g.inv0
+}
+
+// runStages tries st with ever stronger invariants until it is proved or no stage is left
+// (Note [Staged Houdini], Note [A quick first stage]).
+func (a *analyzer) runStages(g *stages, st *stagedProof) {
+	sys := a.sys
+	// The first stage gets a short per-query limit and a few queries (Note [A quick first
+	// stage]).
+	all, out := a.work.left, a.work.out
+	a.work.left = min(all, quickQueries)
+	a.quick = quickLimit
+	st.try(&g.inv0)
+	a.quick = 0
+	a.work.left, a.work.out = all-(min(all, quickQueries)-a.work.left), out
+	if st.bad != nil {
+		a.phase("inv0 done")
+		if g.bounds == nil {
+			// Interval bounds with the free invariants: one Houdini round, usually
+			// (Note [Interval candidates]).
+			cands := intervalCandidates(sys)
+			g.bounds = g.inv0
+			if len(cands) > 0 {
+				// One query per group of transitions with the same updates (Note
+				// [Houdini per update]).
+				g.bounds = a.houdiniOn(mergedByUpdate(sys), func(l int) []its.Expr {
+					return append(append([]its.Expr(nil), g.inv0[l]...), cands[l]...)
+				})
+			}
+		}
+		a.phase("bounds done")
+		st.try(&g.bounds)
+	}
+	if st.bad != nil && !a.leaveToConditions(st.bad) && (g.simple != nil || !g.noHoudini) { // Note [Strides by a parameter go to the condition search]
+		if g.simple == nil {
+			// The first stage gets a third of the queries left, so that a loop it cannot
+			// help still has the full set's (Note [Staged Houdini]).
+			all, out := a.work.left, a.work.out
+			a.work.left = all / 3
+			g.simple = a.houdiniAt(stageOne(sys))
+			a.work.left, a.work.out = all-(all/3-a.work.left), out
+		}
+		a.phase("simple done")
+		st.try(&g.simple)
+	}
+	if st.bad != nil && !a.leaveToConditions(st.bad) && (g.full != nil || !g.noHoudini) {
+		if g.full == nil {
+			g.full = a.houdini(candidates(sys))
+		}
+		a.phase("full done")
+		st.try(&g.full)
+	}
+}
+
+// pieceProof is what provePiece found: the rankings and obligations of the parts it proved
+// (with the obligations of the invariants they use), and the pieces left stuck.
+type pieceProof struct {
+	ranks []Ranking
+	obl   []Obligation
+	used  *Invariants // the last invariant set the nest's own levels used
+	stuck []piece
+}
+
+// provePiece proves p, splitting a part that no function ranks into an outer piece and its
+// inner pieces (Note [Loop nests proved piece by piece]); depth counts the splits above.
+func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
+	st := &stagedProof{a: a, comp: p.comp, done: p.done}
+	a.runStages(g, st)
+	res := pieceProof{ranks: st.ranks, obl: st.obl, used: st.used[len(st.used)-1]}
+	// The levels ranked so far are valid whatever happens to the rest: their invariants go
+	// into the certificate.
+	if len(st.ranks) > 0 || st.bad == nil {
+		for _, u := range st.used {
+			if !g.certified[u] {
+				g.certified[u] = true
+				res.obl = append(a.invariantObligations(*u), res.obl...)
+			}
+		}
+	}
+	if st.bad == nil {
+		return res
+	}
+	bad := st.bad
+	inner := innerPieces(a.sys, bad, p.done)
+	if depth >= maxNestDepth || len(inner) == 0 {
+		res.stuck = []piece{{comp: bad, done: p.done, loop: p.loop}}
+		return res
+	}
+	a.phase(fmt.Sprintf("split into %d inner pieces", len(inner)))
+	// Each piece gets a nest's share of the work (Note [Work per loop nest]); the processor
+	// time stays the system's.
+	more := len(inner) * a.eng.cfg.Work / nestsPerWork
+	a.work.left += more
+	a.extra += more
+	for _, c := range inner {
+		sub := a.provePiece(g, piece{comp: c, done: p.done, loop: p.loop}, depth+1)
+		res.ranks = append(res.ranks, sub.ranks...)
+		res.obl = append(res.obl, sub.obl...)
+		res.stuck = append(res.stuck, sub.stuck...)
+	}
+	// The outer piece: no function ranked bad itself, with any invariants, and the inner pieces
+	// change nothing of that first level's search; so it is stuck as it is, now with its inner
+	// cycles left to their own pieces.
+	done := append(append([][]int(nil), p.done...), inner...)
+	res.stuck = append(res.stuck, piece{comp: bad, done: done, loop: p.loop})
+	return res
+}
+
+// conditionPieces finds a condition for each stuck piece in turn, each under the conditions of
+// the pieces before it and with its own work budget (w gives the processor time), and gives their conjunction and the pieces' obligations; it records
+// each piece's rankings in stuck (Note [Loop nests proved piece by piece]).
+func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit *Witness, w *work) (string, []Obligation, bool) {
+	cur := sys
+	var conds []string
+	var cert []Obligation
+	for i, p := range stuck {
+		// Each piece's search gets the queries of a nest's search (Note [Work per loop nest]),
+		// within what is left of the system's processor time.
+		share := &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
+		if cur != sys {
+			// The conditions found so far first: the owner loops of one kernel stride alike.
+			only := map[int]bool{}
+			for _, ti := range p.comp {
+				only[ti] = true
+			}
+			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only}
+			if ranks, obl, _, ok := a.provePieceAlone(g, p, true); ok {
+				cert = append(cert, obl...)
+				for _, r := range ranks {
+					stuck[i].ranking = append(stuck[i].ranking, describeFn(sys, r.Fn))
+				}
+				continue
+			}
+			share.absorb(a.work)
+		}
+		cond, facts, ranks, obl, ok := e.conditional(cur, g, p, wit, share)
+		if !ok {
+			return "", nil, false
+		}
+		if cond != "" {
+			conds = append(conds, cond)
+		}
+		cert = append(cert, obl...)
+		for _, r := range ranks {
+			stuck[i].ranking = append(stuck[i].ranking, describeFn(sys, r.Fn))
+		}
+		if len(facts) > 0 {
+			c := *cur
+			c.Facts = append(append([]its.Fact(nil), cur.Facts...), facts...)
+			cur = &c
+		}
+	}
+	return strings.Join(conds, " && "), cert, true
+}
