@@ -553,11 +553,11 @@ func (a *analyzer) prove() (*stages, []Loop, []Obligation, []piece) {
 // [Loop nests proved piece by piece]). It starts from prev, the stages of the proof without the
 // condition: their Houdini invariants hold with more facts too, each with the free invariants
 // under the condition added (its facts). The interval bounds are found again under the
-// condition (a bound on CAP bounds the snapshot n = min(top, CAP) in the loop over n), and so
-// are the Houdini stages that prev lacks.
-// Houdini's stages that prev lacks are found only where houdini is set; usedHoudini says whether
-// the proof used them.
-func (a *analyzer) provePieceAlone(prev *stages, p piece, houdini bool) (ranks []Ranking, obl []Obligation, usedHoudini, ok bool) {
+// condition (a bound on CAP bounds the snapshot n = min(top, CAP) in the loop over n). Where
+// houdini is set, the Houdini stages that prev lacks are found under the condition, and where
+// the proof still fails, all of them are found again under it (1 <= MAXSTEPS makes step <=
+// MAXSTEPS hold where the step loop starts); fresh says whether the proof needed that.
+func (a *analyzer) provePieceAlone(prev *stages, p piece, houdini bool) (ranks []Ranking, obl []Obligation, fresh, ok bool) {
 	exact := a.sys
 	a.sys = proofView(exact)
 	defer func() { a.sys = exact }()
@@ -586,7 +586,12 @@ func (a *analyzer) provePieceAlone(prev *stages, p piece, houdini bool) (ranks [
 	}
 	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini}
 	pr := a.provePiece(g, p, maxNestDepth)
-	return pr.ranks, pr.obl, pr.used == &g.simple || pr.used == &g.full, len(pr.stuck) == 0
+	if len(pr.stuck) == 0 || !houdini || (prev.simple == nil && prev.full == nil) {
+		return pr.ranks, pr.obl, false, len(pr.stuck) == 0
+	}
+	g = &stages{inv0: inv0, bounds: g.bounds, certified: map[*Invariants]bool{}}
+	pr = a.provePiece(g, p, maxNestDepth)
+	return pr.ranks, pr.obl, true, len(pr.stuck) == 0
 }
 
 // headOf picks the component's first loop head (else its first location).
@@ -749,8 +754,10 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 
 // conditional looks for bounds on the parameters that the stuck piece reads under which it is
 // proved; it returns the condition, its facts, and the piece's proof.
-func (e *Engine) conditional(sys *its.System, g *stages, p piece, wit *Witness, w *work) (string, []its.Fact, []Ranking, []Obligation, bool) {
-	stuck := [][]int{p.comp}
+// With strongest set, it stops at the strongest condition that proves the piece.
+// The parameters it bounds are those that the loops in reads read.
+func (e *Engine) conditional(sys *its.System, g *stages, p piece, reads [][]int, wit *Witness, w *work, strongest bool) (string, []its.Fact, []Ranking, []Obligation, bool) {
+	stuck := reads
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -892,6 +899,9 @@ func (e *Engine) conditional(sys *its.System, g *stages, p piece, wit *Witness, 
 	}
 	if res == nil {
 		return "", nil, nil, nil, false
+	}
+	if strongest {
+		return cond, res.facts, res.ranks, res.cert, true
 	}
 	if !withSizes {
 		params = params[:nparams]

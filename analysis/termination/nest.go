@@ -2,6 +2,7 @@ package termination
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 
 	"gpuc/analysis/its"
@@ -214,34 +215,44 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 	return res
 }
 
-// conditionPieces finds a condition for each stuck piece in turn, each under the conditions of
-// the pieces before it and with its own work budget (w gives the processor time), and gives their conjunction and the pieces' obligations; it records
-// each piece's rankings in stuck (Note [Loop nests proved piece by piece]).
+// conditionPieces finds a condition for each stuck piece in turn, each under the conditions
+// kept for the pieces before it (first trying those alone), and gives their conjunction and the
+// pieces' obligations; it records each piece's rankings in stuck (Note [Loop nests proved piece
+// by piece]). Each piece's search gets the queries of a nest's search, within the processor
+// time left (w).
 func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit *Witness, w *work) (string, []Obligation, bool) {
+	var reads [][]int
+	for _, p := range stuck {
+		reads = append(reads, p.comp)
+	}
 	cur := sys
 	var conds []string
 	var cert []Obligation
 	for i, p := range stuck {
-		// Each piece's search gets the queries of a nest's search (Note [Work per loop nest]),
-		// within what is left of the system's processor time.
+		// A nest's search's queries (Note [Work per loop nest]), the system's processor time.
 		share := &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
+		var ranks []Ranking
+		var obl []Obligation
+		var facts []its.Fact
+		cond, ok := "", false
 		if cur != sys {
-			// The conditions found so far first: the owner loops of one kernel stride alike.
+			// The conditions kept so far first, without Houdini's stages: the owner loops of
+			// one kernel stride alike.
 			only := map[int]bool{}
 			for _, ti := range p.comp {
 				only[ti] = true
 			}
 			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only}
-			if ranks, obl, _, ok := a.provePieceAlone(g, p, true); ok {
-				cert = append(cert, obl...)
-				for _, r := range ranks {
-					stuck[i].ranking = append(stuck[i].ranking, describeFn(sys, r.Fn))
-				}
-				continue
-			}
-			share.absorb(a.work)
+			ranks, obl, _, ok = a.provePieceAlone(g, p, false)
 		}
-		cond, facts, ranks, obl, ok := e.conditional(cur, g, p, wit, share)
+		if !ok {
+			cond, facts, ranks, obl, ok = e.conditional(cur, g, p, [][]int{p.comp}, wit, share, false)
+		}
+		if !ok && len(stuck) > 1 {
+			// A value the piece reads may be bounded only through a bound on what another
+			// piece reads (CHR's sort size, through the store's capacity).
+			cond, facts, ranks, obl, ok = e.conditional(cur, g, p, reads, wit, share, false)
+		}
 		if !ok {
 			return "", nil, false
 		}
@@ -258,5 +269,67 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 			cur = &c
 		}
 	}
-	return strings.Join(conds, " && "), cert, true
+	return joinConditions(conds), cert, true
+}
+
+// joinConditions gives the conjunction of conditions of the condition search's form (each a
+// conjunction of "1 <= X <= N", "X <= N" and "X >= 1"), one bound of each kind per variable,
+// the strongest, in the order the variables first appear.
+func joinConditions(conds []string) string {
+	type bound struct {
+		lower bool
+		upper *big.Int
+	}
+	var order []string
+	bs := map[string]*bound{}
+	get := func(v string) *bound {
+		if bs[v] == nil {
+			bs[v] = &bound{}
+			order = append(order, v)
+		}
+		return bs[v]
+	}
+	var other []string
+	for _, c := range conds {
+		for _, part := range strings.Split(c, " && ") {
+			f := strings.Fields(part)
+			n := new(big.Int)
+			switch {
+			case len(f) == 5 && f[0] == "1" && f[1] == "<=" && f[3] == "<=":
+				if _, ok := n.SetString(f[4], 10); ok {
+					b := get(f[2])
+					b.lower = true
+					if b.upper == nil || n.Cmp(b.upper) < 0 {
+						b.upper = n
+					}
+					continue
+				}
+			case len(f) == 3 && f[1] == "<=":
+				if _, ok := n.SetString(f[2], 10); ok {
+					b := get(f[0])
+					if b.upper == nil || n.Cmp(b.upper) < 0 {
+						b.upper = n
+					}
+					continue
+				}
+			case len(f) == 3 && f[1] == ">=" && f[2] == "1":
+				get(f[0]).lower = true
+				continue
+			}
+			other = append(other, part)
+		}
+	}
+	var out []string
+	for _, v := range order {
+		b := bs[v]
+		switch {
+		case b.lower && b.upper != nil:
+			out = append(out, fmt.Sprintf("1 <= %s <= %s", v, b.upper))
+		case b.upper != nil:
+			out = append(out, fmt.Sprintf("%s <= %s", v, b.upper))
+		default:
+			out = append(out, v+" >= 1")
+		}
+	}
+	return strings.Join(append(out, other...), " && ")
 }
