@@ -27,16 +27,24 @@ import (
 // ranking). The outer piece's functions are still checked on every transition of the inner
 // loops, which is the inner loops' summary: a body that undoes the outer loop's progress
 // raises the function on some transition and is rejected, and an inner loop that does not
-// terminate is a piece of its own that is never proved (testdata/its/nest_*.its).
+// terminate is a piece of its own that is never proved (testdata/its/nest-*.its).
 //
 // Each piece that stays stuck gets its own condition search (Engine.conditionPieces), in turn,
-// each under the conditions found for the pieces before it; a try proves only its piece. The
-// conjunction of the pieces' conditions proves every piece: more facts keep every proof valid
-// (Note [Proved nests stay proved]). So each try is small, and the budget is spent per piece
-// rather than on the whole nest at each try. A try that weakens a condition under which the
-// piece was proved without Houdini's invariants does not look for them (they cost more than
-// the rest of the try, and a failed try is the common case). Each piece adds a nest's share to the work budget
-// (Note [Work per loop nest]); the processor-time budget stays the system's.
+// each under the conditions kept for the pieces before it, which it first tries alone (the
+// owner loops of one kernel stride alike, so most need no search of their own); a try proves
+// only its piece. The conjunction of the pieces' conditions proves every piece: more facts keep
+// every proof valid (Note [Proved nests stay proved]). A try finds the interval bounds again
+// under its condition (a bound on CAP bounds the snapshot n = min(top, CAP)) and reuses the
+// Houdini invariants of the proof without it, each with the condition's facts; where that
+// fails in the strongest try, Houdini runs again under the condition, and then in every try of
+// that piece. The bounded parameters are those the piece reads; where no condition on them
+// proves it, those every stuck piece reads (CHR's sort size is bounded through the store's
+// capacity, which another piece reads). Each split adds a nest's share of queries to the proof
+// per inner piece, and each piece's search gets the queries of a nest's search (Note [Work per
+// loop nest]); the processor-time budget stays the system's. A try that
+// weakens a condition under which the piece was proved without fresh Houdini invariants does
+// not look for them (they cost more than the rest of the try, and a failed try is the common
+// case).
 
 // maxNestDepth bounds how deep a nest is split into pieces (Note [Loop nests proved piece by
 // piece]).
