@@ -549,15 +549,15 @@ func (a *analyzer) prove() (*stages, []Loop, []Obligation, []piece) {
 	return g, loops, cert, stuck
 }
 
-// provePieceAlone proves p alone, with no more splits: a try of the condition search (Note
-// [Loop nests proved piece by piece]). It starts from prev, the stages of the proof without the
+// provePiecesAlone proves each of ps alone, with no more splits: a try of the condition search
+// (Note [Loop nests proved piece by piece]); ranks are each piece's. It starts from prev, the stages of the proof without the
 // condition: their Houdini invariants hold with more facts too, each with the free invariants
 // under the condition added (its facts). The interval bounds are found again under the
 // condition (a bound on CAP bounds the snapshot n = min(top, CAP) in the loop over n). Where
 // houdini is set, the Houdini stages that prev lacks are found under the condition, and where
 // the proof still fails, all of them are found again under it (1 <= MAXSTEPS makes step <=
 // MAXSTEPS hold where the step loop starts); fresh says whether the proof needed that.
-func (a *analyzer) provePieceAlone(prev *stages, p piece, houdini bool) (ranks []Ranking, obl []Obligation, fresh, ok bool) {
+func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ranks [][]Ranking, obl []Obligation, fresh, ok bool) {
 	exact := a.sys
 	a.sys = proofView(exact)
 	defer func() { a.sys = exact }()
@@ -585,13 +585,33 @@ func (a *analyzer) provePieceAlone(prev *stages, p piece, houdini bool) (ranks [
 		return out
 	}
 	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini}
-	pr := a.provePiece(g, p, maxNestDepth)
-	if len(pr.stuck) == 0 || !houdini || (prev.simple == nil && prev.full == nil) {
-		return pr.ranks, pr.obl, false, len(pr.stuck) == 0
+	ranks = make([][]Ranking, len(ps))
+	var failed []int
+	for i, p := range ps {
+		pr := a.provePiece(g, p, maxNestDepth)
+		if len(pr.stuck) > 0 {
+			failed = append(failed, i)
+			continue
+		}
+		ranks[i] = pr.ranks
+		obl = append(obl, pr.obl...)
+	}
+	if len(failed) == 0 {
+		return ranks, obl, false, true
+	}
+	if !houdini || (prev.simple == nil && prev.full == nil) {
+		return nil, nil, false, false
 	}
 	g = &stages{inv0: inv0, bounds: g.bounds, certified: map[*Invariants]bool{}}
-	pr = a.provePiece(g, p, maxNestDepth)
-	return pr.ranks, pr.obl, true, len(pr.stuck) == 0
+	for _, i := range failed {
+		pr := a.provePiece(g, ps[i], maxNestDepth)
+		if len(pr.stuck) > 0 {
+			return nil, nil, true, false
+		}
+		ranks[i] = pr.ranks
+		obl = append(obl, pr.obl...)
+	}
+	return ranks, obl, true, true
 }
 
 // headOf picks the component's first loop head (else its first location).
@@ -752,11 +772,11 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 	return out
 }
 
-// conditional looks for bounds on the parameters that the stuck piece reads under which it is
-// proved; it returns the condition, its facts, and the piece's proof.
+// conditional looks for bounds on the parameters that the loops in reads read under which every
+// piece of ps is proved; it returns the condition, its facts, and the pieces' proofs.
 // With strongest set, it stops at the strongest condition that proves the piece.
 // The parameters it bounds are those that the loops in reads read.
-func (e *Engine) conditional(sys *its.System, g *stages, p piece, reads [][]int, wit *Witness, w *work, strongest bool) (string, []its.Fact, []Ranking, []Obligation, bool) {
+func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit *Witness, w *work, strongest bool) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
 	stuck := reads
 	read := map[string]bool{}
 	for _, c := range stuck {
@@ -836,7 +856,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, p piece, reads [][]int,
 	upper := make([]int, len(params))
 	type proof struct {
 		facts []its.Fact
-		ranks []Ranking
+		ranks [][]Ranking
 		cert  []Obligation
 	}
 	houdini, usedHoudini := true, false
@@ -868,15 +888,17 @@ func (e *Engine) conditional(sys *its.System, g *stages, p piece, reads [][]int,
 				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
 			}
 		}
-		// Only the stuck piece, each try with half of what is left (Note [Sharing the budget
+		// Only the stuck pieces, each try with half of what is left (Note [Sharing the budget
 		// after a failed proof], Note [Loop nests proved piece by piece]).
 		only := map[int]bool{}
-		for _, ti := range p.comp {
-			only[ti] = true
+		for _, p := range ps {
+			for _, ti := range p.comp {
+				only[ti] = true
+			}
 		}
 		half := w.share(1, 2)
 		a := &analyzer{eng: e, sys: &c, work: half, only: only}
-		ranks, cert, used, ok := a.provePieceAlone(g, p, houdini)
+		ranks, cert, used, ok := a.provePiecesAlone(g, ps, houdini)
 		w.absorb(half)
 		if ok {
 			usedHoudini = used

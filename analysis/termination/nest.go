@@ -223,23 +223,41 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 	return res
 }
 
-// conditionPieces finds a condition for each stuck piece in turn, each under the conditions
-// kept for the pieces before it (first trying those alone), and gives their conjunction and the
-// pieces' obligations; it records each piece's rankings in stuck (Note [Loop nests proved piece
-// by piece]). Each piece's search gets the queries of a nest's search, within the processor
-// time left (w).
+// conditionPieces finds a condition under which every stuck piece is proved, and gives it and
+// the pieces' obligations; it records each piece's rankings in stuck (Note [Loop nests proved
+// piece by piece]). First the strongest condition on what every piece reads, all pieces in one
+// try: where it does not prove them, no condition is found. Then each piece in turn weakens
+// its own condition, under the conditions kept for the pieces before it (first trying those
+// alone); where one of these searches fails (the processor time runs out), the strongest
+// condition stands. Each search gets the queries of a nest's (Note [Work per loop nest]),
+// within the processor time left (w).
 func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit *Witness, w *work) (string, []Obligation, bool) {
+	budget := func() *work {
+		return &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
+	}
 	var reads [][]int
 	for _, p := range stuck {
 		reads = append(reads, p.comp)
 	}
+	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, budget(), true)
+	if !ok {
+		return "", nil, false
+	}
+	record := func(ranks [][]Ranking) {
+		for i := range stuck {
+			stuck[i].ranking = nil
+			for _, r := range ranks[i] {
+				stuck[i].ranking = append(stuck[i].ranking, describeFn(sys, r.Fn))
+			}
+		}
+	}
 	cur := sys
 	var conds []string
 	var cert []Obligation
+	ranks := make([][]Ranking, len(stuck))
 	for i, p := range stuck {
-		// A nest's search's queries (Note [Work per loop nest]), the system's processor time.
-		share := &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
-		var ranks []Ranking
+		share := budget()
+		var rs [][]Ranking
 		var obl []Obligation
 		var facts []its.Fact
 		cond, ok := "", false
@@ -251,32 +269,32 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 				only[ti] = true
 			}
 			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only}
-			ranks, obl, _, ok = a.provePieceAlone(g, p, false)
+			rs, obl, _, ok = a.provePiecesAlone(g, []piece{p}, false)
 		}
 		if !ok {
-			cond, facts, ranks, obl, ok = e.conditional(cur, g, p, [][]int{p.comp}, wit, share, false)
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false)
 		}
 		if !ok && len(stuck) > 1 {
 			// A value the piece reads may be bounded only through a bound on what another
 			// piece reads (CHR's sort size, through the store's capacity).
-			cond, facts, ranks, obl, ok = e.conditional(cur, g, p, reads, wit, share, false)
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false)
 		}
 		if !ok {
-			return "", nil, false
+			record(ranks0)
+			return cond0, cert0, true
 		}
 		if cond != "" {
 			conds = append(conds, cond)
 		}
 		cert = append(cert, obl...)
-		for _, r := range ranks {
-			stuck[i].ranking = append(stuck[i].ranking, describeFn(sys, r.Fn))
-		}
+		ranks[i] = rs[0]
 		if len(facts) > 0 {
 			c := *cur
 			c.Facts = append(append([]its.Fact(nil), cur.Facts...), facts...)
 			cur = &c
 		}
 	}
+	record(ranks)
 	return joinConditions(conds), cert, true
 }
 
