@@ -897,6 +897,11 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			}
 		}
 		half := w.share(1, 2)
+		if strongest {
+			// The joint strongest try proves every piece: all that is left (Note [Loop nests
+			// proved piece by piece]).
+			half = w.share(1, 1)
+		}
 		a := &analyzer{eng: e, sys: &c, work: half, only: only}
 		ranks, cert, used, ok := a.provePiecesAlone(g, ps, houdini)
 		w.absorb(half)

@@ -239,7 +239,10 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 	for _, p := range stuck {
 		reads = append(reads, p.comp)
 	}
-	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, budget(), true)
+	// The joint try proves every piece: each piece's queries (Note [Work per loop nest]).
+	joint := budget()
+	joint.left *= len(stuck)
+	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true)
 	if !ok {
 		return "", nil, false
 	}
