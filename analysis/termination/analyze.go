@@ -897,9 +897,9 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			}
 		}
 		half := w.share(1, 2)
-		if strongest {
-			// The joint strongest try proves every piece: all that is left (Note [Loop nests
-			// proved piece by piece]).
+		if strongest && len(sizes) == 0 {
+			// The joint strongest try proves every piece: all that is left, where no try with
+			// launch sizes follows (Note [Loop nests proved piece by piece]).
 			half = w.share(1, 1)
 		}
 		a := &analyzer{eng: e, sys: &c, work: half, only: only}
