@@ -257,9 +257,10 @@ type analyzer struct {
 // in CHR's cooperative kernels, which hold a dozen nests, that was most of the analysis time.
 // A nest proved without the condition stays proved with it: more facts at the entry keep every
 // invariant initial (the obligations assume fewer facts than now hold) and leave consecution
-// and the ranking obligations as they were. So each try proves only the nests that were stuck
-// (analyzer.only), and the result keeps the other nests' loops and obligations from the proof
-// without the condition (Note [Sharing the budget after a failed proof]).
+// and the ranking obligations as they were. So each try proves only the pieces that were stuck
+// (Note [Loop nests proved piece by piece]), and the result keeps the other nests' and pieces'
+// loops and obligations from the proof without the condition (Note [Sharing the budget after a
+// failed proof]).
 
 // check asks the solver about script, the part before its exact definitions first (Note
 // [Division by variables]).

@@ -69,19 +69,6 @@ func anyIn(comp []int, set map[int]bool) bool {
 	return false
 }
 
-// mergeLoops gives proved with each loop of sub in place of the loop of the same head.
-func mergeLoops(proved, sub []Loop) []Loop {
-	out := append([]Loop(nil), proved...)
-	for _, l := range sub {
-		for i := range out {
-			if out[i].Loc == l.Loc {
-				out[i] = l
-			}
-		}
-	}
-	return out
-}
-
 // Note [A quick first stage]
 // The first stage of prove, with the free invariants only, is a cheap attempt: every loop nest
 // it fails on is tried again under interval bounds and Houdini's invariants. A query it cannot
