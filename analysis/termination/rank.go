@@ -343,7 +343,9 @@ func describeFn(sys *its.System, fn map[int]*Linear) string {
 func (a *analyzer) proveComponentIn(inv Invariants, comp []int, done [][]int) ([]Ranking, []Obligation, []int) {
 	var ranks []Ranking
 	var obl []Obligation
-	work := [][]int{comp}
+	// comp may be a union of components (a part left by an earlier stage: Note [Ranked outer
+	// levels carry over]); each is ranked on its own.
+	work := sccs(a.sys, comp)
 	for len(work) > 0 {
 		c := work[0]
 		work = work[1:]
@@ -382,6 +384,11 @@ func (a *analyzer) proveComponentIn(inv Invariants, comp []int, done [][]int) ([
 					names = append(names, a.sys.Locs[l].Name)
 				}
 				a.phase("not ranked: " + strings.Join(names, " "))
+			}
+			// The part left is c and every component not ranked yet: a later stage that proves
+			// only c would leave the others unproved.
+			for _, w := range work {
+				c = append(append([]int(nil), c...), w...)
 			}
 			return ranks, obl, c
 		}
