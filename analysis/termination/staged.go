@@ -7,7 +7,10 @@ import "time"
 // the two Houdini stages). A stage that ranks the outer levels of a nest and is stuck on an
 // inner part leaves that part (proveComponent's third result): the next stage first tries only
 // that part, keeping the outer rankings and their obligations, rather than proving the outer
-// levels again (polybench nussinov spent half its time so). Every stage's invariants are
+// levels again (polybench nussinov spent half its time so). The part left is every component
+// not ranked yet, not only the one the stage was stuck on: a later stage that proved only that
+// one answered TRUE with the others unproved (testdata/its/carry-over-pending.its). Every
+// stage's invariants are
 // proved inductive, so the outer rankings stay valid, and the certificate holds the invariant
 // obligations of every stage used. Where the part fails, the stage tries the whole nest as
 // before: stronger invariants may pick another outer ranking that leaves an easier part.
