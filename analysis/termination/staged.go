@@ -5,15 +5,15 @@ import "time"
 // Note [Ranked outer levels carry over]
 // prove tries each loop nest with ever stronger invariants (free invariants, interval bounds,
 // the two Houdini stages). A stage that ranks the outer levels of a nest and is stuck on an
-// inner part leaves that part (proveComponent's third result): the next stage first tries only
-// that part, keeping the outer rankings and their obligations, rather than proving the outer
-// levels again (polybench nussinov spent half its time so). The part left is every component
-// not ranked yet, not only the one the stage was stuck on: a later stage that proved only that
-// one answered TRUE with the others unproved (testdata/its/carry-over-pending.its). Every
-// stage's invariants are
-// proved inductive, so the outer rankings stay valid, and the certificate holds the invariant
-// obligations of every stage used. Where the part fails, the stage tries the whole nest as
-// before: stronger invariants may pick another outer ranking that leaves an easier part.
+// inner part leaves that part (proveComponentIn's third result): the next stage first tries
+// only that part, keeping the outer rankings and their obligations, rather than proving the
+// outer levels again (polybench nussinov spent half its time so). The part left is every
+// component not ranked yet, not only the one the stage was stuck on: a later stage that proved
+// only that one answered TRUE with the others unproved (testdata/its/carry-over-pending.its).
+// Every stage's invariants are proved inductive, so the outer rankings stay valid, and the
+// certificate holds the invariant obligations of every stage used. Where the part fails, the
+// stage tries the whole nest as before: stronger invariants may pick another outer ranking
+// that leaves an easier part.
 
 // stagedProof is one loop nest's proof across invariant stages.
 type stagedProof struct {
