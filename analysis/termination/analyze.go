@@ -240,9 +240,12 @@ type analyzer struct {
 	rankFailed bool
 	// consts caches constants per system (constantsOf).
 	consts map[*its.System]map[string]bool
-	// only, where not nil, restricts prove to the loop nests that hold one of these transitions
-	// (the condition search: Note [Sharing the budget after a failed proof]).
+	// only, where not nil, is the piece a try of the condition search proves (Note [Sharing the
+	// budget after a failed proof]).
 	only map[int]bool
+	// extra is the work that splitting nests into pieces added (Note [Loop nests proved piece
+	// by piece]).
+	extra int
 	// quick, where positive, is a shorter per-query limit, for the first invariant stage (Note
 	// [A quick first stage]).
 	quick time.Duration
@@ -254,9 +257,10 @@ type analyzer struct {
 // in CHR's cooperative kernels, which hold a dozen nests, that was most of the analysis time.
 // A nest proved without the condition stays proved with it: more facts at the entry keep every
 // invariant initial (the obligations assume fewer facts than now hold) and leave consecution
-// and the ranking obligations as they were. So each try proves only the nests that were stuck
-// (analyzer.only), and the result keeps the other nests' loops and obligations from the proof
-// without the condition (Note [Sharing the budget after a failed proof]).
+// and the ranking obligations as they were. So each try proves only the pieces that were stuck
+// (Note [Loop nests proved piece by piece]), and the result keeps the other nests' and pieces'
+// loops and obligations from the proof without the condition (Note [Sharing the budget after a
+// failed proof]).
 
 // check asks the solver about script, the part before its exact definitions first (Note
 // [Division by variables]).
@@ -361,7 +365,9 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	res.Warnings = barrierDivergence(sys, top)
 	budget = e.workFor(top) // Note [Work per loop nest]
 	w.left = budget
-	inv, loops, cert, stuck := a.prove()
+	g, loops, cert, stuck := a.prove()
+	inv := g.strongest()
+	budget += a.extra // Note [Loop nests proved piece by piece]
 	res.Loops = loops
 	if len(stuck) == 0 {
 		res.Verdict = True
@@ -378,7 +384,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		a.work = ws
 		defer func() { a.work = w }()
 		for _, c := range stuck {
-			if wt := a.witness(inv, c); wt != nil {
+			if wt := a.witness(inv, c.comp); wt != nil {
 				res.Witness = wt
 				return
 			}
@@ -398,7 +404,8 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
 	if search {
 		var cond string
-		var sub *Result
+		var cert2 []Obligation
+		ok := false
 		// Note [Products of a counter and a constant]: the copy with the products as
 		// variables first, where there are any.
 		if r, defs := reduceProducts(sys); r != nil {
@@ -406,18 +413,24 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 			if w.cpu != nil {
 				pw.cpuEnd = max(w.cpuEnd, w.cpu()) + e.cfg.CPU
 			}
-			cond, sub = e.conditionalWith(r, loops, stuck, res.Witness, pw, true)
-			if sub != nil {
-				sub.Certificate = append(productObligations(r, defs), sub.Certificate...)
+			if cond, cert2, ok = e.conditionPieces(r, g, stuck, res.Witness, pw, true); ok {
+				cert2 = append(productObligations(r, defs), cert2...)
 			}
 		}
-		if sub == nil {
-			cond, sub = e.conditional(sys, loops, stuck, res.Witness, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd})
+		if !ok {
+			cond, cert2, ok = e.conditionPieces(sys, g, stuck, res.Witness, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}, false)
 		}
-		if sub != nil {
+		if ok {
 			res.Verdict, res.Condition = True, cond
-			res.Loops = sub.Loops
-			res.Certificate = append(cert, sub.Certificate...)
+			for i := range res.Loops {
+				if res.Loops[i].Verdict == Unknown {
+					res.Loops[i].Verdict, res.Loops[i].Reason = True, ""
+				}
+			}
+			for _, p := range stuck {
+				res.Loops[p.loop].Ranking = append(res.Loops[p.loop].Ranking, p.ranking...)
+			}
+			res.Certificate = append(cert, cert2...)
 			if cond != "" { // every bound weakened away (Note [Strides by a parameter go to the condition search])
 				res.Assumptions = append(res.Assumptions, "condition: "+cond)
 			}
@@ -444,7 +457,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		return res
 	}
 	res.Verdict = Unknown
-	res.Reason = a.unknownReason(stuck[0])
+	res.Reason = a.unknownReason(stuck[0].comp)
 	return res
 }
 
@@ -512,75 +525,26 @@ func (e *Engine) withFixed(sys *its.System) *its.System {
 	return &c
 }
 
-// prove finds invariants and ranks every loop nest; stuck lists the components it could not rank.
-func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
+// prove finds invariants and ranks every loop nest; stuck lists the pieces it could not rank
+// (Note [Loop nests proved piece by piece]). The certificate holds the obligations of every
+// part proved, also of nests with stuck pieces.
+func (a *analyzer) prove() (*stages, []Loop, []Obligation, []piece) {
 	exact := a.sys
 	a.sys = proofView(exact)
 	defer func() { a.sys = exact }()
 	sys := a.sys
 	// Facts on variables that nothing updates hold everywhere; many loops need no more. Houdini
 	// runs only when a loop needs it, at most twice (Note [Staged Houdini]).
-	inv0 := freeInvariants(sys)
-	var bounds, simple, full Invariants
+	g := &stages{inv0: freeInvariants(sys), certified: map[*Invariants]bool{}}
 	var cert []Obligation
-	certified := map[*Invariants]bool{}
 	var loops []Loop
-	var stuck [][]int
+	var stuck []piece
 	for _, c := range sccs(sys, allTrans(sys)) {
-		if a.only != nil && !anyIn(c, a.only) {
-			continue
-		}
 		head := headOf(sys, c)
 		l := Loop{Loc: sys.Locs[head].Name, Pos: sys.Locs[head].Pos}
 		a.phase("comp " + l.Pos)
-		st := &stagedProof{a: a, comp: c}
-		// The first stage gets a short per-query limit and a few queries (Note [A quick first
-		// stage]).
-		all, out := a.work.left, a.work.out
-		a.work.left = min(all, quickQueries)
-		a.quick = quickLimit
-		st.try(&inv0)
-		a.quick = 0
-		a.work.left, a.work.out = all-(min(all, quickQueries)-a.work.left), out
-		if st.bad != nil {
-			a.phase("inv0 done")
-			if bounds == nil {
-				// Interval bounds with the free invariants: one Houdini round, usually
-				// (Note [Interval candidates]).
-				cands := intervalCandidates(sys)
-				bounds = inv0
-				if len(cands) > 0 {
-					// One query per group of transitions with the same updates (Note
-					// [Houdini per update]).
-					bounds = a.houdiniOn(mergedByUpdate(sys), func(l int) []its.Expr {
-						return append(append([]its.Expr(nil), inv0[l]...), cands[l]...)
-					})
-				}
-			}
-			a.phase("bounds done")
-			st.try(&bounds)
-		}
-		if st.bad != nil && !a.leaveToConditions(st.bad) { // Note [Strides by a parameter go to the condition search]
-			if simple == nil {
-				// The first stage gets a third of the queries left, so that a loop it cannot
-				// help still has the full set's (Note [Staged Houdini]).
-				all, out := a.work.left, a.work.out
-				a.work.left = all / 3
-				simple = a.houdiniAt(stageOne(sys))
-				a.work.left, a.work.out = all-(all/3-a.work.left), out
-			}
-			a.phase("simple done")
-			st.try(&simple)
-		}
-		if st.bad != nil && !a.leaveToConditions(st.bad) {
-			if full == nil {
-				full = a.houdini(candidates(sys))
-			}
-			a.phase("full done")
-			st.try(&full)
-		}
-		ranks, obl, bad, used := st.ranks, st.obl, st.bad, st.used[len(st.used)-1]
-		for _, r := range ranks {
+		pr := a.provePiece(g, piece{comp: c, loop: len(loops)}, 0)
+		for _, r := range pr.ranks {
 			l.Ranking = append(l.Ranking, describeFn(sys, r.Fn))
 		}
 		var heads []int
@@ -589,34 +553,83 @@ func (a *analyzer) prove() (Invariants, []Loop, []Obligation, [][]int) {
 				heads = append(heads, x)
 			}
 		}
-		l.Invariants = describeInvariant(sys, *used, heads)
-		if bad == nil {
+		l.Invariants = describeInvariant(sys, *pr.used, heads)
+		cert = append(cert, pr.obl...)
+		if len(pr.stuck) == 0 {
 			l.Verdict = True
-			for _, u := range st.used {
-				if !certified[u] {
-					certified[u] = true
-					cert = append(cert, a.invariantObligations(*u)...)
-				}
-			}
-			cert = append(cert, obl...)
 		} else {
 			l.Verdict = Unknown
-			l.Reason = a.unknownReasonIn(exact, bad)
-			stuck = append(stuck, bad)
+			l.Reason = a.unknownReasonIn(exact, pr.stuck[0].comp)
+			stuck = append(stuck, pr.stuck...)
 		}
 		loops = append(loops, l)
 	}
-	inv := full
-	if inv == nil {
-		inv = simple
+	return g, loops, cert, stuck
+}
+
+// provePiecesAlone proves each of ps alone, with no more splits: a try of the condition search
+// (Note [Loop nests proved piece by piece]); ranks are each piece's. It starts from prev, the stages of the proof without the
+// condition: their Houdini invariants hold with more facts too, each with the free invariants
+// under the condition added (its facts). The interval bounds are found again under the
+// condition (a bound on CAP bounds the snapshot n = min(top, CAP) in the loop over n). Where
+// houdini is set, the Houdini stages that prev lacks are found under the condition, and where
+// the proof still fails, all of them are found again under it (1 <= MAXSTEPS makes step <=
+// MAXSTEPS hold where the step loop starts); fresh says whether the proof needed that.
+func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ranks [][]Ranking, obl []Obligation, fresh, ok bool) {
+	exact := a.sys
+	a.sys = proofView(exact)
+	defer func() { a.sys = exact }()
+	inv0 := freeInvariants(a.sys)
+	with := func(inv Invariants) Invariants {
+		if inv == nil {
+			return nil
+		}
+		out := Invariants{}
+		for l, es := range inv {
+			out[l] = es
+		}
+		for l, es := range inv0 {
+			seen := map[string]bool{}
+			for _, e := range out[l] {
+				seen[e.String()] = true
+			}
+			out[l] = append([]its.Expr(nil), out[l]...)
+			for _, e := range es {
+				if !seen[e.String()] {
+					out[l] = append(out[l], e)
+				}
+			}
+		}
+		return out
 	}
-	if inv == nil {
-		inv = bounds
+	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini}
+	ranks = make([][]Ranking, len(ps))
+	var failed []int
+	for i, p := range ps {
+		pr := a.provePiece(g, p, maxNestDepth)
+		if len(pr.stuck) > 0 {
+			failed = append(failed, i)
+			continue
+		}
+		ranks[i] = pr.ranks
+		obl = append(obl, pr.obl...)
 	}
-	if inv == nil {
-		inv = inv0
+	if len(failed) == 0 {
+		return ranks, obl, false, true
 	}
-	return inv, loops, cert, stuck
+	if !houdini || (prev.simple == nil && prev.full == nil) {
+		return nil, nil, false, false
+	}
+	g = &stages{inv0: inv0, bounds: g.bounds, certified: map[*Invariants]bool{}}
+	for _, i := range failed {
+		pr := a.provePiece(g, ps[i], maxNestDepth)
+		if len(pr.stuck) > 0 {
+			return nil, nil, true, false
+		}
+		ranks[i] = pr.ranks
+		obl = append(obl, pr.obl...)
+	}
+	return ranks, obl, true, true
 }
 
 // headOf picks the component's first loop head (else its first location).
@@ -780,15 +793,13 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 	return out
 }
 
-// conditional looks for bounds on the parameters that the stuck loops read under which every
-// loop is proved; it returns the condition and the proof's result.
-func (e *Engine) conditional(sys *its.System, proved []Loop, stuck [][]int, wit *Witness, w *work) (string, *Result) {
-	return e.conditionalWith(sys, proved, stuck, wit, w, false)
-}
-
-// conditionalWith is conditional; keep keeps every bound: the weakening only loosens upper
-// bounds, never drops one (Note [Products of a counter and a constant]).
-func (e *Engine) conditionalWith(sys *its.System, proved []Loop, stuck [][]int, wit *Witness, w *work, keep bool) (string, *Result) {
+// conditional looks for bounds on the parameters that the loops in reads read under which every
+// piece of ps is proved; it returns the condition, its facts, and the pieces' proofs.
+// With strongest set, it stops at the strongest condition that proves the piece; keep keeps
+// every bound: the weakening only loosens upper bounds, never drops one (Note [Products of a
+// counter and a constant]). The parameters it bounds are those that the loops in reads read.
+func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit *Witness, w *work, strongest, keep bool) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
+	stuck := reads
 	read := map[string]bool{}
 	for _, c := range stuck {
 		for _, ti := range c {
@@ -858,14 +869,20 @@ func (e *Engine) conditionalWith(sys *its.System, proved []Loop, stuck [][]int, 
 	nparams := len(params)
 	params = append(params, sizes...)
 	if len(params) == 0 {
-		return "", nil
+		return "", nil, nil, nil, false
 	}
 	withSizes := len(sizes) == 0
 	// Each parameter gets a lower bound 1 (or none) and an upper bound 2^k (k = 0: none); a
 	// launch size has its lower bound from the launch facts.
 	lower := make([]bool, len(params))
 	upper := make([]int, len(params))
-	try := func() (string, *Result) {
+	type proof struct {
+		facts []its.Fact
+		ranks [][]Ranking
+		cert  []Obligation
+	}
+	houdini, usedHoudini := true, false
+	try := func() (string, *proof) {
 		c := *sys
 		c.Facts = append([]its.Fact(nil), sys.Facts...)
 		var conds []string
@@ -893,20 +910,26 @@ func (e *Engine) conditionalWith(sys *its.System, proved []Loop, stuck [][]int, 
 				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
 			}
 		}
-		// Only the stuck nests, each try with half of what is left (Note [Sharing the budget
-		// after a failed proof]).
+		// Only the stuck pieces, each try with half of what is left (Note [Sharing the budget
+		// after a failed proof], Note [Loop nests proved piece by piece]).
 		only := map[int]bool{}
-		for _, st := range stuck {
-			for _, ti := range st {
+		for _, p := range ps {
+			for _, ti := range p.comp {
 				only[ti] = true
 			}
 		}
 		half := w.share(1, 2)
+		if strongest && len(sizes) == 0 {
+			// The joint strongest try proves every piece: all that is left, where no try with
+			// launch sizes follows (Note [Loop nests proved piece by piece]).
+			half = w.share(1, 1)
+		}
 		a := &analyzer{eng: e, sys: &c, work: half, only: only}
-		_, loops, cert, left := a.prove()
+		ranks, cert, used, ok := a.provePiecesAlone(g, ps, houdini)
 		w.absorb(half)
-		if len(left) == 0 {
-			return strings.Join(conds, " && "), &Result{Loops: mergeLoops(proved, loops), Certificate: cert}
+		if ok {
+			usedHoudini = used
+			return strings.Join(conds, " && "), &proof{facts: c.Facts[len(sys.Facts):], ranks: ranks, cert: cert}
 		}
 		return "", nil
 	}
@@ -915,7 +938,7 @@ func (e *Engine) conditionalWith(sys *its.System, proved []Loop, stuck [][]int, 
 	for i, p := range params {
 		lower[i], upper[i] = i < nparams, min(10, p.Sort.Width-2)
 		if upper[i] < 1 {
-			return "", nil
+			return "", nil, nil, nil, false
 		}
 	}
 	cond, res := try()
@@ -924,11 +947,15 @@ func (e *Engine) conditionalWith(sys *its.System, proved []Loop, stuck [][]int, 
 		cond, res = try()
 	}
 	if res == nil {
-		return "", nil
+		return "", nil, nil, nil, false
+	}
+	if strongest {
+		return cond, res.facts, res.ranks, res.cert, true
 	}
 	if !withSizes {
 		params = params[:nparams]
 	}
+	houdini = usedHoudini // Note [Loop nests proved piece by piece]
 	// Values read from memory lose their bounds first, so that a condition that parameters can
 	// carry is stated on parameters (Note [Conditions on parameters first]).
 	isParam := map[string]bool{}
@@ -975,7 +1002,7 @@ func (e *Engine) conditionalWith(sys *its.System, proved []Loop, stuck [][]int, 
 			upper[i] = was
 		}
 	}
-	return cond, res
+	return cond, res.facts, res.ranks, res.cert, true
 }
 
 func (a *analyzer) phase(what string) {

@@ -35,6 +35,14 @@ import (
 // candidates proposes invariant candidates over the state (no Nondet in them).
 func candidates(sys *its.System) []its.Expr { return candidatesOf(sys, true, true) }
 
+// Note [Step counters under their own guard]
+// CHR's cooperative fixpoint counts its steps as `if (step + 1 > MAXSTEPS) exit; step += 1`.
+// The ranking MAXSTEPS - step decreases only if step + 1 does not wrap, which needs step <=
+// MAXSTEPS at the loop head: inductive once MAXSTEPS >= 0 (step starts at 0, and each step is
+// guarded), so it holds under the condition search's bounds. The guard's own orders (step + 1
+// <= MAXSTEPS) are not invariant at the head (the last step reaches MAXSTEPS), so a guard
+// atom `v + c <= y` also proposes `v <= y`. Houdini keeps it only where it is inductive.
+
 // candidatesOf proposes the candidates, with or without the orders between the sides of guard
 // compares and the congruences.
 func candidatesOf(sys *its.System, compares, congruences bool) []its.Expr {
@@ -77,6 +85,15 @@ func candidatesOf(sys *its.System, compares, congruences bool) []its.Expr {
 		add(its.B(lt, a.x, a.y))
 		add(its.B(le, a.y, a.x))
 		add(its.B(lt, a.y, a.x))
+		// A counter stepped under its own guard `v + c <= y` stays <= y (Note [Step counters
+		// under their own guard]).
+		if b, ok := a.x.(*its.Binary); ok && b.Op == its.Add {
+			if r, ok := b.X.(*its.Ref); ok {
+				if _, ok := b.Y.(*its.Const); ok {
+					add(its.B(le, r, a.y))
+				}
+			}
+		}
 	}
 	for _, c := range flagCandidates(sys) { // Note [Flag candidates]
 		add(c)

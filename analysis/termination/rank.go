@@ -337,15 +337,21 @@ func describeFn(sys *its.System, fn map[int]*Linear) string {
 	return "{" + strings.Join(parts, "; ") + "}"
 }
 
-// proveComponent proves that comp has no infinite run by a lexicographic ranking; it returns the
-// components in order, or the sub-component it could not rank.
-func (a *analyzer) proveComponent(inv Invariants, comp []int) ([]Ranking, []Obligation, []int) {
+// proveComponentIn proves that comp has no infinite run by a lexicographic ranking, where a
+// cycle inside one of done is left to another piece (Note [Loop nests proved piece by piece]);
+// it returns the components in order, or the sub-component it could not rank.
+func (a *analyzer) proveComponentIn(inv Invariants, comp []int, done [][]int) ([]Ranking, []Obligation, []int) {
 	var ranks []Ranking
 	var obl []Obligation
-	work := [][]int{comp}
+	// comp may be a union of components (a part left by an earlier stage: Note [Ranked outer
+	// levels carry over]); each is ranked on its own.
+	work := sccs(a.sys, comp)
 	for len(work) > 0 {
 		c := work[0]
 		work = work[1:]
+		if within(c, done) {
+			continue
+		}
 		locs := locsOf(a.sys, c)
 		a.phase(fmt.Sprintf("component of %d transitions", len(c)))
 		var found *Ranking
@@ -372,7 +378,22 @@ func (a *analyzer) proveComponent(inv Invariants, comp []int) ([]Ranking, []Obli
 			}
 		}
 		if found == nil {
+			if a.eng.cfg.Trace != nil {
+				var names []string
+				for _, l := range locs {
+					names = append(names, a.sys.Locs[l].Name)
+				}
+				a.phase("not ranked: " + strings.Join(names, " "))
+			}
+			// The part left is c and every component not ranked yet: a later stage that proves
+			// only c would leave the others unproved.
+			for _, w := range work {
+				c = append(append([]int(nil), c...), w...)
+			}
 			return ranks, obl, c
+		}
+		if a.eng.cfg.Trace != nil {
+			a.phase("ranked by " + describeFn(a.sys, found.Fn))
 		}
 		ranks = append(ranks, *found)
 		gone := map[int]bool{}

@@ -5,12 +5,15 @@ import "time"
 // Note [Ranked outer levels carry over]
 // prove tries each loop nest with ever stronger invariants (free invariants, interval bounds,
 // the two Houdini stages). A stage that ranks the outer levels of a nest and is stuck on an
-// inner part leaves that part (proveComponent's third result): the next stage first tries only
-// that part, keeping the outer rankings and their obligations, rather than proving the outer
-// levels again (polybench nussinov spent half its time so). Every stage's invariants are
-// proved inductive, so the outer rankings stay valid, and the certificate holds the invariant
-// obligations of every stage used. Where the part fails, the stage tries the whole nest as
-// before: stronger invariants may pick another outer ranking that leaves an easier part.
+// inner part leaves that part (proveComponentIn's third result): the next stage first tries
+// only that part, keeping the outer rankings and their obligations, rather than proving the
+// outer levels again (polybench nussinov spent half its time so). The part left is every
+// component not ranked yet, not only the one the stage was stuck on: a later stage that proved
+// only that one answered TRUE with the others unproved (testdata/its/carry-over-pending.its).
+// Every stage's invariants are proved inductive, so the outer rankings stay valid, and the
+// certificate holds the invariant obligations of every stage used. Where the part fails, the
+// stage tries the whole nest as before: stronger invariants may pick another outer ranking
+// that leaves an easier part.
 
 // stagedProof is one loop nest's proof across invariant stages.
 type stagedProof struct {
@@ -19,6 +22,7 @@ type stagedProof struct {
 	ranks []Ranking
 	obl   []Obligation
 	bad   []int         // the part not ranked yet; nil once proved
+	done  [][]int       // cycles inside these are other pieces' (Note [Loop nests proved piece by piece])
 	used  []*Invariants // the invariant sets that ranks and obl rely on
 	tried bool
 }
@@ -27,12 +31,12 @@ type stagedProof struct {
 func (p *stagedProof) try(inv *Invariants) {
 	if !p.tried {
 		p.tried = true
-		p.ranks, p.obl, p.bad = p.a.proveComponent(*inv, p.comp)
+		p.ranks, p.obl, p.bad = p.a.proveComponentIn(*inv, p.comp, p.done)
 		p.used = []*Invariants{inv}
 		return
 	}
 	if len(p.bad) < len(p.comp) {
-		r, o, b := p.a.proveComponent(*inv, p.bad)
+		r, o, b := p.a.proveComponentIn(*inv, p.bad, p.done)
 		if b == nil {
 			p.ranks = append(p.ranks, r...)
 			p.obl = append(p.obl, o...)
@@ -41,7 +45,7 @@ func (p *stagedProof) try(inv *Invariants) {
 			return
 		}
 	}
-	p.ranks, p.obl, p.bad = p.a.proveComponent(*inv, p.comp)
+	p.ranks, p.obl, p.bad = p.a.proveComponentIn(*inv, p.comp, p.done)
 	p.used = []*Invariants{inv}
 }
 
@@ -66,19 +70,6 @@ func anyIn(comp []int, set map[int]bool) bool {
 		}
 	}
 	return false
-}
-
-// mergeLoops gives proved with each loop of sub in place of the loop of the same head.
-func mergeLoops(proved, sub []Loop) []Loop {
-	out := append([]Loop(nil), proved...)
-	for _, l := range sub {
-		for i := range out {
-			if out[i].Loc == l.Loc {
-				out[i] = l
-			}
-		}
-	}
-	return out
 }
 
 // Note [A quick first stage]
