@@ -307,8 +307,11 @@ func (e *emitter) hostMain() string {
 	}
 	e.respecArgs(f)
 	if e.world {
-		// One process per device from here on (Note [World on NVSHMEM]).
-		f.line("const bool gpuc_time = gpuc_world_start(gpuc_parse_args(argc, argv, %s), (long long)%s);", e.argCounts(), e.n.c(ir.DevicesParam))
+		// One process per device from here on (Note [World on NVSHMEM]),
+		// DEVICES read after the command line sets it (Note [DEVICES
+		// after the command line]).
+		f.line("const bool gpuc_args = gpuc_parse_args(argc, argv, %s);", e.argCounts())
+		f.line("const bool gpuc_time = gpuc_world_start(gpuc_args, (long long)%s);", e.n.c(ir.DevicesParam))
 	} else {
 		f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
 	}

@@ -75,6 +75,21 @@ import (
 //     failed does. The others are stopped after a grace period (they
 //     usually meet the same error at the same point of the host program).
 
+// Note [DEVICES after the command line]
+//
+// main reads DEVICES for gpuc_world_start only after gpuc_parse_args has
+// run, in a statement of its own. Until 2026-11-26 both were arguments
+// of one call, gpuc_world_start(gpuc_parse_args(...), DEVICES), and C++
+// leaves the order of a call's arguments open: g++, nvcc's host
+// compiler, reads DEVICES first (its default, 1), clang the other way.
+// So every `./prog DEVICES=k` built by nvcc ran as a world of one on
+// GPU 0 whose kernels still took DEVICES=k: one process, the pool from
+// cudaMalloc holding all k devices' blocks (twice the bytes of a
+// device at k = 2, so cudaMalloc ran out at 8e8 slots a device), and
+// device 0 allocating only in its own range (so "term store full" at
+// half the slots), no second GPU at work. docs/BENCHMARKS.md's world
+// figures for k > 1 before then are of that program.
+
 // Note [World accesses]
 //
 // Every access to a distributed buffer goes through gpuc_dist, so its

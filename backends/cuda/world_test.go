@@ -54,8 +54,11 @@ func TestWorldFacts(t *testing.T) {
 		{`-rdc=true -Xnvlink --suppress-stack-size-warning -I\$NV/include`, 1},
 		{`(?m)^// nvcc world flags: -rdc=true -Xnvlink --suppress-stack-size-warning$`, 1},
 		{`struct gpuc_world_shared`, 1},
-		// One process per device, after the command line is read.
-		{`const bool gpuc_time = gpuc_world_start\(gpuc_parse_args\(argc, argv, gpuc_params, 3, gpuc_buffers, 6, "spread"\), \(long long\)DEVICES\);`, 1},
+		// One process per device, after the command line is read, and
+		// DEVICES read after it sets it (Note [DEVICES after the command
+		// line]): never an argument beside the call that parses it.
+		{`const bool gpuc_args = gpuc_parse_args\(argc, argv, gpuc_params, 3, gpuc_buffers, 6, "spread"\);\n\s*const bool gpuc_time = gpuc_world_start\(gpuc_args, \(long long\)DEVICES\);`, 1},
+		{`gpuc_world_start\(gpuc_parse_args`, 0},
 		// Fitted parameters take the least free memory of any device.
 		{`free_bytes = gpuc_world_free_memory\(\);`, 1},
 		{`gpuc_free_memory\(\)`, 0},
