@@ -295,12 +295,13 @@ func printfArg(p ir.FormatPiece, t ir.Type, x cx) cx {
 	return unary("(" + c + ")" + operand(x))
 }
 
-// hostMain writes C++'s main: it reads the command line, fits the
+// hostMain writes C++'s main, named main (a world program that carries the
+// one-device program has two, each named run): it reads the command line, fits the
 // parameters that have a fit fraction, sizes every memory from the
 // parameters, reads the input files, sets up the device buffers, runs the
 // IR's main, and prints the output buffers. --time measures from before
 // the first device operation to after the last.
-func (e *emitter) hostMain() string {
+func (e *emitter) hostMain(main string) string {
 	f := &fn{e: e, f: &ir.Func{Name: "main", Kind: ir.HostFunc}, host: true, indent: 1}
 	for _, l := range e.argTables() {
 		f.line("%s", l)
@@ -372,7 +373,7 @@ func (e *emitter) hostMain() string {
 	f.line("")
 	e.finish(f)
 	f.line("return 0;")
-	return "int main(int argc, char **argv) {\n" + f.b.String() + "}\n"
+	return "int " + main + "(int argc, char **argv) {\n" + f.b.String() + "}\n"
 }
 
 // argTables spells the tables of parameters and buffers that

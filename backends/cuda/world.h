@@ -618,4 +618,33 @@ inline void gpuc_world_end(void) {
   gpuc_world.finished = true;
 }
 
+// gpuc_world_of_one tells whether a world program that carries the
+// one-device program runs it (Note [A world of one runs the one-device
+// program] in backends/cuda): DEVICES is 1, on the command line or by
+// default (devices), there is no --help, and GPUC_WORLD_OF_ONE is not
+// "world". If so it takes DEVICES=... out of argv, which the one-device
+// program does not take. A DEVICES value that is not a plain number goes
+// to the world program, whose command line reports it.
+inline bool gpuc_world_of_one(int *argc, char **argv, long long devices) {
+  bool help = false;
+  for (int i = 1; i < *argc; i++) {
+    if (strncmp(argv[i], "DEVICES=", 8) == 0) {
+      char *end = nullptr;
+      errno = 0;
+      const long long v = strtoll(argv[i] + 8, &end, 10);
+      devices = errno != 0 || end == argv[i] + 8 || *end != '\0' ? -1 : v;
+    } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      help = true;
+    }
+  }
+  const char *env = getenv("GPUC_WORLD_OF_ONE");
+  if (devices != 1 || help || (env != nullptr && strcmp(env, "world") == 0)) return false;
+  int n = 1;
+  for (int i = 1; i < *argc; i++)
+    if (strncmp(argv[i], "DEVICES=", 8) != 0) argv[n++] = argv[i];
+  argv[n] = nullptr;
+  *argc = n;
+  return true;
+}
+
 #endif // GPUC_WORLD_H

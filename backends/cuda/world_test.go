@@ -235,6 +235,12 @@ func TestWorldHost(t *testing.T) {
 		{"2", "exit3", "device 0 before\n", "", 3},
 		{"3", "few", "", "error: DEVICES=3: this machine has 2 GPUs\n", 1},
 		{"0", "ok", "", "error: DEVICES=0: want 1 to 64 devices\n", 1},
+		// Which program a world program that carries the one-device
+		// program runs (Note [A world of one runs the one-device
+		// program]), DEVICES=1 taken out for the one-device program.
+		{"1", "ofone", "1 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
+		{"2", "ofone", "0 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
+		{"1", "ofworld", "0 p N=3;0 p DEVICES=1 N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.k+"-"+tt.what, func(t *testing.T) {

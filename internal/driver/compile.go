@@ -102,6 +102,11 @@ type Compilation struct {
 	// Defaults are NAME=VALUE arguments that set parameters' defaults.
 	Defaults []string
 	Passes   *PassFlags
+	// One, if set, is the source's module for one device (Inputs.
+	// LoadWithOne), not yet lowered: the CUDA program of a world module
+	// runs it when DEVICES=1 (Note [A world of one runs the one-device
+	// program] in backends/cuda). The other backends leave it out.
+	One *ir.Module
 	// Stderr receives dumps and the report.
 	Stderr io.Writer
 }
@@ -200,7 +205,34 @@ func Compile(m *ir.Module, c Compilation) ([]byte, error) {
 	if em.name == "nvrtc" {
 		return cuda.EmitNVRTC(m, before, !c.NoChecks)
 	}
+	if em.name == "cuda" && c.One != nil && opts.Respec == nil && cuda.UsesWorld(m) {
+		if opts.One, err = lowerOne(c.One, c); err != nil {
+			return nil, err
+		}
+	}
 	return emitModule(m, em.name, tgt, opts)
+}
+
+// lowerOne lowers one, the one-device module of a world program, as
+// Compile lowers the world module, with the same defaults but DEVICES
+// (which would make it a world module) and no dumps or report.
+func lowerOne(one *ir.Module, c Compilation) (*ir.Module, error) {
+	var defaults []string
+	for _, a := range c.Defaults {
+		if name, _, err := splitArg(a); err == nil && name == ir.DevicesParam {
+			continue
+		}
+		defaults = append(defaults, a)
+	}
+	if err := SetDefaults(one, defaults); err != nil {
+		return nil, err
+	}
+	cfg := c.Passes.Config(io.Discard)
+	cfg.DumpAfter = nil
+	if err := Lower(one, c.Passes.Passes, cfg); err != nil {
+		return nil, fmt.Errorf("the one-device program: %w", err)
+	}
+	return one, nil
 }
 
 // lowerFor lowers m for the backend that kind names. For a program that
