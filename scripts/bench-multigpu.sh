@@ -36,6 +36,11 @@
 #      (today's program with -rdc=true, as world programs are), tms23-w,
 #      tms24-w, tt30-w and, on four GPUs, tms25-w), for a short turn on
 #      the GPUs. MULTIGPU_AB=0 leaves out tms23-rdc.
+#      A --world program carries today's program, which DEVICES=1 runs
+#      (Note [A world of one runs the one-device program] in
+#      backends/cuda); section 4 also runs the world's own kernels on one
+#      device (GPUC_WORLD_OF_ONE=world) and prints the registers a thread
+#      of each step kernel (cuobjdump -res-usage).
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 54 GB
 #      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
@@ -206,6 +211,20 @@ if [ -x mg-tms23-rdc ]; then
   echo "  the same built with -rdc=true: $s ms, $(ratio "$base" "$s") of the speed"
   prof mg-tms23-rdc
 fi
+# Registers a thread of the step kernels (cuobjdump, from the binaries):
+# what decides how many blocks an SM holds. The world program's run
+# kernels are gpuc_many's, the one-device program's gpuc_one's.
+regs() {
+  cuobjdump -res-usage "$1" 2>/dev/null | awk '/Function/ { f = $2 } /REG:/ { for (i = 1; i <= NF; i++) if ($i ~ /^REG:/) r = $i; if (f ~ /main_|trs_small|trs_step/) printf "    %s %s\n", substr(f, 1, 48), r }' | sort -u | head -24
+}
+echo "  registers, today's program:"
+regs mg-tms23
+if [ -x mg-tms23-rdc ]; then
+  echo "  registers, today's program with -rdc=true:"
+  regs mg-tms23-rdc
+fi
+echo "  registers, the world program (gpuc_one: DEVICES=1's; gpuc_many: the world's):"
+regs mg-tms23-w
 w1=n/a
 for k in "${ks[@]}"; do
   s=$(ms mg-tms23-w DEVICES="$k" CAPACITY=$((cap / k)))
@@ -214,6 +233,17 @@ for k in "${ks[@]}"; do
   [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
   echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
   prof mg-tms23-w
+  if [ "$k" = 1 ]; then
+    # DEVICES=1 runs the one-device program the world program carries
+    # (Note [A world of one runs the one-device program] in
+    # backends/cuda); GPUC_WORLD_OF_ONE=world runs the world's kernels on
+    # one device, what each device of a world pays.
+    s=$(GPUC_WORLD_OF_ONE=world ms mg-tms23-w DEVICES=1 CAPACITY="$cap")
+    same="the same normal form"
+    [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
+    echo "  the world's own kernels on 1 (GPUC_WORLD_OF_ONE=world): $s ms, $(ratio "$base" "$s") of today's speed; $same"
+    prof mg-tms23-w
+  fi
 done
 # The remote share, from the interpreter's counters (gpuc run --json) at a
 # depth it runs in seconds; the target is at most 1% of all accesses.
