@@ -41,6 +41,8 @@
 #      backends/cuda); section 4 also runs the world's own kernels on one
 #      device (GPUC_WORLD_OF_ONE=world) and prints the registers a thread
 #      of each step kernel (cuobjdump -res-usage).
+#      With MULTIGPU_AB (the default) it also builds tms23-w-r128, the
+#      world program with -maxrregcount=128, and runs its world kernels.
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 54 GB
 #      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
@@ -67,7 +69,11 @@ ks=(1 2)
 build() {
   if grep -q '^#define GPUC_WORLD_H' "$1.cu"; then
     # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
-    nvcc -O3 -arch="$arch" $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
+    # NAME-r128: the same program with at most 128 registers a thread
+    # (two blocks of 256 an SM), for what the world kernels' occupancy costs.
+    local cap=
+    [ "${1%-r128}" != "$1" ] && cap=-maxrregcount=128
+    nvcc -O3 -arch="$arch" $cap $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
   elif [ "${1%-rdc}" != "$1" ]; then
     nvcc -O3 -arch="$arch" -rdc=true -o "$1" "$1.cu" # as a world program is built, without NVSHMEM
   else
@@ -136,6 +142,7 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     [ "$d" = 25 ] && [ "$gpus" -lt 4 ] && continue
     trs "tms$d-w" treemergesort.trs "$(tms "$d")" --world
   done
+  [ "${MULTIGPU_AB:-1}" != 0 ] && cp mg-tms23-w.cu mg-tms23-w-r128.cu
   trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
@@ -243,6 +250,17 @@ for k in "${ks[@]}"; do
     [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
     echo "  the world's own kernels on 1 (GPUC_WORLD_OF_ONE=world): $s ms, $(ratio "$base" "$s") of today's speed; $same"
     prof mg-tms23-w
+  fi
+  if [ -x mg-tms23-w-r128 ]; then
+    if [ "$k" = 1 ]; then
+      echo "  registers, the world program built with -maxrregcount=128:"
+      regs mg-tms23-w-r128
+    fi
+    s=$(GPUC_WORLD_OF_ONE=world ms mg-tms23-w-r128 DEVICES="$k" CAPACITY=$((cap / k)))
+    same="the same normal form"
+    [ "$(nf mg-tms23-w-r128)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w-r128)"
+    echo "  the world's kernels on $k with at most 128 registers: $s ms, $(ratio "$base" "$s") of today's speed; $same"
+    prof mg-tms23-w-r128
   fi
 done
 # The remote share, from the interpreter's counters (gpuc run --json) at a
