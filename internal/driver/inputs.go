@@ -189,6 +189,18 @@ func Load(path string, args ...string) (*ir.Module, error) {
 	return m, err
 }
 
+// LoadWithOne is Load, and also the source's module for one device
+// where a world program's differs (Inputs.LoadWithOne), else nil.
+func LoadWithOne(path string, args ...string) (m, one *ir.Module, err error) {
+	fs := pflag.NewFlagSet("load", pflag.ContinueOnError)
+	in := AddInputFlags(fs, false)
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, err
+	}
+	m, one, _, err = in.LoadWithOne(path)
+	return m, one, err
+}
+
 // Run runs m in the interpreter as gpuc run does: args are its NAME=VALUE
 // arguments (see Bind), and the frontend session s, if not nil, may split
 // the program's output (TRS's --trace) and send its printf stderr
