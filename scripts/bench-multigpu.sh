@@ -46,6 +46,7 @@
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 54 GB
 #      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
+# MULTIGPU_ONLY=124 runs sections 1, 2 and 4 (not 3).
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
 # sections 3 and 4 (the probes alone build in seconds). GPUC_ARCH sets the
@@ -100,6 +101,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "n/a" && b != "n/a" && a > 0
 # The probes: each as a world program and, without its DEVICES line, as
 # today's program for the one-GPU baseline.
 only4=${MULTIGPU_ONLY:-}
+# MULTIGPU_ONLY=124 runs sections 1, 2 and 4: the probes (which build in
+# seconds) and the scaling runs, without section 3's eight programs.
+sec3=1
+case "$only4" in 4 | 124) sec3=0 ;; esac
 [ "$only4" = 4 ] && [ "${MULTIGPU_SCALING:-1}" = 0 ] && { echo "bench-multigpu: MULTIGPU_ONLY=4 with MULTIGPU_SCALING=0 runs nothing" >&2; exit 1; }
 for p in world_barrier world_step; do
   [ "$only4" = 4 ] && break
@@ -123,7 +128,7 @@ trs() { # NAME FILE INPUT [DEVICES=k]
   "$gpuc" compile "$file" --input "$input" --print=summary --stats "$@" -o "mg-$name.cu" || exit 1
 }
 [ "${MULTIGPU_TRS:-1}" = 0 ] && MULTIGPU_SCALING=0
-if [ "$only4" != 4 ] && [ "${MULTIGPU_TRS:-1}" != 0 ]; then
+if [ "$sec3" = 1 ] && [ "${MULTIGPU_TRS:-1}" != 0 ]; then
   trs tms20 treemergesort.trs "$(tms 20)"
   trs tms20-w treemergesort.trs "$(tms 20)" DEVICES=1
   trs tt22 transtree.trs "$(tt 22)"
@@ -183,6 +188,7 @@ done
 
 
 [ "${MULTIGPU_TRS:-1}" != 0 ] || exit 0
+if [ "$sec3" = 1 ]; then
 echo "== 3. nothing lost on one GPU (and replicated on k: every device runs the whole program)"
 for w in tms20 tt22; do
   cap=200000000
@@ -192,6 +198,7 @@ for w in tms20 tt22; do
     echo "$w world program, DEVICES=$k: $(trsrun "mg-$w-w" CAPACITY=$cap DEVICES="$k")"
   done
 done
+fi # sec3
 
 fi # MULTIGPU_ONLY
 [ "${MULTIGPU_SCALING:-1}" != 0 ] || exit 0
