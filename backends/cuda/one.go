@@ -38,7 +38,10 @@ import (
 // functions out of line]), and its store holds at most what today's does
 // (2^30 fitted, CAPACITY an i32), which on one device is all that fits.
 // Both print the same bytes (the frontend's invariant for every world
-// size). nvcc compiles the device code twice over.
+// size), but for TRACE=1's mode column (today's program runs one-block
+// iterations). nvcc compiles the device code twice over, so a program
+// compiled with DEVICES=k, k > 1, as its default (the GPU check's world
+// programs) carries the world program alone (the driver decides).
 
 // moduleWithOne writes the world program of e carrying one, the
 // one-device program, as the Note says.

@@ -205,12 +205,23 @@ func Compile(m *ir.Module, c Compilation) ([]byte, error) {
 	if em.name == "nvrtc" {
 		return cuda.EmitNVRTC(m, before, !c.NoChecks)
 	}
-	if em.name == "cuda" && c.One != nil && opts.Respec == nil && cuda.UsesWorld(m) {
+	if em.name == "cuda" && c.One != nil && opts.Respec == nil && cuda.UsesWorld(m) && devicesDefault(m) == 1 {
 		if opts.One, err = lowerOne(c.One, c); err != nil {
 			return nil, err
 		}
 	}
 	return emitModule(m, em.name, tgt, opts)
+}
+
+// devicesDefault is the default of m's DEVICES. A world program compiled
+// for k > 1 devices by default (DEVICES=k, as the GPU check's world
+// programs are) carries no one-device program: nvcc compiles its device
+// code once.
+func devicesDefault(m *ir.Module) int64 {
+	if p := m.Param(ir.DevicesParam); p != nil {
+		return p.Default
+	}
+	return 1
 }
 
 // lowerOne lowers one, the one-device module of a world program, as
