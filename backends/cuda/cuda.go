@@ -152,6 +152,7 @@ type emitter struct {
 	// NVSHMEM]); worldKernels are the kernels that world launches run.
 	world        bool
 	worldKernels map[string]bool
+	blockOf      map[string]string // distributed buffers' block constants (Note [One block constant a length])
 	// threads: the module runs on a world of devices that are the CPU
 	// program's worker threads (Note [World on threads] in package abi).
 	threads bool

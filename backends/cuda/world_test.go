@@ -262,3 +262,23 @@ func TestWorldHost(t *testing.T) {
 		})
 	}
 }
+
+// TestWorldBlockConstants checks that distributed buffers of one length
+// share a block constant on the device, each keeping its own on the host
+// (Note [One block constant a length]).
+func TestWorldBlockConstants(t *testing.T) {
+	module, _ := emitUnchecked(t, "testdata/world/blocks.kir")
+	for _, f := range []fact{
+		{`__constant__ long long gpuc_dblk_`, 2},
+		{`(?m)^__constant__ long long gpuc_dblk_a;$`, 1},
+		{`(?m)^__constant__ long long gpuc_dblk_c;$`, 1},
+		{`(?m)^static long long gpuc_blk_b; // distributed b: elements per device$`, 1},
+		{`gpuc_dblk_b`, 0},
+		{`gpuc_dist\(b, \(long long\)i, gpuc_dblk_a\) = gpuc_mul\(gpuc_dist\(a, \(long long\)i, gpuc_dblk_a\), 2\);`, 1},
+		{`gpuc_dist\(c, \(long long\)\(i % 4\), gpuc_dblk_c\)`, 1},
+		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_a, &gpuc_blk_b, sizeof gpuc_blk_b\)\);`, 1},
+		{`gpuc_blk_b = gpuc_world_block\(b\.len\);`, 1},
+	} {
+		checkFact(t, module, f)
+	}
+}
