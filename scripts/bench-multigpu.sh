@@ -41,8 +41,11 @@
 #      backends/cuda); section 4 also runs the world's own kernels on one
 #      device (GPUC_WORLD_OF_ONE=world) and prints the registers a thread
 #      of each step kernel (cuobjdump -res-usage).
-#      With MULTIGPU_AB (the default) it also builds tms23-w-r128, the
-#      world program with -maxrregcount=128, and runs its world kernels.
+#      With MULTIGPU_AB (the default) it also builds the world program
+#      with -maxrregcount=128 (tms23-w-r128) and so, with its large
+#      device functions out of line as today's program has them
+#      (tms23-w-ool: Note [Large device functions out of line]; ptxas
+#      refused that under -rdc=true without the cap), and runs them.
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 54 GB
 #      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
@@ -71,9 +74,12 @@ build() {
   if grep -q '^#define GPUC_WORLD_H' "$1.cu"; then
     # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
     # NAME-r128: the same program with at most 128 registers a thread
-    # (two blocks of 256 an SM), for what the world kernels' occupancy costs.
+    # (two blocks of 256 an SM), for what the world kernels' occupancy
+    # costs; NAME-ool: so, and trs_step out of line, as in today's program.
     local cap=
     [ "${1%-r128}" != "$1" ] && cap=-maxrregcount=128
+    [ "${1%-ool}" != "$1" ] && cap="-maxrregcount=128 -DGPUC_OUT_OF_LINE=__noinline__"
+    # shellcheck disable=SC2086 # cap is two flags or none
     nvcc -O3 -arch="$arch" $cap $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
   elif [ "${1%-rdc}" != "$1" ]; then
     nvcc -O3 -arch="$arch" -rdc=true -o "$1" "$1.cu" # as a world program is built, without NVSHMEM
@@ -147,7 +153,10 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     [ "$d" = 25 ] && [ "$gpus" -lt 4 ] && continue
     trs "tms$d-w" treemergesort.trs "$(tms "$d")" --world
   done
-  [ "${MULTIGPU_AB:-1}" != 0 ] && cp mg-tms23-w.cu mg-tms23-w-r128.cu
+  if [ "${MULTIGPU_AB:-1}" != 0 ]; then
+    cp mg-tms23-w.cu mg-tms23-w-r128.cu
+    cp mg-tms23-w.cu mg-tms23-w-ool.cu
+  fi
   trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
@@ -258,17 +267,26 @@ for k in "${ks[@]}"; do
     echo "  the world's own kernels on 1 (GPUC_WORLD_OF_ONE=world): $s ms, $(ratio "$base" "$s") of today's speed; $same"
     prof mg-tms23-w
   fi
-  if [ -x mg-tms23-w-r128 ]; then
-    if [ "$k" = 1 ]; then
-      echo "  registers, the world program built with -maxrregcount=128:"
-      regs mg-tms23-w-r128
+  for v in r128 ool; do
+    p=mg-tms23-w-$v
+    if [ ! -x "$p" ]; then
+      [ "${MULTIGPU_AB:-1}" = 0 ] || [ "$k" != 1 ] || echo "  $p: not built"
+      continue
     fi
-    s=$(GPUC_WORLD_OF_ONE=world ms mg-tms23-w-r128 DEVICES="$k" CAPACITY=$((cap / k)))
+    what="at most 128 registers"
+    [ "$v" = ool ] && what="at most 128 registers, trs_step out of line"
+    if [ "$k" = 1 ]; then
+      echo "  registers, $p ($what):"
+      regs "$p"
+      s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
+      echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
+    fi
+    s=$(GPUC_WORLD_OF_ONE=world ms "$p" DEVICES="$k" CAPACITY=$((cap / k)))
     same="the same normal form"
-    [ "$(nf mg-tms23-w-r128)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w-r128)"
-    echo "  the world's kernels on $k with at most 128 registers: $s ms, $(ratio "$base" "$s") of today's speed; $same"
-    prof mg-tms23-w-r128
-  fi
+    [ "$(nf "$p")" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf "$p")"
+    echo "  the world's kernels on $k with $what: $s ms, $(ratio "$base" "$s") of today's speed; $same"
+    prof "$p"
+  done
 done
 # The remote share, from the interpreter's counters (gpuc run --json) at a
 # depth it runs in seconds; the target is at most 1% of all accesses.
