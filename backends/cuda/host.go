@@ -313,6 +313,7 @@ func (e *emitter) hostMain(main string) string {
 		// after the command line]).
 		f.line("const bool gpuc_args = gpuc_parse_args(argc, argv, %s);", e.argCounts())
 		f.line("const bool gpuc_time = gpuc_world_start(gpuc_args, (long long)%s);", e.n.c(ir.DevicesParam))
+		f.line("if (gpuc_world.size != (long long)%s) gpuc_fail(\"internal error: a world of %%d processes for DEVICES=%%lld\", gpuc_world.size, (long long)%s);", e.n.c(ir.DevicesParam), e.n.c(ir.DevicesParam))
 	} else {
 		f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
 	}

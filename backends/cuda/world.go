@@ -88,7 +88,8 @@ import (
 // device at k = 2, so cudaMalloc ran out at 8e8 slots a device), and
 // device 0 allocating only in its own range (so "term store full" at
 // half the slots), no second GPU at work. docs/BENCHMARKS.md's world
-// figures for k > 1 before then are of that program.
+// figures for k > 1 before then are of that program. main now also
+// checks that the world has DEVICES processes, an internal error if not.
 
 // Note [World accesses]
 //
