@@ -67,8 +67,9 @@ func TestWorldFacts(t *testing.T) {
 		{`gpuc_pool_bytes = gpuc_pool_add\(gpuc_pool_bytes, \(size_t\)gpuc_blk_in \* sizeof\(int\)\);`, 1},
 		{`n = gpuc_add_bytes\(n, gpuc_world_block\(\(long long\)N\), sizeof\(int\)\);`, 1},
 		// NVSHMEM starts before the clock with the pool's size; the pool
-		// is on the symmetric heap.
-		{`(?s)gpuc_world_init\(gpuc_pool_bytes\);\n.*cudaEventRecord\(gpuc_start\).*gpuc_world_pool\(gpuc_pool_bytes\);`, 1},
+		// is on the symmetric heap, allocated before the clock and
+		// zeroed inside it, as today's program's.
+		{`(?s)gpuc_world_init\(gpuc_pool_bytes\);\n.*unsigned char \*gpuc_pool = gpuc_world_pool\(gpuc_pool_bytes\);\n.*cudaEventRecord\(gpuc_start\).*gpuc_world_pool_zero\(gpuc_pool, gpuc_pool_bytes\);`, 1},
 		{`cudaMalloc\(|cudaFree\(gpuc_pool\)`, 0},
 		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_in, &gpuc_blk_in, sizeof gpuc_blk_in\)\);\n\s*gpuc_dist_fill\(in, gpuc_blk_in, gpuc_in_in\);`, 1},
 		{`gpuc_dist_fill\(weights, gpuc_blk_weights, gpuc_init_weights\);`, 1},
