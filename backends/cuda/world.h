@@ -344,7 +344,7 @@ inline void gpuc_world_init(size_t pool_bytes) {
 // runs before the clock starts, as today's program allocates its pool
 // (Note [Loading before the clock]): NVSHMEM maps the heap's memory and
 // its peers' as it grows, setup that is no part of the work a world
-// does, and which the clock of the runs before 2026-11-26 19:00 held.
+// does, and which the world's clock held until 2026-11-26.
 // gpuc_world_pool_zero zeroes the pool inside the clock, as today's
 // program does; the world barrier on the stream after the buffers'
 // setup orders every device's zeroing before any kernel.
