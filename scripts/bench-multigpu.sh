@@ -35,7 +35,8 @@
 #      only its programs: nvcc builds in parallel of tms23, tms23-rdc
 #      (today's program with -rdc=true, as world programs are), tms23-w,
 #      tms24-w, tt30-w and, on four GPUs, tms25-w), for a short turn on
-#      the GPUs. MULTIGPU_AB=0 leaves out tms23-rdc.
+#      the GPUs. MULTIGPU_AB=0 leaves out tms23-rdc, tms23-w-r128 and
+#      tms23-w-ool (below).
 #      A --world program carries today's program, which DEVICES=1 runs
 #      (Note [A world of one runs the one-device program] in
 #      backends/cuda); section 4 also runs the world's own kernels on one
@@ -47,8 +48,9 @@
 #      (tms23-w-ool: Note [Large device functions out of line]; ptxas
 #      refused that under -rdc=true without the cap), and runs them.
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
-#      runs (8e8). The transformation tree at depth 30 takes about 54 GB
-#      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
+#      runs (8e8). The transformation tree at depth 30 takes about 1.14e9
+#      slots a device on 2 (50 bytes a slot, Note [Slot words]; the
+#      interpreter's store at depth 12, scaled), under the fit's 1.34e9.
 # MULTIGPU_ONLY=124 runs sections 1, 2 and 4 (not 3).
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
