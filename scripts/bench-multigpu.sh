@@ -35,10 +35,23 @@
 #      only its programs: nvcc builds in parallel of tms23, tms23-rdc
 #      (today's program with -rdc=true, as world programs are), tms23-w,
 #      tms24-w, tt30-w and, on four GPUs, tms25-w), for a short turn on
-#      the GPUs. MULTIGPU_AB=0 leaves out tms23-rdc.
+#      the GPUs. MULTIGPU_AB=0 leaves out tms23-rdc, tms23-w-r128 and
+#      tms23-w-ool (below).
+#      A --world program carries today's program, which DEVICES=1 runs
+#      (Note [A world of one runs the one-device program] in
+#      backends/cuda); section 4 also runs the world's own kernels on one
+#      device (GPUC_WORLD_OF_ONE=world) and prints the registers a thread
+#      of each step kernel (cuobjdump -res-usage).
+#      With MULTIGPU_AB (the default) it also builds the world program
+#      with -maxrregcount=128 (tms23-w-r128) and so, with its large
+#      device functions out of line as today's program has them
+#      (tms23-w-ool: Note [Large device functions out of line]; ptxas
+#      refused that under -rdc=true without the cap), and runs them.
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
-#      runs (8e8). The transformation tree at depth 30 takes about 54 GB
-#      on device 0 (50 bytes a slot, Note [Slot words], 2^30 + 31 slots).
+#      runs (8e8). The transformation tree at depth 30 takes about 1.14e9
+#      slots a device on 2 (50 bytes a slot, Note [Slot words]; the
+#      interpreter's store at depth 12, scaled), under the fit's 1.34e9.
+# MULTIGPU_ONLY=124 runs sections 1, 2 and 4 (not 3).
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
 # sections 3 and 4 (the probes alone build in seconds). GPUC_ARCH sets the
@@ -62,7 +75,14 @@ ks=(1 2)
 build() {
   if grep -q '^#define GPUC_WORLD_H' "$1.cu"; then
     # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
-    nvcc -O3 -arch="$arch" $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
+    # NAME-r128: the same program with at most 128 registers a thread
+    # (two blocks of 256 an SM), for what the world kernels' occupancy
+    # costs; NAME-ool: so, and trs_step out of line, as in today's program.
+    local cap=
+    [ "${1%-r128}" != "$1" ] && cap=-maxrregcount=128
+    [ "${1%-ool}" != "$1" ] && cap="-maxrregcount=128 -DGPUC_OUT_OF_LINE=__noinline__"
+    # shellcheck disable=SC2086 # cap is two flags or none
+    nvcc -O3 -arch="$arch" $cap $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
   elif [ "${1%-rdc}" != "$1" ]; then
     nvcc -O3 -arch="$arch" -rdc=true -o "$1" "$1.cu" # as a world program is built, without NVSHMEM
   else
@@ -89,6 +109,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "n/a" && b != "n/a" && a > 0
 # The probes: each as a world program and, without its DEVICES line, as
 # today's program for the one-GPU baseline.
 only4=${MULTIGPU_ONLY:-}
+# MULTIGPU_ONLY=124 runs sections 1, 2 and 4: the probes (which build in
+# seconds) and the scaling runs, without section 3's eight programs.
+sec3=1
+case "$only4" in 4 | 124) sec3=0 ;; esac
 [ "$only4" = 4 ] && [ "${MULTIGPU_SCALING:-1}" = 0 ] && { echo "bench-multigpu: MULTIGPU_ONLY=4 with MULTIGPU_SCALING=0 runs nothing" >&2; exit 1; }
 for p in world_barrier world_step; do
   [ "$only4" = 4 ] && break
@@ -112,7 +136,7 @@ trs() { # NAME FILE INPUT [DEVICES=k]
   "$gpuc" compile "$file" --input "$input" --print=summary --stats "$@" -o "mg-$name.cu" || exit 1
 }
 [ "${MULTIGPU_TRS:-1}" = 0 ] && MULTIGPU_SCALING=0
-if [ "$only4" != 4 ] && [ "${MULTIGPU_TRS:-1}" != 0 ]; then
+if [ "$sec3" = 1 ] && [ "${MULTIGPU_TRS:-1}" != 0 ]; then
   trs tms20 treemergesort.trs "$(tms 20)"
   trs tms20-w treemergesort.trs "$(tms 20)" DEVICES=1
   trs tt22 transtree.trs "$(tt 22)"
@@ -131,6 +155,10 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     [ "$d" = 25 ] && [ "$gpus" -lt 4 ] && continue
     trs "tms$d-w" treemergesort.trs "$(tms "$d")" --world
   done
+  if [ "${MULTIGPU_AB:-1}" != 0 ]; then
+    cp mg-tms23-w.cu mg-tms23-w-r128.cu
+    cp mg-tms23-w.cu mg-tms23-w-ool.cu
+  fi
   trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
@@ -171,6 +199,7 @@ done
 
 
 [ "${MULTIGPU_TRS:-1}" != 0 ] || exit 0
+if [ "$sec3" = 1 ]; then
 echo "== 3. nothing lost on one GPU (and replicated on k: every device runs the whole program)"
 for w in tms20 tt22; do
   cap=200000000
@@ -180,6 +209,7 @@ for w in tms20 tt22; do
     echo "$w world program, DEVICES=$k: $(trsrun "mg-$w-w" CAPACITY=$cap DEVICES="$k")"
   done
 done
+fi # sec3
 
 fi # MULTIGPU_ONLY
 [ "${MULTIGPU_SCALING:-1}" != 0 ] || exit 0
@@ -206,6 +236,20 @@ if [ -x mg-tms23-rdc ]; then
   echo "  the same built with -rdc=true: $s ms, $(ratio "$base" "$s") of the speed"
   prof mg-tms23-rdc
 fi
+# Registers a thread of the step kernels (cuobjdump, from the binaries):
+# what decides how many blocks an SM holds. The world program's run
+# kernels are gpuc_many's, the one-device program's gpuc_one's.
+regs() {
+  cuobjdump -res-usage "$1" 2>/dev/null | awk '/Function/ { f = $2 } /REG:/ { for (i = 1; i <= NF; i++) if ($i ~ /^REG:/) r = $i; if (f ~ /main_|trs_small|trs_step/) printf "    %s %s\n", substr(f, 1, 48), r }' | sort -u | head -24
+}
+echo "  registers, today's program:"
+regs mg-tms23
+if [ -x mg-tms23-rdc ]; then
+  echo "  registers, today's program with -rdc=true:"
+  regs mg-tms23-rdc
+fi
+echo "  registers, the world program (gpuc_one: DEVICES=1's; gpuc_many: the world's):"
+regs mg-tms23-w
 w1=n/a
 for k in "${ks[@]}"; do
   s=$(ms mg-tms23-w DEVICES="$k" CAPACITY=$((cap / k)))
@@ -214,6 +258,37 @@ for k in "${ks[@]}"; do
   [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
   echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
   prof mg-tms23-w
+  if [ "$k" = 1 ]; then
+    # DEVICES=1 runs the one-device program the world program carries
+    # (Note [A world of one runs the one-device program] in
+    # backends/cuda); GPUC_WORLD_OF_ONE=world runs the world's kernels on
+    # one device, what each device of a world pays.
+    s=$(GPUC_WORLD_OF_ONE=world ms mg-tms23-w DEVICES=1 CAPACITY="$cap")
+    same="the same normal form"
+    [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
+    echo "  the world's own kernels on 1 (GPUC_WORLD_OF_ONE=world): $s ms, $(ratio "$base" "$s") of today's speed; $same"
+    prof mg-tms23-w
+  fi
+  for v in r128 ool; do
+    p=mg-tms23-w-$v
+    if [ ! -x "$p" ]; then
+      [ "${MULTIGPU_AB:-1}" = 0 ] || [ "$k" != 1 ] || echo "  $p: not built"
+      continue
+    fi
+    what="at most 128 registers"
+    [ "$v" = ool ] && what="at most 128 registers, trs_step out of line"
+    if [ "$k" = 1 ]; then
+      echo "  registers, $p ($what):"
+      regs "$p"
+      s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
+      echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
+    fi
+    s=$(GPUC_WORLD_OF_ONE=world ms "$p" DEVICES="$k" CAPACITY=$((cap / k)))
+    same="the same normal form"
+    [ "$(nf "$p")" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf "$p")"
+    echo "  the world's kernels on $k with $what: $s ms, $(ratio "$base" "$s") of today's speed; $same"
+    prof "$p"
+  done
 done
 # The remote share, from the interpreter's counters (gpuc run --json) at a
 # depth it runs in seconds; the target is at most 1% of all accesses.

@@ -50,6 +50,11 @@ type Options struct {
 	// NoChecks leaves out the device code's checks of indices and
 	// divisors (Note [Checks] in package abi): `gpuc compile --checks=off`.
 	NoChecks bool
+	// One, if set, is the one-device program that a world program (the
+	// module has DEVICES) runs when DEVICES=1: a module at the launch
+	// level without DEVICES (Note [A world of one runs the one-device
+	// program]). Only the CUDA backend's own program takes it.
+	One *ir.Module
 }
 
 // Device is where a program's kernels run, as its host side sees them.
@@ -113,7 +118,14 @@ func Emit(m *ir.Module, opts Options) (out []byte, err error) {
 		}
 		e.number(opts.Respec.Before, m)
 	}
-	text := e.module()
+	var text string
+	if opts.One != nil {
+		if text, err = e.moduleWithOne(opts.One, opts); err != nil {
+			return nil, err
+		}
+	} else {
+		text = e.module()
+	}
 	if len(e.errs) > 0 {
 		e.errs.Sort()
 		return nil, e.errs
@@ -140,6 +152,7 @@ type emitter struct {
 	// NVSHMEM]); worldKernels are the kernels that world launches run.
 	world        bool
 	worldKernels map[string]bool
+	blockOf      map[string]string // distributed buffers' block constants (Note [One block constant a length])
 	// threads: the module runs on a world of devices that are the CPU
 	// program's worker threads (Note [World on threads] in package abi).
 	threads bool
@@ -197,8 +210,13 @@ func (e *emitter) errorf(pos ir.Pos, format string, args ...any) {
 // runtime, the device's prelude), the module's globals, its functions and
 // main.
 func (e *emitter) module() string {
+	return e.dev.head(e) + e.body("main")
+}
+
+// body writes what follows the head: the module's globals, its functions
+// and the host's entry point, named main.
+func (e *emitter) body(main string) string {
 	var b strings.Builder
-	b.WriteString(e.dev.head(e))
 	fmt.Fprintf(&b, "\n// ---- Module %s ----\n", e.m.Name)
 	e.globals(&b)
 	e.dev.raiseSupport(e, &b)
@@ -215,7 +233,7 @@ func (e *emitter) module() string {
 	}
 	b.WriteString(e.fitParams())
 	b.WriteString("\n")
-	b.WriteString(e.hostMain())
+	b.WriteString(e.hostMain(main))
 	return b.String()
 }
 

@@ -295,12 +295,13 @@ func printfArg(p ir.FormatPiece, t ir.Type, x cx) cx {
 	return unary("(" + c + ")" + operand(x))
 }
 
-// hostMain writes C++'s main: it reads the command line, fits the
+// hostMain writes C++'s main, named main (a world program that carries the
+// one-device program has two, each named run): it reads the command line, fits the
 // parameters that have a fit fraction, sizes every memory from the
 // parameters, reads the input files, sets up the device buffers, runs the
 // IR's main, and prints the output buffers. --time measures from before
 // the first device operation to after the last.
-func (e *emitter) hostMain() string {
+func (e *emitter) hostMain(main string) string {
 	f := &fn{e: e, f: &ir.Func{Name: "main", Kind: ir.HostFunc}, host: true, indent: 1}
 	if e.detach {
 		// Before anything else (Note [Detached exit] in detach.h).
@@ -311,8 +312,12 @@ func (e *emitter) hostMain() string {
 	}
 	e.respecArgs(f)
 	if e.world {
-		// One process per device from here on (Note [World on NVSHMEM]).
-		f.line("const bool gpuc_time = gpuc_world_start(gpuc_parse_args(argc, argv, %s), (long long)%s);", e.argCounts(), e.n.c(ir.DevicesParam))
+		// One process per device from here on (Note [World on NVSHMEM]),
+		// DEVICES read after the command line sets it (Note [DEVICES
+		// after the command line]).
+		f.line("const bool gpuc_args = gpuc_parse_args(argc, argv, %s);", e.argCounts())
+		f.line("const bool gpuc_time = gpuc_world_start(gpuc_args, (long long)%s);", e.n.c(ir.DevicesParam))
+		f.line("if (gpuc_world.size != (long long)%s) gpuc_fail(\"internal error: a world of %%d processes for DEVICES=%%lld\", gpuc_world.size, (long long)%s);", e.n.c(ir.DevicesParam), e.n.c(ir.DevicesParam))
 	} else {
 		f.line("const bool gpuc_time = gpuc_parse_args(argc, argv, %s);", e.argCounts())
 	}
@@ -374,7 +379,7 @@ func (e *emitter) hostMain() string {
 	e.finish(f)
 	f.exitNotify()
 	f.line("return 0;")
-	return "int main(int argc, char **argv) {\n" + f.b.String() + "}\n"
+	return "int " + main + "(int argc, char **argv) {\n" + f.b.String() + "}\n"
 }
 
 // argTables spells the tables of parameters and buffers that

@@ -278,7 +278,11 @@ func (runtimeAPI) start(f *fn) {
 	if writes {
 		f.line("gpuc_write_init();")
 	}
-	if !f.e.world && len(globalBuffers(f.e.m)) > 0 {
+	switch {
+	case f.e.world && len(globalBuffers(f.e.m)) > 0:
+		// Sized by hostMain before NVSHMEM starts (gpuc_world_init).
+		f.line("unsigned char *gpuc_pool = gpuc_world_pool(gpuc_pool_bytes);")
+	case len(globalBuffers(f.e.m)) > 0:
 		f.e.poolSize(f)
 		f.line("unsigned char *gpuc_pool = nullptr;")
 		f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")
@@ -314,14 +318,14 @@ func (runtimeAPI) start(f *fn) {
 // buffers between input buffers, Note [Input copies]): a call per buffer
 // cost about as much as a small program's kernels. setup cuts each buffer
 // out of it. A world program's pool is on NVSHMEM's symmetric heap, sized
-// before the clock starts (poolSize), with the same layout on every
-// device.
+// and allocated before the clock starts (poolSize, gpuc_world_pool), with
+// the same layout on every device, and zeroed whole inside it.
 func (runtimeAPI) pool(f *fn) {
 	if len(globalBuffers(f.e.m)) == 0 {
 		return
 	}
 	if f.e.world {
-		f.line("unsigned char *gpuc_pool = gpuc_world_pool(gpuc_pool_bytes);")
+		f.line("gpuc_world_pool_zero(gpuc_pool, gpuc_pool_bytes);")
 		return
 	}
 	// An input buffer's copy fills it whole (gpuc_read_input reads

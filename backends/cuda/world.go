@@ -75,6 +75,22 @@ import (
 //     failed does. The others are stopped after a grace period (they
 //     usually meet the same error at the same point of the host program).
 
+// Note [DEVICES after the command line]
+//
+// main reads DEVICES for gpuc_world_start only after gpuc_parse_args has
+// run, in a statement of its own. Until 2026-11-26 both were arguments
+// of one call, gpuc_world_start(gpuc_parse_args(...), DEVICES), and C++
+// leaves the order of a call's arguments open: g++, nvcc's host
+// compiler, reads DEVICES first (its default, 1), clang the other way.
+// So every `./prog DEVICES=k` built by nvcc ran as a world of one on
+// GPU 0 whose kernels still took DEVICES=k: one process, the pool from
+// cudaMalloc holding all k devices' blocks (twice the bytes of a
+// device at k = 2, so cudaMalloc ran out at 8e8 slots a device), and
+// device 0 allocating only in its own range (so "term store full" at
+// half the slots), no second GPU at work. docs/BENCHMARKS.md's world
+// figures for k > 1 before then are of that program. main now also
+// checks that the world has DEVICES processes, an internal error if not.
+
 // Note [World accesses]
 //
 // Every access to a distributed buffer goes through gpuc_dist, so its
@@ -175,10 +191,48 @@ func worldRuntimeText() string {
 }
 
 // blockVar names the host's and the device's copies of the block length
-// of distributed buffer b.
+// of distributed buffer b. Distributed buffers of one length share the
+// device's copy (Note [One block constant a length]).
 func blockVar(e *emitter, b *ir.Buffer) (host, device string) {
-	n := e.n.c(b.Name)
-	return "gpuc_blk_" + n, "gpuc_dblk_" + n
+	return "gpuc_blk_" + e.n.c(b.Name), "gpuc_dblk_" + e.n.c(e.blockClass(b))
+}
+
+// Note [One block constant a length]
+//
+// Device code finds an element of a distributed buffer through its block
+// length, a __constant__ (gpuc_dist, Note [World accesses]). A TRS world
+// store has a dozen distributed arrays of one length (hd, the arguments,
+// the counts and flags, the lists: DEVICES*per each); with a constant
+// each, nvcc saw a dozen unrelated block lengths, and computed the offset
+// from this device's block and its test once per array even where one
+// slot id indexes them all (hd[t], arg0[t], ..., rc[t]). Buffers whose
+// lengths print alike have equal blocks (a length is over parameters
+// and constants, sized once), so they share one constant, named after
+// the first of them: one offset and one test a slot id. The host keeps
+// a block a buffer, and each buffer's setup writes the shared constant
+// with its own, equal, value.
+
+// blockClass is the name of the first distributed buffer whose length
+// prints as b's (Note [One block constant a length]).
+func (e *emitter) blockClass(b *ir.Buffer) string {
+	if e.blockOf == nil {
+		e.blockOf = map[string]string{}
+		first := map[string]string{}
+		for _, buf := range e.m.Buffers {
+			if buf.Space != ir.Distributed {
+				continue
+			}
+			key := ir.PrintExpr(buf.Len)
+			if _, ok := first[key]; !ok {
+				first[key] = buf.Name
+			}
+			e.blockOf[buf.Name] = first[key]
+		}
+	}
+	if c, ok := e.blockOf[b.Name]; ok {
+		return c
+	}
+	return b.Name
 }
 
 // distributed reports whether accesses to b go through the world's
@@ -317,7 +371,10 @@ func (e *emitter) worldDecls(b *strings.Builder) {
 	for _, buf := range e.m.Buffers {
 		if e.distributed(buf) {
 			h, d := blockVar(e, buf)
-			fmt.Fprintf(b, "static long long %s; // distributed %s: elements per device\n__constant__ long long %s;\n", h, buf.Name, d)
+			fmt.Fprintf(b, "static long long %s; // distributed %s: elements per device\n", h, buf.Name)
+			if e.blockClass(buf) == buf.Name {
+				fmt.Fprintf(b, "__constant__ long long %s;\n", d)
+			}
 		}
 	}
 }

@@ -85,6 +85,7 @@ struct gpuc_world_t {
   unsigned char *peers[GPUC_MAX_DEVICES] = {}; // each device's pool, as this process reaches it
   unsigned parity = 0;                          // the slots of the next allreduce
   bool finished = false;                        // gpuc_world_end has run
+  double pool_ms = 0;                           // gpuc_world_pool's time
 };
 static gpuc_world_t gpuc_world;
 
@@ -338,11 +339,15 @@ inline void gpuc_world_init(size_t pool_bytes) {
 }
 
 // gpuc_world_pool allocates the pool of global buffers on the symmetric
-// heap (a collective call: every device asks for the same size), zeroes
-// it, and writes the peer table: each device's pool as this one reaches it.
-// With --time, device 0 says how long the allocation and the zeroing
-// took, both inside the device time: NVSHMEM maps the heap's memory and
-// its peers' as it grows, which cudaMalloc does not.
+// heap (a collective call: every device asks for the same size) and
+// writes the peer table: each device's pool as this one reaches it. It
+// runs before the clock starts, as today's program allocates its pool
+// (Note [Loading before the clock]): NVSHMEM maps the heap's memory and
+// its peers' as it grows, setup that is no part of the work a world
+// does, and which the world's clock held until 2026-11-26.
+// gpuc_world_pool_zero zeroes the pool inside the clock, as today's
+// program does; the world barrier on the stream after the buffers'
+// setup orders every device's zeroing before any kernel.
 inline unsigned char *gpuc_world_pool(size_t bytes) {
   const long long t0 = gpuc_now_ns();
   unsigned char *pool = nullptr;
@@ -351,13 +356,6 @@ inline unsigned char *gpuc_world_pool(size_t bytes) {
   else
     pool = (unsigned char *)nvshmem_malloc(gpuc_alloc_size(bytes));
   if (pool == nullptr) gpuc_fail("device %d: nvshmem_malloc of %zu bytes failed", gpuc_world.rank, bytes);
-  const long long t1 = gpuc_now_ns();
-  GPUC_CUDA(cudaMemset(pool, 0, gpuc_alloc_size(bytes)));
-  if (gpuc_profile.on) {
-    GPUC_CUDA(cudaDeviceSynchronize());
-    fprintf(stderr, "gpuc: world pool of %.2f GiB a device: %s %.3f ms, zeroing %.3f ms\n", (double)bytes / (1024.0 * 1024 * 1024),
-            gpuc_world.size == 1 ? "cudaMalloc" : "nvshmem_malloc", (double)(t1 - t0) / 1e6, (double)(gpuc_now_ns() - t1) / 1e6);
-  }
   unsigned char *peers[GPUC_MAX_DEVICES] = {};
   for (int d = 0; d < gpuc_world.size; d++) {
     peers[d] = gpuc_world.size == 1 ? pool : (unsigned char *)nvshmem_ptr(pool, d);
@@ -367,8 +365,23 @@ inline unsigned char *gpuc_world_pool(size_t bytes) {
   GPUC_CUDA(cudaDeviceSynchronize());
   if (gpuc_world.size > 1) nvshmem_barrier_all();
   gpuc_world.pool = pool;
+  gpuc_world.pool_ms = (double)(gpuc_now_ns() - t0) / 1e6;
   memcpy(gpuc_world.peers, peers, sizeof peers);
   return pool;
+}
+
+// gpuc_world_pool_zero zeroes the pool (see gpuc_world_pool). With
+// --time, device 0 says how long the allocation took, before the clock,
+// and the zeroing, inside it.
+inline void gpuc_world_pool_zero(unsigned char *pool, size_t bytes) {
+  const long long t0 = gpuc_now_ns();
+  GPUC_CUDA(cudaMemsetAsync(pool, 0, gpuc_alloc_size(bytes), 0));
+  if (gpuc_profile.on) {
+    GPUC_CUDA(cudaDeviceSynchronize());
+    fprintf(stderr, "gpuc: world pool of %.2f GiB a device: %s %.3f ms before the clock, zeroing %.3f ms\n",
+            (double)bytes / (1024.0 * 1024 * 1024), gpuc_world.size == 1 ? "cudaMalloc" : "nvshmem_malloc", gpuc_world.pool_ms,
+            (double)(gpuc_now_ns() - t0) / 1e6);
+  }
 }
 
 // gpuc_world_block is the part of a buffer of len elements that each
@@ -616,6 +629,35 @@ inline void gpuc_world_end(void) {
   }
   gpuc_world.pool = nullptr;
   gpuc_world.finished = true;
+}
+
+// gpuc_world_of_one tells whether a world program that carries the
+// one-device program runs it (Note [A world of one runs the one-device
+// program] in backends/cuda): DEVICES is 1, on the command line or by
+// default (devices), there is no --help, and GPUC_WORLD_OF_ONE is not
+// "world". If so it takes DEVICES=... out of argv, which the one-device
+// program does not take. A DEVICES value that is not a plain number goes
+// to the world program, whose command line reports it.
+inline bool gpuc_world_of_one(int *argc, char **argv, long long devices) {
+  bool help = false;
+  for (int i = 1; i < *argc; i++) {
+    if (strncmp(argv[i], "DEVICES=", 8) == 0) {
+      char *end = nullptr;
+      errno = 0;
+      const long long v = strtoll(argv[i] + 8, &end, 10);
+      devices = errno != 0 || end == argv[i] + 8 || *end != '\0' ? -1 : v;
+    } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      help = true;
+    }
+  }
+  const char *env = getenv("GPUC_WORLD_OF_ONE");
+  if (devices != 1 || help || (env != nullptr && strcmp(env, "world") == 0)) return false;
+  int n = 1;
+  for (int i = 1; i < *argc; i++)
+    if (strncmp(argv[i], "DEVICES=", 8) != 0) argv[n++] = argv[i];
+  argv[n] = nullptr;
+  *argc = n;
+  return true;
 }
 
 #endif // GPUC_WORLD_H

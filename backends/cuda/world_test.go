@@ -54,8 +54,11 @@ func TestWorldFacts(t *testing.T) {
 		{`-rdc=true -Xnvlink --suppress-stack-size-warning -I\$NV/include`, 1},
 		{`(?m)^// nvcc world flags: -rdc=true -Xnvlink --suppress-stack-size-warning$`, 1},
 		{`struct gpuc_world_shared`, 1},
-		// One process per device, after the command line is read.
-		{`const bool gpuc_time = gpuc_world_start\(gpuc_parse_args\(argc, argv, gpuc_params, 3, gpuc_buffers, 6, "spread"\), \(long long\)DEVICES\);`, 1},
+		// One process per device, after the command line is read, and
+		// DEVICES read after it sets it (Note [DEVICES after the command
+		// line]): never an argument beside the call that parses it.
+		{`const bool gpuc_args = gpuc_parse_args\(argc, argv, gpuc_params, 3, gpuc_buffers, 6, "spread"\);\n\s*const bool gpuc_time = gpuc_world_start\(gpuc_args, \(long long\)DEVICES\);`, 1},
+		{`gpuc_world_start\(gpuc_parse_args`, 0},
 		// Fitted parameters take the least free memory of any device.
 		{`free_bytes = gpuc_world_free_memory\(\);`, 1},
 		{`gpuc_free_memory\(\)`, 0},
@@ -64,8 +67,9 @@ func TestWorldFacts(t *testing.T) {
 		{`gpuc_pool_bytes = gpuc_pool_add\(gpuc_pool_bytes, \(size_t\)gpuc_blk_in \* sizeof\(int\)\);`, 1},
 		{`n = gpuc_add_bytes\(n, gpuc_world_block\(\(long long\)N\), sizeof\(int\)\);`, 1},
 		// NVSHMEM starts before the clock with the pool's size; the pool
-		// is on the symmetric heap.
-		{`(?s)gpuc_world_init\(gpuc_pool_bytes\);\n.*cudaEventRecord\(gpuc_start\).*gpuc_world_pool\(gpuc_pool_bytes\);`, 1},
+		// is on the symmetric heap, allocated before the clock and
+		// zeroed inside it, as today's program's.
+		{`(?s)gpuc_world_init\(gpuc_pool_bytes\);\n.*unsigned char \*gpuc_pool = gpuc_world_pool\(gpuc_pool_bytes\);\n.*cudaEventRecord\(gpuc_start\).*gpuc_world_pool_zero\(gpuc_pool, gpuc_pool_bytes\);`, 1},
 		{`cudaMalloc\(|cudaFree\(gpuc_pool\)`, 0},
 		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_in, &gpuc_blk_in, sizeof gpuc_blk_in\)\);\n\s*gpuc_dist_fill\(in, gpuc_blk_in, gpuc_in_in\);`, 1},
 		{`gpuc_dist_fill\(weights, gpuc_blk_weights, gpuc_init_weights\);`, 1},
@@ -232,6 +236,12 @@ func TestWorldHost(t *testing.T) {
 		{"2", "exit3", "device 0 before\n", "", 3},
 		{"3", "few", "", "error: DEVICES=3: this machine has 2 GPUs\n", 1},
 		{"0", "ok", "", "error: DEVICES=0: want 1 to 64 devices\n", 1},
+		// Which program a world program that carries the one-device
+		// program runs (Note [A world of one runs the one-device
+		// program]), DEVICES=1 taken out for the one-device program.
+		{"1", "ofone", "1 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
+		{"2", "ofone", "0 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
+		{"1", "ofworld", "0 p N=3;0 p DEVICES=1 N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.k+"-"+tt.what, func(t *testing.T) {
@@ -251,5 +261,25 @@ func TestWorldHost(t *testing.T) {
 					tt.k, tt.what, status, stdout.String(), stderr.String(), tt.status, tt.stdout, tt.stderr)
 			}
 		})
+	}
+}
+
+// TestWorldBlockConstants checks that distributed buffers of one length
+// share a block constant on the device, each keeping its own on the host
+// (Note [One block constant a length]).
+func TestWorldBlockConstants(t *testing.T) {
+	module, _ := emitUnchecked(t, "testdata/world/blocks.kir")
+	for _, f := range []fact{
+		{`__constant__ long long gpuc_dblk_`, 2},
+		{`(?m)^__constant__ long long gpuc_dblk_a;$`, 1},
+		{`(?m)^__constant__ long long gpuc_dblk_c;$`, 1},
+		{`(?m)^static long long gpuc_blk_b; // distributed b: elements per device$`, 1},
+		{`gpuc_dblk_b`, 0},
+		{`gpuc_dist\(b, \(long long\)i, gpuc_dblk_a\) = gpuc_mul\(gpuc_dist\(a, \(long long\)i, gpuc_dblk_a\), 2\);`, 1},
+		{`gpuc_dist\(c, \(long long\)\(i % 4\), gpuc_dblk_c\)`, 1},
+		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_a, &gpuc_blk_b, sizeof gpuc_blk_b\)\);`, 1},
+		{`gpuc_blk_b = gpuc_world_block\(b\.len\);`, 1},
+	} {
+		checkFact(t, module, f)
 	}
 }

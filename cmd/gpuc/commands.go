@@ -50,7 +50,7 @@ NVSHMEM (README, "Several GPUs"), and ./prog DEVICES=j runs it on j.
 Without -o the result goes to standard output.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, _, err := in.Load(args[0])
+			m, one, _, err := in.LoadWithOne(args[0])
 			if err != nil {
 				return err
 			}
@@ -59,7 +59,7 @@ Without -o the result goes to standard output.`,
 				return err
 			}
 			text, err := driver.Compile(m, driver.Compilation{Emit: emit, Out: out, Target: target, PERuntime: peRuntime,
-				Report: report, JSON: asJSON, NoChecks: noChecks, Defaults: args[1:], Passes: pf, Stderr: cmd.ErrOrStderr()})
+				Report: report, JSON: asJSON, NoChecks: noChecks, Defaults: args[1:], Passes: pf, One: one, Stderr: cmd.ErrOrStderr()})
 			if err != nil {
 				return err
 			}

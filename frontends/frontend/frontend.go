@@ -57,6 +57,12 @@ type Session struct {
 	// program print its own reports as JSON (TRS's STATS=2); gpuc run
 	// --json puts them before the command line's.
 	JSONArgs func() []string
+	// OneDevice, if not nil, parses the source as Parse does, but for one
+	// device, where Parse makes a world program that the frontend lowers
+	// differently (TRS --world); nil, nil where it does not. The CUDA
+	// program of the world module runs it when DEVICES=1 (Note [A world of
+	// one runs the one-device program] in backends/cuda).
+	OneDevice func(file string, src []byte) (*ir.Module, error)
 }
 
 // StatsFlag defines --stats on fs as the frontends that print statistics

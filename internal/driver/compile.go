@@ -102,6 +102,11 @@ type Compilation struct {
 	// Defaults are NAME=VALUE arguments that set parameters' defaults.
 	Defaults []string
 	Passes   *PassFlags
+	// One, if set, is the source's module for one device (Inputs.
+	// LoadWithOne), not yet lowered: the CUDA program of a world module
+	// runs it when DEVICES=1 (Note [A world of one runs the one-device
+	// program] in backends/cuda). The other backends leave it out.
+	One *ir.Module
 	// Stderr receives dumps and the report.
 	Stderr io.Writer
 }
@@ -200,7 +205,45 @@ func Compile(m *ir.Module, c Compilation) ([]byte, error) {
 	if em.name == "nvrtc" {
 		return cuda.EmitNVRTC(m, before, !c.NoChecks)
 	}
+	if em.name == "cuda" && c.One != nil && opts.Respec == nil && cuda.UsesWorld(m) && devicesDefault(m) == 1 {
+		if opts.One, err = lowerOne(c.One, c); err != nil {
+			return nil, err
+		}
+	}
 	return emitModule(m, em.name, tgt, opts)
+}
+
+// devicesDefault is the default of m's DEVICES. A world program compiled
+// for k > 1 devices by default (DEVICES=k, as the GPU check's world
+// programs are) carries no one-device program: nvcc compiles its device
+// code once.
+func devicesDefault(m *ir.Module) int64 {
+	if p := m.Param(ir.DevicesParam); p != nil {
+		return p.Default
+	}
+	return 1
+}
+
+// lowerOne lowers one, the one-device module of a world program, as
+// Compile lowers the world module, with the same defaults but DEVICES
+// (which would make it a world module) and no dumps or report.
+func lowerOne(one *ir.Module, c Compilation) (*ir.Module, error) {
+	var defaults []string
+	for _, a := range c.Defaults {
+		if name, _, err := splitArg(a); err == nil && name == ir.DevicesParam {
+			continue
+		}
+		defaults = append(defaults, a)
+	}
+	if err := SetDefaults(one, defaults); err != nil {
+		return nil, err
+	}
+	cfg := c.Passes.Config(io.Discard)
+	cfg.DumpAfter = nil
+	if err := Lower(one, c.Passes.Passes, cfg); err != nil {
+		return nil, fmt.Errorf("the one-device program: %w", err)
+	}
+	return one, nil
 }
 
 // lowerFor lowers m for the backend that kind names. For a program that

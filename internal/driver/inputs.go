@@ -113,9 +113,23 @@ func AddInputFlags(fs *pflag.FlagSet, running bool) *Inputs {
 // Load reads, parses and verifies a source file, with the input flags
 // given. It also returns the frontend as the flags configured it.
 func (in *Inputs) Load(path string) (*ir.Module, *frontend.Session, error) {
+	m, _, s, err := in.load(path, false)
+	return m, s, err
+}
+
+// LoadWithOne is Load, and also the module for one device where the
+// frontend lowers a world program differently (frontend.Session's
+// OneDevice), else nil. A source whose one-device program does not load
+// (a --capacity that only a world holds) has none.
+func (in *Inputs) LoadWithOne(path string) (m, one *ir.Module, s *frontend.Session, err error) {
+	return in.load(path, true)
+}
+
+func (in *Inputs) load(path string, withOne bool) (*ir.Module, *ir.Module, *frontend.Session, error) {
+	fail := func(err error) (*ir.Module, *ir.Module, *frontend.Session, error) { return nil, nil, nil, err }
 	fe, err := frontendFor(path)
 	if err != nil {
-		return nil, nil, err
+		return fail(err)
 	}
 	fs := pflag.NewFlagSet(fe.Name, pflag.ContinueOnError)
 	s := fe.Bind(fs)
@@ -127,32 +141,40 @@ func (in *Inputs) Load(path string) (*ir.Module, *frontend.Session, error) {
 		}
 		f := fs.Lookup(rec.name)
 		if f == nil {
-			return nil, nil, fmt.Errorf("--%s applies to %s inputs, not %s", rec.name, extsOf(rec.owners), fe.Exts[0])
+			return fail(fmt.Errorf("--%s applies to %s inputs, not %s", rec.name, extsOf(rec.owners), fe.Exts[0]))
 		}
 		if frontend.IsRunOnly(f) && !in.running {
-			return nil, nil, fmt.Errorf("--%s applies to gpuc run only", rec.name)
+			return fail(fmt.Errorf("--%s applies to gpuc run only", rec.name))
 		}
 		for _, v := range rec.vals {
 			if err := fs.Set(rec.name, v); err != nil {
-				return nil, nil, fmt.Errorf("--%s=%s: %v", rec.name, v, err)
+				return fail(fmt.Errorf("--%s=%s: %v", rec.name, v, err))
 			}
 		}
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, err
+		return fail(err)
 	}
 	m, err := s.Parse(path, src)
 	if err != nil {
-		return nil, nil, err
+		return fail(err)
 	}
 	if err := SetRoles(m, r.static, r.inputs); err != nil {
-		return nil, nil, err
+		return fail(err)
 	}
 	if err := ir.Verify(m, m.Level()); err != nil {
-		return nil, nil, err
+		return fail(err)
 	}
-	return m, s, nil
+	var one *ir.Module
+	if withOne && s.OneDevice != nil {
+		if one, err = s.OneDevice(path, src); err != nil {
+			one = nil
+		} else if one != nil && (SetRoles(one, r.static, r.inputs) != nil || ir.Verify(one, one.Level()) != nil) {
+			one = nil
+		}
+	}
+	return m, one, s, nil
 }
 
 // Load reads, parses and verifies a source file with the input flags that
@@ -165,6 +187,18 @@ func Load(path string, args ...string) (*ir.Module, error) {
 	}
 	m, _, err := in.Load(path)
 	return m, err
+}
+
+// LoadWithOne is Load, and also the source's module for one device
+// where a world program's differs (Inputs.LoadWithOne), else nil.
+func LoadWithOne(path string, args ...string) (m, one *ir.Module, err error) {
+	fs := pflag.NewFlagSet("load", pflag.ContinueOnError)
+	in := AddInputFlags(fs, false)
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, err
+	}
+	m, one, _, err = in.LoadWithOne(path)
+	return m, one, err
 }
 
 // Run runs m in the interpreter as gpuc run does: args are its NAME=VALUE

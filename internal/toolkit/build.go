@@ -75,7 +75,7 @@ func Build(file, out string, o Options) error {
 	if err != nil {
 		return err
 	}
-	m, err := driver.Load(file, o.Frontend...)
+	m, one, err := driver.LoadWithOne(file, o.Frontend...)
 	if err != nil {
 		return err
 	}
@@ -86,13 +86,23 @@ func Build(file, out string, o Options) error {
 	if err := driver.Lower(m, []string{"default"}, &passes.Config{GridSync: gridSync}); err != nil {
 		return err
 	}
+	if tc != NVCC || !cuda.UsesWorld(m) {
+		one = nil
+	}
+	if one != nil {
+		// The one-device program that DEVICES=1 runs (Note [A world of
+		// one runs the one-device program] in backends/cuda).
+		if err := driver.Lower(one, []string{"default"}, &passes.Config{GridSync: gridSync}); err != nil {
+			return err
+		}
+	}
 	dir, err := os.MkdirTemp("", "gpuc-build")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	if tc == NVCC {
-		cu, err := cuda.Emit(m, cuda.Options{NoChecks: o.NoChecks})
+		cu, err := cuda.Emit(m, cuda.Options{NoChecks: o.NoChecks, One: one})
 		if err != nil {
 			return err
 		}

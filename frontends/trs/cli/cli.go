@@ -40,22 +40,30 @@ func bind(fs *pflag.FlagSet) *frontend.Session {
 	fs.Var(&opts.Print, "print", "TRS: print the normal form (term) or its size and hash (summary)")
 	fs.StringVar(&trace, "trace", "", "TRS: write the per-iteration parallelism as CSV to this file (run; a compiled program prints it after its output with TRACE=1)")
 	frontend.RunOnly(fs, "trace")
-	return &frontend.Session{
-		Parse: func(file string, src []byte) (*ir.Module, error) {
-			o := opts
-			o.Trace, o.Stats = trace != "", stats != ""
-			switch len(inputs) {
-			case 0:
-				var err error
-				if o.Input, o.InputName, err = trs.InputBeside(file); err != nil {
-					return nil, err
-				}
-			case 1:
-				o.Input = inputs[0]
-			default:
-				return nil, fmt.Errorf("%s: --input gives a TRS its input term; there are %d", file, len(inputs))
+	parse := func(file string, src []byte, world bool) (*ir.Module, error) {
+		o := opts
+		o.World = world
+		o.Trace, o.Stats = trace != "", stats != ""
+		switch len(inputs) {
+		case 0:
+			var err error
+			if o.Input, o.InputName, err = trs.InputBeside(file); err != nil {
+				return nil, err
 			}
-			return trs.Parse(file, src, o)
+		case 1:
+			o.Input = inputs[0]
+		default:
+			return nil, fmt.Errorf("%s: --input gives a TRS its input term; there are %d", file, len(inputs))
+		}
+		return trs.Parse(file, src, o)
+	}
+	return &frontend.Session{
+		Parse: func(file string, src []byte) (*ir.Module, error) { return parse(file, src, opts.World) },
+		OneDevice: func(file string, src []byte) (*ir.Module, error) {
+			if !opts.World {
+				return nil, nil
+			}
+			return parse(file, src, false)
 		},
 		RunOutput: func(stdout io.Writer) (io.Writer, func() error, error) { return traceOutput(stdout, trace) },
 		JSONArgs: func() []string {

@@ -29,6 +29,23 @@ int main(int argc, char **argv) {
   if (argc != 3) return 2;
   const long long k = atoll(argv[1]);
   const char *what = argv[2];
+  if (strcmp(what, "ofone") == 0 || strcmp(what, "ofworld") == 0) {
+    // gpuc_world_of_one on a few command lines, K the default of DEVICES.
+    if (strcmp(what, "ofworld") == 0) setenv("GPUC_WORLD_OF_ONE", "world", 1);
+    const char *lines[][4] = {{"p", "N=3", nullptr}, {"p", "DEVICES=1", "N=3", nullptr}, {"p", "DEVICES=2", nullptr},
+                              {"p", "DEVICES=1x", nullptr}, {"p", "--help", nullptr}};
+    for (auto &line : lines) {
+      char *args[4] = {};
+      int n = 0;
+      while (line[n] != nullptr) args[n] = (char *)line[n], n++;
+      const bool one = gpuc_world_of_one(&n, args, k);
+      printf("%d", (int)one);
+      for (int i = 0; i < n; i++) printf(" %s", args[i]);
+      printf(";");
+    }
+    printf("\n");
+    return 0;
+  }
   if (strcmp(what, "few") == 0) gpuc_fake_gpus = 2;
   gpuc_world_start(false, k);
   const int d = gpuc_world.rank;
