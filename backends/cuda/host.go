@@ -530,11 +530,12 @@ func (e *emitter) sizes(f *fn) {
 }
 
 // inputs reads the input buffers' files into host memory, before the
-// device clock starts.
+// device clock starts; streamed ones are read later, into the device
+// (Note [Streamed input] in prelude.cuh).
 func (e *emitter) inputs() []string {
 	var out []string
 	for i, b := range e.m.Buffers {
-		if b.Role == ir.Input && b.Space != ir.Shared {
+		if b.Role == ir.Input && b.Space != ir.Shared && !e.streamed(b) {
 			out = append(out, fmt.Sprintf("void *const gpuc_in_%s = gpuc_read_input(&gpuc_buffers[%d], %s, %s.len);",
 				e.n.c(b.Name), i, typeTag(b.Elem), e.hostBuf(b)))
 		}
@@ -594,7 +595,7 @@ func (e *emitter) finish(f *fn) {
 	// The input blocks outlive the clock: freeing page-locked memory
 	// waits for the device and unmaps every page (Note [Input files]).
 	for _, b := range e.m.Buffers {
-		if b.Role == ir.Input && b.Space != ir.Shared {
+		if b.Role == ir.Input && b.Space != ir.Shared && !e.streamed(b) {
 			f.line("gpuc_free_input(gpuc_in_%s);", e.n.c(b.Name))
 		}
 	}

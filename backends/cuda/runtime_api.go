@@ -267,6 +267,7 @@ func (runtimeAPI) start(f *fn) {
 		f.e.poolSize(f)
 		f.line("unsigned char *gpuc_pool = nullptr;")
 		f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")
+		f.e.streamInputs(f)
 	}
 	f.line("gpuc_profile.on = gpuc_time;")
 	f.line("cudaEvent_t gpuc_start, gpuc_stop;")
@@ -366,6 +367,27 @@ func (e *emitter) hasCopiedInputs() bool {
 		}
 	}
 	return false
+}
+
+// Note [Streamed input] is in prelude.cuh: the input buffers that their
+// copy fills are read from their files into the pool, before the clock,
+// through page-locked chunks, with the copies beside the reading.
+
+// streamed reports whether b is read into the device through page-locked
+// chunks before the clock (Note [Streamed input] in prelude.cuh).
+func (e *emitter) streamed(b *ir.Buffer) bool {
+	_, ok := e.dev.(runtimeAPI)
+	return ok && !e.world && filledByCopy(b)
+}
+
+// streamInputs reads the streamed input buffers into the pool, after its
+// allocation and before the clock.
+func (e *emitter) streamInputs(f *fn) {
+	for i, b := range e.m.Buffers {
+		if e.streamed(b) {
+			f.line("gpuc_stream_input(&gpuc_buffers[%d], %s, %s.len, gpuc_pool + gpuc_at_%s);", i, typeTag(b.Elem), e.hostBuf(b), e.n.c(b.Name))
+		}
+	}
 }
 
 // joinInputs has the default stream wait for the input copies (Note
@@ -485,11 +507,8 @@ func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 	switch {
 	case b.Role == ir.Input && b.Space == ir.Constant:
 		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_in_%s, %s.bytes()));", name, name, h)
-	case filledByCopy(b) && !f.e.world:
-		// From page-locked memory, held until the clock stops
-		// (Note [Input files] in gpuc_runtime.h), on a stream of their
-		// own beside the pool's zeroing (Note [Input copies]).
-		f.line("GPUC_CUDA(cudaMemcpyAsync(%s.ptr, gpuc_in_%s, %s.bytes(), cudaMemcpyHostToDevice, gpuc_in_stream));", h, name, h)
+	case f.e.streamed(b):
+		// Copied in before the clock (Note [Streamed input]).
 	case b.Role == ir.Input:
 		f.line("GPUC_CUDA(cudaMemcpyAsync(%s.ptr, gpuc_in_%s, %s.bytes(), cudaMemcpyHostToDevice, 0));", h, name, h)
 	case b.Role == ir.Static && len(b.Init) == 0:
@@ -560,6 +579,9 @@ func (runtimeAPI) release(f *fn) {
 		f.line("gpuc_world_end();")
 	case len(globalBuffers(f.e.m)) > 0:
 		f.line("GPUC_CUDA(cudaFree(gpuc_pool));")
+	}
+	if f.e.hasCopiedInputs() {
+		f.line("gpuc_stage_free();")
 	}
 }
 
