@@ -290,8 +290,10 @@ func (runtimeAPI) start(f *fn) {
 // page-locked buffer of small read-backs (gpuc_to_host) and the chunks
 // that text is written through (Note [Writing from the device] in
 // gpuc_device.h), so that the time before the first
-// kernel is zeroing, the input copies and setup, which --time then
-// splits into the host's part and the device's.
+// kernel is zeroing, the input copies still in flight (Note [Streamed
+// input] in prelude.cuh: the input files are read into the device
+// after the pool's allocation) and setup, which --time then splits into
+// the host's part and the device's.
 // scripts/bench/chr_fw.cu, the hand-written baseline, loads its kernel
 // and allocates its buffer before its clock too.
 
@@ -310,7 +312,7 @@ func (runtimeAPI) pool(f *fn) {
 		f.line("unsigned char *gpuc_pool = gpuc_world_pool(gpuc_pool_bytes);")
 		return
 	}
-	// An input buffer's copy fills it whole (gpuc_read_input reads
+	// An input buffer's copy fills it whole (gpuc_stream_input reads
 	// exactly its length), so zeroing skips it: min over 10^8 reads
 	// 0.8 GB of its 6 GB pool.
 	globals := globalBuffers(f.e.m)
@@ -348,12 +350,13 @@ func filledByCopy(b *ir.Buffer) bool {
 //
 // The input buffers of a program that is not a world's are copied in on
 // a non-blocking stream of their own (gpuc_in_stream, created before the
-// clock), while the default stream zeroes the rest of the pool: the
-// zeroing skips them, so the two touch different bytes, and the copy
-// engine and the kernels that zero overlap (min over 10^8 zeroes 5.2 GB,
-// about 2 ms, beside its 0.8 GB copy). The default stream then waits for
-// the copies (an event, no host synchronisation), so that every kernel,
-// copy and read-back after it sees them.
+// clock) as their files are read, before the clock (Note [Streamed
+// input] in prelude.cuh); after the clock starts, the default stream
+// zeroes the rest of the pool beside any copies still in flight: the
+// zeroing skips the input buffers, so the two touch different bytes. The
+// default stream then waits for the copies (an event, no host
+// synchronisation), so that every kernel, copy and read-back after it
+// sees them.
 
 // hasCopiedInputs reports whether m has an input buffer that its copy
 // fills (filledByCopy), in a program that is not a world's.

@@ -660,7 +660,9 @@ inline void gpuc_report_fit(const char *name, long long v, double fit, unsigned 
 // of at most 18 digits cannot overflow 64 bits, so the fast path needs
 // no overflow check; anything else (hex, floats, booleans, longer digit
 // strings) goes to gpuc_parse_value, which decides what it means and
-// gives the same errors as before.
+// gives the same errors as before. The CUDA backend reads the buffers
+// that their copy fills straight into the device instead, through
+// page-locked chunks (Note [Streamed input] in its prelude.cuh).
 
 // gpuc_input_ns and gpuc_input_bytes count what gpuc_read_input read, and
 // the time it took (Note [Input files]).
