@@ -559,9 +559,6 @@ func (e *emitter) setup(f *fn) {
 		}
 		e.dev.setup(f, b)
 	}
-	if j, ok := e.dev.(interface{ joinInputs(*fn) }); ok {
-		j.joinInputs(f)
-	}
 }
 
 // finish copies the output buffers back, stops the clock, reports any

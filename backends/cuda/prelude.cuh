@@ -230,14 +230,11 @@ inline void gpuc_profile_launch(bool coop, const char *from) {
   gpuc_profile.coop += coop;
 }
 
-// gpuc_in_stream copies the input buffers in beside the pool's zeroing,
-// and gpuc_in_done marks the end of its copies (Note [Input copies] in
-// backends/cuda/runtime_api.go); both are made before the clock.
+// gpuc_in_stream copies the input buffers in as they are read (Note
+// [Streamed input]), made before the clock.
 static cudaStream_t gpuc_in_stream;
-static cudaEvent_t gpuc_in_done;
 inline void gpuc_input_stream_init(void) {
   GPUC_CUDA(cudaStreamCreateWithFlags(&gpuc_in_stream, cudaStreamNonBlocking));
-  GPUC_CUDA(cudaEventCreateWithFlags(&gpuc_in_done, cudaEventDisableTiming));
 }
 
 // gpuc_pinned_alloc and gpuc_pinned_free hold input files in page-locked
@@ -265,10 +262,12 @@ inline void gpuc_pinned_free(void *p) { GPUC_CUDA(cudaFreeHost(p)); }
 // (reading from the page cache runs at 3-5 GB/s a core); a pipe, and a
 // bool buffer, whose bytes are checked in order, by one reader. Text is
 // parsed into host memory as before (Note [Input files] in
-// gpuc_runtime.h) and goes through the same slots. The clock may start
-// with the last chunks' copies in flight; the default stream waits for
-// them (gpuc_in_done). The slots are freed after the clock stops.
-constexpr size_t gpuc_stage_chunk = (size_t)4 << 20;
+// gpuc_runtime.h) and goes through the same slots. Each buffer's read
+// ends when its last copy does, so that the clock starts with the input
+// on the device and the input files' time (gpuc_report_inputs) holds
+// the copies that the reading did not hide. The slots are freed after
+// the clock stops.
+constexpr size_t gpuc_stage_chunk = (size_t)2 << 20;
 enum { gpuc_stage_slots = 2, gpuc_stage_readers = 4 };
 struct gpuc_stager {
   char *buf[gpuc_stage_slots];
@@ -376,6 +375,7 @@ inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n
       gpuc_stage_send(0, slot, (unsigned char *)dev + at, k);
     }
     free(block);
+    GPUC_CUDA(cudaStreamSynchronize(gpuc_in_stream));
     gpuc_input_alloc = alloc;
     gpuc_input_free = release;
     gpuc_input_ns += gpuc_now_ns() - t0;
@@ -413,6 +413,7 @@ inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n
     while ((more = gpuc_read_fd(b->name, j.path, j.fd, extra, sizeof extra)) > 0) len += more;
   }
   close(j.fd);
+  GPUC_CUDA(cudaStreamSynchronize(gpuc_in_stream));
   if (len != want)
     gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", j.path, (long long)len, b->name, n,
               gpuc_type_name(t), n * (long long)size);
@@ -469,8 +470,8 @@ inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t s
           rest - before - after, after);
   if (gpuc_profile.first_ns > 0)
     fprintf(stderr,
-            "gpuc: before the first kernel, the host reached its launch %.3f ms after the clock started (allocation, "
-            "zeroing, queueing the input copies, setup); the rest of that time the device copied\n",
+            "gpuc: before the first kernel, the host reached its launch %.3f ms after the clock started (zeroing, "
+            "setup, queueing any copies); the rest of that time the device zeroed or copied\n",
             host_before);
   if (ngroups > 1) {
     fprintf(stderr, "gpuc: kernels by the host function that launched them:");

@@ -290,10 +290,10 @@ func (runtimeAPI) start(f *fn) {
 // page-locked buffer of small read-backs (gpuc_to_host) and the chunks
 // that text is written through (Note [Writing from the device] in
 // gpuc_device.h), so that the time before the first
-// kernel is zeroing, the input copies still in flight (Note [Streamed
-// input] in prelude.cuh: the input files are read into the device
-// after the pool's allocation) and setup, which --time then splits into
-// the host's part and the device's.
+// kernel is zeroing and setup (the input files are read into the
+// device after the pool's allocation, Note [Streamed input] in
+// prelude.cuh), which --time then splits into the host's part and the
+// device's.
 // scripts/bench/chr_fw.cu, the hand-written baseline, loads its kernel
 // and allocates its buffer before its clock too.
 
@@ -350,13 +350,10 @@ func filledByCopy(b *ir.Buffer) bool {
 //
 // The input buffers of a program that is not a world's are copied in on
 // a non-blocking stream of their own (gpuc_in_stream, created before the
-// clock) as their files are read, before the clock (Note [Streamed
-// input] in prelude.cuh); after the clock starts, the default stream
-// zeroes the rest of the pool beside any copies still in flight: the
-// zeroing skips the input buffers, so the two touch different bytes. The
-// default stream then waits for the copies (an event, no host
-// synchronisation), so that every kernel, copy and read-back after it
-// sees them.
+// clock) as their files are read, and the host waits for the copies
+// before the clock starts (Note [Streamed input] in prelude.cuh), so
+// every kernel, copy and read-back after it sees them. The pool's zeroing
+// after the clock starts skips the input buffers.
 
 // hasCopiedInputs reports whether m has an input buffer that its copy
 // fills (filledByCopy), in a program that is not a world's.
@@ -390,15 +387,6 @@ func (e *emitter) streamInputs(f *fn) {
 		if e.streamed(b) {
 			f.line("gpuc_stream_input(&gpuc_buffers[%d], %s, %s.len, gpuc_pool + gpuc_at_%s);", i, typeTag(b.Elem), e.hostBuf(b), e.n.c(b.Name))
 		}
-	}
-}
-
-// joinInputs has the default stream wait for the input copies (Note
-// [Input copies]).
-func (runtimeAPI) joinInputs(f *fn) {
-	if f.e.hasCopiedInputs() {
-		f.line("GPUC_CUDA(cudaEventRecord(gpuc_in_done, gpuc_in_stream));")
-		f.line("GPUC_CUDA(cudaStreamWaitEvent(0, gpuc_in_done, 0));")
 	}
 }
 
