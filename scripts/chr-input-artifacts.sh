@@ -12,8 +12,9 @@ root=$(git rev-parse --show-toplevel)
 rm -rf "$dir" && mkdir -p "$dir/before" "$dir/after"
 dir=$(cd "$dir" && pwd)
 tmp=$(mktemp -d)
-trap 'git -C "$root" worktree remove --force "$tmp/base" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-git -C "$root" worktree add --detach "$tmp/base" "$base" >/dev/null
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/base"
+git -C "$root" archive "$base" | tar -x -C "$tmp/base"
 (cd "$tmp/base" && CGO_ENABLED=0 go build -o "$tmp/gpuc-before" ./cmd/gpuc)
 (cd "$root" && CGO_ENABLED=0 go build -o "$tmp/gpuc-after" ./cmd/gpuc)
 printf 'true.\n' > "$tmp/none.pl"
@@ -33,6 +34,11 @@ for side in before after; do
   done
 done
 wait
+for side in before after; do
+  for name in fw min gcd sum; do
+    [ -s "$dir/$side/chr-$name.cu" ] || { echo "chr-input-artifacts: no $side/chr-$name.cu" >&2; exit 1; }
+  done
+done
 cp "$root/scripts/bench/chr_gen.c" "$root/scripts/bench-chr-input.sh" "$dir/"
 echo "before: $(git -C "$root" rev-parse --short "$base"), after: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD || echo +dirty)" > "$dir/COMMITS"
 cat "$dir/COMMITS"
