@@ -14,25 +14,51 @@ import (
 )
 
 // fakeStream runs gpuc_stream_input (Note [Streamed input] in prelude.cuh)
-// on a fake device: device memory is host memory and copies are
-// immediate, so that the test sees where each chunk lands and how many
-// copies there were. main streams each TYPE:N:FILE argument into a fresh
-// block, writes the block to standard output and the number of copies
-// and slots to standard error.
+// on a fake device: device memory is host memory, and a copy is made only
+// when an event recorded after it is waited for or the stream is
+// synchronized, so a slot read into again before its copy was waited for
+// would show in the bytes. main streams each TYPE:N:FILE argument into a
+// fresh block, writes the block to standard output and the number of
+// copies to standard error, then the slots left after gpuc_stage_free.
 const fakeStream = `
+struct CUevent_st { long long upto; };
 const char *cudaGetErrorString(cudaError_t) { return "fake"; }
-static std::atomic<long long> copies{0}, slots{0}, inflight{0};
-cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int) { *p = malloc(n); slots++; return *p ? cudaSuccess : (cudaError_t)2; }
-cudaError_t cudaFreeHost(void *p) { free(p); slots--; return cudaSuccess; }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int) { *e = nullptr; return cudaSuccess; }
-cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
-cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+struct fake_copy { void *dst; const void *src; size_t n; };
+static std::mutex fake_mu;
+static std::vector<fake_copy> fake_queue;
+static long long fake_done = 0, copies = 0, slots = 0;
+static void fake_run(long long upto) { // makes the copies queued before upto
+  for (; fake_done < upto; fake_done++) {
+    const fake_copy &c = fake_queue[(size_t)fake_done];
+    memcpy(c.dst, c.src, c.n);
+  }
+}
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int) {
+  std::lock_guard<std::mutex> l(fake_mu);
+  *p = malloc(n);
+  memset(*p, 0x5a, n);
+  slots++;
+  return *p ? cudaSuccess : (cudaError_t)2;
+}
+cudaError_t cudaFreeHost(void *p) { std::lock_guard<std::mutex> l(fake_mu); free(p); slots--; return cudaSuccess; }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int) { *e = new CUevent_st{0}; return cudaSuccess; }
+cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+  std::lock_guard<std::mutex> l(fake_mu);
+  e->upto = (long long)fake_queue.size();
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) { std::lock_guard<std::mutex> l(fake_mu); fake_run(e->upto); return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  std::lock_guard<std::mutex> l(fake_mu);
+  fake_run((long long)fake_queue.size());
+  return cudaSuccess;
+}
 cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 cudaError_t cudaSetDevice(int) { return cudaSuccess; }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind, cudaStream_t) {
-  memcpy(dst, src, n);
+  std::lock_guard<std::mutex> l(fake_mu);
+  fake_queue.push_back({dst, src, n});
   copies++;
   return cudaSuccess;
 }
@@ -46,14 +72,14 @@ int main(int argc, char **argv) {
     gpuc_buffer_arg b = {"buf", true, c2 + 1};
     const size_t bytes = (size_t)n * gpuc_type_size(t);
     unsigned char *dev = (unsigned char *)malloc(bytes + 1);
-    copies = 0;
     gpuc_stream_input(&b, t, n, dev);
     fwrite(dev, 1, bytes, stdout);
-    fprintf(stderr, "%lld\n", (long long)copies);
+    fprintf(stderr, "%lld\n", copies);
+    copies = 0;
     free(dev);
   }
   gpuc_stage_free();
-  fprintf(stderr, "slots left %lld\n", (long long)slots);
+  fprintf(stderr, "slots left %lld\n", slots);
   return 0;
 }
 `
@@ -66,7 +92,7 @@ func TestStreamInput(t *testing.T) {
 	gxx, stub := gxxStub(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "stream.cpp")
-	if err := os.WriteFile(src, []byte("#include <atomic>\n"+runtime.Header+"\n"+prelude+"\n"+runtime.Device+"\n"+fakeStream), 0o644); err != nil {
+	if err := os.WriteFile(src, []byte("#include <mutex>\n#include <vector>\n"+runtime.Header+"\n"+prelude+"\n"+runtime.Device+"\n"+fakeStream), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "stream")
