@@ -258,9 +258,9 @@ inline void gpuc_pinned_free(void *p) { GPUC_CUDA(cudaFreeHost(p)); }
 // pinned or faulted in, and the copy hides under the reading: min over
 // 10^8 pinned 0.8 GB, read into it and then copied it in for 15 ms inside
 // the clock. A regular file is read by up to gpuc_stage_readers threads,
-// each pread'ing every gpuc_stage_readers-th chunk into slots of its own
-// (reading from the page cache runs at 3-5 GB/s a core); a pipe, and a
-// bool buffer, whose bytes are checked in order, by one reader. Text is
+// each a run of chunks with a descriptor and slots of its own (reading
+// from the page cache runs at 3-5 GB/s a core); a pipe, and a bool
+// buffer, whose bytes are checked in order, by one reader. Text is
 // parsed into host memory as before (Note [Input files] in
 // gpuc_runtime.h) and goes through the same slots. Each buffer's read
 // ends when its last copy does, so that the clock starts with the input
@@ -313,8 +313,9 @@ inline void gpuc_stage_free(void) {
   }
 }
 
-// gpuc_stream_job is one binary file being streamed: readers reader
-// threads, reader r taking chunks r, r + readers, ...
+// gpuc_stream_job is one binary file being streamed by readers reader
+// threads, reader r taking the r-th of as many runs of whole chunks, in
+// order, so that each reads on as the kernel's read-ahead expects.
 struct gpuc_stream_job {
   const gpuc_buffer_arg *b;
   const char *path;
@@ -328,15 +329,18 @@ struct gpuc_stream_job {
   int device;
 };
 
-// gpuc_stream_part reads and sends reader r's chunks of job j.
-inline void gpuc_stream_part(const gpuc_stream_job *j, int r) {
-  for (size_t at = (size_t)r * gpuc_stage_chunk; at < j->want; at += (size_t)j->readers * gpuc_stage_chunk) {
-    const size_t ask = j->want - at < gpuc_stage_chunk ? j->want - at : gpuc_stage_chunk;
+// gpuc_stream_part reads and sends reader r's chunks of job j, from fd.
+inline void gpuc_stream_part(const gpuc_stream_job *j, int r, int fd) {
+  const size_t chunks = (j->want + gpuc_stage_chunk - 1) / gpuc_stage_chunk;
+  const size_t per = (chunks + (size_t)j->readers - 1) / (size_t)j->readers;
+  const size_t end = (size_t)(r + 1) * per * gpuc_stage_chunk < j->want ? (size_t)(r + 1) * per * gpuc_stage_chunk : j->want;
+  for (size_t at = (size_t)r * per * gpuc_stage_chunk; at < end; at += gpuc_stage_chunk) {
+    const size_t ask = end - at < gpuc_stage_chunk ? end - at : gpuc_stage_chunk;
     int slot;
     char *buf = gpuc_stage_slot(r, &slot);
     size_t got = 0;
     while (got < ask) {
-      const ssize_t k = j->regular ? pread(j->fd, buf + got, ask - got, (off_t)(at + got)) : read(j->fd, buf + got, ask - got);
+      const ssize_t k = j->regular ? pread(fd, buf + got, ask - got, (off_t)(at + got)) : read(fd, buf + got, ask - got);
       if (k < 0 && errno == EINTR) continue;
       if (k < 0) gpuc_fail("input buffer %s: read %s: %s", j->b->name, j->path, strerror(errno));
       if (k == 0) break;
@@ -398,10 +402,13 @@ inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n
   for (int r = 1; r < j.readers; r++) {
     others[r] = std::thread([&j, r] {
       GPUC_CUDA(cudaSetDevice(j.device));
-      gpuc_stream_part(&j, r);
+      long long size;
+      const int fd = gpuc_open_input(j.b->name, j.path, &size); // read-ahead of its own
+      gpuc_stream_part(&j, r, fd);
+      close(fd);
     });
   }
-  gpuc_stream_part(&j, 0);
+  gpuc_stream_part(&j, 0, j.fd);
   for (int r = 1; r < j.readers; r++) others[r].join();
   // Bytes past the buffer's length: a pipe's, or a file's that grew.
   size_t len = want, more;

@@ -6,7 +6,8 @@
 //   chunks   read(2) of CHUNK bytes at a time into one of SLOTS reused
 //            buffers (Note [Streamed input]: what the CUDA program does,
 //            less the copies, which the copy engine makes);
-//   threads  the same with T threads, each pread(2)ing its own chunks.
+//   threads  the same with T threads, each pread(2)ing its own run of
+//            chunks through a descriptor of its own.
 //
 //   gcc -O2 -pthread -o read_chunks scripts/bench/read_chunks.c
 //   ./read_chunks FILE [CHUNK_MIB=4] [R=5] [T=4]
@@ -47,8 +48,10 @@ static void *worker(void *arg) {
   char *buf = malloc(chunk);
   memset(buf, 0, chunk);
   unsigned long long s = 0;
-  for (size_t at = (size_t)id * chunk; at < size; at += (size_t)nthreads * chunk) {
-    size_t n = read_all(fd, buf, size - at < chunk ? size - at : chunk, (off_t)at);
+  const size_t chunks = (size + chunk - 1) / chunk, per = (chunks + (size_t)nthreads - 1) / (size_t)nthreads;
+  const size_t end = ((size_t)id + 1) * per * chunk < size ? ((size_t)id + 1) * per * chunk : size;
+  for (size_t at = (size_t)id * per * chunk; at < end; at += chunk) {
+    size_t n = read_all(fd, buf, end - at < chunk ? end - at : chunk, (off_t)at);
     s += (unsigned char)buf[n - 1];
   }
   sink += s;
