@@ -276,20 +276,27 @@ struct gpuc_stager {
 };
 static gpuc_stager gpuc_stagers[gpuc_stage_readers];
 
-// gpuc_stage_slot returns the next slot of reader r, allocated on first
-// use or else free once its last copy is done, and its index in *slot.
-inline char *gpuc_stage_slot(int r, int *slot) {
+// gpuc_stage_alloc gives reader r its first k slots (k at most
+// gpuc_stage_slots: as many as it has chunks to read), from the main
+// thread, so that the input's allocation time is wall-clock time.
+inline void gpuc_stage_alloc(int r, size_t k) {
   gpuc_stager &s = gpuc_stagers[r];
-  const int i = s.next;
-  s.next = (i + 1) % gpuc_stage_slots;
-  if (s.buf[i] == nullptr) {
+  for (size_t i = 0; i < k && i < (size_t)gpuc_stage_slots; i++) {
+    if (s.buf[i] != nullptr) continue;
     const long long t = gpuc_now_ns();
     GPUC_CUDA(cudaHostAlloc((void **)&s.buf[i], gpuc_stage_chunk, 0));
     GPUC_CUDA(cudaEventCreateWithFlags(&s.done[i], cudaEventDisableTiming));
-    __atomic_fetch_add(&gpuc_input_alloc_ns, gpuc_now_ns() - t, __ATOMIC_RELAXED);
-  } else {
-    GPUC_CUDA(cudaEventSynchronize(s.done[i]));
+    gpuc_input_alloc_ns += gpuc_now_ns() - t;
   }
+}
+
+// gpuc_stage_slot returns the next allocated slot of reader r once its
+// last copy is done, and its index in *slot.
+inline char *gpuc_stage_slot(int r, int *slot) {
+  gpuc_stager &s = gpuc_stagers[r];
+  const int i = s.buf[s.next] != nullptr ? s.next : 0;
+  s.next = (i + 1) % gpuc_stage_slots;
+  GPUC_CUDA(cudaEventSynchronize(s.done[i]));
   *slot = i;
   return s.buf[i];
 }
@@ -372,6 +379,7 @@ inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n
     gpuc_input_free = nullptr;
     char *block = (char *)gpuc_read_input(b, t, n);
     const long long t0 = gpuc_now_ns();
+    gpuc_stage_alloc(0, (want + gpuc_stage_chunk - 1) / gpuc_stage_chunk);
     for (size_t at = 0; at < want; at += gpuc_stage_chunk) {
       const size_t k = want - at < gpuc_stage_chunk ? want - at : gpuc_stage_chunk;
       int slot;
@@ -398,6 +406,7 @@ inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n
   if (j.regular && t != GPUC_BOOL) j.readers = chunks < (size_t)gpuc_stage_readers ? (int)chunks : gpuc_stage_readers;
   if (j.readers < 1) j.readers = 1;
   GPUC_CUDA(cudaGetDevice(&j.device));
+  for (int r = 0; r < j.readers; r++) gpuc_stage_alloc(r, (chunks + (size_t)j.readers - 1) / (size_t)j.readers);
   std::thread others[gpuc_stage_readers];
   for (int r = 1; r < j.readers; r++) {
     others[r] = std::thread([&j, r] {
