@@ -369,10 +369,6 @@ func (e *emitter) hasCopiedInputs() bool {
 	return false
 }
 
-// Note [Streamed input] is in prelude.cuh: the input buffers that their
-// copy fills are read from their files into the pool, before the clock,
-// through page-locked chunks, with the copies beside the reading.
-
 // streamed reports whether b is read into the device through page-locked
 // chunks before the clock (Note [Streamed input] in prelude.cuh).
 func (e *emitter) streamed(b *ir.Buffer) bool {
