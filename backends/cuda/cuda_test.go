@@ -227,6 +227,8 @@ func TestTestdataFacts(t *testing.T) {
 			// input]); no block of its size is read first.
 			{`gpuc_read_input\(&gpuc_buffers\[0\]`, 0},
 			{`gpuc_stream_input\(&gpuc_buffers\[0\], GPUC_I32, in\.len, gpuc_pool \+ gpuc_at_in\);`, 1},
+			// Its file is checked before CUDA starts, as reading did.
+			{`(?s)gpuc_check_input\(&gpuc_buffers\[0\], GPUC_I32, in\.len\);\n.*gpuc_max_block`, 1},
 			// printf stderr goes to standard error or --stats=FILE.
 			{`fprintf\(gpuc_stats_stream\(\), "table %d\\n", `, 1},
 			// Input files of constant buffers are read into

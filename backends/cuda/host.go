@@ -326,14 +326,14 @@ func (e *emitter) hostMain() string {
 		f.line("// Sizes, from the parameters.")
 		e.sizes(f)
 	}
-	if ins := e.inputs(); len(ins) > 0 {
+	if ins, checks := e.inputs(), e.inputChecks(); len(ins)+len(checks) > 0 {
 		f.line("")
 		f.line("// Input files.")
-		if _, ok := e.dev.(runtimeAPI); ok {
+		if _, ok := e.dev.(runtimeAPI); ok && len(ins) > 0 {
 			f.line("gpuc_input_alloc = gpuc_pinned_alloc;")
 			f.line("gpuc_input_free = gpuc_pinned_free;")
 		}
-		for _, l := range ins {
+		for _, l := range append(checks, ins...) {
 			f.line("%s", l)
 		}
 	}

@@ -364,6 +364,23 @@ inline void gpuc_stream_part(const gpuc_stream_job *j, int r, int fd) {
   }
 }
 
+// gpuc_check_input fails, with gpuc_stream_input's errors, on an input
+// buffer without a file, a file that cannot be read, or a regular binary
+// file whose size is not n values of type t: before CUDA starts. It does
+// not open the file, which for a named pipe would wait for its writer.
+inline void gpuc_check_input(const gpuc_buffer_arg *b, gpuc_type t, long long n) {
+  if (b->file == nullptr) gpuc_fail("no input file given for input buffer %s", b->name);
+  const bool binary = b->file[0] == '@';
+  const char *path = binary ? b->file + 1 : b->file;
+  struct stat st;
+  if (stat(path, &st) != 0 || access(path, R_OK) != 0)
+    gpuc_fail("input buffer %s: open %s: %s", b->name, path, strerror(errno));
+  const long long want = (n > 0 ? n : 0) * (long long)gpuc_type_size(t);
+  if (binary && S_ISREG(st.st_mode) && (long long)st.st_size != want)
+    gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", path, (long long)st.st_size, b->name, n,
+              gpuc_type_name(t), want);
+}
+
 // gpuc_stream_input reads the n values of type t of input buffer b into
 // the device buffer dev (Note [Streamed input]), with the errors of
 // gpuc_read_input.

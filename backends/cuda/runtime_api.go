@@ -376,6 +376,19 @@ func (e *emitter) streamed(b *ir.Buffer) bool {
 	return ok && !e.world && filledByCopy(b)
 }
 
+// inputChecks checks each streamed input buffer's file where the other
+// input files are read, before CUDA starts, so that a missing file or
+// one of the wrong size fails at once, as before streaming.
+func (e *emitter) inputChecks() []string {
+	var out []string
+	for i, b := range e.m.Buffers {
+		if e.streamed(b) {
+			out = append(out, fmt.Sprintf("gpuc_check_input(&gpuc_buffers[%d], %s, %s.len);", i, typeTag(b.Elem), e.hostBuf(b)))
+		}
+	}
+	return out
+}
+
 // streamInputs reads the streamed input buffers into the pool, after its
 // allocation and before the clock.
 func (e *emitter) streamInputs(f *fn) {

@@ -18,8 +18,9 @@ import (
 // when an event recorded after it is waited for or the stream is
 // synchronized, so a slot read into again before its copy was waited for
 // would show in the bytes. main streams each TYPE:N:FILE argument into a
-// fresh block, writes the block to standard output and the number of
-// copies to standard error, then the slots left after gpuc_stage_free.
+// fresh block (after gpuc_check_input, with CHECK set), writes the block
+// to standard output and the number of copies to standard error, then
+// the slots left after gpuc_stage_free.
 const fakeStream = `
 struct CUevent_st { long long upto; };
 const char *cudaGetErrorString(cudaError_t) { return "fake"; }
@@ -72,6 +73,7 @@ int main(int argc, char **argv) {
     gpuc_buffer_arg b = {"buf", true, c2 + 1};
     const size_t bytes = (size_t)n * gpuc_type_size(t);
     unsigned char *dev = (unsigned char *)malloc(bytes + 1);
+    if (getenv("CHECK") != nullptr) gpuc_check_input(&b, t, n);
     gpuc_stream_input(&b, t, n, dev);
     fwrite(dev, 1, bytes, stdout);
     fprintf(stderr, "%lld\n", copies);
@@ -100,9 +102,13 @@ func TestStreamInput(t *testing.T) {
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
 	const chunk = 2 << 20 // gpuc_stage_chunk
+	check := false
 	run := func(stdin []byte, args ...string) (string, string, error) {
 		var stdout, stderr bytes.Buffer
 		cmd := exec.Command(bin, args...)
+		if check {
+			cmd.Env = append(os.Environ(), "CHECK=1")
+		}
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if stdin != nil {
 			cmd.Stdin = bytes.NewReader(stdin)
@@ -141,17 +147,22 @@ func TestStreamInput(t *testing.T) {
 	binary.LittleEndian.PutUint64(pipe[8:], 1<<40)
 	want.Write(pipe)
 	copies = append(copies, "1", "1", "slots", "left", "0")
-	stdout, stderr, err := run(pipe, args...)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
+	// Streamed, and streamed after gpuc_check_input, which must not read
+	// the pipe.
+	for _, check = range []bool{false, true} {
+		stdout, stderr, err := run(pipe, args...)
+		if err != nil {
+			t.Fatalf("check %v: %v\n%s", check, err, stderr)
+		}
+		if stdout != want.String() {
+			t.Errorf("check %v: streamed %d bytes, want %d, or different bytes", check, len(stdout), want.Len())
+		}
+		if got := strings.Fields(stderr); fmt.Sprint(got) != fmt.Sprint(copies) {
+			t.Errorf("check %v: copies: %v, want %v", check, got, copies)
+		}
 	}
-	if stdout != want.String() {
-		t.Errorf("streamed %d bytes, want %d, or different bytes", len(stdout), want.Len())
-	}
-	if got := strings.Fields(stderr); fmt.Sprint(got) != fmt.Sprint(copies) {
-		t.Errorf("copies: %v, want %v", got, copies)
-	}
-	// Errors, as gpuc_read_input gives them.
+	// Errors, as gpuc_read_input gives them, from gpuc_check_input too
+	// (but for a pipe's size and bad bools, which only reading finds).
 	short := filepath.Join(dir, "short.bin")
 	if err := os.WriteFile(short, make([]byte, 12), 0o644); err != nil {
 		t.Fatal(err)
@@ -170,10 +181,13 @@ func TestStreamInput(t *testing.T) {
 		{make([]byte, 12), "i64:2:@/dev/stdin", "/dev/stdin: 12 bytes for buffer buf of 2 i64 values (16 bytes)"},
 		{make([]byte, 20), "i64:2:@/dev/stdin", "/dev/stdin: 20 bytes for buffer buf of 2 i64 values (16 bytes)"},
 		{nil, "i32:4:" + filepath.Join(dir, "t.txt"), "more than 4 values for buffer buf of length 4"},
+		{nil, "i64:2:@" + filepath.Join(dir, "none.bin"), "input buffer buf: open " + filepath.Join(dir, "none.bin") + ": No such file or directory"},
 	} {
-		_, stderr, err := run(c.stdin, c.arg)
-		if err == nil || !strings.Contains(stderr, c.msg) {
-			t.Errorf("%s: err %v, stderr %q, want %q", c.arg, err, stderr, c.msg)
+		for _, check = range []bool{false, true} {
+			_, stderr, err := run(c.stdin, c.arg)
+			if err == nil || !strings.Contains(stderr, c.msg) {
+				t.Errorf("%s (check %v): err %v, stderr %q, want %q", c.arg, check, err, stderr, c.msg)
+			}
 		}
 	}
 }
