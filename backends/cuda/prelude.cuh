@@ -266,7 +266,9 @@ inline void gpuc_pinned_free(void *p) { GPUC_CUDA(cudaFreeHost(p)); }
 // ends when its last copy does, so that the clock starts with the input
 // on the device and the input files' time (gpuc_report_inputs) holds
 // the copies that the reading did not hide. The slots are freed after
-// the clock stops.
+// the clock stops. Each file is checked first where input files are read
+// (gpuc_check_input), so that a missing one still fails before CUDA
+// starts.
 constexpr size_t gpuc_stage_chunk = (size_t)2 << 20;
 enum { gpuc_stage_slots = 2, gpuc_stage_readers = 4 };
 struct gpuc_stager {
