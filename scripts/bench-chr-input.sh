@@ -15,6 +15,10 @@
 # and the process's wall clock, which counts everything: the like-for-like
 # figure between the two, since before/ copies its input inside the clock
 # and after/ before it. Every after/ run must print the bytes of before/.
+# For min's file, input_probe (scripts/bench/input_probe.cu) times four
+# ways of getting it onto the device: a pinned block, the staged reading
+# the programs now do, and cudaHostRegister of its mapping, whole and in
+# pieces.
 set -uo pipefail
 dir=${1:?usage: bench-chr-input.sh DIR}
 cd "$dir" || exit 1
@@ -29,6 +33,7 @@ for side in before after; do
   for p in fw min gcd sum; do nvcc -O3 -arch="$arch" -o "$side/chr-$p" "$side/chr-$p.cu" & done
 done
 gcc -O2 -o chr_gen chr_gen.c &
+nvcc -O3 -arch="$arch" -o input_probe input_probe.cu &
 wait
 for side in before after; do
   for p in fw min gcd sum; do [ -x "$side/chr-$p" ] || { echo "nvcc failed: $side/chr-$p"; exit 1; }; done
@@ -73,6 +78,10 @@ for w in "min $min_n" "gcd $gcd_n" "sum $sum_n"; do
   echo "== $1 over $2 numbers"
   m=$(./chr_gen "$1" "$2" data)
   rm -f data/"${1}"1_st.bin data/"${1}"1_born.bin
+  if [ "$1" = min ]; then
+    # Four ways of getting the 800 MB file onto the device (input_probe.cu).
+    ./input_probe data/min1_a0.bin 3 || echo "input_probe failed"
+  fi
   bench "$1" CAP_"${1}"1="$m" $(store "${1}1" 0)
   rm -f data/"${1}"1_*
 done

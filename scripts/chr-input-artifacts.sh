@@ -39,6 +39,6 @@ for side in before after; do
     [ -s "$dir/$side/chr-$name.cu" ] || { echo "chr-input-artifacts: no $side/chr-$name.cu" >&2; exit 1; }
   done
 done
-cp "$root/scripts/bench/chr_gen.c" "$root/scripts/bench-chr-input.sh" "$dir/"
+cp "$root/scripts/bench/chr_gen.c" "$root/scripts/bench/input_probe.cu" "$root/scripts/bench-chr-input.sh" "$dir/"
 echo "before: $(git -C "$root" rev-parse --short "$base"), after: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD || echo +dirty)" > "$dir/COMMITS"
 cat "$dir/COMMITS"
