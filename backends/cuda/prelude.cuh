@@ -460,8 +460,8 @@ inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n
 
 // gpuc_profile_report prints the profile after the device time, total_ms,
 // whose events are start and stop: the launches and the time their kernels
-// ran, then where the rest went: before the first kernel (allocation,
-// zeroing, inputs), between kernels (launch gaps, read-backs, host work in
+// ran, then where the rest went: before the first kernel (zeroing,
+// setup), between kernels (launch gaps, read-backs, host work in
 // the loop) and after the last one (read-backs, host work, printing).
 inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t stop) {
   double busy = 0;
