@@ -356,8 +356,7 @@ inline void gpuc_stream_part(const gpuc_stream_job *j, int r, int fd) {
       got += (size_t)k;
     }
     if (got != ask)
-      gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", j->path, (long long)(at + got), j->b->name,
-                j->n, gpuc_type_name(j->t), (long long)j->want);
+      gpuc_fail_size(j->path, (long long)(at + got), j->b, j->n, j->t);
     for (size_t i = 0; j->t == GPUC_BOOL && i < got; i++) {
       if ((unsigned char)buf[i] > 1)
         gpuc_fail("%s: byte %lld: bool value %d is not 0 or 1", j->path, (long long)(at + i), (unsigned char)buf[i]);
@@ -379,8 +378,7 @@ inline void gpuc_check_input(const gpuc_buffer_arg *b, gpuc_type t, long long n)
     gpuc_fail("input buffer %s: open %s: %s", b->name, path, strerror(errno));
   const long long want = (n > 0 ? n : 0) * (long long)gpuc_type_size(t);
   if (binary && S_ISREG(st.st_mode) && (long long)st.st_size != want)
-    gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", path, (long long)st.st_size, b->name, n,
-              gpuc_type_name(t), want);
+    gpuc_fail_size(path, (long long)st.st_size, b, n, t);
 }
 
 // gpuc_stream_input reads the n values of type t of input buffer b into
@@ -418,8 +416,7 @@ inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n
   long long known;
   j.fd = gpuc_open_input(b->name, j.path, &known);
   if (known >= 0 && (size_t)known != want)
-    gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", j.path, known, b->name, n, gpuc_type_name(t),
-              n * (long long)size);
+    gpuc_fail_size(j.path, known, b, n, t);
   j.regular = known >= 0;
   const size_t chunks = (want + gpuc_stage_chunk - 1) / gpuc_stage_chunk;
   if (j.regular && t != GPUC_BOOL) j.readers = chunks < (size_t)gpuc_stage_readers ? (int)chunks : gpuc_stage_readers;
@@ -450,8 +447,7 @@ inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n
   close(j.fd);
   GPUC_CUDA(cudaStreamSynchronize(gpuc_in_stream));
   if (len != want)
-    gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", j.path, (long long)len, b->name, n,
-              gpuc_type_name(t), n * (long long)size);
+    gpuc_fail_size(j.path, (long long)len, b, n, t);
   gpuc_input_ns += gpuc_now_ns() - t0;
   gpuc_input_bytes += (long long)want;
   gpuc_input_copied += (long long)want;

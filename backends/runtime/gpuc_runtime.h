@@ -778,6 +778,14 @@ inline void gpuc_parse_text(const gpuc_buffer_arg *b, const char *path, gpuc_typ
   if (count != n) gpuc_fail("%s: %lld values for buffer %s of length %lld", path, count, b->name, n);
 }
 
+// gpuc_fail_size fails on a binary input file of got bytes for buffer b
+// of n values of type t.
+[[noreturn]] inline void gpuc_fail_size(const char *path, long long got, const gpuc_buffer_arg *b, long long n,
+                                        gpuc_type t) {
+  gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", path, got, b->name, n, gpuc_type_name(t),
+            n * (long long)gpuc_type_size(t));
+}
+
 // gpuc_input_block allocates an input file's block of bytes, timed apart.
 inline char *gpuc_input_block(size_t bytes) {
   const long long t = gpuc_now_ns();
@@ -804,8 +812,7 @@ inline void *gpuc_read_input(const gpuc_buffer_arg *b, gpuc_type t, long long n)
     int fd = gpuc_open_input(b->name, path, &known);
     size_t want = (size_t)(n > 0 ? n : 0) * size;
     if (known >= 0 && (size_t)known != want)
-      gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", path, known, b->name, n,
-                gpuc_type_name(t), n * (long long)size);
+      gpuc_fail_size(path, known, b, n, t);
     dst = gpuc_input_block(bytes);
     if (dst == nullptr) gpuc_fail("input buffer %s: out of host memory (%lld values)", b->name, n);
     size_t len = gpuc_read_fd(b->name, path, fd, dst, want);
@@ -816,8 +823,7 @@ inline void *gpuc_read_input(const gpuc_buffer_arg *b, gpuc_type t, long long n)
     }
     close(fd);
     if (len != want)
-      gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", path, (long long)len, b->name, n,
-                gpuc_type_name(t), n * (long long)size);
+      gpuc_fail_size(path, (long long)len, b, n, t);
     for (long long i = 0; t == GPUC_BOOL && i < n; i++) {
       if ((unsigned char)dst[i] > 1)
         gpuc_fail("%s: byte %lld: bool value %d is not 0 or 1", path, i, (unsigned char)dst[i]);
