@@ -20,7 +20,7 @@ import (
 // would show in the bytes. main streams each TYPE:N:FILE argument into a
 // fresh block (after gpuc_check_input, with CHECK set), writes the block
 // to standard output and the number of copies to standard error, then
-// the slots left after gpuc_stage_free.
+// the slots left after gpuc_stage_free, and --time's line of the inputs.
 const fakeStream = `
 struct CUevent_st { long long upto; };
 const char *cudaGetErrorString(cudaError_t) { return "fake"; }
@@ -82,6 +82,7 @@ int main(int argc, char **argv) {
   }
   gpuc_stage_free();
   fprintf(stderr, "slots left %lld\n", slots);
+  gpuc_report_inputs();
   return 0;
 }
 `
@@ -157,8 +158,13 @@ func TestStreamInput(t *testing.T) {
 		if stdout != want.String() {
 			t.Errorf("check %v: streamed %d bytes, want %d, or different bytes", check, len(stdout), want.Len())
 		}
-		if got := strings.Fields(stderr); fmt.Sprint(got) != fmt.Sprint(copies) {
+		counts, report, _ := strings.Cut(stderr, "gpuc: input files: ")
+		if got := strings.Fields(counts); fmt.Sprint(got) != fmt.Sprint(copies) {
 			t.Errorf("check %v: copies: %v, want %v", check, got, copies)
+		}
+		// Every byte went to the device as it was read.
+		if line := fmt.Sprintf("(%.1f MB of it copied to the device as it was read)", float64(want.Len())/1e6); !strings.Contains(report, line) {
+			t.Errorf("check %v: the inputs' line %q lacks %q", check, report, line)
 		}
 	}
 	// Errors, as gpuc_read_input gives them, from gpuc_check_input too
