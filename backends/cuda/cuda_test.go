@@ -222,22 +222,29 @@ func TestTestdataFacts(t *testing.T) {
 			{`cudaMemcpyToSymbol\(`, 2},
 			{`cudaMalloc\(`, 1},
 			{`gpuc_pool_bytes = gpuc_pool_add\(gpuc_pool_bytes, `, 11},
-			{`gpuc_read_input\(&gpuc_buffers\[0\], GPUC_I32, in\.len\)`, 1},
+			// A global input buffer is read into the device, through
+			// page-locked chunks, before the clock (Note [Streamed
+			// input]); no block of its size is read first.
+			{`gpuc_read_input\(&gpuc_buffers\[0\]`, 0},
+			{`gpuc_stream_input\(&gpuc_buffers\[0\], GPUC_I32, in\.len, gpuc_pool \+ gpuc_at_in\);`, 1},
+			// Its file is checked before CUDA starts, as reading did.
+			{`(?s)gpuc_check_input\(&gpuc_buffers\[0\], GPUC_I32, in\.len\);\n.*gpuc_max_block`, 1},
 			// printf stderr goes to standard error or --stats=FILE.
 			{`fprintf\(gpuc_stats_stream\(\), "table %d\\n", `, 1},
-			// Input files are read into page-locked memory.
+			// Input files of constant buffers are read into
+			// page-locked memory.
 			{`gpuc_input_alloc = gpuc_pinned_alloc;`, 1},
-			{`gpuc_free_input\(gpuc_in_in\);`, 1},
-			// They are copied to the device asynchronously, on a stream
-			// beside the pool's zeroing that the default stream then
-			// waits for (Note [Input copies]), and freed after the clock
-			// stops.
-			{`(?s)gpuc_input_stream_init\(\);\n.*cudaEventRecord\(gpuc_start\).*cudaMemcpyAsync\(in\.ptr, gpuc_in_in, in\.bytes\(\), cudaMemcpyHostToDevice, gpuc_in_stream\).*cudaEventRecord\(gpuc_in_done, gpuc_in_stream\)\);\n\s*GPUC_CUDA\(cudaStreamWaitEvent\(0, gpuc_in_done, 0\)\);`, 1},
-			{`(?s)cudaEventRecord\(gpuc_stop\).*gpuc_free_input\(gpuc_in_in\);`, 1},
+			{`gpuc_free_input\(gpuc_in_in\);`, 0},
+			// The copies run on a stream of their own, after the
+			// pool's allocation and before the clock (Note [Input
+			// copies]); the chunks are freed after the clock stops.
+			{`(?s)gpuc_input_stream_init\(\);\n.*cudaMalloc\(&gpuc_pool, gpuc_pool_bytes\)\);\n\s*gpuc_stream_input\(&gpuc_buffers\[0\].*cudaEventRecord\(gpuc_start\)`, 1},
+			{`cudaMemcpyAsync\(in\.ptr`, 0},
+			{`(?s)cudaEventRecord\(gpuc_stop\).*gpuc_stage_free\(\);`, 1},
 			// The kernels load and the pool is allocated before the clock
 			// starts, and the pool is zeroed after (Note [Loading before
 			// the clock]).
-			{`(?s)gpuc_max_block\(\(const void \*\)[a-z_0-9]+\);\n.*cudaMalloc\(&gpuc_pool, gpuc_pool_bytes\)\);\n\s*gpuc_profile\.on = gpuc_time;.*cudaEventRecord\(gpuc_start\).*cudaMemsetAsync\(gpuc_pool`, 1},
+			{`(?s)gpuc_max_block\(\(const void \*\)[a-z_0-9]+\);\n.*cudaMalloc\(&gpuc_pool, gpuc_pool_bytes\)\);\n(\s*gpuc_stream_input\([^\n]*\n)*\s*gpuc_profile\.on = gpuc_time;.*cudaEventRecord\(gpuc_start\).*cudaMemsetAsync\(gpuc_pool`, 1},
 			{`static const int gpuc_init_weights\[\] = \{3, -1, 4, -1\};`, 1},
 			// Integer adds to global memory combine a warp's updates of
 			// one address; a constant addend needs no shuffles.

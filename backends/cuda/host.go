@@ -335,14 +335,14 @@ func (e *emitter) hostMain(main string) string {
 		f.line("// Sizes, from the parameters.")
 		e.sizes(f)
 	}
-	if ins := e.inputs(); len(ins) > 0 {
+	if ins, checks := e.inputs(), e.inputChecks(); len(ins)+len(checks) > 0 {
 		f.line("")
 		f.line("// Input files.")
-		if _, ok := e.dev.(runtimeAPI); ok {
+		if _, ok := e.dev.(runtimeAPI); ok && len(ins) > 0 {
 			f.line("gpuc_input_alloc = gpuc_pinned_alloc;")
 			f.line("gpuc_input_free = gpuc_pinned_free;")
 		}
-		for _, l := range ins {
+		for _, l := range append(checks, ins...) {
 			f.line("%s", l)
 		}
 	}
@@ -540,11 +540,12 @@ func (e *emitter) sizes(f *fn) {
 }
 
 // inputs reads the input buffers' files into host memory, before the
-// device clock starts.
+// device clock starts; streamed ones are read later, into the device
+// (Note [Streamed input] in prelude.cuh).
 func (e *emitter) inputs() []string {
 	var out []string
 	for i, b := range e.m.Buffers {
-		if b.Role == ir.Input && b.Space != ir.Shared {
+		if b.Role == ir.Input && b.Space != ir.Shared && !e.streamed(b) {
 			out = append(out, fmt.Sprintf("void *const gpuc_in_%s = gpuc_read_input(&gpuc_buffers[%d], %s, %s.len);",
 				e.n.c(b.Name), i, typeTag(b.Elem), e.hostBuf(b)))
 		}
@@ -567,9 +568,6 @@ func (e *emitter) setup(f *fn) {
 			continue
 		}
 		e.dev.setup(f, b)
-	}
-	if j, ok := e.dev.(interface{ joinInputs(*fn) }); ok {
-		j.joinInputs(f)
 	}
 }
 
@@ -604,7 +602,7 @@ func (e *emitter) finish(f *fn) {
 	// The input blocks outlive the clock: freeing page-locked memory
 	// waits for the device and unmaps every page (Note [Input files]).
 	for _, b := range e.m.Buffers {
-		if b.Role == ir.Input && b.Space != ir.Shared {
+		if b.Role == ir.Input && b.Space != ir.Shared && !e.streamed(b) {
 			f.line("gpuc_free_input(gpuc_in_%s);", e.n.c(b.Name))
 		}
 	}

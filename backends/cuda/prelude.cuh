@@ -8,6 +8,7 @@
 #ifndef GPUC_CUDA_STUB
 #include <cooperative_groups.h>
 #endif
+#include <thread>
 
 // GPUC_CUDA checks a CUDA runtime call; a failure is "error: CALL: WHY".
 #define GPUC_CUDA(call) gpuc_cuda_check((call), #call)
@@ -229,14 +230,11 @@ inline void gpuc_profile_launch(bool coop, const char *from) {
   gpuc_profile.coop += coop;
 }
 
-// gpuc_in_stream copies the input buffers in beside the pool's zeroing,
-// and gpuc_in_done marks the end of its copies (Note [Input copies] in
-// backends/cuda/runtime_api.go); both are made before the clock.
+// gpuc_in_stream copies the input buffers in as they are read (Note
+// [Streamed input]), made before the clock.
 static cudaStream_t gpuc_in_stream;
-static cudaEvent_t gpuc_in_done;
 inline void gpuc_input_stream_init(void) {
   GPUC_CUDA(cudaStreamCreateWithFlags(&gpuc_in_stream, cudaStreamNonBlocking));
-  GPUC_CUDA(cudaEventCreateWithFlags(&gpuc_in_done, cudaEventDisableTiming));
 }
 
 // gpuc_pinned_alloc and gpuc_pinned_free hold input files in page-locked
@@ -249,10 +247,217 @@ inline void *gpuc_pinned_alloc(size_t bytes) {
 }
 inline void gpuc_pinned_free(void *p) { GPUC_CUDA(cudaFreeHost(p)); }
 
+// Note [Streamed input]
+//
+// An input buffer that its copy fills whole (Note [Input copies] in
+// backends/cuda/runtime_api.go) is read into the device before the clock
+// starts, through page-locked chunks: a reader reads a chunk into one of
+// its slots while the copy engine copies the chunks read before
+// (cudaMemcpyAsync on gpuc_in_stream; an event per slot, waited for
+// before the slot is read into again). No block of the file's size is
+// pinned or faulted in, and the copy hides under the reading: min over
+// 10^8 pinned 0.8 GB, read into it and then copied it in for 15 ms inside
+// the clock. A regular file is read by up to gpuc_stage_readers threads,
+// each a run of chunks with a descriptor and slots of its own (reading
+// from the page cache runs at 3-5 GB/s a core); a pipe, and a bool
+// buffer, whose bytes are checked in order, by one reader. Text is
+// parsed into host memory as before (Note [Input files] in
+// gpuc_runtime.h) and goes through the same slots. Each buffer's read
+// ends when its last copy does, so that the clock starts with the input
+// on the device and the input files' time (gpuc_report_inputs) holds
+// the copies that the reading did not hide. The slots are freed after
+// the clock stops. Each file is checked first where input files are read
+// (gpuc_check_input), so that a missing one still fails before CUDA
+// starts.
+constexpr size_t gpuc_stage_chunk = (size_t)2 << 20;
+enum { gpuc_stage_slots = 2, gpuc_stage_readers = 4 };
+struct gpuc_stager {
+  char *buf[gpuc_stage_slots];
+  cudaEvent_t done[gpuc_stage_slots];
+  int next;
+};
+static gpuc_stager gpuc_stagers[gpuc_stage_readers];
+
+// gpuc_stage_alloc gives reader r its first k slots (k at most
+// gpuc_stage_slots: as many as it has chunks to read), from the main
+// thread, so that the input's allocation time is wall-clock time.
+inline void gpuc_stage_alloc(int r, size_t k) {
+  gpuc_stager &s = gpuc_stagers[r];
+  for (size_t i = 0; i < k && i < (size_t)gpuc_stage_slots; i++) {
+    if (s.buf[i] != nullptr) continue;
+    const long long t = gpuc_now_ns();
+    GPUC_CUDA(cudaHostAlloc((void **)&s.buf[i], gpuc_stage_chunk, 0));
+    GPUC_CUDA(cudaEventCreateWithFlags(&s.done[i], cudaEventDisableTiming));
+    gpuc_input_alloc_ns += gpuc_now_ns() - t;
+  }
+}
+
+// gpuc_stage_slot returns the next allocated slot of reader r once its
+// last copy is done, and its index in *slot.
+inline char *gpuc_stage_slot(int r, int *slot) {
+  gpuc_stager &s = gpuc_stagers[r];
+  const int i = s.buf[s.next] != nullptr ? s.next : 0;
+  s.next = (i + 1) % gpuc_stage_slots;
+  GPUC_CUDA(cudaEventSynchronize(s.done[i]));
+  *slot = i;
+  return s.buf[i];
+}
+
+// gpuc_stage_send copies the n bytes in slot i of reader r to dst.
+inline void gpuc_stage_send(int r, int i, void *dst, size_t n) {
+  gpuc_stager &s = gpuc_stagers[r];
+  GPUC_CUDA(cudaMemcpyAsync(dst, s.buf[i], n, cudaMemcpyHostToDevice, gpuc_in_stream));
+  GPUC_CUDA(cudaEventRecord(s.done[i], gpuc_in_stream));
+}
+
+// gpuc_stage_free frees every slot, after the clock stops.
+inline void gpuc_stage_free(void) {
+  for (gpuc_stager &s : gpuc_stagers) {
+    for (int i = 0; i < gpuc_stage_slots; i++) {
+      if (s.buf[i] == nullptr) continue;
+      GPUC_CUDA(cudaFreeHost(s.buf[i]));
+      GPUC_CUDA(cudaEventDestroy(s.done[i]));
+      s.buf[i] = nullptr;
+    }
+  }
+}
+
+// gpuc_stream_job is one binary file being streamed by readers reader
+// threads, reader r taking the r-th of as many runs of whole chunks, in
+// order, so that each reads on as the kernel's read-ahead expects.
+struct gpuc_stream_job {
+  const gpuc_buffer_arg *b;
+  const char *path;
+  gpuc_type t;
+  long long n;
+  int fd;
+  bool regular;
+  size_t want;
+  unsigned char *dev;
+  int readers;
+  int device;
+};
+
+// gpuc_stream_part reads and sends reader r's chunks of job j, from fd.
+inline void gpuc_stream_part(const gpuc_stream_job *j, int r, int fd) {
+  const size_t chunks = (j->want + gpuc_stage_chunk - 1) / gpuc_stage_chunk;
+  const size_t per = (chunks + (size_t)j->readers - 1) / (size_t)j->readers;
+  const size_t end = (size_t)(r + 1) * per * gpuc_stage_chunk < j->want ? (size_t)(r + 1) * per * gpuc_stage_chunk : j->want;
+  for (size_t at = (size_t)r * per * gpuc_stage_chunk; at < end; at += gpuc_stage_chunk) {
+    const size_t ask = end - at < gpuc_stage_chunk ? end - at : gpuc_stage_chunk;
+    int slot;
+    char *buf = gpuc_stage_slot(r, &slot);
+    size_t got = 0;
+    while (got < ask) {
+      const ssize_t k = j->regular ? pread(fd, buf + got, ask - got, (off_t)(at + got)) : read(fd, buf + got, ask - got);
+      if (k < 0 && errno == EINTR) continue;
+      if (k < 0) gpuc_fail("input buffer %s: read %s: %s", j->b->name, j->path, strerror(errno));
+      if (k == 0) break;
+      got += (size_t)k;
+    }
+    if (got != ask)
+      gpuc_fail_size(j->path, (long long)(at + got), j->b, j->n, j->t);
+    for (size_t i = 0; j->t == GPUC_BOOL && i < got; i++) {
+      if ((unsigned char)buf[i] > 1)
+        gpuc_fail("%s: byte %lld: bool value %d is not 0 or 1", j->path, (long long)(at + i), (unsigned char)buf[i]);
+    }
+    gpuc_stage_send(r, slot, j->dev + at, got);
+  }
+}
+
+// gpuc_check_input fails, with gpuc_stream_input's errors, on an input
+// buffer without a file, a file that cannot be read, or a regular binary
+// file whose size is not n values of type t: before CUDA starts. It does
+// not open the file, which for a named pipe would wait for its writer.
+inline void gpuc_check_input(const gpuc_buffer_arg *b, gpuc_type t, long long n) {
+  if (b->file == nullptr) gpuc_fail("no input file given for input buffer %s", b->name);
+  const bool binary = b->file[0] == '@';
+  const char *path = binary ? b->file + 1 : b->file;
+  struct stat st;
+  if (stat(path, &st) != 0 || access(path, R_OK) != 0)
+    gpuc_fail("input buffer %s: open %s: %s", b->name, path, strerror(errno));
+  const long long want = (n > 0 ? n : 0) * (long long)gpuc_type_size(t);
+  if (binary && S_ISREG(st.st_mode) && (long long)st.st_size != want)
+    gpuc_fail_size(path, (long long)st.st_size, b, n, t);
+}
+
+// gpuc_stream_input reads the n values of type t of input buffer b into
+// the device buffer dev (Note [Streamed input]), with the errors of
+// gpuc_read_input.
+inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n, void *dev) {
+  if (b->file == nullptr) gpuc_fail("no input file given for input buffer %s", b->name);
+  const size_t size = gpuc_type_size(t);
+  const size_t want = (size_t)(n > 0 ? n : 0) * size;
+  if (b->file[0] != '@') {
+    // Text: parsed into host memory, then sent through reader 0's slots.
+    void *(*alloc)(size_t) = gpuc_input_alloc;
+    void (*release)(void *) = gpuc_input_free;
+    gpuc_input_alloc = nullptr;
+    gpuc_input_free = nullptr;
+    char *block = (char *)gpuc_read_input(b, t, n);
+    const long long t0 = gpuc_now_ns();
+    gpuc_stage_alloc(0, (want + gpuc_stage_chunk - 1) / gpuc_stage_chunk);
+    for (size_t at = 0; at < want; at += gpuc_stage_chunk) {
+      const size_t k = want - at < gpuc_stage_chunk ? want - at : gpuc_stage_chunk;
+      int slot;
+      memcpy(gpuc_stage_slot(0, &slot), block + at, k);
+      gpuc_stage_send(0, slot, (unsigned char *)dev + at, k);
+    }
+    free(block);
+    GPUC_CUDA(cudaStreamSynchronize(gpuc_in_stream));
+    gpuc_input_alloc = alloc;
+    gpuc_input_free = release;
+    gpuc_input_ns += gpuc_now_ns() - t0;
+    gpuc_input_copied += (long long)want;
+    return;
+  }
+  const long long t0 = gpuc_now_ns();
+  gpuc_stream_job j = {b, b->file + 1, t, n, -1, false, want, (unsigned char *)dev, 1, 0};
+  long long known;
+  j.fd = gpuc_open_input(b->name, j.path, &known);
+  if (known >= 0 && (size_t)known != want)
+    gpuc_fail_size(j.path, known, b, n, t);
+  j.regular = known >= 0;
+  const size_t chunks = (want + gpuc_stage_chunk - 1) / gpuc_stage_chunk;
+  if (j.regular && t != GPUC_BOOL) j.readers = chunks < (size_t)gpuc_stage_readers ? (int)chunks : gpuc_stage_readers;
+  if (j.readers < 1) j.readers = 1;
+  GPUC_CUDA(cudaGetDevice(&j.device));
+  for (int r = 0; r < j.readers; r++) gpuc_stage_alloc(r, (chunks + (size_t)j.readers - 1) / (size_t)j.readers);
+  std::thread others[gpuc_stage_readers];
+  for (int r = 1; r < j.readers; r++) {
+    others[r] = std::thread([&j, r] {
+      GPUC_CUDA(cudaSetDevice(j.device));
+      long long size;
+      const int fd = gpuc_open_input(j.b->name, j.path, &size); // read-ahead of its own
+      gpuc_stream_part(&j, r, fd);
+      close(fd);
+    });
+  }
+  gpuc_stream_part(&j, 0, j.fd);
+  for (int r = 1; r < j.readers; r++) others[r].join();
+  // Bytes past the buffer's length: a pipe's, or a file's that grew.
+  size_t len = want, more;
+  char extra[4096];
+  if (j.regular) {
+    ssize_t k;
+    while ((k = pread(j.fd, extra, sizeof extra, (off_t)len)) > 0) len += (size_t)k;
+  } else {
+    while ((more = gpuc_read_fd(b->name, j.path, j.fd, extra, sizeof extra)) > 0) len += more;
+  }
+  close(j.fd);
+  GPUC_CUDA(cudaStreamSynchronize(gpuc_in_stream));
+  if (len != want)
+    gpuc_fail_size(j.path, (long long)len, b, n, t);
+  gpuc_input_ns += gpuc_now_ns() - t0;
+  gpuc_input_bytes += (long long)want;
+  gpuc_input_copied += (long long)want;
+  gpuc_input_files++;
+}
+
 // gpuc_profile_report prints the profile after the device time, total_ms,
 // whose events are start and stop: the launches and the time their kernels
-// ran, then where the rest went: before the first kernel (allocation,
-// zeroing, inputs), between kernels (launch gaps, read-backs, host work in
+// ran, then where the rest went: before the first kernel (zeroing,
+// setup), between kernels (launch gaps, read-backs, host work in
 // the loop) and after the last one (read-backs, host work, printing).
 inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t stop) {
   double busy = 0;
@@ -296,8 +501,8 @@ inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t s
           rest - before - after, after);
   if (gpuc_profile.first_ns > 0)
     fprintf(stderr,
-            "gpuc: before the first kernel, the host reached its launch %.3f ms after the clock started (allocation, "
-            "zeroing, queueing the input copies, setup); the rest of that time the device copied\n",
+            "gpuc: before the first kernel, the host reached its launch %.3f ms after the clock started (zeroing, "
+            "setup, queueing any copies); the rest of that time the device zeroed or copied\n",
             host_before);
   if (ngroups > 1) {
     fprintf(stderr, "gpuc: kernels by the host function that launched them:");

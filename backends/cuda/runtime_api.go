@@ -286,6 +286,7 @@ func (runtimeAPI) start(f *fn) {
 		f.e.poolSize(f)
 		f.line("unsigned char *gpuc_pool = nullptr;")
 		f.line("GPUC_CUDA(cudaMalloc(&gpuc_pool, gpuc_pool_bytes));")
+		f.e.streamInputs(f)
 	}
 	f.line("gpuc_profile.on = gpuc_time;")
 	f.line("cudaEvent_t gpuc_start, gpuc_stop;")
@@ -308,8 +309,10 @@ func (runtimeAPI) start(f *fn) {
 // page-locked buffer of small read-backs (gpuc_to_host) and the chunks
 // that text is written through (Note [Writing from the device] in
 // gpuc_device.h), so that the time before the first
-// kernel is zeroing, the input copies and setup, which --time then
-// splits into the host's part and the device's.
+// kernel is zeroing and setup (the input files are read into the
+// device after the pool's allocation, Note [Streamed input] in
+// prelude.cuh), which --time then splits into the host's part and the
+// device's.
 // scripts/bench/chr_fw.cu, the hand-written baseline, loads its kernel
 // and allocates its buffer before its clock too.
 
@@ -328,7 +331,7 @@ func (runtimeAPI) pool(f *fn) {
 		f.line("gpuc_world_pool_zero(gpuc_pool, gpuc_pool_bytes);")
 		return
 	}
-	// An input buffer's copy fills it whole (gpuc_read_input reads
+	// An input buffer's copy fills it whole (gpuc_stream_input reads
 	// exactly its length), so zeroing skips it: min over 10^8 reads
 	// 0.8 GB of its 6 GB pool.
 	globals := globalBuffers(f.e.m)
@@ -366,12 +369,10 @@ func filledByCopy(b *ir.Buffer) bool {
 //
 // The input buffers of a program that is not a world's are copied in on
 // a non-blocking stream of their own (gpuc_in_stream, created before the
-// clock), while the default stream zeroes the rest of the pool: the
-// zeroing skips them, so the two touch different bytes, and the copy
-// engine and the kernels that zero overlap (min over 10^8 zeroes 5.2 GB,
-// about 2 ms, beside its 0.8 GB copy). The default stream then waits for
-// the copies (an event, no host synchronisation), so that every kernel,
-// copy and read-back after it sees them.
+// clock) as their files are read, and the host waits for the copies
+// before the clock starts (Note [Streamed input] in prelude.cuh), so
+// every kernel, copy and read-back after it sees them. The pool's zeroing
+// after the clock starts skips the input buffers.
 
 // hasCopiedInputs reports whether m has an input buffer that its copy
 // fills (filledByCopy), in a program that is not a world's.
@@ -387,12 +388,33 @@ func (e *emitter) hasCopiedInputs() bool {
 	return false
 }
 
-// joinInputs has the default stream wait for the input copies (Note
-// [Input copies]).
-func (runtimeAPI) joinInputs(f *fn) {
-	if f.e.hasCopiedInputs() {
-		f.line("GPUC_CUDA(cudaEventRecord(gpuc_in_done, gpuc_in_stream));")
-		f.line("GPUC_CUDA(cudaStreamWaitEvent(0, gpuc_in_done, 0));")
+// streamed reports whether b is read into the device through page-locked
+// chunks before the clock (Note [Streamed input] in prelude.cuh).
+func (e *emitter) streamed(b *ir.Buffer) bool {
+	_, ok := e.dev.(runtimeAPI)
+	return ok && !e.world && filledByCopy(b)
+}
+
+// inputChecks checks each streamed input buffer's file where the other
+// input files are read, before CUDA starts, so that a missing file or
+// one of the wrong size fails at once, as before streaming.
+func (e *emitter) inputChecks() []string {
+	var out []string
+	for i, b := range e.m.Buffers {
+		if e.streamed(b) {
+			out = append(out, fmt.Sprintf("gpuc_check_input(&gpuc_buffers[%d], %s, %s.len);", i, typeTag(b.Elem), e.hostBuf(b)))
+		}
+	}
+	return out
+}
+
+// streamInputs reads the streamed input buffers into the pool, after its
+// allocation and before the clock.
+func (e *emitter) streamInputs(f *fn) {
+	for i, b := range e.m.Buffers {
+		if e.streamed(b) {
+			f.line("gpuc_stream_input(&gpuc_buffers[%d], %s, %s.len, gpuc_pool + gpuc_at_%s);", i, typeTag(b.Elem), e.hostBuf(b), e.n.c(b.Name))
+		}
 	}
 }
 
@@ -504,11 +526,8 @@ func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 	switch {
 	case b.Role == ir.Input && b.Space == ir.Constant:
 		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, gpuc_in_%s, %s.bytes()));", name, name, h)
-	case filledByCopy(b) && !f.e.world:
-		// From page-locked memory, held until the clock stops
-		// (Note [Input files] in gpuc_runtime.h), on a stream of their
-		// own beside the pool's zeroing (Note [Input copies]).
-		f.line("GPUC_CUDA(cudaMemcpyAsync(%s.ptr, gpuc_in_%s, %s.bytes(), cudaMemcpyHostToDevice, gpuc_in_stream));", h, name, h)
+	case f.e.streamed(b):
+		// Copied in before the clock (Note [Streamed input]).
 	case b.Role == ir.Input:
 		f.line("GPUC_CUDA(cudaMemcpyAsync(%s.ptr, gpuc_in_%s, %s.bytes(), cudaMemcpyHostToDevice, 0));", h, name, h)
 	case b.Role == ir.Static && len(b.Init) == 0:
@@ -580,6 +599,9 @@ func (runtimeAPI) release(f *fn) {
 		f.line("gpuc_world_end();")
 	case len(globalBuffers(f.e.m)) > 0:
 		f.line("GPUC_CUDA(cudaFree(gpuc_pool));")
+	}
+	if f.e.hasCopiedInputs() {
+		f.line("gpuc_stage_free();")
 	}
 }
 

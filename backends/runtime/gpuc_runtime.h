@@ -678,7 +678,9 @@ inline void gpuc_report_fit(const char *name, long long v, double fit, unsigned 
 // of at most 18 digits cannot overflow 64 bits, so the fast path needs
 // no overflow check; anything else (hex, floats, booleans, longer digit
 // strings) goes to gpuc_parse_value, which decides what it means and
-// gives the same errors as before.
+// gives the same errors as before. The CUDA backend reads the buffers
+// that their copy fills straight into the device instead, through
+// page-locked chunks (Note [Streamed input] in its prelude.cuh).
 
 // gpuc_input_ns and gpuc_input_bytes count what gpuc_read_input read, and
 // the time it took (Note [Input files]).
@@ -687,6 +689,10 @@ inline long long gpuc_input_ns = 0, gpuc_input_bytes = 0, gpuc_input_files = 0;
 // page-locked memory, pinning, and with the first block the CUDA
 // context's start, which --time reports apart from the reading.
 inline long long gpuc_input_alloc_ns = 0;
+// gpuc_input_copied counts the bytes that went to the device as they
+// were read, before the clock (Note [Streamed input] in the CUDA
+// backend's prelude.cuh).
+inline long long gpuc_input_copied = 0;
 
 
 inline long long gpuc_now_ns(void) {
@@ -790,6 +796,14 @@ inline void gpuc_parse_text(const gpuc_buffer_arg *b, const char *path, gpuc_typ
   if (count != n) gpuc_fail("%s: %lld values for buffer %s of length %lld", path, count, b->name, n);
 }
 
+// gpuc_fail_size fails on a binary input file of got bytes for buffer b
+// of n values of type t.
+[[noreturn]] inline void gpuc_fail_size(const char *path, long long got, const gpuc_buffer_arg *b, long long n,
+                                        gpuc_type t) {
+  gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", path, got, b->name, n, gpuc_type_name(t),
+            n * (long long)gpuc_type_size(t));
+}
+
 // gpuc_input_block allocates an input file's block of bytes, timed apart.
 inline char *gpuc_input_block(size_t bytes) {
   const long long t = gpuc_now_ns();
@@ -816,8 +830,7 @@ inline void *gpuc_read_input(const gpuc_buffer_arg *b, gpuc_type t, long long n)
     int fd = gpuc_open_input(b->name, path, &known);
     size_t want = (size_t)(n > 0 ? n : 0) * size;
     if (known >= 0 && (size_t)known != want)
-      gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", path, known, b->name, n,
-                gpuc_type_name(t), n * (long long)size);
+      gpuc_fail_size(path, known, b, n, t);
     dst = gpuc_input_block(bytes);
     if (dst == nullptr) gpuc_fail("input buffer %s: out of host memory (%lld values)", b->name, n);
     size_t len = gpuc_read_fd(b->name, path, fd, dst, want);
@@ -828,8 +841,7 @@ inline void *gpuc_read_input(const gpuc_buffer_arg *b, gpuc_type t, long long n)
     }
     close(fd);
     if (len != want)
-      gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", path, (long long)len, b->name, n,
-                gpuc_type_name(t), n * (long long)size);
+      gpuc_fail_size(path, (long long)len, b, n, t);
     for (long long i = 0; t == GPUC_BOOL && i < n; i++) {
       if ((unsigned char)dst[i] > 1)
         gpuc_fail("%s: byte %lld: bool value %d is not 0 or 1", path, i, (unsigned char)dst[i]);
@@ -857,14 +869,22 @@ inline void gpuc_report_inputs(void) {
   if (gpuc_input_files == 0) return;
   const double alloc = (double)gpuc_input_alloc_ns / 1e6, ms = (double)gpuc_input_ns / 1e6 - alloc;
   if (gpuc_json) {
-    fprintf(stderr, "{\"gpuc\": \"inputs\", \"files\": %lld, \"bytes\": %lld, \"read_ms\": %.3f, \"alloc_ms\": %.3f}\n",
-            gpuc_input_files, gpuc_input_bytes, ms, alloc);
+    fprintf(stderr,
+            "{\"gpuc\": \"inputs\", \"files\": %lld, \"bytes\": %lld, \"read_ms\": %.3f, \"alloc_ms\": %.3f, "
+            "\"copied_bytes\": %lld}\n",
+            gpuc_input_files, gpuc_input_bytes, ms, alloc, gpuc_input_copied);
     return;
   }
+  // CUDA starts with the first page-locked block, unless inputs were
+  // streamed: then it started before them.
+  char copied[96] = " (CUDA's start-up comes with the first page-locked one)";
+  if (gpuc_input_copied > 0)
+    snprintf(copied, sizeof copied, " (%.1f MB of it copied to the device as it was read)", (double)gpuc_input_copied / 1e6);
   fprintf(stderr,
-          "gpuc: input files: %lld, %.1f MB read in %.3f ms (%.2f GB/s), and %.3f ms allocating their blocks (CUDA's "
-          "start-up comes with the first page-locked one), before the device clock\n",
-          gpuc_input_files, (double)gpuc_input_bytes / 1e6, ms, ms > 0 ? (double)gpuc_input_bytes / 1e6 / ms : 0.0, alloc);
+          "gpuc: input files: %lld, %.1f MB read in %.3f ms (%.2f GB/s), and %.3f ms allocating their blocks%s, before "
+          "the device clock\n",
+          gpuc_input_files, (double)gpuc_input_bytes / 1e6, ms, ms > 0 ? (double)gpuc_input_bytes / 1e6 / ms : 0.0, alloc,
+          copied);
 }
 
 // ---- Output ----
