@@ -56,6 +56,9 @@ func (e *emitter) moduleWithOne(one *ir.Module, opts Options) (string, error) {
 		return "", fmt.Errorf("cuda: the one-device program of module %s has the parameter %s", e.m.Name, ir.DevicesParam)
 	}
 	o := newEmitter(one, e.dev, !opts.NoChecks)
+	// The head is the world program's, which does not detach (Note [Detached
+	// exit] in detach.h): neither does the one-device program it carries.
+	o.detach = false
 	var b strings.Builder
 	b.WriteString(e.dev.head(e))
 	b.WriteString("\n// The one-device program, which DEVICES=1 runs (Note [A world of one runs the one-device program]).\nnamespace gpuc_one {\n")
