@@ -44,24 +44,6 @@ func TestConstructedKernelsCVC5(t *testing.T) {
 			t.Logf("%s: skipped: clang-16 and opt-16 are not installed", f)
 			continue
 		}
-		want := wants(t, f)
-		systems, _ := systemsOf(t, f)
-		for _, sys := range systems {
-			w, ok := want[sys.Name]
-			if !ok {
-				continue
-			}
-			delete(want, sys.Name)
-			r := eng.Analyze(sys)
-			if got := verdictText(r); got != w {
-				t.Errorf("%s: cvc5: got %s, want %s", f, r.Line(), w)
-			}
-			if r.Verdict == termination.False && r.Witness == nil {
-				t.Errorf("%s: cvc5: FALSE without a witness", f)
-			}
-		}
-		for k := range want {
-			t.Errorf("%s: no kernel %s", f, k)
-		}
+		checkKernels(t, eng, f, "cvc5: ", nil)
 	}
 }

@@ -115,23 +115,9 @@ func TestConstructedKernels(t *testing.T) {
 			t.Logf("%s: skipped: clang-16 and opt-16 are not installed", f)
 			continue
 		}
-		want := wants(t, f)
-		systems, m := systemsOf(t, f)
-		for _, sys := range systems {
-			w, ok := want[sys.Name]
-			if !ok {
-				continue
-			}
-			delete(want, sys.Name)
-			r := eng.Analyze(sys)
-			if got := verdictText(r); got != w {
-				t.Errorf("%s: got %s, want %s", f, r.Line(), w)
-			}
-			if r.Verdict == termination.False && r.Witness == nil {
-				t.Errorf("%s: FALSE without a witness", f)
-			}
+		checkKernels(t, eng, f, "", func(r *termination.Result, m *ir.Module) {
 			if m == nil {
-				continue
+				return
 			}
 			// Differential check in the interpreter: a witness's parameters make a loop pass
 			// any limit; a TRUE kernel ends at the defaults (which meet every condition here).
@@ -150,15 +136,40 @@ func TestConstructedKernels(t *testing.T) {
 				}
 			}
 			if r.Verdict != termination.True {
-				continue
+				return
 			}
 			if looped, _ := replay(t, m, nil); looped {
 				t.Errorf("%s: TRUE, but the interpreter passed the loop limit at the defaults", f)
 			}
+		})
+	}
+}
+
+// checkKernels analyses with eng each kernel of f that wants a verdict, checks the verdict
+// (and that a FALSE has a witness), hands each result to more where it is not nil, and
+// reports the wanted kernels that f lacks. who prefixes the messages (the solver).
+func checkKernels(t *testing.T, eng *termination.Engine, f, who string, more func(*termination.Result, *ir.Module)) {
+	want := wants(t, f)
+	systems, m := systemsOf(t, f)
+	for _, sys := range systems {
+		w, ok := want[sys.Name]
+		if !ok {
+			continue
 		}
-		for k := range want {
-			t.Errorf("%s: no kernel %s", f, k)
+		delete(want, sys.Name)
+		r := eng.Analyze(sys)
+		if got := verdictText(r); got != w {
+			t.Errorf("%s: %sgot %s, want %s", f, who, r.Line(), w)
 		}
+		if r.Verdict == termination.False && r.Witness == nil {
+			t.Errorf("%s: %sFALSE without a witness", f, who)
+		}
+		if more != nil {
+			more(r, m)
+		}
+	}
+	for k := range want {
+		t.Errorf("%s: no kernel %s", f, k)
 	}
 }
 
