@@ -400,6 +400,32 @@ func Walk(e Expr, f func(Expr)) {
 	}
 }
 
+// Rewrite gives e with each subexpression that f replaces replaced: f sees
+// parents first, and where it answers (r, true) r stands for the whole
+// subexpression; elsewhere the node is rebuilt over its rewritten children.
+func Rewrite(e Expr, f func(Expr) (Expr, bool)) Expr {
+	if r, ok := f(e); ok {
+		return r
+	}
+	switch x := e.(type) {
+	case *Unary:
+		return &Unary{Op: x.Op, X: Rewrite(x.X, f)}
+	case *Binary:
+		return B(x.Op, Rewrite(x.X, f), Rewrite(x.Y, f))
+	case *Cast:
+		y := *x
+		y.X = Rewrite(x.X, f)
+		return &y
+	case *Ite:
+		return &Ite{C: Rewrite(x.C, f), T: Rewrite(x.T, f), E: Rewrite(x.E, f)}
+	case *Load:
+		y := *x
+		y.Addr = Rewrite(x.Addr, f)
+		return &y
+	}
+	return e
+}
+
 // FreeVars gives the names of the variables e reads.
 func FreeVars(e Expr) map[string]bool {
 	m := map[string]bool{}

@@ -131,32 +131,17 @@ func reduceProducts(sys *its.System) (*its.System, map[string]its.Expr) {
 		defs[pr.name] = its.B(its.Mul, its.R(pr.p), pr.c)
 	}
 	// read replaces each product by its variable.
-	var read func(e its.Expr) its.Expr
-	read = func(e its.Expr) its.Expr {
-		switch x := e.(type) {
-		case *its.Binary:
-			if x.Op == its.Mul {
+	read := func(e its.Expr) its.Expr {
+		return its.Rewrite(e, func(e its.Expr) (its.Expr, bool) {
+			if x, ok := e.(*its.Binary); ok && x.Op == its.Mul {
 				for i, pr := range prods {
 					if sameProduct(x, pr.p.Name, pr.c) {
-						return its.R(vars[i])
+						return its.R(vars[i]), true
 					}
 				}
 			}
-			return its.B(x.Op, read(x.X), read(x.Y))
-		case *its.Unary:
-			return &its.Unary{Op: x.Op, X: read(x.X)}
-		case *its.Cast:
-			y := *x
-			y.X = read(x.X)
-			return &y
-		case *its.Ite:
-			return &its.Ite{C: read(x.C), T: read(x.T), E: read(x.E)}
-		case *its.Load:
-			y := *x
-			y.Addr = read(x.Addr)
-			return &y
-		}
-		return e
+			return nil, false
+		})
 	}
 	// A stride d*c of constants is a variable too, set on the way out of the entry (which no
 	// transition enters): the solver then multiplies nowhere in the loop.
