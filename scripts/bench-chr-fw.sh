@@ -9,7 +9,8 @@
 # and prints every run's --time figures: whole device time (first copy
 # in to last copy out), kernels, and the fixpoint (the device time up to
 # the end of the last kernel, as bench-chr.sh computes it), with their
-# ratios to the best hand-written time. Every output must be the same.
+# ratios to the best hand-written time, and each process's wall clock
+# from start to exit, as a user waits for it. Every output must be the same.
 # One call takes about 1 minute at 1024 nodes.
 set -uo pipefail
 dir=${1:?usage: bench-chr-fw.sh DIR}
@@ -32,24 +33,28 @@ for n in $sizes; do
   echo "== Floyd-Warshall, complete graph of $n nodes ($m edges)"
   hand=
   for r in $(seq "$runs"); do
+    t0=$(date +%s%N)
     ./chr_fw_cuda "$n" > cuda.out 2> cuda.err || { echo "chr_fw_cuda failed"; cat cuda.err; }
+    t1=$(date +%s%N)
     c=$(grep -o '[0-9.]* ms' cuda.err | head -1 | cut -d' ' -f1)
-    echo "hand-written CUDA, run $r: $c ms"
+    echo "hand-written CUDA, run $r: $c ms; whole process $(( (t1 - t0) / 1000000 )) ms"
     hand=$(least "$hand" "$c")
   done
   for p in chr-fw-before chr-fw; do
     for procs in 65536 1048576; do
       bw= bk= bf=
       for r in $(seq "$runs"); do
+        t0=$(date +%s%N)
         # shellcheck disable=SC2086
         ./"$p" $args PROCS="$procs" --time > gpu.out 2> gpu.err || { echo "$p failed:"; cat gpu.err; }
+        t1=$(date +%s%N)
         t=$(grep -o '[0-9.]* ms' gpu.err | head -1 | cut -d' ' -f1)
         k=$(grep -o 'kernels [0-9.]* ms' gpu.err | awk '{ print $2 }')
         after=$(grep -o '[0-9.-]* ms after the last' gpu.err | awk '{ print $1 }')
         f=$(awk -v t="$t" -v a="$after" 'BEGIN { printf "%.3f", t - a }')
         steps=$(grep -h '^% steps' gpu.err | sed 's/^% //')
         if cmp -s gpu.out cuda.out; then same="same output"; else same="OUTPUT DIFFERS from the hand-written CUDA's"; fi
-        echo "$p PROCS=$procs, run $r: device time $t ms ($(ratio "$t" "$hand")x), kernels $k ms ($(ratio "$k" "$hand")x), fixpoint $f ms ($(ratio "$f" "$hand")x); $steps; $same"
+        echo "$p PROCS=$procs, run $r: device time $t ms ($(ratio "$t" "$hand")x), kernels $k ms ($(ratio "$k" "$hand")x), fixpoint $f ms ($(ratio "$f" "$hand")x); whole process $(( (t1 - t0) / 1000000 )) ms; $steps; $same"
         grep -h 'launches' gpu.err | head -1 | sed 's/^gpuc: /  /'
         bw=$(least "$bw" "$t") bk=$(least "$bk" "$k") bf=$(least "$bf" "$f")
       done
