@@ -31,20 +31,32 @@ inline void gpuc_device_context(void) {
   current = true;
 }
 
-// gpuc_device_start makes the context current and loads the PTX, which
-// the driver compiles for the GPU; a failure shows the compiler's log.
-inline void gpuc_device_start(const char *ptx) {
-  gpuc_device_context();
-  static char log[16384];
+// gpuc_jit_log holds the driver's compiler log of the last PTX load.
+static char gpuc_jit_log[16384];
+
+// gpuc_device_load loads the PTX, which the driver compiles for the GPU,
+// into the current context, and makes the clock's events; a failure to
+// load is returned, with the compiler's log in gpuc_jit_log, for the
+// caller to report.
+inline CUresult gpuc_device_load(const char *ptx) {
   CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *vals[] = {log, (void *)(uintptr_t)sizeof log};
+  void *vals[] = {gpuc_jit_log, (void *)(uintptr_t)sizeof gpuc_jit_log};
   CUresult err = cuModuleLoadDataEx(&gpuc_module, ptx, 2, opts, vals);
-  if (err != CUDA_SUCCESS) {
-    fprintf(stderr, "%s", log);
-    GPUC_CU(err);
-  }
+  if (err != CUDA_SUCCESS) return err;
   GPUC_CU(cuEventCreate(&gpuc_clock[0], CU_EVENT_DEFAULT));
   GPUC_CU(cuEventCreate(&gpuc_clock[1], CU_EVENT_DEFAULT));
+  return CUDA_SUCCESS;
+}
+
+// gpuc_device_start makes the context current and loads the PTX; a
+// failure shows the compiler's log.
+inline void gpuc_device_start(const char *ptx) {
+  gpuc_device_context();
+  CUresult err = gpuc_device_load(ptx);
+  if (err != CUDA_SUCCESS) {
+    fprintf(stderr, "%s", gpuc_jit_log);
+    gpuc_cu_check(err, "cuModuleLoadDataEx");
+  }
 }
 
 #ifndef GPUC_HYBRID

@@ -172,7 +172,7 @@ inline long long gpuc_hybrid(long long work, long long live) {
     break;
   case 2:
     move = !h.on_device;
-    if (move && !gpuc_hy_wait()) gpuc_fail("HYBRID=0: no CUDA device");
+    if (move && !gpuc_hy_wait()) gpuc_hy_no_device("HYBRID=0");
     break;
   case 3:
     move = h.on_device || gpuc_hy_wait();
@@ -193,6 +193,12 @@ inline bool gpuc_hybrid_on_device(void) { return gpuc_hy.on_device; }
 // gpuc_hybrid_report prints, for --time, where the points ran.
 inline void gpuc_hybrid_report(void) {
   const gpuc_hybrid_state &h = gpuc_hy;
+  if (gpuc_hy_why[0] != 0) {
+    if (gpuc_json)
+      fprintf(stderr, "{\"gpuc\": \"hybrid-device\", \"unused\": \"%s\"}\n", gpuc_hy_why);
+    else
+      fprintf(stderr, "gpuc: hybrid: the device was not used: %s\n", gpuc_hy_why);
+  }
   if (h.points[0] + h.points[1] == 0) return;
   if (gpuc_json)
     fprintf(stderr, "{\"gpuc\": \"hybrid\", \"host\": %lld, \"device\": %lld, \"moves\": %lld}\n", h.points[0], h.points[1], h.moves);

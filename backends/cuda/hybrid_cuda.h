@@ -9,10 +9,24 @@
 static void gpuc_hybrid_kernels(void);
 inline bool gpuc_hybrid_on_device(void);
 
-// The context thread's state: 0 starting, 1 ready, 2 no device.
+// The context thread's state: 0 starting, 1 ready, 2 no device; where
+// a device was found but could not take the program, gpuc_hy_why says
+// why (Note [A device that fails to start]).
 static int gpuc_hy_state;
 static pthread_t gpuc_hy_thread;
 static CUcontext gpuc_hy_ctx;
+static char gpuc_hy_why[256];
+
+// Note [A device that fails to start]
+// A hybrid program starts rewriting on the host while the context
+// thread brings the device up. If the driver's compiler refuses the PTX
+// (a driver older than the PTX's ISA) or the device cannot take the
+// module, the run that is under way is not the device's to end: the
+// context thread records why and says "no device", and the program goes
+// on on the host, as on a machine with no GPU. HYBRID=0, which asks for
+// the device, fails with that reason and the compiler's log, and --time
+// names it. Only the module's loading is soft; a device that fails after
+// the data moved up is an error as in any CUDA program.
 
 // gpuc_hy_start runs on the context thread: a machine without a driver
 // or a device leaves the program on the host.
@@ -20,14 +34,29 @@ inline void *gpuc_hy_start(void *ptx) {
   int n = 0;
   CUdevice dev;
   if (!gpuc_cuda_load() || cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&n) != CUDA_SUCCESS || n == 0 || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
-      cuDevicePrimaryCtxRetain(&gpuc_hy_ctx, dev) != CUDA_SUCCESS) {
+      cuDevicePrimaryCtxRetain(&gpuc_hy_ctx, dev) != CUDA_SUCCESS || cuCtxSetCurrent(gpuc_hy_ctx) != CUDA_SUCCESS) {
     __atomic_store_n(&gpuc_hy_state, 2, __ATOMIC_RELEASE);
     return nullptr;
   }
-  gpuc_device_start((const char *)ptx);
+  CUresult err = gpuc_device_load((const char *)ptx);
+  if (err != CUDA_SUCCESS) {
+    const char *why = nullptr;
+    if (cuGetErrorString(err, &why) != CUDA_SUCCESS || why == nullptr) why = "unknown CUDA error";
+    snprintf(gpuc_hy_why, sizeof gpuc_hy_why, "cuModuleLoadDataEx: %s", why);
+    __atomic_store_n(&gpuc_hy_state, 2, __ATOMIC_RELEASE);
+    return nullptr;
+  }
   gpuc_hybrid_kernels();
   __atomic_store_n(&gpuc_hy_state, 1, __ATOMIC_RELEASE);
   return nullptr;
+}
+
+// gpuc_hy_no_device fails a run that needs the device, with the reason
+// the context thread recorded, if any.
+[[noreturn]] inline void gpuc_hy_no_device(const char *what) {
+  if (gpuc_hy_why[0] == 0) gpuc_fail("%s: no CUDA device", what);
+  fprintf(stderr, "%s", gpuc_jit_log);
+  gpuc_fail("%s: the CUDA device cannot run the program: %s", what, gpuc_hy_why);
 }
 
 // gpuc_hybrid_cpu_only reports HYBRID=cpu: the program never loads the

@@ -342,6 +342,7 @@ func TestHybridDrivers(t *testing.T) {
 				{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"},
 				{nocuda}, {nocuda, "HYBRID_MIGRATE=every"}, {nocuda, "NOCUDA_MS=20000"},
 				{fake}, {fake, "HYBRID=0"}, {fake, "HYBRID_MIGRATE=every"}, {fake, "HYBRID=cpu"},
+				{fake, "FAKECUDA_JIT_FAIL=1"}, {fake, "FAKECUDA_JIT_FAIL=1", "HYBRID_MIGRATE=every"},
 			} {
 				start := time.Now()
 				stdout, stderr, status := runExe(t, base, []string{"SMALL=2", "HYBRIDITER=1"}, env...)
@@ -356,6 +357,17 @@ func TestHybridDrivers(t *testing.T) {
 				if _, stderr, status := runExe(t, base, nil, env...); status != 1 || !strings.Contains(stderr, "error: HYBRID=0: no CUDA device") {
 					t.Errorf("%v: exit %d, stderr %q; want 1 and no CUDA device", env, status, stderr)
 				}
+			}
+			// Note [A device that fails to start]: the run goes on on
+			// the host (above) and --time says why, once the program
+			// waited for the device (HYBRID_MIGRATE); HYBRID=0 fails
+			// with the reason and the compiler's log.
+			if _, stderr, status := runExe(t, base, []string{"SMALL=2", "HYBRIDITER=1", "--time"}, fake, "FAKECUDA_JIT_FAIL=1", "HYBRID_MIGRATE=every"); status != 0 || !strings.Contains(stderr, "gpuc: hybrid: the device was not used: cuModuleLoadDataEx: fakecuda: unsupported") {
+				t.Errorf("a refused PTX, --time: exit %d, stderr %q", status, stderr)
+			}
+			if _, stderr, status := runExe(t, base, nil, fake, "FAKECUDA_JIT_FAIL=1", "HYBRID=0"); status != 1 ||
+				!strings.Contains(stderr, "error: HYBRID=0: the CUDA device cannot run the program: cuModuleLoadDataEx: fakecuda: unsupported") || !strings.Contains(stderr, "fakecuda refuses the PTX") {
+				t.Errorf("a refused PTX, HYBRID=0: exit %d, stderr %q", status, stderr)
 			}
 		})
 	}

@@ -61,7 +61,14 @@ int cuEventCreate(void **e, unsigned) {
   *e = nullptr;
   return 0;
 }
-int cuModuleLoadDataEx(void **m, const void *image, unsigned, void *, void **) {
+// FAKECUDA_JIT_FAIL: the driver's compiler refuses the PTX, as a driver
+// older than the PTX's ISA does (CUDA_ERROR_INVALID_PTX), with a log.
+int cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts, void **vals) {
+  if (getenv("FAKECUDA_JIT_FAIL") != nullptr) {
+    for (unsigned i = 0; i < n; i++)
+      if (opts[i] == 5) snprintf((char *)vals[i], 64, "ptxas fatal   : fakecuda refuses the PTX\n");  // CU_JIT_ERROR_LOG_BUFFER
+    return 218;
+  }
   ptx = (const char *)image;
   *m = (void *)&ptx;
   return 0;
