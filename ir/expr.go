@@ -353,3 +353,32 @@ func (e *Const) Int() int64 { return int64(e.Bits) }
 
 // Float returns the value of a float constant.
 func (e *Const) Float() float64 { return AsFloat(e.T, e.Bits) }
+
+// HybridIterParam is the parameter that bounds the iterations a module's
+// inner loops run between two visits of its hybrid point (TRS: the
+// one-block loop's); 0, the default of GPU-only and host programs, sets
+// no bound. A hybrid build sets its default to HybridIterDefault, so that
+// the program can move soon after its parallelism changes (Note [Hybrid
+// points]).
+const (
+	HybridIterParam   = "HYBRIDITER"
+	HybridIterDefault = 16
+)
+
+// HasHybridPoints reports whether m's host code marks hybrid points
+// (Note [Hybrid points]): whether a hybrid build can move its data.
+func HasHybridPoints(m *Module) bool {
+	found := false
+	for _, f := range m.Funcs {
+		if f == nil || found {
+			continue
+		}
+		WalkAllExprs(f.Body, func(e Expr) bool {
+			if b, ok := e.(*Builtin); ok && b.Op == Hybrid {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}

@@ -27,8 +27,8 @@ func (d hybrid) head(e *emitter) string {
 	name := e.m.Name
 	return banner(e.m,
 		fmt.Sprintf("gpuc compile --emit=llvm --target=host ... -o %s.ll; clang-16 -O2 -c %s.ll -o %s.o", name, name, name),
-		fmt.Sprintf("g++ -O2 -I$CUDA_HOME/include -o %s %s.cpp %s.o -lpthread -ldl   (or nvcc -O3 ...; no -lcuda)", name, name, name)) +
-		"#define GPUC_HYBRID 1\n#include <cuda.h>\n#include <dlfcn.h>\n\n" + runtime.Header + "\n" + detachPrelude + "\n" + cudaLoader() + "\n" + driverPrelude + "\n" + cpuPrelude + "\n" +
+		fmt.Sprintf("g++ -O2 -o %s %s.cpp %s.o -lpthread -ldl   (no CUDA toolkit needed; no -lcuda)", name, name, name)) +
+		"#define GPUC_HYBRID 1\n" + driverDecls + "#include <dlfcn.h>\n\n" + runtime.Header + "\n" + detachPrelude + "\n" + cudaLoader() + "\n" + driverPrelude + "\n" + cpuPrelude + "\n" +
 		hybridCUDA + "\n" + hybridPrelude + "\n" + runtime.Device
 }
 

@@ -30,6 +30,9 @@ var hybridCUDA string
 //go:embed detach.h
 var detachPrelude string
 
+//go:embed driver_decls.h
+var driverDecls string
+
 // portable holds what the driver API and CPU devices share.
 type portable struct{}
 

@@ -21,8 +21,8 @@ func newBench(stdout io.Writer) *cobra.Command {
 		Short: "Time programs: warm-up, repeated runs, median, extremes and a confidence interval",
 		Long: `bench runs each program --warmup times untimed and then --runs times on
 each backend (--backend: interp, the reference interpreter; host, the
-CPU build; nvcc, the CUDA program; native, nvcc where it is on PATH
-else host) and with each parameter set (--set "N=100 M=2", repeatable),
+CPU build; nvcc, the CUDA program; hybrid, a TRS's CPU and GPU
+program; native, as gpuc build chooses) and with each parameter set (--set "N=100 M=2", repeatable),
 side by side, and prints the median, minimum and maximum wall time and a
 95% confidence interval of the median, with each row's speed relative to
 the program's first. Every run must succeed and print the same as the
@@ -53,14 +53,14 @@ first. --json prints the measurements as JSON (docs/TOOLKIT.md).`,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&backends, "backend", []string{"native"}, "backends to compare: interp, host, nvcc, native")
+	cmd.Flags().StringSliceVar(&backends, "backend", []string{"native"}, "backends to compare: interp, host, nvcc, hybrid, native")
 	cmd.Flags().StringArrayVar(&sets, "set", nil, "a parameter set, NAME=VALUE ... in one argument (repeatable)")
 	cmd.Flags().IntVar(&runs, "runs", 10, "timed runs per measurement")
 	cmd.Flags().IntVar(&warmup, "warmup", 1, "untimed runs first")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the measurements as JSON")
 	cmd.Flags().StringVar(&metric, "metric", "wall", "what to time: wall (the whole process) or device (the device time native programs report with --time)")
 	_ = cmd.RegisterFlagCompletionFunc("metric", cobra.FixedCompletions([]string{"wall", "device"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("backend", cobra.FixedCompletions([]string{"interp", "host", "nvcc", "native"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("backend", cobra.FixedCompletions([]string{"interp", "host", "nvcc", "hybrid", "native"}, cobra.ShellCompDirectiveNoFileComp))
 	bf.add(cmd)
 	return cmd
 }

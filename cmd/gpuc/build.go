@@ -19,11 +19,11 @@ type buildFlags struct {
 }
 
 func (b *buildFlags) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&b.toolchain, "toolchain", toolkit.Auto, "how to build: nvcc (the CUDA program), host (the LLVM backend's CPU build with clang-16), or auto (nvcc where it is on PATH, else host)")
+	cmd.Flags().StringVar(&b.toolchain, "toolchain", toolkit.Auto, "how to build: hybrid (a TRS's CPU and GPU program, with llc-16 and clang-16), nvcc (the CUDA program), host (the LLVM backend's CPU build with clang-16), or auto (hybrid for a TRS where llc-16 is on PATH, else nvcc where it is, else host)")
 	cmd.Flags().StringVar(&b.arch, "arch", "sm_90", "nvcc's GPU architecture")
 	cmd.Flags().BoolVarP(&b.verbose, "verbose", "v", false, "print each tool's command line on standard error")
 	addChecksFlag(cmd, &b.checks)
-	_ = cmd.RegisterFlagCompletionFunc("toolchain", cobra.FixedCompletions([]string{toolkit.Auto, toolkit.NVCC, toolkit.Host}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("toolchain", cobra.FixedCompletions([]string{toolkit.Auto, toolkit.Hybrid, toolkit.NVCC, toolkit.Host}, cobra.ShellCompDirectiveNoFileComp))
 	b.in = driver.AddInputFlags(cmd.Flags(), false)
 }
 
@@ -52,14 +52,23 @@ func newBuild() *cobra.Command {
 	var bf buildFlags
 	cmd := &cobra.Command{
 		Use:   "build FILE -o PROG",
-		Short: "Compile a program to a native executable (nvcc, or clang for the CPU)",
+		Short: "Compile a program to a native executable (hybrid, nvcc, or clang for the CPU)",
 		Long: `build compiles FILE and builds the generated program with the toolchain
-at hand: nvcc for the CUDA program where nvcc is on PATH, otherwise
-clang-16 for the LLVM backend's host build, whose kernels run on the CPU
-(--toolchain chooses). PROG takes NAME=VALUE and BUF=FILE as gpuc run
-does, prints the same bytes, and answers --help with its parameters and
-input buffers.`,
+at hand (--toolchain chooses):
+  - a term rewrite system, where llc-16 and clang-16 are on PATH: the
+    hybrid program, which starts rewriting on the CPU at once and moves
+    its store to the GPU (a CUDA driver is all it needs there) while
+    the work is wide enough to gain from it, and back for a sequential
+    tail; it needs no CUDA toolkit, and runs on the CPU alone where
+    there is no GPU (HYBRID=cpu forces that, HYBRID=0 the GPU);
+  - otherwise nvcc for the CUDA program where nvcc is on PATH (GPU only;
+    --toolchain=nvcc asks for it for a TRS too);
+  - otherwise clang-16 for the LLVM backend's host build, whose kernels
+    run on the CPU's cores.
+PROG takes NAME=VALUE and BUF=FILE as gpuc run does, prints the same
+bytes, and answers --help with its parameters and input buffers.`,
 		Example: `  gpuc build examples/fork/sieve.fork -o sieve && ./sieve N=1000000
+  gpuc build examples/trs/mergesort.trs -o msort && ./msort --time
   gpuc build prog.kir -o prog --toolchain=host
   gpuc build prog.chr --query q.pl -o prog --checks=off`,
 		Args: cobra.ExactArgs(1),

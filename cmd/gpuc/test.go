@@ -40,7 +40,7 @@ the program is the expected output, with the arguments in PROG.args.`,
 				return err
 			}
 			if native {
-				if _, err := toolkit.Resolve(o.Toolchain); err != nil {
+				if _, err := toolkit.Resolve(o.Toolchain, nil); err != nil {
 					return fmt.Errorf("%v (or --native=false)", err)
 				}
 			}

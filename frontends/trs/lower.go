@@ -436,7 +436,7 @@ const (
 	// region runs before main's loop comes back to its hybrid point
 	// (Note [Hybrid points] in ir/expr.go), where a hybrid program may
 	// move; 0: no bound. Hybrid programs are built with it set.
-	pHybridIter = "HYBRIDITER"
+	pHybridIter = ir.HybridIterParam
 )
 
 // StatsJSON is the argument that makes a program with --stats print its

@@ -31,7 +31,7 @@ import (
 // Measurement is one program on one backend with one parameter set.
 type Measurement struct {
 	File     string    `json:"file"`
-	Backend  string    `json:"backend"` // "interp", "host" or "nvcc"
+	Backend  string    `json:"backend"` // "interp", "host", "nvcc" or "hybrid"
 	Args     []string  `json:"args"`
 	Runs     int       `json:"runs"`
 	MedianMS float64   `json:"median_ms"`
@@ -44,7 +44,7 @@ type Measurement struct {
 // BenchOptions say how gpuc bench runs.
 type BenchOptions struct {
 	Build    Options
-	Backends []string   // "interp", "host", "nvcc", "native" (Auto)
+	Backends []string   // "interp", "host", "nvcc", "hybrid", "native" (Auto)
 	Sets     [][]string // parameter sets; one empty set by default
 	Runs     int
 	Warmup   int

@@ -17,15 +17,31 @@ import (
 	"gpuc/backends/cuda"
 	"gpuc/backends/llvm"
 	"gpuc/internal/driver"
+	"gpuc/ir"
 	"gpuc/passes"
 )
 
 // Toolchains that Build knows.
 const (
-	Auto = "auto" // nvcc where it is on PATH, else the host build
-	NVCC = "nvcc" // the CUDA backend's program, built by nvcc
-	Host = "host" // the LLVM backend's host build, built by clang
+	Auto   = "auto"   // hybrid for a program with hybrid points where LLVM is at hand; else nvcc where it is on PATH; else host
+	NVCC   = "nvcc"   // the CUDA backend's program, built by nvcc: GPU only
+	Host   = "host"   // the LLVM backend's host build, built by clang
+	Hybrid = "hybrid" // the LLVM backend's hybrid program: host and GPU in one (Note [Hybrid migration] in backends/cuda/hybrid.h)
 )
+
+// Note [Hybrid by default]
+// A program with hybrid points (TRS's fixpoint: Note [Hybrid points] in
+// package ir) is built as the hybrid program where llc and clang are at
+// hand, nvcc or not: it starts rewriting on the host at once, brings the
+// GPU up on a thread of its own, and moves the store to whichever side
+// the measured parallelism favours (issue 17: a sequential system must
+// not pay CUDA's start-up and the GPU's latency per rewrite, a parallel
+// one must still reach the GPU). It needs no CUDA toolkit to build
+// (Note [Hybrid programs without the toolkit] in backends/cuda) and
+// runs on the host where there is no driver or device. Its kernels on
+// the GPU are LLVM's PTX, which the driver compiles on the first run and
+// caches. --toolchain=nvcc builds today's GPU-only CUDA program instead;
+// programs without hybrid points (Fork, CHR, .kir) build as before.
 
 // Options say how to build.
 type Options struct {
@@ -42,24 +58,35 @@ type Options struct {
 	Log func(cmd string)
 }
 
-// Resolve picks the toolchain: Auto becomes NVCC where nvcc is on PATH,
-// else Host. It fails if the chosen toolchain's tools are missing.
-func Resolve(toolchain string) (string, error) {
+// Resolve picks the toolchain for m (Note [Hybrid by default]): Auto
+// becomes Hybrid for a module with hybrid points where the LLVM tools
+// are on PATH, else NVCC where nvcc is, else Host. It fails if the
+// chosen toolchain's tools are missing, or if Hybrid is asked of a
+// module that has no hybrid points. With m nil it checks the tools alone.
+func Resolve(toolchain string, m *ir.Module) (string, error) {
+	points := m != nil && ir.HasHybridPoints(m)
 	switch toolchain {
 	case "", Auto:
-		if llvm.FindTool("nvcc") != "" {
+		switch {
+		case points && hybridTools():
+			return Hybrid, nil
+		case llvm.FindTool("nvcc") != "":
 			return NVCC, nil
 		}
 		toolchain = Host
-	case NVCC, Host:
+	case NVCC, Host, Hybrid:
 	default:
-		return "", fmt.Errorf("--toolchain=%s: want auto, nvcc or host", toolchain)
+		return "", fmt.Errorf("--toolchain=%s: want auto, nvcc, host or hybrid", toolchain)
 	}
 	switch {
 	case toolchain == NVCC && llvm.FindTool("nvcc") == "":
 		return "", fmt.Errorf("--toolchain=nvcc: nvcc is not on PATH")
 	case toolchain == Host && (llvm.FindTool(clangNames...) == "" || llvm.FindTool(cxxNames...) == ""):
 		return "", fmt.Errorf("the host build needs %s and %s on PATH (install clang-16)", strings.Join(clangNames, " or "), strings.Join(cxxNames, " or "))
+	case toolchain == Hybrid && !hybridTools():
+		return "", fmt.Errorf("the hybrid build needs %s, %s and %s on PATH (install llvm-16 and clang-16)", strings.Join(llcNames, " or "), strings.Join(clangNames, " or "), strings.Join(cxxNames, " or "))
+	case toolchain == Hybrid && m != nil && !points:
+		return "", fmt.Errorf("--toolchain=hybrid: the program has no hybrid points to move at (TRS programs have them); build it with nvcc or host")
 	}
 	return toolchain, nil
 }
@@ -67,17 +94,28 @@ func Resolve(toolchain string) (string, error) {
 var (
 	clangNames = []string{"clang-16", "clang"}
 	cxxNames   = []string{"clang++-16", "clang++", "g++"}
+	llcNames   = []string{"llc-16", "llc"}
 )
+
+// hybridTools reports whether the hybrid build's tools are on PATH.
+func hybridTools() bool {
+	return llvm.FindTool(llcNames...) != "" && llvm.FindTool(clangNames...) != "" && llvm.FindTool(cxxNames...) != ""
+}
 
 // Build compiles file into the executable out.
 func Build(file, out string, o Options) error {
-	tc, err := Resolve(o.Toolchain)
-	if err != nil {
-		return err
-	}
 	m, one, err := driver.LoadWithOne(file, o.Frontend...)
 	if err != nil {
 		return err
+	}
+	tc, err := Resolve(o.Toolchain, m)
+	if err != nil {
+		return err
+	}
+	if tc == Hybrid {
+		if err := hybridDefaults(m, o.Frontend); err != nil {
+			return err
+		}
 	}
 	gridSync := passes.GridSyncNever // the host build and the LLVM path relaunch
 	if tc == NVCC {
@@ -128,6 +166,9 @@ func Build(file, out string, o Options) error {
 			"-L"+filepath.Join(nv, "lib"), "-l:libnvshmem_host.so.3", "-lnvshmem_device", "-Xlinker", "-rpath,"+filepath.Join(nv, "lib"))
 		return o.run(llvm.FindTool("nvcc"), args...)
 	}
+	if tc == Hybrid {
+		return o.buildHybrid(m, filepath.Join(dir, m.Name), out)
+	}
 	lo := llvm.Options{Target: llvm.Host, NoChecks: o.NoChecks}
 	ll, err := llvm.Emit(m, lo)
 	if err != nil {
@@ -148,6 +189,57 @@ func Build(file, out string, o Options) error {
 		return err
 	}
 	return o.run(llvm.FindTool(cxxNames...), "-std=c++17", "-O2", "-o", out, base+".cpp", base+".o")
+}
+
+// hybridDefaults gives the parameter HybridIterParam, where m has it,
+// the hybrid build's default, unless the command line set it.
+func hybridDefaults(m *ir.Module, frontend []string) error {
+	if m.Param(ir.HybridIterParam) == nil {
+		return nil
+	}
+	for _, a := range frontend {
+		if strings.HasPrefix(a, ir.HybridIterParam+"=") {
+			return nil
+		}
+	}
+	return driver.SetDefaults(m, []string{fmt.Sprintf("%s=%d", ir.HybridIterParam, ir.HybridIterDefault)})
+}
+
+// buildHybrid builds the hybrid program of the lowered module m into out,
+// with base as the stem of its intermediate files: the kernels for the
+// host (clang), the PTX (llc) and the host program that embeds it.
+func (o Options) buildHybrid(m *ir.Module, base, out string) error {
+	host := llvm.Options{Target: llvm.Host, NoChecks: o.NoChecks}
+	ll, err := llvm.Emit(ir.CloneModule(m), host)
+	if err != nil {
+		return err
+	}
+	dev := llvm.Options{Target: llvm.NVPTX, NoChecks: o.NoChecks}
+	nv, err := llvm.Emit(ir.CloneModule(m), dev)
+	if err != nil {
+		return err
+	}
+	if o.Log != nil {
+		o.Log(llvm.FindTool(llcNames...) + " (PTX of the GPU side)")
+	}
+	ptx, err := llvm.PTX(nv)
+	if err != nil {
+		return err
+	}
+	cpp, err := llvm.HybridProgram(m, dev, ptx)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(base+".ll", ll, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(base+".cpp", cpp, 0o644); err != nil {
+		return err
+	}
+	if err := o.run(llvm.FindTool(clangNames...), "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o"); err != nil {
+		return err
+	}
+	return o.run(llvm.FindTool(cxxNames...), "-std=c++17", "-O2", "-o", out, base+".cpp", base+".o", "-lpthread", "-ldl")
 }
 
 // run runs a tool and reports its output if it fails.

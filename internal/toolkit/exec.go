@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gpuc/backends/llvm"
 	"gpuc/internal/driver"
 	"gpuc/internal/version"
 )
@@ -39,11 +40,11 @@ func CacheDir() (string, error) {
 // Cached returns the executable for file, building it if the cache has
 // none, and whether it was built now.
 func Cached(file string, o Options) (exe string, built bool, err error) {
-	tc, err := Resolve(o.Toolchain)
-	if err != nil {
-		return "", false, err
+	// Auto's choice depends on the module and on the tools at hand
+	// (Resolve); the key names the tools, and Build resolves.
+	if o.Toolchain == "" || o.Toolchain == Auto {
+		o.Toolchain = fmt.Sprintf("%s:hybrid=%t:nvcc=%t", Auto, hybridTools(), llvm.FindTool("nvcc") != "")
 	}
-	o.Toolchain = tc
 	key, err := cacheKey(file, o)
 	if err != nil {
 		return "", false, err
@@ -61,6 +62,9 @@ func Cached(file string, o Options) (exe string, built bool, err error) {
 	}
 	tmp := fmt.Sprintf("%s.tmp%d", exe, os.Getpid())
 	defer os.Remove(tmp)
+	if strings.HasPrefix(o.Toolchain, Auto+":") {
+		o.Toolchain = Auto
+	}
 	if err := Build(file, tmp, o); err != nil {
 		return "", false, err
 	}
