@@ -8,14 +8,11 @@
 # prepare writes every variant's .cu, compiled here by this checkout's gpuc
 # ("on": checks on, the default; "off": --checks=off) and, where BASE_GPUC
 # names another gpuc binary (main's, say /work/bis/gpuc-fee469a), by that
-# one too ("base", checks on). transtree 26 also gets "dev": "on" with the
-# checks word CHECKS=0 back in global memory (__device__, as before), to
-# tell the two parts of the change apart, and "ret": the check helpers of
-# e197a48 (a fault that returns where CHECKS=0, no stop after its call),
-# the last form before the checks' cost rose. transtree 26, tak36,
-# quicksort and carve also get "part": "on" without the checks of one
-# part (trs_step; the sequential sorts; the scan), to say where the cost
-# is. It copies carve-data, carve.sigs
+# one too ("base", checks on). Some workloads also get variants of "on"
+# without the checks of one part (below: "step", "walk", "commit",
+# "fold"; "part" for quicksort's sequential sorts and carve's scan), and
+# "flag", whose failed check stores its number and calls nothing, to say
+# where the cost is. It copies carve-data, carve.sigs
 # and this script beside them: the GPU machine needs no Go.
 #
 # run builds every .cu with nvcc -O3 -arch=$GPUC_ARCH (sm_90) -Xptxas -v,
@@ -50,6 +47,9 @@ workloads=(
   "quicksort|examples/fork/quicksort.fork||N=16777216 P=65536|3"
   "tak36|../shared/corpus/trs/rec/REC/tak36.rec|--print=summary||3"
   "carve|examples/fork/carve.fork|--input data --static sigs=carve.sigs|N=$pe_bytes GEN=0 PROCS=1048576 data=@carve-ab.img|3"
+  "fib32|../shared/corpus/trs/rec/REC/fib32.rec|--print=summary||3"
+  "evalexpr|../shared/corpus/trs/rec/REC/evalexpr.rec|--print=summary||3"
+  "benchexpr20|../shared/corpus/trs/rec/REC/benchexpr20.rec|--print=summary||3"
 )
 
 if [ "$mode" = prepare ]; then
@@ -75,31 +75,37 @@ if [ "$mode" = prepare ]; then
     if [ -n "$base" ]; then
       "$base" compile "$src" "${fl[@]}" -o "$dir/ab-$name-base.cu" 2> /dev/null || echo "bench-checks-ab: $name: $base failed"
     fi
-    # "part": "on" with the checks of one part of the program left out
-    # (gpuc_idx and gpuc_divisor defined away between two functions), to
-    # say where the checks' cost is.
+    # Variants of "on" with the checks of one part of the program left
+    # out (gpuc_idx and gpuc_divisor defined away between two functions'
+    # "checks:" lines), to say where the checks' cost is: VARIANT=FROM|TO.
+    # TRS: "step", the rewriting step (trs_step); "walk", the helpers
+    # that trs_step calls (push, release, free, reuse, eq, collapse,
+    # enlist, wait, leave); "commit", trs_account and trs_commit; "fold",
+    # the between-iteration passes (mark, fold, settle).
     case $name in
-    transtree26 | tak36) part="trs_step|trs_derive" ;;
-    quicksort) part="seqSort_dev|main_coop1" ;;
-    carve) part="scan_dev|mp_scan_blocks" ;;
-    *) part= ;;
+    transtree26 | treemergesort23)
+      parts=("step=trs_step|trs_derive" "walk=trs_push|trs_step" "commit=trs_account|trs_small" "fold=trs_mark|trs_init") ;;
+    tak36) parts=("step=trs_step|trs_derive" "walk=trs_push|trs_step") ;;
+    quicksort) parts=("part=seqSort_dev|main_coop1") ;;
+    carve) parts=("part=scan_dev|mp_scan_blocks") ;;
+    *) parts=() ;;
     esac
-    if [ -n "$part" ]; then
+    for pv in "${parts[@]}"; do
+      v=${pv%%=*} part=${pv#*=}
       awk -v from="^// ${part%|*}: checks:" -v to="^// ${part#*|}: checks:" '
         $0 ~ from { print "#define gpuc_idx(i, n, id) (i)\n#define gpuc_divisor(b, id) (b)"; n++ }
         $0 ~ to { print "#undef gpuc_idx\n#undef gpuc_divisor"; n++ }
-        { print } END { if (n != 2) exit 1 }' "$dir/ab-$name-on.cu" > "$dir/ab-$name-part.cu" || { echo "bench-checks-ab: $name: no $part"; exit 1; }
-    fi
-    if [ "$name" = transtree26 ]; then
-      sed 's/^__constant__ int gpuc_checks = 1;$/__device__ int gpuc_checks = 1;/' "$dir/ab-$name-on.cu" > "$dir/ab-$name-dev.cu"
-      cmp -s "$dir/ab-$name-on.cu" "$dir/ab-$name-dev.cu" && { echo "bench-checks-ab: no __constant__ gpuc_checks to turn back"; exit 1; }
-      # "ret": e197a48's form, the last before the checks' cost rose: the
-      # fault returns where CHECKS=0, else stops itself; no stop after it.
-      perl -0pe 's/ && gpuc_checks\) \{\n    gpuc_device_fault\(([^)]*)\);\n    gpuc_device_stop\(\);\n  \}/) gpuc_device_fault($1);/g;
-        s/(void gpuc_device_fault\(int id, long long a, long long b\) \{\n)/$1  if (!gpuc_checks) return;\n/;
-        s/(gpuc_error_mirror\(id\);\n  \}\n)\}/$1  gpuc_device_stop();\n}/' "$dir/ab-$name-on.cu" > "$dir/ab-$name-ret.cu"
-      [ "$(grep -c 'gpuc_device_stop();' "$dir/ab-$name-ret.cu")" = 2 ] || { echo "bench-checks-ab: the ret variant did not take"; exit 1; }
-    fi
+        { print } END { if (n != 2) exit 1 }' "$dir/ab-$name-on.cu" > "$dir/ab-$name-$v.cu" || { echo "bench-checks-ab: $name: no $part"; exit 1; }
+    done
+    # "flag": every check kept, its failure a store of its number to the
+    # error word and no call (the program then goes on with the bad
+    # index: for the A/B only, never a fault-free run's difference), to
+    # tell the compare's cost from the noreturn call's.
+    case $name in
+    transtree26 | treemergesort23 | tak36)
+      perl -0pe 's/(inline long long gpuc_idx\(long long i, long long n, int id\) \{\n  if \(__builtin_expect\(\(unsigned long long\)i >= \(unsigned long long\)n, 0\) && gpuc_checks\)) gpuc_device_fault\(id, i, n\);/$1 gpuc_error = id;/' "$dir/ab-$name-on.cu" > "$dir/ab-$name-flag.cu"
+      cmp -s "$dir/ab-$name-on.cu" "$dir/ab-$name-flag.cu" && { echo "bench-checks-ab: $name: the flag variant did not take"; exit 1; } ;;
+    esac
   done
   ls "$dir"/ab-*.cu | wc -l | xargs echo "bench-checks-ab: .cu files in $dir:"
   exit 0
@@ -145,7 +151,7 @@ table="| workload | variant | device ms (median) | main's kernels ms | cost vs o
 for w in "${picked[@]}"; do
   IFS='|' read -r name _ _ args reps <<< "$w"
   vs=()
-  for v in base on dev ret part off; do [ -x "ab-$name-$v" ] && vs+=("$v"); done
+  for v in base on step walk commit fold flag part off; do [ -x "ab-$name-$v" ] && vs+=("$v"); done
   for v in "${vs[@]}"; do : > "ab-$name-$v.ms"; : > "ab-$name-$v.main"; done
   same=yes
   for ((r = 0; r < reps; r++)); do
