@@ -97,6 +97,9 @@ if [ "$mode" = prepare ]; then
         $0 ~ to { print "#undef gpuc_idx\n#undef gpuc_divisor"; n++ }
         { print } END { if (n != 2) exit 1 }' "$dir/ab-$name-on.cu" > "$dir/ab-$name-$v.cu" || { echo "bench-checks-ab: $name: no $part"; exit 1; }
     done
+    # "inl": the fault's body inlined at every failed check, no call.
+    perl -0pe 's/__attribute__\(\(noinline\)\) void gpuc_device_fault/__forceinline__ void gpuc_device_fault/' "$dir/ab-$name-on.cu" > "$dir/ab-$name-inl.cu"
+    cmp -s "$dir/ab-$name-on.cu" "$dir/ab-$name-inl.cu" && rm "$dir/ab-$name-inl.cu"
     # "flag": every check kept, its failure a store of its number to the
     # error word and no call (the program then goes on with the bad
     # index: for the A/B only, never a fault-free run's difference), to
@@ -151,7 +154,7 @@ table="| workload | variant | device ms (median) | main's kernels ms | cost vs o
 for w in "${picked[@]}"; do
   IFS='|' read -r name _ _ args reps <<< "$w"
   vs=()
-  for v in base on step walk commit fold flag part off; do [ -x "ab-$name-$v" ] && vs+=("$v"); done
+  for v in base on inl step walk commit fold flag part off; do [ -x "ab-$name-$v" ] && vs+=("$v"); done
   for v in "${vs[@]}"; do : > "ab-$name-$v.ms"; : > "ab-$name-$v.main"; done
   same=yes
   for ((r = 0; r < reps; r++)); do

@@ -152,9 +152,6 @@ type emitter struct {
 	// NVSHMEM]); worldKernels are the kernels that world launches run.
 	world        bool
 	worldKernels map[string]bool
-	// recursive are the device functions that call themselves, which
-	// cannot be inlined (Note [Checked functions inline]).
-	recursive map[string]bool
 	blockOf      map[string]string // distributed buffers' block constants (Note [One block constant a length])
 	// threads: the module runs on a world of devices that are the CPU
 	// program's worker threads (Note [World on threads] in package abi).
@@ -166,7 +163,7 @@ type emitter struct {
 }
 
 func newEmitter(m *ir.Module, dev device, checks bool) *emitter {
-	e := &emitter{m: m, dev: dev, n: newNamer(m), conv: abi.New(m, checks), effectful: effectful(m), checks: checks, recursive: recursiveFuncs(m)}
+	e := &emitter{m: m, dev: dev, n: newNamer(m), conv: abi.New(m, checks), effectful: effectful(m), checks: checks}
 	if _, ok := dev.(runtimeAPI); ok && UsesWorld(m) {
 		e.world, e.worldKernels = true, worldKernels(m)
 	}

@@ -155,12 +155,8 @@ func (e *emitter) signature(g *ir.Func) string {
 		params = append(params, worldParams)
 	}
 	prefix := map[ir.FuncKind]string{ir.KernelFunc: "__global__ ", ir.DeviceFunc: "__device__ "}[g.Kind]
-	switch {
-	case g.Kind != ir.DeviceFunc:
-	case outOfLine(g):
+	if g.Kind == ir.DeviceFunc && outOfLine(g) {
 		prefix += "GPUC_OUT_OF_LINE "
-	case e.checks && !e.recursive[g.Name]:
-		prefix += "GPUC_INLINE "
 	}
 	bounds := ""
 	if n := abi.MaxBlock(e.m, g.Name); g.Kind == ir.KernelFunc && n > 0 {
@@ -253,30 +249,8 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 // (3087) stay out of line for their build times.
 const outOfLineStmts = 400
 
-// Note [Checked functions inline]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A failed check calls gpuc_device_fault, which is noinline (its body
-// runs once, at the fault). A small device function that holds such a
-// call is no longer a leaf, and nvcc then left it out of line where the
-// same function without checks was inlined: TRS's walk helpers
-// (trs_push, trs_release, trs_free, trs_reuse, trs_eq, trs_collapse,
-// trs_enlist, trs_wait, trs_leave), called in the step's loops, became
-// real calls, and the kernels around them took twice the registers and
-// spilled (transtree 26's main_coop2: 128 registers and 2008 bytes of
-// spills with the checks, 64 and none without). Measured by part on one
-// H100 (scripts/bench-checks-ab.sh, 2026-11-26 20:50): of the checks'
-// +26% on transtree 26's rewriting kernels (+31% tree merge sort 23,
-// +18% tak36), leaving out the step's own 14 checks saved 1 point,
-// leaving out the helpers' checks saved all but 1.2 points (1.6, 5.1),
-// and keeping every check but storing its number instead of calling the
-// fault saved all but 5.0 points (0.9, 5.5). So with the checks on,
-// every device function that is neither large (above) nor recursive is
-// declared GPUC_INLINE, __forceinline__ under nvcc and NVRTC: inlined
-// as without the checks, its fault call is a cold branch in its caller.
-
 // outOfLineMacro defines GPUC_OUT_OF_LINE (Note [Large device functions
-// out of line]), GPUC_INLINE (Note [Checked functions inline]) and
-// GPUC_CHECKED_COPY, which precedes the checked copy of
+// out of line]) and GPUC_CHECKED_COPY, which precedes the checked copy of
 // a versioned loop (Note [Check placement] in backends/abi): that copy
 // runs only where a check may fail, so nvcc does not unroll it, and the
 // registers of its unrolled body do not cost the whole kernel occupancy.
@@ -287,13 +261,6 @@ const outOfLineMacro = `#ifndef GPUC_OUT_OF_LINE
 #define GPUC_OUT_OF_LINE __noinline__
 #else
 #define GPUC_OUT_OF_LINE
-#endif
-#endif
-#ifndef GPUC_INLINE
-#if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
-#define GPUC_INLINE __forceinline__
-#else
-#define GPUC_INLINE
 #endif
 #endif
 #ifndef GPUC_CHECKED_COPY

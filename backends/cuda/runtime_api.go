@@ -607,11 +607,7 @@ func (runtimeAPI) release(f *fn) {
 
 // recursive reports whether some device function of m calls itself,
 // directly or through others.
-func recursive(m *ir.Module) bool { return len(recursiveFuncs(m)) > 0 }
-
-// recursiveFuncs are the device functions of m that call themselves,
-// directly or through others.
-func recursiveFuncs(m *ir.Module) map[string]bool {
+func recursive(m *ir.Module) bool {
 	calls := map[string][]string{}
 	for _, g := range m.Funcs {
 		if g.Kind != ir.DeviceFunc {
@@ -624,27 +620,28 @@ func recursiveFuncs(m *ir.Module) map[string]bool {
 			return true
 		})
 	}
-	out := map[string]bool{}
-	for name := range calls {
-		seen := map[string]bool{}
-		var reaches func(string) bool
-		reaches = func(from string) bool {
-			for _, c := range calls[from] {
-				if c == name {
-					return true
-				}
-				if !seen[c] {
-					seen[c] = true
-					if reaches(c) {
-						return true
-					}
-				}
-			}
+	state := map[string]int{} // 1: on the path, 2: done
+	var cyclic func(string) bool
+	cyclic = func(name string) bool {
+		switch state[name] {
+		case 1:
+			return true
+		case 2:
 			return false
 		}
-		if reaches(name) {
-			out[name] = true
+		state[name] = 1
+		for _, c := range calls[name] {
+			if cyclic(c) {
+				return true
+			}
+		}
+		state[name] = 2
+		return false
+	}
+	for name := range calls {
+		if cyclic(name) {
+			return true
 		}
 	}
-	return out
+	return false
 }
