@@ -103,7 +103,12 @@ import (
 // (a __constant__) is a subroutine of several dozen instructions, which the
 // first version paid on every access: the world program of tree merge
 // sort at depth 23 took 722 ms on one device where today's program took
-// 346 (docs/BENCHMARKS.md, "Several GPUs").
+// 346 (docs/BENCHMARKS.md, "Several GPUs"). Kept on the remote path only,
+// the division was still inlined at each of the ~600 access sites of that
+// program (clang's PTX: 596 div/rem.s64 against 21 in today's program),
+// and the step kernels took 255 registers (today's 209). The remote path
+// now steps block by block to the owner (at most DEVICES-1 subtractions,
+// taken by well under 1% of accesses): no division at any access site.
 
 //go:embed world.h
 var worldRuntime string

@@ -42,13 +42,14 @@ template <typename T> __device__ inline T *gpuc_peer(T *p, int d) {
 // elements each and whose local block is at p: on this device or, over
 // NVLink, on its owner. An element of this device's block, what placement
 // by owner makes of almost every access, costs a multiply, a subtraction
-// and one unsigned compare; only a remote one pays the 64-bit division
-// that finds its owner (Note [World accesses]).
+// and one unsigned compare; a remote one steps block by block to its
+// owner, with no division (Note [World accesses]).
 template <typename T> __device__ inline T &gpuc_dist(T *p, long long i, long long block) {
   const long long off = i - (long long)gpuc_dev_id * block;
   if ((unsigned long long)off < (unsigned long long)block) return p[off];
-  const int d = (int)(i / block);
-  return gpuc_peer(p, d)[i - (long long)d * block];
+  int d = 0;
+  for (; d + 1 < gpuc_num_devs && i >= block; d++) i -= block;
+  return gpuc_peer(p, d)[i];
 }
 
 // gpuc_world_sync is a world barrier inside a cooperative kernel: every

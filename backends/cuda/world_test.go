@@ -230,6 +230,9 @@ func TestWorldHost(t *testing.T) {
 		// 2 blocks on 3 devices: the third runs an idle block 2 in a
 		// cooperative launch, none otherwise.
 		{"3", "coop", "coop: 3 blocks, the last from 2; plain: 2 blocks\n", "", 0},
+		// gpuc_dist's owner without a division (Note [World accesses]).
+		{"1", "dist", "dist: 5 accesses\n", "", 0},
+		{"4", "dist", "dist: 80 accesses\n", "", 0},
 		{"3", "fail1", "device 0 before\n", "error: device 1 failed alone\n", 1},
 		{"2", "fail0", "device 0 before\n", "error: device 0 failed alone\n", 1},
 		{"4", "all", "device 0 before\n", "error: every device raised\n", 1},

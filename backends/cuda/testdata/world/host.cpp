@@ -46,6 +46,26 @@ int main(int argc, char **argv) {
     printf("\n");
     return 0;
   }
+  if (strcmp(what, "dist") == 0) {
+    // gpuc_dist from every device of a world of K, blocks of 5 elements
+    // in pools of 7 (a pool is larger than a block): every element, and
+    // only it, at its owner's place.
+    static int pools[GPUC_MAX_DEVICES][7];
+    for (int d = 0; d < k; d++) gpuc_peer_base[d] = (unsigned char *)pools[d];
+    gpuc_num_devs = (int)k;
+    long long n = 0;
+    for (int me = 0; me < k; me++) {
+      gpuc_dev_id = me;
+      for (long long i = 0; i < 5 * k; i++, n++) {
+        if (&gpuc_dist(pools[me], i, 5LL) != &pools[i / 5][i % 5]) {
+          printf("device %d, element %lld: not its owner's\n", me, i);
+          return 1;
+        }
+      }
+    }
+    printf("dist: %lld accesses\n", n);
+    return 0;
+  }
   if (strcmp(what, "few") == 0) gpuc_fake_gpus = 2;
   gpuc_world_start(false, k);
   const int d = gpuc_world.rank;
