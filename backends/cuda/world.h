@@ -44,12 +44,26 @@ template <typename T> __device__ inline T *gpuc_peer(T *p, int d) {
 // by owner makes of almost every access, costs a multiply, a subtraction
 // and one unsigned compare; a remote one steps block by block to its
 // owner, with no division (Note [World accesses]).
+// -DGPUC_DIST_FAR builds the remote path out of line, a call at each
+// access site instead of a loop, for scripts/bench-multigpu.sh's A/B.
+template <typename T> __device__ inline T *gpuc_dist_remote(T *p, long long i, long long block) {
+  int d = 0;
+  for (; d + 1 < gpuc_num_devs && i >= block; d++) i -= block;
+  return gpuc_peer(p, d) + i;
+}
+#ifdef GPUC_DIST_FAR
+template <typename T> __device__ __noinline__ T *gpuc_dist_far(T *p, long long i, long long block) {
+  return gpuc_dist_remote(p, i, block);
+}
+#endif
 template <typename T> __device__ inline T &gpuc_dist(T *p, long long i, long long block) {
   const long long off = i - (long long)gpuc_dev_id * block;
   if ((unsigned long long)off < (unsigned long long)block) return p[off];
-  int d = 0;
-  for (; d + 1 < gpuc_num_devs && i >= block; d++) i -= block;
-  return gpuc_peer(p, d)[i];
+#ifdef GPUC_DIST_FAR
+  return *gpuc_dist_far(p, i, block);
+#else
+  return *gpuc_dist_remote(p, i, block);
+#endif
 }
 
 // gpuc_world_sync is a world barrier inside a cooperative kernel: every
