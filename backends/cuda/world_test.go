@@ -235,6 +235,10 @@ func TestWorldHost(t *testing.T) {
 		// gpuc_dist's owner without a division (Note [World accesses]).
 		{"1", "dist", "dist: 5 accesses\n", "", 0},
 		{"4", "dist", "dist: 80 accesses\n", "", 0},
+		// --time on a world: device 0 prints every device's kernel time
+		// and its own host's counts; a world of one prints nothing.
+		{"3", "profile", "", "gpuc: world: kernels by device 0.000 ms, 0.000 ms, 0.000 ms; a device's host: 2 stream barriers, 5 read-backs\n", 0},
+		{"1", "profile", "", "", 0},
 		{"3", "fail1", "device 0 before\n", "error: device 1 failed alone\n", 1},
 		{"2", "fail0", "device 0 before\n", "error: device 0 failed alone\n", 1},
 		{"4", "all", "device 0 before\n", "error: every device raised\n", 1},

@@ -93,6 +93,14 @@ int main(int argc, char **argv) {
            (int)odd, (int)wrap, f, free_bytes >> 30, b0, b1, gpuc_world_block(1000));
     return 0;
   }
+  if (strcmp(what, "profile") == 0) {
+    // No launches: every device's kernels took 0 ms; device 0 counts its
+    // own barriers and read-backs.
+    gpuc_world.barriers = d + 2;
+    gpuc_world.reads = 10 * d + 5;
+    gpuc_world_profile();
+    return 0;
+  }
   printf("device %d before\n", d);
   fflush(stdout);
   (void)gpuc_world_allreduce<int>(GPUC_WORLD_ADD, 1);
