@@ -315,6 +315,8 @@ func (f *fn) worldStmt(s ir.Stmt) {
 		switch {
 		case f.e.world && f.collectiveNext:
 			f.line("// world_barrier: the collective that follows holds one")
+		case f.e.world && f.worldSynced:
+			f.line("// world_barrier: the one before still holds (Note [World barriers that repeat])")
 		case f.e.world:
 			f.line("gpuc_world_barrier();")
 		}

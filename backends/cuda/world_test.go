@@ -291,6 +291,15 @@ func TestWorldBarriersRepeat(t *testing.T) {
 	} {
 		checkFact(t, module, f)
 	}
+	module, _ = emitUnchecked(t, "testdata/world/repeat.kir")
+	for _, f := range []fact{
+		{`// world_barrier: the one before still holds`, 1},
+		{`gpuc_world_barrier\(\); // a world launch starts with a world barrier`, 2},
+		{`int r = gpuc_dist_get\(a, [^\n]*\n\s*gpuc_world_barrier\(\); // a world launch starts`, 1},
+		{`gpuc_world_barrier\(\); // and ends with one`, 3},
+	} {
+		checkFact(t, module, f)
+	}
 }
 
 // TestWorldBlockConstants checks that distributed buffers of one length
