@@ -51,6 +51,16 @@
 #      runs (8e8). The transformation tree at depth 30 takes about 1.14e9
 #      slots a device on 2 (50 bytes a slot, Note [Slot words]; the
 #      interpreter's store at depth 12, scaled), under the fit's 1.34e9.
+#      MULTIGPU_TT=0 leaves out the transformation tree (tt30-w), and
+#      MULTIGPU_FAR=1 adds tms23-w-far, the world program whose
+#      gpuc_dist calls its remote path out of line (-DGPUC_DIST_FAR,
+#      Note [World accesses] in backends/cuda). Each world run prints each
+#      device's kernel time and its host's stream barriers and read-backs,
+#      and what a gap between kernels costs: the slowest device's kernels
+#      less device 0's (device 0 waits for them at barriers), and the rest
+#      a barrier or read-back (Note [Where a world's gaps go]). The short
+#      turn of issue 19's eighth wave:
+#        MULTIGPU_ONLY=4 MULTIGPU_AB=0 MULTIGPU_TT=0 MULTIGPU_FAR=1 MULTIGPU_TIMEOUT=60 ./bench-multigpu.sh .
 # MULTIGPU_ONLY=124 runs sections 1, 2 and 4 (not 3).
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
@@ -81,6 +91,7 @@ build() {
     local cap=
     [ "${1%-r128}" != "$1" ] && cap=-maxrregcount=128
     [ "${1%-ool}" != "$1" ] && cap="-maxrregcount=128 -DGPUC_OUT_OF_LINE=__noinline__"
+    [ "${1%-far}" != "$1" ] && cap=-DGPUC_DIST_FAR
     # shellcheck disable=SC2086 # cap is two flags or none
     nvcc -O3 -arch="$arch" $cap $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
   elif [ "${1%-rdc}" != "$1" ]; then
@@ -159,7 +170,8 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     cp mg-tms23-w.cu mg-tms23-w-r128.cu
     cp mg-tms23-w.cu mg-tms23-w-ool.cu
   fi
-  trs tt30-w transtree.trs "$(tt 30)" --world
+  [ "${MULTIGPU_FAR:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-far.cu
+  [ "${MULTIGPU_TT:-1}" = 0 ] || trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
 t0=$SECONDS
@@ -217,7 +229,28 @@ echo "== 4. scaling and capacity (tree merge sort, the transformation tree), wor
 # prof PROG: the --time lines of PROG's last run that say where its
 # device time went: kernels against the rest, the world pool's
 # allocation and zeroing, the fitted CAPACITY.
-prof() { grep -E '^gpuc: ([0-9]+ launches|world pool|CAPACITY=)' "$1.err" | sed 's/^gpuc: /    /'; }
+prof() {
+  grep -E '^gpuc: ([0-9]+ launches|world pool|world:|CAPACITY=)' "$1.err" | sed 's/^gpuc: /    /'
+  gaps "$1.err"
+}
+# gaps ERR: a run's time between kernels a launch and, on a world, how
+# much of it device 0 spent waiting for the slowest device's kernels and
+# what the rest costs a stream barrier or read-back (Note [Where a
+# world's gaps go] in backends/cuda).
+gaps() {
+  awk '/^gpuc: [0-9]+ launches/ { n = $2; for (i = 3; i <= NF; i++) if ($i == "between" && $(i - 1) == "ms") b = $(i - 2) }
+    /^gpuc: world: kernels by device/ {
+      k = 0; for (i = 1; i <= NF; i++) if ($i ~ /^ms[,;]?$/) { v = $(i - 1) + 0; if (k == 0) d0 = v; if (k == 0 || v > most) most = v; k++ }
+      for (i = 1; i <= NF; i++) { if ($i == "stream") nb = $(i - 1); if ($i ~ /^read-backs/) nr = $(i - 1) } }
+    END {
+      if (n == 0 || b == "") exit
+      printf "    between kernels: %.1f us a launch", 1000 * b / n
+      if (k > 1) {
+        w = most - d0; rest = b - w; if (rest < 0) rest = 0
+        printf "; waiting for the slowest device: %.3f ms; the rest, %.3f ms, is %.1f us for each of %d stream barriers and %d read-backs", w, rest, (nb + nr > 0 ? 1000 * rest / (nb + nr) : 0), nb, nr
+      }
+      printf "\n" }' "$1"
+}
 # nf PROG: the normal form's line of PROG's last run.
 nf() { head -1 "$1.out"; }
 # One store size for the baselines and the weak runs, CAP slots a device
@@ -240,7 +273,7 @@ fi
 # what decides how many blocks an SM holds. The world program's run
 # kernels are gpuc_many's, the one-device program's gpuc_one's.
 regs() {
-  cuobjdump -res-usage "$1" 2>/dev/null | awk '/Function/ { f = $2 } /REG:/ { for (i = 1; i <= NF; i++) if ($i ~ /^REG:/) r = $i; if (f ~ /main_|trs_small|trs_step/) printf "    %s %s\n", substr(f, 1, 48), r }' | sort -u | head -24
+  cuobjdump -res-usage "$1" 2>/dev/null | awk '/Function/ { f = $2 } /REG:/ { r = ""; for (i = 1; i <= NF; i++) if ($i ~ /^(REG|STACK|LOCAL):/) r = r " " $i; if (f ~ /main_|trs_small|trs_step/) printf "    %s%s\n", substr(f, 1, 48), r }' | sort -u | head -24
 }
 echo "  registers, today's program:"
 regs mg-tms23
@@ -269,7 +302,7 @@ for k in "${ks[@]}"; do
     echo "  the world's own kernels on 1 (GPUC_WORLD_OF_ONE=world): $s ms, $(ratio "$base" "$s") of today's speed; $same"
     prof mg-tms23-w
   fi
-  for v in r128 ool; do
+  for v in r128 ool far; do
     p=mg-tms23-w-$v
     if [ ! -x "$p" ]; then
       [ "${MULTIGPU_AB:-1}" = 0 ] || [ "$k" != 1 ] || echo "  $p: not built"
@@ -277,11 +310,14 @@ for k in "${ks[@]}"; do
     fi
     what="at most 128 registers"
     [ "$v" = ool ] && what="at most 128 registers, trs_step out of line"
+    [ "$v" = far ] && what="gpuc_dist's remote path out of line"
     if [ "$k" = 1 ]; then
       echo "  registers, $p ($what):"
       regs "$p"
-      s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
-      echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
+      if [ "$v" != far ]; then # the one-device program has no gpuc_dist
+        s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
+        echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
+      fi
     fi
     s=$(GPUC_WORLD_OF_ONE=world ms "$p" DEVICES="$k" CAPACITY=$((cap / k)))
     same="the same normal form"
@@ -332,6 +368,7 @@ for k in 2 4; do
   prof "mg-tms$d-w"
   check "tree merge sort depth $d on $k" "mg-tms$d-w" "$(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" $((d - 13)))"
 done
+[ -x mg-tt30-w ] || exit 0
 s=$(ms mg-tt30-w DEVICES=2)
 echo "capacity, transformation tree depth 30 on 2, CAPACITY fitted: $s ms, $(awk '/^rewrites:/ { print $2 }' mg-tt30-w.err) rewrites"
 prof mg-tt30-w

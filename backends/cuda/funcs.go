@@ -20,10 +20,12 @@ type fn struct {
 	length bool            // emitting a buffer's length, which start-up checked
 	plan   *abi.CheckPlan  // where device checks go (Note [Check placement] in package abi)
 	active []*abi.Hoist    // hoisted tests that hold in the loop copy being emitted
-	// worldSynced: the statement before the one being emitted ends in a
-	// world barrier (worldSyncs); collectiveNext: the one after it is a
-	// collective, which holds a world barrier.
-	worldSynced, collectiveNext bool
+	// worldSynced: the devices are as the last world barrier left them
+	// when the statement being emitted starts (Note [World barriers that
+	// repeat]); collectiveNext: the one after it is a collective, which
+	// holds a world barrier. syncedEntry: the next block starts so;
+	// syncedExit: the last block emitted ended so.
+	worldSynced, collectiveNext, syncedEntry, syncedExit bool
 	// inWorldLaunch: the launch being emitted is a world launch.
 	inWorldLaunch bool
 }

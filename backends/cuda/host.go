@@ -96,7 +96,7 @@ func (f *fn) launch(s *ir.Launch) {
 	}
 	f.indent--
 	f.line("}")
-	if world {
+	if world && !s.Coop {
 		f.line("gpuc_world_barrier(); // and ends with one")
 	}
 }
@@ -113,12 +113,13 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 		args = append(args, primary(a))
 	}
 	name := f.e.n.c(k.Name)
+	world := s.World && f.e.world
 	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(s.Pos.String()))
 	f.indent++
 	f.line("if (gpuc_coop_fits(%s, gpuc_grid, gpuc_block, %s)) {", name, smem)
 	f.line("  gpuc_profile_mark();")
 	launch := "gpuc_launch_coop"
-	if s.World && f.e.world {
+	if world {
 		launch = "gpuc_world_launch_coop"
 	}
 	f.line("  %s%s;", launch, call("", append([]cx{primary(name), primary("gpuc_grid"), primary("gpuc_block"), primary(smem)}, args...)...).s)
@@ -126,10 +127,19 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 	f.line("  gpuc_profile_mark();")
 	f.line("  gpuc_profile_launch(true, %s);", cstring(f.f.Name))
 	f.line("  gpuc_device_ran = true;")
+	if world {
+		f.line("  gpuc_world_barrier(); // and ends with one")
+	}
 	f.line("} else {")
 	f.indent++
 	if s.Fallback != nil {
+		// The fallback starts after the launch's world barrier, and
+		// needs no other at its end if its last statement ends in one.
+		f.syncedEntry = world
 		f.block(s.Fallback)
+		if world && !f.syncedExit {
+			f.line("gpuc_world_barrier(); // and ends with one")
+		}
 	} else {
 		f.line("gpuc_fail(\"cooperative launch of %%lld blocks of %%lld threads does not fit on this device\", gpuc_grid, gpuc_block);")
 	}

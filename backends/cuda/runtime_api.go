@@ -588,6 +588,9 @@ func (runtimeAPI) release(f *fn) {
 	f.line("if (gpuc_time) {")
 	f.line("  float ms = 0;")
 	f.line("  GPUC_CUDA(cudaEventElapsedTime(&ms, gpuc_start, gpuc_stop));")
+	if f.e.world {
+		f.line("  gpuc_world_profile();")
+	}
 	f.line("  gpuc_report_time(ms);")
 	f.line("  gpuc_profile_report(ms, gpuc_start, gpuc_stop);")
 	f.line("}")

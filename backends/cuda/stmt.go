@@ -11,8 +11,11 @@ import (
 // through (return, break, continue, raise, or an if whose branches all
 // jump) are dropped: they cannot run, and nvcc would warn about them.
 func (f *fn) block(body []ir.Stmt) {
+	synced := f.syncedEntry
+	f.syncedEntry = false
+	defer func() { f.syncedExit = synced }()
 	for i, s := range body {
-		f.worldSynced = i > 0 && worldSyncs(body[i-1])
+		f.worldSynced = synced
 		f.collectiveNext = false
 		if i+1 < len(body) {
 			switch body[i+1].(type) {
@@ -21,6 +24,7 @@ func (f *fn) block(body []ir.Stmt) {
 			}
 		}
 		f.stmt(s)
+		synced = worldSyncs(s) || synced && keepsWorldSync(s)
 		if jumps(s) {
 			return
 		}

@@ -103,7 +103,46 @@ import (
 // (a __constant__) is a subroutine of several dozen instructions, which the
 // first version paid on every access: the world program of tree merge
 // sort at depth 23 took 722 ms on one device where today's program took
-// 346 (docs/BENCHMARKS.md, "Several GPUs").
+// 346 (docs/BENCHMARKS.md, "Several GPUs"). Kept on the remote path only,
+// the division was still inlined at each of the ~600 access sites of that
+// program (clang's PTX: 596 div/rem.s64 against 21 in today's program),
+// and the step kernels took 255 registers (today's 209). The remote path
+// now steps block by block to the owner (at most DEVICES-1 subtractions,
+// taken by well under 1% of accesses): no division at any access site.
+
+// Note [World barriers that repeat]
+//
+// A world launch starts and ends with a world barrier on the stream
+// (nvshmemx_barrier_all_on_stream): the first orders the devices' earlier
+// work and host reads before the kernel's writes, the second the kernel's
+// writes before what follows. A second barrier with nothing between it
+// and the first that touches a device orders nothing more, so the host
+// code leaves it out: block tracks whether the devices are still as the
+// last barrier left them (worldSynced), through world launches, the
+// collectives, and declarations and assignments of locals that read no
+// memory and call nothing (keepsWorldSync). The fallback of a
+// cooperative world launch starts so, and the launch's closing barrier
+// goes into its cooperative branch, and into the fallback only where the
+// fallback's last statement does not end in one. A TRS world iteration
+// that falls back to three launches (tree merge sort at depth 23 on 2
+// devices, ~70 of its iterations) had 6 barriers and has 4; the barrier
+// after the host's reads of status, wpc and wmax at the loop's head stays,
+// since another device's kernel may write what they read.
+
+// Note [Where a world's gaps go]
+//
+// On 2 devices a world program's device 0 counted ~150 us between
+// kernels where a one-device program counts ~10 (the 19:49 bench,
+// /work/mg-1949.txt). Each host iteration of a TRS world makes 4
+// read-backs (gpuc_dist_get, synchronous copies, of device 0's status,
+// wpc and wmax), world barriers on the stream (each ~2.5 us in
+// MULTIGPU.md's probe) and 3 launches. But a device that finishes its
+// kernel first also waits at the next barrier for the slowest one: that
+// wait is counted as the time between its kernels. With --time, every
+// device keeps a profile and device 0 prints each device's kernel time
+// and its host's barrier and read-back counts (gpuc_world_profile): the
+// slowest device's kernel time less device 0's is imbalance, and what is
+// left of device 0's gaps over barriers and read-backs is their cost.
 
 //go:embed world.h
 var worldRuntime string
@@ -276,6 +315,8 @@ func (f *fn) worldStmt(s ir.Stmt) {
 		switch {
 		case f.e.world && f.collectiveNext:
 			f.line("// world_barrier: the collective that follows holds one")
+		case f.e.world && f.worldSynced:
+			f.line("// world_barrier: the one before still holds (Note [World barriers that repeat])")
 		case f.e.world:
 			f.line("gpuc_world_barrier();")
 		}
@@ -330,6 +371,24 @@ func (f *fn) distBlock(b *ir.Buffer) string {
 	}
 	h, _ := blockVar(f.e, b)
 	return h
+}
+
+// keepsWorldSync reports whether host statement s leaves the devices as
+// the last world barrier left them: a declaration or assignment of a
+// local that reads no memory and calls nothing (Note [World barriers that
+// repeat]).
+func keepsWorldSync(s ir.Stmt) bool {
+	switch s.(type) {
+	case *ir.Decl, *ir.Assign:
+		return !ir.ExprsHold(s, func(e ir.Expr) bool {
+			switch e.(type) {
+			case *ir.Load, *ir.Call:
+				return true
+			}
+			return false
+		})
+	}
+	return false
 }
 
 // worldSyncs reports whether s ends in a world barrier in a world

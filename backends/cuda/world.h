@@ -42,13 +42,28 @@ template <typename T> __device__ inline T *gpuc_peer(T *p, int d) {
 // elements each and whose local block is at p: on this device or, over
 // NVLink, on its owner. An element of this device's block, what placement
 // by owner makes of almost every access, costs a multiply, a subtraction
-// and one unsigned compare; only a remote one pays the 64-bit division
-// that finds its owner (Note [World accesses]).
+// and one unsigned compare; a remote one steps block by block to its
+// owner, with no division (Note [World accesses]).
+// -DGPUC_DIST_FAR builds the remote path out of line, a call at each
+// access site instead of a loop, for scripts/bench-multigpu.sh's A/B.
+template <typename T> __device__ inline T *gpuc_dist_remote(T *p, long long i, long long block) {
+  int d = 0;
+  for (; d + 1 < gpuc_num_devs && i >= block; d++) i -= block;
+  return gpuc_peer(p, d) + i;
+}
+#ifdef GPUC_DIST_FAR
+template <typename T> __device__ __noinline__ T *gpuc_dist_far(T *p, long long i, long long block) {
+  return gpuc_dist_remote(p, i, block);
+}
+#endif
 template <typename T> __device__ inline T &gpuc_dist(T *p, long long i, long long block) {
   const long long off = i - (long long)gpuc_dev_id * block;
   if ((unsigned long long)off < (unsigned long long)block) return p[off];
-  const int d = (int)(i / block);
-  return gpuc_peer(p, d)[i - (long long)d * block];
+#ifdef GPUC_DIST_FAR
+  return *gpuc_dist_far(p, i, block);
+#else
+  return *gpuc_dist_remote(p, i, block);
+#endif
 }
 
 // gpuc_world_sync is a world barrier inside a cooperative kernel: every
@@ -75,6 +90,7 @@ struct gpuc_world_shared {
   nvshmemx_uniqueid_t id;
   unsigned long long values[2][GPUC_MAX_DEVICES];
   unsigned long long free_bytes[GPUC_MAX_DEVICES];
+  double kernels_ms[GPUC_MAX_DEVICES]; // gpuc_world_profile
 };
 
 // gpuc_world is this process's place in the world.
@@ -86,6 +102,7 @@ struct gpuc_world_t {
   unsigned parity = 0;                          // the slots of the next allreduce
   bool finished = false;                        // gpuc_world_end has run
   double pool_ms = 0;                           // gpuc_world_pool's time
+  long long barriers = 0, reads = 0;            // stream barriers and read-backs, for --time
 };
 static gpuc_world_t gpuc_world;
 
@@ -202,7 +219,8 @@ inline void gpuc_world_term(int) {
 // supervises and never returns. Devices other than 0 write no output:
 // their standard output and --stats=FILE go to /dev/null, their standard
 // error to a file that the parent shows only if that device's error ends
-// the world. time is --time; the result is whether this process reports it.
+// the world. time is --time, the result: every device keeps a profile,
+// which device 0 sums up for all (gpuc_world_profile).
 inline bool gpuc_world_start(bool time, long long devices) {
   if (devices < 1 || devices > GPUC_MAX_DEVICES)
     gpuc_fail("DEVICES=%lld: want 1 to %d devices", devices, GPUC_MAX_DEVICES);
@@ -246,7 +264,7 @@ inline bool gpuc_world_start(bool time, long long devices) {
     GPUC_CUDA(cudaGetDeviceCount(&count));
     if (count < k) gpuc_fail("DEVICES=%d: this machine has %d GPU%s", k, count, count == 1 ? "" : "s");
     GPUC_CUDA(cudaSetDevice(r));
-    return time && r == 0;
+    return time;
   }
   gpuc_world_supervise(pids, errs, k);
 }
@@ -430,6 +448,7 @@ template <typename T> inline T *gpuc_dist_addr(const gpuc_dev<T> &b, long long b
 template <typename T> inline T gpuc_dist_get(const gpuc_dev<T> &b, long long block, long long i, const char *pos) {
   b.check(i, pos);
   T v{};
+  gpuc_world.reads++;
   gpuc_to_host(&v, gpuc_dist_addr(b, block, i), sizeof(T));
   gpuc_check_device_error();
   return v;
@@ -541,7 +560,39 @@ template <typename T> inline void gpuc_dist_fill(const gpuc_dev<T> &b, long long
 // stream, after the work before it, without waiting on the host; nothing
 // in a world of one, whose stream orders its work.
 inline void gpuc_world_barrier(void) {
-  if (gpuc_world.size > 1) nvshmemx_barrier_all_on_stream(0);
+  if (gpuc_world.size > 1) {
+    nvshmemx_barrier_all_on_stream(0);
+    gpuc_world.barriers++;
+  }
+}
+
+// gpuc_profile_busy is the time the launches' kernels ran so far, in ms
+// (as gpuc_profile_report sums it, which a one-device program keeps alone).
+inline double gpuc_profile_busy(void) {
+  double busy = 0;
+  for (long long i = 0; i + 1 < gpuc_profile.used; i += 2) {
+    float ms = 0;
+    GPUC_CUDA(cudaEventElapsedTime(&ms, gpuc_profile.events[i], gpuc_profile.events[i + 1]));
+    busy += ms;
+  }
+  return busy;
+}
+
+// gpuc_world_profile has device 0 say, with --time, each device's kernel
+// time and how many stream barriers and read-backs each device's host
+// made: a device whose kernels took less than the slowest one's spent
+// the difference between kernels, waiting at the barriers (Note [Where a
+// world's gaps go]). Every device calls it, before gpuc_profile_report.
+inline void gpuc_world_profile(void) {
+  if (gpuc_world.size == 1) return;
+  gpuc_world.shared->kernels_ms[gpuc_world.rank] = gpuc_profile_busy();
+  gpuc_world_meet();
+  if (gpuc_world.rank == 0) {
+    fprintf(stderr, "gpuc: world: kernels by device");
+    for (int d = 0; d < gpuc_world.size; d++) fprintf(stderr, "%s %.3f ms", d ? "," : "", gpuc_world.shared->kernels_ms[d]);
+    fprintf(stderr, "; a device's host: %lld stream barriers, %lld read-backs\n", gpuc_world.barriers, gpuc_world.reads);
+  }
+  gpuc_world_meet();
 }
 
 // gpuc_world_allgather gives every device's instance of symmetric buffer

@@ -99,7 +99,9 @@ func TestWorldFacts(t *testing.T) {
 		{`gpuc_world_barrier\(\);\n\s*gpuc_dist_copy\(in, gpuc_blk_in, 0, back, 0, 1, 2, `, 1},
 		{`gpuc_world_barrier\(\); // every device's buffers are filled\n\n\s*main_\(\);`, 1},
 		{`gpuc_world_barrier\(\); // a world launch starts with a world barrier\n\s*\{\n\s*const long long gpuc_grid_all`, 1},
-		{`\}\n\s*gpuc_world_barrier\(\); // and ends with one\n\s*\{\n\s*const long long gpuc_grid = 1, gpuc_block = 32;`, 1},
+		// A cooperative world launch ends with one in its cooperative
+		// branch (Note [World barriers that repeat]).
+		{`gpuc_world_barrier\(\); // and ends with one\n\s*\} else \{\n\s*gpuc_fail\("cooperative launch`, 1},
 		{`gpuc_world_allgather\(part\);`, 1},
 		{`total = gpuc_world_allreduce<long long>\(GPUC_WORLD_ADD, part\.get\(`, 1},
 		{`most = gpuc_world_allreduce<unsigned>\(GPUC_WORLD_MAX, gpuc_dist_get\(hist, gpuc_blk_hist, 3, "[^"]*"\)\);`, 1},
@@ -230,6 +232,13 @@ func TestWorldHost(t *testing.T) {
 		// 2 blocks on 3 devices: the third runs an idle block 2 in a
 		// cooperative launch, none otherwise.
 		{"3", "coop", "coop: 3 blocks, the last from 2; plain: 2 blocks\n", "", 0},
+		// gpuc_dist's owner without a division (Note [World accesses]).
+		{"1", "dist", "dist: 5 accesses\n", "", 0},
+		{"4", "dist", "dist: 80 accesses\n", "", 0},
+		// --time on a world: device 0 prints every device's kernel time
+		// and its own host's counts; a world of one prints nothing.
+		{"3", "profile", "", "gpuc: world: kernels by device 0.000 ms, 0.000 ms, 0.000 ms; a device's host: 2 stream barriers, 5 read-backs\n", 0},
+		{"1", "profile", "", "", 0},
 		{"3", "fail1", "device 0 before\n", "error: device 1 failed alone\n", 1},
 		{"2", "fail0", "device 0 before\n", "error: device 0 failed alone\n", 1},
 		{"4", "all", "device 0 before\n", "error: every device raised\n", 1},
@@ -261,6 +270,35 @@ func TestWorldHost(t *testing.T) {
 					tt.k, tt.what, status, stdout.String(), stderr.String(), tt.status, tt.stdout, tt.stderr)
 			}
 		})
+	}
+}
+
+// TestWorldBarriersRepeat checks that no world barrier follows another
+// with nothing between them that touches a device (Note [World barriers
+// that repeat]): the fallback of a cooperative world launch starts after
+// the launch's barrier, through a declaration that reads no memory, and
+// ends with its last world launch's; the cooperative branch ends with one.
+func TestWorldBarriersRepeat(t *testing.T) {
+	module, _ := emitUnchecked(t, "testdata/world/trs.kir")
+	for _, f := range []fact{
+		{`\} else \{\n\s*long long procs_15 = \(long long\)gpuc_mul\(gpuc_world\.size, w\);\n\s*\{\n\s*const long long gpuc_grid_all`, 1},
+		{`gpuc_world_barrier\(\);[^\n]*\n\s*(\}\n\s*)*gpuc_world_barrier\(\);`, 0},
+		{`gpuc_world_launch_coop\(main_coop3, [^\n]*\n(\s*[^\n]*\n){4}\s*gpuc_world_barrier\(\); // and ends with one\n\s*\} else \{`, 1},
+		// Each world launch of the fallback ends with one, and the loop
+		// comes back to host reads, after which a launch needs its own.
+		{`GPUC_LAUNCH\(main_r1_k[123], [^\n]*\n(\s*[^\n]*\n){6}\s*gpuc_world_barrier\(\); // and ends with one`, 3},
+		{`int w = [^\n]*\n\s*gpuc_world_barrier\(\); // a world launch starts with a world barrier`, 1},
+	} {
+		checkFact(t, module, f)
+	}
+	module, _ = emitUnchecked(t, "testdata/world/repeat.kir")
+	for _, f := range []fact{
+		{`// world_barrier: the one before still holds`, 1},
+		{`gpuc_world_barrier\(\); // a world launch starts with a world barrier`, 2},
+		{`int r = gpuc_dist_get\(a, [^\n]*\n\s*gpuc_world_barrier\(\); // a world launch starts`, 1},
+		{`gpuc_world_barrier\(\); // and ends with one`, 3},
+	} {
+		checkFact(t, module, f)
 	}
 }
 

@@ -46,6 +46,26 @@ int main(int argc, char **argv) {
     printf("\n");
     return 0;
   }
+  if (strcmp(what, "dist") == 0) {
+    // gpuc_dist from every device of a world of K, blocks of 5 elements
+    // in pools of 7 (a pool is larger than a block): every element, and
+    // only it, at its owner's place.
+    static int pools[GPUC_MAX_DEVICES][7];
+    for (int d = 0; d < k; d++) gpuc_peer_base[d] = (unsigned char *)pools[d];
+    gpuc_num_devs = (int)k;
+    long long n = 0;
+    for (int me = 0; me < k; me++) {
+      gpuc_dev_id = me;
+      for (long long i = 0; i < 5 * k; i++, n++) {
+        if (&gpuc_dist(pools[me], i, 5LL) != &pools[i / 5][i % 5]) {
+          printf("device %d, element %lld: not its owner's\n", me, i);
+          return 1;
+        }
+      }
+    }
+    printf("dist: %lld accesses\n", n);
+    return 0;
+  }
   if (strcmp(what, "few") == 0) gpuc_fake_gpus = 2;
   gpuc_world_start(false, k);
   const int d = gpuc_world.rank;
@@ -71,6 +91,14 @@ int main(int argc, char **argv) {
     const long long b0 = gpuc_world_blocks(10), b1 = b0 + gpuc_world_grid(10, true);
     printf("device %d of %d: %lld %d %u %d %d %.17g %llu GiB, blocks %lld-%lld, part %lld\n", d, gpuc_world.size, sum, most, least,
            (int)odd, (int)wrap, f, free_bytes >> 30, b0, b1, gpuc_world_block(1000));
+    return 0;
+  }
+  if (strcmp(what, "profile") == 0) {
+    // No launches: every device's kernels took 0 ms; device 0 counts its
+    // own barriers and read-backs.
+    gpuc_world.barriers = d + 2;
+    gpuc_world.reads = 10 * d + 5;
+    gpuc_world_profile();
     return 0;
   }
   printf("device %d before\n", d);
