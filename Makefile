@@ -9,7 +9,7 @@ GPU_DIR  ?= gpu-artifacts
 # frontends/foo/parser.
 GRAMMARS := $(foreach g,$(basename $(notdir $(wildcard grammars/*.g4))),$(g):$(shell echo $(g) | tr A-Z a-z))
 
-.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts multigpu-artifacts carve-artifacts chr-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts multigpu-artifacts carve-artifacts chr-artifacts chr-ab-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -161,6 +161,12 @@ chr-artifacts:
 	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/primes.chr --stats --query $(BENCH_DIR)/primes6.pl -o $(BENCH_DIR)/chr-primes.cu
 	$(BENCH_DIR)/gpuc compile --checks=$(CHECKS) examples/chr/sum.chr --stats --query $(BENCH_DIR)/none.pl $(call chr_store,sum1,0) -o $(BENCH_DIR)/chr-sum.cu
 	cp examples/chr/fw.chr examples/chr/sum.chr examples/chr/primes.chr $(BENCH_DIR)/
+
+# What scripts/bench-chr-ab.sh needs: fw, gcd and sum compiled before
+# (CHR_AB_BEFORE) and after, the hand-written CUDA and chr_gen.
+CHR_AB_BEFORE ?= 9a1411b
+chr-ab-artifacts:
+	GO=$(GO) CHECKS=$(CHECKS) scripts/chr-ab-artifacts.sh $(BENCH_DIR)/chr-ab $(CHR_AB_BEFORE)
 
 # What scripts/bench-pe.sh needs besides gpuc: carve.fork, the image
 # generator and the header table, from shared/corpus/carving where the

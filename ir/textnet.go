@@ -17,10 +17,24 @@ package ir
 //
 // then copies the buffer's first (last end offset) bytes to a host array
 // and writes them. The scan is a Hillis–Steele network: log2(n) stages,
-// each two passes over the array with a grid barrier after each, so the
+// each one pass over the array with a grid barrier after it, so the
 // host-loops, grid-sync and split-barriers passes make it grid syncs or
 // launches as any SPMD loop; it does O(n log n) work, which is a few
-// microseconds a stage for a million lines.
+// microseconds a stage for a million lines. The stages go back and forth
+// between the array and the temporary (Note [A scan that ping-pongs]).
+
+// Note [A scan that ping-pongs]
+//
+// Stage k of the scan reads one of buf and tmp and writes the other:
+// even stages (d = 1, 4, 16, ...: d & 0x55555555 != 0) read buf, odd ones
+// read tmp, so each stage is one pass and one grid barrier (it was two,
+// a pass into tmp and a copy back). The last stage (d >= n - d) always
+// writes buf: after an even number of stages it reads tmp as any odd
+// stage; otherwise it adds in place, buf[i] += buf[i-d] for i >= d only,
+// which is race-free because i - d < n - d <= d, so every element it
+// reads is one that the stage does not write. The choices are tests of
+// the stage's d, which every processor agrees on: no new local crosses a
+// barrier, and the stages stay one loop (one kernel when split).
 
 // ScanNetwork returns statements for a region that replace buf[0..n)
 // with its inclusive prefix sums, using tmp (as long as buf, of the same
@@ -31,7 +45,7 @@ func ScanNetwork(pos Pos, buf, tmp string, t Type, n Expr, fresh func(string) st
 	i32 := func(v int64) Expr { return IntConst(I32, v) }
 	bin := func(op BinOp, x, y Expr) Expr { return &Binary{Pos: pos, Op: op, X: x, Y: y} }
 	v := func(name string) Expr { return &Var{Name: name, T: I32} }
-	d, i, j := fresh("scd"), fresh("sci"), fresh("scj")
+	d := fresh("scd")
 	strided := func(name string, body []Stmt) Stmt {
 		return &For{Pos: pos,
 			Init: &Decl{Pos: pos, Name: name, T: I32, Init: &Builtin{Pos: pos, Op: ProcID}},
@@ -39,17 +53,33 @@ func ScanNetwork(pos Pos, buf, tmp string, t Type, n Expr, fresh func(string) st
 			Post: &Assign{Pos: pos, Name: name, Value: bin(Add, v(name), &Builtin{Pos: pos, Op: NumProcs})},
 			Body: body}
 	}
-	add := strided(i, []Stmt{&Store{Pos: pos, Buf: tmp, Index: v(i), Value: &Select{Pos: pos,
-		Cond: bin(Ge, v(i), v(d)),
-		X:    bin(Add, &Load{Pos: pos, Buf: buf, Index: v(i), T: t}, &Load{Pos: pos, Buf: buf, Index: bin(Sub, v(i), v(d)), T: t}),
-		Y:    &Load{Pos: pos, Buf: buf, Index: v(i), T: t}}}})
-	back := strided(j, []Stmt{&Store{Pos: pos, Buf: buf, Index: v(j), Value: &Load{Pos: pos, Buf: tmp, Index: v(j), T: t}}})
+	sum := func(src, i string) Expr {
+		return bin(Add, &Load{Pos: pos, Buf: src, Index: v(i), T: t}, &Load{Pos: pos, Buf: src, Index: bin(Sub, v(i), v(d)), T: t})
+	}
+	// stage is one pass from src into dst.
+	stage := func(src, dst string) Stmt {
+		i := fresh("sci")
+		return strided(i, []Stmt{&Store{Pos: pos, Buf: dst, Index: v(i), Value: &Select{Pos: pos,
+			Cond: bin(Ge, v(i), v(d)), X: sum(src, i), Y: &Load{Pos: pos, Buf: src, Index: v(i), T: t}}}})
+	}
+	// inPlace is the last stage after an odd number: buf[i] += buf[i-d].
+	inPlace := func() Stmt {
+		i := fresh("sci")
+		return strided(i, []Stmt{&If{Pos: pos, Cond: bin(Ge, v(i), v(d)), Then: []Stmt{
+			&Store{Pos: pos, Buf: buf, Index: v(i), Value: sum(buf, i)}}}})
+	}
+	even := bin(Ne, bin(And, v(d), i32(0x55555555)), i32(0))
+	last := bin(Ge, v(d), bin(Sub, n, v(d)))
 	return []Stmt{
 		&For{Pos: pos,
 			Init: &Decl{Pos: pos, Name: d, T: I32, Init: i32(1)},
 			Cond: bin(Lt, v(d), n),
 			Post: &Assign{Pos: pos, Name: d, Value: bin(Mul, v(d), i32(2))},
-			Body: []Stmt{add, &Barrier{Pos: pos, Grid: true}, back, &Barrier{Pos: pos, Grid: true}}},
+			Body: []Stmt{
+				&If{Pos: pos, Cond: even,
+					Then: []Stmt{&If{Pos: pos, Cond: last, Then: []Stmt{inPlace()}, Else: []Stmt{stage(buf, tmp)}}},
+					Else: []Stmt{stage(tmp, buf)}},
+				&Barrier{Pos: pos, Grid: true}}},
 		&Barrier{Pos: pos, Grid: true},
 	}
 }

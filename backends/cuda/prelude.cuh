@@ -62,37 +62,70 @@ inline void gpuc_to_device(void *dst, const void *src, size_t n) {
   GPUC_CUDA(cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice));
 }
 // gpuc_write_device writes n bytes of device memory to standard output
-// through two page-locked chunks, the copy of one overlapping the write of
-// the other (Note [Writing from the device] in gpuc_device.h). The copies
-// go on the default stream, after the kernels that wrote the text.
+// through a ring of page-locked chunks, the copies running ahead of the
+// writes (Note [Writing from the device] in gpuc_device.h, Note [A ring
+// as deep as the text]). The copies go on the default stream, after the
+// kernels that wrote the text.
 #define GPUC_WRITE_DEVICE 1
-enum { gpuc_write_chunk = 1 << 21 };
+enum { gpuc_write_chunk = 1 << 21, gpuc_write_ring_most = 8 };
 static unsigned char *gpuc_write_stage = nullptr;
-static cudaEvent_t gpuc_write_done[2];
-// gpuc_write_init allocates the chunks: start-up, before the clock.
-inline void gpuc_write_init(void) {
+static int gpuc_write_ring = 0;
+static cudaEvent_t gpuc_write_done[gpuc_write_ring_most];
+// gpuc_write_copied ends the last copy of written text to the host; --time
+// reports the device time up to it (gpuc_write_report).
+static cudaEvent_t gpuc_write_copied;
+static bool gpuc_write_copied_set = false;
+// gpuc_write_init allocates the ring: start-up, before the clock, as many
+// chunks as the largest written buffer's most bytes need, 2 to
+// gpuc_write_ring_most.
+inline void gpuc_write_init(size_t most) {
   if (gpuc_write_stage != nullptr) return;
-  GPUC_CUDA(cudaHostAlloc((void **)&gpuc_write_stage, 2 * (size_t)gpuc_write_chunk, 0));
-  for (int i = 0; i < 2; i++) GPUC_CUDA(cudaEventCreate(&gpuc_write_done[i]));
+  size_t ring = (most + gpuc_write_chunk - 1) / gpuc_write_chunk;
+  ring = ring < 2 ? 2 : ring > (size_t)gpuc_write_ring_most ? (size_t)gpuc_write_ring_most : ring;
+  gpuc_write_ring = (int)ring;
+  GPUC_CUDA(cudaHostAlloc((void **)&gpuc_write_stage, ring * (size_t)gpuc_write_chunk, 0));
+  for (int i = 0; i < gpuc_write_ring; i++) GPUC_CUDA(cudaEventCreate(&gpuc_write_done[i]));
+  GPUC_CUDA(cudaEventCreate(&gpuc_write_copied));
 }
 inline void gpuc_write_device(const unsigned char *src, size_t n, const char *pos) {
-  gpuc_write_init();
-  const size_t chunks = (n + gpuc_write_chunk - 1) / gpuc_write_chunk;
+  gpuc_write_init(2 * (size_t)gpuc_write_chunk);
+  const size_t chunks = (n + gpuc_write_chunk - 1) / gpuc_write_chunk, ring = (size_t)gpuc_write_ring;
+  size_t asked = 0; // chunks whose copies are on the stream
   for (size_t i = 0; i < chunks; i++) {
-    // Chunk i was asked for in the last round (or just below, for the
-    // first); ask for chunk i+1 into the other half, which the last
-    // round's fwrite has finished with, then write chunk i.
-    for (size_t j = i == 0 ? 0 : i + 1; j <= i + 1 && j < chunks; j++) {
-      const size_t off = j * gpuc_write_chunk, len = n - off < (size_t)gpuc_write_chunk ? n - off : (size_t)gpuc_write_chunk;
-      GPUC_CUDA(cudaMemcpyAsync(gpuc_write_stage + (j % 2) * gpuc_write_chunk, src + off, len, cudaMemcpyDeviceToHost, 0));
-      GPUC_CUDA(cudaEventRecord(gpuc_write_done[j % 2], 0));
+    // Ask for every chunk up to i + ring - 1: their slots' last writes
+    // (chunks i - 1 and before) are done. Then write chunk i.
+    for (; asked < chunks && asked < i + ring; asked++) {
+      const size_t off = asked * gpuc_write_chunk, len = n - off < (size_t)gpuc_write_chunk ? n - off : (size_t)gpuc_write_chunk;
+      GPUC_CUDA(cudaMemcpyAsync(gpuc_write_stage + (asked % ring) * gpuc_write_chunk, src + off, len, cudaMemcpyDeviceToHost, 0));
+      GPUC_CUDA(cudaEventRecord(gpuc_write_done[asked % ring], 0));
+      if (asked + 1 == chunks) {
+        GPUC_CUDA(cudaEventRecord(gpuc_write_copied, 0));
+        gpuc_write_copied_set = true;
+      }
     }
-    GPUC_CUDA(cudaEventSynchronize(gpuc_write_done[i % 2]));
+    GPUC_CUDA(cudaEventSynchronize(gpuc_write_done[i % ring]));
     const size_t off = i * gpuc_write_chunk, len = n - off < (size_t)gpuc_write_chunk ? n - off : (size_t)gpuc_write_chunk;
-    if (fwrite(gpuc_write_stage + (i % 2) * gpuc_write_chunk, 1, len, stdout) != len)
+    if (fwrite(gpuc_write_stage + (i % ring) * gpuc_write_chunk, 1, len, stdout) != len)
       gpuc_fail_line(pos, ": error: write of %zu bytes failed", n);
   }
 }
+
+// Note [A ring as deep as the text]
+//
+// The device time ends at the last copy of output to the host, as the
+// hand-written baselines' clocks do (scripts/bench/chr_fw.cu copies its
+// matrix back and prints it after its clock). With two chunks, the copy
+// of chunk i+2 waited for the fwrite of chunk i, so the copy-out took as
+// long as writing the text to the file (17.6 MB of Floyd-Warshall 1024:
+// most of its 3.6 ms after the last kernel). The ring has as many 2 MiB
+// chunks as the largest written buffer can fill, up to 8 (16 MiB): text
+// of that size is on the host before the first fwrite ends, and the
+// writes follow it. --time prints the device time to the text's last
+// copy out (gpuc_write_report) beside the device time to the program's
+// end, which counts the host's writing after it. Page-locking costs
+// start-up time (outside the clock) in proportion to the ring, so a
+// program whose text buffers are small keeps two chunks.
+
 inline void gpuc_on_device(void *dst, const void *src, size_t n) {
   GPUC_CUDA(cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice));
 }
@@ -454,6 +487,19 @@ inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n
   gpuc_input_files++;
 }
 
+// gpuc_write_report prints the device time up to the last copy of
+// written text to the host (Note [A ring as deep as the text]), where the
+// program wrote text from the device.
+inline void gpuc_write_report(cudaEvent_t start) {
+  if (!gpuc_write_copied_set) return;
+  float ms = 0;
+  GPUC_CUDA(cudaEventElapsedTime(&ms, start, gpuc_write_copied));
+  if (gpuc_json)
+    fprintf(stderr, "{\"gpuc\": \"copy out\", \"device_ms\": %.3f}\n", ms);
+  else
+    fprintf(stderr, "gpuc: device time to the last copy out of text %.3f ms\n", ms);
+}
+
 // gpuc_profile_report prints the profile after the device time, total_ms,
 // whose events are start and stop: the launches and the time their kernels
 // ran, then where the rest went: before the first kernel (zeroing,
@@ -492,6 +538,7 @@ inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t s
             gpuc_profile.launches, gpuc_profile.coop, busy, rest, before, rest - before - after, after, host_before);
     for (int g = 0; g < ngroups; g++) fprintf(stderr, "%s\"%s\": %.3f", g ? ", " : "", group[g], group_ms[g]);
     fprintf(stderr, "}}\n");
+    gpuc_write_report(start);
     return;
   }
   fprintf(stderr,
@@ -499,6 +546,7 @@ inline void gpuc_profile_report(float total_ms, cudaEvent_t start, cudaEvent_t s
           "kernel, %.3f ms between kernels, %.3f ms after the last\n",
           gpuc_profile.launches, gpuc_profile.coop, busy, rest, total_ms > 0 ? 100.0 * rest / total_ms : 0.0, before,
           rest - before - after, after);
+  gpuc_write_report(start);
   if (gpuc_profile.first_ns > 0)
     fprintf(stderr,
             "gpuc: before the first kernel, the host reached its launch %.3f ms after the clock started (zeroing, "

@@ -275,8 +275,19 @@ func (runtimeAPI) start(f *fn) {
 	if loads {
 		f.line("gpuc_read_init();")
 	}
-	if writes {
-		f.line("gpuc_write_init();")
+	if len(writes) > 0 {
+		// The ring of chunks follows the largest written buffer (Note
+		// [A ring as deep as the text]); the lengths are known here.
+		most := ""
+		for _, b := range writes {
+			size := "(long long)" + f.e.hostBuf(b) + ".bytes()"
+			if most == "" {
+				most = size
+			} else {
+				most = "gpuc_max(" + most + ", " + size + ")"
+			}
+		}
+		f.line("gpuc_write_init((size_t)%s);", most)
 	}
 	switch {
 	case f.e.world && len(globalBuffers(f.e.m)) > 0:
@@ -457,17 +468,21 @@ func coopGeometries(e *emitter) []coopGeometry {
 }
 
 // hostReads reports whether m's host program loads from a device buffer
-// (gpuc_to_host's small read-backs) and whether it writes one to the
+// (gpuc_to_host's small read-backs) and which buffers it writes to the
 // output (Note [Writing from the device] in gpuc_device.h), so that the
 // page-locked buffers they go through are allocated before the clock.
-func hostReads(m *ir.Module) (loads, writes bool) {
+func hostReads(m *ir.Module) (loads bool, writes []*ir.Buffer) {
+	seen := map[*ir.Buffer]bool{}
 	for _, f := range m.Funcs {
 		if f == nil || f.Kind != ir.HostFunc {
 			continue
 		}
 		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			if w, ok := s.(*ir.Write); ok && m.Buffer(w.Array) != nil {
-				writes = true
+			if w, ok := s.(*ir.Write); ok {
+				if b := m.Buffer(w.Array); b != nil && b.Space != ir.Shared && !seen[b] {
+					seen[b] = true
+					writes = append(writes, b)
+				}
 			}
 			return true
 		})

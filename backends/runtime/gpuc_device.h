@@ -113,10 +113,11 @@ inline void gpuc_copy(gpuc_dev<T> &dst, long long doff, gpuc_array<T> &src, long
 // buffer): no host array as long as the text, whose pages fault in at the
 // first touch, and no copy into pageable memory, which the driver stages
 // through page-locked buffers of its own. The CUDA runtime's prelude
-// copies the text through two page-locked chunks, allocated before the
-// clock (gpuc_write_init: they depend on no input, Note [Loading before
-// the clock]), so that chunk i+1 crosses the bus while chunk i is written:
-// the write costs about the fwrite of the text and one chunk's copy. On
+// copies the text through a ring of page-locked chunks, allocated before
+// the clock (gpuc_write_init: they depend on no input, Note [Loading
+// before the clock]), so that later chunks cross the bus while chunk i is
+// written (Note [A ring as deep as the text] in the CUDA prelude): the
+// write costs about the fwrite of the text and one chunk's copy. On
 // the CPU the device buffer is host memory and is written as it is.
 // Elsewhere (the driver API, hybrid programs) gpuc_write_device below
 // copies the text chunk by chunk through one host buffer.
