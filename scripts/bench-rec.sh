@@ -230,8 +230,10 @@ while [ ${#wait_h[@]} -gt 0 ] || [ ${#wait_g[@]} -gt 0 ]; do
   done
   wait_h=("${more[@]}")
   more=()
+  # One GPU-only run a pass, where no hybrid ran: the hybrid runs, the
+  # issue's target, come first within the deadline.
   for b in "${wait_g[@]}"; do
-    if [ -f "rec-runs/$b.cpu.done" ] || [ $alive = 0 ]; then
+    if [ $moved = 0 ] && { [ -f "rec-runs/$b.cpu.done" ] || [ $alive = 0 ]; }; then
       gpu_run "$b"
       moved=1
     else
