@@ -28,14 +28,15 @@
 #    benchmark, REC_CPU_JOBS at once (every core but REC_FG_CORES) in the
 #    background, each bounded (MAUDE_TIMEOUT, 120 s; RUN_TIMEOUT, 60 s,
 #    for the rewriter), on cores of their own where taskset is present.
-#    Between the two, where Maude took WARM_MIN_MS (100) or more, a first
-#    run of the hybrid program on the GPU (HYBRID=0 MAXITER=1), which
-#    leaves its PTX compiled in the driver's cache: that compilation
-#    (ptxas) takes seconds to a minute a program (554 s for 58 programs
-#    four at a time on an H100 machine, 2026-11-26), too long to do for
-#    every program in one call; a shorter run never loads the driver
-#    (Note [Context on demand] in backends/cuda/hybrid_cuda.h), the
-#    context's start alone being 300 to 450 ms.
+#    Between the two, where Maude took WARM_MIN_MS (20) or more, a first
+#    run of the hybrid program on the GPU for one iteration (HYBRID=0,
+#    MAXITER=1 as an argument: until wave 8 it was passed in the
+#    environment, which the program does not read, so that each warm-up
+#    was a whole GPU-only run: 554 s for 58 programs four at a time on an
+#    H100 machine, 2026-11-26), which leaves its PTX compiled in the
+#    driver's cache; a shorter run rarely loads the driver (Note [Context
+#    on demand] in backends/cuda/hybrid_cuda.h), the context's start
+#    alone being 300 to 450 ms.
 # 3. Meanwhile, on the first REC_FG_CORES cores (2), one benchmark after
 #    another in the order that Maude finishes them: the hybrid program
 #    (Note [Hybrid migration] in backends/cuda/hybrid.h), bounded by
@@ -137,7 +138,7 @@ echo "bench-rec: built in $(ms_since "$t_start") ms"
 # device to the others. The driver's cache is made large enough for
 # every program's compiled kernels.
 export maude gpuc
-export MAUDE_TIMEOUT=${MAUDE_TIMEOUT:-120} RUN_TIMEOUT=${RUN_TIMEOUT:-60} WARM_MIN_MS=${WARM_MIN_MS:-100}
+export MAUDE_TIMEOUT=${MAUDE_TIMEOUT:-120} RUN_TIMEOUT=${RUN_TIMEOUT:-60} WARM_MIN_MS=${WARM_MIN_MS:-20}
 export CUDA_CACHE_MAXSIZE=${CUDA_CACHE_MAXSIZE:-4294967296}
 cpu_side() {
   local b=$1 f=rec/REC/$1.rec r=rec-runs/$1 m
@@ -152,7 +153,9 @@ cpu_side() {
   fi
   m=$(sed -n 's/^rewrites: [0-9]* in [0-9]*ms cpu (\([0-9]*\)ms real).*/\1/p' "$r.maude.out" | head -1)
   if [ -n "$m" ] && [ "$m" -ge "$WARM_MIN_MS" ] && [ -x "hyb-$b" ] && [ "$(left)" -gt 40 ]; then
-    HYBRID=0 MAXITER=1 timeout "$(bound 150 40)" ./"hyb-$b" CAPACITY=4000000 > /dev/null 2>&1 && touch "$r.warm"
+    HYBRID=0 timeout "$(bound 150 40)" ./"hyb-$b" CAPACITY=4000000 MAXITER=1 > /dev/null 2> "$r.warm.err"
+    # One iteration leaves "no normal form within MAXITER iterations".
+    { [ $? = 0 ] || grep -q 'within MAXITER' "$r.warm.err"; } && touch "$r.warm"
   fi
   touch "$r.maude.done"
   if [ -n "$m" ] && [ "$(left)" -gt 5 ]; then
