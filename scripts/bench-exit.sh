@@ -68,7 +68,7 @@ t_start=$(date +%s)
   echo "g++ -O2 -I$cuda/include -o exit-drv exit-drv.cpp -L$cuda/lib64 -L$cuda/lib64/stubs -lcuda"
 } | xargs -P "$(nproc)" -I{} sh -c '{} || echo "bench-exit: failed: {}"'
 # The driver's compilation of each program's PTX, cached for the runs.
-for b in $progs; do HYBRID=0 MAXITER=1 timeout 120 "./hyb-$b" CAPACITY=4000000 > /dev/null 2>&1 & done
+for b in $progs; do HYBRID=0 timeout 120 "./hyb-$b" CAPACITY=4000000 MAXITER=1 > /dev/null 2>&1 & done
 [ -x exit-drv ] && ./exit-drv > /dev/null 2>&1 &
 wait
 echo "bench-exit: built and warmed up in $(($(date +%s) - t_start)) s"

@@ -528,7 +528,7 @@ inline double gpuc_clock_stop(void) { return gpuc_now_ms() - gpuc_clock_t0; }
 // second host copy (Note [Hybrid migration] in hybrid.h).
 #ifndef GPUC_HYBRID
 inline bool gpuc_hy_wait(void) { return true; }
-inline bool gpuc_hy_ready(void) { return getenv("HYBRID_DEVICE") != nullptr; }
+inline bool gpuc_hy_ready(bool) { return getenv("HYBRID_DEVICE") != nullptr; }
 inline void gpuc_hy_enter(void) {}
 inline void *gpuc_hy_alloc(size_t n) { return calloc(n > 0 ? n : 1, 1); }
 inline void gpuc_hy_free(void *p) { free(p); }

@@ -15,7 +15,9 @@
 // hybrid factorial9 that never used the GPU took 180-210 ms against
 // 40-60 ms with HYBRID=cpu. Joining the context thread costs the whole
 // context (530-620 ms); starting the context only when the GPU is needed
-// would lose the overlap that parallel runs gain from; and the context
+// would lose the overlap that parallel runs gain from (it starts once
+// parallel work shows or after 50 ms, Note [Context on demand] in
+// hybrid_cuda.h, so a longer run still pays); and the context
 // cannot be handed over, since it belongs to the process that launches.
 // What remains is that the process the user waits for is not the one
 // that holds the driver.

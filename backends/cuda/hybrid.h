@@ -19,7 +19,9 @@
 //
 // The program starts on the host at once. The hybrid program starts the
 // CUDA context, the module and the kernels' handles on a thread of their
-// own; until that thread is done the device is not ready. A program that
+// own, once a point's work or the run's length asks for it (Note [Context
+// on demand] in hybrid_cuda.h); until that thread is done the device is
+// not ready. A program that
 // ends on the host does not wait for it: it leaves with _exit, and the
 // process that the user sees has exited already, when the output was
 // done (Note [Detached exit] in detach.h).
@@ -30,6 +32,8 @@
 //                    stay (GPU only);
 //   HYBRID_MIGRATE=every  move at every point, waiting for the device (a
 //                    test of the moves);
+//   HYBRID_START_MS  when the context thread starts at the latest (50; 0:
+//                    at once), Note [Context on demand];
 //   HYBRID_DEVICE=copy    (host build only) the stand-in device, a second
 //                    host copy, is ready from the start, so that the rule
 //                    below decides.
@@ -166,7 +170,7 @@ inline long long gpuc_hybrid(long long work, long long live) {
   bool move = false;
   switch (h.mode) {
   case 0:
-    if (h.failed || (!h.on_device && !gpuc_hy_ready())) break;
+    if (h.failed || (!h.on_device && !gpuc_hy_ready(work >= h.down))) break;
     h.run = (h.on_device ? work < h.down : work >= h.up) ? h.run + 1 : 0;
     move = h.run >= h.k;
     break;

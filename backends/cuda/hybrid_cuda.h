@@ -9,12 +9,15 @@
 static void gpuc_hybrid_kernels(void);
 inline bool gpuc_hybrid_on_device(void);
 
-// The context thread's state: 0 starting, 1 ready, 2 no device; where
-// a device was found but could not take the program, gpuc_hy_why says
-// why (Note [A device that fails to start]).
+// The context thread's state: 0 starting, 1 ready, 2 no device, 3 not
+// started yet (Note [Context on demand]); where a device was found but
+// could not take the program, gpuc_hy_why says why (Note [A device that
+// fails to start]).
 static int gpuc_hy_state;
 static pthread_t gpuc_hy_thread;
 static CUcontext gpuc_hy_ctx;
+static const char *gpuc_hy_ptx;
+static double gpuc_hy_t0, gpuc_hy_start_ms;
 static char gpuc_hy_why[256];
 
 // Note [A device that fails to start]
@@ -66,22 +69,64 @@ inline bool gpuc_hybrid_cpu_only(void) {
   return mode != nullptr && strcmp(mode, "cpu") == 0;
 }
 
-// gpuc_hybrid_begin starts the context thread, unless HYBRID=cpu.
+// Note [Context on demand]
+//
+// Loading the driver and starting the context on a thread of its own
+// still costs a run that ends on the host: on one H100 (docs/BENCHMARKS.md,
+// "The exit of a hybrid program") revnat1000 took 36.8 ms against 29.2
+// with HYBRID=cpu, quicksort100 17.1 against 12.1 (the driver's dlopen,
+// cuInit and the module's load beside the rewriting, on a shared memory
+// map). A sequential run never moves up, so it should not pay for it.
+// So the thread starts at the first hybrid point (mode auto) whose work
+// is at least HYBRID_DOWN (HYBRID_UP / 8: parallel work is showing, at an
+// eighth of what moves it up), or that comes HYBRID_START_MS (default 50)
+// after the program's start: the context takes 300 to 450 ms, so a start
+// that late leaves the device ready about a tenth later than a start at
+// once, and a run shorter than that never loads the driver. HYBRID=0,
+// HYBRID_MIGRATE and the device's memory for fitted parameters wait for
+// the device anyway, and start it at once. HYBRID_START_MS=0 starts it
+// at once always, as before.
+
+// gpuc_hy_launch starts the context thread.
+inline void gpuc_hy_launch(void) {
+  __atomic_store_n(&gpuc_hy_state, 0, __ATOMIC_RELEASE);
+  if (pthread_create(&gpuc_hy_thread, nullptr, gpuc_hy_start, (void *)gpuc_hy_ptx) != 0) gpuc_fail("cannot start the CUDA context's thread");
+}
+
+// gpuc_hybrid_begin readies the context thread, unless HYBRID=cpu: it
+// starts it at once where the program waits for the device anyway, or
+// where HYBRID_START_MS is 0 (Note [Context on demand]).
 inline void gpuc_hybrid_begin(const char *ptx) {
   if (gpuc_hybrid_cpu_only()) {
     gpuc_hy_state = 2;
     return;
   }
-  if (pthread_create(&gpuc_hy_thread, nullptr, gpuc_hy_start, (void *)ptx) != 0) gpuc_fail("cannot start the CUDA context's thread");
+  gpuc_hy_ptx = ptx;
+  gpuc_hy_t0 = gpuc_now_ms();
+  const long long ms = gpuc_env_count("HYBRID_START_MS", 0, 1LL << 40);
+  gpuc_hy_start_ms = ms >= 0 ? (double)ms : 50;
+  const char *mode = getenv("HYBRID");
+  if (gpuc_hy_start_ms == 0 || (mode != nullptr && strcmp(mode, "0") == 0) || getenv("HYBRID_MIGRATE") != nullptr)
+    gpuc_hy_launch();
+  else
+    gpuc_hy_state = 3;
 }
 
-inline bool gpuc_hy_ready(void) { return __atomic_load_n(&gpuc_hy_state, __ATOMIC_ACQUIRE) == 1; }
+// gpuc_hy_ready reports whether the device is ready, first starting the
+// context thread where wanted (the point's work suggests the device) or
+// where the run has lasted HYBRID_START_MS (Note [Context on demand]).
+inline bool gpuc_hy_ready(bool wanted) {
+  const int s = __atomic_load_n(&gpuc_hy_state, __ATOMIC_ACQUIRE);
+  if (s == 3 && (wanted || gpuc_now_ms() - gpuc_hy_t0 >= gpuc_hy_start_ms)) gpuc_hy_launch();
+  return s == 1;
+}
 
-// gpuc_hy_wait waits for the context thread and reports whether the
-// device is ready.
+// gpuc_hy_wait waits for the context thread, starting it if it has not
+// started, and reports whether the device is ready.
 inline bool gpuc_hy_wait(void) {
+  if (__atomic_load_n(&gpuc_hy_state, __ATOMIC_ACQUIRE) == 3) gpuc_hy_launch();
   if (__atomic_load_n(&gpuc_hy_state, __ATOMIC_ACQUIRE) == 0) pthread_join(gpuc_hy_thread, nullptr);
-  return gpuc_hy_ready();
+  return __atomic_load_n(&gpuc_hy_state, __ATOMIC_ACQUIRE) == 1;
 }
 
 // gpuc_free_memory is the memory for fitted parameters: the host's, and

@@ -353,6 +353,19 @@ func TestHybridDrivers(t *testing.T) {
 					t.Errorf("%v: took %v: waited for the CUDA context", env, d)
 				}
 			}
+			// Note [Context on demand]: no point asks for the device and
+			// the run is shorter than HYBRID_START_MS, so the driver is
+			// never loaded; with HYBRID=0 it is.
+			for i, env := range [][]string{
+				{nocuda, "HYBRID_DOWN=1099511627776", "HYBRID_START_MS=1000000"},
+				{nocuda, "HYBRID=0"},
+			} {
+				log := filepath.Join(dir, fmt.Sprintf("%s-cuinit-%d", p.name(), i))
+				runExe(t, base, []string{"SMALL=2", "HYBRIDITER=1"}, append(env, "NOCUDA_LOG="+log)...)
+				if _, err := os.Stat(log); (err == nil) != (i == 1) {
+					t.Errorf("%v: cuInit called: %v, want %v", env, err == nil, i == 1)
+				}
+			}
 			for _, env := range [][]string{{"HYBRID=0"}, {nocuda, "HYBRID=0"}} {
 				if _, stderr, status := runExe(t, base, nil, env...); status != 1 || !strings.Contains(stderr, "error: HYBRID=0: no CUDA device") {
 					t.Errorf("%v: exit %d, stderr %q; want 1 and no CUDA device", env, status, stderr)
