@@ -54,3 +54,55 @@ func TestNorm(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalBinary32 checks evalBinary at 32 bits against Go's int32 and uint32 arithmetic (the
+// same two's complement), for both signed and unsigned sorts, divisors and shifts nonzero and
+// in range, where Go and SMT-LIB agree.
+func TestEvalBinary32(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	b := func(c bool) int64 {
+		if c {
+			return 1
+		}
+		return 0
+	}
+	edge := []uint32{0, 1, 2, 31, 0x7fffffff, 0x80000000, 0x80000001, 0xffffffff}
+	for i := 0; i < 2000; i++ {
+		x, y := rng.Uint32(), rng.Uint32()
+		if i < len(edge)*len(edge) {
+			x, y = edge[i%len(edge)], edge[i/len(edge)]
+		}
+		if y == 0 || (int32(x) == -1<<31 && int32(y) == -1) {
+			continue
+		}
+		sh := y % 32
+		ref := map[Op]int64{
+			Add: int64(x + y), Sub: int64(x - y), Mul: int64(x * y),
+			UDiv: int64(x / y), URem: int64(x % y), SDiv: int64(uint32(int32(x) / int32(y))), SRem: int64(uint32(int32(x) % int32(y))),
+			And: int64(x & y), Or: int64(x | y), Xor: int64(x ^ y),
+			Eq: b(x == y), Ne: b(x != y), Ult: b(x < y), Ule: b(x <= y), Ugt: b(x > y), Uge: b(x >= y),
+			Slt: b(int32(x) < int32(y)), Sle: b(int32(x) <= int32(y)), Sgt: b(int32(x) > int32(y)), Sge: b(int32(x) >= int32(y)),
+		}
+		shifts := map[Op]int64{Shl: int64(x << sh), LShr: int64(x >> sh), AShr: int64(uint32(int32(x) >> sh))}
+		for _, s := range []Sort{U32, I32} {
+			for _, xs := range []*big.Int{s.Norm(new(big.Int).SetUint64(uint64(x))), new(big.Int).SetUint64(uint64(x))} {
+				check := func(op Op, yv uint32, want int64) {
+					got := evalBinary(op, s, xs, s.Norm(new(big.Int).SetUint64(uint64(yv))))
+					w := big.NewInt(want)
+					if op < Eq {
+						w = s.Norm(w)
+					}
+					if got.Cmp(w) != 0 {
+						t.Fatalf("%s: op %d on %#x, %#x: got %s, want %s", s, op, x, yv, got, w)
+					}
+				}
+				for op, want := range ref {
+					check(op, y, want)
+				}
+				for op, want := range shifts {
+					check(op, sh, want)
+				}
+			}
+		}
+	}
+}
