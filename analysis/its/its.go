@@ -60,7 +60,7 @@ func (s Sort) Min() *big.Int {
 	if s.IsBool() || !s.Signed {
 		return new(big.Int)
 	}
-	return new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), uint(s.Width-1)))
+	return new(big.Int).Neg(pow2(s.Width - 1))
 }
 
 // Max: see Min.
@@ -72,10 +72,11 @@ func (s Sort) Max() *big.Int {
 	if s.Signed {
 		w--
 	}
-	return new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))
+	return new(big.Int).Sub(pow2(w), big.NewInt(1))
 }
 
-// Norm wraps v into the range of s (two's complement for signed sorts; 0/1 for Bool).
+// Norm wraps v into the range of s (two's complement for signed sorts; 0/1 for Bool). The
+// result is a new value. See Note [Norm without big shifts].
 func (s Sort) Norm(v *big.Int) *big.Int {
 	if s.IsBool() {
 		if v.Sign() != 0 {
@@ -83,12 +84,49 @@ func (s Sort) Norm(v *big.Int) *big.Int {
 		}
 		return new(big.Int)
 	}
-	mod := new(big.Int).Lsh(big.NewInt(1), uint(s.Width))
+	if s.Width <= 64 && (v.IsInt64() || v.IsUint64()) {
+		var x uint64
+		if v.IsInt64() {
+			x = uint64(v.Int64())
+		} else {
+			x = v.Uint64()
+		}
+		sh := uint(64 - s.Width)
+		if s.Signed {
+			return big.NewInt(int64(x<<sh) >> sh)
+		}
+		return new(big.Int).SetUint64(x << sh >> sh)
+	}
+	mod := pow2(s.Width)
 	r := new(big.Int).Mod(v, mod)
-	if s.Signed && r.Cmp(s.Max()) > 0 {
+	if s.Signed && r.Cmp(pow2(s.Width-1)) >= 0 {
 		r.Sub(r, mod)
 	}
 	return r
+}
+
+// Note [Norm without big shifts]
+// Norm runs in every concrete evaluation (its.Eval: the sample filters, Houdini's samples, the
+// tests' simulations); building 2^w with a big shift at each call was half of the engine's Go
+// time. A value of 64 bits or fewer wraps in machine words (mask, then sign-extend by shifts);
+// wider values use powers of two built once. pow2's values are shared: never modify them.
+
+// pow2s holds 2^0 .. 2^maxPow2; pow2 builds larger ones afresh.
+const maxPow2 = 256
+
+var pow2s = func() []*big.Int {
+	out := make([]*big.Int, maxPow2+1)
+	for i := range out {
+		out[i] = new(big.Int).Lsh(big.NewInt(1), uint(i))
+	}
+	return out
+}()
+
+func pow2(w int) *big.Int {
+	if w >= 0 && w <= maxPow2 {
+		return pow2s[w]
+	}
+	return new(big.Int).Lsh(big.NewInt(1), uint(w))
 }
 
 // Var is a variable of the system. Every variable holds one value of its sort at each location.

@@ -302,8 +302,17 @@ func asUnsigned(x *big.Int, s Sort) *big.Int { return Sort{s.Width, false}.Norm(
 func asSigned(x *big.Int, s Sort) *big.Int   { return Sort{s.Width, true}.Norm(x) }
 
 func evalBinary(op Op, s Sort, x, y *big.Int) *big.Int {
-	ux, uy := asUnsigned(x, s), asUnsigned(y, s)
-	sx, sy := asSigned(x, s), asSigned(y, s)
+	// Only the readings an operator uses (Eval's hot path: Note [Norm without big shifts]).
+	var ux, uy, sx, sy *big.Int
+	if op != Add && op != Sub && op != Mul {
+		uy = asUnsigned(y, s)
+		switch op {
+		case SDiv, SRem, AShr, Slt, Sle, Sgt, Sge:
+			sx, sy = asSigned(x, s), asSigned(y, s)
+		default:
+			ux = asUnsigned(x, s)
+		}
+	}
 	r := new(big.Int)
 	switch op {
 	case Add:

@@ -3,7 +3,6 @@ package termination
 import (
 	"math/big"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -63,12 +62,7 @@ func TestDifferential(t *testing.T) {
 	files, _ := filepath.Glob("testdata/its/*.its")
 	rng := rand.New(rand.NewSource(1))
 	for _, f := range files {
-		src, _ := os.ReadFile(f)
-		sys, err := its.Parse(string(src), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := e.Analyze(sys)
+		sys, r := constructedZ3(t, e, f)
 		if r.Witness != nil {
 			init := map[string]*big.Int{}
 			for k, v := range r.Witness.Launch {

@@ -3,7 +3,6 @@ package termination
 import (
 	"math/big"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -58,12 +57,7 @@ func TestMutants(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	total, changed := 0, 0
 	for _, f := range files {
-		src, _ := os.ReadFile(f)
-		sys, err := its.Parse(string(src), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		orig := e.Analyze(sys)
+		sys, orig := constructedZ3(t, e, f)
 		for _, m := range mutants(sys) {
 			total++
 			r := e.Analyze(m)

@@ -88,9 +88,10 @@ func (a *analyzer) raisedBySample(comp []int, fn map[int]*Linear) bool {
 // evalLinear is f at vals, each variable read as its sort says (as walk keeps them).
 func evalLinear(f *Linear, vals map[string]*big.Int) *big.Int {
 	r := new(big.Int).Set(f.Const)
+	var p big.Int
 	for v, c := range f.Coef {
 		if x, ok := vals[v]; ok {
-			r.Add(r, new(big.Int).Mul(c, x))
+			r.Add(r, p.Mul(c, x))
 		}
 	}
 	return r
