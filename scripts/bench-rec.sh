@@ -206,7 +206,7 @@ gpu_run() {
   if [ "$gpu_mode" = cu ]; then
     "${pin_fg[@]}" timeout "${GPU_TIMEOUT:-20}" ./"rec-$b" --time > "$r.gpu.out" 2> "$r.gpu.err"
   else
-    "${pin_fg[@]}" timeout "${GPU_TIMEOUT:-20}" ./"hyb-$b" HYBRID=0 CAPACITY="$cap" --time > "$r.gpu.out" 2> "$r.gpu.err"
+    HYBRID=0 "${pin_fg[@]}" timeout "${GPU_TIMEOUT:-20}" ./"hyb-$b" CAPACITY="$cap" --time > "$r.gpu.out" 2> "$r.gpu.err"
   fi
   s=$?
   gpu_ms[$b]=$(ms_since "$t0")
