@@ -43,12 +43,23 @@
 //   launch sites choose their workers, Note [Pool by measure] in cpu.h)
 //   at HYBRID_K (1) points in a row;
 //   down, when on the device and work was below HYBRID_DOWN (default
-//   HYBRID_UP / 8) at HYBRID_K points in a row.
+//   16) at HYBRID_K points in a row.
 // HYBRID_UP is where a CPU core's 50 ns or so per rewrite, times the work
 // over the workers, passes a GPU iteration's fixed cost of about 20 us
 // (launches and the host's read of the list's size) by tenfold; these
-// are estimates from docs/BENCHMARKS.md's figures, to be measured on the
-// GPU machine. HYBRID_K is 1 because TRS's points are coarse: one at
+// are estimates from docs/BENCHMARKS.md's figures. HYBRID_DOWN was
+// HYBRID_UP / 8 (512 to 1024 on two cores) until measured: on one H100
+// with two host cores (2026-11-26 21:30, docs/BENCHMARKS.md), REC
+// programs that went down at such a point spent the rest on the host,
+// where the GPU alone ran 3 to 10 times faster (fib32 8.7 s against
+// 1.07 s GPU-only, benchsym20 1.39 s against 0.46, evalexpr 4.5 s against
+// 0.7): a point's work is the list it starts from, and the iterations
+// up to the next point (HYBRIDITER) fork far past it, so a small list
+// is no sequential tail. At 16, benchsym20 took 0.76 s, evalexpr 0.55,
+// benchexpr20 0.66 (1.5 by default), hanoi20 2.8 (3.9), binarysearch
+// 25.0 (31.1), tak36 1.6 (1.3); never going down (HYBRID_DOWN=0) won
+// more on some (fib32 0.86 s) and lost hanoi20 (6.6 s), whose tail is
+// sequential. HYBRID_K is 1 because TRS's points are coarse: one at
 // each change between its one-block loop and a region, each of which runs
 // many iterations. A move up that finds too little device memory leaves
 // the program on the host for good.
@@ -104,7 +115,7 @@ inline void gpuc_hybrid_settings(void) {
   long long up = gpuc_env_count("HYBRID_UP", 1, 1LL << 40), down = gpuc_env_count("HYBRID_DOWN", 0, 1LL << 40);
   long long k = gpuc_env_count("HYBRID_K", 1, 1 << 20);
   h.up = up > 0 ? up : 4096LL * (gpuc_pool_get()->measure ? 1 : gpuc_pool_get()->workers);
-  h.down = down >= 0 ? down : h.up / 8;
+  h.down = down >= 0 ? down : 16;
   if (k > 0) h.k = k;
 }
 
@@ -170,7 +181,7 @@ inline long long gpuc_hybrid(long long work, long long live) {
   bool move = false;
   switch (h.mode) {
   case 0:
-    if (h.failed || (!h.on_device && !gpuc_hy_ready(work >= h.down))) break;
+    if (h.failed || (!h.on_device && !gpuc_hy_ready(work >= h.up / 8))) break;
     h.run = (h.on_device ? work < h.down : work >= h.up) ? h.run + 1 : 0;
     move = h.run >= h.k;
     break;

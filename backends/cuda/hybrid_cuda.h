@@ -78,8 +78,8 @@ inline bool gpuc_hybrid_cpu_only(void) {
 // cuInit and the module's load beside the rewriting, on a shared memory
 // map). A sequential run never moves up, so it should not pay for it.
 // So the thread starts at the first hybrid point (mode auto) whose work
-// is at least HYBRID_DOWN (HYBRID_UP / 8: parallel work is showing, at an
-// eighth of what moves it up), or that comes HYBRID_START_MS (default 50)
+// is at least HYBRID_UP / 8 (parallel work is showing, at an eighth of
+// what moves it up), or that comes HYBRID_START_MS (default 50)
 // after the program's start: the context takes 300 to 450 ms, so a start
 // that late leaves the device ready about a tenth later than a start at
 // once, and a run shorter than that never loads the driver. HYBRID=0,
