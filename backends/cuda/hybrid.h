@@ -49,7 +49,7 @@
 // (launches and the host's read of the list's size) by tenfold; these
 // are estimates from docs/BENCHMARKS.md's figures. HYBRID_DOWN was
 // HYBRID_UP / 8 (512 to 1024 on two cores) until measured: on one H100
-// with two host cores (2026-11-26 21:30, docs/BENCHMARKS.md), REC
+// with two host cores (2026-11-26 21:26-21:30, docs/BENCHMARKS.md), REC
 // programs that went down at such a point spent the rest on the host,
 // where the GPU alone ran 3 to 10 times faster (fib32 8.7 s against
 // 1.07 s GPU-only, benchsym20 1.39 s against 0.46, evalexpr 4.5 s against
