@@ -72,6 +72,7 @@ type fx struct {
 	launch  map[ir.BuiltinOp]its.Var
 	loops   []*loop
 	exit    int
+	fault   int // the location where raises end the thread, or -1
 	// hostDefs are the host locals that launch facts see through (Note [Host locals in
 	// launches]).
 	hostDefs map[string]ir.Expr
@@ -81,7 +82,7 @@ type fx struct {
 func translate(m *ir.Module, f *ir.Func, file string) (*its.System, error) {
 	x := &fx{m: m, f: f, file: file, sys: &its.System{Name: f.Name, File: file},
 		vars: map[string]its.Var{}, types: map[string]ir.Type{}, loads: map[string]its.Var{},
-		launch: map[ir.BuiltinOp]its.Var{}, exit: -1}
+		launch: map[ir.BuiltinOp]its.Var{}, exit: -1, fault: -1}
 	x.written = writtenBuffers(m, f)
 	for _, p := range f.Params {
 		if v, ok := x.declare(p.Name, p.Type); ok {
@@ -116,6 +117,14 @@ func (x *fx) exitLoc() int {
 		x.exit = x.sys.AddExit()
 	}
 	return x.exit
+}
+
+// faultLoc is the exit of the thread's raises (its.System.AddFault).
+func (x *fx) faultLoc() int {
+	if x.fault < 0 {
+		x.fault = x.sys.AddFault()
+	}
+	return x.fault
 }
 
 // sortOf maps integer and bool types; floats are not tracked.

@@ -42,9 +42,14 @@ func (x *fx) stmt(s ir.Stmt, in []*state) []*state {
 		return in
 	case *ir.CallStmt:
 		return in // a device function's own termination is its own system's
-	case *ir.Raise, *ir.Return:
+	case *ir.Return:
 		for _, st := range in {
 			x.emit(st, x.exitLoc(), s.At())
+		}
+		return nil
+	case *ir.Raise:
+		for _, st := range in {
+			x.emit(st, x.faultLoc(), s.At())
 		}
 		return nil
 	case *ir.If:

@@ -338,6 +338,7 @@ type Loc struct {
 	Pos      string // file:line:col, or ""
 	LoopHead bool
 	Barrier  bool // a barrier lies on a cycle through here
+	Fault    bool // an exit where the thread raises an error, which ends the whole launch
 }
 
 // Transition goes from From to To when every Guard holds. Update assigns simultaneously (variables
@@ -399,6 +400,16 @@ func (s *System) AddExit() int {
 	s.Locs = append(s.Locs, Loc{Name: "exit"})
 	l := len(s.Locs) - 1
 	s.Exit = append(s.Exit, l)
+	return l
+}
+
+// AddFault adds an exit location where the thread raises an error: the
+// program stops there with it, every thread with it, so no thread waits
+// at a barrier for one that left this way (barrier divergence ignores
+// these exits).
+func (s *System) AddFault() int {
+	l := s.AddExit()
+	s.Locs[l].Name, s.Locs[l].Fault = "fault", true
 	return l
 }
 

@@ -765,7 +765,8 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 		var dep []string
 		seen := map[string]bool{}
 		for _, t := range sys.Trans {
-			if !in[t.From] || in[t.To] {
+			// A raise ends every thread with the error: none waits.
+			if !in[t.From] || in[t.To] || sys.Locs[t.To].Fault {
 				continue
 			}
 			for i, g := range t.Guard {
