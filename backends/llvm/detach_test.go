@@ -72,8 +72,7 @@ func buildHybrid(t *testing.T, clang, cxx, base string, m *ir.Module) string {
 // must end it as they end the attached one, the child included.
 func TestDetachedExit(t *testing.T) {
 	clang, cxx, _ := tool(t, "clang-16"), tool(t, "clang++-16", "g++"), tool(t, "llc-16")
-	dir := t.TempDir()
-	nocuda, fake := fakeDrivers(t, cxx, dir)
+	nocuda, fake := sharedDrivers(t, cxx)
 	// Each run's check besides the attached run's: the interpreter's
 	// output, --help's, or one error line.
 	type check int
@@ -93,7 +92,7 @@ func TestDetachedExit(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(p.path), filepath.Ext(p.path))
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			exe := buildHybrid(t, clang, cxx, filepath.Join(dir, name), load(t, p.path))
+			exe := hybridBuild(t, clang, cxx, p.path)
 			for line, c := range p.runs {
 				args := strings.Fields(line)
 				var want, wantErr string
@@ -134,7 +133,7 @@ func TestDetachedExit(t *testing.T) {
 		// The child reads the caller's stdin: an input file given as
 		// /dev/stdin.
 		const data = "../cuda/testdata/"
-		exe := buildHybrid(t, clang, cxx, filepath.Join(dir, "stdin"), load(t, data+"device.kir"))
+		exe := hybridBuild(t, clang, cxx, data+"device.kir")
 		want, _ := interpret(t, data+"device.kir", []string{"in=" + data + "device.in", "scale=" + data + "device.scale"})
 		for _, detach := range []string{"1", "0"} {
 			in, err := os.Open(data + "device.in")
@@ -154,7 +153,7 @@ func TestDetachedExit(t *testing.T) {
 	t.Run("signals", func(t *testing.T) {
 		t.Parallel()
 		// Far more output than a pipe holds.
-		exe := buildHybrid(t, clang, cxx, filepath.Join(dir, "signals"), load(t, "../../examples/kir/scan.kir"))
+		exe := hybridBuild(t, clang, cxx, "../../examples/kir/scan.kir")
 		for _, detach := range []string{"1", "0"} {
 			for _, sig := range []syscall.Signal{syscall.SIGPIPE, syscall.SIGTERM, syscall.SIGINT} {
 				if got := signalled(t, []string{exe}, sig, nocuda, "GPUC_DETACH="+detach); got != sig {

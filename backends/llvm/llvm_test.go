@@ -175,12 +175,11 @@ func TestNVPTX(t *testing.T) {
 func TestHostTarget(t *testing.T) {
 	clang := tool(t, "clang-16")
 	cxx := tool(t, "clang++-16", "g++")
-	dir := t.TempDir()
 	for _, p := range programs(t) {
 		t.Run(p.name(), func(t *testing.T) {
 			t.Parallel()
 			m := load(t, p.path)
-			exe := buildHost(t, clang, cxx, filepath.Join(dir, p.name()), m)
+			exe := hostBuild(t, clang, cxx, p.path, m)
 			for _, args := range p.runs {
 				want, wantErr, wantStatus := interpretErr(t, p.path, args)
 				stdout, stderr, status := runExe(t, exe, args, "GPUC_THREADS=2", "GPUC_POOL_MIN=1024")
@@ -275,7 +274,6 @@ func hybrid(m *ir.Module) bool {
 func TestHostPool(t *testing.T) {
 	clang := tool(t, "clang-16")
 	cxx := tool(t, "clang++-16", "g++")
-	dir := t.TempDir()
 	for _, p := range []program{
 		{"testdata/raise_order.kir", [][]string{{}, {"FIRST=0"}, {"FIRST=200"}}},
 		{"../cuda/testdata/shared.kir", [][]string{{"N=5000"}}},
@@ -284,7 +282,7 @@ func TestHostPool(t *testing.T) {
 	} {
 		t.Run(p.name(), func(t *testing.T) {
 			t.Parallel()
-			exe := buildHost(t, clang, cxx, filepath.Join(dir, p.name()), load(t, p.path))
+			exe := hostBuild(t, clang, cxx, p.path, nil)
 			bad := exec.Command(exe)
 			bad.Env = append(os.Environ(), "GPUC_THREADS=-1")
 			if out, err := bad.Output(); err == nil || len(out) > 0 {
@@ -330,13 +328,12 @@ func TestHostPool(t *testing.T) {
 // backends/cuda/hybrid.h).
 func TestHybridDrivers(t *testing.T) {
 	clang, cxx, _ := tool(t, "clang-16"), tool(t, "clang++-16", "g++"), tool(t, "llc-16")
-	dir := t.TempDir()
-	nocuda, fake := fakeDrivers(t, cxx, dir)
+	nocuda, fake := sharedDrivers(t, cxx)
 	for _, path := range []string{"../../examples/trs/treemergesort.trs"} {
 		p := program{path: path}
 		t.Run(p.name(), func(t *testing.T) {
 			t.Parallel()
-			base := buildHybrid(t, clang, cxx, filepath.Join(dir, p.name()), load(t, path))
+			base := hybridBuild(t, clang, cxx, path)
 			want, _ := interpret(t, path, nil)
 			for _, env := range [][]string{
 				{}, {"HYBRID=cpu"}, {"HYBRID_MIGRATE=every"},
@@ -393,7 +390,7 @@ func TestHybridDrivers(t *testing.T) {
 func TestHostFit(t *testing.T) {
 	clang := tool(t, "clang-16")
 	cxx := tool(t, "clang++-16", "g++")
-	exe := buildHost(t, clang, cxx, filepath.Join(t.TempDir(), "fit"), load(t, "../cuda/testdata/fit.kir"))
+	exe := hostBuild(t, clang, cxx, "../cuda/testdata/fit.kir", nil)
 	cmd := exec.Command(exe, "--time")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

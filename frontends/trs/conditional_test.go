@@ -60,7 +60,7 @@ END-SPEC
 func TestConditionalRules(t *testing.T) {
 	_, err := exec.LookPath("maude")
 	haveMaude := err == nil
-	for _, c := range []struct{ input, want string }{
+	for _, c := range []condCase{
 		{"max(s(z), s(s(s(z))))", "s(s(s(z)))"},
 		{"max(s(s(z)), s(z))", "s(s(z))"},
 		{"max(s(z), s(z))", "s(z)"},
@@ -74,51 +74,63 @@ func TestConditionalRules(t *testing.T) {
 		{"same(partial(c), partial(z))", "false"},
 		{"k", "s(z)"},
 	} {
-		sys, err := trs.Load("cond.rec", []byte(condSpec), trs.Options{Input: c.input})
+		// Each case in parallel: most of the time is Maude's, a process.
+		t.Run(c.input, func(t *testing.T) {
+			t.Parallel()
+			conditionalCase(t, c, haveMaude)
+		})
+	}
+}
+
+// condCase is an input term of condSpec and its normal form.
+type condCase struct{ input, want string }
+
+// conditionalCase is one case of TestConditionalRules.
+func conditionalCase(t *testing.T, c condCase, haveMaude bool) {
+	sys, err := trs.Load("cond.rec", []byte(condSpec), trs.Options{Input: c.input})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rewrite.New(sys, 0)
+	r.MaxSteps = 10000
+	if err := r.Normalize(); err != nil {
+		t.Fatalf("%s: %v", c.input, err)
+	}
+	if got := sys.FormatNode(r, r.Root()); got != c.want {
+		t.Errorf("%s: the CPU rewriter: %s, want %s", c.input, got, c.want)
+	}
+	// The summary hashes symbols by number: a copy left in the normal
+	// form would hash differently from the term written out.
+	want, err := trs.Load("cond.rec", []byte(condSpec), trs.Options{Input: c.want})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := want.Graph(want.Input)
+	wantSum := trs.Summarize(g, g.Root()).String()
+	if got := trs.Summarize(r, r.Root()).String(); got != wantSum {
+		t.Errorf("%s: the CPU rewriter: %s, want %s", c.input, got, wantSum)
+	}
+	m, err := trs.Lower(sys, trs.Options{Stats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := runModule(t, m, nil, 0, false); !strings.HasPrefix(out, c.want+"\n") {
+		t.Errorf("%s: gpuc run prints\n%s\nwant %s", c.input, out, c.want)
+	}
+	m, err = trs.Lower(sys, trs.Options{Print: "summary"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := runModule(t, m, nil, 0, false); out != wantSum+"\n" {
+		t.Errorf("%s: gpuc run --print=summary prints\n%s\nwant %s", c.input, out, wantSum)
+	}
+	if haveMaude {
+		nf, err := maude.Run(sys, time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := rewrite.New(sys, 0)
-		r.MaxSteps = 10000
-		if err := r.Normalize(); err != nil {
-			t.Fatalf("%s: %v", c.input, err)
-		}
-		if got := sys.FormatNode(r, r.Root()); got != c.want {
-			t.Errorf("%s: the CPU rewriter: %s, want %s", c.input, got, c.want)
-		}
-		// The summary hashes symbols by number: a copy left in the normal
-		// form would hash differently from the term written out.
-		want, err := trs.Load("cond.rec", []byte(condSpec), trs.Options{Input: c.want})
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := want.Graph(want.Input)
-		wantSum := trs.Summarize(g, g.Root()).String()
-		if got := trs.Summarize(r, r.Root()).String(); got != wantSum {
-			t.Errorf("%s: the CPU rewriter: %s, want %s", c.input, got, wantSum)
-		}
-		m, err := trs.Lower(sys, trs.Options{Stats: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out := runModule(t, m, nil, 0, false); !strings.HasPrefix(out, c.want+"\n") {
-			t.Errorf("%s: gpuc run prints\n%s\nwant %s", c.input, out, c.want)
-		}
-		m, err = trs.Lower(sys, trs.Options{Print: "summary"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out := runModule(t, m, nil, 0, false); out != wantSum+"\n" {
-			t.Errorf("%s: gpuc run --print=summary prints\n%s\nwant %s", c.input, out, wantSum)
-		}
-		if haveMaude {
-			nf, err := maude.Run(sys, time.Minute)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := sys.Format(nf); got != c.want {
-				t.Errorf("%s: maude: %s, want %s", c.input, got, c.want)
-			}
+		if got := sys.Format(nf); got != c.want {
+			t.Errorf("%s: maude: %s, want %s", c.input, got, c.want)
 		}
 	}
 }

@@ -107,6 +107,7 @@ func TestExamplesMaude(t *testing.T) {
 	}
 	for _, ex := range loadExamples(t) {
 		t.Run(ex.name, func(t *testing.T) {
+			t.Parallel() // Maude's time, in a process of its own
 			sys := ex.load(t)
 			nf, err := maude.Run(sys, time.Minute)
 			if err != nil {

@@ -59,7 +59,10 @@ func TestExamplesOnDevices(t *testing.T) {
 		}
 		k := 2 + n%3
 		n++
+		sample := worldSample(filepath.Base(f), n)
 		t.Run(fmt.Sprintf("%s@%d", filepath.Base(f), k), func(t *testing.T) {
+			// In-process and independent: the two cores share them.
+			t.Parallel()
 			var flags []string
 			if in, err := os.ReadFile(base + ".input"); err == nil {
 				flags = append(flags, "--input="+strings.TrimSpace(string(in)))
@@ -108,7 +111,7 @@ func TestExamplesOnDevices(t *testing.T) {
 			if got := run(load(flags...), k, false); got != one {
 				t.Errorf("%d devices print\n%s\none prints\n%s", k, got, one)
 			}
-			if rewrite && !worldSample(filepath.Base(f), n) {
+			if rewrite && !sample {
 				return
 			}
 			var world *ir.Module
