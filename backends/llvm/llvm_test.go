@@ -353,11 +353,12 @@ func TestHybridDrivers(t *testing.T) {
 			// Note [Context on demand]: no point asks for the device and
 			// the run is shorter than HYBRID_START_MS, so the driver is
 			// never loaded; with HYBRID=0 it is.
+			logs := t.TempDir()
 			for i, env := range [][]string{
-				{nocuda, "HYBRID_DOWN=1099511627776", "HYBRID_START_MS=1000000"},
+				{nocuda, "HYBRID_UP=1099511627776", "HYBRID_START_MS=1000000"},
 				{nocuda, "HYBRID=0"},
 			} {
-				log := filepath.Join(dir, fmt.Sprintf("%s-cuinit-%d", p.name(), i))
+				log := filepath.Join(logs, fmt.Sprintf("%s-cuinit-%d", p.name(), i))
 				runExe(t, base, []string{"SMALL=2", "HYBRIDITER=1"}, append(env, "NOCUDA_LOG="+log)...)
 				if _, err := os.Stat(log); (err == nil) != (i == 1) {
 					t.Errorf("%v: cuInit called: %v, want %v", env, err == nil, i == 1)
