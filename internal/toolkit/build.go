@@ -39,13 +39,15 @@ const (
 // one must still reach the GPU). It needs no CUDA toolkit to build
 // (Note [Hybrid programs without the toolkit] in backends/cuda) and
 // runs on the host where there is no driver or device. Its kernels on
-// the GPU are LLVM's PTX, which the driver compiles on the first run and
-// caches. --toolchain=nvcc builds today's GPU-only CUDA program instead;
+// the GPU are LLVM's PTX for sm_90 (llc's; --arch is nvcc's), which the
+// driver compiles on the first run and caches; a GPU that cannot run it
+// leaves the program on the host (Note [A device that fails to start]
+// in backends/cuda). --toolchain=nvcc builds today's GPU-only CUDA program instead;
 // programs without hybrid points (Fork, CHR, .kir) build as before.
 
 // Options say how to build.
 type Options struct {
-	// Toolchain is Auto, NVCC or Host.
+	// Toolchain is Auto, NVCC, Host or Hybrid.
 	Toolchain string
 	// Arch is nvcc's GPU architecture (default sm_90).
 	Arch string
