@@ -536,6 +536,6 @@ inline void gpuc_hy_up(void *dst, const void *src, size_t n) { memcpy(dst, src, 
 inline void gpuc_hy_down(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 inline void *gpuc_hy_global(const char *, size_t n) { return gpuc_hy_alloc(n); }
 inline void gpuc_hy_exit(void) {}
-static const char gpuc_hy_why[1] = "";
+inline const char *gpuc_hy_unused(void) { return nullptr; }
 [[noreturn]] inline void gpuc_hy_no_device(const char *what) { gpuc_fail("%s: no CUDA device", what); }
 #endif

@@ -208,11 +208,11 @@ inline bool gpuc_hybrid_on_device(void) { return gpuc_hy.on_device; }
 // gpuc_hybrid_report prints, for --time, where the points ran.
 inline void gpuc_hybrid_report(void) {
   const gpuc_hybrid_state &h = gpuc_hy;
-  if (gpuc_hy_why[0] != 0) {
+  if (const char *why = gpuc_hy_unused()) {
     if (gpuc_json)
-      fprintf(stderr, "{\"gpuc\": \"hybrid-device\", \"unused\": \"%s\"}\n", gpuc_hy_why);
+      fprintf(stderr, "{\"gpuc\": \"hybrid-device\", \"unused\": \"%s\"}\n", why);
     else
-      fprintf(stderr, "gpuc: hybrid: the device was not used: %s\n", gpuc_hy_why);
+      fprintf(stderr, "gpuc: hybrid: the device was not used: %s\n", why);
   }
   if (h.points[0] + h.points[1] == 0) return;
   if (gpuc_json)

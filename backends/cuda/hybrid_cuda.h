@@ -54,6 +54,12 @@ inline void *gpuc_hy_start(void *ptx) {
   return nullptr;
 }
 
+// gpuc_hy_unused is why a device that was found did not take the
+// program, once the context thread has said so, else nullptr.
+inline const char *gpuc_hy_unused(void) {
+  return __atomic_load_n(&gpuc_hy_state, __ATOMIC_ACQUIRE) == 2 && gpuc_hy_why[0] != 0 ? gpuc_hy_why : nullptr;
+}
+
 // gpuc_hy_no_device fails a run that needs the device, with the reason
 // the context thread recorded, if any.
 [[noreturn]] inline void gpuc_hy_no_device(const char *what) {
