@@ -180,7 +180,12 @@ func Build(file, out string, o Options) error {
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(dir, m.Name)
+	return o.link(filepath.Join(dir, m.Name), out, ll, cpp)
+}
+
+// link writes a host-target LLVM module and its C++ host program under
+// base, compiles the module with clang and links both into out, with libs.
+func (o Options) link(base, out string, ll, cpp []byte, libs ...string) error {
 	if err := os.WriteFile(base+".ll", ll, 0o644); err != nil {
 		return err
 	}
@@ -190,7 +195,7 @@ func Build(file, out string, o Options) error {
 	if err := o.run(llvm.FindTool(clangNames...), "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o"); err != nil {
 		return err
 	}
-	return o.run(llvm.FindTool(cxxNames...), "-std=c++17", "-O2", "-o", out, base+".cpp", base+".o")
+	return o.run(llvm.FindTool(cxxNames...), append([]string{"-std=c++17", "-O2", "-o", out, base + ".cpp", base + ".o"}, libs...)...)
 }
 
 // hybridDefaults gives the parameter HybridIterParam, where m has it,
@@ -232,16 +237,7 @@ func (o Options) buildHybrid(m *ir.Module, base, out string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(base+".ll", ll, 0o644); err != nil {
-		return err
-	}
-	if err := os.WriteFile(base+".cpp", cpp, 0o644); err != nil {
-		return err
-	}
-	if err := o.run(llvm.FindTool(clangNames...), "-O2", "-Wno-override-module", "-c", base+".ll", "-o", base+".o"); err != nil {
-		return err
-	}
-	return o.run(llvm.FindTool(cxxNames...), "-std=c++17", "-O2", "-o", out, base+".cpp", base+".o", "-lpthread", "-ldl")
+	return o.link(base, out, ll, cpp, "-lpthread", "-ldl")
 }
 
 // run runs a tool and reports its output if it fails.
