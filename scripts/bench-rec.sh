@@ -63,14 +63,19 @@
 # the hybrid's whole run against Maude's real time: issue 17's target is
 # no slower, or within 20 ms where Maude takes under 20 ms (MISS marks
 # the others). REC_ONLY="a b" runs only those benchmarks; GPUC_ARCH sets
-# the GPU architecture (sm_90); GPUC_CHECKS=off compiles without checks
+# the GPU architecture (sm_90); where Maude takes under REPEAT_MS
+# (1000 ms), both Maude and the hybrid program run REPEAT times (3) and
+# the medians count; GPUC_CHECKS=off compiles without checks
 # of indices and divisors (docs/BENCHMARKS.md, the cost of checks).
 # Maude runs from DIR/maude (scripts/maude-bundle.sh), with an unlimited
 # stack, as it asks for deep terms.
 set -uo pipefail
 dir=${1:?usage: bench-rec.sh DIR}
 cd "$dir" || exit 1
-now() { date +%s%N; }
+# Clocks read without a fork (bash 5's EPOCHREALTIME, in microseconds):
+# date and awk around a run cost 1.8 ms on the H100 machine (2026-11-26,
+# devcarry/probe9), which counted against the program under test.
+now() { echo "${EPOCHREALTIME/./}000"; }
 t_start=$(now)
 deadline=$((t_start / 1000000000 + ${REC_DEADLINE_S:-270}))
 # left: whole seconds until the deadline, 0 at least.
@@ -105,7 +110,9 @@ else
   benches=($(cd rec/REC && ls -- *.rec | sed 's/\.rec$//'))
 fi
 mkdir -p rec-runs
-ms_since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", (b - a) / 1e6 }'; }
+ms_since() { local b=${EPOCHREALTIME/./}000; awk -v a="$1" -v b="$b" 'BEGIN { printf "%.1f", (b - a) / 1e6 }'; }
+# median NUMBERS...: the middle one (the lower middle of an even count).
+median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3g", a / b; else print "n/a" }'; }
 
 # Phase 1: the builds. A benchmark that hybrid-artifacts.sh could not
@@ -152,6 +159,22 @@ cpu_side() {
     : > "$r.maude.out"
   fi
   m=$(sed -n 's/^rewrites: [0-9]* in [0-9]*ms cpu (\([0-9]*\)ms real).*/\1/p' "$r.maude.out" | head -1)
+  # Under REPEAT_MS (1000 ms), Maude's reduce runs REPEAT times (3) and
+  # the run with the median real time is the one reported, as for the
+  # hybrid program below: a single run of a few milliseconds on a machine
+  # busy with the other jobs varies by half.
+  if [ -n "$m" ] && [ "$m" -lt "${REPEAT_MS:-1000}" ] && [ "$(left)" -gt 40 ]; then
+    local k reals=("$m")
+    for ((k = 1; k < ${REPEAT:-3}; k++)); do
+      timeout "$(bound "$MAUDE_TIMEOUT" 30)" "$maude" -no-banner -batch "$r.maude.in" > "$r.maude.out.$k" 2>&1
+      reals+=("$(sed -n 's/^rewrites: [0-9]* in [0-9]*ms cpu (\([0-9]*\)ms real).*/\1/p' "$r.maude.out.$k" | head -1)")
+    done
+    m=$(median "${reals[@]}")
+    for ((k = 1; k < ${REPEAT:-3}; k++)); do
+      grep -q "ms cpu (${m}ms real)" "$r.maude.out.$k" 2> /dev/null && mv "$r.maude.out.$k" "$r.maude.out"
+    done
+    rm -f "$r.maude.out".[0-9]*
+  fi
   if [ -n "$m" ] && [ "$m" -ge "$WARM_MIN_MS" ] && [ -x "hyb-$b" ] && [ "$(left)" -gt 40 ]; then
     HYBRID=0 timeout "$(bound 150 40)" ./"hyb-$b" CAPACITY=4000000 MAXITER=1 > /dev/null 2> "$r.warm.err"
     # One iteration leaves "no normal form within MAXITER iterations".
@@ -163,7 +186,7 @@ cpu_side() {
   fi
   touch "$r.cpu.done"
 }
-export -f cpu_side
+export -f cpu_side median
 rm -f rec-runs/*.done rec-runs/*.warm rec-runs/*.limit
 printf '%s\n' "${benches[@]}" | "${pin_bg[@]}" xargs -P "$bgjobs" -I{} bash -c 'cpu_side {}' &
 bg=$!
@@ -183,10 +206,18 @@ hybrid_run() {
   [ -x "hyb-$b" ] && finished "$b" || return
   m=$(sed -n 's/^rewrites: [0-9]* in [0-9]*ms cpu (\([0-9]*\)ms real).*/\1/p' "$r.maude.out" | head -1)
   [ "$(left)" -gt 2 ] || { hyb_ms[$b]="skipped (deadline)"; return; }
-  t0=$(now)
-  "${pin_fg[@]}" timeout "$(bound "$((m * 3 / 1000 + 30))" 2)" ./"hyb-$b" CAPACITY="$cap" --time > "$r.hyb.out" 2> "$r.hyb.err"
-  s=$?
-  hyb_ms[$b]=$(ms_since "$t0")
+  # Under REPEAT_MS, REPEAT runs (3) and the median whole run; the
+  # outputs kept are the last run's.
+  local n=1 k times=()
+  [ "$m" -lt "${REPEAT_MS:-1000}" ] && n=${REPEAT:-3}
+  for ((k = 0; k < n; k++)); do
+    t0=$(now)
+    "${pin_fg[@]}" timeout "$(bound "$((m * 3 / 1000 + 30))" 2)" ./"hyb-$b" CAPACITY="$cap" --time > "$r.hyb.out" 2> "$r.hyb.err"
+    s=$?
+    times+=("$(ms_since "$t0")")
+    [ "$s" = 0 ] || break
+  done
+  hyb_ms[$b]=$(median "${times[@]}")
   [ "$s" = 0 ] || hyb_ms[$b]="failed (exit $s)"
 }
 gpu_run() {
