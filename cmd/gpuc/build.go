@@ -66,7 +66,9 @@ at hand (--toolchain chooses):
   - otherwise clang-16 for the LLVM backend's host build, whose kernels
     run on the CPU's cores.
 PROG takes NAME=VALUE and BUF=FILE as gpuc run does, prints the same
-bytes, and answers --help with its parameters and input buffers.`,
+bytes, and answers --help with its parameters and input buffers.
+The build goes through gpuc exec's cache: building the same file with
+the same options again, or running it with gpuc exec, runs no compiler.`,
 		Example: `  gpuc build examples/fork/sieve.fork -o sieve && ./sieve N=1000000
   gpuc build examples/trs/mergesort.trs -o msort && ./msort --time
   gpuc build prog.kir -o prog --toolchain=host
@@ -80,7 +82,11 @@ bytes, and answers --help with its parameters and input buffers.`,
 			if err != nil {
 				return err
 			}
-			return toolkit.Build(args[0], out, o)
+			built, err := toolkit.Install(args[0], out, o)
+			if err == nil && !built && bf.verbose {
+				fmt.Fprintf(cmd.ErrOrStderr(), "gpuc build: %s from the cache\n", out)
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the executable to write")

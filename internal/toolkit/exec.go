@@ -24,6 +24,13 @@ import (
 // until the cache is cleared. An entry is the executable itself, written
 // under a temporary name and renamed, so that concurrent runs never see a
 // half-written one.
+//
+// `gpuc build FILE -o PROG` goes through the same cache (Install): it
+// builds into the cache, or finds the entry there, and copies it to
+// PROG. So a build followed by an exec of the same file, or a second
+// build, runs no compiler (a hybrid TRS program takes seconds to build).
+// Where the cache cannot be made (no home directory, a read-only one),
+// build writes PROG directly.
 
 // CacheDir is the exec cache's directory.
 func CacheDir() (string, error) {
@@ -106,4 +113,40 @@ func cacheKey(file string, o Options) (string, error) {
 func afterEq(s string) string {
 	_, v, _ := strings.Cut(s, "=")
 	return v
+}
+
+// Install builds file to out through the cache (Note [Exec cache]), and
+// reports whether it was built now rather than found there.
+func Install(file, out string, o Options) (built bool, err error) {
+	if dir, err := CacheDir(); err != nil || os.MkdirAll(dir, 0o755) != nil {
+		return true, Build(file, out, o) // no cache to be had
+	}
+	exe, built, err := Cached(file, o)
+	if err != nil {
+		return built, err
+	}
+	return built, copyExe(exe, out)
+}
+
+// copyExe copies the executable src to dst, replacing dst whole (through
+// a temporary file and a rename, so that a running dst is not changed
+// under it).
+func copyExe(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	tmp := fmt.Sprintf("%s.tmp%d", dst, os.Getpid())
+	if err := os.WriteFile(tmp, b, 0o755); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // against the umask
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }
