@@ -186,7 +186,7 @@ func (f *fn) load(e *ir.Load) cx {
 	case f.host:
 		return primary(f.e.hostBuf(b) + ".get(" + idx.s + ", " + cstring(e.Pos.String()) + ")")
 	case f.e.distributed(b):
-		return f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(e, e.Pos, b, e.Index, idx))
+		return f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(e, e.Pos, b, e.Index, idx), e.Index.Type())
 	default:
 		return primary(f.e.n.c(b.Name) + "[" + f.checkedIndex(e, e.Pos, b, e.Index, idx).s + "]")
 	}

@@ -530,6 +530,7 @@ func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 	if f.e.distributed(b) {
 		host, dev := blockVar(f.e, b)
 		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, &%s, sizeof %s));", dev, host, host)
+		f.line("{ const unsigned gpuc_b32 = gpuc_world_block32(%s); GPUC_CUDA(cudaMemcpyToSymbol(%s, &gpuc_b32, sizeof gpuc_b32)); }", host, block32Var(f.e, b))
 		switch {
 		case b.Role == ir.Input:
 			f.line("gpuc_dist_fill(%s, %s, gpuc_in_%s);", h, host, name)

@@ -278,12 +278,39 @@ func (e *emitter) blockClass(b *ir.Buffer) string {
 // distribution: b is distributed and the module runs on a world.
 func (e *emitter) distributed(b *ir.Buffer) bool { return e.world && b.Space == ir.Distributed }
 
-// distIndex is the element of distributed buffer b (its kernel pointer
-// named ptr) at global index idx, as an lvalue.
-func (f *fn) distElem(b *ir.Buffer, ptr string, idx cx) cx {
+// distElem is the element of distributed buffer b (its kernel pointer
+// named ptr) at global index idx, of type t in the IR, as an lvalue.
+func (f *fn) distElem(b *ir.Buffer, ptr string, idx cx, t ir.Type) cx {
 	_, dev := blockVar(f.e, b)
+	if t == ir.I32 || t == ir.U32 {
+		// Note [A world's hot path in 32 bits]
+		return call("gpuc_dist32", primary(ptr), cast(t, idx), primary(block32Var(f.e, b)), primary(dev))
+	}
 	return call("gpuc_dist", primary(ptr), cast(ir.I64, idx), primary(dev))
 }
+
+// block32Var names the device's 32-bit copy of b's block length, 0 where
+// the buffer's indices pass 32 bits (gpuc_world_block32 in world.h).
+func block32Var(e *emitter, b *ir.Buffer) string { return "gpuc_dblk32_" + e.n.c(e.blockClass(b)) }
+
+// Note [A world's hot path in 32 bits]
+//
+// A TRS world's slot ids are 32-bit (Note [Slot words] in frontends/trs),
+// and so are the indices of its lists and counters, but gpuc_dist took
+// every index as a 64-bit integer against a 64-bit block length: a
+// 64-bit subtraction, multiply and compare, in register pairs, at each of
+// the ~600 accesses of tree merge sort's step, and the remote path (a
+// loop over the devices' blocks and the peer table) inline at each. The
+// world's derive kernel took 255 registers and 632 bytes of stack where
+// today's one-device program takes 209 and none (docs/BENCHMARKS.md,
+// 21:07). An access whose IR index is 32-bit now goes through
+// gpuc_dist32: the local test in 32 bits against a 32-bit block constant
+// (gpuc_dblk32_, set by the host to the block where DEVICES*block fits
+// 32 bits, else 0, which sends every access to the exact remote path), and
+// the remote path a call out of line, which well under 1% of accesses
+// take (scripts/bench-multigpu.sh's far A/B of 21:07: 408 bytes of stack
+// instead of 632, and 1.5% faster). -DGPUC_DIST_WIDE builds the old
+// paths for the A/B. The peer bases stay in constant memory.
 
 // worldBuiltin spells device_id() and num_devices().
 func (f *fn) worldBuiltin(op ir.BuiltinOp) cx {
@@ -433,6 +460,7 @@ func (e *emitter) worldDecls(b *strings.Builder) {
 			fmt.Fprintf(b, "static long long %s; // distributed %s: elements per device\n", h, buf.Name)
 			if e.blockClass(buf) == buf.Name {
 				fmt.Fprintf(b, "__constant__ long long %s;\n", d)
+				fmt.Fprintf(b, "__constant__ unsigned %s;\n", block32Var(e, buf))
 			}
 		}
 	}

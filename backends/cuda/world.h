@@ -43,26 +43,45 @@ template <typename T> __device__ inline T *gpuc_peer(T *p, int d) {
 // NVLink, on its owner. An element of this device's block, what placement
 // by owner makes of almost every access, costs a multiply, a subtraction
 // and one unsigned compare; a remote one steps block by block to its
-// owner, with no division (Note [World accesses]).
-// -DGPUC_DIST_FAR builds the remote path out of line, a call at each
-// access site instead of a loop, for scripts/bench-multigpu.sh's A/B.
+// owner, with no division, in a function of its own (Note [World
+// accesses]). gpuc_dist32 is the same for a 32-bit index, its local test
+// in 32 bits (Note [A world's hot path in 32 bits]).
+// -DGPUC_DIST_WIDE builds the paths of 2026-11-26 (a 64-bit local test at
+// every access, the remote path inline), for scripts/bench-multigpu.sh's
+// A/B.
 template <typename T> __device__ inline T *gpuc_dist_remote(T *p, long long i, long long block) {
   int d = 0;
   for (; d + 1 < gpuc_num_devs && i >= block; d++) i -= block;
   return gpuc_peer(p, d) + i;
 }
-#ifdef GPUC_DIST_FAR
-template <typename T> __device__ __noinline__ T *gpuc_dist_far(T *p, long long i, long long block) {
+#if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
+#define GPUC_DIST_FAR_ATTR __noinline__
+#else
+#define GPUC_DIST_FAR_ATTR // a host compiler's check of the code
+#endif
+template <typename T> __device__ GPUC_DIST_FAR_ATTR T *gpuc_dist_far(T *p, long long i, long long block) {
   return gpuc_dist_remote(p, i, block);
 }
-#endif
 template <typename T> __device__ inline T &gpuc_dist(T *p, long long i, long long block) {
   const long long off = i - (long long)gpuc_dev_id * block;
   if ((unsigned long long)off < (unsigned long long)block) return p[off];
-#ifdef GPUC_DIST_FAR
-  return *gpuc_dist_far(p, i, block);
-#else
+#ifdef GPUC_DIST_WIDE
   return *gpuc_dist_remote(p, i, block);
+#else
+  return *gpuc_dist_far(p, i, block);
+#endif
+}
+// block32 is block where the whole buffer's DEVICES*block elements have
+// 32-bit indices, else 0 (every access then takes the remote path, which
+// finds local elements too).
+template <typename T, typename I> __device__ inline T &gpuc_dist32(T *p, I i, unsigned block32, long long block) {
+  static_assert(sizeof(I) == 4, "gpuc_dist32 takes a 32-bit index");
+#ifdef GPUC_DIST_WIDE
+  return gpuc_dist(p, (long long)i, block);
+#else
+  const unsigned off = (unsigned)i - (unsigned)gpuc_dev_id * block32;
+  if (off < block32) return p[off];
+  return *gpuc_dist_far(p, (long long)i, block);
 #endif
 }
 
@@ -410,6 +429,12 @@ inline long long gpuc_world_block(long long len) {
   if (gpuc_world.size <= 1) return len > 1 ? len : 1;
   const long long grain = (long long)gpuc_world.size * GPUC_WORLD_GRAIN, g = (len + grain - 1) / grain;
   return (g > 1 ? g : 1) * GPUC_WORLD_GRAIN;
+}
+
+// gpuc_world_block32 is block32 of a distributed buffer whose blocks hold
+// block elements (gpuc_dist32).
+inline unsigned gpuc_world_block32(long long block) {
+  return (unsigned long long)block * (unsigned long long)gpuc_world.size <= (1ULL << 32) ? (unsigned)block : 0u;
 }
 
 // gpuc_dist_owner is the device that holds element i of a distributed

@@ -71,12 +71,12 @@ func TestWorldFacts(t *testing.T) {
 		// zeroed inside it, as today's program's.
 		{`(?s)gpuc_world_init\(gpuc_pool_bytes\);\n.*unsigned char \*gpuc_pool = gpuc_world_pool\(gpuc_pool_bytes\);\n.*cudaEventRecord\(gpuc_start\).*gpuc_world_pool_zero\(gpuc_pool, gpuc_pool_bytes\);`, 1},
 		{`cudaMalloc\(|cudaFree\(gpuc_pool\)`, 0},
-		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_in, &gpuc_blk_in, sizeof gpuc_blk_in\)\);\n\s*gpuc_dist_fill\(in, gpuc_blk_in, gpuc_in_in\);`, 1},
+		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_in, &gpuc_blk_in, sizeof gpuc_blk_in\)\);\n.*gpuc_world_block32\(gpuc_blk_in\).*\n\s*gpuc_dist_fill\(in, gpuc_blk_in, gpuc_in_in\);`, 1},
 		{`gpuc_dist_fill\(weights, gpuc_blk_weights, gpuc_init_weights\);`, 1},
 		// Device code indexes distributed buffers globally, remote
 		// atomics included.
-		{`gpuc_atomic_add_agg<unsigned, true>\(\(unsigned \*\)&gpuc_dist\(hist, \(long long\)\(x % 16\), gpuc_dblk_hist\), \(unsigned\)1u\);`, 1},
-		{`gpuc_dist\(in, \(long long\)i, gpuc_dblk_in\) = gpuc_add\(gpuc_dist\(in, \(long long\)i, gpuc_dblk_in\), 1\);`, 1},
+		{`gpuc_atomic_add_agg<unsigned, true>\(\(unsigned \*\)&gpuc_dist32\(hist, \(int\)\(x % 16\), gpuc_dblk32_hist, gpuc_dblk_hist\), \(unsigned\)1u\);`, 1},
+		{`gpuc_dist32\(in, \(int\)i, gpuc_dblk32_in, gpuc_dblk_in\) = gpuc_add\(gpuc_dist32\(in, \(int\)i, gpuc_dblk32_in, gpuc_dblk_in\), 1\);`, 1},
 		{`part\[i\] = `, 1},
 		// A world launch runs this device's blocks, with bid() global;
 		// its grid barriers are world barriers.
@@ -313,8 +313,13 @@ func TestWorldBlockConstants(t *testing.T) {
 		{`(?m)^__constant__ long long gpuc_dblk_c;$`, 1},
 		{`(?m)^static long long gpuc_blk_b; // distributed b: elements per device$`, 1},
 		{`gpuc_dblk_b`, 0},
-		{`gpuc_dist\(b, \(long long\)i, gpuc_dblk_a\) = gpuc_mul\(gpuc_dist\(a, \(long long\)i, gpuc_dblk_a\), 2\);`, 1},
-		{`gpuc_dist\(c, \(long long\)\(i % 4\), gpuc_dblk_c\)`, 1},
+		{`(?m)^__constant__ unsigned gpuc_dblk32_a;$`, 1},
+		{`gpuc_dblk32_b`, 0},
+		// 32-bit indices take gpuc_dist32 (Note [A world's hot path in 32 bits]).
+		{`gpuc_dist32\(b, \(int\)i, gpuc_dblk32_a, gpuc_dblk_a\) = gpuc_mul\(gpuc_dist32\(a, \(int\)i, gpuc_dblk32_a, gpuc_dblk_a\), 2\);`, 1},
+		{`gpuc_dist32\(c, \(int\)\(i % 4\), gpuc_dblk32_c, gpuc_dblk_c\)`, 1},
+		{`gpuc_dist\(`, 0},
+		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk32_a, &gpuc_b32, sizeof gpuc_b32\)\);`, 2},
 		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_a, &gpuc_blk_b, sizeof gpuc_blk_b\)\);`, 1},
 		{`gpuc_blk_b = gpuc_world_block\(b\.len\);`, 1},
 	} {

@@ -57,12 +57,23 @@ int main(int argc, char **argv) {
     for (int me = 0; me < k; me++) {
       gpuc_dev_id = me;
       for (long long i = 0; i < 5 * k; i++, n++) {
-        if (&gpuc_dist(pools[me], i, 5LL) != &pools[i / 5][i % 5]) {
+        // gpuc_dist32 too, with the 32-bit block and with 0 (every
+        // access on the remote path).
+        int *want = &pools[i / 5][i % 5];
+        if (&gpuc_dist(pools[me], i, 5LL) != want || &gpuc_dist32(pools[me], (int)i, 5u, 5LL) != want ||
+            &gpuc_dist32(pools[me], (unsigned)i, 0u, 5LL) != want) {
           printf("device %d, element %lld: not its owner's\n", me, i);
           return 1;
         }
       }
     }
+    // The 32-bit block only where every index of the world fits 32 bits.
+    gpuc_world.size = (int)k;
+    if (gpuc_world_block32(5) != 5u || gpuc_world_block32(1LL << 31) != (k <= 2 ? 1u << 31 : 0u)) {
+      printf("gpuc_world_block32 on %lld devices: %u\n", k, gpuc_world_block32(1LL << 31));
+      return 1;
+    }
+    gpuc_world.size = 1;
     printf("dist: %lld accesses\n", n);
     return 0;
   }
