@@ -316,7 +316,7 @@ func (f *fn) store(s *ir.Store) {
 		// side first).
 		lhs := f.e.n.c(b.Name) + "[" + f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s + "]"
 		if f.e.distributed(b) {
-			lhs = f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0]), s.Index.Type()).s
+			lhs = f.distElem(s, s.Pos, b, s.Index, v[0]).s
 		}
 		f.line("{ auto &gpuc_w = %s; gpuc_w = %s; }", lhs, checked.s)
 		return
@@ -336,7 +336,7 @@ func (f *fn) store(s *ir.Store) {
 	case f.host:
 		f.line("%s.set(%s, %s, %s);", f.e.hostBuf(b), v[0].s, v[1].s, pos)
 	case f.e.distributed(b):
-		f.line("%s = %s;", f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0]), s.Index.Type()).s, v[1].s)
+		f.line("%s = %s;", f.distElem(s, s.Pos, b, s.Index, v[0]).s, v[1].s)
 	default:
 		f.line("%s[%s] = %s;", f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s, v[1].s)
 	}
@@ -370,7 +370,7 @@ func (f *fn) atomic(s *ir.Atomic) {
 	f.pre(pre)
 	addr := "&" + f.e.n.c(b.Name) + "[" + f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s + "]"
 	if f.e.distributed(b) {
-		addr = "&" + f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0]), s.Index.Type()).s
+		addr = "&" + f.distElem(s, s.Pos, b, s.Index, v[0]).s
 	}
 	if s.Dst == "" && (s.Op == ir.AtomicMin || s.Op == ir.AtomicMax) && b.Space.IsDevice() && nativeAtomic(s.Op, b.Elem) {
 		// An extremum that the threads of a warp update together: they

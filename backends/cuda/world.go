@@ -278,20 +278,49 @@ func (e *emitter) blockClass(b *ir.Buffer) string {
 // distribution: b is distributed and the module runs on a world.
 func (e *emitter) distributed(b *ir.Buffer) bool { return e.world && b.Space == ir.Distributed }
 
-// distElem is the element of distributed buffer b (its kernel pointer
-// named ptr) at global index idx, of type t in the IR, as an lvalue.
-func (f *fn) distElem(b *ir.Buffer, ptr string, idx cx, t ir.Type) cx {
+// distElem is the element of distributed buffer b at global index idx,
+// index in the IR, as an lvalue, with the index's check where node needs
+// one (checkedIndex): a 32-bit index checks on the remote path only (Note
+// [A world's hot path in 32 bits]).
+func (f *fn) distElem(node any, pos ir.Pos, b *ir.Buffer, index ir.Expr, idx cx) cx {
+	ptr := primary(f.e.n.c(b.Name))
 	_, dev := blockVar(f.e, b)
-	if t == ir.I32 || t == ir.U32 {
-		// Note [A world's hot path in 32 bits]
-		return call("gpuc_dist32", primary(ptr), cast(t, idx), primary(block32Var(f.e, b)), primary(dev))
+	t := index.Type()
+	if t != ir.I32 && t != ir.U32 {
+		return call("gpuc_dist", ptr, cast(ir.I64, f.checkedIndex(node, pos, b, index, idx)), primary(dev))
 	}
-	return call("gpuc_dist", primary(ptr), cast(ir.I64, idx), primary(dev))
+	lim, n := localVars(f.e, b)
+	if !f.needsCheck(node, b, index) {
+		return call("gpuc_dist32", ptr, cast(t, idx), primary(lim), primary(dev))
+	}
+	id := f.faultID(pos, abi.IndexFault(pos, b, abi.IndexUnsigned(t)))
+	return call("gpuc_dist32c", ptr, cast(t, idx), primary(lim), primary(dev), primary(n), primary(fmt.Sprint(id)))
 }
 
-// block32Var names the device's 32-bit copy of b's block length, 0 where
-// the buffer's indices pass 32 bits (gpuc_world_block32 in world.h).
-func block32Var(e *emitter, b *ir.Buffer) string { return "gpuc_dblk32_" + e.n.c(e.blockClass(b)) }
+// localVars name the device's constants of b's block class for
+// gpuc_dist32: this device's elements with 32-bit indices
+// (gpuc_world_local32 in world.h) and the buffer's length.
+func localVars(e *emitter, b *ir.Buffer) (lim, n string) {
+	c := e.n.c(e.blockClass(b))
+	return "gpuc_dlim_" + c, "gpuc_dlen_" + c
+}
+
+// distCheckHelper is gpuc_dist32 with the index's check on the remote
+// path (Note [A world's hot path in 32 bits]), after the checks' helpers:
+// the check and the remote path one call out of line.
+const distCheckHelper = `template <typename T> __device__ GPUC_DIST_FAR_ATTR T *gpuc_dist_farc(T *p, long long i, long long block, long long len, int id) {
+  return gpuc_dist_remote(p, gpuc_idx(i, len, id), block);
+}
+template <typename T, typename I> __device__ inline T &gpuc_dist32c(T *p, I i, unsigned lim, long long block, long long len, int id) {
+#ifdef GPUC_DIST_WIDE
+  return gpuc_dist(p, gpuc_idx((long long)i, len, id), block);
+#else
+  unsigned off;
+  if (gpuc_dist_near(i, lim, block, &off)) return p[off];
+  return *gpuc_dist_farc(p, (long long)i, block, len, id);
+#endif
+}
+`
 
 // Note [A world's hot path in 32 bits]
 //
@@ -303,14 +332,26 @@ func block32Var(e *emitter, b *ir.Buffer) string { return "gpuc_dblk32_" + e.n.c
 // loop over the devices' blocks and the peer table) inline at each. The
 // world's derive kernel took 255 registers and 632 bytes of stack where
 // today's one-device program takes 209 and none (docs/BENCHMARKS.md,
-// 21:07). An access whose IR index is 32-bit now goes through
-// gpuc_dist32: the local test in 32 bits against a 32-bit block constant
-// (gpuc_dblk32_, set by the host to the block where DEVICES*block fits
-// 32 bits, else 0, which sends every access to the exact remote path), and
-// the remote path a call out of line, which well under 1% of accesses
-// take (scripts/bench-multigpu.sh's far A/B of 21:07: 408 bytes of stack
-// instead of 632, and 1.5% faster). -DGPUC_DIST_WIDE builds the old
-// paths for the A/B. The peer bases stay in constant memory.
+// 21:07), and each checked access (checks are on by default) compared the
+// index in 64 bits against the store's length, DEVICES*per, an
+// expression of CAPACITY and DEVICES kept live in a register pair. An
+// access whose IR index is 32-bit now goes through gpuc_dist32:
+//   - the local test in 32 bits against lim, a __constant__ of the block
+//     class (gpuc_dlim_), which the host sets to the elements of this
+//     device's block that the buffer has (gpuc_world_local32), or 0 where
+//     DEVICES*block passes 32 bits (every access then takes the exact
+//     remote path);
+//   - an element the local test finds is in the buffer, so its check
+//     passes: gpuc_dist32c checks the index only on the remote path,
+//     against the buffer's length in another __constant__ (gpuc_dlen_),
+//     with the same fault and message;
+//   - the remote path a call out of line, which well under 1% of
+//     accesses take (the far A/B of 21:07: 408 bytes of stack instead of
+//     632, and 1.5% faster).
+// clang's PTX of tree merge sort 23 (scripts/clang-ptx.sh's flags): the
+// world's trs_step 14,291 -> see docs/BENCHMARKS.md. -DGPUC_DIST_WIDE
+// builds the old paths for the A/B. The peer bases stay in constant
+// memory.
 
 // worldBuiltin spells device_id() and num_devices().
 func (f *fn) worldBuiltin(op ir.BuiltinOp) cx {
@@ -460,7 +501,8 @@ func (e *emitter) worldDecls(b *strings.Builder) {
 			fmt.Fprintf(b, "static long long %s; // distributed %s: elements per device\n", h, buf.Name)
 			if e.blockClass(buf) == buf.Name {
 				fmt.Fprintf(b, "__constant__ long long %s;\n", d)
-				fmt.Fprintf(b, "__constant__ unsigned %s;\n", block32Var(e, buf))
+				lim, n := localVars(e, buf)
+				fmt.Fprintf(b, "__constant__ unsigned %s;\n__constant__ long long %s;\n", lim, n)
 			}
 		}
 	}

@@ -45,7 +45,9 @@ template <typename T> __device__ inline T *gpuc_peer(T *p, int d) {
 // and one unsigned compare; a remote one steps block by block to its
 // owner, with no division, in a function of its own (Note [World
 // accesses]). gpuc_dist32 is the same for a 32-bit index, its local test
-// in 32 bits (Note [A world's hot path in 32 bits]).
+// in 32 bits, and gpuc_dist32c (with the checks, in the program) checks
+// the index on the remote path only (Note [A world's hot path in 32
+// bits]).
 // -DGPUC_DIST_WIDE builds the paths of 2026-11-26 (a 64-bit local test at
 // every access, the remote path inline), for scripts/bench-multigpu.sh's
 // A/B.
@@ -71,16 +73,24 @@ template <typename T> __device__ inline T &gpuc_dist(T *p, long long i, long lon
   return *gpuc_dist_far(p, i, block);
 #endif
 }
-// block32 is block where the whole buffer's DEVICES*block elements have
-// 32-bit indices, else 0 (every access then takes the remote path, which
-// finds local elements too).
-template <typename T, typename I> __device__ inline T &gpuc_dist32(T *p, I i, unsigned block32, long long block) {
-  static_assert(sizeof(I) == 4, "gpuc_dist32 takes a 32-bit index");
+// gpuc_dist_near says whether element i, a 32-bit index, is one of the
+// lim elements of this device's block that the buffer has, and where:
+// lim is gpuc_world_local32's, 0 where the world's indices of the buffer
+// pass 32 bits (every access then takes the remote path, which finds
+// local elements too). An element it finds is in the buffer's range, so
+// its check passes (gpuc_dist32c).
+template <typename I> __device__ inline bool gpuc_dist_near(I i, unsigned lim, long long block, unsigned *off) {
+  static_assert(sizeof(I) == 4, "gpuc_dist_near takes a 32-bit index");
+  *off = (unsigned)i - (unsigned)gpuc_dev_id * (unsigned)block;
+  if (std::is_signed<I>::value && i < 0) return false;
+  return *off < lim;
+}
+template <typename T, typename I> __device__ inline T &gpuc_dist32(T *p, I i, unsigned lim, long long block) {
 #ifdef GPUC_DIST_WIDE
   return gpuc_dist(p, (long long)i, block);
 #else
-  const unsigned off = (unsigned)i - (unsigned)gpuc_dev_id * block32;
-  if (off < block32) return p[off];
+  unsigned off;
+  if (gpuc_dist_near(i, lim, block, &off)) return p[off];
   return *gpuc_dist_far(p, (long long)i, block);
 #endif
 }
@@ -431,10 +441,14 @@ inline long long gpuc_world_block(long long len) {
   return (g > 1 ? g : 1) * GPUC_WORLD_GRAIN;
 }
 
-// gpuc_world_block32 is block32 of a distributed buffer whose blocks hold
-// block elements (gpuc_dist32).
-inline unsigned gpuc_world_block32(long long block) {
-  return (unsigned long long)block * (unsigned long long)gpuc_world.size <= (1ULL << 32) ? (unsigned)block : 0u;
+// gpuc_world_local32 is lim of a distributed buffer of len elements
+// whose blocks hold block elements (gpuc_dist_near): how many of this
+// device's block the buffer has, where every index of the world's
+// DEVICES*block elements fits 32 bits, else 0.
+inline unsigned gpuc_world_local32(long long block, long long len) {
+  if ((unsigned long long)block * (unsigned long long)gpuc_world.size > (1ULL << 32)) return 0;
+  const long long rest = len - (long long)gpuc_world.rank * block;
+  return rest <= 0 ? 0u : (unsigned)(rest < block ? rest : block);
 }
 
 // gpuc_dist_owner is the device that holds element i of a distributed

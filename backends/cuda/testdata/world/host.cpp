@@ -61,18 +61,24 @@ int main(int argc, char **argv) {
         // access on the remote path).
         int *want = &pools[i / 5][i % 5];
         if (&gpuc_dist(pools[me], i, 5LL) != want || &gpuc_dist32(pools[me], (int)i, 5u, 5LL) != want ||
-            &gpuc_dist32(pools[me], (unsigned)i, 0u, 5LL) != want) {
+            &gpuc_dist32(pools[me], (unsigned)i, 0u, 5LL) != want || &gpuc_dist32(pools[me], (unsigned)i, 3u, 5LL) != want) {
           printf("device %d, element %lld: not its owner's\n", me, i);
           return 1;
         }
       }
     }
-    // The 32-bit block only where every index of the world fits 32 bits.
+    // This device's elements with 32-bit indices: its whole block, the
+    // rest of a short buffer, none where the world's indices pass 32 bits.
     gpuc_world.size = (int)k;
-    if (gpuc_world_block32(5) != 5u || gpuc_world_block32(1LL << 31) != (k <= 2 ? 1u << 31 : 0u)) {
-      printf("gpuc_world_block32 on %lld devices: %u\n", k, gpuc_world_block32(1LL << 31));
-      return 1;
-    }
+    gpuc_world.rank = (int)k - 1;
+    const unsigned got[3] = {gpuc_world_local32(5, 5 * k), gpuc_world_local32(5, 5 * k - 2), gpuc_world_local32(1LL << 31, 1LL << 32)};
+    const unsigned want[3] = {5u, 3u, k <= 2 ? 1u << 31 : 0u};
+    for (int j = 0; j < 3; j++)
+      if (got[j] != want[j]) {
+        printf("gpuc_world_local32 case %d on %lld devices: %u, want %u\n", j, k, got[j], want[j]);
+        return 1;
+      }
+    gpuc_world.rank = 0;
     gpuc_world.size = 1;
     printf("dist: %lld accesses\n", n);
     return 0;
