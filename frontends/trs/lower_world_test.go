@@ -47,9 +47,11 @@ func TestWorldHostDecidesOnce(t *testing.T) {
 	}
 	var want string
 	for _, k := range []int{1, 2, 3} {
+		reads := int64(-1)
 		for _, steps := range []int64{1, 2, 5} {
 			var out, errs bytes.Buffer
-			cfg := interp.Config{Stdout: &out, Stderr: &errs, Devices: k, Params: map[string]int64{pWorldSteps: steps}}
+			var st interp.Stats
+			cfg := interp.Config{Stdout: &out, Stderr: &errs, Devices: k, Params: map[string]int64{pWorldSteps: steps}, Stats: &st}
 			if err := interp.Run(m, cfg); err != nil {
 				t.Fatalf("%d devices, WORLDSTEPS=%d: %v", k, steps, err)
 			}
@@ -59,6 +61,18 @@ func TestWorldHostDecidesOnce(t *testing.T) {
 			} else if got != want {
 				t.Errorf("%d devices, WORLDSTEPS=%d prints\n%s\none device, one step a decision\n%s", k, steps, got, want)
 			}
+			// Device 0's host reads fewer words with more steps a decision.
+			for _, c := range st.Counters {
+				if c.Name == "host reads" {
+					if reads >= 0 && c.Value >= reads {
+						t.Errorf("%d devices, WORLDSTEPS=%d: %d host reads, not fewer than %d", k, steps, c.Value, reads)
+					}
+					reads = c.Value
+				}
+			}
+		}
+		if k > 1 && reads < 0 {
+			t.Errorf("%d devices: no host reads counted", k)
 		}
 	}
 	var out bytes.Buffer
