@@ -24,7 +24,8 @@ func (f *fn) block(body []ir.Stmt) {
 			}
 		}
 		f.stmt(s)
-		synced = worldSyncs(s) || synced && keepsWorldSync(s)
+		loop, _ := s.(*ir.For)
+		synced = worldSyncs(s) || synced && (keepsWorldSync(s) || f.host && loop != nil && forKeepsWorldSync(loop))
 		if jumps(s) {
 			return
 		}
@@ -208,6 +209,7 @@ func (f *fn) forStmt(s *ir.For) {
 		post += ", gpuc_use(" + f.e.n.c(a.Name) + ")"
 	}
 	f.line("for (%s; %s; %s) {", f.simple(s.Init), f.expr(s.Cond).s, post)
+	f.syncedEntry = f.host && f.e.world && f.worldSynced && forKeepsWorldSync(s)
 	f.nested(s.Body, lead...)
 	f.line("}")
 }

@@ -127,7 +127,11 @@ import (
 // that falls back to three launches (tree merge sort at depth 23 on 2
 // devices, ~70 of its iterations) had 6 barriers and has 4; the barrier
 // after the host's reads of status, wpc and wmax at the loop's head stays,
-// since another device's kernel may write what they read.
+// since another device's kernel may write what they read. A host loop
+// entered so, whose bounds read no memory and whose body ends in a world
+// launch and never jumps out, starts each iteration and ends so too
+// (forKeepsWorldSync): the fallback of a TRS world's WORLDSTEPS
+// iterations has 3 barriers an iteration.
 
 // Note [Where a world's gaps go]
 //
@@ -457,6 +461,41 @@ func keepsWorldSync(s ir.Stmt) bool {
 		})
 	}
 	return false
+}
+
+// forKeepsWorldSync reports whether host loop s, entered as the last
+// world barrier left the devices, starts each iteration and ends so:
+// its init, condition and step read no memory and call nothing, and its
+// body, which neither breaks nor continues, ends with a statement that
+// ends in a world barrier (Note [World barriers that repeat]): a TRS
+// world's fallback of WORLDSTEPS iterations.
+func forKeepsWorldSync(s *ir.For) bool {
+	if len(s.Body) == 0 || !worldSyncs(s.Body[len(s.Body)-1]) {
+		return false
+	}
+	if s.Init != nil && !keepsWorldSync(s.Init) || s.Post != nil && !keepsWorldSync(s.Post) {
+		return false
+	}
+	if s.Cond != nil && ir.AnyExpr(s.Cond, func(e ir.Expr) bool {
+		switch e.(type) {
+		case *ir.Load, *ir.Call:
+			return true
+		}
+		return false
+	}) {
+		return false
+	}
+	jumps := false
+	for _, b := range s.Body {
+		ir.WalkStmts([]ir.Stmt{b}, func(x ir.Stmt) bool {
+			switch x.(type) {
+			case *ir.Break, *ir.Continue, *ir.Return, *ir.Raise:
+				jumps = true
+			}
+			return !jumps
+		})
+	}
+	return !jumps
 }
 
 // worldSyncs reports whether s ends in a world barrier in a world

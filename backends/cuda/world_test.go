@@ -300,6 +300,20 @@ func TestWorldBarriersRepeat(t *testing.T) {
 	} {
 		checkFact(t, module, f)
 	}
+	// A loop of world launches entered and left after one: the first
+	// launch starts with a barrier, the first loop's and the launch after
+	// it do not; the second loop, whose body ends in a read, starts its
+	// launch with one, and the launch after it too.
+	module, _ = emitUnchecked(t, "testdata/world/repeatloop.kir")
+	for _, f := range []fact{
+		{`gpuc_world_barrier\(\); // a world launch starts with a world barrier`, 3},
+		{`for \(int j = 0; j < S; j = gpuc_add\(j, 1\)\) \{\n\s*\{`, 1},
+		{`for \(int j = 0; j < S; j = gpuc_add\(j, 1\)\) \{\n\s*gpuc_world_barrier\(\); // a world launch starts`, 1},
+		{`int r = gpuc_dist_get\(a, [^\n]*\n(\s*[^\n]*\n){0,2}\s*\}\n\s*gpuc_world_barrier\(\); // a world launch starts`, 1},
+		{`gpuc_world_barrier\(\); // and ends with one`, 6},
+	} {
+		checkFact(t, module, f)
+	}
 }
 
 // TestWorldBlockConstants checks that distributed buffers of one length

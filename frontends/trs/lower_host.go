@@ -45,9 +45,7 @@ func (l *lowerer) mainFunc() {
 				g := int64(ir.WorldGrain)
 				w := b.Max(b.Min(b.V("nx"), b.P(pProcs)), b.I32(1))
 				b.Decl("w", ir.I32, b.Mul(b.Bin(ir.Div, b.Add(w, b.I32(g-1)), b.I32(g)), b.I32(g)))
-				b.Loop("j", b.I32(0), b.P(pWorldSteps), b.I32(1), func() {
-					b.Emit(&ir.Region{Pos: b.Pos, Procs: b.Mul(b.Builtin(ir.NumDevices), b.V("w")), Body: l.worldIteration(b), World: true})
-				})
+				b.Emit(&ir.Region{Pos: b.Pos, Procs: b.Mul(b.Builtin(ir.NumDevices), b.V("w")), Body: l.worldIteration(b), World: true})
 			})
 			return
 		}

@@ -154,14 +154,15 @@ const (
 // pending, a store full, MAXITER reached) and else wmax, at least 1;
 // trs_init writes the first. The host reads that one word a decision.
 //
-// And it decides once for WORLDSTEPS iterations (default 1): it
-// launches that many iteration regions of the W of its one read, each
-// phase guarded on the device by its own copy of stWNext (the same on
-// every device, the world's), so that the regions after the loop's end
-// do nothing, and the trace and the statistics stay those of one
-// decision an iteration. Their W is a decision old: the phases' loops
-// are strided, so any W rewrites the whole list, but a list that grew
-// takes more turns a processor.
+// And it decides once for WORLDSTEPS iterations (default 1): the region
+// of the W of its one read runs that many iterations, a loop with a
+// world barrier after each (inside one cooperative kernel where the grid
+// fits, else three launches an iteration), each phase guarded on the
+// device by its own copy of stWNext (the same on every device, the
+// world's), so that iterations after the loop's end do nothing, and the
+// trace and the statistics stay those of one decision an iteration. W
+// is the decision's: the phases' loops are strided, so any W rewrites
+// the whole list, but a list that grew takes more turns a processor.
 
 // next is the host's decision after iteration k (stWNext): wmax if
 // iteration k+1 runs (slots pending, no store full, MAXITER allows it),
@@ -433,16 +434,19 @@ func (l *lowerer) worldIteration(b *fn) []ir.Stmt {
 	return b.Nest(func() {
 		w := func() ir.Expr { return b.Bin(ir.Div, b.Builtin(ir.NumProcs), b.Builtin(ir.NumDevices)) }
 		q := func() ir.Expr { return b.Sub(b.Builtin(ir.ProcID), b.Mul(b.Builtin(ir.DeviceID), w())) }
-		// Each phase runs while the world's loop does (Note [A world's
-		// host decides once]).
+		// WORLDSTEPS iterations, each phase run while the world's loop
+		// runs (Note [A world's host decides once]).
 		on := func() ir.Expr { return b.Ne(b.Ld("status", b.ctr(b.I32(stWNext))), b.I32(0)) }
-		b.If(on(), func() { b.Call("trs_derive", b.Ld("status", b.ctr(b.I32(stIter))), q(), w()) })
-		b.Barrier(true)
-		b.If(on(), func() { b.Call("trs_commit", b.Ld("status", b.ctr(b.I32(stPhase))), q(), w()) })
-		b.Barrier(true)
-		// Mode grid, on the device: world programs stay on the GPU (Note
-		// [Where iterations ran]).
-		b.If(b.And(b.Eq(q(), b.I32(0)), on()), func() { b.Call("trs_account", b.Ld("status", b.ctr(b.I32(stPhase))), b.I32(2)) })
+		b.Loop("j", b.I32(0), b.P(pWorldSteps), b.I32(1), func() {
+			b.If(on(), func() { b.Call("trs_derive", b.Ld("status", b.ctr(b.I32(stIter))), q(), w()) })
+			b.Barrier(true)
+			b.If(on(), func() { b.Call("trs_commit", b.Ld("status", b.ctr(b.I32(stPhase))), q(), w()) })
+			b.Barrier(true)
+			// Mode grid, on the device: world programs stay on the GPU
+			// (Note [Where iterations ran]).
+			b.If(b.And(b.Eq(q(), b.I32(0)), on()), func() { b.Call("trs_account", b.Ld("status", b.ctr(b.I32(stPhase))), b.I32(2)) })
+			b.Barrier(true)
+		})
 	})
 }
 
