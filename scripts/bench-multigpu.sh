@@ -43,10 +43,12 @@
 #      device (GPUC_WORLD_OF_ONE=world) and prints the registers a thread
 #      of each step kernel (cuobjdump -res-usage).
 #      With MULTIGPU_AB (the default) it also builds the world program
-#      with -maxrregcount=128 (tms23-w-r128) and so, with its large
+#      with -maxrregcount=128 (tms23-w-r128) and with the world's large
 #      device functions out of line as today's program has them
-#      (tms23-w-ool: Note [Large device functions out of line]; ptxas
-#      refused that under -rdc=true without the cap), and runs them.
+#      (tms23-w-ool: -DGPUC_WORLD_OUT_OF_LINE=__noinline__, Note [Large
+#      device functions out of line]; no register cap, which the world's
+#      kernels of 256 threads a block do not need), and runs them;
+#      MULTIGPU_OOL=1 builds tms23-w-ool alone.
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 1.14e9
 #      slots a device on 2 (50 bytes a slot, Note [Slot words]; the
@@ -95,10 +97,11 @@ build() {
     # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
     # NAME-r128: the same program with at most 128 registers a thread
     # (two blocks of 256 an SM), for what the world kernels' occupancy
-    # costs; NAME-ool: so, and trs_step out of line, as in today's program.
+    # costs; NAME-ool: the world's trs_step out of line, as in today's
+    # program.
     local cap=
     [ "${1%-r128}" != "$1" ] && cap=-maxrregcount=128
-    [ "${1%-ool}" != "$1" ] && cap="-maxrregcount=128 -DGPUC_OUT_OF_LINE=__noinline__"
+    [ "${1%-ool}" != "$1" ] && cap=-DGPUC_WORLD_OUT_OF_LINE=__noinline__
     [ "${1%-wide}" != "$1" ] && cap=-DGPUC_DIST_WIDE
     # shellcheck disable=SC2086 # cap is two flags or none
     nvcc -O3 -arch="$arch" $cap $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
@@ -178,6 +181,7 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     cp mg-tms23-w.cu mg-tms23-w-r128.cu
     cp mg-tms23-w.cu mg-tms23-w-ool.cu
   fi
+  [ "${MULTIGPU_OOL:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-ool.cu
   [ "${MULTIGPU_WIDE:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-wide.cu
   [ "${MULTIGPU_TT:-1}" = 0 ] || trs tt30-w transtree.trs "$(tt 30)" --world
 fi
@@ -340,13 +344,13 @@ for k in "${ks[@]}"; do
       continue
     fi
     what="at most 128 registers"
-    [ "$v" = ool ] && what="at most 128 registers, trs_step out of line"
+    [ "$v" = ool ] && what="the world's trs_step out of line (-DGPUC_WORLD_OUT_OF_LINE=__noinline__)"
     [ "$v" = wide ] && what="gpuc_dist's paths before the ninth wave (-DGPUC_DIST_WIDE)"
     arg=()
     if [ "$k" = 1 ]; then
       echo "  registers, $p ($what):"
       regs "$p"
-      if [ "$v" != wide ]; then # the one-device program has no gpuc_dist
+      if [ "$v" = r128 ]; then # the others change only the world's code
         s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
         echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
       fi

@@ -23,6 +23,12 @@
 #include <tuple>
 #include <type_traits>
 
+// GPUC_WORLD_OUT_OF_LINE marks the world's large device functions (Note
+// [Large device functions out of line] in backends/cuda/funcs.go).
+#ifndef GPUC_WORLD_OUT_OF_LINE
+#define GPUC_WORLD_OUT_OF_LINE
+#endif
+
 // GPUC_MAX_DEVICES bounds DEVICES: the peer table lives in constant memory.
 #define GPUC_MAX_DEVICES 64
 
