@@ -452,13 +452,16 @@ func (f *fn) distBlock(b *ir.Buffer) string {
 func keepsWorldSync(s ir.Stmt) bool {
 	switch s.(type) {
 	case *ir.Decl, *ir.Assign:
-		return !ir.ExprsHold(s, func(e ir.Expr) bool {
-			switch e.(type) {
-			case *ir.Load, *ir.Call:
-				return true
-			}
-			return false
-		})
+		return !ir.ExprsHold(s, readsOrCalls)
+	}
+	return false
+}
+
+// readsOrCalls says whether e is a load or a call.
+func readsOrCalls(e ir.Expr) bool {
+	switch e.(type) {
+	case *ir.Load, *ir.Call:
+		return true
 	}
 	return false
 }
@@ -476,13 +479,7 @@ func forKeepsWorldSync(s *ir.For) bool {
 	if s.Init != nil && !keepsWorldSync(s.Init) || s.Post != nil && !keepsWorldSync(s.Post) {
 		return false
 	}
-	if s.Cond != nil && ir.AnyExpr(s.Cond, func(e ir.Expr) bool {
-		switch e.(type) {
-		case *ir.Load, *ir.Call:
-			return true
-		}
-		return false
-	}) {
+	if s.Cond != nil && ir.AnyExpr(s.Cond, readsOrCalls) {
 		return false
 	}
 	jumps := false
