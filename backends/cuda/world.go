@@ -137,9 +137,10 @@ import (
 //
 // On 2 devices a world program's device 0 counted ~150 us between
 // kernels where a one-device program counts ~10 (the 19:49 bench,
-// /work/mg-1949.txt). Each host iteration of a TRS world makes 4
+// /work/mg-1949.txt). Each host iteration of a TRS world made 4
 // read-backs (gpuc_dist_get, synchronous copies, of device 0's status,
-// wpc and wmax), world barriers on the stream (each ~2.5 us in
+// wpc and wmax; one a decision since Note [A world's host decides once]
+// in frontends/trs), world barriers on the stream (each ~2.5 us in
 // MULTIGPU.md's probe) and 3 launches. But a device that finishes its
 // kernel first also waits at the next barrier for the slowest one: that
 // wait is counted as the time between its kernels. With --time, every
