@@ -732,9 +732,11 @@ inline void gpuc_world_end(void) {
 // program] in backends/cuda): DEVICES is 1, on the command line or by
 // default (devices), there is no --help, and GPUC_WORLD_OF_ONE is not
 // "world". If so it takes DEVICES=... out of argv, which the one-device
-// program does not take. A DEVICES value that is not a plain number goes
-// to the world program, whose command line reports it.
-inline bool gpuc_world_of_one(int *argc, char **argv, long long devices) {
+// program does not take, and the world's own parameters, "NAME=" in
+// world_only (nullptr-terminated, or nullptr), which it has no use for.
+// A DEVICES value that is not a plain number goes to the world program,
+// whose command line reports it.
+inline bool gpuc_world_of_one(int *argc, char **argv, long long devices, const char *const *world_only = nullptr) {
   bool help = false;
   for (int i = 1; i < *argc; i++) {
     if (strncmp(argv[i], "DEVICES=", 8) == 0) {
@@ -749,8 +751,12 @@ inline bool gpuc_world_of_one(int *argc, char **argv, long long devices) {
   const char *env = getenv("GPUC_WORLD_OF_ONE");
   if (devices != 1 || help || (env != nullptr && strcmp(env, "world") == 0)) return false;
   int n = 1;
-  for (int i = 1; i < *argc; i++)
-    if (strncmp(argv[i], "DEVICES=", 8) != 0) argv[n++] = argv[i];
+  for (int i = 1; i < *argc; i++) {
+    bool drop = strncmp(argv[i], "DEVICES=", 8) == 0;
+    for (int j = 0; world_only != nullptr && world_only[j] != nullptr && !drop; j++)
+      drop = strncmp(argv[i], world_only[j], strlen(world_only[j])) == 0;
+    if (!drop) argv[n++] = argv[i];
+  }
   argv[n] = nullptr;
   *argc = n;
   return true;

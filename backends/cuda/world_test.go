@@ -248,9 +248,9 @@ func TestWorldHost(t *testing.T) {
 		// Which program a world program that carries the one-device
 		// program runs (Note [A world of one runs the one-device
 		// program]), DEVICES=1 taken out for the one-device program.
-		{"1", "ofone", "1 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
-		{"2", "ofone", "0 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
-		{"1", "ofworld", "0 p N=3;0 p DEVICES=1 N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
+		{"1", "ofone", "1 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;1 p N=3 WX=1;\n", "", 0},
+		{"2", "ofone", "0 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;0 p W=2 N=3 WX=1;\n", "", 0},
+		{"1", "ofworld", "0 p N=3;0 p DEVICES=1 N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;0 p W=2 N=3 WX=1;\n", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.k+"-"+tt.what, func(t *testing.T) {

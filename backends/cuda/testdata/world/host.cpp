@@ -32,13 +32,16 @@ int main(int argc, char **argv) {
   if (strcmp(what, "ofone") == 0 || strcmp(what, "ofworld") == 0) {
     // gpuc_world_of_one on a few command lines, K the default of DEVICES.
     if (strcmp(what, "ofworld") == 0) setenv("GPUC_WORLD_OF_ONE", "world", 1);
-    const char *lines[][4] = {{"p", "N=3", nullptr}, {"p", "DEVICES=1", "N=3", nullptr}, {"p", "DEVICES=2", nullptr},
-                              {"p", "DEVICES=1x", nullptr}, {"p", "--help", nullptr}};
+    // W is a parameter of the world program alone, which the one-device
+    // program does not take.
+    const char *lines[][5] = {{"p", "N=3", nullptr}, {"p", "DEVICES=1", "N=3", nullptr}, {"p", "DEVICES=2", nullptr},
+                              {"p", "DEVICES=1x", nullptr}, {"p", "--help", nullptr}, {"p", "W=2", "N=3", "WX=1", nullptr}};
+    const char *const world_only[] = {"W=", nullptr};
     for (auto &line : lines) {
-      char *args[4] = {};
+      char *args[5] = {};
       int n = 0;
       while (line[n] != nullptr) args[n] = (char *)line[n], n++;
-      const bool one = gpuc_world_of_one(&n, args, k);
+      const bool one = gpuc_world_of_one(&n, args, k, world_only);
       printf("%d", (int)one);
       for (int i = 0; i < n; i++) printf(" %s", args[i]);
       printf(";");
