@@ -354,9 +354,9 @@ template <typename T, typename I> __device__ inline T &gpuc_dist32c(T *p, I i, u
 //     accesses take (the far A/B of 21:07: 408 bytes of stack instead of
 //     632, and 1.5% faster).
 // clang's PTX of tree merge sort 23 (scripts/clang-ptx.sh's flags): the
-// world's trs_step 14,291 -> see docs/BENCHMARKS.md. -DGPUC_DIST_WIDE
-// builds the old paths for the A/B. The peer bases stay in constant
-// memory.
+// world's trs_step 14,375 -> 11,280 instructions, 6,517 -> 3,397 of them
+// 64-bit (docs/BENCHMARKS.md, branch world5). -DGPUC_DIST_WIDE builds the
+// old paths for the A/B. The peer bases stay in constant memory.
 
 // worldBuiltin spells device_id() and num_devices().
 func (f *fn) worldBuiltin(op ir.BuiltinOp) cx {
