@@ -3,6 +3,7 @@ package trs
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
 	"gpuc/ir"
@@ -56,6 +57,9 @@ func TestWorldHostDecidesOnce(t *testing.T) {
 				t.Fatalf("%d devices, WORLDSTEPS=%d: %v", k, steps, err)
 			}
 			got := out.String() + errs.String()
+			if !strings.Contains(got, "rewrites: ") || !strings.Contains(got, "iteration,") {
+				t.Fatalf("%d devices, WORLDSTEPS=%d: no statistics or trace in\n%s", k, steps, got)
+			}
 			if want == "" {
 				want = got
 			} else if got != want {
