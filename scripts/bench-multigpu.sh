@@ -43,24 +43,34 @@
 #      device (GPUC_WORLD_OF_ONE=world) and prints the registers a thread
 #      of each step kernel (cuobjdump -res-usage).
 #      With MULTIGPU_AB (the default) it also builds the world program
-#      with -maxrregcount=128 (tms23-w-r128) and so, with its large
+#      with -maxrregcount=128 (tms23-w-r128) and with the world's large
 #      device functions out of line as today's program has them
-#      (tms23-w-ool: Note [Large device functions out of line]; ptxas
-#      refused that under -rdc=true without the cap), and runs them.
+#      (tms23-w-ool: -DGPUC_WORLD_OUT_OF_LINE=__noinline__, Note [Large
+#      device functions out of line]; no register cap, which the world's
+#      kernels of 256 threads a block do not need), and runs them;
+#      MULTIGPU_OOL=1 builds tms23-w-ool alone.
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 1.14e9
 #      slots a device on 2 (50 bytes a slot, Note [Slot words]; the
 #      interpreter's store at depth 12, scaled), under the fit's 1.34e9.
 #      MULTIGPU_TT=0 leaves out the transformation tree (tt30-w), and
-#      MULTIGPU_FAR=1 adds tms23-w-far, the world program whose
-#      gpuc_dist calls its remote path out of line (-DGPUC_DIST_FAR,
-#      Note [World accesses] in backends/cuda). Each world run prints each
+#      MULTIGPU_WIDE=1 adds tms23-w-wide, the world program built with
+#      -DGPUC_DIST_WIDE: gpuc_dist's paths before issue 19's ninth wave
+#      (a 64-bit local test and the index's check at every access, the
+#      remote path inline; Note [A world's hot path in 32 bits] in
+#      backends/cuda). MULTIGPU_STEPS lists the WORLDSTEPS values of the
+#      world runs on 2 GPUs and more (default "1 2": iterations a host
+#      decision, Note [A world's host decides once] in frontends/trs),
+#      and MULTIGPU_SWAP=1 runs the strong run on 2 once more with the
+#      GPUs swapped (CUDA_VISIBLE_DEVICES=1,0) and the world's kernels
+#      on GPU 1 alone: whether the slower device of a world follows its
+#      number or its GPU. Each world run prints each
 #      device's kernel time and its host's stream barriers and read-backs,
 #      and what a gap between kernels costs: the slowest device's kernels
 #      less device 0's (device 0 waits for them at barriers), and the rest
 #      a barrier or read-back (Note [Where a world's gaps go]). The short
-#      turn of issue 19's eighth wave:
-#        MULTIGPU_ONLY=4 MULTIGPU_AB=0 MULTIGPU_TT=0 MULTIGPU_FAR=1 MULTIGPU_TIMEOUT=60 ./bench-multigpu.sh .
+#      turn of issue 19's ninth wave (4 programs, nvcc in parallel):
+#        MULTIGPU_ONLY=4 MULTIGPU_AB=0 MULTIGPU_TT=0 MULTIGPU_WIDE=1 MULTIGPU_SWAP=1 MULTIGPU_TIMEOUT=60 ./bench-multigpu.sh .
 # MULTIGPU_ONLY=124 runs sections 1, 2 and 4 (not 3).
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
@@ -87,11 +97,12 @@ build() {
     # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
     # NAME-r128: the same program with at most 128 registers a thread
     # (two blocks of 256 an SM), for what the world kernels' occupancy
-    # costs; NAME-ool: so, and trs_step out of line, as in today's program.
+    # costs; NAME-ool: the world's trs_step out of line, as in today's
+    # program.
     local cap=
     [ "${1%-r128}" != "$1" ] && cap=-maxrregcount=128
-    [ "${1%-ool}" != "$1" ] && cap="-maxrregcount=128 -DGPUC_OUT_OF_LINE=__noinline__"
-    [ "${1%-far}" != "$1" ] && cap=-DGPUC_DIST_FAR
+    [ "${1%-ool}" != "$1" ] && cap=-DGPUC_WORLD_OUT_OF_LINE=__noinline__
+    [ "${1%-wide}" != "$1" ] && cap=-DGPUC_DIST_WIDE
     # shellcheck disable=SC2086 # cap is two flags or none
     nvcc -O3 -arch="$arch" $cap $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
   elif [ "${1%-rdc}" != "$1" ]; then
@@ -170,7 +181,8 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     cp mg-tms23-w.cu mg-tms23-w-r128.cu
     cp mg-tms23-w.cu mg-tms23-w-ool.cu
   fi
-  [ "${MULTIGPU_FAR:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-far.cu
+  [ "${MULTIGPU_OOL:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-ool.cu
+  [ "${MULTIGPU_WIDE:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-wide.cu
   [ "${MULTIGPU_TT:-1}" = 0 ] || trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
@@ -284,13 +296,27 @@ fi
 echo "  registers, the world program (gpuc_one: DEVICES=1's; gpuc_many: the world's):"
 regs mg-tms23-w
 w1=n/a
+# WORLDSTEPS values of the world runs on k >= 2 (a world of one runs the
+# one-device program, which has no such parameter).
+read -r -a steps <<< "${MULTIGPU_STEPS:-1 2}"
+[ "${#steps[@]}" -gt 0 ] || steps=(1)
 for k in "${ks[@]}"; do
-  s=$(ms mg-tms23-w DEVICES="$k" CAPACITY=$((cap / k)))
-  [ "$k" = 1 ] && w1=$s
-  same="the same normal form"
-  [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
-  echo "strong, depth 23 on $k: $s ms, speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
-  prof mg-tms23-w
+  kst=("${steps[@]}")
+  [ "$k" = 1 ] && kst=(-)
+  for st in "${kst[@]}"; do
+    arg=()
+    label=
+    if [ "$st" != - ]; then
+      arg=(WORLDSTEPS="$st")
+      label=" (WORLDSTEPS=$st)"
+    fi
+    s=$(ms mg-tms23-w DEVICES="$k" CAPACITY=$((cap / k)) "${arg[@]}")
+    [ "$k" = 1 ] && w1=$s
+    same="the same normal form"
+    [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
+    echo "strong, depth 23 on $k$label: $s ms, speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
+    prof mg-tms23-w
+  done
   if [ "$k" = 1 ]; then
     # DEVICES=1 runs the one-device program the world program carries
     # (Note [A world of one runs the one-device program] in
@@ -302,24 +328,36 @@ for k in "${ks[@]}"; do
     echo "  the world's own kernels on 1 (GPUC_WORLD_OF_ONE=world): $s ms, $(ratio "$base" "$s") of today's speed; $same"
     prof mg-tms23-w
   fi
-  for v in r128 ool far; do
+  if [ "$k" = 2 ] && [ "${MULTIGPU_SWAP:-0}" = 1 ]; then
+    # Which device is slower: the world's device 1, or GPU 1?
+    s=$(CUDA_VISIBLE_DEVICES=1,0 ms mg-tms23-w DEVICES=2 CAPACITY=$((cap / 2)) WORLDSTEPS="${steps[0]}")
+    echo "  the same on 2 with the GPUs swapped (CUDA_VISIBLE_DEVICES=1,0, device 0 on GPU 1): $s ms"
+    prof mg-tms23-w
+    s=$(CUDA_VISIBLE_DEVICES=1 GPUC_WORLD_OF_ONE=world ms mg-tms23-w DEVICES=1 CAPACITY="$cap")
+    echo "  the world's own kernels on GPU 1 alone: $s ms, $(ratio "$base" "$s") of today's speed (on GPU 0)"
+    prof mg-tms23-w
+  fi
+  for v in r128 ool wide; do
     p=mg-tms23-w-$v
     if [ ! -x "$p" ]; then
       [ "${MULTIGPU_AB:-1}" = 0 ] || [ "$k" != 1 ] || echo "  $p: not built"
       continue
     fi
     what="at most 128 registers"
-    [ "$v" = ool ] && what="at most 128 registers, trs_step out of line"
-    [ "$v" = far ] && what="gpuc_dist's remote path out of line"
+    [ "$v" = ool ] && what="the world's trs_step out of line (-DGPUC_WORLD_OUT_OF_LINE=__noinline__)"
+    [ "$v" = wide ] && what="gpuc_dist's paths before the ninth wave (-DGPUC_DIST_WIDE)"
+    arg=()
     if [ "$k" = 1 ]; then
       echo "  registers, $p ($what):"
       regs "$p"
-      if [ "$v" != far ]; then # the one-device program has no gpuc_dist
+      if [ "$v" = r128 ]; then # the others change only the world's code
         s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
         echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
       fi
+    else
+      arg=(WORLDSTEPS="${steps[0]}")
     fi
-    s=$(GPUC_WORLD_OF_ONE=world ms "$p" DEVICES="$k" CAPACITY=$((cap / k)))
+    s=$(GPUC_WORLD_OF_ONE=world ms "$p" DEVICES="$k" CAPACITY=$((cap / k)) "${arg[@]}")
     same="the same normal form"
     [ "$(nf "$p")" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf "$p")"
     echo "  the world's kernels on $k with $what: $s ms, $(ratio "$base" "$s") of today's speed; $same"
@@ -363,10 +401,13 @@ check() {
 for k in 2 4; do
   [ "$k" -le "$gpus" ] || continue
   d=$((23 + (k == 2 ? 1 : 2)))
-  s=$(ms "mg-tms$d-w" DEVICES="$k" CAPACITY="$cap")
-  echo "weak and capacity, depth $d on $k: $s ms, $(awk '/^rewrites:/ { print $2 }' "mg-tms$d-w.err") rewrites, efficiency $(ratio "$base" "$s") against today's program at depth 23, $(ratio "$w1" "$s") against the world on 1 (target: at least 0.8)"
-  prof "mg-tms$d-w"
-  check "tree merge sort depth $d on $k" "mg-tms$d-w" "$(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" $((d - 13)))"
+  fit=$(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" $((d - 13)))
+  for st in "${steps[@]}"; do
+    s=$(ms "mg-tms$d-w" DEVICES="$k" CAPACITY="$cap" WORLDSTEPS="$st")
+    echo "weak and capacity, depth $d on $k (WORLDSTEPS=$st): $s ms, $(awk '/^rewrites:/ { print $2 }' "mg-tms$d-w.err") rewrites, efficiency $(ratio "$base" "$s") against today's program at depth 23, $(ratio "$w1" "$s") against the world on 1 (target: at least 0.8)"
+    prof "mg-tms$d-w"
+    check "tree merge sort depth $d on $k" "mg-tms$d-w" "$fit"
+  done
 done
 [ -x mg-tt30-w ] || exit 0
 s=$(ms mg-tt30-w DEVICES=2)

@@ -186,7 +186,7 @@ func (f *fn) load(e *ir.Load) cx {
 	case f.host:
 		return primary(f.e.hostBuf(b) + ".get(" + idx.s + ", " + cstring(e.Pos.String()) + ")")
 	case f.e.distributed(b):
-		return f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(e, e.Pos, b, e.Index, idx))
+		return f.distElem(e, e.Pos, b, e.Index, idx)
 	default:
 		return primary(f.e.n.c(b.Name) + "[" + f.checkedIndex(e, e.Pos, b, e.Index, idx).s + "]")
 	}
@@ -198,7 +198,7 @@ func (f *fn) load(e *ir.Load) cx {
 // abi): gpuc_idx compares it with b's length and faults if it is out of
 // range, unless the plan elides or hoists the check of node.
 func (f *fn) checkedIndex(node any, pos ir.Pos, b *ir.Buffer, index ir.Expr, idx cx) cx {
-	if !f.e.checks || abi.IndexInRange(b, index) || f.plan.Settled(node, f.active) {
+	if !f.needsCheck(node, b, index) {
 		return idx
 	}
 	id := f.faultID(pos, abi.IndexFault(pos, b, abi.IndexUnsigned(index.Type())))
@@ -206,6 +206,11 @@ func (f *fn) checkedIndex(node any, pos ir.Pos, b *ir.Buffer, index ir.Expr, idx
 	n := f.expr(b.Len)
 	f.length = false
 	return call("gpuc_idx", cast(ir.I64, idx), cast(ir.I64, n), primary(strconv.Itoa(id)))
+}
+
+// needsCheck says whether device code checks index of b at node.
+func (f *fn) needsCheck(node any, b *ir.Buffer, index ir.Expr) bool {
+	return f.e.checks && !abi.IndexInRange(b, index) && !f.plan.Settled(node, f.active)
 }
 
 // checkedValue checks the value v that s writes into b, where b has a

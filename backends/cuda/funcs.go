@@ -157,7 +157,10 @@ func (e *emitter) signature(g *ir.Func) string {
 		params = append(params, worldParams)
 	}
 	prefix := map[ir.FuncKind]string{ir.KernelFunc: "__global__ ", ir.DeviceFunc: "__device__ "}[g.Kind]
-	if g.Kind == ir.DeviceFunc && outOfLine(g) {
+	switch {
+	case g.Kind == ir.DeviceFunc && outOfLine(g) && e.world:
+		prefix += "GPUC_WORLD_OUT_OF_LINE " // Note [Large device functions out of line]
+	case g.Kind == ir.DeviceFunc && outOfLine(g):
 		prefix += "GPUC_OUT_OF_LINE "
 	}
 	bounds := ""
@@ -242,6 +245,13 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 // the GPU machine, 2026-11-26), so there it stays inline. GPUC_OUT_OF_LINE may be
 // defined empty on nvcc's command line (-DGPUC_OUT_OF_LINE=) to inline
 // everything, as before, for comparison.
+//
+// A world program's own functions (its module's, not the one-device
+// program it carries) take GPUC_WORLD_OUT_OF_LINE instead (world.h):
+// inline, as under -rdc=true, unless -DGPUC_WORLD_OUT_OF_LINE=__noinline__
+// on nvcc's command line asks otherwise, which the world's kernels allow
+// (their blocks of 256 leave a function 255 registers), for
+// scripts/bench-multigpu.sh's ool A/B.
 //
 // The bound is 400 statements: a call out of line cost the
 // transformation tree's kernels a third (trs_step of 343 statements:

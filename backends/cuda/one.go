@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"gpuc/backends/abi"
@@ -25,8 +26,10 @@ import (
 //     entry point is run rather than main;
 //   - main asks gpuc_world_of_one (world.h): DEVICES=1, from the command
 //     line or the world module's default, and no --help, runs gpuc_one's,
-//     with DEVICES=... taken out of the command line (the one-device
-//     program has no such parameter); anything else runs gpuc_many's.
+//     with DEVICES=... and the world module's own parameters (TRS:
+//     WORLDSTEPS) taken out of the command line (the one-device program
+//     has no such parameters, and a script may pass them whatever
+//     DEVICES is); anything else runs gpuc_many's.
 //     GPUC_WORLD_OF_ONE=world in the environment runs the world program
 //     on one device too, to measure what the world costs;
 //   - the head's one hook into the program, gpuc_check_device_error, calls
@@ -68,9 +71,13 @@ func (e *emitter) moduleWithOne(one *ir.Module, opts Options) (string, error) {
 	b.WriteString("} // namespace gpuc_many\n")
 	e.errs = append(e.errs, o.errs...)
 	devices := int64(1)
+	var only []string // the world's own parameters, which DEVICES=1 drops
 	for _, p := range e.m.Params {
-		if p.Name == ir.DevicesParam {
+		switch {
+		case p.Name == ir.DevicesParam:
 			devices = p.Default
+		case one.Param(p.Name) == nil:
+			only = append(only, strconv.Quote(p.Name+"=")+", ")
 		}
 	}
 	fmt.Fprintf(&b, `
@@ -80,14 +87,16 @@ static void gpuc_check_device_error(void) {
   if (gpuc_check_device_error_at != nullptr) gpuc_check_device_error_at();
 }
 
+static const char *const gpuc_world_only[] = {%snullptr};
+
 int main(int argc, char **argv) {
-  if (gpuc_world_of_one(&argc, argv, %dLL)) {
+  if (gpuc_world_of_one(&argc, argv, %dLL, gpuc_world_only)) {
     gpuc_check_device_error_at = gpuc_one::gpuc_check_device_error;
     return gpuc_one::run(argc, argv);
   }
   gpuc_check_device_error_at = gpuc_many::gpuc_check_device_error;
   return gpuc_many::run(argc, argv);
 }
-`, devices)
+`, strings.Join(only, ""), devices)
 	return b.String(), nil
 }

@@ -43,7 +43,8 @@ func TestWorldWithOne(t *testing.T) {
 		{`(?m)^namespace gpuc_many \{$`, 1},
 		{`(?m)^int run\(int argc, char \*\*argv\) \{$`, 2},
 		{`(?m)^int main\(`, 1},
-		{`if \(gpuc_world_of_one\(&argc, argv, 2LL\)\) \{\n\s*gpuc_check_device_error_at = gpuc_one::gpuc_check_device_error;\n\s*return gpuc_one::run\(argc, argv\);`, 1},
+		{`static const char \*const gpuc_world_only\[\] = \{nullptr\};`, 1},
+		{`if \(gpuc_world_of_one\(&argc, argv, 2LL, gpuc_world_only\)\) \{\n\s*gpuc_check_device_error_at = gpuc_one::gpuc_check_device_error;\n\s*return gpuc_one::run\(argc, argv\);`, 1},
 		{`gpuc_check_device_error_at = gpuc_many::gpuc_check_device_error;\n\s*return gpuc_many::run\(argc, argv\);`, 1},
 	} {
 		checkFact(t, whole, f)

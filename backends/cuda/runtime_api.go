@@ -150,6 +150,9 @@ static void gpuc_device_checks_off(void) {
   GPUC_CUDA(cudaMemcpyToSymbol(gpuc_checks, &off, sizeof off));
 }
 `, checkHelpers)
+		if e.world {
+			b.WriteString(distCheckHelper)
+		}
 	}
 	b.WriteString(raisedFunc(e, n))
 	b.WriteString(`
@@ -530,6 +533,9 @@ func (runtimeAPI) setup(f *fn, b *ir.Buffer) {
 	if f.e.distributed(b) {
 		host, dev := blockVar(f.e, b)
 		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, &%s, sizeof %s));", dev, host, host)
+		lim, n := localVars(f.e, b)
+		f.line("{ const unsigned gpuc_lim = gpuc_world_local32(%s, %s.len); GPUC_CUDA(cudaMemcpyToSymbol(%s, &gpuc_lim, sizeof gpuc_lim)); }", host, h, lim)
+		f.line("GPUC_CUDA(cudaMemcpyToSymbol(%s, &%s.len, sizeof %s.len));", n, h, h)
 		switch {
 		case b.Role == ir.Input:
 			f.line("gpuc_dist_fill(%s, %s, gpuc_in_%s);", h, host, name)

@@ -24,7 +24,8 @@ func (f *fn) block(body []ir.Stmt) {
 			}
 		}
 		f.stmt(s)
-		synced = worldSyncs(s) || synced && keepsWorldSync(s)
+		loop, _ := s.(*ir.For)
+		synced = worldSyncs(s) || synced && (keepsWorldSync(s) || f.host && loop != nil && forKeepsWorldSync(loop))
 		if jumps(s) {
 			return
 		}
@@ -208,6 +209,7 @@ func (f *fn) forStmt(s *ir.For) {
 		post += ", gpuc_use(" + f.e.n.c(a.Name) + ")"
 	}
 	f.line("for (%s; %s; %s) {", f.simple(s.Init), f.expr(s.Cond).s, post)
+	f.syncedEntry = f.host && f.e.world && f.worldSynced && forKeepsWorldSync(s)
 	f.nested(s.Body, lead...)
 	f.line("}")
 }
@@ -316,7 +318,7 @@ func (f *fn) store(s *ir.Store) {
 		// side first).
 		lhs := f.e.n.c(b.Name) + "[" + f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s + "]"
 		if f.e.distributed(b) {
-			lhs = f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0])).s
+			lhs = f.distElem(s, s.Pos, b, s.Index, v[0]).s
 		}
 		f.line("{ auto &gpuc_w = %s; gpuc_w = %s; }", lhs, checked.s)
 		return
@@ -336,7 +338,7 @@ func (f *fn) store(s *ir.Store) {
 	case f.host:
 		f.line("%s.set(%s, %s, %s);", f.e.hostBuf(b), v[0].s, v[1].s, pos)
 	case f.e.distributed(b):
-		f.line("%s = %s;", f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0])).s, v[1].s)
+		f.line("%s = %s;", f.distElem(s, s.Pos, b, s.Index, v[0]).s, v[1].s)
 	default:
 		f.line("%s[%s] = %s;", f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s, v[1].s)
 	}
@@ -370,7 +372,7 @@ func (f *fn) atomic(s *ir.Atomic) {
 	f.pre(pre)
 	addr := "&" + f.e.n.c(b.Name) + "[" + f.checkedIndex(s, s.Pos, b, s.Index, v[0]).s + "]"
 	if f.e.distributed(b) {
-		addr = "&" + f.distElem(b, f.e.n.c(b.Name), f.checkedIndex(s, s.Pos, b, s.Index, v[0])).s
+		addr = "&" + f.distElem(s, s.Pos, b, s.Index, v[0]).s
 	}
 	if s.Dst == "" && (s.Op == ir.AtomicMin || s.Op == ir.AtomicMax) && b.Space.IsDevice() && nativeAtomic(s.Op, b.Elem) {
 		// An extremum that the threads of a warp update together: they

@@ -127,15 +127,20 @@ import (
 // that falls back to three launches (tree merge sort at depth 23 on 2
 // devices, ~70 of its iterations) had 6 barriers and has 4; the barrier
 // after the host's reads of status, wpc and wmax at the loop's head stays,
-// since another device's kernel may write what they read.
+// since another device's kernel may write what they read. A host loop
+// entered so, whose bounds read no memory and whose body ends in a world
+// launch and never jumps out, starts each iteration and ends so too
+// (forKeepsWorldSync): the fallback of a TRS world's WORLDSTEPS
+// iterations has 3 barriers an iteration.
 
 // Note [Where a world's gaps go]
 //
 // On 2 devices a world program's device 0 counted ~150 us between
 // kernels where a one-device program counts ~10 (the 19:49 bench,
-// /work/mg-1949.txt). Each host iteration of a TRS world makes 4
+// /work/mg-1949.txt). Each host iteration of a TRS world made 4
 // read-backs (gpuc_dist_get, synchronous copies, of device 0's status,
-// wpc and wmax), world barriers on the stream (each ~2.5 us in
+// wpc and wmax; one a decision since Note [A world's host decides once]
+// in frontends/trs), world barriers on the stream (each ~2.5 us in
 // MULTIGPU.md's probe) and 3 launches. But a device that finishes its
 // kernel first also waits at the next barrier for the slowest one: that
 // wait is counted as the time between its kernels. With --time, every
@@ -278,12 +283,80 @@ func (e *emitter) blockClass(b *ir.Buffer) string {
 // distribution: b is distributed and the module runs on a world.
 func (e *emitter) distributed(b *ir.Buffer) bool { return e.world && b.Space == ir.Distributed }
 
-// distIndex is the element of distributed buffer b (its kernel pointer
-// named ptr) at global index idx, as an lvalue.
-func (f *fn) distElem(b *ir.Buffer, ptr string, idx cx) cx {
+// distElem is the element of distributed buffer b at global index idx,
+// index in the IR, as an lvalue, with the index's check where node needs
+// one (checkedIndex): a 32-bit index checks on the remote path only (Note
+// [A world's hot path in 32 bits]).
+func (f *fn) distElem(node any, pos ir.Pos, b *ir.Buffer, index ir.Expr, idx cx) cx {
+	ptr := primary(f.e.n.c(b.Name))
 	_, dev := blockVar(f.e, b)
-	return call("gpuc_dist", primary(ptr), cast(ir.I64, idx), primary(dev))
+	t := index.Type()
+	if t != ir.I32 && t != ir.U32 {
+		return call("gpuc_dist", ptr, cast(ir.I64, f.checkedIndex(node, pos, b, index, idx)), primary(dev))
+	}
+	lim, n := localVars(f.e, b)
+	if !f.needsCheck(node, b, index) {
+		return call("gpuc_dist32", ptr, cast(t, idx), primary(lim), primary(dev))
+	}
+	id := f.faultID(pos, abi.IndexFault(pos, b, abi.IndexUnsigned(t)))
+	return call("gpuc_dist32c", ptr, cast(t, idx), primary(lim), primary(dev), primary(n), primary(fmt.Sprint(id)))
 }
+
+// localVars name the device's constants of b's block class for
+// gpuc_dist32: this device's elements with 32-bit indices
+// (gpuc_world_local32 in world.h) and the buffer's length.
+func localVars(e *emitter, b *ir.Buffer) (lim, n string) {
+	c := e.n.c(e.blockClass(b))
+	return "gpuc_dlim_" + c, "gpuc_dlen_" + c
+}
+
+// distCheckHelper is gpuc_dist32 with the index's check on the remote
+// path (Note [A world's hot path in 32 bits]), after the checks' helpers:
+// the check and the remote path one call out of line.
+const distCheckHelper = `template <typename T> __device__ GPUC_DIST_FAR_ATTR T *gpuc_dist_farc(T *p, long long i, long long block, long long len, int id) {
+  return gpuc_dist_remote(p, gpuc_idx(i, len, id), block);
+}
+template <typename T, typename I> __device__ inline T &gpuc_dist32c(T *p, I i, unsigned lim, long long block, long long len, int id) {
+#ifdef GPUC_DIST_WIDE
+  return gpuc_dist(p, gpuc_idx((long long)i, len, id), block);
+#else
+  unsigned off;
+  if (gpuc_dist_near(i, lim, block, &off)) return p[off];
+  return *gpuc_dist_farc(p, (long long)i, block, len, id);
+#endif
+}
+`
+
+// Note [A world's hot path in 32 bits]
+//
+// A TRS world's slot ids are 32-bit (Note [Slot words] in frontends/trs),
+// and so are the indices of its lists and counters, but gpuc_dist took
+// every index as a 64-bit integer against a 64-bit block length: a
+// 64-bit subtraction, multiply and compare, in register pairs, at each of
+// the ~600 accesses of tree merge sort's step, and the remote path (a
+// loop over the devices' blocks and the peer table) inline at each. The
+// world's derive kernel took 255 registers and 632 bytes of stack where
+// today's one-device program takes 209 and none (docs/BENCHMARKS.md,
+// 21:07), and each checked access (checks are on by default) compared the
+// index in 64 bits against the store's length, DEVICES*per, an
+// expression of CAPACITY and DEVICES kept live in a register pair. An
+// access whose IR index is 32-bit now goes through gpuc_dist32:
+//   - the local test in 32 bits against lim, a __constant__ of the block
+//     class (gpuc_dlim_), which the host sets to the elements of this
+//     device's block that the buffer has (gpuc_world_local32), or 0 where
+//     DEVICES*block passes 32 bits (every access then takes the exact
+//     remote path);
+//   - an element the local test finds is in the buffer, so its check
+//     passes: gpuc_dist32c checks the index only on the remote path,
+//     against the buffer's length in another __constant__ (gpuc_dlen_),
+//     with the same fault and message;
+//   - the remote path a call out of line, which well under 1% of
+//     accesses take (the far A/B of 21:07: 408 bytes of stack instead of
+//     632, and 1.5% faster).
+// clang's PTX of tree merge sort 23 (scripts/clang-ptx.sh's flags): the
+// world's trs_step 14,375 -> 11,280 instructions, 6,517 -> 3,397 of them
+// 64-bit (docs/BENCHMARKS.md, branch world5). -DGPUC_DIST_WIDE builds the
+// old paths for the A/B. The peer bases stay in constant memory.
 
 // worldBuiltin spells device_id() and num_devices().
 func (f *fn) worldBuiltin(op ir.BuiltinOp) cx {
@@ -380,15 +453,47 @@ func (f *fn) distBlock(b *ir.Buffer) string {
 func keepsWorldSync(s ir.Stmt) bool {
 	switch s.(type) {
 	case *ir.Decl, *ir.Assign:
-		return !ir.ExprsHold(s, func(e ir.Expr) bool {
-			switch e.(type) {
-			case *ir.Load, *ir.Call:
-				return true
-			}
-			return false
-		})
+		return !ir.ExprsHold(s, readsOrCalls)
 	}
 	return false
+}
+
+// readsOrCalls says whether e is a load or a call.
+func readsOrCalls(e ir.Expr) bool {
+	switch e.(type) {
+	case *ir.Load, *ir.Call:
+		return true
+	}
+	return false
+}
+
+// forKeepsWorldSync reports whether host loop s, entered as the last
+// world barrier left the devices, starts each iteration and ends so:
+// its init, condition and step read no memory and call nothing, and its
+// body, which neither breaks nor continues, ends with a statement that
+// ends in a world barrier (Note [World barriers that repeat]): a TRS
+// world's fallback of WORLDSTEPS iterations.
+func forKeepsWorldSync(s *ir.For) bool {
+	if len(s.Body) == 0 || !worldSyncs(s.Body[len(s.Body)-1]) {
+		return false
+	}
+	if s.Init != nil && !keepsWorldSync(s.Init) || s.Post != nil && !keepsWorldSync(s.Post) {
+		return false
+	}
+	if s.Cond != nil && ir.AnyExpr(s.Cond, readsOrCalls) {
+		return false
+	}
+	jumps := false
+	for _, b := range s.Body {
+		ir.WalkStmts([]ir.Stmt{b}, func(x ir.Stmt) bool {
+			switch x.(type) {
+			case *ir.Break, *ir.Continue, *ir.Return, *ir.Raise:
+				jumps = true
+			}
+			return !jumps
+		})
+	}
+	return !jumps
 }
 
 // worldSyncs reports whether s ends in a world barrier in a world
@@ -433,6 +538,8 @@ func (e *emitter) worldDecls(b *strings.Builder) {
 			fmt.Fprintf(b, "static long long %s; // distributed %s: elements per device\n", h, buf.Name)
 			if e.blockClass(buf) == buf.Name {
 				fmt.Fprintf(b, "__constant__ long long %s;\n", d)
+				lim, n := localVars(e, buf)
+				fmt.Fprintf(b, "__constant__ unsigned %s;\n__constant__ long long %s;\n", lim, n)
 			}
 		}
 	}

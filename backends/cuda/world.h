@@ -23,6 +23,12 @@
 #include <tuple>
 #include <type_traits>
 
+// GPUC_WORLD_OUT_OF_LINE marks the world's large device functions (Note
+// [Large device functions out of line] in backends/cuda/funcs.go).
+#ifndef GPUC_WORLD_OUT_OF_LINE
+#define GPUC_WORLD_OUT_OF_LINE
+#endif
+
 // GPUC_MAX_DEVICES bounds DEVICES: the peer table lives in constant memory.
 #define GPUC_MAX_DEVICES 64
 
@@ -43,26 +49,55 @@ template <typename T> __device__ inline T *gpuc_peer(T *p, int d) {
 // NVLink, on its owner. An element of this device's block, what placement
 // by owner makes of almost every access, costs a multiply, a subtraction
 // and one unsigned compare; a remote one steps block by block to its
-// owner, with no division (Note [World accesses]).
-// -DGPUC_DIST_FAR builds the remote path out of line, a call at each
-// access site instead of a loop, for scripts/bench-multigpu.sh's A/B.
+// owner, with no division, in a function of its own (Note [World
+// accesses]). gpuc_dist32 is the same for a 32-bit index, its local test
+// in 32 bits, and gpuc_dist32c (with the checks, in the program) checks
+// the index on the remote path only (Note [A world's hot path in 32
+// bits]).
+// -DGPUC_DIST_WIDE builds the paths of 2026-11-26 (a 64-bit local test at
+// every access, the remote path inline), for scripts/bench-multigpu.sh's
+// A/B.
 template <typename T> __device__ inline T *gpuc_dist_remote(T *p, long long i, long long block) {
   int d = 0;
   for (; d + 1 < gpuc_num_devs && i >= block; d++) i -= block;
   return gpuc_peer(p, d) + i;
 }
-#ifdef GPUC_DIST_FAR
-template <typename T> __device__ __noinline__ T *gpuc_dist_far(T *p, long long i, long long block) {
+#if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
+#define GPUC_DIST_FAR_ATTR __noinline__
+#else
+#define GPUC_DIST_FAR_ATTR // a host compiler's check of the code
+#endif
+template <typename T> __device__ GPUC_DIST_FAR_ATTR T *gpuc_dist_far(T *p, long long i, long long block) {
   return gpuc_dist_remote(p, i, block);
 }
-#endif
 template <typename T> __device__ inline T &gpuc_dist(T *p, long long i, long long block) {
   const long long off = i - (long long)gpuc_dev_id * block;
   if ((unsigned long long)off < (unsigned long long)block) return p[off];
-#ifdef GPUC_DIST_FAR
-  return *gpuc_dist_far(p, i, block);
-#else
+#ifdef GPUC_DIST_WIDE
   return *gpuc_dist_remote(p, i, block);
+#else
+  return *gpuc_dist_far(p, i, block);
+#endif
+}
+// gpuc_dist_near says whether element i, a 32-bit index, is one of the
+// lim elements of this device's block that the buffer has, and where:
+// lim is gpuc_world_local32's, 0 where the world's indices of the buffer
+// pass 32 bits (every access then takes the remote path, which finds
+// local elements too). An element it finds is in the buffer's range, so
+// its check passes (gpuc_dist32c).
+template <typename I> __device__ inline bool gpuc_dist_near(I i, unsigned lim, long long block, unsigned *off) {
+  static_assert(sizeof(I) == 4, "gpuc_dist_near takes a 32-bit index");
+  *off = (unsigned)i - (unsigned)gpuc_dev_id * (unsigned)block;
+  if (std::is_signed<I>::value && i < 0) return false;
+  return *off < lim;
+}
+template <typename T, typename I> __device__ inline T &gpuc_dist32(T *p, I i, unsigned lim, long long block) {
+#ifdef GPUC_DIST_WIDE
+  return gpuc_dist(p, (long long)i, block);
+#else
+  unsigned off;
+  if (gpuc_dist_near(i, lim, block, &off)) return p[off];
+  return *gpuc_dist_far(p, (long long)i, block);
 #endif
 }
 
@@ -412,6 +447,16 @@ inline long long gpuc_world_block(long long len) {
   return (g > 1 ? g : 1) * GPUC_WORLD_GRAIN;
 }
 
+// gpuc_world_local32 is lim of a distributed buffer of len elements
+// whose blocks hold block elements (gpuc_dist_near): how many of this
+// device's block the buffer has, where every index of the world's
+// DEVICES*block elements fits 32 bits, else 0.
+inline unsigned gpuc_world_local32(long long block, long long len) {
+  if ((unsigned long long)block * (unsigned long long)gpuc_world.size > (1ULL << 32)) return 0;
+  const long long rest = len - (long long)gpuc_world.rank * block;
+  return rest <= 0 ? 0u : (unsigned)(rest < block ? rest : block);
+}
+
 // gpuc_dist_owner is the device that holds element i of a distributed
 // buffer whose parts hold block elements.
 inline int gpuc_dist_owner(long long i, long long block) { return (int)(i / block); }
@@ -687,9 +732,11 @@ inline void gpuc_world_end(void) {
 // program] in backends/cuda): DEVICES is 1, on the command line or by
 // default (devices), there is no --help, and GPUC_WORLD_OF_ONE is not
 // "world". If so it takes DEVICES=... out of argv, which the one-device
-// program does not take. A DEVICES value that is not a plain number goes
-// to the world program, whose command line reports it.
-inline bool gpuc_world_of_one(int *argc, char **argv, long long devices) {
+// program does not take, and the world's own parameters, "NAME=" in
+// world_only (nullptr-terminated, or nullptr), which it has no use for.
+// A DEVICES value that is not a plain number goes to the world program,
+// whose command line reports it.
+inline bool gpuc_world_of_one(int *argc, char **argv, long long devices, const char *const *world_only = nullptr) {
   bool help = false;
   for (int i = 1; i < *argc; i++) {
     if (strncmp(argv[i], "DEVICES=", 8) == 0) {
@@ -704,8 +751,12 @@ inline bool gpuc_world_of_one(int *argc, char **argv, long long devices) {
   const char *env = getenv("GPUC_WORLD_OF_ONE");
   if (devices != 1 || help || (env != nullptr && strcmp(env, "world") == 0)) return false;
   int n = 1;
-  for (int i = 1; i < *argc; i++)
-    if (strncmp(argv[i], "DEVICES=", 8) != 0) argv[n++] = argv[i];
+  for (int i = 1; i < *argc; i++) {
+    bool drop = strncmp(argv[i], "DEVICES=", 8) == 0;
+    for (int j = 0; world_only != nullptr && world_only[j] != nullptr && !drop; j++)
+      drop = strncmp(argv[i], world_only[j], strlen(world_only[j])) == 0;
+    if (!drop) argv[n++] = argv[i];
+  }
   argv[n] = nullptr;
   *argc = n;
   return true;

@@ -71,12 +71,12 @@ func TestWorldFacts(t *testing.T) {
 		// zeroed inside it, as today's program's.
 		{`(?s)gpuc_world_init\(gpuc_pool_bytes\);\n.*unsigned char \*gpuc_pool = gpuc_world_pool\(gpuc_pool_bytes\);\n.*cudaEventRecord\(gpuc_start\).*gpuc_world_pool_zero\(gpuc_pool, gpuc_pool_bytes\);`, 1},
 		{`cudaMalloc\(|cudaFree\(gpuc_pool\)`, 0},
-		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_in, &gpuc_blk_in, sizeof gpuc_blk_in\)\);\n\s*gpuc_dist_fill\(in, gpuc_blk_in, gpuc_in_in\);`, 1},
+		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_in, &gpuc_blk_in, sizeof gpuc_blk_in\)\);\n.*gpuc_world_local32\(gpuc_blk_in, in\.len\).*\n.*gpuc_dlen_in.*\n\s*gpuc_dist_fill\(in, gpuc_blk_in, gpuc_in_in\);`, 1},
 		{`gpuc_dist_fill\(weights, gpuc_blk_weights, gpuc_init_weights\);`, 1},
 		// Device code indexes distributed buffers globally, remote
 		// atomics included.
-		{`gpuc_atomic_add_agg<unsigned, true>\(\(unsigned \*\)&gpuc_dist\(hist, \(long long\)\(x % 16\), gpuc_dblk_hist\), \(unsigned\)1u\);`, 1},
-		{`gpuc_dist\(in, \(long long\)i, gpuc_dblk_in\) = gpuc_add\(gpuc_dist\(in, \(long long\)i, gpuc_dblk_in\), 1\);`, 1},
+		{`gpuc_atomic_add_agg<unsigned, true>\(\(unsigned \*\)&gpuc_dist32\(hist, \(int\)\(x % 16\), gpuc_dlim_hist, gpuc_dblk_hist\), \(unsigned\)1u\);`, 1},
+		{`gpuc_dist32\(in, \(int\)i, gpuc_dlim_in, gpuc_dblk_in\) = gpuc_add\(gpuc_dist32\(in, \(int\)i, gpuc_dlim_in, gpuc_dblk_in\), 1\);`, 1},
 		{`part\[i\] = `, 1},
 		// A world launch runs this device's blocks, with bid() global;
 		// its grid barriers are world barriers.
@@ -248,9 +248,9 @@ func TestWorldHost(t *testing.T) {
 		// Which program a world program that carries the one-device
 		// program runs (Note [A world of one runs the one-device
 		// program]), DEVICES=1 taken out for the one-device program.
-		{"1", "ofone", "1 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
-		{"2", "ofone", "0 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
-		{"1", "ofworld", "0 p N=3;0 p DEVICES=1 N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;\n", "", 0},
+		{"1", "ofone", "1 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;1 p N=3 WX=1;\n", "", 0},
+		{"2", "ofone", "0 p N=3;1 p N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;0 p W=2 N=3 WX=1;\n", "", 0},
+		{"1", "ofworld", "0 p N=3;0 p DEVICES=1 N=3;0 p DEVICES=2;0 p DEVICES=1x;0 p --help;0 p W=2 N=3 WX=1;\n", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.k+"-"+tt.what, func(t *testing.T) {
@@ -300,6 +300,20 @@ func TestWorldBarriersRepeat(t *testing.T) {
 	} {
 		checkFact(t, module, f)
 	}
+	// A loop of world launches entered and left after one: the first
+	// launch starts with a barrier, the first loop's and the launch after
+	// it do not; the second loop, whose body ends in a read, starts its
+	// launch with one, and the launch after it too.
+	module, _ = emitUnchecked(t, "testdata/world/repeatloop.kir")
+	for _, f := range []fact{
+		{`gpuc_world_barrier\(\); // a world launch starts with a world barrier`, 3},
+		{`for \(int j = 0; j < S; j = gpuc_add\(j, 1\)\) \{\n\s*\{`, 1},
+		{`for \(int j = 0; j < S; j = gpuc_add\(j, 1\)\) \{\n\s*gpuc_world_barrier\(\); // a world launch starts`, 1},
+		{`int r = gpuc_dist_get\(a, [^\n]*\n(\s*[^\n]*\n){0,2}\s*\}\n\s*gpuc_world_barrier\(\); // a world launch starts`, 1},
+		{`gpuc_world_barrier\(\); // and ends with one`, 6},
+	} {
+		checkFact(t, module, f)
+	}
 }
 
 // TestWorldBlockConstants checks that distributed buffers of one length
@@ -313,10 +327,36 @@ func TestWorldBlockConstants(t *testing.T) {
 		{`(?m)^__constant__ long long gpuc_dblk_c;$`, 1},
 		{`(?m)^static long long gpuc_blk_b; // distributed b: elements per device$`, 1},
 		{`gpuc_dblk_b`, 0},
-		{`gpuc_dist\(b, \(long long\)i, gpuc_dblk_a\) = gpuc_mul\(gpuc_dist\(a, \(long long\)i, gpuc_dblk_a\), 2\);`, 1},
-		{`gpuc_dist\(c, \(long long\)\(i % 4\), gpuc_dblk_c\)`, 1},
+		{`(?m)^__constant__ unsigned gpuc_dlim_a;$`, 1},
+		{`gpuc_dlim_b`, 0},
+		// 32-bit indices take gpuc_dist32 (Note [A world's hot path in 32 bits]).
+		{`gpuc_dist32\(b, \(int\)i, gpuc_dlim_a, gpuc_dblk_a\) = gpuc_mul\(gpuc_dist32\(a, \(int\)i, gpuc_dlim_a, gpuc_dblk_a\), 2\);`, 1},
+		{`gpuc_dist32\(c, \(int\)\(i % 4\), gpuc_dlim_c, gpuc_dblk_c\)`, 1},
+		{`gpuc_dist\(`, 0},
+		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dlim_a, &gpuc_lim, sizeof gpuc_lim\)\);`, 2},
+		{`(?m)^__constant__ long long gpuc_dlen_a;$`, 1},
 		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dblk_a, &gpuc_blk_b, sizeof gpuc_blk_b\)\);`, 1},
 		{`gpuc_blk_b = gpuc_world_block\(b\.len\);`, 1},
+	} {
+		checkFact(t, module, f)
+	}
+}
+
+// TestWorldChecksOnTheRemotePath checks that a checked access with a
+// 32-bit index checks it on gpuc_dist32c's remote path only, against the
+// length in constant memory (Note [A world's hot path in 32 bits]), and
+// that the program compiles with the checks.
+func TestWorldChecksOnTheRemotePath(t *testing.T) {
+	module, _ := emit(t, "testdata/world/blocks.kir")
+	for _, f := range []fact{
+		// c's index is checked (a's and b's are not: i < n < 16).
+		{`gpuc_dist32c\(c, \(int\)\(i % 4\), gpuc_dlim_c, gpuc_dblk_c, gpuc_dlen_c, [0-9]+\)`, 1},
+		{`gpuc_dist32\(b, \(int\)i, gpuc_dlim_a, gpuc_dblk_a\) = `, 1},
+		// gpuc_idx's definition and its two calls in gpuc_dist32c, none
+		// in the kernel.
+		{`gpuc_idx\(`, 3},
+		{`gpuc_dist_remote\(p, gpuc_idx\(i, len, id\), block\)`, 1},
+		{`GPUC_CUDA\(cudaMemcpyToSymbol\(gpuc_dlen_a, &b\.len, sizeof b\.len\)\);`, 1},
 	} {
 		checkFact(t, module, f)
 	}

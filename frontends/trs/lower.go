@@ -437,6 +437,9 @@ const (
 	// (Note [Hybrid points] in ir/expr.go), where a hybrid program may
 	// move; 0: no bound. Hybrid programs are built with it set.
 	pHybridIter = ir.HybridIterParam
+	// pWorldSteps is the iterations a world runs for each of its host's
+	// decisions (Note [A world's host decides once]); worlds only.
+	pWorldSteps = "WORLDSTEPS"
 )
 
 // StatsJSON is the argument that makes a program with --stats print its
@@ -477,6 +480,7 @@ func (l *lowerer) params() {
 	l.m.Param(pCapacity).Fit = fit
 	if l.world {
 		l.m.Params = append([]*ir.Param{{Pos: l.pos, Name: ir.DevicesParam, Type: ir.I32, Default: 1}}, l.m.Params...)
+		l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: pWorldSteps, Type: ir.I32, Default: 1})
 	}
 }
 

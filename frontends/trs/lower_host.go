@@ -8,8 +8,9 @@ const (
 	msgIter  = "no normal form within MAXITER iterations"
 	msgProcs = "PROCS and SMALLB must be at least 1"
 	// In a world (Note [TRS on several devices]).
-	msgScan = "WORKLIST=0 scans one device's store; a world program (--world) keeps worklists"
-	msgIDs  = "DEVICES*CAPACITY term slots do not fit the 32-bit slot ids this program was built with (--capacity); build it without --capacity for 64-bit ids"
+	msgSteps = "WORLDSTEPS must be at least 1"
+	msgScan  = "WORKLIST=0 scans one device's store; a world program (--world) keeps worklists"
+	msgIDs   = "DEVICES*CAPACITY term slots do not fit the 32-bit slot ids this program was built with (--capacity); build it without --capacity for 64-bit ids"
 )
 
 // mainFunc builds the host program: load the input, run the fixpoint
@@ -20,6 +21,7 @@ func (l *lowerer) mainFunc() {
 	b.If(b.Bin(ir.LogOr, b.Lt(b.P(pProcs), b.I32(1)), b.Lt(b.P(pSmallB), b.I32(1))), func() { b.Raise(msgProcs) })
 	if l.world {
 		b.If(b.Eq(b.P(pWorklist), b.I32(0)), func() { b.Raise(msgScan) })
+		b.If(b.Lt(b.P(pWorldSteps), b.I32(1)), func() { b.Raise(msgSteps) })
 		if l.id == ir.I32 {
 			slots := b.Mul(b.Conv(ir.I64, b.P(ir.DevicesParam)), b.Conv(ir.I64, b.P(pCapacity)))
 			b.If(b.Lt(b.I64(1<<31-1), slots), func() { b.Raise(msgIDs) })
@@ -33,19 +35,22 @@ func (l *lowerer) mainFunc() {
 	b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_init", Grid: b.I32((n + 255) / 256), Block: b.I32(256)})
 	b.Decl("go", ir.Bool, b.Bool(true))
 	b.While(b.V("go"), func() {
-		b.Decl("it0", ir.I32, b.Ld("status", b.I32(stIter)))
-		b.Set("go", b.running(b.V("it0"), true))
 		if l.world {
-			// W processors a device, at least the longest of the
-			// devices' lists, up to PROCS.
+			// One read a decision, for WORLDSTEPS iterations (Note [A
+			// world's host decides once]): W processors a device, at
+			// least the longest of the devices' lists, up to PROCS.
+			b.Decl("nx", ir.I32, b.Ld("status", b.I32(stWNext)))
+			b.Set("go", b.Lt(b.I32(0), b.V("nx")))
 			b.If(b.V("go"), func() {
 				g := int64(ir.WorldGrain)
-				w := b.Max(b.Min(b.Ld("wmax", b.Rem(b.V("it0"), b.I32(3))), b.P(pProcs)), b.I32(1))
+				w := b.Max(b.Min(b.V("nx"), b.P(pProcs)), b.I32(1))
 				b.Decl("w", ir.I32, b.Mul(b.Bin(ir.Div, b.Add(w, b.I32(g-1)), b.I32(g)), b.I32(g)))
 				b.Emit(&ir.Region{Pos: b.Pos, Procs: b.Mul(b.Builtin(ir.NumDevices), b.V("w")), Body: l.worldIteration(b), World: true})
 			})
 			return
 		}
+		b.Decl("it0", ir.I32, b.Ld("status", b.I32(stIter)))
+		b.Set("go", b.running(b.V("it0"), true))
 		b.If(b.V("go"), func() {
 			// A hybrid point: the iteration's parallelism is the slots
 			// listed, and no store slot at or above those handed out was

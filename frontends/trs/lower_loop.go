@@ -294,6 +294,7 @@ func (l *lowerer) initKernel() {
 			b.Store("pc", b.ctr(b.I32(0)), b.Conv(ir.I32, mine(n)))
 			b.Store("wpc", b.ctr(b.I32(0)), b.I32(n))
 			b.Store("wmax", b.ctr(b.I32(0)), b.I32(n))
+			b.Store("status", b.ctr(b.I32(stWNext)), b.next(b.I32(0), b.I32(n), b.I32(n), b.I32(0)))
 		})
 		return
 	}

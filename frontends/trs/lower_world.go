@@ -138,8 +138,41 @@ func (l *lowerer) ctrLen() ir.Expr {
 // World status words, besides those of one device (status[i]).
 const (
 	stWOverflow = 5 // some device's store filled: the world's overflow flag
-	stWords     = 6
+	stWNext     = 6 // the host's decision: 0 to stop, else wmax (Note [A world's host decides once])
+	stWords     = 7
 )
+
+// Note [A world's host decides once]
+//
+// A world's host loop used to read device 0's iteration count, pending
+// count (wpc), overflow flag and longest list (wmax) at each iteration:
+// four synchronous read-backs a device and iteration, over NVLink on
+// every device but 0, where one device's program reads one word
+// (docs/BENCHMARKS.md: 431 read-backs of ~20 us a device at tree merge
+// sort 23 on 2). trs_account now decides on the device what the host
+// would: status word stWNext is 0 where the loop stops (nothing
+// pending, a store full, MAXITER reached) and else wmax, at least 1;
+// trs_init writes the first. The host reads that one word a decision.
+//
+// And it decides once for WORLDSTEPS iterations (default 1): the region
+// of the W of its one read runs that many iterations, a loop with a
+// world barrier after each (inside one cooperative kernel where the grid
+// fits, else three launches an iteration), each phase guarded on the
+// device by its own copy of stWNext (the same on every device, the
+// world's), so that iterations after the loop's end do nothing, and the
+// trace and the statistics stay those of one decision an iteration. W
+// is the decision's: the phases' loops are strided, so any W rewrites
+// the whole list, but a list that grew takes more turns a processor.
+
+// next is the host's decision after iteration k (stWNext): wmax if
+// iteration k+1 runs (slots pending, no store full, MAXITER allows it),
+// else 0. np and mx are the world's pending count and longest list, ov
+// its overflow flag.
+func (b *fn) next(k1, np, mx, ov ir.Expr) ir.Expr {
+	allowed := b.Bin(ir.LogOr, b.Eq(b.P(pMaxIter), b.I32(0)), b.Lt(k1, b.P(pMaxIter)))
+	run := b.And(b.And(b.Lt(b.I32(0), np), b.Eq(ov, b.I32(0))), allowed)
+	return b.Sel(run, b.Max(mx, b.I32(1)), b.I32(0))
+}
 
 // head is the head of slot s, and arg its a-th argument: in a world the
 // input's slots in normal form, which never change (Note [Input slots]),
@@ -243,6 +276,7 @@ func (l *lowerer) worldAccountFunc() {
 	b.Store("wpc", b.ctr(b.V("c1")), b.V("np"))
 	b.Store("wmax", b.ctr(b.V("c1")), b.V("mx"))
 	b.Store("status", b.ctr(b.I32(stWOverflow)), b.V("ov"))
+	b.Store("status", b.ctr(b.I32(stWNext)), b.next(b.Add(b.V("k"), b.I32(1)), b.V("np"), b.V("mx"), b.V("ov")))
 	b.Store("total", b.ctr(b.I32(0)), b.Add(b.Ld("total", b.ctr(b.I32(0))), b.V("st")))
 	b.If(b.Lt(b.Ld("status", b.ctr(b.I32(stPeak))), b.V("ns")), func() { b.Store("status", b.ctr(b.I32(stPeak)), b.V("ns")) })
 	tr := func(j int64) ir.Expr {
@@ -400,13 +434,19 @@ func (l *lowerer) worldIteration(b *fn) []ir.Stmt {
 	return b.Nest(func() {
 		w := func() ir.Expr { return b.Bin(ir.Div, b.Builtin(ir.NumProcs), b.Builtin(ir.NumDevices)) }
 		q := func() ir.Expr { return b.Sub(b.Builtin(ir.ProcID), b.Mul(b.Builtin(ir.DeviceID), w())) }
-		b.Call("trs_derive", b.Ld("status", b.ctr(b.I32(stIter))), q(), w())
-		b.Barrier(true)
-		b.Call("trs_commit", b.Ld("status", b.ctr(b.I32(stPhase))), q(), w())
-		b.Barrier(true)
-		// Mode grid, on the device: world programs stay on the GPU (Note
-		// [Where iterations ran]).
-		b.If(b.Eq(q(), b.I32(0)), func() { b.Call("trs_account", b.Ld("status", b.ctr(b.I32(stPhase))), b.I32(2)) })
+		// WORLDSTEPS iterations, each phase run while the world's loop
+		// runs (Note [A world's host decides once]).
+		on := func() ir.Expr { return b.Ne(b.Ld("status", b.ctr(b.I32(stWNext))), b.I32(0)) }
+		b.Loop("j", b.I32(0), b.P(pWorldSteps), b.I32(1), func() {
+			b.If(on(), func() { b.Call("trs_derive", b.Ld("status", b.ctr(b.I32(stIter))), q(), w()) })
+			b.Barrier(true)
+			b.If(on(), func() { b.Call("trs_commit", b.Ld("status", b.ctr(b.I32(stPhase))), q(), w()) })
+			b.Barrier(true)
+			// Mode grid, on the device: world programs stay on the GPU
+			// (Note [Where iterations ran]).
+			b.If(b.And(b.Eq(q(), b.I32(0)), on()), func() { b.Call("trs_account", b.Ld("status", b.ctr(b.I32(stPhase))), b.I32(2)) })
+			b.Barrier(true)
+		})
 	})
 }
 

@@ -180,7 +180,8 @@ func (x *machine) stats() Stats {
 		st.Counters = append(st.Counters, Counter{c.name, c.value.Load()})
 	}
 	if w := x.world; w != nil {
-		st.Counters = append(st.Counters, Counter{"local accesses", w.local.Load()}, Counter{"remote accesses", w.remote.Load()})
+		st.Counters = append(st.Counters, Counter{"local accesses", w.local.Load()}, Counter{"remote accesses", w.remote.Load()},
+			Counter{"host reads", w.hostReads.Load()})
 	}
 	return st
 }

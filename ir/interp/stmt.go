@@ -356,6 +356,15 @@ func (c *compiler) load(e *ir.Load) evalFn {
 			rc.read(f.th, m, i, pos)
 			return d[i]
 		}
+	case c.x.world != nil && !c.mode.device() && m.space.IsDevice():
+		w := c.x.world
+		return func(f *frame) ir.Bits {
+			d, i := addr(f)
+			if f.th.dev == 0 {
+				w.hostReads.Add(1)
+			}
+			return d[i]
+		}
 	}
 	return func(f *frame) ir.Bits {
 		d, i := addr(f)

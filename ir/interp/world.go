@@ -118,6 +118,9 @@ type world struct {
 	result ir.Bits
 	local  atomic.Int64
 	remote atomic.Int64
+	// hostReads counts device 0's host program's loads from device
+	// memory: the read-backs that each device's host makes on a GPU.
+	hostReads atomic.Int64
 }
 
 // arrival is what a device brings to a collective.

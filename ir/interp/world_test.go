@@ -154,7 +154,7 @@ host main() {
 	mustRun(t, "w.kir", src, interp.Config{Devices: 2, Stats: &st})
 	got := fmt.Sprint(st.Counters)
 	// Processors 511 and 1023 read the first element of the other device.
-	if want := "[{local accesses 2046} {remote accesses 2}]"; got != want {
+	if want := "[{local accesses 2046} {remote accesses 2} {host reads 0}]"; got != want {
 		t.Errorf("counters %s, want %s", got, want)
 	}
 }

@@ -32,13 +32,16 @@ int main(int argc, char **argv) {
   if (strcmp(what, "ofone") == 0 || strcmp(what, "ofworld") == 0) {
     // gpuc_world_of_one on a few command lines, K the default of DEVICES.
     if (strcmp(what, "ofworld") == 0) setenv("GPUC_WORLD_OF_ONE", "world", 1);
-    const char *lines[][4] = {{"p", "N=3", nullptr}, {"p", "DEVICES=1", "N=3", nullptr}, {"p", "DEVICES=2", nullptr},
-                              {"p", "DEVICES=1x", nullptr}, {"p", "--help", nullptr}};
+    // W is a parameter of the world program alone, which the one-device
+    // program does not take.
+    const char *lines[][5] = {{"p", "N=3", nullptr}, {"p", "DEVICES=1", "N=3", nullptr}, {"p", "DEVICES=2", nullptr},
+                              {"p", "DEVICES=1x", nullptr}, {"p", "--help", nullptr}, {"p", "W=2", "N=3", "WX=1", nullptr}};
+    const char *const world_only[] = {"W=", nullptr};
     for (auto &line : lines) {
-      char *args[4] = {};
+      char *args[5] = {};
       int n = 0;
       while (line[n] != nullptr) args[n] = (char *)line[n], n++;
-      const bool one = gpuc_world_of_one(&n, args, k);
+      const bool one = gpuc_world_of_one(&n, args, k, world_only);
       printf("%d", (int)one);
       for (int i = 0; i < n; i++) printf(" %s", args[i]);
       printf(";");
@@ -57,12 +60,29 @@ int main(int argc, char **argv) {
     for (int me = 0; me < k; me++) {
       gpuc_dev_id = me;
       for (long long i = 0; i < 5 * k; i++, n++) {
-        if (&gpuc_dist(pools[me], i, 5LL) != &pools[i / 5][i % 5]) {
+        // gpuc_dist32 too, with the 32-bit block and with 0 (every
+        // access on the remote path).
+        int *want = &pools[i / 5][i % 5];
+        if (&gpuc_dist(pools[me], i, 5LL) != want || &gpuc_dist32(pools[me], (int)i, 5u, 5LL) != want ||
+            &gpuc_dist32(pools[me], (unsigned)i, 0u, 5LL) != want || &gpuc_dist32(pools[me], (unsigned)i, 3u, 5LL) != want) {
           printf("device %d, element %lld: not its owner's\n", me, i);
           return 1;
         }
       }
     }
+    // This device's elements with 32-bit indices: its whole block, the
+    // rest of a short buffer, none where the world's indices pass 32 bits.
+    gpuc_world.size = (int)k;
+    gpuc_world.rank = (int)k - 1;
+    const unsigned got[3] = {gpuc_world_local32(5, 5 * k), gpuc_world_local32(5, 5 * k - 2), gpuc_world_local32(1LL << 31, 1LL << 32)};
+    const unsigned want[3] = {5u, 3u, k <= 2 ? 1u << 31 : 0u};
+    for (int j = 0; j < 3; j++)
+      if (got[j] != want[j]) {
+        printf("gpuc_world_local32 case %d on %lld devices: %u, want %u\n", j, k, got[j], want[j]);
+        return 1;
+      }
+    gpuc_world.rank = 0;
+    gpuc_world.size = 1;
     printf("dist: %lld accesses\n", n);
     return 0;
   }

@@ -1,0 +1,87 @@
+package trs
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"gpuc/ir"
+	"gpuc/ir/interp"
+)
+
+// A world's host reads one word a decision (Note [A world's host decides
+// once]): main's loop loads one device word outside its regions, and
+// WORLDSTEPS iterations a decision print what one does, the trace and
+// statistics included, on every number of devices.
+func TestWorldHostDecidesOnce(t *testing.T) {
+	src, err := os.ReadFile("../../examples/trs/treemergesort.trs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := lowerSource(t, string(src), Options{World: true, Capacity: 1 << 16, Print: "summary", Stats: true, Trace: true})
+	var loop *ir.While
+	ir.WalkStmts(m.Func("main").Body, func(s ir.Stmt) bool {
+		if w, ok := s.(*ir.While); ok && loop == nil {
+			loop = w
+		}
+		return true
+	})
+	if loop == nil {
+		t.Fatal("main has no loop")
+	}
+	loads := 0
+	ir.WalkStmts(loop.Body, func(s ir.Stmt) bool {
+		if _, ok := s.(*ir.Region); ok {
+			return false
+		}
+		ir.ExprsHold(s, func(e ir.Expr) bool {
+			if l, ok := e.(*ir.Load); ok && m.Buffer(l.Buf) != nil {
+				loads++
+			}
+			return false
+		})
+		return true
+	})
+	if loads != 1 {
+		t.Errorf("main's loop reads %d device words outside its regions, want 1:\n%s", loads, ir.Print(m))
+	}
+	var want string
+	for _, k := range []int{1, 2, 3} {
+		reads := int64(-1)
+		for _, steps := range []int64{1, 2, 5} {
+			var out, errs bytes.Buffer
+			var st interp.Stats
+			cfg := interp.Config{Stdout: &out, Stderr: &errs, Devices: k, Params: map[string]int64{pWorldSteps: steps}, Stats: &st}
+			if err := interp.Run(m, cfg); err != nil {
+				t.Fatalf("%d devices, WORLDSTEPS=%d: %v", k, steps, err)
+			}
+			got := out.String() + errs.String()
+			if !strings.Contains(got, "rewrites: ") || !strings.Contains(got, "iteration,") {
+				t.Fatalf("%d devices, WORLDSTEPS=%d: no statistics or trace in\n%s", k, steps, got)
+			}
+			if want == "" {
+				want = got
+			} else if got != want {
+				t.Errorf("%d devices, WORLDSTEPS=%d prints\n%s\none device, one step a decision\n%s", k, steps, got, want)
+			}
+			// Device 0's host reads fewer words with more steps a decision.
+			for _, c := range st.Counters {
+				if c.Name == "host reads" {
+					if reads >= 0 && c.Value >= reads {
+						t.Errorf("%d devices, WORLDSTEPS=%d: %d host reads, not fewer than %d", k, steps, c.Value, reads)
+					}
+					reads = c.Value
+				}
+			}
+		}
+		if k > 1 && reads < 0 {
+			t.Errorf("%d devices: no host reads counted", k)
+		}
+	}
+	var out bytes.Buffer
+	err = interp.Run(m, interp.Config{Stdout: &out, Devices: 2, Params: map[string]int64{pWorldSteps: 0}})
+	if err == nil || !bytes.Contains([]byte(err.Error()), []byte(msgSteps)) {
+		t.Errorf("WORLDSTEPS=0: %v, want %q", err, msgSteps)
+	}
+}
