@@ -1,0 +1,104 @@
+// hybrid_rule.h: the rule of hybrid points by measured time, pasted
+// before hybrid.h, which calls it (Note [Hybrid migration]). It reads no
+// clock and no setting of its own, so that a test can run it on made-up
+// figures.
+//
+// Note [Migration by measured time]
+//
+// A point's work, the list it starts from, says little of the work up to
+// the next point: fib32 on one H100 went down at a list below 16 and
+// spent 9 s on the host where the GPU alone took 1.07 s, as its next
+// iterations forked widely (docs/BENCHMARKS.md, 2026-11-26 21:24-21:28).
+// So the rule compares measured time. Between two points the program ran
+// on one side; the interval's time is the clock between them, less the
+// move, and its work the slots handed out (live's growth: every
+// rewrite's new term takes slots, so that they stand for its rewrites).
+// From the host's intervals the rule keeps the host's ms per slot (the
+// mean of the last two); from the device's, the device's least ms per
+// slot and its least interval (its fixed cost of a point's iterations:
+// launches, the host's reads of the list).
+//   down, on the device: the interval took more than MARGIN times what
+//     the host would have taken for its slots, plus a move (the last
+//     move's measured time), and the list is not growing;
+//   up, on the host: the list is at least HYBRID_UP (the rule by size,
+//     for the first move, when nothing of the device is measured), or
+//     the interval took more than MARGIN times the device's estimate
+//     (its least interval, or its slots at its least ms per slot), plus
+//     a move, and the list is not shrinking.
+// MARGIN starts at 2 and doubles, up to 64, each time a move is undone
+// at the next point: a move by time that the next interval proves wrong
+// is not tried again at the same figures. An interval of fewer than
+// GPUC_HYBRID_MIN_SLOTS slots measures nothing, and a side not measured
+// yet leaves the rule by size in force (down below HYBRID_DOWN), as does
+// HYBRID_RULE=size, or HYBRID_DOWN set, for the moves down.
+#define GPUC_HYBRID_MIN_SLOTS 256
+
+struct gpuc_hybrid_meter {
+  double t = -1;           // when the last point's interval began (ms), -1 before the first point
+  long long live = 0;      // live at the last point
+  long long work = -1;     // work at the last point, -1 before the first
+  double host_ms = 0;      // the host's ms per slot, 0 not measured
+  double dev_ms = 0;       // the device's least ms per slot, 0 not measured
+  double dev_floor = 0;    // the device's least interval (ms), 0 not measured
+  double move_ms = 0;      // the last move's time
+  double margin = 2;       // MARGIN
+  int last_move = 0;       // 1: the last point moved; 0 else
+  bool by_size = false;    // HYBRID_RULE=size: the rule by size alone
+  bool down_by_size = false;  // HYBRID_DOWN set: the moves down by size
+};
+
+// gpuc_hybrid_measure records the interval that ended at a point passed
+// at now (ms), on the side that ran it, and returns its slots.
+inline long long gpuc_hybrid_measure(gpuc_hybrid_meter &m, double now, long long live, bool on_device) {
+  const long long slots = m.t >= 0 && live > m.live ? live - m.live : 0;
+  if (m.t >= 0 && slots >= GPUC_HYBRID_MIN_SLOTS) {
+    const double dt = now - m.t, per = dt / (double)slots;
+    if (!on_device)
+      m.host_ms = m.host_ms > 0 ? (m.host_ms + per) / 2 : per;
+    else {
+      if (m.dev_ms == 0 || per < m.dev_ms) m.dev_ms = per;
+      if (m.dev_floor == 0 || dt < m.dev_floor) m.dev_floor = dt;
+    }
+  }
+  return slots;
+}
+
+// gpuc_hybrid_vote is the rule of Note [Migration by measured time] at a
+// point passed at now, with the list work and live, where the settings'
+// up and down are HYBRID_UP and HYBRID_DOWN; it measures the interval
+// that ended here and reports whether the point asks to move.
+inline bool gpuc_hybrid_vote(gpuc_hybrid_meter &m, double now, long long work, long long live, bool on_device, long long up, long long down) {
+  const double dt = now - m.t;
+  const bool first = m.t < 0;
+  const long long prev = m.work;
+  const long long slots = gpuc_hybrid_measure(m, now, live, on_device);
+  if (live > m.live) m.live = live;
+  m.work = work;
+  m.t = now;
+  if (m.last_move && !first && slots >= GPUC_HYBRID_MIN_SLOTS) {
+    // The interval after a move: was it the move's side's to run?
+    const bool wrong = on_device ? (m.host_ms > 0 && dt > m.margin * (slots * m.host_ms) + m.move_ms)
+                                 : (m.dev_ms > 0 && dt > m.margin * (m.dev_floor > slots * m.dev_ms ? m.dev_floor : slots * m.dev_ms) + m.move_ms);
+    if (wrong && m.margin < 64) m.margin *= 2;
+  }
+  m.last_move = 0;
+  if (m.by_size || first) return on_device ? work < down : work >= up;
+  if (on_device) {
+    if (m.down_by_size) return work < down;
+    if (prev >= 0 && work > prev) return false;  // never down while the list grows
+    if (m.host_ms == 0 || slots < GPUC_HYBRID_MIN_SLOTS) return work < down;
+    return dt > m.margin * (slots * m.host_ms) + m.move_ms;
+  }
+  if (work >= up) return true;
+  if (m.dev_ms == 0 || slots < GPUC_HYBRID_MIN_SLOTS || (prev >= 0 && work < prev)) return false;
+  const double est = m.dev_floor > slots * m.dev_ms ? m.dev_floor : slots * m.dev_ms;
+  return dt > m.margin * est + m.move_ms;
+}
+
+// gpuc_hybrid_moved records a move that took ms, which starts the next
+// interval after it.
+inline void gpuc_hybrid_moved(gpuc_hybrid_meter &m, double ms) {
+  m.move_ms = ms;
+  m.t += ms;
+  m.last_move = 1;
+}
