@@ -63,7 +63,9 @@
 // benchexpr20 0.66 (1.5 by default), hanoi20 2.8 (3.9), binarysearch
 // 25.0 (31.1), tak36 1.6 (1.3); never going down (HYBRID_DOWN=0) won
 // more on some (fib32 0.86 s) and lost hanoi20 (6.6 s), whose tail is
-// sequential. HYBRID_K is 1 because TRS's points are coarse: one at
+// sequential. At 16 fib32 still went down and took 9.5 to 10.8 s, so
+// since wave 9 the moves are by measured time, and the sizes decide only
+// the first move up and where a side was not measured. HYBRID_K is 1 because TRS's points are coarse: one at
 // each change between its one-block loop and a region, each of which runs
 // many iterations. A move up that finds too little device memory leaves
 // the program on the host for good.

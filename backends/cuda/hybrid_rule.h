@@ -15,16 +15,20 @@
 // rewrite's new term takes slots, so that they stand for its rewrites).
 // From the host's intervals the rule keeps the host's ms per slot (the
 // mean of the last two); from the device's, the device's least ms per
-// slot and its least interval (its fixed cost of a point's iterations:
-// launches, the host's reads of the list).
+// slot, the list that interval started from, and its least interval
+// (its fixed cost of a point's iterations: launches, the host's reads of
+// the list). The device's estimate for an interval of the host is its
+// slots at that least ms per slot, times the measured list over the
+// interval's list where that is narrower (a GPU is as fast as it is wide:
+// a dependent chain runs at its latency), and its least interval at
+// least.
 //   down, on the device: the interval took more than MARGIN times what
 //     the host would have taken for its slots, plus a move (the last
 //     move's measured time), and the list is not growing;
 //   up, on the host: the list is at least HYBRID_UP (the rule by size,
 //     for the first move, when nothing of the device is measured), or
-//     the interval took more than MARGIN times the device's estimate
-//     (its least interval, or its slots at its least ms per slot), plus
-//     a move, and the list is not shrinking.
+//     the interval took more than MARGIN times the device's estimate,
+//     plus a move, and the list is not shrinking.
 // MARGIN starts at 2 and doubles, up to 64, each time a move is undone
 // at the next point: a move by time that the next interval proves wrong
 // is not tried again at the same figures. An interval of fewer than
@@ -40,6 +44,7 @@ struct gpuc_hybrid_meter {
   double host_ms = 0;      // the host's ms per slot, 0 not measured
   double dev_ms = 0;       // the device's least ms per slot, 0 not measured
   double dev_floor = 0;    // the device's least interval (ms), 0 not measured
+  long long dev_width = 1; // the list that dev_ms's interval started from
   double move_ms = 0;      // the last move's time
   double margin = 2;       // MARGIN
   int last_move = 0;       // 1: the last point moved; 0 else
@@ -56,11 +61,19 @@ inline long long gpuc_hybrid_measure(gpuc_hybrid_meter &m, double now, long long
     if (!on_device)
       m.host_ms = m.host_ms > 0 ? (m.host_ms + per) / 2 : per;
     else {
-      if (m.dev_ms == 0 || per < m.dev_ms) m.dev_ms = per;
+      if (m.dev_ms == 0 || per < m.dev_ms) m.dev_ms = per, m.dev_width = m.work > 1 ? m.work : 1;
       if (m.dev_floor == 0 || dt < m.dev_floor) m.dev_floor = dt;
     }
   }
   return slots;
+}
+
+// gpuc_hybrid_device_ms is the device's estimate for an interval of
+// slots that started from a list of width.
+inline double gpuc_hybrid_device_ms(const gpuc_hybrid_meter &m, long long slots, long long width) {
+  double est = (double)slots * m.dev_ms;
+  if (width < m.dev_width) est *= (double)m.dev_width / (double)(width > 1 ? width : 1);
+  return est > m.dev_floor ? est : m.dev_floor;
 }
 
 // gpuc_hybrid_vote is the rule of Note [Migration by measured time] at a
@@ -78,7 +91,7 @@ inline bool gpuc_hybrid_vote(gpuc_hybrid_meter &m, double now, long long work, l
   if (m.last_move && !first && slots >= GPUC_HYBRID_MIN_SLOTS) {
     // The interval after a move: was it the move's side's to run?
     const bool wrong = on_device ? (m.host_ms > 0 && dt > m.margin * (slots * m.host_ms) + m.move_ms)
-                                 : (m.dev_ms > 0 && dt > m.margin * (m.dev_floor > slots * m.dev_ms ? m.dev_floor : slots * m.dev_ms) + m.move_ms);
+                                 : (m.dev_ms > 0 && dt > m.margin * gpuc_hybrid_device_ms(m, slots, prev) + m.move_ms);
     if (wrong && m.margin < 64) m.margin *= 2;
   }
   m.last_move = 0;
@@ -91,8 +104,7 @@ inline bool gpuc_hybrid_vote(gpuc_hybrid_meter &m, double now, long long work, l
   }
   if (work >= up) return true;
   if (m.dev_ms == 0 || slots < GPUC_HYBRID_MIN_SLOTS || (prev >= 0 && work < prev)) return false;
-  const double est = m.dev_floor > slots * m.dev_ms ? m.dev_floor : slots * m.dev_ms;
-  return dt > m.margin * est + m.move_ms;
+  return dt > m.margin * gpuc_hybrid_device_ms(m, slots, prev) + m.move_ms;
 }
 
 // gpuc_hybrid_moved records a move that took ms, which starts the next

@@ -87,15 +87,17 @@ func TestHybridRule(t *testing.T) {
 		// HYBRID_DOWN set: by size alone, growing or not.
 		{"down by size", "downsize\n" + start + "p 13 10 2020000 d\n", "0 0 1 0 1"},
 		// Up by time, after a move down: a host interval of a million
-		// slots in 100 ms, against 5 ms on the device; not while the
-		// list shrinks.
-		{"up by time", start + "p 13 3 1020300 d\nm 1\np 114 100 2020300 h\n", "0 0 1 0 1 1"},
-		{"not up while shrinking", start + "p 13 3 1020300 d\nm 1\np 114 2 2020300 h\n", "0 0 1 0 1 0"},
+		// slots in 100 ms from a list of 3000, against 5 ms on the device
+		// from 5000, 8.3 from 3000; not while the list shrinks, nor from
+		// the list of 3, a chain that the device runs at its latency.
+		{"up by time", start + "p 13 3 1020300 d\nm 1\np 24 3000 1120300 h\np 124 3000 2120300 h\n", "0 0 1 0 1 0 1"},
+		{"not up while shrinking", start + "p 13 3 1020300 d\nm 1\np 24 3000 1120300 h\np 124 2000 2120300 h\n", "0 0 1 0 1 0 0"},
+		{"a chain stays on the host", start + "p 13 3 1020300 d\nm 1\np 114 3 2020300 h\n", "0 0 1 0 1 0"},
 		// Nothing of the device measured: the rule by size.
 		{"device not measured", "p 0 100 0 h\np 1 1000 10000 h\np 101 1000 1010000 h\n", "0 0 0"},
-		// A move down that the next interval proves wrong (the host
-		// took 100 ms for what the device does in 5) doubles MARGIN.
-		{"margin doubles", start + "p 13 3 1020300 d\nm 1\np 114 3 2020300 h\nmargin\n", "0 0 1 0 1 1 margin 4"},
+		// A move up that the next interval proves wrong (the device took
+		// 100 ms for what the host does in 1) doubles MARGIN.
+		{"margin doubles", "p 0 100 0 h\np 1 1000 10000 h\np 2 5000 20000 h\nm 1\np 103 5000 30000 d\nmargin\n", "0 0 1 1 margin 4"},
 		{"margin stays", start + "p 13 3 1020300 d\nm 1\np 14.5 3 1020600 h\nmargin\n", "0 0 1 0 1 0 margin 2"},
 	} {
 		cmd := exec.Command(bin)
