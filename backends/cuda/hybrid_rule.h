@@ -13,9 +13,12 @@
 // on one side; the interval's time is the clock between them, less the
 // move, and its work the slots handed out (live's growth: every
 // rewrite's new term takes slots, so that they stand for its rewrites).
-// From the host's intervals the rule keeps the host's ms per slot (the
-// mean of the last two); from the device's, the device's least ms per
-// slot, the list that interval started from, and its least interval
+// From the host's intervals the rule keeps the host's least ms per slot:
+// on one processor the host's one-block loop gives a new term the slot
+// that garbage left (Note [Low parallelism] in frontends/trs/lower_one.go)
+// and live grows less than its rewrites, so that only its widest
+// intervals count slots as the device does. From the device's intervals
+// it keeps the device's least ms per slot, the list that interval started from, and its least interval
 // (its fixed cost of a point's iterations: launches, the host's reads of
 // the list). The device's estimate for an interval of the host is its
 // slots at that least ms per slot, times the measured list over the
@@ -41,7 +44,7 @@ struct gpuc_hybrid_meter {
   double t = -1;           // when the last point's interval began (ms), -1 before the first point
   long long live = 0;      // live at the last point
   long long work = -1;     // work at the last point, -1 before the first
-  double host_ms = 0;      // the host's ms per slot, 0 not measured
+  double host_ms = 0;      // the host's least ms per slot, 0 not measured
   double dev_ms = 0;       // the device's least ms per slot, 0 not measured
   double dev_floor = 0;    // the device's least interval (ms), 0 not measured
   long long dev_width = 1; // the list that dev_ms's interval started from
@@ -59,7 +62,7 @@ inline long long gpuc_hybrid_measure(gpuc_hybrid_meter &m, double now, long long
   if (m.t >= 0 && slots >= GPUC_HYBRID_MIN_SLOTS) {
     const double dt = now - m.t, per = dt / (double)slots;
     if (!on_device)
-      m.host_ms = m.host_ms > 0 ? (m.host_ms + per) / 2 : per;
+      m.host_ms = m.host_ms > 0 && m.host_ms < per ? m.host_ms : per;
     else {
       if (m.dev_ms == 0 || per < m.dev_ms) m.dev_ms = per, m.dev_width = m.work > 1 ? m.work : 1;
       if (m.dev_floor == 0 || dt < m.dev_floor) m.dev_floor = dt;

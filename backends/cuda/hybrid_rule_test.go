@@ -98,6 +98,9 @@ func TestHybridRule(t *testing.T) {
 		// A move up that the next interval proves wrong (the device took
 		// 100 ms for what the host does in 1) doubles MARGIN.
 		{"margin doubles", "p 0 100 0 h\np 1 1000 10000 h\np 2 5000 20000 h\nm 1\np 103 5000 30000 d\nmargin\n", "0 0 1 1 margin 4"},
+		// A host interval of few slots for its time (the one-block
+		// loop's reuse of garbage) does not raise the host's figure.
+		{"the host's least", "p 0 100 0 h\np 1 1000 10000 h\np 101 1000 10300 h\np 102 5000 20300 h\nm 1\np 113 4000 30300 d\nmargin\n", "0 0 0 1 1 margin 4"},
 		{"margin stays", start + "p 13 3 1020300 d\nm 1\np 14.5 3 1020600 h\nmargin\n", "0 0 1 0 1 0 margin 2"},
 	} {
 		cmd := exec.Command(bin)
