@@ -91,7 +91,7 @@ inline bool gpuc_hybrid_vote(gpuc_hybrid_meter &m, double now, long long work, l
   if (live > m.live) m.live = live;
   m.work = work;
   m.t = now;
-  if (m.last_move && !first && slots >= GPUC_HYBRID_MIN_SLOTS) {
+  if (m.last_move && !m.by_size && !first && slots >= GPUC_HYBRID_MIN_SLOTS) {
     // The interval after a move: was it the move's side's to run?
     const bool wrong = on_device ? (m.host_ms > 0 && dt > m.margin * (slots * m.host_ms) + m.move_ms)
                                  : (m.dev_ms > 0 && dt > m.margin * gpuc_hybrid_device_ms(m, slots, prev) + m.move_ms);

@@ -343,6 +343,7 @@ func TestHybridDrivers(t *testing.T) {
 				{fake}, {fake, "HYBRID=0"}, {fake, "HYBRID_MIGRATE=every"}, {fake, "HYBRID=cpu"},
 				{fake, "FAKECUDA_JIT_FAIL=1"}, {fake, "FAKECUDA_JIT_FAIL=1", "HYBRID_MIGRATE=every"},
 				{fake, "HYBRID_UP=2", "HYBRID_START_MS=0"}, {fake, "HYBRID_UP=2", "HYBRID_START_MS=0", "HYBRID_RULE=size"},
+				{fake, "HYBRID_UP=2", "HYBRID_START_MS=0", "FAKECUDA_LAUNCH_US=300"},
 			} {
 				start := time.Now()
 				stdout, stderr, status := runExe(t, base, []string{"SMALL=2", "HYBRIDITER=1"}, env...)
