@@ -18,13 +18,14 @@
 // that garbage left (Note [Low parallelism] in frontends/trs/lower_one.go)
 // and live grows less than its rewrites, so that only its widest
 // intervals count slots as the device does. From the device's intervals
-// it keeps the device's least ms per slot, the list that interval started from, and its least interval
-// (its fixed cost of a point's iterations: launches, the host's reads of
-// the list). The device's estimate for an interval of the host is its
-// slots at that least ms per slot, times the measured list over the
-// interval's list where that is narrower (a GPU is as fast as it is wide:
-// a dependent chain runs at its latency), and its least interval at
-// least.
+// it keeps its least ms per slot (its throughput, on wide lists), its
+// least ms per slot times the list the interval started from (its
+// latency: on a narrow list each entry's slots are a dependent chain),
+// and its least interval (its fixed cost of a point's iterations:
+// launches, the host's reads of the list). The device's estimate for an
+// interval of the host that handed out S slots from a list of W is the
+// largest of S at its throughput, S / W at its latency, and its least
+// interval.
 //   down, on the device: the interval took more than MARGIN times what
 //     the host would have taken for its slots, plus a move (the last
 //     move's measured time), and the list is not growing;
@@ -32,9 +33,10 @@
 //     for the first move, when nothing of the device is measured), or
 //     the interval took more than MARGIN times the device's estimate,
 //     plus a move, and the list is not shrinking.
-// MARGIN starts at 2 and doubles, up to 64, each time a move is undone
-// at the next point: a move by time that the next interval proves wrong
-// is not tried again at the same figures. An interval of fewer than
+// MARGIN starts at 2 and doubles, up to 64, each time the interval
+// after a move shows it wrong (the side it left was more than MARGIN
+// times faster, by the same figures): such a move is not tried again at
+// the same figures. An interval of fewer than
 // GPUC_HYBRID_MIN_SLOTS slots measures nothing, and a side not measured
 // yet leaves the rule by size in force (down below HYBRID_DOWN), as does
 // HYBRID_RULE=size, or HYBRID_DOWN set, for the moves down.
@@ -47,7 +49,7 @@ struct gpuc_hybrid_meter {
   double host_ms = 0;      // the host's least ms per slot, 0 not measured
   double dev_ms = 0;       // the device's least ms per slot, 0 not measured
   double dev_floor = 0;    // the device's least interval (ms), 0 not measured
-  long long dev_width = 1; // the list that dev_ms's interval started from
+  double dev_lat = 0;      // the device's least ms per slot and entry of the list, 0 not measured
   double move_ms = 0;      // the last move's time
   double margin = 2;       // MARGIN
   int last_move = 0;       // 1: the last point moved; 0 else
@@ -64,7 +66,9 @@ inline long long gpuc_hybrid_measure(gpuc_hybrid_meter &m, double now, long long
     if (!on_device)
       m.host_ms = m.host_ms > 0 && m.host_ms < per ? m.host_ms : per;
     else {
-      if (m.dev_ms == 0 || per < m.dev_ms) m.dev_ms = per, m.dev_width = m.work > 1 ? m.work : 1;
+      const double lat = per * (double)(m.work > 1 ? m.work : 1);
+      if (m.dev_ms == 0 || per < m.dev_ms) m.dev_ms = per;
+      if (m.dev_lat == 0 || lat < m.dev_lat) m.dev_lat = lat;
       if (m.dev_floor == 0 || dt < m.dev_floor) m.dev_floor = dt;
     }
   }
@@ -74,8 +78,8 @@ inline long long gpuc_hybrid_measure(gpuc_hybrid_meter &m, double now, long long
 // gpuc_hybrid_device_ms is the device's estimate for an interval of
 // slots that started from a list of width.
 inline double gpuc_hybrid_device_ms(const gpuc_hybrid_meter &m, long long slots, long long width) {
-  double est = (double)slots * m.dev_ms;
-  if (width < m.dev_width) est *= (double)m.dev_width / (double)(width > 1 ? width : 1);
+  const double thr = (double)slots * m.dev_ms, lat = (double)slots * m.dev_lat / (double)(width > 1 ? width : 1);
+  const double est = thr > lat ? thr : lat;
   return est > m.dev_floor ? est : m.dev_floor;
 }
 
