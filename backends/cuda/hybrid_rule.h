@@ -33,10 +33,10 @@
 //     for the first move, when nothing of the device is measured), or
 //     the interval took more than MARGIN times the device's estimate,
 //     plus a move, and the list is not shrinking.
-// MARGIN starts at 2 and doubles, up to 64, each time the interval
-// after a move shows it wrong (the side it left was more than MARGIN
-// times faster, by the same figures): such a move is not tried again at
-// the same figures. An interval of fewer than
+// Where the interval after a move shows it wrong (the side it left was
+// more than MARGIN times faster, by the same figures), the point moves
+// back, the list growing or not, and MARGIN, which starts at 2, doubles,
+// up to 64, so that such a move is not tried again at the same figures. An interval of fewer than
 // GPUC_HYBRID_MIN_SLOTS slots measures nothing, and a side not measured
 // yet leaves the rule by size in force (down below HYBRID_DOWN), as does
 // HYBRID_RULE=size, or HYBRID_DOWN set, for the moves down.
@@ -99,7 +99,11 @@ inline bool gpuc_hybrid_vote(gpuc_hybrid_meter &m, double now, long long work, l
     // The interval after a move: was it the move's side's to run?
     const bool wrong = on_device ? (m.host_ms > 0 && dt > m.margin * (slots * m.host_ms) + m.move_ms)
                                  : (m.dev_ms > 0 && dt > m.margin * gpuc_hybrid_device_ms(m, slots, prev) + m.move_ms);
-    if (wrong && m.margin < 64) m.margin *= 2;
+    if (wrong) {
+      if (m.margin < 64) m.margin *= 2;
+      m.last_move = 0;
+      return true;  // undo it, the list growing or not
+    }
   }
   m.last_move = 0;
   if (m.by_size || first) return on_device ? work < down : work >= up;

@@ -97,6 +97,8 @@ func TestHybridRule(t *testing.T) {
 		{"device not measured", "p 0 100 0 h\np 1 1000 10000 h\np 101 1000 1010000 h\n", "0 0 0"},
 		// A move up that the next interval proves wrong (the device took
 		// 100 ms for what the host does in 1) doubles MARGIN.
+		// The same, the list growing: the move is undone all the same.
+		{"a wrong move undone", "p 0 100 0 h\np 1 1000 10000 h\np 2 5000 20000 h\nm 1\np 103 6000 30000 d\n", "0 0 1 1"},
 		{"margin doubles", "p 0 100 0 h\np 1 1000 10000 h\np 2 5000 20000 h\nm 1\np 103 5000 30000 d\nmargin\n", "0 0 1 1 margin 4"},
 		// A host interval of few slots for its time (the one-block
 		// loop's reuse of garbage) does not raise the host's figure.
