@@ -42,7 +42,7 @@
 // The rule, at each point, with work the point's value, asks to move at
 // HYBRID_K (1) points in a row, up only where the device is ready: by
 // measured time (Note [Migration by measured time] in hybrid_rule.h)
-// where both sides were measured, else by size:
+// where the side to move to was measured, else by size:
 //   up, when on the host and work was at least HYBRID_UP (default 4096
 //   per worker of GPUC_THREADS, or 4096 where launch sites choose their
 //   workers, Note [Pool by measure] in cpu.h);
@@ -65,9 +65,9 @@
 // more on some (fib32 0.86 s) and lost hanoi20 (6.6 s), whose tail is
 // sequential. At 16 fib32 still went down and took 9.5 to 10.8 s, so
 // since wave 9 the moves are by measured time, and the sizes decide only
-// the first move up and where a side was not measured. HYBRID_K is 1 because TRS's points are coarse: one at
-// each change between its one-block loop and a region, each of which runs
-// many iterations. A move up that finds too little device memory leaves
+// the first move up and where a side was not measured. HYBRID_K is 1
+// because TRS's points are coarse: one at each change between its
+// one-block loop and a region, each of which runs many iterations. A move up that finds too little device memory leaves
 // the program on the host for good.
 struct gpuc_hybrid_buf {
   void **ptr;          // the handle's pointer: the side that holds the data
@@ -211,7 +211,8 @@ inline long long gpuc_hybrid(long long work, long long live) {
   if (move && !h.failed && (h.on_device || gpuc_hybrid_spares())) {
     const double t0 = gpuc_now_ms();
     gpuc_hybrid_move();
-    if (h.mode == 0) gpuc_hybrid_moved(h.meter, gpuc_now_ms() - t0);
+    const double t1 = gpuc_now_ms();
+    if (h.mode == 0) gpuc_hybrid_moved(h.meter, t1 - t0, t1);
     h.run = 0;
     if (h.mode == 2 && !h.on_device) gpuc_fail("HYBRID=0: too little device memory for the buffers");
   }
@@ -237,8 +238,8 @@ inline void gpuc_hybrid_report(void) {
   else
     fprintf(stderr, "gpuc: hybrid points %lld on the host, %lld on the device, %lld moves\n", h.points[0], h.points[1], h.moves);
   // The rule's measures (Note [Migration by measured time]), 0 where not measured.
-  const gpuc_hybrid_meter &m = h.meter;
   if (h.mode != 0) return;
+  const gpuc_hybrid_meter &m = h.meter;
   if (gpuc_json)
     fprintf(stderr, "{\"gpuc\": \"hybrid-rule\", \"rule\": \"%s\", \"host_ns_per_slot\": %.3g, \"device_ns_per_slot\": %.3g, \"device_least_ms\": %.3g, \"move_ms\": %.3g, \"margin\": %g}\n",
             m.by_size ? "size" : "time", m.host_ms * 1e6, m.dev_ms * 1e6, m.dev_floor, m.move_ms, m.margin);

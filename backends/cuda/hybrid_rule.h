@@ -29,8 +29,9 @@
 //   down, on the device: the interval took more than MARGIN times what
 //     the host would have taken for its slots, plus a move (the last
 //     move's measured time), and the list is not growing;
-//   up, on the host: the list is at least HYBRID_UP (the rule by size,
-//     for the first move, when nothing of the device is measured), or
+//   up, on the host: the list is at least HYBRID_UP times MARGIN / 2
+//     (the rule by size, for the first move, when nothing of the device
+//     is measured), or
 //     the interval took more than MARGIN times the device's estimate,
 //     plus a move, and the list is not shrinking.
 // Where the interval after a move shows it wrong (the side it left was
@@ -113,15 +114,16 @@ inline bool gpuc_hybrid_vote(gpuc_hybrid_meter &m, double now, long long work, l
     if (m.host_ms == 0 || slots < GPUC_HYBRID_MIN_SLOTS) return work < down;
     return dt > m.margin * (slots * m.host_ms) + m.move_ms;
   }
-  if (work >= up) return true;
+  if ((double)work >= (double)up * (m.margin / 2)) return true;  // by size, raised with MARGIN
   if (m.dev_ms == 0 || slots < GPUC_HYBRID_MIN_SLOTS || (prev >= 0 && work < prev)) return false;
   return dt > m.margin * gpuc_hybrid_device_ms(m, slots, prev) + m.move_ms;
 }
 
-// gpuc_hybrid_moved records a move that took ms, which starts the next
-// interval after it.
-inline void gpuc_hybrid_moved(gpuc_hybrid_meter &m, double ms) {
+// gpuc_hybrid_moved records a move that took ms and ended at end, when
+// the next interval starts (after the device's spares were allocated, the
+// first time, which is no cost of a move).
+inline void gpuc_hybrid_moved(gpuc_hybrid_meter &m, double ms, double end) {
   m.move_ms = ms;
-  m.t += ms;
+  m.t = end;
   m.last_move = 1;
 }

@@ -32,7 +32,7 @@ int main(void) {
     } else if (strcmp(op, "m") == 0) {
       double ms;
       if (scanf("%lf", &ms) != 1) return 2;
-      gpuc_hybrid_moved(m, ms);
+      gpuc_hybrid_moved(m, ms, m.t + ms);
     } else if (strcmp(op, "size") == 0) {
       m.by_size = true;
     } else if (strcmp(op, "downsize") == 0) {
@@ -99,6 +99,9 @@ func TestHybridRule(t *testing.T) {
 		// 100 ms for what the host does in 1) doubles MARGIN.
 		// The same, the list growing: the move is undone all the same.
 		{"a wrong move undone", "p 0 100 0 h\np 1 1000 10000 h\np 2 5000 20000 h\nm 1\np 103 6000 30000 d\n", "0 0 1 1"},
+		// After a wrong move up, the rule by size asks for a list
+		// MARGIN / 2 times HYBRID_UP.
+		{"size raised with the margin", "p 0 100 0 h\np 1 1000 10000 h\np 2 5000 20000 h\nm 1\np 103 5000 30000 d\nm 1\np 105 5000 30300 h\np 106 9000 30600 h\n", "0 0 1 1 0 1"},
 		{"margin doubles", "p 0 100 0 h\np 1 1000 10000 h\np 2 5000 20000 h\nm 1\np 103 5000 30000 d\nmargin\n", "0 0 1 1 margin 4"},
 		// A host interval of few slots for its time (the one-block
 		// loop's reuse of garbage) does not raise the host's figure.
