@@ -139,7 +139,7 @@ rec-bench-artifacts:
 # What scripts/bench-rec-rule.sh needs (the hybrid's migration rule,
 # issue 17): rec-bench-artifacts of its REC_ONLY list alone (minutes,
 # where the whole list takes ten or more), into RULE_DIR.
-REC_RULE_LIST ?= fib32 benchsym20 evalexpr benchexpr20 hanoi20 binarysearch tak36 dart factorial9 sieve1000 revnat1000
+REC_RULE_LIST ?= fib32 benchsym20 benchsym22 evalexpr benchexpr20 hanoi20 binarysearch tak36 dart factorial9 sieve1000 revnat1000
 RULE_DIR ?= rec-rule-artifacts
 rec-rule-artifacts:
 	REC_ONLY="$(REC_RULE_LIST)" $(MAKE) rec-bench-artifacts BENCH_DIR=$(RULE_DIR)

@@ -14,7 +14,7 @@
 set -uo pipefail
 dir=${1:?usage: bench-rec-rule.sh DIR}
 here=$(cd "$(dirname "$0")" && pwd)
-export REC_ONLY=${REC_ONLY:-fib32 benchsym20 evalexpr benchexpr20 hanoi20 binarysearch tak36 dart factorial9 sieve1000 revnat1000}
+export REC_ONLY=${REC_ONLY:-fib32 benchsym20 benchsym22 evalexpr benchexpr20 hanoi20 binarysearch tak36 dart factorial9 sieve1000 revnat1000}
 export REC_HYB_B=${REC_HYB_B:-HYBRID_RULE=size}
 export REC_DEADLINE_S=${REC_DEADLINE_S:-240}
 exec "$here/bench-rec.sh" "$dir"
