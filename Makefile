@@ -9,7 +9,7 @@ GPU_DIR  ?= gpu-artifacts
 # frontends/foo/parser.
 GRAMMARS := $(foreach g,$(basename $(notdir $(wildcard grammars/*.g4))),$(g):$(shell echo $(g) | tr A-Z a-z))
 
-.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts rec-bench-artifacts multigpu-artifacts carve-artifacts chr-artifacts chr-ab-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts rec-bench-artifacts rec-rule-artifacts multigpu-artifacts carve-artifacts chr-artifacts chr-ab-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -135,6 +135,15 @@ rec-bench-artifacts:
 	TRS_ONLY= scripts/hybrid-artifacts.sh $(BENCH_DIR)
 	gzip -9nf $(BENCH_DIR)/hyb-*.cpp
 	du -sh $(BENCH_DIR)
+
+# What scripts/bench-rec-rule.sh needs (the hybrid's migration rule,
+# issue 17): rec-bench-artifacts of its REC_ONLY list alone (minutes,
+# where the whole list takes ten or more), into RULE_DIR.
+REC_RULE_LIST ?= fib32 benchsym20 benchsym22 evalexpr benchexpr20 hanoi20 binarysearch tak36 dart factorial9 sieve1000 revnat1000
+RULE_DIR ?= rec-rule-artifacts
+rec-rule-artifacts:
+	REC_ONLY="$(REC_RULE_LIST)" $(MAKE) rec-bench-artifacts BENCH_DIR=$(RULE_DIR)
+	cp scripts/bench-rec-rule.sh $(RULE_DIR)/
 
 # What scripts/bench-multigpu.sh alone needs (issue 19), for a short turn
 # on a machine with several GPUs: a static gpuc, the script, its probes

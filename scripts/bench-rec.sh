@@ -68,7 +68,11 @@
 # the medians count; GPUC_CHECKS=off compiles without checks
 # of indices and divisors (docs/BENCHMARKS.md, the cost of checks).
 # Maude runs from DIR/maude (scripts/maude-bundle.sh), with an unlimited
-# stack, as it asks for deep terms.
+# stack, as it asks for deep terms. REC_HYB_B="NAME=VALUE ..." runs each
+# hybrid program a second time right after the first, with those
+# settings in its environment (HYBRID_RULE=size: the rule by size, Note
+# [Migration by measured time] in backends/cuda/hybrid_rule.h), and
+# prints a second table of the two (scripts/bench-rec-rule.sh).
 set -uo pipefail
 dir=${1:?usage: bench-rec.sh DIR}
 cd "$dir" || exit 1
@@ -197,7 +201,7 @@ bg=$!
 # the GPU-only program once the CPU rewriter is done too.
 ulimit -s unlimited
 cap=${HYB_CAPACITY:-400000000}
-declare -A hyb_ms gpu_ms gpu_k skip_why
+declare -A hyb_ms hybb_ms gpu_ms gpu_k skip_why
 # finished NAME: Maude reduced NAME's term.
 finished() { grep -q '^rewrites: [0-9]* in' "rec-runs/$1.maude.out" 2> /dev/null; }
 hybrid_run() {
@@ -219,6 +223,14 @@ hybrid_run() {
   done
   hyb_ms[$b]=$(median "${times[@]}")
   [ "$s" = 0 ] || hyb_ms[$b]="failed (exit $s)"
+  [ -n "${REC_HYB_B:-}" ] || return
+  hybb_ms[$b]=n/a
+  [ "$(left)" -gt 2 ] || { hybb_ms[$b]="skipped (deadline)"; return; }
+  t0=$(now)
+  env $REC_HYB_B "${pin_fg[@]}" timeout "$(bound "$((m * 3 / 1000 + 30))" 2)" ./"hyb-$b" CAPACITY="$cap" --time > "$r.hybb.out" 2> "$r.hybb.err"
+  s=$?
+  hybb_ms[$b]=$(ms_since "$t0")
+  [ "$s" = 0 ] || hybb_ms[$b]="failed (exit $s)"
 }
 gpu_run() {
   local b=$1 r=rec-runs/$1 t0 s span est why="" k c
@@ -281,6 +293,7 @@ echo "bench-rec: GPU programs done at $(ms_since "$t_start") ms; waiting for Mau
 wait "$bg"
 echo "bench-rec: all done at $(ms_since "$t_start") ms"
 
+tableb="| benchmark | Maude real ms | hybrid whole run ms | points (host, device, moves) | hybrid with $REC_HYB_B ms | its points | its rewriting ms | its / hybrid |"$'\n'"|---|---|---|---|---|---|---|---|"
 table="| benchmark | Maude reduce ms, CPU (real) | hybrid whole run ms | hybrid rewriting ms | hybrid points (host, device, moves) | CPU rewriter ms | GPU-only whole run ms | GPU-only kernels ms | Maude real / hybrid | CPU rewriter / hybrid | target |"$'\n'"|---|---|---|---|---|---|---|---|---|---|---|"
 skipped=() missed=()
 for b in "${benches[@]}"; do
@@ -318,9 +331,18 @@ for b in "${benches[@]}"; do
   target=$(awk -v h="$h" -v m="$m_ms" 'BEGIN { if (h + 0 <= 0) print "n/a"; else if (h <= m || (m < 20 && h <= m + 20)) print "met"; else print "MISS" }')
   [ "$target" = met ] || missed+=("$b")
   echo "== $b: Maude ${m_cpu} ms CPU (${m_ms} ms real); hybrid whole run $h ms, rewriting ${h_k:-?} ms, points ${h_pts:-?}, ${h_on:-}; CPU rewriter ${c_ms:-over $RUN_TIMEOUT s} ms, critical path ${c_span:-?} of ${c_rew:-?}; GPU-only ${gpu_ms[$b]} ${skip_why[$b]:+(${skip_why[$b]})} kernels ${gpu_k[$b]:-n/a} ms; $same; target $target"
+  if [ -n "${REC_HYB_B:-}" ]; then
+    b_pts=$(sed -n 's/^gpuc: hybrid points \([0-9]*\) on the host, \([0-9]*\) on the device, \([0-9]*\) moves/\1, \2, \3/p' "$r.hybb.err" 2> /dev/null)
+    b_k=$(grep -o 'device time [0-9.]* ms' "$r.hybb.err" 2> /dev/null | awk '{ print $3 }')
+    [ "$(head -1 "$r.hybb.out" 2> /dev/null)" = "$m_sum" ] || b_pts="$b_pts; NORMAL FORM DIFFERS"
+    [ "$(awk '/^rewrites:/ { print $2 }' "$r.hybb.err" 2> /dev/null)" = "$h_rew" ] || b_pts="$b_pts; REWRITES DIFFER"
+    echo "== $b: with $REC_HYB_B: hybrid whole run ${hybb_ms[$b]} ms, rewriting ${b_k:-?} ms, points ${b_pts:-?}; $(grep '^gpuc: hybrid rule' "$r.hyb.err" 2> /dev/null); with $REC_HYB_B: $(grep '^gpuc: hybrid rule' "$r.hybb.err" 2> /dev/null)"
+    tableb+=$'\n'"| $b | $m_ms | $h | ${h_pts:-?} | ${hybb_ms[$b]} | ${b_pts:-?} | ${b_k:-?} | $(ratio "${hybb_ms[$b]}" "$h") |"
+  fi
   table+=$'\n'"| $b | $m_cpu ($m_ms) | $h | ${h_k:-?} | ${h_pts:-?} | ${c_ms:-?} | ${gpu_ms[$b]} | ${gpu_k[$b]:-} | $(ratio "$m_ms" "$h") | $(ratio "${c_ms:-0}" "$h") | $target |"
 done
 echo
 echo "$table"
+[ -z "${REC_HYB_B:-}" ] || printf '\n%s\n' "$tableb"
 [ ${#skipped[@]} -eq 0 ] || echo "Maude did not finish within MAUDE_TIMEOUT ($MAUDE_TIMEOUT s) or the time left before the deadline: ${skipped[*]}"
 echo "bench-rec: ${#missed[@]} of $((${#benches[@]} - ${#skipped[@]})) miss the target (the hybrid's whole run no slower than Maude's reduce, or within 20 ms under 20 ms): ${missed[*]}"

@@ -29,7 +29,7 @@ func (d hybrid) head(e *emitter) string {
 		fmt.Sprintf("gpuc compile --emit=llvm --target=host ... -o %s.ll; clang-16 -O2 -c %s.ll -o %s.o", name, name, name),
 		fmt.Sprintf("g++ -O2 -o %s %s.cpp %s.o -lpthread -ldl   (no CUDA toolkit needed; no -lcuda)", name, name, name)) +
 		"#define GPUC_HYBRID 1\n" + driverDecls + "#include <dlfcn.h>\n\n" + runtime.Header + "\n" + detachPrelude + "\n" + cudaLoader() + "\n" + driverPrelude + "\n" + cpuPrelude + "\n" +
-		hybridCUDA + "\n" + hybridPrelude + "\n" + runtime.Device
+		hybridCUDA + "\n" + hybridRule + "\n" + hybridPrelude + "\n" + runtime.Device
 }
 
 func (hybrid) constant(e *emitter, b *ir.Buffer) string { return cpu{}.constant(e, b) }

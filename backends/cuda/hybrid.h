@@ -37,13 +37,17 @@
 //   HYBRID_DEVICE=copy    (host build only) the stand-in device, a second
 //                    host copy, is ready from the start, so that the rule
 //                    below decides.
-// The rule, at each point, with work the point's value:
-//   up, when on the host, the device is ready and work was at least
-//   HYBRID_UP (default 4096 per worker of GPUC_THREADS, or 4096 where
-//   launch sites choose their workers, Note [Pool by measure] in cpu.h)
-//   at HYBRID_K (1) points in a row;
+//   HYBRID_RULE=size  the rule by size alone, as until wave 9 (the rule
+//                    by time is the default).
+// The rule, at each point, with work the point's value, asks to move at
+// HYBRID_K (1) points in a row, up only where the device is ready: by
+// measured time (Note [Migration by measured time] in hybrid_rule.h)
+// where the side to move to was measured, else by size:
+//   up, when on the host and work was at least HYBRID_UP (default 4096
+//   per worker of GPUC_THREADS, or 4096 where launch sites choose their
+//   workers, Note [Pool by measure] in cpu.h);
 //   down, when on the device and work was below HYBRID_DOWN (default
-//   16) at HYBRID_K points in a row.
+//   16; set, it decides the moves down alone).
 // HYBRID_UP is where a CPU core's 50 ns or so per rewrite, times the work
 // over the workers, passes a GPU iteration's fixed cost of about 20 us
 // (launches and the host's read of the list's size) by tenfold; these
@@ -59,9 +63,11 @@
 // benchexpr20 0.66 (1.5 by default), hanoi20 2.8 (3.9), binarysearch
 // 25.0 (31.1), tak36 1.6 (1.3); never going down (HYBRID_DOWN=0) won
 // more on some (fib32 0.86 s) and lost hanoi20 (6.6 s), whose tail is
-// sequential. HYBRID_K is 1 because TRS's points are coarse: one at
-// each change between its one-block loop and a region, each of which runs
-// many iterations. A move up that finds too little device memory leaves
+// sequential. At 16 fib32 still went down and took 9.5 to 10.8 s, so
+// since wave 9 the moves are by measured time, and the sizes decide only
+// the first move up and where a side was not measured. HYBRID_K is 1
+// because TRS's points are coarse: one at each change between its
+// one-block loop and a region, each of which runs many iterations. A move up that finds too little device memory leaves
 // the program on the host for good.
 struct gpuc_hybrid_buf {
   void **ptr;          // the handle's pointer: the side that holds the data
@@ -81,6 +87,7 @@ struct gpuc_hybrid_state {
   long long points[2] = {0, 0};  // points passed on each side
   long long moves = 0;
   long long live = 0;        // the most live that a point gave
+  gpuc_hybrid_meter meter;   // Note [Migration by measured time]
   int nbufs = 0, cap = 0;
   gpuc_hybrid_buf *bufs = nullptr;
 };
@@ -102,7 +109,7 @@ inline void gpuc_hybrid_register(void **ptr, size_t bytes, size_t elem, const ch
 inline void gpuc_hybrid_settings(void) {
   gpuc_hybrid_state &h = gpuc_hy;
   h.read = true;
-  const char *mode = getenv("HYBRID"), *move = getenv("HYBRID_MIGRATE"), *dev = getenv("HYBRID_DEVICE");
+  const char *mode = getenv("HYBRID"), *move = getenv("HYBRID_MIGRATE"), *dev = getenv("HYBRID_DEVICE"), *rule = getenv("HYBRID_RULE");
   if (mode != nullptr && strcmp(mode, "cpu") == 0)
     h.mode = 1;
   else if (mode != nullptr && strcmp(mode, "0") == 0)
@@ -112,10 +119,13 @@ inline void gpuc_hybrid_settings(void) {
   if (move != nullptr && strcmp(move, "every") != 0) gpuc_fail("HYBRID_MIGRATE=%s: want every", move);
   if (move != nullptr) h.mode = 3;
   if (dev != nullptr && strcmp(dev, "copy") != 0) gpuc_fail("HYBRID_DEVICE=%s: want copy", dev);
+  if (rule != nullptr && strcmp(rule, "size") != 0 && strcmp(rule, "time") != 0) gpuc_fail("HYBRID_RULE=%s: want time (the default) or size", rule);
+  h.meter.by_size = rule != nullptr && strcmp(rule, "size") == 0;
   long long up = gpuc_env_count("HYBRID_UP", 1, 1LL << 40), down = gpuc_env_count("HYBRID_DOWN", 0, 1LL << 40);
   long long k = gpuc_env_count("HYBRID_K", 1, 1 << 20);
   h.up = up > 0 ? up : 4096LL * (gpuc_pool_get()->measure ? 1 : gpuc_pool_get()->workers);
   h.down = down >= 0 ? down : 16;
+  h.meter.down_by_size = down >= 0;
   if (k > 0) h.k = k;
 }
 
@@ -180,11 +190,14 @@ inline long long gpuc_hybrid(long long work, long long live) {
   if (live > h.live) h.live = live;
   bool move = false;
   switch (h.mode) {
-  case 0:
+  case 0: {
+    // Every point measures, the device ready or not.
+    const bool ask = gpuc_hybrid_vote(h.meter, gpuc_now_ms(), work, live, h.on_device, h.up, h.down);
     if (h.failed || (!h.on_device && !gpuc_hy_ready(work >= h.up / 8))) break;
-    h.run = (h.on_device ? work < h.down : work >= h.up) ? h.run + 1 : 0;
+    h.run = ask ? h.run + 1 : 0;
     move = h.run >= h.k;
     break;
+  }
   case 2:
     move = !h.on_device;
     if (move && !gpuc_hy_wait()) gpuc_hy_no_device("HYBRID=0");
@@ -193,8 +206,13 @@ inline long long gpuc_hybrid(long long work, long long live) {
     move = h.on_device || gpuc_hy_wait();
     break;
   }
-  if (move && !h.failed) {
+  // The device's spares are allocated before the clock of the move, whose
+  // time is the rule's cost of a move.
+  if (move && !h.failed && (h.on_device || gpuc_hybrid_spares())) {
+    const double t0 = gpuc_now_ms();
     gpuc_hybrid_move();
+    const double t1 = gpuc_now_ms();
+    if (h.mode == 0) gpuc_hybrid_moved(h.meter, t1 - t0, t1);
     h.run = 0;
     if (h.mode == 2 && !h.on_device) gpuc_fail("HYBRID=0: too little device memory for the buffers");
   }
@@ -219,6 +237,15 @@ inline void gpuc_hybrid_report(void) {
     fprintf(stderr, "{\"gpuc\": \"hybrid\", \"host\": %lld, \"device\": %lld, \"moves\": %lld}\n", h.points[0], h.points[1], h.moves);
   else
     fprintf(stderr, "gpuc: hybrid points %lld on the host, %lld on the device, %lld moves\n", h.points[0], h.points[1], h.moves);
+  // The rule's measures (Note [Migration by measured time]), 0 where not measured.
+  if (h.mode != 0) return;
+  const gpuc_hybrid_meter &m = h.meter;
+  if (gpuc_json)
+    fprintf(stderr, "{\"gpuc\": \"hybrid-rule\", \"rule\": \"%s\", \"host_ns_per_slot\": %.3g, \"device_ns_per_slot\": %.3g, \"device_least_ms\": %.3g, \"move_ms\": %.3g, \"margin\": %g}\n",
+            m.by_size ? "size" : "time", m.host_ms * 1e6, m.dev_ms * 1e6, m.dev_floor, m.move_ms, m.margin);
+  else
+    fprintf(stderr, "gpuc: hybrid rule by %s: host %.3g ns a slot, device %.3g ns a slot and %.3g ms an interval at least, last move %.3g ms, margin %g\n",
+            m.by_size ? "size" : "time", m.host_ms * 1e6, m.dev_ms * 1e6, m.dev_floor, m.move_ms, m.margin);
 }
 
 // gpuc_hybrid_release frees the spares, the handles' own memory being

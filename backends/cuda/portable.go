@@ -24,6 +24,9 @@ var cpuPrelude string
 //go:embed hybrid.h
 var hybridPrelude string
 
+//go:embed hybrid_rule.h
+var hybridRule string
+
 //go:embed hybrid_cuda.h
 var hybridCUDA string
 
@@ -221,7 +224,7 @@ func (cpu) head(e *emitter) string {
 	name := e.m.Name
 	return banner(e.m, fmt.Sprintf("clang-16 -O2 -c %s.ll -o %s.o   (gpuc compile --emit=llvm --target=host)", name, name),
 		fmt.Sprintf("clang++-16 -O2 -o %s %s.cpp %s.o   (or g++)", name, name, name)) +
-		runtime.Header + "\n" + cpuPrelude + "\n" + hybridPrelude + "\n" + runtime.Device
+		runtime.Header + "\n" + cpuPrelude + "\n" + hybridRule + "\n" + hybridPrelude + "\n" + runtime.Device
 }
 
 // constant declares the LLVM module's global that holds a constant buffer.

@@ -201,6 +201,8 @@ func TestHostTarget(t *testing.T) {
 				for _, env := range [][]string{
 					{"HYBRID=cpu"}, {"HYBRID=0"}, {"HYBRID_MIGRATE=every"},
 					{"HYBRID_DEVICE=copy", "HYBRID_UP=2", "HYBRID_DOWN=2"},
+					// The rule by time (Note [Migration by measured time]).
+					{"HYBRID_DEVICE=copy", "HYBRID_UP=2"},
 				} {
 					stdout, stderr, status := runExe(t, exe, append(args[:len(args):len(args)], "SMALL=2", "HYBRIDITER=1"), env...)
 					if stdout != want || status != wantStatus || status != 0 && stderr != wantErr {
@@ -340,6 +342,8 @@ func TestHybridDrivers(t *testing.T) {
 				{nocuda}, {nocuda, "HYBRID_MIGRATE=every"}, {nocuda, "NOCUDA_MS=20000"},
 				{fake}, {fake, "HYBRID=0"}, {fake, "HYBRID_MIGRATE=every"}, {fake, "HYBRID=cpu"},
 				{fake, "FAKECUDA_JIT_FAIL=1"}, {fake, "FAKECUDA_JIT_FAIL=1", "HYBRID_MIGRATE=every"},
+				{fake, "HYBRID_UP=2", "HYBRID_START_MS=0"}, {fake, "HYBRID_UP=2", "HYBRID_START_MS=0", "HYBRID_RULE=size"},
+				{fake, "HYBRID_UP=2", "HYBRID_START_MS=0", "FAKECUDA_LAUNCH_US=300"},
 			} {
 				start := time.Now()
 				stdout, stderr, status := runExe(t, base, []string{"SMALL=2", "HYBRIDITER=1"}, env...)
