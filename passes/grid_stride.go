@@ -67,8 +67,9 @@ func (s *strider) loop(hoisted, inner []ir.Stmt, pos ir.Pos) ir.Stmt {
 	body = append(body, inner...)
 	b := ir.NewBuilder(s.m, pos, &body)
 	threads := b.Mul(b.Builtin(ir.GridDim), b.Builtin(ir.BlockDim))
-	// v + min(T, procs - v) cannot pass procs, so v never overflows.
-	next := b.Add(ir.CloneExpr(vp), b.Min(threads, b.Sub(ir.CloneExpr(s.procs), ir.CloneExpr(vp))))
+	// v + max(min(T, procs - v), 1) passes neither procs nor v: v never
+	// overflows and always grows, whatever T's product wraps to.
+	next := b.Add(ir.CloneExpr(vp), b.Max(b.Min(threads, b.Sub(ir.CloneExpr(s.procs), ir.CloneExpr(vp))), b.I32(1)))
 	f := &ir.For{Pos: pos, Init: &ir.Decl{Pos: pos, Name: v, T: ir.I32, Init: &ir.Builtin{Pos: pos, Op: ir.GlobalID}},
 		Cond: b.Lt(ir.CloneExpr(vp), ir.CloneExpr(s.procs)), Post: &ir.Assign{Pos: pos, Name: v, Value: next}, Body: body}
 	s.pieces = append(s.pieces, stridePiece{loop: f, hoisted: hoisted})
