@@ -297,7 +297,7 @@ type Launch struct {
 	Coop   bool
 	// Stride: where the grid does not fit, the cooperative launch runs
 	// with as many blocks as fit, its kernel looping over the processors
-	// (Note [Strided cooperative kernels] in passes/grid_sync.go).
+	// (Note [Strided cooperative kernels] in passes/grid_stride.go).
 	Stride   bool
 	World    bool
 	Fallback []Stmt // nil: none
