@@ -188,7 +188,7 @@ chr-artifacts:
 
 # What scripts/bench-chr-ab.sh needs: fw, gcd and sum compiled before
 # (CHR_AB_BEFORE) and after, the hand-written CUDA and chr_gen.
-CHR_AB_BEFORE ?= 9a1411b
+CHR_AB_BEFORE ?= e94aa23
 chr-ab-artifacts:
 	GO=$(GO) CHECKS=$(CHECKS) scripts/chr-ab-artifacts.sh $(BENCH_DIR)/chr-ab $(CHR_AB_BEFORE)
 

@@ -228,6 +228,9 @@ func (p *printer) stmt(s Stmt) {
 		if s.Coop {
 			head += " coop"
 		}
+		if s.Stride {
+			head += " stride"
+		}
 		if s.World {
 			head += " world"
 		}

@@ -282,18 +282,23 @@ type Fork struct {
 //	launch steps(n) grid G block 256 coop;
 //	launch steps(n) grid G block 256 coop else { ... }
 //	launch steps(n) grid G block 256 coop world;
+//	launch steps_s(n) grid G block 256 coop stride else { ... }
 //
 // A world launch splits its blocks in contiguous ranges across the
 // devices, bid() and gid() staying global; a cooperative world launch's
 // grid barrier is a world barrier (Note [World]). Passes make world
 // launches of world regions.
 type Launch struct {
-	Pos      Pos
-	Kernel   string
-	Args     []Expr
-	Grid     Expr
-	Block    Expr
-	Coop     bool
+	Pos    Pos
+	Kernel string
+	Args   []Expr
+	Grid   Expr
+	Block  Expr
+	Coop   bool
+	// Stride: where the grid does not fit, the cooperative launch runs
+	// with as many blocks as fit, its kernel looping over the processors
+	// (Note [Strided cooperative kernels] in passes/grid_stride.go).
+	Stride   bool
 	World    bool
 	Fallback []Stmt // nil: none
 }

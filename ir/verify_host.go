@@ -16,6 +16,9 @@ func (v *verifier) launch(s *Launch) {
 	v.integer(s.Grid, "grid size")
 	v.integer(s.Block, "block size")
 	v.launches = append(v.launches, s)
+	if s.Stride && (!s.Coop || s.World) {
+		v.errorf(s.Pos, "only a cooperative launch on one device strides")
+	}
 	if s.Fallback != nil {
 		if !s.Coop {
 			v.errorf(s.Pos, "only a cooperative launch has a fallback")

@@ -67,6 +67,15 @@ func gridSync(m *ir.Module, cfg *Config) error {
 			}
 			if mode == GridSyncAuto {
 				l.Fallback = []ir.Stmt{part}
+				s, why, err := o.stridedKernel(part, fmt.Sprintf("%s_stride%d", f.Name, coop))
+				if err != nil {
+					return nil, err
+				}
+				if s != nil {
+					s.Fallback, l.Fallback = l.Fallback, []ir.Stmt{s}
+				} else {
+					o.rep.note(part.Pos, "no strided cooperative kernel: %s", why)
+				}
 			}
 			out = append(out, l)
 		}

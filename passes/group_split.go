@@ -107,11 +107,14 @@ type grouper struct {
 	// runs (a cooperative kernel's active threads), so a uniform check
 	// may raise on every thread (Note [Uniform checks on every thread]).
 	wholeGroup bool
-	m          *ir.Module
-	names      *namer
-	u          *uniformity
-	rep        *Report
-	err        error
+	// stride, if not nil, makes each guarded piece a loop over the
+	// thread's processors (Note [Strided cooperative kernels]).
+	stride *strider
+	m      *ir.Module
+	names  *namer
+	u      *uniformity
+	rep    *Report
+	err    error
 }
 
 func (g *grouper) fail(err error) {
@@ -260,6 +263,12 @@ func (g *grouper) guard(run []ir.Stmt, member string) []ir.Stmt {
 		}
 	}
 	out, inner := hoistDecls(run)
+	if g.stride != nil {
+		if len(inner) > 0 {
+			out = append(out, g.stride.loop(out, inner, inner[0].At()))
+		}
+		return out
+	}
 	if len(inner) > 0 {
 		b := ir.NewBuilder(g.m, inner[0].At(), &out)
 		b.If(noPos(b).Local(member, ir.Bool), func() { b.Emit(inner...) })

@@ -13,10 +13,13 @@
 #     hand-written best (target: within 3x), and the process wall clock;
 #   - gcd and sum over N (default 10^6) at both PROCS: the share outside
 #     kernels (target: under 20%), launches, before/between/after.
-# Every output is compared with the hand-written CUDA's (fw) or with the
-# first run's (gcd, sum). One call takes about 1-2 minutes, most of it
-# nvcc. GPU=0 runs nothing but the builds (for a check of the script with
-# a fake nvcc).
+# The after build runs twice: as built (where a region's grid does not fit,
+# its strided cooperative kernel, Note [Strided cooperative kernels]) and
+# with GPUC_STRIDE=0 (the relaunches, as before). Every output is compared
+# with the hand-written CUDA's (fw) or with the first run's, the before
+# build's (gcd, sum). One call takes about 2-3 minutes, most of it nvcc.
+# GPU=0 runs nothing but the builds (for a check of the script with a fake
+# nvcc).
 set -uo pipefail
 dir=${1:?usage: bench-chr-ab.sh DIR}
 cd "$dir" || exit 1
@@ -49,10 +52,11 @@ store() {
 # run PROG ARGS...: one run with --time; sets t (device time), c (to the
 # last copy out of text, or empty), k (kernels), rest (share outside
 # kernels), wall (process ms), prof (the launches line).
+# STRIDE=0 in the environment of run runs the program with GPUC_STRIDE=0.
 run() {
   local t0 t1
   t0=$(date +%s%N)
-  ./"$@" --time > gpu.out 2> gpu.err || { echo "$1 failed:"; cat gpu.err; }
+  GPUC_STRIDE=${STRIDE:-1} ./"$@" --time > gpu.out 2> gpu.err || { echo "$1 failed:"; cat gpu.err; }
   t1=$(date +%s%N)
   wall=$(((t1 - t0) / 1000000))
   t=$(grep -o 'device time [0-9.]* ms' gpu.err | head -1 | awk '{ print $3 }')
@@ -60,7 +64,11 @@ run() {
   k=$(grep -o 'kernels [0-9.]* ms' gpu.err | awk '{ print $2 }')
   rest=$(grep -o 'the rest [0-9.]* ms ([0-9.]*%)' gpu.err | grep -o '[0-9.]*%')
   prof=$(grep -h 'launches' gpu.err | head -1 | sed 's/^gpuc: //')
+  nl=$(echo "$prof" | grep -o '^[0-9]* launches' | cut -d' ' -f1)
 }
+# variants W: the builds of workload W to run, as PROG:STRIDE.
+variants() { echo "chr-$1-before:1 chr-$1:1 chr-$1:0"; }
+label() { if [ "${1#*:}" = 0 ]; then echo "${1%:*} GPUC_STRIDE=0"; else echo "${1%:*}"; fi; }
 
 m=$(./chr_gen fw "$n" data)
 fwargs="CAP_edge3=$m $(store edge3 0 1 2)"
@@ -74,34 +82,39 @@ for r in $(seq "$runs"); do
   echo "hand-written CUDA, run $r: $h ms; whole process $(((t1 - t0) / 1000000)) ms"
   hand=$(least "$hand" "$h")
 done
-for p in chr-fw-before chr-fw; do
+for v in $(variants fw); do
+  p=${v%:*} lab=$(label "$v")
   for procs in 65536 "$big"; do
     bt= bc= bk=
     for r in $(seq "$runs"); do
       # shellcheck disable=SC2086
-      run "$p" $fwargs PROCS="$procs"
+      STRIDE=${v#*:} run "$p" $fwargs PROCS="$procs"
       if cmp -s gpu.out cuda.out; then same="same output"; else same="OUTPUT DIFFERS from the hand-written CUDA's"; fi
-      echo "$p PROCS=$procs, run $r: device time $t ms ($(ratio "$t" "$hand")x), to the last copy out ${c:-n/a} ms ($(ratio "$c" "$hand")x), kernels $k ms ($(ratio "$k" "$hand")x), outside kernels $rest; process $wall ms; $same"
+      echo "$lab PROCS=$procs, run $r: device time $t ms ($(ratio "$t" "$hand")x), to the last copy out ${c:-n/a} ms ($(ratio "$c" "$hand")x), kernels $k ms ($(ratio "$k" "$hand")x), outside kernels $rest; process $wall ms; $same"
       echo "  $prof"
       bt=$(least "$bt" "$t") bc=$(least "$bc" "$c") bk=$(least "$bk" "$k")
     done
-    echo "  $p PROCS=$procs, best of $runs against the hand-written best $hand ms: device time $bt ms ($(ratio "$bt" "$hand")x), to the last copy out ${bc:-n/a} ms ($(ratio "$bc" "$hand")x), kernels $bk ms ($(ratio "$bk" "$hand")x) (target: within 3x)"
+    echo "  $lab PROCS=$procs, best of $runs against the hand-written best $hand ms: device time $bt ms ($(ratio "$bt" "$hand")x), to the last copy out ${bc:-n/a} ms ($(ratio "$bc" "$hand")x), kernels $bk ms ($(ratio "$bk" "$hand")x) (target: within 3x)"
   done
 done
 
 for w in gcd sum; do
   m=$(./chr_gen "$w" "$rn" data)
   echo "== $w over $rn numbers"
-  for p in "chr-$w-before" "chr-$w"; do
+  for v in $(variants "$w"); do
+    p=${v%:*} lab=$(label "$v")
     for procs in 65536 "$big"; do
+      bt= bk= br= bw=
       for r in $(seq "$runs"); do
         # shellcheck disable=SC2046
-        run "$p" CAP_${w}1="$m" $(store "${w}1" 0) PROCS="$procs"
+        STRIDE=${v#*:} run "$p" CAP_${w}1="$m" $(store "${w}1" 0) PROCS="$procs"
         [ -f "$w-first.out" ] || cp gpu.out "$w-first.out"
         if cmp -s gpu.out "$w-first.out"; then same="same output"; else same="OUTPUT DIFFERS from the first run's"; fi
-        echo "$p PROCS=$procs, run $r: device time $t ms, kernels $k ms, outside kernels $rest (target: under 20%); process $wall ms; $same"
+        echo "$lab PROCS=$procs, run $r: device time $t ms, kernels $k ms, outside kernels $rest (target: under 20%), $nl launches; process $wall ms; $same"
         echo "  $prof"
+        bt=$(least "$bt" "$t") bk=$(least "$bk" "$k") br=$(least "$br" "${rest%\%}") bw=$(least "$bw" "$wall")
       done
+      echo "  $w $lab PROCS=$procs, best of $runs: whole run (device time) $bt ms, kernels $bk ms, outside kernels $br% (target: under 20%), $nl launches, process $bw ms"
     done
   done
 done

@@ -3,15 +3,14 @@
 # (issue 18: Floyd-Warshall's device time against the hand-written CUDA,
 # and the share outside kernels of fw, gcd and sum), built here, where Go
 # is: examples/chr/{fw,gcd,sum}.chr compiled to CUDA by this checkout's
-# gpuc (chr-NAME.cu) and by the gpuc of commit BEFORE (default 9a1411b,
-# main before the ring of Note [A ring as deep as the text];
-# chr-NAME-before.cu), as the Makefile's chr-artifacts compiles them, with
+# gpuc (chr-NAME.cu) and by the gpuc of commit BEFORE (default e94aa23,
+# main before Note [Strided cooperative kernels]; chr-NAME-before.cu), as the Makefile's chr-artifacts compiles them, with
 # the hand-written CUDA, chr_gen and the script. `make chr-ab-artifacts`
 # runs it into bench-artifacts/chr-ab; carry DIR to the GPU machine and run
 # `bench-chr-ab.sh DIR` there (GPU=0 with a fake nvcc checks the script).
 set -euo pipefail
 dir=${1:?usage: chr-ab-artifacts.sh DIR [BEFORE]}
-before=${2:-9a1411b}
+before=${2:-e94aa23}
 root=$(git rev-parse --show-toplevel)
 go=${GO:-go}
 checks=${CHECKS:-on}

@@ -117,18 +117,26 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(s.Pos.String()))
 	f.indent++
 	f.line("if (gpuc_coop_fits(%s, gpuc_grid, gpuc_block, %s)) {", name, smem)
-	f.line("  gpuc_profile_mark();")
 	launch := "gpuc_launch_coop"
 	if world {
 		launch = "gpuc_world_launch_coop"
 	}
-	f.line("  %s%s;", launch, call("", append([]cx{primary(name), primary("gpuc_grid"), primary("gpuc_block"), primary(smem)}, args...)...).s)
-	f.line("  GPUC_CUDA(cudaGetLastError());")
-	f.line("  gpuc_profile_mark();")
-	f.line("  gpuc_profile_launch(true, %s);", cstring(f.f.Name))
-	f.line("  gpuc_device_ran = true;")
-	if world {
-		f.line("  gpuc_world_barrier(); // and ends with one")
+	run := func(grid string) {
+		f.line("  gpuc_profile_mark();")
+		f.line("  %s%s;", launch, call("", append([]cx{primary(name), primary(grid), primary("gpuc_block"), primary(smem)}, args...)...).s)
+		f.line("  GPUC_CUDA(cudaGetLastError());")
+		f.line("  gpuc_profile_mark();")
+		f.line("  gpuc_profile_launch(true, %s);", cstring(f.f.Name))
+		f.line("  gpuc_device_ran = true;")
+		if world {
+			f.line("  gpuc_world_barrier(); // and ends with one")
+		}
+	}
+	run("gpuc_grid")
+	if s.Stride && !world {
+		// Note [Strided cooperative kernels]: as many blocks as fit.
+		f.line("} else if (gpuc_coop_held(%s, gpuc_block, %s) > 0) {", name, smem)
+		run(fmt.Sprintf("gpuc_coop_held(%s, gpuc_block, %s)", name, smem))
 	}
 	f.line("} else {")
 	f.indent++

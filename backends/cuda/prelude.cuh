@@ -203,6 +203,17 @@ template <typename K>
 inline bool gpuc_coop_fits(K *kernel, long long grid, long long block, size_t smem) {
   return grid <= (long long)gpuc_coop_per(kernel, block, smem) * gpuc_coop_sms();
 }
+// gpuc_coop_held is how many blocks of kernel the device holds at once:
+// a strided launch's grid (Note [Strided cooperative kernels]), 0 with
+// GPUC_STRIDE=0 in the environment, which runs the relaunches instead.
+template <typename K> inline long long gpuc_coop_held(K *kernel, long long block, size_t smem) {
+  static int on = -1;
+  if (on < 0) {
+    const char *s = getenv("GPUC_STRIDE");
+    on = !(s != nullptr && strcmp(s, "0") == 0);
+  }
+  return on ? (long long)gpuc_coop_per(kernel, block, smem) * gpuc_coop_sms() : 0;
+}
 
 // gpuc_launch_coop launches kernel cooperatively with args.
 template <typename... P, typename... A>

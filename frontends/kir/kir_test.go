@@ -91,6 +91,7 @@ func TestParseErrors(t *testing.T) {
 		{"module m; host main() { printf stdin \"x\"; }", "x.kir:1:32: error: printf to stdin: want stdout or stderr"},
 		{"module m; buffer b: i32[1] global scratch counts \"x\";", "x.kir:1:43: error: unexpected counts after the buffer's role (want progress \"NAME\", bound \"PARAM\" or below \"PARAM\")"},
 		{"module m; host main() { launch k() grid 1 block 1; }", "x.kir:1:32: error: undeclared kernel k"},
+		{"module m; kernel k() { } host main() { launch k() grid 1 block 1 stride; }", "x.kir:1:66: error: launch: stride must come once, after coop and before world"},
 		{"module m; host main() { barrier blocks; }", "x.kir:1:33: error: unknown barrier scope blocks"},
 		{"module m; host main() { i32(3); }", "x.kir:1:25: error: i32(...) is not a function call"},
 		{"module m; buffer b: i32[4] global scratch; host main() { var x: i32 = b; }", "x.kir:1:71: error: b is a memory; index it to read an element"},

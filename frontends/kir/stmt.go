@@ -138,13 +138,18 @@ func (b *builder) stmt(ctx parser.IStmtContext) ir.Stmt {
 					b.errorf(b.tokPos(a), "launch: coop must come once and before world")
 				}
 				l.Coop = true
+			case "stride":
+				if !l.Coop || l.Stride || l.World {
+					b.errorf(b.tokPos(a), "launch: stride must come once, after coop and before world")
+				}
+				l.Stride = true
 			case "world":
 				if l.World {
 					b.errorf(b.tokPos(a), "launch: world twice")
 				}
 				l.World = true
 			default:
-				b.errorf(b.tokPos(a), "launch: expected coop or world, found %s", a.GetText())
+				b.errorf(b.tokPos(a), "launch: expected coop, stride or world, found %s", a.GetText())
 			}
 		}
 		if s.Block() != nil {

@@ -117,7 +117,7 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 		return nop
 	}
 	args, grid, blockSize := c.exprs(s.Args), c.expr(s.Grid), c.expr(s.Block)
-	gt, bt, x, pos, coop, world := typeOf(s.Grid), typeOf(s.Block), c.x, s.Pos, s.Coop, s.World
+	gt, bt, x, pos, coop, world, stride := typeOf(s.Grid), typeOf(s.Block), c.x, s.Pos, s.Coop, s.World, s.Stride
 	var fallback stmtFn
 	if s.Fallback != nil {
 		fallback = c.stmts(s.Fallback)
@@ -147,6 +147,11 @@ func (c *compiler) launch(s *ir.Launch) stmtFn {
 		}
 		if !world && x.coopFits(g, b) {
 			x.coopLaunch(k, vals, g, b, pos)
+			return ctlNext
+		}
+		// A strided launch runs as many blocks as fit, where one does.
+		if held := x.coopThreads() / max(b, 1); stride && g > 0 && held >= 1 {
+			x.coopLaunch(k, vals, min(g, held), b, pos)
 			return ctlNext
 		}
 		if fallback == nil {
