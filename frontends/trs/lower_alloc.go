@@ -11,12 +11,15 @@ import (
 // A step rewrites a slot in three stages, each once per turn of the
 // slot's loop (rewriteSlot). The match stage, a switch on the head with
 // the rules of each symbol in file order, finds the first rule that
-// applies and writes down which (the local rule), how many new slots its
-// right-hand side needs (need) and the slots of the bound subterms that
-// the right-hand side uses (the binding registers b0, b1, ...). Then one
-// site takes need slots from the fresh counter and the free ring (Note
-// [Fresh slots first]). Then the build stage, a switch on rule, moves
-// the references (the rule's constants: those it adds to each bound
+// applies and writes down which (the local rule) and how many new slots
+// its right-hand side needs (need); in a world, also the slots of the
+// bound subterms that the right-hand side uses (the binding registers b0,
+// b1, ...). Then one site takes need slots from the fresh counter and the
+// free ring (Note [Fresh slots first]). Then the build stage, a switch
+// on rule, reads the bound subterms' slots anew from the root's argument
+// registers along the left-hand side's paths (on one device: no one
+// writes a slot below the root in the phase, as they are in normal form),
+// moves the references (the rule's constants: those it adds to each bound
 // subterm, and how each argument of the root changes its count: -1 drops
 // the reference, 0 moves it, as f(X) -> g(X) does, more adds to it),
 // names the new slots (the first nf_a fresh from fb_a on, the rest from
@@ -24,12 +27,15 @@ import (
 // new root.
 //
 // Until wave 9 the match stage also wrote the counts into locals (bc0,
-// ..., rd0, ...) that the site read: every local that a rule's case sets
-// is a value merged after the switch, and on the CPU (clang -O2) each
-// turn stored some sixty constants to the stack, before the switch and in
-// each case, for about half of sieve1000's time. With the counts as
-// constants of the build stage's cases, sieve1000's CPU twin takes 250
-// ms rather than 450 (docs/BENCHMARKS.md, the CPU twin's speed).
+// ..., rd0, ...) that the site read, and the binding registers on one
+// device too: every local that a rule's case sets is a value merged after
+// the switch, and on the CPU (clang -O2) each turn stored some sixty
+// constants to the stack, before the switch and in each case, for about
+// half of sieve1000's time. With the counts as constants of the build
+// stage's cases, the slots read anew there, and the garbage's locals
+// declared once (Note [One processor's garbage]), sieve1000's CPU twin
+// takes 200 ms rather than 450 and dart's 10 rather than 20
+// (docs/BENCHMARKS.md, the CPU twin's speed).
 //
 // Before, every rule inlined its own allocator, four warp-combined
 // atomics and the overflow flag, and its own reference counting: trs_step
@@ -73,6 +79,7 @@ type rulePlan struct {
 	groups [][]*newTerm // 0: the caller's; in a world, j+1 fork j's
 	adds   []int64      // the references added to binding register i
 	delta  []int64      // how the count of the root's argument a changes
+	reads  []*ir.Decl   // one processor's store: the bound slots, read anew
 }
 
 // Locals of the site (Note [One allocation site]).
@@ -157,6 +164,11 @@ func (l *lowerer) rewriteStages(b *fn) {
 	for _, p := range sa.plans {
 		build.Cases = append(build.Cases, &ir.Case{Pos: p.ms.rule.Pos, Values: []int64{int64(p.ms.rule.Index)}, Body: b.Nest(func() {
 			b.Pos = p.ms.rule.Pos
+			for _, d := range p.reads {
+				if d != nil {
+					b.Emit(d)
+				}
+			}
 			l.moveRefs(b, p)
 			for g, nts := range p.groups {
 				var dev ir.Expr
@@ -191,8 +203,17 @@ func (l *lowerer) pick(b *fn, sa *stepAlloc, ms *matchState) {
 	for i, key := range ms.keys() {
 		slot, root, _, _ := ms.boundKey(key)
 		name := bindReg(i)
-		b.Local(name, l.id)
-		b.Set(name, ir.CloneExpr(slot))
+		if path := ms.from[key]; l.world || path == nil {
+			b.Local(name, l.id)
+			b.Set(name, ir.CloneExpr(slot))
+			sa.binds = max(sa.binds, i+1)
+			p.reads = append(p.reads, nil)
+		} else {
+			// Read anew in the build stage (Note [One allocation site]).
+			name = fmt.Sprintf("c%d_%d", r.Index, i)
+			p.reads = append(p.reads, &ir.Decl{Pos: b.Pos, Name: name, T: l.id, Init: ir.CloneExpr(path)})
+			b.Local(name, l.id)
+		}
 		switch k := key.(type) {
 		case *Var:
 			p.ms.vars[k] = b.V(name)
@@ -208,7 +229,6 @@ func (l *lowerer) pick(b *fn, sa *stepAlloc, ms *matchState) {
 		} else {
 			p.adds[i] = uses[key]
 		}
-		sa.binds = max(sa.binds, i+1)
 	}
 	p.delta = delta
 	if _, _, _, collapse := p.ms.bound(r.RHS); !collapse {
@@ -244,7 +264,7 @@ func (l *lowerer) pick(b *fn, sa *stepAlloc, ms *matchState) {
 func (l *lowerer) moveRefs(b *fn, p *rulePlan) {
 	for i, n := range p.adds {
 		if n > 0 {
-			l.addRef(b, b.V(bindReg(i)), b.I32(n))
+			l.addRef(b, p.bind(b, i), b.I32(n))
 		}
 	}
 	for a, d := range p.delta {
@@ -257,6 +277,14 @@ func (l *lowerer) moveRefs(b *fn, p *rulePlan) {
 			b.Call("trs_release", b.V(l.regs()[a]), b.V("k"))
 		}
 	}
+}
+
+// bind reads the slot of p's i-th bound subterm.
+func (p *rulePlan) bind(b *fn, i int) ir.Expr {
+	if p.reads[i] != nil {
+		return b.V(p.reads[i].Name)
+	}
+	return b.V(bindReg(i))
 }
 
 // keys lists the bound subterms (variables and copies of matched
