@@ -359,18 +359,19 @@ import (
 
 // lowerer builds the module of a System.
 type lowerer struct {
-	sys   *System
-	opts  Options
-	m     *ir.Module
-	pos   ir.Pos
-	k     int      // argument arrays: the largest arity
-	start []int64  // start[a] = sys.ArityStart(a), for a = 0..k+1
-	graph *Graph   // the input
-	nodes int64    // slots the input takes
-	queue []int32  // the input's pending slots
-	args  []string // the argument arrays' names
-	world bool     // opts.World: the owner-placed store (Note [TRS on several devices])
-	id    ir.Type  // slot ids: i32, or u32 where a world needs them (Note [Slot words])
+	stepDecls []ir.Stmt // locals declared at trs_step's start (garbageLocal)
+	sys       *System
+	opts      Options
+	m         *ir.Module
+	pos       ir.Pos
+	k         int      // argument arrays: the largest arity
+	start     []int64  // start[a] = sys.ArityStart(a), for a = 0..k+1
+	graph     *Graph   // the input
+	nodes     int64    // slots the input takes
+	queue     []int32  // the input's pending slots
+	args      []string // the argument arrays' names
+	world     bool     // opts.World: the owner-placed store (Note [TRS on several devices])
+	id        ir.Type  // slot ids: i32, or u32 where a world needs them (Note [Slot words])
 }
 
 // Lower builds the SPMD-level module of a checked system.

@@ -11,26 +11,41 @@ import (
 // A step rewrites a slot in three stages, each once per turn of the
 // slot's loop (rewriteSlot). The match stage, a switch on the head with
 // the rules of each symbol in file order, finds the first rule that
-// applies and writes down which (the local rule), how many new slots its
-// right-hand side needs (need), the slots of the bound subterms that the
-// right-hand side uses (the binding registers b0, b1, ...), the
-// references it adds to each (bc0, ...) and how each argument of the
-// root changes its count (rd0, ...: -1 drops the reference, 0 moves it,
-// as f(X) -> g(X) does, more adds to it), all constants of the rule. Then
-// one site takes need slots from the fresh counter and the free ring
-// (Note [Fresh slots first]) and moves the references. Then the build
-// stage, a switch on rule, names the new slots (the first nf_a fresh
-// from fb_a on, the rest from the ring at rb_a), writes the right-hand
-// side into them and sets the new root.
+// applies and writes down which (the local rule) and how many new slots
+// its right-hand side needs (need); in a world, also the slots of the
+// bound subterms that the right-hand side uses (the binding registers b0,
+// b1, ...). Then one site takes need slots from the fresh counter and the
+// free ring (Note [Fresh slots first]). Then the build stage, a switch
+// on rule, reads the bound subterms' slots anew from the root's argument
+// registers along the left-hand side's paths (on one device: no one
+// writes a slot below the root in the phase, as they are in normal form),
+// moves the references (the rule's constants: those it adds to each bound
+// subterm, and how each argument of the root changes its count: -1 drops
+// the reference, 0 moves it, as f(X) -> g(X) does, more adds to it),
+// names the new slots (the first nf_a fresh from fb_a on, the rest from
+// the ring at rb_a), writes the right-hand side into them and sets the
+// new root.
+//
+// Until wave 9 the match stage also wrote the counts into locals (bc0,
+// ..., rd0, ...) that the site read, and the binding registers on one
+// device too: every local that a rule's case sets is a value merged after
+// the switch, and on the CPU (clang -O2) each turn stored some sixty
+// constants to the stack, before the switch and in each case, for about
+// half of sieve1000's time. With the counts as constants of the build
+// stage's cases, the slots read anew there, and the garbage's locals
+// declared once (Note [One processor's garbage]), sieve1000's CPU twin
+// takes 200 ms rather than 450 and dart's 10 rather than 20
+// (docs/BENCHMARKS.md, the CPU twin's speed).
 //
 // Before, every rule inlined its own allocator, four warp-combined
 // atomics and the overflow flag, and its own reference counting: trs_step
 // of REC's benchexpr20 was 7,186 lines of CUDA, which ptxas took minutes
 // over, and a file of 250,000 WST rules lowered to 2.3 KB of IR a rule,
 // now 0.9 KB (docs/BENCHMARKS.md, "One allocation site"). Now the
-// allocator and the counting appear once per step, and threads of a warp
-// that rewrite by different rules meet there, so that one warp-combined
-// atomic can serve them all.
+// allocator appears once per step, and threads of a warp that rewrite by
+// different rules meet there, so that one warp-combined atomic can serve
+// them all; each rule's case keeps only its few reference counts, one
+// atomic on a slot each, which no two threads share anyway.
 //
 // Every thread makes the same atomics in the same order as before: the
 // allocation's, then the added references, then the dropped ones; only
@@ -62,6 +77,9 @@ type rulePlan struct {
 	ms     *matchState
 	news   []*newTerm
 	groups [][]*newTerm // 0: the caller's; in a world, j+1 fork j's
+	adds   []int64      // the references added to binding register i
+	delta  []int64      // how the count of the root's argument a changes
+	reads  []*ir.Decl   // one processor's store: the bound slots, read anew
 }
 
 // Locals of the site (Note [One allocation site]).
@@ -72,11 +90,9 @@ const (
 	siteAt = "_a"    // the tag of the site's locals
 )
 
-func bindReg(i int) string  { return fmt.Sprintf("b%d", i) }
-func bindRefs(i int) string { return fmt.Sprintf("bc%d", i) }
-func rootRefs(a int) string { return fmt.Sprintf("rd%d", a) }
-func needOf(j int) string   { return fmt.Sprintf("%s_%d", lNeed, j) }
-func forkTag(j int) string  { return fmt.Sprintf("%s_%d", siteAt, j) }
+func bindReg(i int) string { return fmt.Sprintf("b%d", i) }
+func needOf(j int) string  { return fmt.Sprintf("%s_%d", lNeed, j) }
+func forkTag(j int) string { return fmt.Sprintf("%s_%d", siteAt, j) }
 
 // groupTag and groupNeed are group g's locals at the site.
 func groupTag(g int) string {
@@ -104,9 +120,6 @@ func (l *lowerer) rewriteStages(b *fn) {
 	if l.world {
 		b.Local(lNFork, ir.I32)
 	}
-	for a := 0; a < l.k; a++ {
-		b.Local(rootRefs(a), ir.I32)
-	}
 	sw := &ir.Switch{Pos: b.Pos, X: b.V("h")}
 	for _, sym := range l.sys.Syms {
 		if !sym.Defined() {
@@ -125,10 +138,6 @@ func (l *lowerer) rewriteStages(b *fn) {
 	}
 	for i := 0; i < sa.binds; i++ {
 		b.Decl(bindReg(i), l.id, b.S(0))
-		b.Decl(bindRefs(i), ir.I32, b.I32(0))
-	}
-	for a := 0; a < l.k; a++ {
-		b.Decl(rootRefs(a), ir.I32, b.I32(0))
 	}
 	if len(sw.Cases) > 0 {
 		b.Emit(sw)
@@ -151,11 +160,16 @@ func (l *lowerer) rewriteStages(b *fn) {
 		b.Set("out", b.I32(outStop)) // the store is full: the slot stays as it is
 		b.Break()
 	})
-	l.moveRefs(b, sa)
 	build := &ir.Switch{Pos: b.Pos, X: b.V(lRule)}
 	for _, p := range sa.plans {
 		build.Cases = append(build.Cases, &ir.Case{Pos: p.ms.rule.Pos, Values: []int64{int64(p.ms.rule.Index)}, Body: b.Nest(func() {
 			b.Pos = p.ms.rule.Pos
+			for _, d := range p.reads {
+				if d != nil {
+					b.Emit(d)
+				}
+			}
+			l.moveRefs(b, p)
 			for g, nts := range p.groups {
 				var dev ir.Expr
 				if g > 0 {
@@ -189,8 +203,17 @@ func (l *lowerer) pick(b *fn, sa *stepAlloc, ms *matchState) {
 	for i, key := range ms.keys() {
 		slot, root, _, _ := ms.boundKey(key)
 		name := bindReg(i)
-		b.Local(name, l.id)
-		b.Set(name, ir.CloneExpr(slot))
+		if path := ms.from[key]; l.world || path == nil {
+			b.Local(name, l.id)
+			b.Set(name, ir.CloneExpr(slot))
+			sa.binds = max(sa.binds, i+1)
+			p.reads = append(p.reads, nil)
+		} else {
+			// Read anew in the build stage (Note [One allocation site]).
+			name = fmt.Sprintf("c%d_%d", r.Index, i)
+			p.reads = append(p.reads, &ir.Decl{Pos: b.Pos, Name: name, T: l.id, Init: ir.CloneExpr(path)})
+			b.Local(name, l.id)
+		}
 		switch k := key.(type) {
 		case *Var:
 			p.ms.vars[k] = b.V(name)
@@ -200,19 +223,14 @@ func (l *lowerer) pick(b *fn, sa *stepAlloc, ms *matchState) {
 		case *Term:
 			p.ms.subs = append(p.ms.subs, boundSub{t: k, slot: b.V(name), root: root})
 		}
+		p.adds = append(p.adds, 0)
 		if root >= 0 {
 			delta[root] += uses[key]
-		} else if uses[key] > 0 {
-			b.Local(bindRefs(i), ir.I32)
-			b.Set(bindRefs(i), b.I32(uses[key]))
-		}
-		sa.binds = max(sa.binds, i+1)
-	}
-	for a, d := range delta {
-		if d != 0 {
-			b.Set(rootRefs(a), b.I32(d))
+		} else {
+			p.adds[i] = uses[key]
 		}
 	}
+	p.delta = delta
 	if _, _, _, collapse := p.ms.bound(r.RHS); !collapse {
 		for _, a := range r.RHS.Args {
 			p.ms.collectNew(a, &p.news)
@@ -236,21 +254,37 @@ func (l *lowerer) pick(b *fn, sa *stepAlloc, ms *matchState) {
 	b.Break()
 }
 
-// moveRefs adds the references that the picked rule's right-hand side
-// makes to the slots of its bound subterms (variables and copies of
+// moveRefs adds the references that the picked rule p's right-hand
+// side makes to the slots of its bound subterms (variables and copies of
 // matched subterms), then drops the old root's references to its
-// arguments. A bound subterm that is an argument of the root moves its
-// reference instead: f(X) -> g(X) changes no count.
-func (l *lowerer) moveRefs(b *fn, sa *stepAlloc) {
-	for i := 0; i < sa.binds; i++ {
-		b.If(b.Lt(b.I32(0), b.V(bindRefs(i))), func() { l.addRef(b, b.V(bindReg(i)), b.V(bindRefs(i))) })
+// arguments, in the build stage's case of p, where the counts are
+// constants of the rule (Note [One allocation site]). A bound
+// subterm that is an argument of the root moves its reference instead:
+// f(X) -> g(X) changes no count.
+func (l *lowerer) moveRefs(b *fn, p *rulePlan) {
+	for i, n := range p.adds {
+		if n > 0 {
+			l.addRef(b, p.bind(b, i), b.I32(n))
+		}
 	}
-	for a := 0; a < l.k; a++ {
-		b.If(b.Lt(b.I32(0), b.V(rootRefs(a))), func() { l.addRef(b, b.V(l.regs()[a]), b.V(rootRefs(a))) })
+	for a, d := range p.delta {
+		if d > 0 {
+			l.addRef(b, b.V(l.regs()[a]), b.I32(d))
+		}
 	}
-	for a := 0; a < l.k; a++ {
-		b.If(b.Lt(b.V(rootRefs(a)), b.I32(0)), func() { b.Call("trs_release", b.V(l.regs()[a]), b.V("k")) })
+	for a, d := range p.delta {
+		if d < 0 {
+			b.Call("trs_release", b.V(l.regs()[a]), b.V("k"))
+		}
 	}
+}
+
+// bind reads the slot of p's i-th bound subterm.
+func (p *rulePlan) bind(b *fn, i int) ir.Expr {
+	if p.reads[i] != nil {
+		return b.V(p.reads[i].Name)
+	}
+	return b.V(bindReg(i))
 }
 
 // keys lists the bound subterms (variables and copies of matched

@@ -86,6 +86,13 @@ func (l *lowerer) fuel(b *fn) ir.Expr {
 // garbage of the phase is the rest of the list, which commit frees as
 // before, counting what is left (Note [Free ring positions]).
 
+// The locals of the slots taken from the garbage are declared once, at
+// trs_step's start, not at each turn: a local that each turn sets to zero
+// and that a switch's cases merge is a constant that the CPU stores to
+// the stack at each turn, some twenty of them for sieve1000's rule with 19
+// new subterms. Only the first gn of them are read, after the take sets
+// them (Note [One processor's garbage]).
+
 // garbageLocal names the local that holds the j-th slot that an
 // allocation tagged tag takes from the garbage.
 func garbageLocal(tag string, j int) string { return fmt.Sprintf("gs%s_%d", tag, j) }
@@ -98,7 +105,8 @@ func (l *lowerer) takeGarbage(b *fn, tag string, m int64, need ir.Expr) ir.Expr 
 	n := "gn" + tag
 	b.Decl(n, ir.I32, b.I32(0))
 	for j := 0; j < int(m); j++ {
-		b.Decl(garbageLocal(tag, j), l.id, b.S(0))
+		l.stepDecls = append(l.stepDecls, &ir.Decl{Pos: b.Pos, Name: garbageLocal(tag, j), T: l.id, Init: b.S(0)})
+		b.Local(garbageLocal(tag, j), l.id)
 		// Once the list is empty it stays so: only a take adds to it.
 		// The site takes at most need (the rule's) of the m (the most
 		// of any rule) (Note [One allocation site]).

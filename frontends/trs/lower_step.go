@@ -36,9 +36,12 @@ func (l *lowerer) stepFunc() {
 	b.Decl("nstep", ir.I32, b.I32(0))
 	b.Decl("t", l.id, b.V("s"))
 	b.Decl("walk", ir.Bool, b.Bool(true))
+	body, at := b.Block(), len(*b.Block())
 	spent := l.fueled(b, "fuel", ir.I64, l.stepFuel(b), func() ir.Expr { return b.V("walk") }, func() { l.visit(b) })
 	b.If(spent, func() { l.walkSpent(b) })
 	b.Return(b.Conv(ir.I64, b.V("nstep")))
+	*body = append((*body)[:at], append(l.stepDecls, (*body)[at:]...)...)
+	l.stepDecls = nil
 }
 
 // visit is one turn of the walk, at slot t. If no argument is pending, it
@@ -262,10 +265,10 @@ func (l *lowerer) rewriteSym(b *fn, sa *stepAlloc, sym *Sym) {
 	b.While(b.Bool(true), func() {
 		for _, r := range sym.Rules {
 			b.Pos = r.Pos
-			ms := &matchState{rule: r, vars: map[*Var]ir.Expr{}, direct: map[*Var]int{}}
+			ms := &matchState{rule: r, vars: map[*Var]ir.Expr{}, direct: map[*Var]int{}, from: map[any]ir.Expr{}}
 			var todo []patAt
 			for i, p := range r.LHS.Args {
-				todo = append(todo, patAt{p: p, slot: b.V(l.regs()[i]), head: heads[i], root: i})
+				todo = append(todo, patAt{p: p, slot: b.V(l.regs()[i]), head: heads[i], root: i, path: b.V(l.regs()[i])})
 			}
 			l.match(b, ms, todo, func() { l.pick(b, sa, ms) })
 		}
@@ -288,6 +291,7 @@ type matchState struct {
 	subs   []boundSub       // the left-hand side's matched subterms below the root
 	eqs    [][2]ir.Expr     // repeated variables: slots that must hold equal terms
 	paths  int              // locals made for subterm slots
+	from   map[any]ir.Expr  // each binding's slot read anew from the root's argument registers
 }
 
 // boundSub is a subterm of a left-hand side, not a variable, with the
@@ -329,6 +333,7 @@ type patAt struct {
 	slot ir.Expr
 	head ir.Expr
 	root int
+	path ir.Expr // the slot read anew from the root's argument registers
 }
 
 // match emits the tests of the patterns in todo as nested ifs, depth
@@ -358,6 +363,7 @@ func (l *lowerer) match(b *fn, ms *matchState, todo []patAt, body func()) {
 			ms.eqs = append(ms.eqs, [2]ir.Expr{first, pa.slot})
 		} else {
 			ms.vars[v] = b.Decl(fmt.Sprintf("v%d_%d", ms.rule.Index, v.Index), l.id, pa.slot)
+			ms.from[v] = pa.path
 			if pa.root >= 0 {
 				ms.direct[v] = pa.root
 			}
@@ -377,11 +383,12 @@ func (l *lowerer) match(b *fn, ms *matchState, todo []patAt, body func()) {
 		} else {
 			ms.subs = append(ms.subs, boundSub{t: pa.p, slot: pa.slot, root: -1})
 		}
+		ms.from[pa.p] = pa.path
 		var kids []patAt
 		for i, a := range pa.p.Args {
 			name := fmt.Sprintf("p%d_%d", ms.rule.Index, ms.paths)
 			ms.paths++
-			kids = append(kids, patAt{p: a, slot: b.Decl(name, l.id, l.arg(b, i, ir.CloneExpr(pa.slot))), root: -1})
+			kids = append(kids, patAt{p: a, slot: b.Decl(name, l.id, l.arg(b, i, ir.CloneExpr(pa.slot))), root: -1, path: l.arg(b, i, ir.CloneExpr(pa.path))})
 		}
 		l.match(b, ms, append(kids, rest...), body)
 	})
