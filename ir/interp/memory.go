@@ -75,12 +75,10 @@ func (x *machine) allocate() error {
 			for d := range x.devices {
 				m.inst = append(m.inst, all[int64(d)*n:int64(d+1)*n:int64(d+1)*n])
 			}
+			m.data = m.inst[0]
 		} else {
 			m.inst = nil
-		}
-		m.data = make([]ir.Bits, n)
-		if m.inst != nil {
-			m.data = m.inst[0]
+			m.data = make([]ir.Bits, n)
 		}
 		return n
 	}
