@@ -11,7 +11,8 @@
 # LOGDIR (default: a new temporary folder) keeps make test's output (make.log), time -v's
 # report (time.log) and the samples (ps.log: "seconds rss_kb command" a line). The sampler
 # sees a process only if it lives across a sample, so short ones may be missed; time -v's
-# figure misses none but does not name the process.
+# figure misses none but does not name the process. Only make test's own processes are
+# sampled, not those of others who share the machine.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 logs=${1:-$(mktemp -d)}
@@ -23,7 +24,16 @@ job=$!
 : >"$logs/ps.log"
 while kill -0 "$job" 2>/dev/null; do
 	now=$(($(date +%s) - start))
-	ps -eo rss=,comm= | awk -v t="$now" '$1 > 102400 { print t, $1, $2 }' >>"$logs/ps.log"
+	# make test's processes only: the descendants of $job (others may share the machine).
+	ps -eo pid=,ppid=,rss=,comm= | awk -v t="$now" -v top="$job" '
+		{ parent[$1] = $2; rss[$1] = $3; comm[$1] = $4 }
+		END {
+			for (p in parent) {
+				q = p
+				for (i = 0; i < 64 && q != top && q > 1; i++) q = parent[q]
+				if (q == top && rss[p] > 102400) print t, rss[p], comm[p]
+			}
+		}' >>"$logs/ps.log"
 	sleep 1
 done
 wait "$job"
