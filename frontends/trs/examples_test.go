@@ -319,11 +319,17 @@ func runModule(t *testing.T, m *ir.Module, params map[string]int64, coop int64, 
 	return out + errOut
 }
 
+// testDeviceMemory is the device memory that runStreams fits a store
+// to where CAPACITY is not set: hundreds of thousands of slots, which
+// every test term fits. The default, 256 MiB, fits 4.6 million slots,
+// 35 MB a buffer in the interpreter, made and zeroed for each run.
+const testDeviceMemory = 16 << 20
+
 // runStreams returns the program's standard output and standard error.
 func runStreams(t *testing.T, m *ir.Module, params map[string]int64, coop int64, race bool) (string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if err := interp.Run(m, interp.Config{Stdout: &out, Stderr: &errOut, Params: params, CoopThreads: coop, Race: race, Workers: 1}); err != nil {
+	if err := interp.Run(m, interp.Config{Stdout: &out, Stderr: &errOut, Params: params, CoopThreads: coop, Race: race, Workers: 1, DeviceMemory: testDeviceMemory}); err != nil {
 		t.Fatalf("run %v (race %v): %v\noutput:\n%s", params, race, err, out.String())
 	}
 	return out.String(), errOut.String()

@@ -575,7 +575,10 @@ func (l *lowerer) buffers() {
 	arr("h_mark", ir.U8, capacity)
 	arr("h_stack", l.id, capacity)
 	arr("h_live", ir.I64, small(1))
-	arr("h_tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: small(4), Y: ir.CloneExpr(traceCap)})
+	// The host's copy of the trace is one device's: 4*TRACECAP words in
+	// a world too, where small(4) would be DEVICES*worldWords*TRACECAP
+	// (512 MiB on four devices).
+	arr("h_tr", ir.I64, &ir.Binary{Pos: l.pos, Op: ir.Mul, X: ir.IntConst(ir.I32, 4), Y: ir.CloneExpr(traceCap)})
 }
 
 // Status words (status[i]) and free-ring words (free[i]).

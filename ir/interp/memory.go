@@ -14,17 +14,17 @@ type memory struct {
 	kind   string // "buffer" or "array", for messages
 	elem   ir.Type
 	space  ir.Space
-	host   bool       // a host array
-	data   []ir.Bits  // nil for shared buffers
-	shared int        // the index of a shared buffer's instances, else -1
-	shadow []shadow   // race mode: one per element, made on first access
-	prio   []prioMark // one per element if a priority store writes here
+	host   bool        // a host array
+	data   []ir.Bits   // nil for shared buffers
+	shared int         // the index of a shared buffer's instances, else -1
+	shadow pagedShadow // race mode: one per element, made on first access
+	prio   []prioMark  // one per element if a priority store writes here
 	// inst holds each device's instance of a per-device memory when the
 	// world has several devices (Note [Devices]); data is inst[0].
 	inst    [][]ir.Bits
-	shadows [][]shadow // race mode: the shadow of each instance but the first
-	marks   []devMark  // race mode: cross-device state of a distributed buffer
-	world   bool       // distributed or replicated: one storage for the world
+	shadows []pagedShadow // race mode: the shadow of each instance but the first
+	marks   []devMark     // race mode: cross-device state of a distributed buffer
+	world   bool          // distributed or replicated: one storage for the world
 }
 
 // at is the instance of m that device dev sees.
@@ -75,12 +75,10 @@ func (x *machine) allocate() error {
 			for d := range x.devices {
 				m.inst = append(m.inst, all[int64(d)*n:int64(d+1)*n:int64(d+1)*n])
 			}
+			m.data = m.inst[0]
 		} else {
 			m.inst = nil
-		}
-		m.data = make([]ir.Bits, n)
-		if m.inst != nil {
-			m.data = m.inst[0]
+			m.data = make([]ir.Bits, n)
 		}
 		return n
 	}
