@@ -293,7 +293,7 @@ echo "bench-rec: GPU programs done at $(ms_since "$t_start") ms; waiting for Mau
 wait "$bg"
 echo "bench-rec: all done at $(ms_since "$t_start") ms"
 
-tableb="| benchmark | Maude real ms | hybrid whole run ms | points (host, device, moves) | hybrid with $REC_HYB_B ms | its points | its rewriting ms | its / hybrid |"$'\n'"|---|---|---|---|---|---|---|---|"
+tableb="| benchmark | Maude real ms | hybrid whole run ms | points (host, device, moves) | hybrid with ${REC_HYB_B:-} ms | its points | its rewriting ms | its / hybrid |"$'\n'"|---|---|---|---|---|---|---|---|"
 table="| benchmark | Maude reduce ms, CPU (real) | hybrid whole run ms | hybrid rewriting ms | hybrid points (host, device, moves) | CPU rewriter ms | GPU-only whole run ms | GPU-only kernels ms | Maude real / hybrid | CPU rewriter / hybrid | target |"$'\n'"|---|---|---|---|---|---|---|---|---|---|---|"
 skipped=() missed=()
 for b in "${benches[@]}"; do
