@@ -368,7 +368,10 @@ func (l *lowerer) writeConstraint(b *block, ct *ctype, slot ir.Expr, vals []ir.E
 // equals taken in every run that has not raised (the slots below
 // taken are all handed out, each below CAP); within a step a reader
 // of top already saw slots whose constraints were not written yet,
-// and those are born in the next step.
+// and those are born in the next step. The region starts taken at top,
+// which the host sets or an input file gives (Note [Input stores]); an
+// input top is no scratch buffer, and `--input` drops its bound, since
+// no write checked the file's value (package driver).
 
 // allocate takes a new slot (Note [Store tops]), raising an error when
 // the store is full, and fills it.

@@ -224,7 +224,6 @@ func (l *lowerer) hostInit() []ir.Stmt {
 		b.ifThen(b.Bin(ir.Gt, b.I32(int64(s.query)), s.capRef(b.Builder)), []ir.Stmt{&ir.Raise{Pos: l.pos,
 			Msg: fmt.Sprintf("the query posts %d %s constraints, more than %s", s.query, ct, s.cap)}})
 		b.Store(s.top, b.I32(0), b.I32(int64(s.query)))
-		b.Store(s.taken, b.I32(0), b.I32(int64(s.query)))
 	}
 	return b.stmts()
 }
