@@ -12,7 +12,8 @@ import "gpuc/analysis/its"
 // where c' is c read after the transition: each variable the transition steps by a constant k
 // (v := v + k) stands as v - k, which is exact in bitvector semantics; a compare that reads a
 // variable the transition sets otherwise gives no candidate. Houdini keeps it only where it is
-// inductive, like any candidate.
+// inductive, like any candidate. Where c is a conjunction, each compare in it that reads no load
+// gives a candidate of its own (the flag implies every conjunct).
 
 // flagCandidates gives the flag candidates of sys.
 func flagCandidates(sys *its.System) []its.Expr {
@@ -26,15 +27,23 @@ func flagCandidates(sys *its.System) []its.Expr {
 			b, _ := sys.Var(k)
 			one, okT := ite.T.(*its.Const)
 			zero, okE := ite.E.(*its.Const)
-			c, okC := ite.C.(*its.Binary)
-			if !okT || !okE || !okC || !c.Op.IsCompare() || one.Val.Sign() == 0 || zero.Val.Sign() != 0 || its.HasNondet(c) {
+			if !okT || !okE || one.Val.Sign() == 0 || zero.Val.Sign() != 0 {
 				continue
 			}
-			post, ok := afterSteps(c, t)
-			if !ok {
-				continue
+			// Where the flag holds, so does each conjunct of c: one candidate for each
+			// compare among them that reads no load (CHR's claim rounds: `more := lost
+			// changed && round < min(ROUNDS, 15)`).
+			for _, a := range conjuncts(ite.C) {
+				c, okC := a.(*its.Binary)
+				if !okC || !c.Op.IsCompare() || its.HasNondet(c) {
+					continue
+				}
+				post, ok := afterSteps(c, t)
+				if !ok {
+					continue
+				}
+				out = append(out, its.B(its.LOr, its.B(its.Eq, its.R(b), &its.Const{Val: zero.Val, Sort: b.Sort}), post))
 			}
-			out = append(out, its.B(its.LOr, its.B(its.Eq, its.R(b), &its.Const{Val: zero.Val, Sort: b.Sort}), post))
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package termination
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -459,7 +460,14 @@ func frame(t its.Transition, from, to []its.Expr) (framed, open []its.Expr) {
 // stageOne gives the first stage's candidates at each location: the facts, signs and interval
 // bounds of single counters, and the compares that hold there on every path (available).
 func stageOne(sys *its.System) func(l int) []its.Expr {
+	// The flag candidates mention two counters (the flag and the compare's), and are few: they
+	// join the first stage (Note [Flag candidates]).
 	base := oneCounter(sys, candidatesOf(sys, true, false))
+	for _, c := range flagCandidates(sys) {
+		if !slices.ContainsFunc(base, func(b its.Expr) bool { return b.String() == c.String() }) {
+			base = append(base, c)
+		}
+	}
 	avail := available(sys)
 	return func(l int) []its.Expr {
 		out := append([]its.Expr(nil), base...)

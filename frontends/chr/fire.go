@@ -354,15 +354,35 @@ func (l *lowerer) writeConstraint(b *block, ct *ctype, slot ir.Expr, vals []ir.E
 	b.Store(s.state, slot, b.I32(1))
 }
 
-// allocate takes a new slot from the store's top, raising an error when
+// Note [Store tops]
+//
+// A store hands out slots from a counter, and a slot past CAP raises
+// "constraint store full". The counter that the adds advance (taken)
+// passes CAP where the store is full: each thread that finds it full
+// has added one before it raises, and on the GPU the others go on. So
+// the adds go to taken, and top, which every loop over the store
+// reads, is raised to the slot's end by an atomic maximum only after
+// the check passed: top never exceeds CAP, a checked fact (`bound`,
+// Note [Bounded buffers] in package ir) for the termination analysis.
+// Slots are the same as with one counter, and at each barrier top
+// equals taken in every run that has not raised (the slots below
+// taken are all handed out, each below CAP); within a step a reader
+// of top already saw slots whose constraints were not written yet,
+// and those are born in the next step. The region starts taken at top,
+// which the host sets or an input file gives (Note [Input stores]); an
+// input top is no scratch buffer, and `--input` drops its bound, since
+// no write checked the file's value (package driver).
+
+// allocate takes a new slot (Note [Store tops]), raising an error when
 // the store is full, and fills it.
 func (l *lowerer) allocate(b *block, r *rule, pg *post, vals []ir.Expr, step ir.Expr) {
 	ct := pg.ct
 	s := l.stores[ct]
 	slot := b.decl(l.locals.fresh("a"), ir.I32, b.I32(0))
-	b.Atomic(slot.Name, ir.AtomicAdd, s.top, b.I32(0), b.I32(1))
+	b.Atomic(slot.Name, ir.AtomicAdd, s.taken, b.I32(0), b.I32(1))
 	b.ifThen(b.Bin(ir.Ge, slot, s.capRef(b.Builder)), []ir.Stmt{&ir.Raise{Pos: pg.pos,
 		Msg: fmt.Sprintf("%s: in %s: constraint store full: more than %s %s constraints (set %s=N for a larger store)", pg.pos, r.label(), s.cap, ct, s.cap)}})
+	b.Atomic("", ir.AtomicMax, s.top, b.I32(0), b.Bin(ir.Add, slot, b.I32(1)))
 	l.writeConstraint(b, ct, slot, vals, step)
 }
 

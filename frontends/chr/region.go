@@ -295,6 +295,10 @@ func (l *lowerer) forSlots(b *block, n ir.Expr, body func(b *block, slot ir.Expr
 func (l *lowerer) copyQuery(b *block) {
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		// Allocation goes on from top, whether the host or an input set it
+		// (Note [Store tops]).
+		b.ifThen(b.Bin(ir.Eq, b.Builtin(ir.ProcID), b.I32(0)), []ir.Stmt{
+			&ir.Store{Pos: b.Pos, Buf: s.taken, Index: b.I32(0), Value: b.Ld(s.top, b.I32(0))}})
 		top := b.Builtin(ir.Min, b.Ld(s.top, b.I32(0)), s.capRef(b.Builder))
 		l.forSlots(b, top, func(b *block, i ir.Expr) {
 			b.ifThen(b.Bin(ir.Eq, b.Ld(s.born, i), b.I32(0)), []ir.Stmt{

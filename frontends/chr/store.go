@@ -15,7 +15,8 @@ type store struct {
 	state string   // i32: 1 alive, 0 free or removed
 	born  string   // i32: the step from which the constraint is visible
 	claim string   // u64 claim words (Note [Parallel firing]); "" if nothing removes this type
-	top   string   // i32[1]: slots handed out so far
+	top   string   // i32[1]: slots handed out so far, at most cap (Note [Store tops])
+	taken string   // i32[1]: slots asked for, past cap where the store is full
 	// The live constraints packed after the fixpoint: their count (i32[1])
 	// and one array per argument (Note [Output]).
 	live   string
@@ -97,9 +98,11 @@ func (l *lowerer) declareStores() {
 		s.state = l.name(base + "_st")
 		s.born = l.name(base + "_born")
 		s.top = l.name(base + "_top")
+		s.taken = l.name(base + "_taken")
 		l.buffer(s.state, ir.I32, s.capRef(b), ir.Scratch)
 		l.buffer(s.born, ir.I32, s.capRef(b), ir.Scratch)
-		l.buffer(s.top, ir.I32, b.I32(1), ir.Scratch)
+		l.buffer(s.top, ir.I32, b.I32(1), ir.Scratch).Bound = s.cap
+		l.buffer(s.taken, ir.I32, b.I32(1), ir.Scratch)
 		s.live = l.name(base + "_live")
 		// live, cursor, unsorted: a count of live slots, a position in the
 		// packed arrays of CAP entries, a flag; all in [0, CAP] (Note

@@ -58,7 +58,9 @@ func SetRoles(m *ir.Module, static, inputs []string) error {
 		case b.Space != ir.Global || b.Role != ir.Scratch:
 			return fmt.Errorf("--input %s: only a global scratch buffer can become an input buffer; %s is %s %s", name, name, b.Space, b.Role)
 		}
-		b.Role = ir.Input
+		// A file's values meet no bound: no write checked them (Note
+		// [Bounded buffers] in package ir).
+		b.Role, b.Bound, b.Below = ir.Input, "", false
 	}
 	return nil
 }
