@@ -103,6 +103,9 @@ func (f *fn) stmt(s ir.Stmt) {
 		default:
 			f.line("__syncthreads();")
 		}
+		if f.goOn && !f.host && f.f.Kind == ir.KernelFunc {
+			f.line("gpuc_fault_halt();")
+		}
 	case *ir.Raise:
 		f.raise(s)
 	case *ir.Launch, *ir.Copy, *ir.Swap, *ir.Printf, *ir.Write:
