@@ -33,6 +33,8 @@
 # print the same bytes (else "OUTPUTS DIFFER"). RUN_TIMEOUT (120 s)
 # bounds a run; ONLY (a comma list of workload names) picks workloads:
 # by default all but carve, whose 1 GiB image takes a minute to write.
+# The fault cases of backends/cuda's tests (FAULTS=0 leaves them out) run
+# first, each compared with `gpuc run`'s stdout, stderr and exit status.
 # Expected length: about 1.5 minutes of builds and 2.5 of runs.
 set -uo pipefail
 mode=${1:?usage: bench-checks-ab.sh prepare DIR [BASE_GPUC] | run DIR}
@@ -142,6 +144,22 @@ if [ "$mode" = prepare ]; then
       cmp -s "$dir/ab-$name-stop.cu" "$dir/ab-$name-flag.cu" && { echo "bench-checks-ab: $name: the flag variant did not take"; exit 1; } ;;
     esac
   done
+  # The fault cases of backends/cuda's tests (a line of arguments each in
+  # NAME.cases), whose checks now go on: each must print what `gpuc run`
+  # prints, on stdout and stderr, and exit as it does.
+  for src in backends/cuda/testdata/{checks,hoist,below,facts,offsets,goon}.kir backends/cuda/testdata/coop/fault.kir; do
+    name=$(basename "${src%.kir}")
+    "$dir/gpuc" compile "$src" -o "$dir/fault-$name.cu" 2> /dev/null || { echo "bench-checks-ab: gpuc compile $src failed"; exit 1; }
+    k=0
+    while read -r line; do
+      k=$((k + 1))
+      echo "$line" > "$dir/fault-$name.case$k.args"
+      status=0
+      # shellcheck disable=SC2086
+      "$dir/gpuc" run "$src" $line > "$dir/fault-$name.case$k.expected" 2> "$dir/fault-$name.case$k.stderr" || status=$?
+      echo "$status" > "$dir/fault-$name.case$k.status"
+    done < "${src%.kir}.cases"
+  done
   ls "$dir"/ab-*.cu | wc -l | xargs echo "bench-checks-ab: .cu files in $dir:"
   exit 0
 fi
@@ -161,10 +179,13 @@ done
 [ "${#picked[@]}" -gt 0 ] || { echo "bench-checks-ab: no workload"; exit 1; }
 
 start=$(date +%s)
-for w in "${picked[@]}"; do
-  n=${w%%|*}
-  for f in ab-"$n"-*.cu; do echo "${f%.cu}"; done
-done | xargs -P "$(nproc)" -I{} sh -c 'nvcc -O3 -arch='"$arch"' -Xptxas -v -o {} {}.cu 2> {}.ptxas || { echo "bench-checks-ab: nvcc {} failed"; tail -3 {}.ptxas; }'
+{
+  [ "${FAULTS:-1}" = 0 ] || for f in fault-*.cu; do [ -f "$f" ] && echo "${f%.cu}"; done
+  for w in "${picked[@]}"; do
+    n=${w%%|*}
+    for f in ab-"$n"-*.cu; do echo "${f%.cu}"; done
+  done
+} | xargs -P "$(nproc)" -I{} sh -c 'nvcc -O3 -arch='"$arch"' -Xptxas -v -o {} {}.cu 2> {}.ptxas || { echo "bench-checks-ab: nvcc {} failed"; tail -3 {}.ptxas; }'
 echo "bench-checks-ab: builds took $(($(date +%s) - start)) s"
 if [[ " ${picked[*]} " == *"fw1024|"* ]] && { [ -x chr_gen ] || gcc -O2 -o chr_gen chr_gen.c; }; then
   mkdir -p data && fw_cap=$(./chr_gen fw 1024 data) || echo "bench-checks-ab: chr_gen failed"
@@ -172,6 +193,22 @@ fi
 if [ -x carve-data ] && [[ " ${picked[*]} " == *"carve|"* ]] && [ ! -f carve-ab.img ]; then
   ./carve-data image -sigs carve.sigs -n "$pe_bytes" -gap 1048576 -o carve-ab.img -expect carve-ab.expected > /dev/null
 fi
+
+# The fault cases first: same stdout, stderr and exit status as `gpuc run`.
+fails=0 cases=0
+for a in fault-*.case*.args; do
+  [ -f "$a" ] || continue
+  c=${a%.args} p=${a%%.case*}
+  [ -x "$p" ] || { echo "bench-checks-ab: $p not built"; fails=$((fails + 1)); continue; }
+  cases=$((cases + 1)) status=0
+  # shellcheck disable=SC2046
+  timeout 60 ./"$p" $(cat "$a") > "$c.out" 2> "$c.err" || status=$?
+  if ! cmp -s "$c.out" "$c.expected" || ! cmp -s "$c.err" "$c.stderr" || [ "$status" != "$(cat "$c.status")" ]; then
+    fails=$((fails + 1))
+    echo "bench-checks-ab: FAULT CASE DIFFERS: $p $(cat "$a"): exit $status, want $(cat "$c.status"); stderr $(head -c 300 "$c.err"), want $(head -c 300 "$c.stderr")"
+  fi
+done
+[ "$cases" = 0 ] || echo "bench-checks-ab: fault cases: $cases run, $fails differ"
 
 ms() { grep -o 'device time [0-9.]* ms' "$1" | head -1 | grep -o '[0-9.]*'; }
 mainms() { grep -o '[:,] main [0-9.]* ms' "$1" | head -1 | grep -o '[0-9.][0-9.]*'; }
