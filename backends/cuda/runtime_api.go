@@ -48,7 +48,8 @@ func (runtimeAPI) constant(e *emitter, b *ir.Buffer) string {
 // before any other error. The first raise sets the device's error word,
 // gpuc_error, by a compare-and-swap; only that raise writes its values and
 // then its number into pinned host memory mapped for the device, with
-// system fences between, and stops (Note [Checks] in backends/abi).
+// system fences between, and stops (Note [Checks] in backends/abi) or
+// goes on (Note [Going on after a fault] there).
 //
 // The host's look is a stream synchronisation and a read of the pinned
 // number: no copy from the device. A host loop that launches a step and
