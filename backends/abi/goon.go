@@ -12,10 +12,14 @@ import (
 // first wins, with its two values) and then, where the function goes on
 // (GoOn), does not stop: the access takes index 0 and the division
 // divisor 1, and the thread runs on to its next stop point: the end of
-// its kernel, or the test after a barrier of a loop (a faulted kernel
-// stops there, all of it, since the others would wait at the next
-// barrier). The host reports the recorded fault when the launch ends,
-// as before. A stop reachable from every check doubles the registers of
+// its kernel, or the test after a barrier. In a kernel with barriers the
+// error word is tested after each barrier and where the kernel returns
+// or ends, and a fault stops the whole kernel there (a trap), since the
+// others would wait at the next barrier for a thread that left: a thread
+// that faulted passes one of these points before any other thread can
+// wait for it forever, as barriers of any site count together (CUDA's
+// grid sync and __syncthreads). The host reports the recorded fault when
+// the launch ends, as before. A stop reachable from every check doubles the registers of
 // TRS's rewriting kernels (docs/BENCHMARKS.md, "the checks' cost by
 // part"); a check that goes on costs its compare and a cold store.
 //
@@ -57,8 +61,11 @@ func (c *Conv) GoOn(f *ir.Func) bool {
 }
 
 // BarrierStops reports whether kernel f tests the error word after each
-// barrier and stops there where a fault was recorded: f goes on.
-func (c *Conv) BarrierStops(f *ir.Func) bool { return f.Kind == ir.KernelFunc && c.GoOn(f) }
+// barrier, and where it returns or ends, and stops there where a fault
+// was recorded: f goes on and holds barriers.
+func (c *Conv) BarrierStops(f *ir.Func) bool {
+	return f.Kind == ir.KernelFunc && c.GoOn(f) && ir.HasBarrier(f.Body, false)
+}
 
 // goOnFuncs computes GoOn for every kernel and device function of m.
 func goOnFuncs(m *ir.Module, use map[*ir.Func]*usage) map[*ir.Func]bool {

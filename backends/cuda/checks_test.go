@@ -47,6 +47,7 @@ func TestCoopFaultFacts(t *testing.T) {
 	for _, f := range []fact{
 		{`int x = a\[gpuc_idx_go\(\(long long\)j, \(long long\)gpuc_mul\(G, B\), \d+\)\];`, 1},
 		{`gpuc_grid_sync\(\);\n\s*gpuc_fault_halt\(\);`, 2},
+		{`gpuc_fault_halt\(\);\n}`, 1}, // where the kernel ends
 		{`\[\[noreturn\]\] __device__ __attribute__\(\(noinline\)\) void gpuc_device_fault`, 1},
 		{`__trap\(\);`, 2},
 		{`asm volatile\("exit;"\);`, 0},

@@ -85,6 +85,9 @@ func (f *fn) stmt(s ir.Stmt) {
 	case *ir.Continue:
 		f.line("continue;")
 	case *ir.Return:
+		if f.halts {
+			f.line("gpuc_fault_halt();")
+		}
 		if s.Value == nil {
 			f.line("return;")
 		} else {
@@ -103,7 +106,7 @@ func (f *fn) stmt(s ir.Stmt) {
 		default:
 			f.line("__syncthreads();")
 		}
-		if f.goOn && !f.host && f.f.Kind == ir.KernelFunc {
+		if f.halts {
 			f.line("gpuc_fault_halt();")
 		}
 	case *ir.Raise:
