@@ -182,6 +182,9 @@ func (f *fn) ret(s *ir.Return) {
 	if s.Value != nil {
 		v = f.expr(s.Value)
 	}
+	if f.halts {
+		f.faultHalt()
+	}
 	switch {
 	case f.src.Kind == ir.DeviceFunc:
 		f.cur.NewRet(v)
@@ -239,15 +242,16 @@ func (f *fn) barrier(s *ir.Barrier) {
 		f.errorf(s.Pos, "barrier outside a kernel's block-uniform code")
 	case f.cpu == nil:
 		f.cur.NewCall(f.g.intrinsic("llvm.nvvm.barrier0", types.Void))
-		if f.goOn && f.g.errWord != nil {
+		if f.halts {
 			f.faultHalt()
 		}
 	}
 }
 
-// faultHalt stops the thread after a barrier where a fault was recorded:
-// one whose check went on stops here (Note [Going on after a fault] in
-// package abi), as do the others, which read the error word here too.
+// faultHalt stops the thread after a barrier, or where its kernel
+// returns or ends, where a fault was recorded: one whose check went on
+// stops here (Note [Going on after a fault] in package abi), as do the
+// others, which read the error word here too.
 func (f *fn) faultHalt() {
 	w := f.cur.NewLoad(types.I32, f.g.errWord)
 	w.Volatile = true
