@@ -24,8 +24,11 @@ import (
 // part"); a check that goes on costs its compare and a cold store.
 //
 // Going on must neither hang nor touch memory out of range. Index 0 is
-// in range of any buffer of one element or more; a zero length keeps the
-// stop. For hangs, a function goes on only where every loop of it and of
+// in the storage of every global buffer, even one of length 0 (the pool
+// gives each 256 bytes at least, gpuc_pool_add); accesses to shared
+// buffers keep the stop. A value written into a buffer with a below
+// bound becomes 0, so that the loads that rely on the bound stay in
+// range. For hangs, a function goes on only where every loop of it and of
 // every function it calls ends whatever values its loads return, and no
 // kernel that reaches it calls one that does not (a garbage value
 // returned to a caller that loops on it could spin). A loop ends so
@@ -47,7 +50,11 @@ import (
 //     kernel (BarrierStops).
 //
 // A function that calls itself, directly or not, keeps the stop: its
-// depth depends on values. The criterion is syntactic and local, like
+// depth depends on values. Both GPU paths go on (CUDA: gpuc_idx_go,
+// gpuc_divisor_go, gpuc_fault_halt; NVPTX: a select after the check);
+// the host target does not, where a fault already ends the launch (Note
+// [Raise on the CPU] in backends/llvm), nor NVRTC's kernels, whose error
+// word a trap would lose, nor world programs. The criterion is syntactic and local, like
 // the placement's; `gpuc check --termination` proves more kernels
 // thread-modularly, and the test compares the two on the TRS examples.
 
