@@ -18,10 +18,14 @@ func TestGoOn(t *testing.T) {
 	}
 	m := irtest.Parse(t, "goon.kir", src)
 	c := abi.New(m, true)
-	want := map[string]bool{"fuel": true, "step": true, "counted": true, "chase": false, "get": false, "recurse": false, "deep": false, "main": false}
+	want := map[string]bool{"fuel": true, "step": true, "counted": true, "rounds": true, "twice": true,
+		"chase": false, "get": false, "recurse": false, "deep": false, "main": false}
 	for name, w := range want {
 		if got := c.GoOn(m.Func(name)); got != w {
 			t.Errorf("%s: GoOn %v, want %v", name, got, w)
+		}
+		if got := c.BarrierStops(m.Func(name)); got != (name == "rounds") {
+			t.Errorf("%s: BarrierStops %v", name, got)
 		}
 	}
 }

@@ -82,11 +82,12 @@ func TestCheckPlacementFacts(t *testing.T) {
 func TestGoOnFacts(t *testing.T) {
 	on, _ := emit(t, "testdata/goon.kir")
 	for _, f := range []fact{
-		{`// (fuel|step|counted): checks: [^\n]*, going on\n`, 3},
+		{`// (fuel|step|counted|rounds|twice): checks: [^\n]*, going on\n`, 5},
 		{`// (chase|get|deep|recurse): checks: [^\n]*\d elided\n`, 4},
 		{`return gpuc_rem\(a\[gpuc_idx_go\(\(long long\)i, \(long long\)N, \d+\)\], gpuc_divisor_go\(N, \d+\)\);`, 1},
 		{`return a\[gpuc_idx\(\(long long\)i, \(long long\)N, \d+\)\];`, 1},
-		{`gpuc_fault_halt\(\);`, 0},
+		{`__syncthreads\(\);\n\s*gpuc_fault_halt\(\);`, 2},
+		{`gpuc_fault_halt\(\);`, 3}, // and where rounds ends
 	} {
 		checkFact(t, on, f)
 	}
