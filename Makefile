@@ -89,7 +89,7 @@ demo: build
 # The backends' test programs that need no input files (or whose .args
 # name a .in file beside them) go along with the examples.
 GPU_EXTRAS := $(wildcard backends/llvm/testdata/*.kir) \
-	$(foreach p,below checks edges facts hoist host minimal names offsets raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
+	$(foreach p,below checks edges facts goon hoist host minimal names offsets raise_device raise_host shared,backends/cuda/testdata/$(p).kir) \
 	$(wildcard backends/cuda/testdata/coop/*.kir) \
 	$(wildcard backends/cuda/testdata/world/*.kir) frontends/kir/testdata/world.kir ir/interp/testdata/world.kir
 gpu-artifacts: build

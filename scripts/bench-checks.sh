@@ -31,7 +31,7 @@ reps=${REPS:-3}
 gpuc=./gpuc
 parts=",${PART:-fork,chr,trs,rec,pe},"
 counts() {
-  sed -n 's|^// .*: checks: \([0-9]*\) kept (\([0-9]*\) in loops), \([0-9]*\) hoisted, \([0-9]*\) elided$|\1 \2 \3 \4|p' "$1" |
+  sed -n 's|^// .*: checks: \([0-9]*\) kept (\([0-9]*\) in loops), \([0-9]*\) hoisted, \([0-9]*\) elided\(, going on\)\{0,1\}$|\1 \2 \3 \4|p' "$1" |
     awk '{ k += $1; l += $2; h += $3; e += $4 } END { printf "%d kept (%d in loops), %d hoisted, %d elided", k, l, h, e }'
 }
 [ "${COUNTS:-0}" = 1 ] || echo "bench-checks: $(date -u +%Y-%m-%dT%H:%MZ) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvcc --version | tail -1)"

@@ -36,8 +36,9 @@ const (
 // Conv is the calling convention of one module: what each kernel and
 // device function touches, in its own body or through its callees.
 type Conv struct {
-	m   *ir.Module
-	use map[*ir.Func]*usage
+	m    *ir.Module
+	use  map[*ir.Func]*usage
+	goOn map[*ir.Func]bool // Note [Going on after a fault], computed on demand
 }
 
 // New analyses m, which must have passed ir.Verify. With checks, a

@@ -21,7 +21,8 @@ import (
 // raise, it records a number in the error word, the first wins, and the
 // winning thread also records two values (the index and the length, or
 // the value and the bound) in the error
-// values (FaultValues) before it stops as a raise stops. The numbers of
+// values (FaultValues) before it stops as a raise stops, or, where Note
+// [Going on after a fault] allows, goes on in range. The numbers of
 // faults follow those of the raises (Faults), and each names a printf
 // format that the host fills with the two values.
 //

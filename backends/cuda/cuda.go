@@ -147,6 +147,7 @@ type emitter struct {
 	effectful map[string]bool // functions whose calls have effects
 	errs      diag.List
 	rt        *respecPlan           // run-time specialization, if asked for
+	stopOnly  bool                  // no check goes on (Note [Going on after a fault] in package abi)
 	kernelSig func(*ir.Func) string // kernels' declarations, if not signature's
 	// world: the module runs on a world of devices (Note [World on
 	// NVSHMEM]); worldKernels are the kernels that world launches run.

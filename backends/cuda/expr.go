@@ -205,7 +205,19 @@ func (f *fn) checkedIndex(node any, pos ir.Pos, b *ir.Buffer, index ir.Expr, idx
 	f.length = true
 	n := f.expr(b.Len)
 	f.length = false
-	return call("gpuc_idx", cast(ir.I64, idx), cast(ir.I64, n), primary(strconv.Itoa(id)))
+	return call(f.idxHelper(b), cast(ir.I64, idx), cast(ir.I64, n), primary(strconv.Itoa(id)))
+}
+
+// idxHelper names the device's check of an index into b, or of a value
+// written into it: gpuc_idx_go where the check goes on (Note [Going on
+// after a fault] in package abi), where index 0 is in b's storage (a
+// global buffer takes 256 bytes of the pool at least, gpuc_pool_add);
+// else gpuc_idx, which stops.
+func (f *fn) idxHelper(b *ir.Buffer) string {
+	if f.goOn && b.Space != ir.Shared && !f.e.distributed(b) {
+		return "gpuc_idx_go"
+	}
+	return "gpuc_idx"
 }
 
 // needsCheck says whether device code checks index of b at node.
@@ -229,7 +241,11 @@ func (f *fn) checkedValue(s *ir.Store, b *ir.Buffer, v cx) cx {
 	if f.host {
 		return cast(b.Elem, call("gpuc_below_at", cast(ir.I64, v), cast(ir.I64, bound), primary(cstring(format))))
 	}
-	return cast(b.Elem, call("gpuc_idx", cast(ir.I64, v), cast(ir.I64, bound), primary(strconv.Itoa(f.faultID(s.Pos, format)))))
+	helper := "gpuc_idx"
+	if f.goOn {
+		helper = "gpuc_idx_go" // 0 indexes the storage of any global buffer
+	}
+	return cast(b.Elem, call(helper, cast(ir.I64, v), cast(ir.I64, bound), primary(strconv.Itoa(f.faultID(s.Pos, format)))))
 }
 
 // checkedDivisor checks the divisor y of e: in host code always, with the
@@ -242,6 +258,8 @@ func (f *fn) checkedDivisor(e *ir.Binary, y cx) cx {
 		return y
 	case f.host:
 		return call("gpuc_nonzero_at", y, primary(cstring(e.Pos.String())))
+	case f.e.checks && f.goOn:
+		return call("gpuc_divisor_go", y, primary(strconv.Itoa(f.faultID(e.Pos, abi.DivFault(e.Pos)))))
 	case f.e.checks:
 		return call("gpuc_divisor", y, primary(strconv.Itoa(f.faultID(e.Pos, abi.DivFault(e.Pos)))))
 	}

@@ -20,6 +20,8 @@ type fn struct {
 	length bool            // emitting a buffer's length, which start-up checked
 	plan   *abi.CheckPlan  // where device checks go (Note [Check placement] in package abi)
 	active []*abi.Hoist    // hoisted tests that hold in the loop copy being emitted
+	goOn   bool            // failed checks record and go on (Note [Going on after a fault] in package abi)
+	halts  bool            // goOn in a kernel with barriers: after each and before it ends, a fault stops it
 	// worldSynced: the devices are as the last world barrier left them
 	// when the statement being emitted starts (Note [World barriers that
 	// repeat]); collectiveNext: the one after it is a collective, which
@@ -92,15 +94,24 @@ func (e *emitter) function(g *ir.Func) string {
 	f := e.newFn(g)
 	if e.checks && g.Kind != ir.HostFunc {
 		f.plan = abi.PlanChecks(e.m, g)
+		f.goOn = !e.world && !e.stopOnly && e.conv.GoOn(g)
+		f.halts = f.goOn && e.conv.BarrierStops(g)
 	}
 	var prologue []string
 	if g.Kind == ir.KernelFunc {
 		prologue = f.sharedPrologue()
 	}
 	f.block(g.Body)
+	if f.halts && !endsInJump(g.Body) {
+		f.line("gpuc_fault_halt();")
+	}
 	var b strings.Builder
 	if f.plan != nil {
-		fmt.Fprintf(&b, "// %s: %s\n", g.Name, f.plan)
+		going := ""
+		if f.goOn {
+			going = ", going on"
+		}
+		fmt.Fprintf(&b, "// %s: %s%s\n", g.Name, f.plan, going)
 	}
 	fmt.Fprintf(&b, "%s {\n", e.signatureOf(g))
 	for _, l := range append(f.temps, prologue...) {

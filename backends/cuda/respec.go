@@ -256,6 +256,7 @@ func EmitNVRTC(spec, before *ir.Module, checks bool) (out []byte, err error) {
 		return nil, err
 	}
 	e := newEmitter(spec, runtimeAPI{}, checks)
+	e.stopOnly = true // a trap would lose the error word, which only the device holds here
 	e.number(before)
 	kernels := respecKernels(before)
 	var b strings.Builder
@@ -393,11 +394,14 @@ __device__ int *gpuc_error_at;
 const nvrtcFault = `
 __device__ long long *gpuc_error_values_at;
 __device__ int gpuc_checks = 1;
-[[noreturn]] __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
+__device__ inline void gpuc_device_record(int id, long long a, long long b) {
   if (atomicCAS(gpuc_error_at, 0, id) == 0) {
     gpuc_error_values_at[0] = a;
     gpuc_error_values_at[1] = b;
   }
+}
+[[noreturn]] __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
+  gpuc_device_record(id, a, b);
   gpuc_device_raise(id);
 }
 `

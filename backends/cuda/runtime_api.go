@@ -48,7 +48,8 @@ func (runtimeAPI) constant(e *emitter, b *ir.Buffer) string {
 // before any other error. The first raise sets the device's error word,
 // gpuc_error, by a compare-and-swap; only that raise writes its values and
 // then its number into pinned host memory mapped for the device, with
-// system fences between, and stops (Note [Checks] in backends/abi).
+// system fences between, and stops (Note [Checks] in backends/abi) or
+// goes on (Note [Going on after a fault] there).
 //
 // The host's look is a stream synchronisation and a read of the pinned
 // number: no copy from the device. A host loop that launches a step and
@@ -83,7 +84,7 @@ func (runtimeAPI) constant(e *emitter, b *ir.Buffer) string {
 // where device code raises (Note [Error word]).
 func (runtimeAPI) raiseSupport(e *emitter, b *strings.Builder) {
 	if len(e.raiseMsgs) == 0 {
-		b.WriteString("\n// No device code raises.\nstatic void gpuc_check_device_error(void) {}\n")
+		b.WriteString("\n// No device code raises.\nstatic void gpuc_check_device_error(void) {}\n__device__ inline void gpuc_fault_halt(void) {}\n")
 		return
 	}
 	msgs, n := raiseMessages(e)
@@ -117,6 +118,14 @@ __device__ inline void gpuc_error_mirror(int id) {
   __threadfence_system();
 }
 
+// gpuc_fault_halt stops the whole kernel after a barrier where a fault
+// was recorded: a thread whose check went on stops here (Note [Going on
+// after a fault] in backends/abi), and so do the others, which could
+// otherwise wait for it at the next barrier.
+__device__ inline void gpuc_fault_halt(void) {
+  if (__builtin_expect(*(volatile int *)&gpuc_error != 0, 0)) __trap();
+}
+
 // gpuc_device_raise records a raise in device code and stops.
 [[noreturn]] __device__ inline void gpuc_device_raise(int id) {
   if (atomicCAS(&gpuc_error, 0, id) == 0) gpuc_error_mirror(id);
@@ -134,7 +143,7 @@ __device__ long long gpuc_error_values[2];
 __device__ long long *gpuc_error_values_sys;
 static long long *gpuc_error_values_host;
 __device__ int gpuc_checks = 1;
-[[noreturn]] __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
+__device__ inline __attribute__((always_inline)) void gpuc_device_record(int id, long long a, long long b) {
   if (atomicCAS(&gpuc_error, 0, id) == 0) {
     gpuc_error_values[0] = a;
     gpuc_error_values[1] = b;
@@ -142,6 +151,9 @@ __device__ int gpuc_checks = 1;
     gpuc_error_values_sys[1] = b;
     gpuc_error_mirror(id);
   }
+}
+[[noreturn]] __device__ __attribute__((noinline)) void gpuc_device_fault(int id, long long a, long long b) {
+  gpuc_device_record(id, a, b);
   gpuc_device_stop();
 }
 %s
@@ -219,6 +231,23 @@ __device__ inline long long gpuc_idx(long long i, long long n, int id) {
 }
 template <typename T> __device__ inline T gpuc_divisor(T b, int id) {
   if (__builtin_expect(b == 0, 0) && gpuc_checks) gpuc_device_fault(id, 0, 0);
+  return b;
+}
+// The checks that go on (Note [Going on after a fault] in backends/abi):
+// a failed one records as gpuc_device_fault does and gives index 0 or
+// divisor 1; the kernel stops at its end or its next barrier.
+__device__ inline long long gpuc_idx_go(long long i, long long n, int id) {
+  if (__builtin_expect((unsigned long long)i >= (unsigned long long)n, 0) && gpuc_checks) {
+    gpuc_device_record(id, i, n);
+    return 0;
+  }
+  return i;
+}
+template <typename T> __device__ inline T gpuc_divisor_go(T b, int id) {
+  if (__builtin_expect(b == 0, 0) && gpuc_checks) {
+    gpuc_device_record(id, 0, 0);
+    return 1;
+  }
   return b;
 }
 `

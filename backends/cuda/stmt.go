@@ -86,6 +86,9 @@ func (f *fn) stmt(s ir.Stmt) {
 	case *ir.Continue:
 		f.line("continue;")
 	case *ir.Return:
+		if f.halts {
+			f.line("gpuc_fault_halt();")
+		}
 		if s.Value == nil {
 			f.line("return;")
 		} else {
@@ -103,6 +106,9 @@ func (f *fn) stmt(s ir.Stmt) {
 			f.line("gpuc_grid_sync();")
 		default:
 			f.line("__syncthreads();")
+		}
+		if f.halts {
+			f.line("gpuc_fault_halt();")
 		}
 	case *ir.Raise:
 		f.raise(s)

@@ -66,7 +66,8 @@ func (f *fn) elem(node any, name string, index ir.Expr, pos ir.Pos) (value.Value
 		if !ok {
 			f.errorf(pos, "internal error: the check of this index has no number")
 		}
-		f.check(f.cur.NewICmp(enum.IPredUGE, i, n), id, i, n)
+		went := f.check(f.cur.NewICmp(enum.IPredUGE, i, n), id, i, n, f.goOn && b.Space != ir.Shared)
+		i = f.wentOn(went, i, i64(0))
 	}
 	if g, ok := f.g.consts[b.Name]; ok {
 		return f.cur.NewGetElementPtr(g.ContentType, g, i64(0), i), b
@@ -133,7 +134,8 @@ func (f *fn) binary(e *ir.Binary) value.Value {
 			if !ok {
 				f.errorf(e.Pos, "internal error: the check of this divisor has no number")
 			}
-			f.check(f.cur.NewICmp(enum.IPredEQ, y, zero(t)), id, i64(0), i64(0))
+			went := f.check(f.cur.NewICmp(enum.IPredEQ, y, zero(t)), id, i64(0), i64(0), f.goOn)
+			y = f.wentOn(went, y, konst(t, 1))
 		}
 		return f.divide(e.Op, t, x, y) // f.cur, after the check
 	case ir.And:

@@ -27,6 +27,8 @@ type fn struct {
 	cpu     *cpuState // kernels on the host target
 	length  bool      // emitting a buffer's length, which start-up checked
 	plan    *abi.CheckPlan
+	goOn    bool         // failed checks go on: Note [Going on after a fault] in package abi
+	halts   bool         // goOn in a kernel with barriers: faultHalt after each and where it ends
 	active  []*abi.Hoist // hoisted tests that hold in the loop copy being emitted
 }
 
@@ -53,6 +55,10 @@ func (g *gen) newFn(src *ir.Func) *fn {
 		bufs: map[string]value.Value{}}
 	if g.checks {
 		f.plan = abi.PlanChecks(g.m, src) // Note [Check placement] in package abi
+		// On the host target a fault ends the launch (Note [Raise on
+		// the CPU]), which costs nothing there: no check goes on.
+		f.goOn = g.target == NVPTX && g.conv.GoOn(src)
+		f.halts = f.goOn && g.conv.BarrierStops(src) && g.errWord != nil
 	}
 	f.allocas = lf.NewBlock("entry")
 	f.cur = f.block("start")

@@ -52,6 +52,9 @@ func (g *gen) gpuKernel(src *ir.Func) {
 		f.zeroShared(area, f.carve(area))
 	}
 	f.list(src.Body)
+	if f.halts && f.cur.Term == nil {
+		f.faultHalt()
+	}
 	f.finish()
 }
 

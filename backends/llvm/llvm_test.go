@@ -96,6 +96,14 @@ func programs(t *testing.T) []program {
 	for c := range 7 {
 		special["below"] = append(special["below"], []string{"CASE=" + strconv.Itoa(c)})
 	}
+	// A fault where the CUDA program's checks go on, then fail again
+	// (Note [Going on after a fault] in package abi).
+	special["goon"] = [][]string{{}}
+	if b, err := os.ReadFile(cudaData + "goon.cases"); err == nil {
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			special["goon"] = append(special["goon"], strings.Fields(l))
+		}
+	}
 	for _, f := range append(glob(cudaData+"*.kir"), glob("testdata/*.kir")...) {
 		p := program{path: f, runs: [][]string{{}}}
 		if runs, ok := special[p.name()]; ok {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	llir "github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -181,6 +182,9 @@ func (f *fn) ret(s *ir.Return) {
 	if s.Value != nil {
 		v = f.expr(s.Value)
 	}
+	if f.halts {
+		f.faultHalt()
+	}
 	switch {
 	case f.src.Kind == ir.DeviceFunc:
 		f.cur.NewRet(v)
@@ -238,7 +242,24 @@ func (f *fn) barrier(s *ir.Barrier) {
 		f.errorf(s.Pos, "barrier outside a kernel's block-uniform code")
 	case f.cpu == nil:
 		f.cur.NewCall(f.g.intrinsic("llvm.nvvm.barrier0", types.Void))
+		if f.halts {
+			f.faultHalt()
+		}
 	}
+}
+
+// faultHalt stops the thread after a barrier, or where its kernel
+// returns or ends, where a fault was recorded: one whose check went on
+// stops here (Note [Going on after a fault] in package abi), as do the
+// others, which read the error word here too.
+func (f *fn) faultHalt() {
+	w := f.cur.NewLoad(types.I32, f.g.errWord)
+	w.Volatile = true
+	halt, ok := f.block("halt"), f.block("ok")
+	f.cur.NewCondBr(f.cur.NewICmp(enum.IPredNE, w, i32(0)), halt, ok)
+	f.enter(halt)
+	f.stop()
+	f.enter(ok)
 }
 
 // raise records the message in the error word, unless another raise was
@@ -265,9 +286,12 @@ func (f *fn) stop() {
 // check faults where bad holds (Note [Checks] in package abi): unless
 // CHECKS=0 cleared the checks word, the first fault records its number id
 // in the error word and its values a and b, and the thread stops as a
-// raise stops it.
-func (f *fn) check(bad value.Value, id int, a, b value.Value) {
+// raise stops it; or, with goOn (Note [Going on after a fault] in package
+// abi), goes on. check returns whether it went on after a fault, an i1
+// of the block after it, or nil where a fault stops.
+func (f *fn) check(bad value.Value, id int, a, b value.Value, goOn bool) value.Value {
 	fault, on, first, stop, ok := f.block("fault"), f.block("fault.on"), f.block("fault.first"), f.block("fault.stop"), f.block("ok")
+	from := f.cur
 	f.cur.NewCondBr(bad, fault, ok)
 	f.enter(fault)
 	checks := f.cur.NewLoad(types.I32, f.g.checksOn)
@@ -281,8 +305,24 @@ func (f *fn) check(bad value.Value, id int, a, b value.Value) {
 	f.cur.NewStore(b, f.cur.NewGetElementPtr(vt, f.g.values, i64(0), i64(1)))
 	f.cur.NewBr(stop)
 	f.enter(stop)
-	f.stop()
+	if !goOn {
+		f.stop()
+		f.enter(ok)
+		return nil
+	}
+	f.cur.NewBr(ok)
 	f.enter(ok)
+	return f.cur.NewPhi(llir.NewIncoming(constant.False, from), llir.NewIncoming(constant.False, fault), llir.NewIncoming(constant.True, stop))
+}
+
+// wentOn is v, or where check went on after a fault, safe: the index 0,
+// the divisor 1 or the value 0 (Note [Going on after a fault] in package
+// abi).
+func (f *fn) wentOn(went, v, safe value.Value) value.Value {
+	if went == nil {
+		return v
+	}
+	return f.cur.NewSelect(went, safe, v)
 }
 
 func (f *fn) store(s *ir.Store) {
@@ -294,7 +334,7 @@ func (f *fn) store(s *ir.Store) {
 	if p == nil {
 		return
 	}
-	f.checkValue(s, b, v)
+	v = f.checkValue(s, b, v)
 	if b.Space == ir.Constant {
 		f.errorf(s.Pos, "store to constant buffer %s", b.Name)
 		return
@@ -306,10 +346,10 @@ func (f *fn) store(s *ir.Store) {
 // below bound (Note [Bounded buffers] in package ir) and the plan does
 // not elide it: v, widened to 64 bits by its type, below the bound as
 // unsigned integers.
-func (f *fn) checkValue(s *ir.Store, b *ir.Buffer, v value.Value) {
+func (f *fn) checkValue(s *ir.Store, b *ir.Buffer, v value.Value) value.Value {
 	n := abi.BoundExpr(f.g.m, b)
 	if !f.g.checks || !abi.CheckedWrite(b) || n == nil || f.plan.Settled(abi.WriteCheck(s), f.active) {
-		return
+		return v
 	}
 	x := f.convert(ir.I64, b.Elem, v)
 	f.length = true
@@ -319,7 +359,8 @@ func (f *fn) checkValue(s *ir.Store, b *ir.Buffer, v value.Value) {
 	if !ok {
 		f.errorf(s.Pos, "internal error: the check of this write has no number")
 	}
-	f.check(f.cur.NewICmp(enum.IPredUGE, x, bound), id, x, bound)
+	went := f.check(f.cur.NewICmp(enum.IPredUGE, x, bound), id, x, bound, f.goOn)
+	return f.wentOn(went, v, zero(b.Elem))
 }
 
 // toMem converts a value to its memory form: bool becomes a byte.
