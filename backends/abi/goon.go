@@ -46,6 +46,9 @@ import (
 //     TRS's walks and CHR's partner searches;
 //   - runs once: its body ends in break or return and holds no continue
 //     of its own;
+//   - strides: a strided cooperative kernel's loop over its processors,
+//     `v < B` stepped by max(min(X, B - v), 1), which neither wraps nor
+//     stands still (strides);
 //   - holds a barrier at its top level: the test after it stops a faulted
 //     kernel (BarrierStops).
 //
@@ -168,7 +171,54 @@ func (pl *planner) loopEnds(s ir.Stmt) bool {
 			return true
 		}
 	}
-	return pl.counts(s) || burnsFuel(s, body)
+	return pl.counts(s) || pl.strides(s) || burnsFuel(s, body)
+}
+
+// strides reports whether s is the loop of a strided cooperative kernel
+// (Note [Strided cooperative kernels] in package passes): `for v = v0;
+// v < B; v = v + max(min(X, B - v), 1)`, with B invariant and v set by
+// the post only. Each step is at least 1 and at most B - v where B - v
+// does not wrap (where it wraps it is negative, and the step is 1), so v
+// grows to B without passing it.
+func (pl *planner) strides(s ir.Stmt) bool {
+	f, ok := s.(*ir.For)
+	if !ok || f.Init == nil {
+		return false
+	}
+	post, ok := f.Post.(*ir.Assign)
+	if !ok {
+		return false
+	}
+	v, step := increment(post)
+	c, ok := f.Cond.(*ir.Binary)
+	if v == nil || !v.T.IsInt() || !ok || c.Op != ir.Lt || !isVar(c.X, v.Name) || countAssigns(f.Body, v.Name) != 0 {
+		return false
+	}
+	set := map[string]bool{v.Name: true}
+	for _, n := range assignedIn(f.Body) {
+		set[n] = true
+	}
+	if !pl.safe(c.Y, &loopShape{set: set}) {
+		return false
+	}
+	mx, ok := step.(*ir.Builtin)
+	if !ok || mx.Op != ir.Max || len(mx.Args) != 2 {
+		return false
+	}
+	for i := range 2 {
+		one, ok1 := mx.Args[1-i].(*ir.Const)
+		mn, ok2 := mx.Args[i].(*ir.Builtin)
+		if !ok1 || !one.T.IsInt() || one.Int() != 1 || !ok2 || mn.Op != ir.Min || len(mn.Args) != 2 {
+			continue
+		}
+		for j := range 2 {
+			d, ok := mn.Args[j].(*ir.Binary)
+			if ok && d.Op == ir.Sub && isVar(d.Y, v.Name) && ir.PrintExpr(d.X) == ir.PrintExpr(c.Y) && pl.safe(mn.Args[1-j], nil) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // continues reports whether body holds a continue of its own loop.
