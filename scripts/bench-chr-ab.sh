@@ -56,7 +56,10 @@ store() {
 run() {
   local t0 t1
   t0=$(date +%s%N)
-  GPUC_STRIDE=${STRIDE:-1} ./"$@" --time > gpu.out 2> gpu.err || { echo "$1 failed:"; cat gpu.err; }
+  # STRIDE 1: the program's own choice (GPUC_STRIDE unset); 0: relaunches.
+  local st=${STRIDE:-1}
+  [ "$st" = 1 ] && st=
+  GPUC_STRIDE=$st ./"$@" --time > gpu.out 2> gpu.err || { echo "$1 failed:"; cat gpu.err; }
   t1=$(date +%s%N)
   wall=$(((t1 - t0) / 1000000))
   t=$(grep -o 'device time [0-9.]* ms' gpu.err | head -1 | awk '{ print $3 }')
@@ -67,8 +70,14 @@ run() {
   nl=$(echo "$prof" | grep -o '^[0-9]* launches' | cut -d' ' -f1)
 }
 # variants W: the builds of workload W to run, as PROG:STRIDE.
-variants() { echo "chr-$1-before:1 chr-$1:1 chr-$1:0"; }
-label() { if [ "${1#*:}" = 0 ]; then echo "${1%:*} GPUC_STRIDE=0"; else echo "${1%:*}"; fi; }
+# STRIDES="8 64" adds runs of the new build with GPUC_STRIDE at those
+# values (Note [Strided cooperative kernels]: the most processors a thread
+# runs of a piece before the relaunches are preferred).
+variants() {
+  echo "chr-$1-before:1 chr-$1:1 chr-$1:0"
+  for s in ${STRIDES:-}; do echo "chr-$1:$s"; done
+}
+label() { if [ "${1#*:}" != 1 ]; then echo "${1%:*} GPUC_STRIDE=${1#*:}"; else echo "${1%:*}"; fi; }
 
 m=$(./chr_gen fw "$n" data)
 fwargs="CAP_edge3=$m $(store edge3 0 1 2)"

@@ -135,8 +135,8 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 	run("gpuc_grid")
 	if s.Stride && !world {
 		// Note [Strided cooperative kernels]: as many blocks as fit.
-		f.line("} else if (gpuc_coop_held(%s, gpuc_block, %s) > 0) {", name, smem)
-		run(fmt.Sprintf("gpuc_coop_held(%s, gpuc_block, %s)", name, smem))
+		f.line("} else if (gpuc_coop_held(%s, gpuc_grid, gpuc_block, %s) > 0) {", name, smem)
+		run(fmt.Sprintf("gpuc_coop_held(%s, gpuc_grid, gpuc_block, %s)", name, smem))
 	}
 	f.line("} else {")
 	f.indent++

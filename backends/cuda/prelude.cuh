@@ -204,15 +204,25 @@ inline bool gpuc_coop_fits(K *kernel, long long grid, long long block, size_t sm
   return grid <= (long long)gpuc_coop_per(kernel, block, smem) * gpuc_coop_sms();
 }
 // gpuc_coop_held is how many blocks of kernel the device holds at once:
-// a strided launch's grid (Note [Strided cooperative kernels]), 0 with
-// GPUC_STRIDE=0 in the environment, which runs the relaunches instead.
-template <typename K> inline long long gpuc_coop_held(K *kernel, long long block, size_t smem) {
-  static int on = -1;
-  if (on < 0) {
+// a strided launch's grid (Note [Strided cooperative kernels]), or 0
+// where the strided kernel is not to run: its grid of grid blocks is
+// more than GPUC_STRIDE (default 8) times what the device holds, so that
+// each thread would run more than that many processors of a piece one
+// after another, or GPUC_STRIDE=0 in the environment, which always runs
+// the relaunches. On an H100 (2026-11-27 00:30, docs/BENCHMARKS.md) CHR
+// gcd and sum at 2^20 processors took the strided kernel from a limit of
+// 8 on (1.13 and 1.24 ms against the relaunches' 1.54 and 2.47), and
+// Floyd-Warshall 1024 from 16 on, where it is 5 times slower (104 ms
+// against 19.8): 8 is the limit between them, measured on those three.
+template <typename K> inline long long gpuc_coop_held(K *kernel, long long grid, long long block, size_t smem) {
+  static long long most = -1;
+  if (most < 0) {
     const char *s = getenv("GPUC_STRIDE");
-    on = !(s != nullptr && strcmp(s, "0") == 0);
+    most = s != nullptr && *s != '\0' ? atoll(s) : 8;
+    if (most < 0) most = 0;
   }
-  return on ? (long long)gpuc_coop_per(kernel, block, smem) * gpuc_coop_sms() : 0;
+  long long held = (long long)gpuc_coop_per(kernel, block, smem) * gpuc_coop_sms();
+  return held > 0 && grid <= most * held ? held : 0;
 }
 
 // gpuc_launch_coop launches kernel cooperatively with args.
