@@ -35,6 +35,22 @@ import "gpuc/ir"
 // number) is left to the host, which copies the store and folds it as
 // before (trs_sum); sum[sumDone] says which happened.
 
+// Note [Shared slots in the summary's marking]
+//
+// A slot that many parents share, such as the numbers of the input that
+// every list of tree merge sort holds (input slots, on device 0), takes
+// one exchange on up from each parent in the marking: at depth 23, some
+// 2^22 parents a device aim at 4 words, device 1's over NVLink. The
+// interpreter at depth 10 on 2 devices (--devices 2, a scratch count by
+// device, buffer and function) finds all of device 1's remote accesses
+// but ~200 in the summary: trs_mark's exchanges on up and trs_fold's
+// loads of pn, wl1, jc, fl and rc, 2,560 each and 23,040 of pn, all on
+// input slots 1, 3, 4 and 5; device 0 makes the same accesses locally.
+// So in a world the marking reads up[c] first and exchanges only where
+// it is not yet -2: the same result (an exchange that finds -2 does
+// nothing), one exchange a slot instead of one a parent. One device's
+// program keeps its exchange.
+
 // Words of the summary's counters, sum[i].
 const (
 	sumLo     = 0 // the order list's entries that the marking round visits: [lo, hi)
@@ -113,8 +129,15 @@ func (l *lowerer) markFunc() {
 		h := b.Decl("h", ir.I32, l.head(b, u))
 		l.forArgs(b, h, func(a int, _ string) {
 			c := b.Decl("c", l.id, l.arg(b, a, b.V("u")))
-			b.Decl("seen", l.id, b.S(0))
-			b.Atomic("seen", ir.AtomicExch, "up", c, b.S(-2))
+			if l.world {
+				// Test before the exchange (Note [Shared slots in the
+				// summary's marking]).
+				b.Decl("seen", l.id, b.S(-2))
+				b.If(b.Ne(b.Ld("up", c), b.S(-2)), func() { b.Atomic("seen", ir.AtomicExch, "up", ir.CloneExpr(c), b.S(-2)) })
+			} else {
+				b.Decl("seen", l.id, b.S(0))
+				b.Atomic("seen", ir.AtomicExch, "up", c, b.S(-2))
+			}
 			b.If(b.Ne(b.V("seen"), b.S(-2)), func() {
 				b.Decl("q", ir.I32, b.I32(0))
 				if !l.world {
