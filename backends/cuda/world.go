@@ -158,11 +158,14 @@ import (
 // waits for device 0. -DGPUC_WORLD_WAITS tells them apart: the first
 // thread of each device sums the time it spends in nvshmem_barrier_all,
 // and --time prints it by device (gpuc_world_profile). A build without
-// it has no such code. The host's one decision read is the asymmetry the
-// code shows: every device's host reads device 0's word stWNext
-// (frontends/trs), over NVLink from device 1, and that read is why the
-// start barrier of each world launch stays (Note [World barriers that
-// repeat]).
+// it has no such code. What the code shows by device: every device's
+// host reads device 0's word stWNext (frontends/trs), over NVLink from
+// device 1, and that read is why the start barrier of each world launch
+// stays (Note [World barriers that repeat]); and device 1's kernels reach
+// device 0 almost only in the summary of the normal form, on the input's
+// shared slots (Note [Shared slots in the summary's marking] in
+// frontends/trs), whose launches, too large to be cooperative, time each
+// device's own work.
 
 //go:embed world.h
 var worldRuntime string
