@@ -179,6 +179,10 @@ func (l *lowerer) foldFunc() {
 		h := b.Decl("h", ir.I32, l.head(b, u))
 		b.Decl("ready", ir.Bool, b.Bool(true))
 		l.forArgs(b, h, func(a int, _ string) {
+			if l.world {
+				b.If(b.Not(b.CallExpr("trs_folded", l.arg(b, a, b.V("u")))), func() { b.Set("ready", b.Bool(false)) })
+				return
+			}
 			b.If(b.Eq(b.Ld("pn", l.arg(b, a, b.V("u"))), b.U8(0)), func() { b.Set("ready", b.Bool(false)) })
 		})
 		b.If(b.V("ready"), func() {
@@ -186,8 +190,13 @@ func (l *lowerer) foldFunc() {
 			b.Decl("hash", ir.U64, b.Mul(b.Conv(ir.U64, b.Add(b.V("h"), b.I32(1))), b.U64(hashSeed)))
 			l.forArgs(b, b.V("h"), func(a int, _ string) {
 				c := b.Decl("c", l.id, l.arg(b, a, b.V("u")))
-				b.Set("size", b.Add(b.V("size"), b.load64("wl1", "jc", c)))
-				b.Set("hash", b.Mul(b.Bin(ir.Xor, b.V("hash"), b.load64("fl", "rc", b.V("c"))), b.U64(hashPrime)))
+				if l.world {
+					b.Set("size", b.Add(b.V("size"), b.CallExpr("trs_fsize", c)))
+					b.Set("hash", b.Mul(b.Bin(ir.Xor, b.V("hash"), b.CallExpr("trs_fhash", b.V("c"))), b.U64(hashPrime)))
+				} else {
+					b.Set("size", b.Add(b.V("size"), b.load64("wl1", "jc", c)))
+					b.Set("hash", b.Mul(b.Bin(ir.Xor, b.V("hash"), b.load64("fl", "rc", b.V("c"))), b.U64(hashPrime)))
+				}
 				b.Set("hash", b.Bin(ir.Xor, b.V("hash"), b.Bin(ir.Shr, b.V("hash"), b.U64(32))))
 			})
 			b.store64("wl1", "jc", b.V("u"), b.V("size"))
