@@ -48,8 +48,13 @@ import "gpuc/ir"
 // input slots 1, 3, 4 and 5; device 0 makes the same accesses locally.
 // So in a world the marking reads up[c] first and exchanges only where
 // it is not yet -2: the same result (an exchange that finds -2 does
-// nothing), one exchange a slot instead of one a parent. One device's
-// program keeps its exchange.
+// nothing), one exchange a slot instead of one a parent. And the fold
+// takes an input slot in normal form as folded, with the size and hash
+// that the lowering computed (Summarize) into its record of the input,
+// which every device holds (trs_folded, trs_fsize, trs_fhash): the same
+// sums, and a parent may be done a round earlier. Device 1's remote
+// accesses at depth 10 fell from ~36,100 to ~2,800 (the reads of up
+// before the exchange). One device's program is unchanged.
 
 // Words of the summary's counters, sum[i].
 const (
