@@ -11,7 +11,17 @@
 # GPUs swapped, the A/B builds wide (gpuc_dist's paths before this wave)
 # and ool (the world's trs_step out of line), depth 24 on 2 (weak) with
 # the fitted normal form's check. Every option is bench-multigpu.sh's.
+#
+#   ./bench-multigpu-w9.sh waits  # world6's turn, nvidia-h100-x2: 3 builds
+#
+# waits: today's program at depth 23, the world program at 23 and 24,
+# all world programs with -DGPUC_WORLD_WAITS (Note [Which device waits]):
+# the world on 1, strong on 2, the GPUs swapped, weak at 24 on 2, each
+# with its devices' waits in the kernels' world barriers. WORLDSTEPS=1.
 here=$(cd "$(dirname "$0")" && pwd)
+if [ "${1:-2}" = waits ]; then
+  MULTIGPU_ONLY=4 MULTIGPU_AB=0 MULTIGPU_TT=0 MULTIGPU_WAITS=1 MULTIGPU_SWAP=1 MULTIGPU_STEPS=1 MULTIGPU_TIMEOUT=60 exec "$here/bench-multigpu.sh" "$here"
+fi
 if [ "${1:-2}" = 4 ]; then
   MULTIGPU_ONLY=4 MULTIGPU_AB=0 MULTIGPU_TT=0 MULTIGPU_STEPS=2 MULTIGPU_TIMEOUT=60 exec "$here/bench-multigpu.sh" "$here"
 fi

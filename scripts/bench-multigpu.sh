@@ -71,6 +71,11 @@
 #      a barrier or read-back (Note [Where a world's gaps go]). The short
 #      turn of issue 19's ninth wave (4 programs, nvcc in parallel):
 #        MULTIGPU_ONLY=4 MULTIGPU_AB=0 MULTIGPU_TT=0 MULTIGPU_WIDE=1 MULTIGPU_SWAP=1 MULTIGPU_TIMEOUT=60 ./bench-multigpu.sh .
+#      MULTIGPU_WAITS=1 builds every world program with
+#      -DGPUC_WORLD_WAITS: each world run also prints, by device, the time
+#      its kernels waited in their world barriers for the other devices
+#      (Note [Which device waits] in backends/cuda), two clock reads a
+#      barrier on one thread a device.
 # MULTIGPU_ONLY=124 runs sections 1, 2 and 4 (not 3).
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
@@ -103,6 +108,7 @@ build() {
     [ "${1%-r128}" != "$1" ] && cap=-maxrregcount=128
     [ "${1%-ool}" != "$1" ] && cap=-DGPUC_WORLD_OUT_OF_LINE=__noinline__
     [ "${1%-wide}" != "$1" ] && cap=-DGPUC_DIST_WIDE
+    [ "${MULTIGPU_WAITS:-0}" = 1 ] && cap="$cap -DGPUC_WORLD_WAITS"
     # shellcheck disable=SC2086 # cap is two flags or none
     nvcc -O3 -arch="$arch" $cap $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
   elif [ "${1%-rdc}" != "$1" ]; then

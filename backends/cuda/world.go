@@ -149,6 +149,24 @@ import (
 // slowest device's kernel time less device 0's is imbalance, and what is
 // left of device 0's gaps over barriers and read-backs is their cost.
 
+// Note [Which device waits]
+//
+// On 2x H200 (23:30) device 1's kernels took 268 ms of tree merge sort 23
+// and device 0's 244, whichever GPU was device 1, with equal rewrites. A
+// kernel's time is its work plus its waits at the world barriers inside
+// a cooperative kernel (gpuc_world_sync): device 1 either works slower or
+// waits for device 0. -DGPUC_WORLD_WAITS tells them apart: the first
+// thread of each device sums the time it spends in nvshmem_barrier_all,
+// and --time prints it by device (gpuc_world_profile). A build without
+// it has no such code. What the code shows by device: every device's
+// host reads device 0's word stWNext (frontends/trs), over NVLink from
+// device 1, and that read is why the start barrier of each world launch
+// stays (Note [World barriers that repeat]); and device 1's kernels reach
+// device 0 almost only in the summary of the normal form, on the input's
+// shared slots (Note [Shared slots in the summary's marking] in
+// frontends/trs), whose launches, too large to be cooperative, time each
+// device's own work.
+
 //go:embed world.h
 var worldRuntime string
 

@@ -106,12 +106,31 @@ template <typename T, typename I> __device__ inline T &gpuc_dist32(T *p, I i, un
 // thread makes this device's writes visible to the system and meets the
 // other devices in nvshmem_barrier_all between two grid barriers. A
 // world of one is one grid barrier (Note [A world of one]).
+// -DGPUC_WORLD_WAITS has the first thread count the world barriers and
+// the time it waits in nvshmem_barrier_all for the other devices, which
+// gpuc_world_profile prints by device (Note [Which device waits]).
+#if defined(GPUC_WORLD_WAITS) && defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
+#define GPUC_WORLD_WAITS_ON 1
+__device__ unsigned long long gpuc_world_wait_ns, gpuc_world_wait_n;
+__device__ inline unsigned long long gpuc_globaltimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+#endif
 __device__ inline void gpuc_world_sync() {
   cooperative_groups::this_grid().sync();
   if (gpuc_num_devs == 1) return;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     __threadfence_system();
+#ifdef GPUC_WORLD_WAITS_ON
+    const unsigned long long t0 = gpuc_globaltimer();
     nvshmem_barrier_all();
+    gpuc_world_wait_ns += gpuc_globaltimer() - t0;
+    gpuc_world_wait_n++;
+#else
+    nvshmem_barrier_all();
+#endif
   }
   cooperative_groups::this_grid().sync();
 }
@@ -126,6 +145,8 @@ struct gpuc_world_shared {
   unsigned long long values[2][GPUC_MAX_DEVICES];
   unsigned long long free_bytes[GPUC_MAX_DEVICES];
   double kernels_ms[GPUC_MAX_DEVICES]; // gpuc_world_profile
+  double waits_ms[GPUC_MAX_DEVICES];   // and with -DGPUC_WORLD_WAITS
+  unsigned long long waits[GPUC_MAX_DEVICES];
 };
 
 // gpuc_world is this process's place in the world.
@@ -637,6 +658,20 @@ inline void gpuc_world_profile(void) {
     for (int d = 0; d < gpuc_world.size; d++) fprintf(stderr, "%s %.3f ms", d ? "," : "", gpuc_world.shared->kernels_ms[d]);
     fprintf(stderr, "; a device's host: %lld stream barriers, %lld read-backs\n", gpuc_world.barriers, gpuc_world.reads);
   }
+#ifdef GPUC_WORLD_WAITS_ON
+  unsigned long long ns = 0, n = 0;
+  GPUC_CUDA(cudaMemcpyFromSymbol(&ns, gpuc_world_wait_ns, sizeof ns));
+  GPUC_CUDA(cudaMemcpyFromSymbol(&n, gpuc_world_wait_n, sizeof n));
+  gpuc_world.shared->waits_ms[gpuc_world.rank] = (double)ns / 1e6;
+  gpuc_world.shared->waits[gpuc_world.rank] = n;
+  gpuc_world_meet();
+  if (gpuc_world.rank == 0) {
+    fprintf(stderr, "gpuc: world: waits in kernels' world barriers by device");
+    for (int d = 0; d < gpuc_world.size; d++)
+      fprintf(stderr, "%s %.3f ms in %llu", d ? "," : "", gpuc_world.shared->waits_ms[d], gpuc_world.shared->waits[d]);
+    fprintf(stderr, "\n");
+  }
+#endif
   gpuc_world_meet();
 }
 

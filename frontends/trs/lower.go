@@ -597,7 +597,12 @@ const (
 
 // record is the number of words per input node in the input buffer:
 // head, arguments, reference count, pending flag.
-func (l *lowerer) record() int64 { return int64(l.k) + 3 }
+func (l *lowerer) record() int64 {
+	if l.world {
+		return int64(l.k) + 3 + inputSumWords
+	}
+	return int64(l.k) + 3
+}
 
 // inputBuffer holds the input graph (Note [Sharing]) and its pending
 // slots, the first worklist.
@@ -621,6 +626,16 @@ func (l *lowerer) inputBuffer() {
 			word(1)
 		} else {
 			word(0)
+		}
+		if l.world {
+			// The slot's summary, for the summary's fold (Note [Shared
+			// slots in the summary's marking]); read only where it is in
+			// normal form.
+			sum := Summarize(g, int32(i))
+			for _, v := range []uint64{sum.Size, sum.Hash} {
+				word(int64(int32(uint32(v))))
+				word(int64(int32(uint32(v >> 32))))
+			}
 		}
 	}
 	for _, q := range l.queue {

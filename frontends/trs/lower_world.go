@@ -244,7 +244,29 @@ func (l *lowerer) inputFuncs() {
 	b = l.newFunc(ir.DeviceFunc, "trs_normal", ir.Bool, param{"s", l.id})
 	fixed(b, func(func(int64) ir.Expr) { b.Return(b.Bool(true)) })
 	b.Return(b.And(b.Eq(b.Ld("pn", b.V("s")), b.U8(0)), b.Eq(b.Ld("pnw", b.V("s")), b.U8(0))))
+	// The summary's fold: whether slot s is folded (pn set), its size
+	// and its hash, which an input slot in normal form has in each
+	// device's copy of the input (Note [Shared slots in the summary's
+	// marking]).
+	b = l.newFunc(ir.DeviceFunc, "trs_folded", ir.Bool, param{"s", l.id})
+	fixed(b, func(func(int64) ir.Expr) { b.Return(b.Bool(true)) })
+	b.Return(b.Ne(b.Ld("pn", b.V("s")), b.U8(0)))
+	u64 := func(word func(int64) ir.Expr, j int64) ir.Expr {
+		half := func(x ir.Expr) ir.Expr { return b.Conv(ir.U64, b.Conv(ir.U32, x)) }
+		return b.Bin(ir.Or, half(word(j)), b.Bin(ir.Shl, half(word(j+1)), b.U64(32)))
+	}
+	at := int64(l.k) + 3
+	b = l.newFunc(ir.DeviceFunc, "trs_fsize", ir.U64, param{"s", l.id})
+	fixed(b, func(word func(int64) ir.Expr) { b.Return(u64(word, at)) })
+	b.Return(b.load64("wl1", "jc", b.V("s")))
+	b = l.newFunc(ir.DeviceFunc, "trs_fhash", ir.U64, param{"s", l.id})
+	fixed(b, func(word func(int64) ir.Expr) { b.Return(u64(word, at+2)) })
+	b.Return(b.load64("fl", "rc", b.V("s")))
 }
+
+// inputSumWords is the words of an input slot's summary in a world's
+// input record: its size and hash, low half first.
+const inputSumWords = 4
 
 // worldAccountFunc: trs_account(k, mode) in a world, run by each
 // device's first processor after the commit phase of iteration k and a

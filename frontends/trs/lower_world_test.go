@@ -109,3 +109,50 @@ func TestWorldTraceCopy(t *testing.T) {
 		}
 	}
 }
+
+// A world's summary takes the input's shared slots from each device's
+// copy of the input (Note [Shared slots in the summary's marking]):
+// trs_fold loads no argument's pending flag, size or hash itself, and
+// the summary is the one-device program's on every number of devices.
+func TestWorldSummaryReadsInputSlotsLocally(t *testing.T) {
+	src, err := os.ReadFile("../../examples/trs/treemergesort.trs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := lowerSource(t, string(src), Options{World: true, Capacity: 1 << 16, Print: "summary"})
+	fold := m.Func("trs_fold")
+	if fold == nil {
+		t.Fatal("no trs_fold")
+	}
+	ir.WalkStmts(fold.Body, func(s ir.Stmt) bool {
+		ir.ExprsHold(s, func(e ir.Expr) bool {
+			if l, ok := e.(*ir.Load); ok {
+				switch l.Buf {
+				case "pn", "wl1", "jc", "fl", "rc":
+					t.Errorf("trs_fold loads %s itself", l.Buf)
+				}
+			}
+			return false
+		})
+		return true
+	})
+	var want string
+	for _, k := range []int{1, 2, 3} {
+		var out bytes.Buffer
+		if err := interp.Run(m, interp.Config{Stdout: &out, Devices: k}); err != nil {
+			t.Fatalf("%d devices: %v", k, err)
+		}
+		if want == "" {
+			want = out.String()
+		} else if out.String() != want {
+			t.Errorf("%d devices print %q, one device %q", k, out.String(), want)
+		}
+	}
+	var one bytes.Buffer
+	if err := interp.Run(lowerSource(t, string(src), Options{Capacity: 1 << 16, Print: "summary"}), interp.Config{Stdout: &one}); err != nil {
+		t.Fatal(err)
+	}
+	if one.String() != want || !strings.HasPrefix(want, "term size ") {
+		t.Errorf("the world prints %q, the one-device program %q", want, one.String())
+	}
+}
