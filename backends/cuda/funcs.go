@@ -253,7 +253,10 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 // programs) ptxas compiles such a function apart, with no register cap,
 // and refuses a kernel whose __launch_bounds__ allow fewer registers than
 // it uses (tree merge sort's trs_small: 128 against trs_step's 254, on
-// the GPU machine, 2026-11-26), so there it stays inline. GPUC_OUT_OF_LINE may be
+// the GPU machine, 2026-11-26), so there it is __forceinline__: left to
+// nvcc, a trs_step grown by the ninth wave's changes stayed out of line
+// there and the world program of tree merge sort failed to build (2x H200,
+// 2026-11-27 00:37). GPUC_OUT_OF_LINE may be
 // defined empty on nvcc's command line (-DGPUC_OUT_OF_LINE=) to inline
 // everything, as before, for comparison.
 //
@@ -282,6 +285,8 @@ const outOfLineStmts = 400
 const outOfLineMacro = `#ifndef GPUC_OUT_OF_LINE
 #if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB) && !defined(__CUDACC_RDC__)
 #define GPUC_OUT_OF_LINE __noinline__
+#elif defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
+#define GPUC_OUT_OF_LINE __forceinline__
 #else
 #define GPUC_OUT_OF_LINE
 #endif
