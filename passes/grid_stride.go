@@ -195,19 +195,7 @@ func (o *outliner) stridedKernel(r *ir.Region, base string) (*ir.Launch, string,
 	if ir.AnyExprIn(body, isLocal(active)) {
 		return nil, "the processor's activity read outside its code", nil
 	}
-	name := o.names.fresh(base)
-	k := &ir.Func{Pos: pos, Kind: ir.KernelFunc, Name: name, Result: ir.Void, Body: body,
-		Params: []*ir.Field{{Pos: pos, Name: procs, Type: ir.I32}}}
-	n := toI64(r.Procs)
-	l := &ir.Launch{Pos: pos, Kernel: name, Coop: true, Stride: true, Args: []ir.Expr{&ir.Convert{Pos: pos, T: ir.I32, X: ir.CloneExpr(n)}},
-		Block: ir.IntConst(ir.I64, o.block),
-		Grid: &ir.Binary{Pos: pos, Op: ir.Div, X: &ir.Binary{Pos: pos, Op: ir.Add, X: n, Y: ir.IntConst(ir.I64, o.block-1)},
-			Y: ir.IntConst(ir.I64, o.block)}}
-	for _, c := range o.captures(body) {
-		k.Params = append(k.Params, &ir.Field{Pos: pos, Name: c, Type: o.hostVars[c]})
-		l.Args = append(l.Args, &ir.Var{Pos: pos, Name: c, T: o.hostVars[c]})
-	}
-	o.m.Funcs = append(o.m.Funcs, k)
-	o.rep.note(pos, "region of %s processors: strided cooperative kernel %s, where the device does not hold every processor", ir.PrintExpr(r.Procs), name)
+	l := o.coopLaunch(pos, base, procs, r.Procs, body, true)
+	o.rep.note(pos, "region of %s processors: strided cooperative kernel %s, where the device does not hold every processor", ir.PrintExpr(r.Procs), l.Kernel)
 	return l, "", nil
 }

@@ -158,11 +158,21 @@ func (o *outliner) coopKernel(r *ir.Region, base string) (*ir.Launch, error) {
 	}
 	body = append([]ir.Stmt{&ir.Decl{Pos: pos, Name: active, T: ir.Bool,
 		Init: &ir.Binary{Pos: pos, Op: ir.Lt, X: &ir.Builtin{Pos: pos, Op: ir.GlobalID}, Y: ir.CloneExpr(procsVar)}}}, body...)
+	l := o.coopLaunch(pos, base, procs, r.Procs, body, false)
+	o.rep.note(pos, "region of %s processors: cooperative kernel %s, its grid barriers grid-wide syncs, where the device holds every processor", ir.PrintExpr(r.Procs), l.Kernel)
+	return l, nil
+}
+
+// coopLaunch adds a kernel of body, whose first parameter procs receives
+// the region's processor count n, and returns its cooperative launch
+// (strided or not, Note [Strided cooperative kernels]) of enough blocks
+// for n, with the host variables body captures as arguments.
+func (o *outliner) coopLaunch(pos ir.Pos, base, procs string, n ir.Expr, body []ir.Stmt, stride bool) *ir.Launch {
 	name := o.names.fresh(base)
 	k := &ir.Func{Pos: pos, Kind: ir.KernelFunc, Name: name, Result: ir.Void, Body: body,
 		Params: []*ir.Field{{Pos: pos, Name: procs, Type: ir.I32}}}
-	n := toI64(r.Procs)
-	l := &ir.Launch{Pos: pos, Kernel: name, Coop: true, Args: []ir.Expr{&ir.Convert{Pos: pos, T: ir.I32, X: ir.CloneExpr(n)}},
+	n = toI64(n)
+	l := &ir.Launch{Pos: pos, Kernel: name, Coop: true, Stride: stride, Args: []ir.Expr{&ir.Convert{Pos: pos, T: ir.I32, X: ir.CloneExpr(n)}},
 		Block: ir.IntConst(ir.I64, o.block),
 		Grid: &ir.Binary{Pos: pos, Op: ir.Div, X: &ir.Binary{Pos: pos, Op: ir.Add, X: n, Y: ir.IntConst(ir.I64, o.block-1)},
 			Y: ir.IntConst(ir.I64, o.block)}}
@@ -171,8 +181,7 @@ func (o *outliner) coopKernel(r *ir.Region, base string) (*ir.Launch, error) {
 		l.Args = append(l.Args, &ir.Var{Pos: pos, Name: c, T: o.hostVars[c]})
 	}
 	o.m.Funcs = append(o.m.Funcs, k)
-	o.rep.note(pos, "region of %s processors: cooperative kernel %s, its grid barriers grid-wide syncs, where the device holds every processor", ir.PrintExpr(r.Procs), name)
-	return l, nil
+	return l
 }
 
 // GridSync is how regions with grid barriers run (Config.GridSync, Note
