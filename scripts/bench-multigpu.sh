@@ -77,7 +77,8 @@
 #      (Note [Which device waits] in backends/cuda), two clock reads a
 #      barrier on one thread a device.
 # MULTIGPU_ONLY=124 runs sections 1, 2 and 4 (not 3).
-# MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
+# MULTIGPU_R sets R for the probes (10000), MULTIGPU_G lists section 1's
+# blocks a device ("132 264"), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
 # sections 3 and 4 (the probes alone build in seconds). GPUC_ARCH sets the
 # GPU architecture (sm_90).
@@ -206,7 +207,8 @@ trsrun() {
 
 if [ "$only4" != 4 ]; then
 echo "== 1. world barrier inside a cooperative kernel (R=$R barriers, G blocks a device of 256 threads)"
-for G in 132 264; do
+read -r -a gs <<< "${MULTIGPU_G:-132 264}"
+for G in "${gs[@]}"; do
   b0=$(ms mg-world_barrier-base R=0 G=$G)
   b1=$(ms mg-world_barrier-base R="$R" G=$G)
   echo "one GPU, plain grid barrier, G=$G: $(per "$b1" "$b0" "$R") us a barrier ($b1 ms with, $b0 ms without)"
