@@ -454,8 +454,11 @@ func (l *lowerer) worldSummary(b *fn, root int64) {
 // The summary's rounds in a world used to be host loops: a world launch a
 // round and three or four read-backs of device 0's words for the loop's
 // condition, with a world barrier on the stream before and after. Tree
-// merge sort at depth 23 has some 130 rounds, most of the ~560 round
-// trips (27.8 us each on 4 GPUs, world-0140.txt) that its run made. Now
+// merge sort has about 37 rounds at depth 10 (the interpreter: 158 host
+// reads a device on 2, 66 with one read a round), about two more a
+// level: most of the 260 read-backs a device that depth 23 made on 4
+// GPUs (docs/BENCHMARKS.md, "world7"), each a synchronous copy that
+// drains the stream, where barriers and launches on it do not. Now
 // a round's end (its first processor a device, as before) also writes
 // the host's decision, sum[sumGo]: 0 where the summary is done, 2 where
 // SUMROUNDS ran out, else 1. The host reads that one word of device 0
