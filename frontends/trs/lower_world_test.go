@@ -234,6 +234,16 @@ func TestWorldSummaryDecidesOnDevice(t *testing.T) {
 			}
 		}
 	}
+	// Relaunched, where no cooperative grid fits: a launch a phase.
+	for _, k := range []int{2, 3} {
+		var out, errs bytes.Buffer
+		if err := interp.Run(m, interp.Config{Stdout: &out, Stderr: &errs, Devices: k, CoopThreads: 128, Params: map[string]int64{pSumSteps: 4}}); err != nil {
+			t.Fatalf("%d devices, relaunched: %v", k, err)
+		}
+		if got := out.String() + errs.String(); got != want {
+			t.Errorf("%d devices, relaunched, prints\n%s\nwant\n%s", k, got, want)
+		}
+	}
 	var out bytes.Buffer
 	err = interp.Run(m, interp.Config{Stdout: &out, Devices: 2, Params: map[string]int64{pSumSteps: 0}})
 	if err == nil || !strings.Contains(err.Error(), msgSumSteps) {
