@@ -18,10 +18,12 @@
 # read a decision): against section 4's strong runs, what the summary's
 # decisions on the device gained. 25 runs in all (a dry run with a stub
 # nvcc: 27 before the A/B lost its default runs).
-# The transformation tree at depth 30 is not built (a fifth program).
+# The transformation tree at depth 30 is not built (a fifth program), and
+# the remote share is the interpreter's (docs/BENCHMARKS.md, world7), not
+# run there (MULTIGPU_SHARE=0).
 here=$(cd "$(dirname "$0")" && pwd)
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
-MULTIGPU_ONLY=124 MULTIGPU_R=${MULTIGPU_R:-2000} MULTIGPU_G=${MULTIGPU_G:-132} MULTIGPU_AB=0 MULTIGPU_TT=0 \
+MULTIGPU_ONLY=124 MULTIGPU_R=${MULTIGPU_R:-2000} MULTIGPU_G=${MULTIGPU_G:-132} MULTIGPU_AB=0 MULTIGPU_TT=0 MULTIGPU_SHARE=0 \
   MULTIGPU_STEPS=${MULTIGPU_STEPS:-2} MULTIGPU_TIMEOUT=${MULTIGPU_TIMEOUT:-60} "$here/bench-multigpu.sh" "$here"
 rc=$?
 cd "$here" || exit 1

@@ -374,8 +374,9 @@ for k in "${ks[@]}"; do
 done
 # The remote share, from the interpreter's counters (gpuc run --json) at a
 # depth it runs in seconds; the target is at most 1% of all accesses.
+# MULTIGPU_SHARE=0 leaves it out (it runs on the CPU: seconds of a short turn).
 for k in "${ks[@]}"; do
-  [ "$k" -gt 1 ] || continue
+  [ "$k" -gt 1 ] && [ "${MULTIGPU_SHARE:-1}" != 0 ] || continue
   "$gpuc" run treemergesort.trs --world --input "$(tms 10)" --capacity 1048576 --print=summary --devices "$k" --json 2> mg-share.json > /dev/null ||
     { echo "remote share on $k: the interpreter failed:"; tail -3 mg-share.json; }
   awk -v k="$k" '{ for (i = 1; i <= NF; i++) { if ($i ~ /"local accesses"/) l = $(i + 1); if ($i ~ /"remote accesses"/) r = $(i + 1) } }
