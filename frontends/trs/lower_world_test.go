@@ -234,14 +234,19 @@ func TestWorldSummaryDecidesOnDevice(t *testing.T) {
 			}
 		}
 	}
-	// Relaunched, where no cooperative grid fits: a launch a phase.
-	for _, k := range []int{2, 3} {
+	// Relaunched, where no cooperative grid fits (a launch a phase), and
+	// cooperative, each under the race checker.
+	for _, c := range []struct {
+		k    int
+		coop int64
+	}{{2, 128}, {3, 128}, {2, 0}} {
+		k := c.k
 		var out, errs bytes.Buffer
-		if err := interp.Run(m, interp.Config{Stdout: &out, Stderr: &errs, Devices: k, CoopThreads: 128, Params: map[string]int64{pSumSteps: 4}}); err != nil {
-			t.Fatalf("%d devices, relaunched: %v", k, err)
+		if err := interp.Run(m, interp.Config{Stdout: &out, Stderr: &errs, Devices: k, CoopThreads: c.coop, Race: true, Params: map[string]int64{pSumSteps: 4}}); err != nil {
+			t.Fatalf("%d devices, cooperative capacity %d: %v", k, c.coop, err)
 		}
 		if got := out.String() + errs.String(); got != want {
-			t.Errorf("%d devices, relaunched, prints\n%s\nwant\n%s", k, got, want)
+			t.Errorf("%d devices, cooperative capacity %d, prints\n%s\nwant\n%s", k, c.coop, got, want)
 		}
 	}
 	var out bytes.Buffer
