@@ -21,8 +21,22 @@
 # The transformation tree at depth 30 is not built (a fifth program), and
 # the remote share is the interpreter's (docs/BENCHMARKS.md, world7), not
 # run there (MULTIGPU_SHARE=0).
+#
+#   ./bench-multigpu-w10.sh r128   # the same, with tms23-w-r128 in place of tms25-w
+#
+# r128: the world program built with -maxrregcount=128 (two blocks of
+# 256 an SM, as today's kernels; the world's main_coop3 took 231
+# registers at 01:22, one block an SM), run on 1 (its one-device program
+# and the world's kernels), 2 and 4, in place of weak and capacity at 25
+# on 4 (met at 01:22: 0.849, PASS), still 4 programs.
 here=$(cd "$(dirname "$0")" && pwd)
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
+if [ "${1:-}" = r128 ]; then
+  export MULTIGPU_R128=1 MULTIGPU_25=0
+elif [ -n "${1:-}" ]; then
+  echo "usage: bench-multigpu-w10.sh [r128]" >&2
+  exit 2
+fi
 MULTIGPU_ONLY=124 MULTIGPU_R=${MULTIGPU_R:-2000} MULTIGPU_G=${MULTIGPU_G:-132} MULTIGPU_AB=0 MULTIGPU_TT=0 MULTIGPU_SHARE=0 \
   MULTIGPU_STEPS=${MULTIGPU_STEPS:-2} MULTIGPU_TIMEOUT=${MULTIGPU_TIMEOUT:-60} "$here/bench-multigpu.sh" "$here"
 rc=$?

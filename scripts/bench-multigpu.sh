@@ -48,7 +48,9 @@
 #      (tms23-w-ool: -DGPUC_WORLD_OUT_OF_LINE=__noinline__, Note [Large
 #      device functions out of line]; no register cap, which the world's
 #      kernels of 256 threads a block do not need), and runs them;
-#      MULTIGPU_OOL=1 builds tms23-w-ool alone.
+#      MULTIGPU_OOL=1 builds tms23-w-ool alone, MULTIGPU_R128=1
+#      tms23-w-r128 alone, and MULTIGPU_25=0 leaves out tms25-w (weak
+#      and capacity on 4).
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 1.14e9
 #      slots a device on 2 (50 bytes a slot, Note [Slot words]; the
@@ -181,7 +183,7 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     cp mg-tms23.cu mg-tms23-rdc.cu
   fi
   for d in 23 24 25; do
-    [ "$d" = 25 ] && [ "$gpus" -lt 4 ] && continue
+    [ "$d" = 25 ] && { [ "$gpus" -lt 4 ] || [ "${MULTIGPU_25:-1}" = 0 ]; } && continue
     trs "tms$d-w" treemergesort.trs "$(tms "$d")" --world
   done
   if [ "${MULTIGPU_AB:-1}" != 0 ]; then
@@ -189,6 +191,7 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     cp mg-tms23-w.cu mg-tms23-w-ool.cu
   fi
   [ "${MULTIGPU_OOL:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-ool.cu
+  [ "${MULTIGPU_R128:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-r128.cu
   [ "${MULTIGPU_WIDE:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-wide.cu
   [ "${MULTIGPU_TT:-1}" = 0 ] || trs tt30-w transtree.trs "$(tt 30)" --world
 fi
@@ -410,6 +413,7 @@ check() {
 for k in 2 4; do
   [ "$k" -le "$gpus" ] || continue
   d=$((23 + (k == 2 ? 1 : 2)))
+  [ -x "mg-tms$d-w" ] || continue
   fit=$(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" $((d - 13)))
   for st in "${steps[@]}"; do
     s=$(ms "mg-tms$d-w" DEVICES="$k" CAPACITY="$cap" WORLDSTEPS="$st")
