@@ -48,7 +48,9 @@
 #      (tms23-w-ool: -DGPUC_WORLD_OUT_OF_LINE=__noinline__, Note [Large
 #      device functions out of line]; no register cap, which the world's
 #      kernels of 256 threads a block do not need), and runs them;
-#      MULTIGPU_OOL=1 builds tms23-w-ool alone.
+#      MULTIGPU_OOL=1 builds tms23-w-ool alone, MULTIGPU_R128=1
+#      tms23-w-r128 alone, and MULTIGPU_25=0 leaves out tms25-w (weak
+#      and capacity on 4).
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 1.14e9
 #      slots a device on 2 (50 bytes a slot, Note [Slot words]; the
@@ -77,7 +79,8 @@
 #      (Note [Which device waits] in backends/cuda), two clock reads a
 #      barrier on one thread a device.
 # MULTIGPU_ONLY=124 runs sections 1, 2 and 4 (not 3).
-# MULTIGPU_R sets R for the probes (10000), MULTIGPU_TIMEOUT bounds each
+# MULTIGPU_R sets R for the probes (10000), MULTIGPU_G lists section 1's
+# blocks a device ("132 264"), MULTIGPU_TIMEOUT bounds each
 # run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
 # sections 3 and 4 (the probes alone build in seconds). GPUC_ARCH sets the
 # GPU architecture (sm_90).
@@ -180,7 +183,7 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     cp mg-tms23.cu mg-tms23-rdc.cu
   fi
   for d in 23 24 25; do
-    [ "$d" = 25 ] && [ "$gpus" -lt 4 ] && continue
+    [ "$d" = 25 ] && { [ "$gpus" -lt 4 ] || [ "${MULTIGPU_25:-1}" = 0 ]; } && continue
     trs "tms$d-w" treemergesort.trs "$(tms "$d")" --world
   done
   if [ "${MULTIGPU_AB:-1}" != 0 ]; then
@@ -188,6 +191,7 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
     cp mg-tms23-w.cu mg-tms23-w-ool.cu
   fi
   [ "${MULTIGPU_OOL:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-ool.cu
+  [ "${MULTIGPU_R128:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-r128.cu
   [ "${MULTIGPU_WIDE:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-wide.cu
   [ "${MULTIGPU_TT:-1}" = 0 ] || trs tt30-w transtree.trs "$(tt 30)" --world
 fi
@@ -206,7 +210,8 @@ trsrun() {
 
 if [ "$only4" != 4 ]; then
 echo "== 1. world barrier inside a cooperative kernel (R=$R barriers, G blocks a device of 256 threads)"
-for G in 132 264; do
+read -r -a gs <<< "${MULTIGPU_G:-132 264}"
+for G in "${gs[@]}"; do
   b0=$(ms mg-world_barrier-base R=0 G=$G)
   b1=$(ms mg-world_barrier-base R="$R" G=$G)
   echo "one GPU, plain grid barrier, G=$G: $(per "$b1" "$b0" "$R") us a barrier ($b1 ms with, $b0 ms without)"
@@ -372,8 +377,9 @@ for k in "${ks[@]}"; do
 done
 # The remote share, from the interpreter's counters (gpuc run --json) at a
 # depth it runs in seconds; the target is at most 1% of all accesses.
+# MULTIGPU_SHARE=0 leaves it out (it runs on the CPU: seconds of a short turn).
 for k in "${ks[@]}"; do
-  [ "$k" -gt 1 ] || continue
+  [ "$k" -gt 1 ] && [ "${MULTIGPU_SHARE:-1}" != 0 ] || continue
   "$gpuc" run treemergesort.trs --world --input "$(tms 10)" --capacity 1048576 --print=summary --devices "$k" --json 2> mg-share.json > /dev/null ||
     { echo "remote share on $k: the interpreter failed:"; tail -3 mg-share.json; }
   awk -v k="$k" '{ for (i = 1; i <= NF; i++) { if ($i ~ /"local accesses"/) l = $(i + 1); if ($i ~ /"remote accesses"/) r = $(i + 1) } }
@@ -407,6 +413,7 @@ check() {
 for k in 2 4; do
   [ "$k" -le "$gpus" ] || continue
   d=$((23 + (k == 2 ? 1 : 2)))
+  [ -x "mg-tms$d-w" ] || continue
   fit=$(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" $((d - 13)))
   for st in "${steps[@]}"; do
     s=$(ms "mg-tms$d-w" DEVICES="$k" CAPACITY="$cap" WORLDSTEPS="$st")

@@ -481,7 +481,8 @@ func (l *lowerer) params() {
 	l.m.Param(pCapacity).Fit = fit
 	if l.world {
 		l.m.Params = append([]*ir.Param{{Pos: l.pos, Name: ir.DevicesParam, Type: ir.I32, Default: 1}}, l.m.Params...)
-		l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: pWorldSteps, Type: ir.I32, Default: 1})
+		l.m.Params = append(l.m.Params, &ir.Param{Pos: l.pos, Name: pWorldSteps, Type: ir.I32, Default: 1},
+			&ir.Param{Pos: l.pos, Name: pSumSteps, Type: ir.I32, Default: 16})
 	}
 }
 

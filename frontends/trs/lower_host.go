@@ -8,9 +8,10 @@ const (
 	msgIter  = "no normal form within MAXITER iterations"
 	msgProcs = "PROCS and SMALLB must be at least 1"
 	// In a world (Note [TRS on several devices]).
-	msgSteps = "WORLDSTEPS must be at least 1"
-	msgScan  = "WORKLIST=0 scans one device's store; a world program (--world) keeps worklists"
-	msgIDs   = "DEVICES*CAPACITY term slots do not fit the 32-bit slot ids this program was built with (--capacity); build it without --capacity for 64-bit ids"
+	msgSteps    = "WORLDSTEPS must be at least 1"
+	msgSumSteps = "SUMSTEPS must be at least 1"
+	msgScan     = "WORKLIST=0 scans one device's store; a world program (--world) keeps worklists"
+	msgIDs      = "DEVICES*CAPACITY term slots do not fit the 32-bit slot ids this program was built with (--capacity); build it without --capacity for 64-bit ids"
 )
 
 // mainFunc builds the host program: load the input, run the fixpoint
@@ -22,6 +23,7 @@ func (l *lowerer) mainFunc() {
 	if l.world {
 		b.If(b.Eq(b.P(pWorklist), b.I32(0)), func() { b.Raise(msgScan) })
 		b.If(b.Lt(b.P(pWorldSteps), b.I32(1)), func() { b.Raise(msgSteps) })
+		b.If(b.Lt(b.P(pSumSteps), b.I32(1)), func() { b.Raise(msgSumSteps) })
 		if l.id == ir.I32 {
 			slots := b.Mul(b.Conv(ir.I64, b.P(ir.DevicesParam)), b.Conv(ir.I64, b.P(pCapacity)))
 			b.If(b.Lt(b.I64(1<<31-1), slots), func() { b.Raise(msgIDs) })

@@ -71,10 +71,19 @@ const (
 	// counts even ones), so that no device clears a count that another
 	// still reads.
 	sumNextOdd = 8
+	// In a world, the host's decision (Note [A world's summary decides
+	// on the device]).
+	sumGo   = 9
+	sumMode = 10
 )
 
-// pSumRounds bounds the rounds of the device's summary.
-const pSumRounds = "SUMROUNDS"
+// pSumRounds bounds the rounds of the device's summary; pSumSteps is
+// the rounds a world runs for each host decision (Note [A world's
+// summary decides on the device]).
+const (
+	pSumRounds = "SUMROUNDS"
+	pSumSteps  = "SUMSTEPS"
+)
 
 // summaryBuffers declares the summary's counters and its result: the
 // size and hash of the root, and their host copies.
@@ -323,8 +332,9 @@ const (
 // its own lists, as the rewriting does (Note [TRS on several devices]). A
 // slot's child on another device goes on that device's order list. Each
 // device keeps its copy of the round's words, which its first processor
-// brings up to date after a round from every device's counts; the host
-// runs the rounds, reading device 0's copy (worldIteration says why).
+// brings up to date after a round from every device's counts, and runs
+// SUMSTEPS rounds a host decision (Note [A world's summary decides on
+// the device]).
 func (l *lowerer) worldSummary(b *fn, root int64) {
 	at := func(i int64) ir.Expr { return b.ctr(b.I32(i)) }
 	word := func(i int64) ir.Expr { return b.Ld("sum", at(i)) }
@@ -333,14 +343,26 @@ func (l *lowerer) worldSummary(b *fn, root int64) {
 	first := func() ir.Expr { return b.Eq(b.Builtin(ir.ProcID), b.I32(0)) }
 	mine := func() ir.Expr { return b.Eq(q(), b.I32(0)) }
 	bump := func(i int64) { b.Store("sum", at(i), b.Add(word(i), b.I32(1))) }
-	// The host's reads: device 0's copy.
-	word0 := func(i int64) ir.Expr { return b.Ld("sum", b.I32(i)) }
-	rounds := func() ir.Expr { return b.Lt(word0(sumRounds), b.P(pSumRounds)) }
+	// Each device's own copy of the words, the same on every device.
+	rounds := func() ir.Expr { return b.Lt(word(sumRounds), b.P(pSumRounds)) }
 	// The world's totals, in sumw: i64, since the transformation tree at
 	// depth 30 has 2^31 live slots.
 	wordw := func(i int64) ir.Expr { return b.Ld("sumw", at(i)) }
-	wordw0 := func(i int64) ir.Expr { return b.Ld("sumw", b.I32(i)) }
-	marked := func() ir.Expr { return b.Eq(wordw0(sumTotal), wordw0(sumPrev)) }
+	marked := func() ir.Expr { return b.Eq(wordw(sumTotal), wordw(sumPrev)) }
+	// The round that a step runs, from the device's sum[sumMode]: 1 a
+	// marking round, 2 a folding round, 0 none.
+	markOn := func() ir.Expr { return b.Eq(word(sumMode), b.I32(1)) }
+	foldOn := func() ir.Expr { return b.Eq(word(sumMode), b.I32(2)) }
+	// decide sets the device's copy of the next step's round and of the
+	// host's decision, sum[sumGo]: 1 while a round is to run, which
+	// bumps sumRounds, so SUMROUNDS bounds the host's loop; else 0 where
+	// the summary is done, 2 where SUMROUNDS ran out first.
+	decide := func() {
+		mode := b.Sel(b.Not(marked()), b.I32(1), b.Sel(b.Lt(b.I64(0), wordw(sumFlen)), b.I32(2), b.I32(0)))
+		b.Store("sum", at(sumMode), b.Sel(rounds(), mode, b.I32(0)))
+		done := b.And(marked(), b.Eq(wordw(sumFlen), b.I64(0)))
+		b.Store("sum", at(sumGo), b.Sel(b.Ne(word(sumMode), b.I32(0)), b.I32(1), b.Sel(done, b.I32(0), b.I32(2))))
+	}
 	// total sets word i to the sum over the devices of their word j(e).
 	total := func(i int64, j func() ir.Expr) {
 		b.Decl("all", ir.I64, b.I64(0))
@@ -374,40 +396,49 @@ func (l *lowerer) worldSummary(b *fn, root int64) {
 			}
 			b.Store("sum", at(sumHi), b.V("d0"))
 			b.Store("sum", at(sumCount), b.V("d0"))
+			decide()
 		})
 	})
-	b.While(b.And(b.Not(marked()), rounds()), func() {
+	// The host's reads: device 0's copy of the decision, one a region.
+	b.Decl("sg", ir.I32, b.Ld("sum", b.I32(sumGo)))
+	b.While(b.Eq(b.V("sg"), b.I32(1)), func() {
 		region(func() {
-			b.Call("trs_mark", q(), w())
-			b.Barrier(true)
-			b.If(mine(), func() {
-				b.Store("sum", at(sumLo), word(sumHi))
-				b.Store("sum", at(sumHi), word(sumCount))
-				b.Store("sum", at(sumLen), word(sumCount))
-				b.Store("sumw", at(sumPrev), wordw(sumTotal))
-				total(sumTotal, func() ir.Expr { return b.I32(sumCount) })
-				b.Store("sumw", at(sumFlen), wordw(sumTotal))
-				bump(sumRounds)
+			b.Loop("j", b.I32(0), b.P(pSumSteps), b.I32(1), func() {
+				// A marking round, or a folding round once the marking
+				// is done: the two guards never hold together.
+				b.If(markOn(), func() { b.Call("trs_mark", q(), w()) })
+				b.If(foldOn(), func() { b.Call("trs_fold", q(), w()) })
+				b.Barrier(true)
+				b.If(foldOn(), func() { b.Call("trs_settle", q(), w()) })
+				b.Barrier(true)
+				b.If(mine(), func() {
+					b.Decl("mk", ir.Bool, markOn())
+					b.Decl("fo", ir.Bool, foldOn())
+					b.If(b.V("mk"), func() {
+						b.Store("sum", at(sumLo), word(sumHi))
+						b.Store("sum", at(sumHi), word(sumCount))
+						b.Store("sum", at(sumLen), word(sumCount))
+						b.Store("sumw", at(sumPrev), wordw(sumTotal))
+						total(sumTotal, func() ir.Expr { return b.I32(sumCount) })
+						b.Store("sumw", at(sumFlen), wordw(sumTotal))
+						bump(sumRounds)
+					})
+					b.If(b.V("fo"), func() {
+						b.Decl("r", ir.I32, word(sumFold))
+						b.Store("sum", at(sumLen), b.Ld("sum", b.ctr(b.nextCount(b.V("r")))))
+						total(sumFlen, func() ir.Expr { return b.nextCount(b.V("r")) })
+						b.Store("sum", b.ctr(b.nextCount(b.Add(b.V("r"), b.I32(1)))), b.I32(0))
+						bump(sumFold)
+						bump(sumRounds)
+					})
+					decide()
+				})
+				b.Barrier(true)
 			})
 		})
+		b.Set("sg", b.Ld("sum", b.I32(sumGo)))
 	})
-	b.While(b.And(b.And(marked(), b.Lt(b.I64(0), wordw0(sumFlen))), rounds()), func() {
-		region(func() {
-			b.Call("trs_fold", q(), w())
-			b.Barrier(true)
-			b.Call("trs_settle", q(), w())
-			b.Barrier(true)
-			b.If(mine(), func() {
-				b.Decl("r", ir.I32, word(sumFold))
-				b.Store("sum", at(sumLen), b.Ld("sum", b.ctr(b.nextCount(b.V("r")))))
-				total(sumFlen, func() ir.Expr { return b.nextCount(b.V("r")) })
-				b.Store("sum", b.ctr(b.nextCount(b.Add(b.V("r"), b.I32(1)))), b.I32(0))
-				bump(sumFold)
-				bump(sumRounds)
-			})
-		})
-	})
-	b.If(b.And(marked(), b.Eq(wordw0(sumFlen), b.I64(0))), func() {
+	b.If(b.Eq(b.V("sg"), b.I32(0)), func() {
 		region(func() {
 			b.If(first(), func() {
 				b.Store("sum", at(sumDone), b.I32(1))
@@ -417,3 +448,25 @@ func (l *lowerer) worldSummary(b *fn, root int64) {
 		})
 	})
 }
+
+// Note [A world's summary decides on the device]
+//
+// The summary's rounds in a world used to be host loops: a world launch a
+// round and three or four read-backs of device 0's words for the loop's
+// condition, with a world barrier on the stream before and after. Tree
+// merge sort has about 37 rounds at depth 10 (the interpreter: 158 host
+// reads a device on 2, 66 with one read a round), about two more a
+// level: most of the 260 read-backs a device that depth 23 made on 4
+// GPUs (docs/BENCHMARKS.md, "world7"), each a synchronous copy that
+// drains the stream, where barriers and launches on it do not. Now
+// a round's end (its first processor a device, as before) also writes
+// the host's decision, sum[sumGo]: 0 where the summary is done, 2 where
+// SUMROUNDS ran out, else 1. The host reads that one word of device 0
+// after a region, and a region runs SUMSTEPS rounds (default 16): a loop
+// with world barriers (in one cooperative kernel where the grid fits),
+// each phase guarded by the device's own copy of the words, the same on
+// every device, so that steps after the end do nothing. A step is three
+// phases, a marking or a folding round's (their guards exclude each
+// other), the settling, and the books. The rounds, their order and
+// their results are the host loops'; only where they run moves.
+// One device's summary is unchanged.

@@ -156,3 +156,102 @@ func TestWorldSummaryReadsInputSlotsLocally(t *testing.T) {
 		t.Errorf("the world prints %q, the one-device program %q", want, one.String())
 	}
 }
+
+// A world's summary runs SUMSTEPS rounds a host decision (Note [A
+// world's summary decides on the device]): trs_output's loop reads one
+// device word outside its regions, every SUMSTEPS prints the same
+// summary and live count on every number of devices, with fewer host
+// reads for more steps, and SUMROUNDS too small still leaves the
+// summary to the host, with the same result.
+func TestWorldSummaryDecidesOnDevice(t *testing.T) {
+	src, err := os.ReadFile("../../examples/trs/treemergesort.trs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := lowerSource(t, string(src), Options{World: true, Capacity: 1 << 16, Print: "summary", Stats: true})
+	loops := 0
+	ir.WalkStmts(m.Func("trs_output").Body, func(s ir.Stmt) bool {
+		w, ok := s.(*ir.While)
+		if !ok {
+			return true
+		}
+		loops++
+		loads := 0
+		ir.WalkStmts(w.Body, func(s ir.Stmt) bool {
+			if _, ok := s.(*ir.Region); ok {
+				return false
+			}
+			ir.ExprsHold(s, func(e ir.Expr) bool {
+				if l, ok := e.(*ir.Load); ok && m.Buffer(l.Buf) != nil {
+					loads++
+				}
+				return false
+			})
+			return true
+		})
+		if loads != 1 {
+			t.Errorf("trs_output's loop reads %d device words outside its regions, want 1", loads)
+		}
+		return false
+	})
+	if loops != 1 {
+		t.Errorf("trs_output has %d loops, want 1:\n%s", loops, ir.Print(m))
+	}
+	var want string
+	for _, k := range []int{1, 2, 3} {
+		reads := int64(-1)
+		for _, p := range []map[string]int64{{pSumSteps: 1}, {pSumSteps: 4}, {pSumSteps: 64}, {pSumRounds: 3}} {
+			var out, errs bytes.Buffer
+			var st interp.Stats
+			if err := interp.Run(m, interp.Config{Stdout: &out, Stderr: &errs, Devices: k, Params: p, Stats: &st}); err != nil {
+				t.Fatalf("%d devices, %v: %v", k, p, err)
+			}
+			got := out.String() + errs.String()
+			if !strings.Contains(got, "term size ") || !strings.Contains(got, "live terms: ") {
+				t.Fatalf("%d devices, %v: no summary in\n%s", k, p, got)
+			}
+			if want == "" {
+				want = got
+			} else if got != want {
+				t.Errorf("%d devices, %v prints\n%s\nwant\n%s", k, p, got, want)
+			}
+			for _, c := range st.Counters {
+				if c.Name != "host reads" {
+					continue
+				}
+				if p[pSumSteps] == 0 {
+					// The host's fold reads the store: more than any
+					// summary on the device.
+					if c.Value <= reads {
+						t.Errorf("%d devices, %v: %d host reads, not more than the device's summary's %d", k, p, c.Value, reads)
+					}
+					continue
+				}
+				if reads >= 0 && c.Value >= reads {
+					t.Errorf("%d devices, %v: %d host reads, not fewer than %d", k, p, c.Value, reads)
+				}
+				reads = c.Value
+			}
+		}
+	}
+	// Relaunched, where no cooperative grid fits (a launch a phase), and
+	// cooperative, each under the race checker.
+	for _, c := range []struct {
+		k    int
+		coop int64
+	}{{2, 128}, {3, 128}, {2, 0}} {
+		k := c.k
+		var out, errs bytes.Buffer
+		if err := interp.Run(m, interp.Config{Stdout: &out, Stderr: &errs, Devices: k, CoopThreads: c.coop, Race: true, Params: map[string]int64{pSumSteps: 4}}); err != nil {
+			t.Fatalf("%d devices, cooperative capacity %d: %v", k, c.coop, err)
+		}
+		if got := out.String() + errs.String(); got != want {
+			t.Errorf("%d devices, cooperative capacity %d, prints\n%s\nwant\n%s", k, c.coop, got, want)
+		}
+	}
+	var out bytes.Buffer
+	err = interp.Run(m, interp.Config{Stdout: &out, Devices: 2, Params: map[string]int64{pSumSteps: 0}})
+	if err == nil || !strings.Contains(err.Error(), msgSumSteps) {
+		t.Errorf("SUMSTEPS=0: %v, want %q", err, msgSumSteps)
+	}
+}
