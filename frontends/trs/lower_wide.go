@@ -7,29 +7,33 @@ import "gpuc/ir"
 // trs_step and trs_derive are built with a parameter one (Note [One
 // processor's walks]) that only the one-block kernel of one thread sets.
 // Passed at run time, it kept the one-processor paths (the fuel's
-// select, the takes from the garbage, the walk that goes on upwards) in
-// the wide kernels' step, with their live values across the walk. And a
-// step out of line (Note [Large device functions out of line] in
-// backends/cuda) was one function for all its callers: ptxas fitted it
-// to the tightest of their budgets, trs_small's 128 registers (blocks
-// of 512), where tree merge sort's spilled 452 bytes with the checks
-// and its wide kernels, blocks of 256, were held to 128 too (H100,
-// 2026-11-27 00:35).
+// select, the takes from the garbage, the walk that goes on upwards,
+// their live values across the walk) in the wide kernels' step wherever
+// nvcc did not inline trs_derive's constant into it: always for a step
+// out of line (Note [Large device functions out of line] in
+// backends/cuda), as tree merge sort's and merge sort's are.
 //
-// So each is instantiated twice: trs_step and trs_derive with one a
-// constant false, for the wide kernels and the region, whose calls pass
-// false; trs_step1 and trs_derive1, as they were built, with one a
-// parameter, for trs_small, which passes whether its block is one
-// thread. The simplify pass drops the paths that the constant decides.
-// Each call runs the code it ran before, so the normal forms, rewrite
-// counts and messages are the same; the program carries a second copy
-// of the step.
+// So each is instantiated twice, with one a constant: trs_step and
+// trs_derive with one false, for the wide kernels, the region and a
+// one-block kernel of several threads; trs_step1 and trs_derive1 with
+// one true, which trs_small calls where its block is one thread. The
+// simplify pass drops the paths that the constant decides. Each call
+// runs the code it ran before, so the normal forms, rewrite counts and
+// messages are the same.
+//
+// trs_small calls both. Its blocks of 512 leave a function 128
+// registers, and ptxas fits a function out of line to the tightest
+// budget of its callers: a trs_step of the wide kernels alone would be
+// held to none (tree merge sort's takes 254 registers where compiled
+// apart, Note [Large device functions out of line]), and the wide
+// kernels' occupancy would halve. Sharing it with trs_small keeps them
+// at 128, as before.
 
-// oneSuffix names the instantiation that keeps the parameter one.
+// oneSuffix names the one-processor instantiation of a function.
 const oneSuffix = "1"
 
-// splitOne instantiates trs_step and trs_derive for one false, and keeps
-// them with the parameter one as trs_step1 and trs_derive1 (Note [Wide
+// splitOne instantiates trs_step and trs_derive for one false and for
+// one true, and makes every call pick one by its argument one (Note [Wide
 // and one-processor steps]). A world has no parameter one.
 func (l *lowerer) splitOne() {
 	if l.world {
@@ -37,14 +41,15 @@ func (l *lowerer) splitOne() {
 	}
 	for _, name := range []string{"trs_step", "trs_derive"} {
 		f := l.m.Func(name)
-		one := &ir.Func{Pos: f.Pos, Kind: f.Kind, Name: name + oneSuffix, Params: f.Params, Result: f.Result, Body: ir.CloneStmts(f.Body)}
-		f.Params = nil
-		for _, p := range one.Params {
+		one := &ir.Func{Pos: f.Pos, Kind: f.Kind, Name: name + oneSuffix, Result: f.Result, Body: ir.CloneStmts(f.Body)}
+		for _, p := range f.Params {
 			if p.Name != "one" {
-				f.Params = append(f.Params, &ir.Field{Pos: p.Pos, Name: p.Name, Type: p.Type})
+				one.Params = append(one.Params, &ir.Field{Pos: p.Pos, Name: p.Name, Type: p.Type})
 			}
 		}
-		fixOne(f.Body)
+		fixOne(one.Body, true)
+		fixOne(f.Body, false)
+		f.Params = append([]*ir.Field(nil), one.Params...)
 		for i, g := range l.m.Funcs {
 			if g == f {
 				l.m.Funcs = append(l.m.Funcs[:i+1], append([]*ir.Func{one}, l.m.Funcs[i+1:]...)...)
@@ -53,21 +58,15 @@ func (l *lowerer) splitOne() {
 		}
 	}
 	for _, f := range l.m.Funcs {
-		ir.RewriteAllExprs(f.Body, pickOne) // calls in expressions
-		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
-			if cs, ok := s.(*ir.CallStmt); ok {
-				pickOne(cs.Call)
-			}
-			return true
-		})
+		f.Body = pickOne(f.Body)
 	}
 }
 
-// fixOne sets the parameter one to false in body.
-func fixOne(body []ir.Stmt) {
+// fixOne sets the parameter one to v in body.
+func fixOne(body []ir.Stmt, v bool) {
 	ir.RewriteAllExprs(body, func(e ir.Expr) ir.Expr {
 		if x, ok := e.(*ir.Var); ok && x.Name == "one" {
-			c := ir.BoolConst(false)
+			c := ir.BoolConst(v)
 			c.Pos = x.Pos
 			return c
 		}
@@ -75,18 +74,48 @@ func fixOne(body []ir.Stmt) {
 	})
 }
 
-// pickOne points a call of trs_step or trs_derive, whose last argument
-// is one, at its instantiation: the wide one, without the argument,
-// where it is the constant false, else the one that keeps it.
-func pickOne(e ir.Expr) ir.Expr {
-	c, ok := e.(*ir.Call)
-	if !ok || (c.Func != "trs_step" && c.Func != "trs_derive") || len(c.Args) == 0 {
-		return e
-	}
-	if k, ok := c.Args[len(c.Args)-1].(*ir.Const); ok && k.T == ir.Bool && k.Bits == 0 {
+// pickOne rewrites the calls of trs_step and trs_derive, whose last
+// argument is one: a constant picks the instantiation, and a call
+// statement on another value becomes an if between the two.
+func pickOne(body []ir.Stmt) []ir.Stmt {
+	split := func(c *ir.Call) (ir.Expr, bool) {
+		if (c.Func != "trs_step" && c.Func != "trs_derive") || len(c.Args) == 0 {
+			return nil, false
+		}
+		one := c.Args[len(c.Args)-1]
 		c.Args = c.Args[:len(c.Args)-1]
-	} else {
-		c.Func += oneSuffix
+		if k, ok := one.(*ir.Const); ok {
+			if k.Bits != 0 {
+				c.Func += oneSuffix
+			}
+			return nil, true
+		}
+		return one, true
 	}
-	return e
+	return ir.RewriteStmts(body, func(s ir.Stmt) []ir.Stmt {
+		if cs, ok := s.(*ir.CallStmt); ok {
+			if one, ok := split(cs.Call); ok && one != nil {
+				c1 := &ir.Call{Pos: cs.Call.Pos, Func: cs.Call.Func + oneSuffix, Args: cloneExprs(cs.Call.Args), T: cs.Call.T}
+				return []ir.Stmt{&ir.If{Pos: cs.Pos, Cond: one, Then: []ir.Stmt{&ir.CallStmt{Pos: cs.Pos, Call: c1}}, Else: []ir.Stmt{cs}}}
+			}
+			return []ir.Stmt{s}
+		}
+		ir.RewriteStmtExprs(s, func(e ir.Expr) ir.Expr {
+			if c, ok := e.(*ir.Call); ok {
+				if one, ok := split(c); ok && one != nil {
+					panic("trs: a call of " + c.Func + " in an expression with one not constant")
+				}
+			}
+			return e
+		})
+		return []ir.Stmt{s}
+	})
+}
+
+func cloneExprs(es []ir.Expr) []ir.Expr {
+	out := make([]ir.Expr, len(es))
+	for i, e := range es {
+		out[i] = ir.CloneExpr(e)
+	}
+	return out
 }
