@@ -156,7 +156,8 @@ multigpu-artifacts:
 
 # What scripts/bench-wide.sh needs (issues 17 and 20): the TRS
 # workloads' .cu files by this checkout's gpuc and by WIDE_BASE's (built
-# from git into WIDE_DIR/base), checks on and off, and the script.
+# from git into WIDE_DIR/base), checks on and off, and the script; the
+# gpuc builds are removed after (the GPU machine needs none): about 4 MB.
 WIDE_DIR ?= wide-artifacts
 WIDE_BASE ?= efc5f21
 wide-artifacts:
@@ -164,7 +165,9 @@ wide-artifacts:
 	git archive $(WIDE_BASE) | tar -x -C $(WIDE_DIR)/base/src
 	cd $(WIDE_DIR)/base/src && CGO_ENABLED=0 $(GO) build -o ../gpuc ./cmd/gpuc
 	rm -rf $(WIDE_DIR)/base/src
-	scripts/bench-wide.sh prepare $(WIDE_DIR) $(abspath $(WIDE_DIR))/base/gpuc
+	BASE_LABEL="$$(git log -1 --format='%h %cd %s' --date=iso $(WIDE_BASE))" scripts/bench-wide.sh prepare $(WIDE_DIR) $(abspath $(WIDE_DIR))/base/gpuc
+	rm -rf $(WIDE_DIR)/base $(WIDE_DIR)/gpuc
+	du -sh $(WIDE_DIR)
 
 # What scripts/bench-trs.sh needs besides gpuc, which compiles them there
 # with each workload's input term.

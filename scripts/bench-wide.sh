@@ -7,7 +7,8 @@
 #   DIR/bench-wide.sh run DIR                                           # there (nvcc, a GPU)
 #
 # prepare (scripts/bench-wide.sh prepare DIR BASE_GPUC, which the make
-# target calls with BASE_GPUC built from WIDE_BASE) writes, for transtree
+# target calls with BASE_GPUC built from WIDE_BASE, BASE_LABEL its
+# commit) writes, for transtree
 # 22 and 26, tree merge sort 23 and merge sort of 50, four .cu files:
 # "base-on" and "base-off" by BASE_GPUC (checks on, as built by default,
 # and --checks=off), "new-on" and "new-off" by this checkout's gpuc.
@@ -54,7 +55,7 @@ if [ "$mode" = prepare ]; then
   cp scripts/bench-wide.sh "$dir/"
   {
     echo "new: $(git log -1 --format='%h %cd %s' --date=iso)"
-    echo "base: $base ($("$base" version 2> /dev/null | head -1))"
+    echo "base: ${BASE_LABEL:-$base}"
   } > "$dir/commit"
   for w in "${workloads[@]}"; do
     IFS='|' read -r name src flags _ <<< "$w"
@@ -68,7 +69,7 @@ if [ "$mode" = prepare ]; then
     done
   done
   ls "$dir"/w-*.cu | wc -l | xargs echo "bench-wide: .cu files in $dir:"
-  du -sh "$dir"
+
   exit 0
 fi
 
