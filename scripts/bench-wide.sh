@@ -22,9 +22,11 @@
 # DIFFER: the normal form's summary) and the same rewrite count (else
 # REWRITE COUNTS DIFFER). ONLY (a
 # comma list) picks workloads; RUN_TIMEOUT (60 s) bounds a run; NVCC
-# (nvcc) names the compiler. Expected length: about 1.5 minutes of
+# (nvcc) names the compiler. Then, where nsys is there (NSYS=0 leaves it
+# out), one run each of transtree 26's and tree merge sort 23's base-on
+# and new-on under nsys, for the time of each kernel. Expected length: about 1.5 minutes of
 # builds (tree merge sort's and merge sort's are the slowest) and 30 s
-# of runs.
+# of runs, 40 of nsys.
 set -uo pipefail
 mode=${1:?usage: bench-wide.sh prepare DIR BASE_GPUC | run DIR}
 dir=${2:?usage: bench-wide.sh prepare DIR BASE_GPUC | run DIR}
@@ -141,4 +143,30 @@ for w in "${picked[@]}"; do
 done
 echo
 echo "$table"
+
+# Where main's time goes, kernel by kernel (trs_small's iterations of
+# low parallelism against the wide kernels'): one run under nsys of
+# transtree 26's and tree merge sort 23's base-on and new-on, where nsys
+# is on PATH and NSYS is not 0.
+if [ "${NSYS:-1}" != 0 ] && command -v nsys > /dev/null; then
+  for w in "${picked[@]}"; do
+    IFS='|' read -r name _ _ args <<< "$w"
+    case $name in transtree26 | treemergesort23) ;; *) continue ;; esac
+    for v in base-on new-on; do
+      [ -x "w-$name-$v" ] || continue
+      # shellcheck disable=SC2086
+      timeout 60 nsys profile --force-overwrite true -o "w-$name-$v" ./"w-$name-$v" $args > /dev/null 2>&1 || { echo "bench-wide: nsys $name $v failed"; continue; }
+      echo "bench-wide: $name $v, kernels by nsys:"
+      # CSV: "Time (%)","Total Time (ns)","Instances",...,"Name"; names
+      # hold commas, so fields split at '","'.
+      # The report's name before nsys 2023: gpukernsum.
+      for r in cuda_gpu_kern_sum gpukernsum; do
+        timeout 60 nsys stats -r "$r" -f csv "w-$name-$v.nsys-rep" 2> /dev/null |
+          awk -F'","' '/^"[0-9.]+","/ { k = $NF; sub(/"$/, "", k); sub(/\(.*/, "", k); printf "  %s: %.3f ms in %s launches\n", k, $2 / 1e6, $3 }' | head -8 > "w-$name-$v.kern"
+        [ -s "w-$name-$v.kern" ] && break
+      done
+      cat "w-$name-$v.kern"
+    done
+  done
+fi
 echo "bench-wide: done in $(($(date +%s) - start)) s"
