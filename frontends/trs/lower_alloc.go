@@ -16,7 +16,8 @@ import (
 // bound subterms that the right-hand side uses (the binding registers b0,
 // b1, ...). Then one site takes need slots from the fresh counter and the
 // free ring (Note [Fresh slots first]). Then the build stage, a switch
-// on rule, reads the bound subterms' slots anew from the root's argument
+// on rule (on one device, of the rules that need slots: Note [Rules that
+// need no slots]), reads the bound subterms' slots anew from the root's argument
 // registers along the left-hand side's paths (on one device: no one
 // writes a slot below the root in the phase, as they are in normal form),
 // moves the references (the rule's constants: those it adds to each bound
