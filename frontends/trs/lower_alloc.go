@@ -72,10 +72,10 @@ import (
 // rule, cost it a jump through a table more per rewrite. transtree's
 // rewrites are mostly such (25 of 27 per node), and after the one site
 // its rewriting kernels took 22.6 ms where they had taken 20.2 (one
-// H100, --checks=off, 2026-11-26 18:40). The site still runs, with need
-// 0: no atomic, and its test of ok holds. The same statements run in the
-// same order per thread, so rewrite counts, the trace and the output do
-// not change. A world's rules keep the build stage: their binding
+// H100, --checks=off, 2026-11-26 18:40). The site and the build stage
+// are skipped where need is 0, as they did nothing there. The same
+// statements run in the same order per thread, so rewrite counts, the
+// trace and the output do not change. A world's rules keep the build stage: their binding
 // registers and fork groups are the site's.
 
 // stepAlloc is what the match stage of trs_step has handed the
@@ -160,36 +160,45 @@ func (l *lowerer) rewriteStages(b *fn) {
 		b.Emit(sw)
 	}
 	b.If(b.Lt(b.V(lRule), b.I32(0)), func() { b.Break() })
-	var ok ir.Expr
-	if l.world {
-		ok = l.allocWorld(b, sa)
-	} else {
-		// On one processor, the first slots come from the garbage of the
-		// phase (Note [One processor's garbage]); the site takes the rest.
-		most := int64(0)
+	siteAndBuild := func() {
+		var ok ir.Expr
+		if l.world {
+			ok = l.allocWorld(b, sa)
+		} else {
+			// On one processor, the first slots come from the garbage of the
+			// phase (Note [One processor's garbage]); the site takes the rest.
+			most := int64(0)
+			for _, p := range sa.plans {
+				most = max(most, int64(len(p.news)))
+			}
+			reused := l.takeGarbage(b, siteAt, most, b.V(lNeed))
+			ok = l.alloc(b, siteAt, b.Sub(b.V(lNeed), reused), nil)
+		}
+		b.If(b.Not(ok), func() {
+			b.Set("out", b.I32(outStop)) // the store is full: the slot stays as it is
+			b.Break()
+		})
+		build := &ir.Switch{Pos: b.Pos, X: b.V(lRule)}
 		for _, p := range sa.plans {
-			most = max(most, int64(len(p.news)))
+			if p.inCase {
+				continue
+			}
+			build.Cases = append(build.Cases, &ir.Case{Pos: p.ms.rule.Pos, Values: []int64{int64(p.ms.rule.Index)}, Body: b.Nest(func() {
+				b.Pos = p.ms.rule.Pos
+				l.build(b, p)
+			})})
 		}
-		reused := l.takeGarbage(b, siteAt, most, b.V(lNeed))
-		ok = l.alloc(b, siteAt, b.Sub(b.V(lNeed), reused), nil)
-	}
-	b.If(b.Not(ok), func() {
-		b.Set("out", b.I32(outStop)) // the store is full: the slot stays as it is
-		b.Break()
-	})
-	build := &ir.Switch{Pos: b.Pos, X: b.V(lRule)}
-	for _, p := range sa.plans {
-		if p.inCase {
-			continue
+		b.Pos = l.pos
+		if len(build.Cases) > 0 {
+			b.Emit(build)
 		}
-		build.Cases = append(build.Cases, &ir.Case{Pos: p.ms.rule.Pos, Values: []int64{int64(p.ms.rule.Index)}, Body: b.Nest(func() {
-			b.Pos = p.ms.rule.Pos
-			l.build(b, p)
-		})})
 	}
-	b.Pos = l.pos
-	if len(build.Cases) > 0 {
-		b.Emit(build)
+	if l.world {
+		siteAndBuild()
+	} else {
+		// Only the rules that need slots come this way (Note [Rules that
+		// need no slots]).
+		b.If(b.Lt(b.I32(0), b.V(lNeed)), siteAndBuild)
 	}
 	b.Set("n", b.Add(b.V("n"), b.I32(1)))
 }
