@@ -23,11 +23,11 @@ import "gpuc/ir"
 //
 // trs_small calls both. Its blocks of 512 leave a function 128
 // registers, and ptxas fits a function out of line to the tightest
-// budget of its callers: a trs_step of the wide kernels alone would be
-// held to none (tree merge sort's takes 254 registers where compiled
-// apart, Note [Large device functions out of line]), and the wide
-// kernels' occupancy would halve. Sharing it with trs_small keeps them
-// at 128, as before.
+// budget of its callers. Called by the wide kernels (blocks of 256)
+// alone, trs_step could take up to 255 (tree merge sort's takes 254
+// where ptxas compiles it apart, Note [Large device functions out of
+// line]) and halve their occupancy; shared with trs_small it keeps 128,
+// as before. (Not measured: 3f42058 tried it, 8353551 took it back.)
 
 // oneSuffix names the one-processor instantiation of a function.
 const oneSuffix = "1"
