@@ -23,10 +23,10 @@
 # REWRITE COUNTS DIFFER). ONLY (a
 # comma list) picks workloads; RUN_TIMEOUT (60 s) bounds a run; NVCC
 # (nvcc) names the compiler. Then, where nsys is there (NSYS=0 leaves it
-# out), one run each of transtree 26's and tree merge sort 23's base-on
-# and new-on under nsys, for the time of each kernel. Expected length: about 1.5 minutes of
+# out), one run each of transtree 26's base-on and new-on under nsys
+# (NSYS_ONLY, a comma list, picks others), for the time of each kernel. Expected length: about 1.5 minutes of
 # builds (tree merge sort's and merge sort's are the slowest) and 30 s
-# of runs, 40 of nsys.
+# of runs, 20 of nsys.
 set -uo pipefail
 mode=${1:?usage: bench-wide.sh prepare DIR BASE_GPUC | run DIR}
 dir=${2:?usage: bench-wide.sh prepare DIR BASE_GPUC | run DIR}
@@ -145,13 +145,14 @@ echo
 echo "$table"
 
 # Where main's time goes, kernel by kernel (trs_small's iterations of
-# low parallelism against the wide kernels'): one run under nsys of
-# transtree 26's and tree merge sort 23's base-on and new-on, where nsys
-# is on PATH and NSYS is not 0.
+# low parallelism against the wide kernels'): one run under nsys of the
+# base-on and new-on of each workload of NSYS_ONLY (transtree26), where
+# nsys is on PATH and NSYS is not 0. Last, so that a call cut short
+# has printed the table already.
 if [ "${NSYS:-1}" != 0 ] && command -v nsys > /dev/null; then
   for w in "${picked[@]}"; do
     IFS='|' read -r name _ _ args <<< "$w"
-    case $name in transtree26 | treemergesort23) ;; *) continue ;; esac
+    [[ ",${NSYS_ONLY:-transtree26}," == *",$name,"* ]] || continue
     for v in base-on new-on; do
       [ -x "w-$name-$v" ] || continue
       # shellcheck disable=SC2086
