@@ -9,7 +9,7 @@ GPU_DIR  ?= gpu-artifacts
 # frontends/foo/parser.
 GRAMMARS := $(foreach g,$(basename $(notdir $(wildcard grammars/*.g4))),$(g):$(shell echo $(g) | tr A-Z a-z))
 
-.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts rec-bench-artifacts rec-rule-artifacts multigpu-artifacts carve-artifacts chr-artifacts chr-ab-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts rec-bench-artifacts rec-rule-artifacts multigpu-artifacts carve-artifacts chr-artifacts chr-ab-artifacts wide-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -153,6 +153,21 @@ multigpu-artifacts:
 	CGO_ENABLED=0 $(GO) build -o $(BENCH_DIR)/gpuc ./cmd/gpuc
 	cp scripts/bench-multigpu.sh scripts/bench-multigpu-w9.sh scripts/bench-multigpu-w10.sh scripts/bench/world_barrier.kir scripts/bench/world_step.kir $(BENCH_DIR)/
 	$(MAKE) trs-artifacts BENCH_DIR=$(BENCH_DIR)
+
+# What scripts/bench-wide.sh needs (issues 17 and 20): the TRS
+# workloads' .cu files by this checkout's gpuc and by WIDE_BASE's (built
+# from git into WIDE_DIR/base), checks on and off, and the script; the
+# gpuc builds are removed after (the GPU machine needs none): about 4 MB.
+WIDE_DIR ?= wide-artifacts
+WIDE_BASE ?= efc5f21
+wide-artifacts:
+	rm -rf $(WIDE_DIR) && mkdir -p $(WIDE_DIR)/base/src
+	git archive $(WIDE_BASE) | tar -x -C $(WIDE_DIR)/base/src
+	cd $(WIDE_DIR)/base/src && CGO_ENABLED=0 $(GO) build -o ../gpuc ./cmd/gpuc
+	rm -rf $(WIDE_DIR)/base/src
+	BASE_LABEL="$$(git log -1 --format='%h %cd %s' --date=iso $(WIDE_BASE))" scripts/bench-wide.sh prepare $(WIDE_DIR) $(abspath $(WIDE_DIR))/base/gpuc
+	rm -rf $(WIDE_DIR)/base $(WIDE_DIR)/gpuc
+	du -sh $(WIDE_DIR)
 
 # What scripts/bench-trs.sh needs besides gpuc, which compiles them there
 # with each workload's input term.

@@ -413,6 +413,7 @@ func Lower(sys *System, opts Options) (m *ir.Module, err error) {
 	l.initKernel()
 	l.output()
 	l.mainFunc()
+	l.splitOne() // Note [Wide and one-processor steps]
 	return l.m, nil
 }
 

@@ -64,3 +64,36 @@ func TestOneAllocationSite(t *testing.T) {
 		}
 	}
 }
+
+// Note [Rules that need no slots]: on one device, trs_step's build stage
+// has a case for each rule whose right-hand side needs new slots (F's
+// first, G's first), and the others are built where they match; in a
+// world, every rule has its case.
+func TestRulesThatNeedNoSlots(t *testing.T) {
+	const src = `sort Nat = struct Zero() | S(Nat) | Node(Nat, Nat) | F(Nat, Nat) | G(Nat);
+var X : Nat; Y : Nat;
+eqn F(S(X), Y) = F(X, S(S(Y)));
+    F(Zero(), Y) = Y;
+    G(S(X)) = Node(G(X), F(X, X));
+    G(Zero()) = Zero();
+input G(S(S(Zero())));`
+	for _, world := range []bool{false, true} {
+		m := lowerSource(t, src, Options{World: world})
+		cases := -1
+		ir.WalkStmts(m.Func("trs_step").Body, func(s ir.Stmt) bool {
+			if sw, ok := s.(*ir.Switch); ok {
+				if v, ok := sw.X.(*ir.Var); ok && v.Name == lRule {
+					cases = len(sw.Cases)
+				}
+			}
+			return true
+		})
+		want := 2
+		if world {
+			want = 4
+		}
+		if cases != want {
+			t.Errorf("world %v: the build stage has %d cases; want %d", world, cases, want)
+		}
+	}
+}
