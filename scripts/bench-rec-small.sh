@@ -5,7 +5,9 @@
 # hybrid run timed beside phase 2's jobs (as until wave 9) and again on
 # a quiet machine, alternating with Maude (Note [Short runs on a quiet
 # machine] in bench-rec.sh), with the GPU-only rows, Maude and the CPU
-# rewriter as bench-rec.sh runs them.
+# rewriter as bench-rec.sh runs them; and in the quiet phase, the same
+# programs by main's gpuc before wave 10 (hyb-NAME.base, linked as
+# before: scripts/rec-base-artifacts.sh), for the column "before".
 #
 #   make rec-small-artifacts          # here: SMALL_DIR (rec-small-artifacts)
 #   DIR/bench-rec-small.sh DIR        # there
