@@ -22,7 +22,7 @@
 #    host compiler (HYB_CXX, g++, -O3 -Wl,--as-needed; HYB_LINK replaces
 #    the whole; until wave 9, nvcc -O3) from hyb-NAME.cpp, gzipped by
 #    make rec-bench-artifacts, and .o (scripts/hybrid-artifacts.sh);
-#    where DIR holds hyb-NAME.base.cpp.gz (scripts/rec-base-artifacts.sh),
+#    where DIR holds hyb-NAME.base.cpp.gz and .o (scripts/rec-base-artifacts.sh),
 #    hyb-NAME.base as before, with nvcc; and, with REC_GPU=cu, each .rec
 #    compiled with the static gpuc (--print=summary --stats) and nvcc, as
 #    the GPU-only program.
@@ -158,8 +158,8 @@ benches=("${ok[@]}")
   for b in "${benches[@]}"; do
     echo "{ [ -f hyb-$b.cpp ] || gunzip -k hyb-$b.cpp.gz; } && $hyb_link -o hyb-$b hyb-$b.cpp hyb-$b.o -lpthread -ldl"
     # The programs of scripts/rec-base-artifacts.sh, linked as until wave 9.
-    if [ -f "hyb-$b.base.cpp.gz" ]; then
-      echo "gunzip -kf hyb-$b.base.cpp.gz && nvcc -O3 -o hyb-$b.base hyb-$b.base.cpp hyb-$b.o -lpthread -ldl"
+    if [ -f "hyb-$b.base.cpp.gz" ] && [ -f "hyb-$b.base.o" ]; then
+      echo "gunzip -kf hyb-$b.base.cpp.gz && nvcc -O3 -o hyb-$b.base hyb-$b.base.cpp hyb-$b.base.o -lpthread -ldl"
     fi
     if [ "$gpu_mode" = cu ]; then
       echo "$gpuc compile --checks=${GPUC_CHECKS:-on} rec/REC/$b.rec --print=summary --stats -o rec-$b.cu && nvcc -O3 -arch=$arch -o rec-$b rec-$b.cu"
