@@ -65,9 +65,8 @@
 # (lead's probe, /work/gpu-notes/rec-probe-0145.txt; the dynamic loader
 # is 0.1 ms of it). So where Maude (real) took under QUIET_MS (300 ms),
 # and the hybrid's busy run under three times that, both run again once
-# the background jobs
-# are over, one after the other QUIET_REPEAT times (5) on the same
-# cores, and the target reads these medians; the table keeps the busy
+# the background jobs are over, one after the other QUIET_REPEAT times
+# (5) on the same cores, and the target reads these medians; the table keeps the busy
 # figures beside them. Where hyb-NAME.base was built, it runs after
 # each hybrid run, for the quiet column "before".
 #
