@@ -167,7 +167,7 @@ struct gpuc_pool {
 // 1.6 ms of CPU with it and 1.0 without (2-core machine, 2026-11-27,
 // docs/BENCHMARKS.md). The pool's operator new was the only reference
 // to the library, so the pool is a static object, and a program linked
-// with -Wl,--as-needed (the banner's command) needs libc alone. Keep
+// with -Wl,--as-needed (the banner's command) needs glibc's alone. Keep
 // the hybrid's and the host build's runtime free of the C++ library's
 // symbols (operator new, std::thread, exceptions): `nm -D
 // --undefined-only` shows none today.
