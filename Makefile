@@ -9,7 +9,7 @@ GPU_DIR  ?= gpu-artifacts
 # frontends/foo/parser.
 GRAMMARS := $(foreach g,$(basename $(notdir $(wildcard grammars/*.g4))),$(g):$(shell echo $(g) | tr A-Z a-z))
 
-.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts rec-bench-artifacts rec-rule-artifacts multigpu-artifacts carve-artifacts chr-artifacts chr-ab-artifacts wide-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts rec-bench-artifacts rec-rule-artifacts rec-small-artifacts multigpu-artifacts carve-artifacts chr-artifacts chr-ab-artifacts wide-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -144,6 +144,21 @@ RULE_DIR ?= rec-rule-artifacts
 rec-rule-artifacts:
 	REC_ONLY="$(REC_RULE_LIST)" $(MAKE) rec-bench-artifacts BENCH_DIR=$(RULE_DIR)
 	cp scripts/bench-rec-rule.sh $(RULE_DIR)/
+
+# What scripts/bench-rec-small.sh needs (issue 17): rec-bench-artifacts
+# of the REC benchmarks that Maude reduces in under 100 ms (bench-rec
+# on an H100, 2026-11-27 00:10), factorial9 and revnat1000 among them,
+# into SMALL_DIR, for one call of four minutes, with the same programs
+# by the gpuc of REC_BASE (main before wave 10) for the quiet phase's
+# "before" column.
+REC_SMALL_LIST ?= benchexpr10 benchsym10 benchtree10 bubblesort10 bubblesort20 bubblesort100 dart factorial5 factorial6 factorial7 factorial8 factorial9 fibonacci18 fibonacci19 fibonacci20 fibonacci21 hanoi8 hanoi12 logic3 merge mergesort10 mergesort100 missionaries2 missionaries3 natlist permutations6 quicksort10 quicksort100 revnat100 revnat1000 sieve20 sieve100 tak18
+SMALL_DIR ?= rec-small-artifacts
+REC_BASE ?= efc5f21
+rec-small-artifacts:
+	REC_ONLY="$(REC_SMALL_LIST)" $(MAKE) rec-bench-artifacts BENCH_DIR=$(SMALL_DIR)
+	scripts/rec-base-artifacts.sh $(SMALL_DIR) $(REC_BASE)
+	cp scripts/bench-rec-small.sh $(SMALL_DIR)/
+	echo "$(REC_SMALL_LIST)" > $(SMALL_DIR)/rec-small.list
 
 # What scripts/bench-multigpu.sh alone needs (issue 19), for a short turn
 # on a machine with several GPUs: a static gpuc, the script, its probes

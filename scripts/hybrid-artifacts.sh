@@ -9,7 +9,7 @@
 # program with a hybrid point every 16 iterations at most (HYBRIDITER,
 # frontends/trs/lower.go). There,
 # scripts/bench-trs.sh and bench-rec.sh link each with
-#   g++ -O2 -I$CUDA_HOME/include -o hyb-NAME hyb-NAME.cpp hyb-NAME.o -lpthread -ldl
+#   g++ -O3 -Wl,--as-needed -I$CUDA_HOME/include -o hyb-NAME hyb-NAME.cpp hyb-NAME.o -lpthread -ldl
 # (Note [Hybrid migration] in backends/cuda/hybrid.h).
 #
 #   scripts/hybrid-artifacts.sh DIR

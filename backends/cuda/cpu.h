@@ -160,6 +160,18 @@ struct gpuc_pool {
   int raised = 0;     // its message's number, under mu
   long long values[2] = {0, 0};  // its fault's values, under mu
 };
+// Note [No C++ library at run time]
+// A hybrid program that ends on the host spends most of its fixed cost
+// before main, and loading libstdc++ (with libm and libgcc_s) for the
+// dynamic linker's symbol lookups was a third of it: bubblesort10 took
+// 1.6 ms of CPU with it and 1.0 without (2-core machine, 2026-11-27,
+// docs/BENCHMARKS.md). The pool's operator new was the only reference
+// to the library, so the pool is a static object, and a program linked
+// with -Wl,--as-needed (the banner's command) needs glibc's alone. Keep
+// the hybrid's and the host build's runtime free of the C++ library's
+// symbols (operator new, std::thread, exceptions): `nm -D
+// --undefined-only` shows none today.
+static gpuc_pool gpuc_pool_one;
 static gpuc_pool *gpuc_the_pool;
 static __thread int gpuc_worker_id;  // 0: the calling thread; helpers 1..workers-1
 static int gpuc_cpu_raised;  // the last launch's raise, for gpuc_check_device_error
@@ -288,7 +300,7 @@ inline int gpuc_cpu_workers(bool *measure) {
 // lives until the process exits.
 inline gpuc_pool *gpuc_pool_get(void) {
   if (gpuc_the_pool == nullptr) {
-    gpuc_the_pool = new gpuc_pool;
+    gpuc_the_pool = &gpuc_pool_one;
     gpuc_the_pool->workers = gpuc_cpu_workers(&gpuc_the_pool->measure);
     if (gpuc_the_pool->workers == 1) gpuc_the_pool->measure = false;
     long long least = gpuc_env_count("GPUC_POOL_MIN", 0, 1LL << 40);

@@ -27,7 +27,7 @@ func (d hybrid) head(e *emitter) string {
 	name := e.m.Name
 	return banner(e.m,
 		fmt.Sprintf("gpuc compile --emit=llvm --target=host ... -o %s.ll; clang-16 -O2 -c %s.ll -o %s.o", name, name, name),
-		fmt.Sprintf("g++ -O2 -o %s %s.cpp %s.o -lpthread -ldl   (no CUDA toolkit needed; no -lcuda)", name, name, name)) +
+		fmt.Sprintf("g++ -O2 -Wl,--as-needed -o %s %s.cpp %s.o -lpthread -ldl   (no CUDA toolkit needed; no -lcuda; no libstdc++ at run time: Note [No C++ library at run time] in cpu.h)", name, name, name)) +
 		"#define GPUC_HYBRID 1\n" + driverDecls + "#include <dlfcn.h>\n\n" + runtime.Header + "\n" + detachPrelude + "\n" + cudaLoader() + "\n" + driverPrelude + "\n" + cpuPrelude + "\n" +
 		hybridCUDA + "\n" + hybridRule + "\n" + hybridPrelude + "\n" + runtime.Device
 }
