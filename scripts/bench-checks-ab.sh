@@ -3,6 +3,7 @@
 # [Stopping in PTX] in backends/cuda):
 #
 #   scripts/bench-checks-ab.sh prepare DIR [BASE_GPUC]   # here (Go): writes DIR
+#                                        (ONLY=... there too: those workloads)
 #   DIR/bench-checks-ab.sh run DIR                        # there (nvcc, a GPU)
 #
 # prepare writes every variant's .cu, compiled here by this checkout's gpuc
@@ -35,7 +36,12 @@
 # by default all but carve, whose 1 GiB image takes a minute to write.
 # The fault cases of backends/cuda's tests (FAULTS=0 leaves them out) run
 # first, each compared with `gpuc run`'s stdout, stderr and exit status.
-# Expected length: about 1.5 minutes of builds and 2.5 of runs.
+# VARIANTS (a comma list, say cont,off) builds and runs only those
+# variants; BUILD_TIMEOUT (600 s) bounds one nvcc build.
+# Expected length: about 1.5 minutes of builds and 2.5 of runs. Issue 20's
+# call of 2026-11-27 (wave 10), at most 4 minutes:
+#   FAULTS=0 ONLY=tak36,fib32,evalexpr,quicksort,fw1024 VARIANTS=cont,off,part,p1 \
+#     BUILD_TIMEOUT=150 RUN_TIMEOUT=30 timeout 235 DIR/bench-checks-ab.sh run DIR
 set -uo pipefail
 mode=${1:?usage: bench-checks-ab.sh prepare DIR [BASE_GPUC] | run DIR}
 dir=${2:?usage: bench-checks-ab.sh prepare DIR [BASE_GPUC] | run DIR}
@@ -81,6 +87,7 @@ if [ "$mode" = prepare ]; then
   [ -n "$base" ] && echo "base: $base ($("$base" version 2>/dev/null | head -1))" >> "$dir/commit"
   for w in "${workloads[@]}"; do
     IFS='|' read -r name src flags _ _ <<< "$w"
+    [ -z "${ONLY:-}" ] || [[ ",$ONLY," == *",$name,"* ]] || continue
     [ -f "$src" ] || { echo "bench-checks-ab: $name: no $src, left out"; continue; }
     eval "fl=($flags)"
     # carve's static table is read where gpuc compiles: here, from DIR.
@@ -183,9 +190,12 @@ start=$(date +%s)
   [ "${FAULTS:-1}" = 0 ] || for f in fault-*.cu; do [ -f "$f" ] && echo "${f%.cu}"; done
   for w in "${picked[@]}"; do
     n=${w%%|*}
-    for f in ab-"$n"-*.cu; do echo "${f%.cu}"; done
+    for f in ab-"$n"-*.cu; do
+      v=${f%.cu} v=${v#ab-"$n"-}
+      [ -z "${VARIANTS:-}" ] || [[ ",$VARIANTS," == *",$v,"* ]] && echo "${f%.cu}"
+    done
   done
-} | xargs -P "$(nproc)" -I{} sh -c 'nvcc -O3 -arch='"$arch"' -Xptxas -v -o {} {}.cu 2> {}.ptxas || { echo "bench-checks-ab: nvcc {} failed"; tail -3 {}.ptxas; }'
+} | xargs -P "$(nproc)" -I{} sh -c 'timeout '"${BUILD_TIMEOUT:-600}"' nvcc -O3 -arch='"$arch"' -Xptxas -v -o {} {}.cu 2> {}.ptxas || { echo "bench-checks-ab: nvcc {} failed or passed BUILD_TIMEOUT"; tail -3 {}.ptxas; }'
 echo "bench-checks-ab: builds took $(($(date +%s) - start)) s"
 if [[ " ${picked[*]} " == *"fw1024|"* ]] && { [ -x chr_gen ] || gcc -O2 -o chr_gen chr_gen.c; }; then
   mkdir -p data && fw_cap=$(./chr_gen fw 1024 data) || echo "bench-checks-ab: chr_gen failed"
@@ -197,7 +207,7 @@ fi
 # The fault cases first: same stdout, stderr and exit status as `gpuc run`.
 fails=0 cases=0
 for a in fault-*.case*.args; do
-  [ -f "$a" ] || continue
+  [ -f "$a" ] && [ "${FAULTS:-1}" != 0 ] || continue
   c=${a%.args} p=${a%%.case*}
   [ -x "$p" ] || { echo "bench-checks-ab: $p not built"; fails=$((fails + 1)); continue; }
   cases=$((cases + 1)) status=0

@@ -497,7 +497,7 @@ func (pl *planner) branch(e ir.Expr, k *known) (after, onTrue, onFalse *known) {
 // cond is the facts of a comparison e where it is v: x < n, 0 <= x.
 func (pl *planner) cond(e ir.Expr, v bool) []fact {
 	b, ok := e.(*ir.Binary)
-	if !ok || !b.X.Type().IsInt() || !stable(b.X) || !stable(b.Y) {
+	if !ok || !b.X.Type().IsInt() {
 		return nil
 	}
 	x, y := b.X, b.Y
@@ -509,9 +509,19 @@ func (pl *planner) cond(e ir.Expr, v bool) []fact {
 		x, y, op = y, x, ir.Le
 	}
 	// Now x < y or x <= y, or where !v, y <= x or y < x.
+	var mins []fact // Note [Derived range facts]
 	switch {
 	case op == ir.Lt && v:
-		return []fact{newFact(x, y)}
+		mins = minFacts(x, y)
+	case op == ir.Le && !v:
+		mins = minFacts(y, x)
+	}
+	if !stable(x) || !stable(y) {
+		return mins
+	}
+	switch {
+	case op == ir.Lt && v:
+		return append([]fact{newFact(x, y)}, mins...)
 	case op == ir.Lt && atLeast(y, 0):
 		return []fact{newFact(x, nil)}
 	case op == ir.Le && v && atLeast(x, 0):
@@ -521,7 +531,7 @@ func (pl *planner) cond(e ir.Expr, v bool) []fact {
 			return []fact{newLeFact(x, y)}
 		}
 	case op == ir.Le && !v:
-		out := []fact{newFact(y, x)}
+		out := append([]fact{newFact(y, x)}, mins...)
 		if atLeast(y, -1) {
 			out = append(out, newFact(x, nil))
 		}
@@ -572,7 +582,7 @@ func (pl *planner) inRange(index, length ir.Expr, k *known) bool {
 			}
 		}
 	}
-	return pl.offsetInRange(index, length, k)
+	return pl.offsetInRange(index, length, k) || pl.remInRange(index, length, k)
 }
 
 // divides reports whether divisor y is not zero under k: a length known
