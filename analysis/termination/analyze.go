@@ -657,7 +657,7 @@ func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 	for _, l := range locsOf(sys, comp) {
 		in[l] = true
 	}
-	var whys []string
+	var whys, ros []string
 	seen := map[string]bool{}
 	for _, t := range sys.Trans {
 		if !in[t.From] {
@@ -670,7 +670,11 @@ func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 				case *its.Nondet:
 					w = e.Why
 				case *its.Load:
-					w = "load " + e.Buffer
+					if !seen["ro "+e.Buffer] {
+						seen["ro "+e.Buffer] = true
+						ros = append(ros, e.Buffer)
+					}
+					return
 				default:
 					return
 				}
@@ -683,6 +687,11 @@ func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 	}
 	if len(whys) > 0 {
 		return fmt.Sprintf("loop at %s: whether it ends depends on values it reads (%s), which other threads may write", where, strings.Join(whys, ", "))
+	}
+	if len(ros) > 0 {
+		// Note [Loads at invariant addresses]: a read-only value at an address the loop keeps
+		// was read as one value; these are read at addresses the loop moves, or bound nothing.
+		return fmt.Sprintf("loop at %s: whether it ends depends on the contents of read-only memory (%s), read at addresses the loop changes", where, strings.Join(ros, ", "))
 	}
 	// Variables that nothing sets (not parameters, ids or launch sizes) are the translators'
 	// reads of read-only memory at fixed addresses: a witness would have to state memory.
