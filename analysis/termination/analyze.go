@@ -659,6 +659,12 @@ func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 	}
 	var whys, ros []string
 	seen := map[string]bool{}
+	var own []its.Transition
+	for _, ti := range comp {
+		own = append(own, sys.Trans[ti])
+	}
+	inLoop := changedVars(own...)
+	moved := false
 	for _, t := range sys.Trans {
 		if !in[t.From] {
 			continue
@@ -674,6 +680,7 @@ func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 						seen["ro "+e.Buffer] = true
 						ros = append(ros, e.Buffer)
 					}
+					moved = moved || readsAny(e, inLoop)
 					return
 				default:
 					return
@@ -690,8 +697,12 @@ func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 	}
 	if len(ros) > 0 {
 		// Note [Loads at invariant addresses]: a read-only value at an address the loop keeps
-		// was read as one value; these are read at addresses the loop moves, or bound nothing.
-		return fmt.Sprintf("loop at %s: whether it ends depends on the contents of read-only memory (%s), read at addresses the loop changes", where, strings.Join(ros, ", "))
+		// is one value to the proofs; one at an address the loop moves is a new value each time.
+		at := ""
+		if moved {
+			at = ", read at addresses the loop changes"
+		}
+		return fmt.Sprintf("loop at %s: whether it ends depends on the contents of read-only memory (%s)%s", where, strings.Join(ros, ", "), at)
 	}
 	// Variables that nothing sets (not parameters, ids or launch sizes) are the translators'
 	// reads of read-only memory at fixed addresses: a witness would have to state memory.
