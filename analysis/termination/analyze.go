@@ -657,8 +657,14 @@ func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 	for _, l := range locsOf(sys, comp) {
 		in[l] = true
 	}
-	var whys []string
+	var whys, ros []string
 	seen := map[string]bool{}
+	var own []its.Transition
+	for _, ti := range comp {
+		own = append(own, sys.Trans[ti])
+	}
+	inLoop := changedVars(own...)
+	moved := false
 	for _, t := range sys.Trans {
 		if !in[t.From] {
 			continue
@@ -670,7 +676,12 @@ func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 				case *its.Nondet:
 					w = e.Why
 				case *its.Load:
-					w = "load " + e.Buffer
+					if !seen["ro "+e.Buffer] {
+						seen["ro "+e.Buffer] = true
+						ros = append(ros, e.Buffer)
+					}
+					moved = moved || readsAny(e, inLoop)
+					return
 				default:
 					return
 				}
@@ -683,6 +694,15 @@ func (a *analyzer) unknownReasonIn(sys *its.System, comp []int) string {
 	}
 	if len(whys) > 0 {
 		return fmt.Sprintf("loop at %s: whether it ends depends on values it reads (%s), which other threads may write", where, strings.Join(whys, ", "))
+	}
+	if len(ros) > 0 {
+		// Note [Loads at invariant addresses]: a read-only value at an address the loop keeps
+		// is one value to the proofs; one at an address the loop moves is a new value each time.
+		at := ""
+		if moved {
+			at = ", read at addresses the loop changes"
+		}
+		return fmt.Sprintf("loop at %s: whether it ends depends on the contents of read-only memory (%s)%s", where, strings.Join(ros, ", "), at)
 	}
 	// Variables that nothing sets (not parameters, ids or launch sizes) are the translators'
 	// reads of read-only memory at fixed addresses: a witness would have to state memory.

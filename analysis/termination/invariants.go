@@ -99,6 +99,9 @@ func candidatesOf(sys *its.System, compares, congruences bool) []its.Expr {
 	for _, c := range flagCandidates(sys) { // Note [Flag candidates]
 		add(c)
 	}
+	for _, c := range squareCandidates(sys) { // Note [Squares that do not wrap]
+		add(c)
+	}
 	// Interval bounds: a variable set to a constant anywhere may stay on one side of it (a
 	// counter that starts at 1024 and counts down stays <= 1024).
 	for _, t := range sys.Trans {

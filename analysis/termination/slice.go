@@ -102,7 +102,8 @@ func slice(sys *its.System) *its.System {
 // (tid <= gid < gsize), which translators state as facts too, stay.
 func proofView(sys *its.System) *its.System {
 	orig := sys
-	sys = keepBoundedLoads(sys) // Note [Bounded loads in the proof view]
+	sys = keepBoundedLoads(sys)   // Note [Bounded loads in the proof view]
+	sys = keepInvariantLoads(sys) // Note [Loads at invariant addresses]
 	changed := sys != orig
 	var facts []its.Fact
 	for _, f := range sys.Facts {
