@@ -8,7 +8,6 @@
 package termination
 
 import (
-	"os"
 	"fmt"
 	"io"
 	"math/big"
@@ -392,9 +391,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		}
 	}
 	witnessCut := false
-	if search && os.Getenv("XNOWIT") != "" {
-		witnessCut = true
-	} else if search {
+	if search {
 		half := w.share(1, 2)
 		findWitness(half)
 		w.absorb(half)
