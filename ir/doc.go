@@ -77,8 +77,8 @@
 // buffers hold Init. Shared buffers have one instance per block, zeroed
 // before the block starts. Indexing out of range is an error in the
 // interpreter and undefined on the GPU. A scratch buffer may state a
-// range for its values, `buffer wlen: i32[3] global scratch bound
-// "CAPACITY";`: every write stays in [0, CAPACITY], which the interpreter
+// range for its values, `buffer gcd1_top: i32[1] global scratch bound
+// "CAP_gcd1";`: every write stays in [0, CAP_gcd1], which the interpreter
 // checks and the termination analysis assumes (Note [Bounded buffers]).
 // `below "CAPACITY"` is the half-open form, [0, CAPACITY): the values are
 // indices into buffers of CAPACITY elements, which only stores write; the

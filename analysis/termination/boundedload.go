@@ -37,7 +37,9 @@ func keepBoundedLoads(sys *its.System) *its.System {
 		nt.Guard = make([]its.Expr, len(t.Guard))
 		for j, g := range t.Guard {
 			nt.Guard[j] = g
-			if !its.HasNondet(g) || !clampedOnly(g) || !readsAny(g, counters) {
+			// Where g bounds what t sets, it is kept too (Note [Guards on what a transition
+			// sets]).
+			if !its.HasNondet(g) || !clampedOnly(g) || !readsAny(g, counters) && setGuard(sys, t, g) == nil {
 				continue
 			}
 			its.Walk(g, func(x its.Expr) {

@@ -519,7 +519,8 @@ func available(sys *its.System) map[int][]its.Expr {
 	defs := make([]map[string]bool, len(sys.Trans))
 	for ti, t := range sys.Trans {
 		defs[ti] = map[string]bool{}
-		for _, d := range definitions(sys, t) {
+		// And compares on what t sets (Note [Guards on what a transition sets]).
+		for _, d := range append(definitions(sys, t), setGuards(sys, t)...) {
 			k := d.String()
 			if _, ok := atoms[k]; !ok {
 				atoms[k] = d

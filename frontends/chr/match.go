@@ -1,6 +1,7 @@
 package chr
 
 import (
+	"fmt"
 	"sort"
 
 	"gpuc/ir"
@@ -232,6 +233,17 @@ func copyKnown(k map[*ruleVar]bool) map[*ruleVar]bool {
 	return out
 }
 
+// Note [Counted chain walks]
+//
+// A probe walks a hash chain by its next pointers until -1 (Note
+// [Indices]). Each step's build inserts every slot below the store's size
+// n once, so no chain is longer than n; but the walk's end depends on
+// pointers that other threads wrote, and `gpuc check --termination` could
+// not prove it (fib's, fw's, primes', shortest_paths' and tc's rule
+// kernels stayed UNKNOWN). So the walk counts its steps down from n and
+// raises an internal error past it, which no correct build reaches: the
+// count is a ranking function by construction, at one decrement a step.
+
 // keyed walks the hash chain of the step's key values.
 func (m *matcher) keyed(b *block, k int, known map[*ruleVar]bool, act func(b *block)) {
 	st := m.p.steps[k]
@@ -259,6 +271,12 @@ func (m *matcher) keyed(b *block, k int, known map[*ruleVar]bool, act func(b *bl
 		slot = body.decl(m.l.locals.fresh("s"), ir.I32, cur)
 		body.Set(cur.Name, b.Ld(st.ix.next, slot))
 	}
+	// A chain holds each slot below the store's size at most once: the
+	// walk counts its steps against that (Note [Counted chain walks]).
+	left := b.decl(m.l.locals.fresh("left"), ir.I32, s.nRef(b.Builder))
+	body.ifThen(b.Bin(ir.Le, left, b.I32(0)), []ir.Stmt{&ir.Raise{Pos: b.Pos,
+		Msg: fmt.Sprintf("internal error: a chain of the index %s is longer than the %s/%d store", st.ix.head, s.ct.name, s.ct.arity)}})
+	body.Set(left.Name, b.Bin(ir.Sub, left, b.I32(1)))
 	// The chains hold the live slots of phase B; only a later claim round
 	// may find one of them removed or refilled.
 	m.candidate(body, k, slot, known, m.l.retry, act)

@@ -542,12 +542,8 @@ func (l *lowerer) buffers() {
 	buf("total", ir.I64, small(1))
 	l.m.Buffer("total").Progress = "rewrites" // Note [Progress counters] in package ir
 	if !l.world {
-		// Each worklist and garbage-list count indexes a list of CAPACITY
-		// entries (wl0, gl0, ...) right after its atomic add, so a count
-		// past CAPACITY already faults: the bound is a checked fact for
-		// the termination analysis (Note [Bounded buffers] in package ir).
-		l.m.Buffer("wlen").Bound = pCapacity
-		l.m.Buffer("glen").Bound = pCapacity
+		// wlen and glen carry no bound: their loops clamp them (Note
+		// [List lengths]).
 		// The arguments and the garbage lists hold slot ids: a checked
 		// fact that elides the checks of their loads' uses as indices
 		// (Note [Bounded buffers] in package ir).

@@ -68,7 +68,7 @@ func (l *lowerer) deriveFunc() {
 		})
 	}
 	b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() {
-		b.Decl("cnt", ir.I32, b.Ld("wlen", b.ctr(b.V("c0"))))
+		b.Decl("cnt", ir.I32, b.listLen("wlen", b.V("c0")))
 		l.strided(b, "i", p, b.V("cnt"), np, func() {
 			visit(b.listed("wl0", "wl1", b.V("k"), b.mine(b.V("i"))))
 		})
@@ -106,12 +106,12 @@ func (l *lowerer) commitFunc() {
 	b.IfElse(b.Ne(b.P(pWorklist), b.I32(0)), func() {
 		// Slots of this iteration's list that reached normal form, and
 		// the pending slots of the next list.
-		b.Decl("n0", ir.I32, b.Ld("wlen", b.ctr(b.V("c0"))))
+		b.Decl("n0", ir.I32, b.listLen("wlen", b.V("c0")))
 		l.strided(b, "i", p, b.V("n0"), np, func() {
 			s := b.Decl("s", l.id, b.listed("wl0", "wl1", b.V("k"), b.mine(b.V("i"))))
 			b.If(b.Eq(b.Ld("pnw", s), b.U8(0)), func() { b.Store("pn", b.V("s"), b.U8(0)) })
 		})
-		b.Decl("n1", ir.I32, b.Ld("wlen", b.ctr(b.V("c1"))))
+		b.Decl("n1", ir.I32, b.listLen("wlen", b.V("c1")))
 		l.strided(b, "j", b.V("p"), b.V("n1"), b.V("np"), func() {
 			x := b.Decl("x", l.id, b.listed("wl1", "wl0", b.V("k"), b.mine(b.V("j"))))
 			b.If(b.Ne(b.Ld("pnw", x), b.U8(0)), func() {
@@ -142,7 +142,7 @@ func (l *lowerer) commitFunc() {
 	})
 	// Garbage entry g goes to free-ring position tail + g (Note [Free ring
 	// positions]); trs_account moves the tail past them.
-	b.Decl("ng", ir.I32, b.Ld("glen", b.ctr(b.V("c0"))))
+	b.Decl("ng", ir.I32, b.listLen("glen", b.V("c0")))
 	b.Decl("tail", ir.I64, b.Ld("free", b.ctr(b.I32(frTailA))))
 	l.strided(b, "g", b.V("p"), b.V("ng"), b.V("np"), func() {
 		b.Call("trs_free", b.listed("gl0", "gl1", b.V("k"), b.mine(b.V("g"))), b.Add(b.V("tail"), b.V("g")), b.V("k"))
@@ -195,6 +195,32 @@ func (l *lowerer) accountFunc() {
 func (b *fn) used() ir.Expr {
 	return b.Conv(ir.I32, b.Min(b.Ld("nfresh", b.I32(0)), b.Conv(ir.I64, b.P(pCapacity))))
 }
+
+// listLen is the length of worklist or garbage list c (wlen, glen), as the
+// loops over the list read it: clamped to CAPACITY outside a world (Note
+// [List lengths]).
+func (b *fn) listLen(counter string, c ir.Expr) ir.Expr {
+	n := b.Ld(counter, b.ctr(c))
+	if b.world {
+		return n
+	}
+	return b.Min(n, b.P(pCapacity))
+}
+
+// Note [List lengths]
+//
+// wlen and glen count a worklist's and a garbage list's entries, each
+// advanced by an atomic add whose old value indexes a list of CAPACITY
+// entries (trs_push, trs_release). They used to carry `bound "CAPACITY"`
+// (Note [Bounded buffers] in package ir), but the add writes old + 1
+// before the index is checked, so a count could pass CAPACITY by one per
+// thread that overflows the list, and go on doing so where a failed check
+// goes on (Note [Going on after a fault] in backends/abi): the fact was
+// not true of every write. The loops over the lists read the count through
+// min(count, CAPACITY) instead, a bound that holds by construction and
+// that the termination analysis reads as it reads any min. Where no list
+// overflows, which is every run that ends without a fault, the minimum is
+// the count itself: output and error messages are those of before.
 
 // running is the condition to run iteration k: slots are pending after
 // iteration k-1, the store did not fill, and MAXITER allows it.
