@@ -62,7 +62,6 @@ import "gpuc/ir"
 const (
 	ovFull = 1 // a step found the store full
 	ovWalk = 2 // a walk ran out of fuel (Note [Checked walk bounds])
-	ovEq   = 4 // trs_eq's stack was too small (Note [A comparison without recursion])
 )
 
 const msgWalk = "internal error: a walk along the term store's links passed the store's size; the terms are not acyclic"

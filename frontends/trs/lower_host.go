@@ -83,7 +83,6 @@ func (l *lowerer) mainFunc() {
 		overflow = stWOverflow
 	}
 	b.If(b.Ne(b.Bin(ir.And, b.Ld("status", b.I32(overflow)), b.I32(ovWalk)), b.I32(0)), func() { b.Raise(msgWalk) })
-	b.If(b.Ne(b.Bin(ir.And, b.Ld("status", b.I32(overflow)), b.I32(ovEq)), b.I32(0)), func() { b.Raise(msgEq) })
 	b.If(b.Ne(b.Ld("status", b.I32(overflow)), b.I32(0)), func() { b.Raise(msgFull) })
 	b.If(b.Lt(b.I32(0), b.Ld(b.pending(), b.Rem(b.Ld("status", b.I32(stIter)), b.I32(3)))), func() { b.Raise(msgIter) })
 	b.Call("trs_output")

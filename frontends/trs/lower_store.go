@@ -88,6 +88,41 @@ func (l *lowerer) freeFunc() {
 	b.Store("fl", b.Rem(b.V("at"), b.Conv(ir.I64, b.P(pCapacity))), b.V("g"))
 }
 
+// eqFunc: trs_eq(a, b) compares two terms in normal form, for rules that
+// repeat a variable on the left. It follows the last argument in a loop
+// and recurses on the others, so that lists and numbers cost no stack.
+func (l *lowerer) eqFunc() {
+	b := l.newFunc(ir.DeviceFunc, "trs_eq", ir.Bool, param{"a", l.id}, param{"b", l.id})
+	b.Decl("x", l.id, b.V("a"))
+	b.Decl("y", l.id, b.V("b"))
+	differ := func() ir.Expr { return b.Ne(b.V("x"), b.V("y")) }
+	spent := l.fueled(b, "fuel", l.id, l.storeSlots(b), differ, func() {
+		h := b.Decl("h", ir.I32, l.head(b, b.V("x")))
+		b.If(b.Bin(ir.LogOr, b.Ne(h, l.head(b, b.V("y"))), b.Lt(b.V("h"), b.I32(l.start[1]))), func() {
+			b.Return(b.Eq(b.V("h"), l.head(b, b.V("y"))))
+		})
+		for a := 1; a <= l.k; a++ {
+			if l.start[a] == l.start[a+1] {
+				continue
+			}
+			in := b.And(b.Ge(b.V("h"), b.I32(l.start[a])), b.Lt(b.V("h"), b.I32(l.start[a+1])))
+			b.If(in, func() {
+				for i := 0; i < a-1; i++ {
+					same := b.CallExpr("trs_eq", l.arg(b, i, b.V("x")), l.arg(b, i, b.V("y")))
+					b.If(b.Not(same), func() { b.Return(b.Bool(false)) })
+				}
+				b.Set("x", l.arg(b, a-1, b.V("x")))
+				b.Set("y", l.arg(b, a-1, b.V("y")))
+			})
+		}
+	})
+	b.If(spent, func() {
+		l.walkSpent(b)
+		b.Return(b.Bool(false))
+	})
+	b.Return(b.Bool(true))
+}
+
 // collapseFunc: trs_collapse(s, v) overwrites slot s with the root of the
 // term in slot v, for a rule whose right-hand side is a variable; s takes
 // references to v's arguments.
