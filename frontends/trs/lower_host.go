@@ -35,6 +35,12 @@ func (l *lowerer) mainFunc() {
 	}
 	n := max(l.nodes, int64(len(l.queue)))
 	b.Emit(&ir.Launch{Pos: b.Pos, Kernel: "trs_init", Grid: b.I32((n + 255) / 256), Block: b.I32(256)})
+	if l.world {
+		// trs_init is no world launch: a world barrier orders device 0's
+		// first decision before every device's read of it (Note [The
+		// world's first decision]).
+		b.Emit(&ir.WorldBarrier{Pos: b.Pos})
+	}
 	b.Decl("go", ir.Bool, b.Bool(true))
 	b.While(b.V("go"), func() {
 		if l.world {

@@ -164,6 +164,22 @@ const (
 // is the decision's: the phases' loops are strided, so any W rewrites
 // the whole list, but a list that grew takes more turns a processor.
 
+// Note [The world's first decision]
+//
+// trs_init is a launch that every device runs on its own, not a world
+// launch, so no world barrier ends it; the host then reads status
+// word stWNext, which device 0 owns and trs_init writes. Every other
+// device's host reads it from device 0's memory (a copy from peer memory
+// on its own stream), which waits for its own trs_init but not for device
+// 0's: without a barrier the read raced with device 0's write (Note
+// [World] in package ir: nothing orders a device's accesses to another
+// device's elements but world barriers). A device that read the zeroed
+// word left the loop at once and raised "no normal form within MAXITER
+// iterations" on device 0's pending count, while device 0 went on: the
+// flaky world of Rubio_04__enno (docs/BENCHMARKS.md, 2026-11-27 02:58).
+// mainFunc puts a world_barrier after trs_init in a world program. The
+// loop's later reads follow a world launch, which ends with a barrier.
+
 // next is the host's decision after iteration k (stWNext): wmax if
 // iteration k+1 runs (slots pending, no store full, MAXITER allows it),
 // else 0. np and mx are the world's pending count and longest list, ov
