@@ -413,7 +413,9 @@ func Lower(sys *System, opts Options) (m *ir.Module, err error) {
 	l.initKernel()
 	l.output()
 	l.mainFunc()
-	l.splitOne() // Note [Wide and one-processor steps]
+	if err := l.splitOne(); err != nil { // Note [Wide and one-processor steps]
+		return nil, err
+	}
 	return l.m, nil
 }
 

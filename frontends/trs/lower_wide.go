@@ -1,6 +1,10 @@
 package trs
 
-import "gpuc/ir"
+import (
+	"fmt"
+
+	"gpuc/ir"
+)
 
 // Note [Wide and one-processor steps]
 //
@@ -35,9 +39,9 @@ const oneSuffix = "1"
 // splitOne instantiates trs_step and trs_derive for one false and for
 // one true, and makes every call pick one by its argument one (Note [Wide
 // and one-processor steps]). A world has no parameter one.
-func (l *lowerer) splitOne() {
+func (l *lowerer) splitOne() error {
 	if l.world {
-		return
+		return nil
 	}
 	for _, name := range []string{"trs_step", "trs_derive"} {
 		f := l.m.Func(name)
@@ -58,8 +62,12 @@ func (l *lowerer) splitOne() {
 		}
 	}
 	for _, f := range l.m.Funcs {
-		f.Body = pickOne(f.Body)
+		var err error
+		if f.Body, err = pickOne(f.Body); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // fixOne sets the parameter one to v in body.
@@ -76,8 +84,11 @@ func fixOne(body []ir.Stmt, v bool) {
 
 // pickOne rewrites the calls of trs_step and trs_derive, whose last
 // argument is one: a constant picks the instantiation, and a call
-// statement on another value becomes an if between the two.
-func pickOne(body []ir.Stmt) []ir.Stmt {
+// statement on another value becomes an if between the two. The
+// lowering calls them so; a call inside an expression on a value that is
+// not constant is an internal error.
+func pickOne(body []ir.Stmt) ([]ir.Stmt, error) {
+	var bad error
 	split := func(c *ir.Call) (ir.Expr, bool) {
 		if (c.Func != "trs_step" && c.Func != "trs_derive") || len(c.Args) == 0 {
 			return nil, false
@@ -92,30 +103,24 @@ func pickOne(body []ir.Stmt) []ir.Stmt {
 		}
 		return one, true
 	}
-	return ir.RewriteStmts(body, func(s ir.Stmt) []ir.Stmt {
+	body = ir.RewriteStmts(body, func(s ir.Stmt) []ir.Stmt {
 		if cs, ok := s.(*ir.CallStmt); ok {
 			if one, ok := split(cs.Call); ok && one != nil {
-				c1 := &ir.Call{Pos: cs.Call.Pos, Func: cs.Call.Func + oneSuffix, Args: cloneExprs(cs.Call.Args), T: cs.Call.T}
+				c1 := ir.CloneExpr(cs.Call).(*ir.Call)
+				c1.Func += oneSuffix
 				return []ir.Stmt{&ir.If{Pos: cs.Pos, Cond: one, Then: []ir.Stmt{&ir.CallStmt{Pos: cs.Pos, Call: c1}}, Else: []ir.Stmt{cs}}}
 			}
 			return []ir.Stmt{s}
 		}
 		ir.RewriteStmtExprs(s, func(e ir.Expr) ir.Expr {
 			if c, ok := e.(*ir.Call); ok {
-				if one, ok := split(c); ok && one != nil {
-					panic("trs: a call of " + c.Func + " in an expression with one not constant")
+				if one, ok := split(c); ok && one != nil && bad == nil {
+					bad = fmt.Errorf("%s: internal error: a call of %s in an expression whose argument one is not constant", c.Pos, c.Func)
 				}
 			}
 			return e
 		})
 		return []ir.Stmt{s}
 	})
-}
-
-func cloneExprs(es []ir.Expr) []ir.Expr {
-	out := make([]ir.Expr, len(es))
-	for i, e := range es {
-		out[i] = ir.CloneExpr(e)
-	}
-	return out
+	return body, bad
 }
