@@ -132,19 +132,10 @@ func hasFresh(e its.Expr) bool {
 
 // replaceLoads copies e with each outermost Load replaced by what f gives for it.
 func replaceLoads(e its.Expr, f func(*its.Load) its.Expr) its.Expr {
-	switch x := e.(type) {
-	case *its.Load:
-		return f(x)
-	case *its.Unary:
-		return &its.Unary{Op: x.Op, X: replaceLoads(x.X, f)}
-	case *its.Binary:
-		return its.B(x.Op, replaceLoads(x.X, f), replaceLoads(x.Y, f))
-	case *its.Cast:
-		c := *x
-		c.X = replaceLoads(x.X, f)
-		return &c
-	case *its.Ite:
-		return &its.Ite{C: replaceLoads(x.C, f), T: replaceLoads(x.T, f), E: replaceLoads(x.E, f)}
-	}
-	return e
+	return its.Rewrite(e, func(x its.Expr) (its.Expr, bool) {
+		if l, ok := x.(*its.Load); ok {
+			return f(l), true
+		}
+		return nil, false
+	})
 }
