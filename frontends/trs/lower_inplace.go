@@ -19,7 +19,7 @@ import (
 //
 // So where one processor runs the step, a rule that drops the argument a
 // of the root, matched against a pattern f(p1, ..., pn), and needs a new
-// slot, first tests the argument's slot x: if it is counted (not the
+// slot (the first such argument only), first tests the argument's slot x: if it is counted (not the
 // input's, Note [Input slots]) and its count is 1, the root held its
 // only reference, and the rewrite would make it garbage. Then the
 // rewrite takes x itself for its first new subterm (ip, the local, is
