@@ -324,9 +324,16 @@ func (l *lowerer) build(b *fn, p *rulePlan) {
 // subterm that is an argument of the root moves its reference instead:
 // f(X) -> g(X) changes no count.
 func (l *lowerer) moveRefs(b *fn, p *rulePlan) {
-	for i, n := range p.adds {
+	l.moveRefsAs(b, p, p.adds, -1, func(i int) ir.Expr { return p.bind(b, i) })
+}
+
+// moveRefsAs is moveRefs with adds[i] added to binding register i (read
+// by bind) and the root's argument keep, if not -1, not released (Note
+// [Reuse in place]).
+func (l *lowerer) moveRefsAs(b *fn, p *rulePlan, adds []int64, keep int, bind func(int) ir.Expr) {
+	for i, n := range adds {
 		if n > 0 {
-			l.addRef(b, p.bind(b, i), b.I32(n))
+			l.addRef(b, bind(i), b.I32(n))
 		}
 	}
 	for a, d := range p.delta {
@@ -335,7 +342,7 @@ func (l *lowerer) moveRefs(b *fn, p *rulePlan) {
 		}
 	}
 	for a, d := range p.delta {
-		if d < 0 {
+		if d < 0 && a != keep {
 			b.Call("trs_release", b.V(l.regs()[a]), b.V("k"))
 		}
 	}

@@ -170,21 +170,7 @@ func (l *lowerer) buildInPlace(b *fn, p *rulePlan) {
 	for i := range ms.subs {
 		ms.subs[i].slot = ren(ms.subs[i].slot)
 	}
-	for i, n := range ip.adds {
-		if n > 0 {
-			l.addRef(b, ren(p.bind(b, i)), b.I32(n))
-		}
-	}
-	for a, d := range p.delta {
-		if d > 0 {
-			l.addRef(b, b.V(l.regs()[a]), b.I32(d))
-		}
-	}
-	for a, d := range p.delta {
-		if d < 0 && a != ip.arg {
-			b.Call("trs_release", b.V(l.regs()[a]), b.V("k"))
-		}
-	}
+	l.moveRefsAs(b, p, ip.adds, ip.arg, func(i int) ir.Expr { return ren(p.bind(b, i)) })
 	for _, i := range ip.release {
 		b.Call("trs_release", l.arg(b, i, ir.CloneExpr(x)), b.V("k"))
 	}
