@@ -90,13 +90,14 @@ type stepAlloc struct {
 // subterms read from the binding registers, its new ones from the slots
 // that the site took.
 type rulePlan struct {
-	ms     *matchState
-	news   []*newTerm
-	groups [][]*newTerm // 0: the caller's; in a world, j+1 fork j's
-	adds   []int64      // the references added to binding register i
-	delta  []int64      // how the count of the root's argument a changes
-	reads  []*ir.Decl   // one processor's store: the bound slots, read anew
-	inCase bool         // built in its match case (Note [Rules that need no slots])
+	ms      *matchState
+	news    []*newTerm
+	groups  [][]*newTerm // 0: the caller's; in a world, j+1 fork j's
+	adds    []int64      // the references added to binding register i
+	delta   []int64      // how the count of the root's argument a changes
+	reads   []*ir.Decl   // one processor's store: the bound slots, read anew
+	inCase  bool         // built in its match case (Note [Rules that need no slots])
+	inPlace *inPlace     // one processor's reuse of a dropped argument (Note [Reuse in place])
 }
 
 // Locals of the site (Note [One allocation site]).
@@ -156,6 +157,10 @@ func (l *lowerer) rewriteStages(b *fn) {
 	for i := 0; i < sa.binds; i++ {
 		b.Decl(bindReg(i), l.id, b.S(0))
 	}
+	inPlace := anyInPlace(sa)
+	if inPlace {
+		b.Decl(lInPlace, ir.I32, b.I32(0)) // Note [Reuse in place]
+	}
 	if len(sw.Cases) > 0 {
 		b.Emit(sw)
 	}
@@ -171,8 +176,12 @@ func (l *lowerer) rewriteStages(b *fn) {
 			for _, p := range sa.plans {
 				most = max(most, int64(len(p.news)))
 			}
-			reused := l.takeGarbage(b, siteAt, most, b.V(lNeed))
-			ok = l.alloc(b, siteAt, b.Sub(b.V(lNeed), reused), nil)
+			need := b.V(lNeed)
+			if inPlace {
+				need = b.Sub(need, inPlaceTaken(b))
+			}
+			reused := l.takeGarbage(b, siteAt, most, need)
+			ok = l.alloc(b, siteAt, b.Sub(ir.CloneExpr(need), reused), nil)
 		}
 		b.If(b.Not(ok), func() {
 			b.Set("out", b.I32(outStop)) // the store is full: the slot stays as it is
@@ -185,7 +194,11 @@ func (l *lowerer) rewriteStages(b *fn) {
 			}
 			build.Cases = append(build.Cases, &ir.Case{Pos: p.ms.rule.Pos, Values: []int64{int64(p.ms.rule.Index)}, Body: b.Nest(func() {
 				b.Pos = p.ms.rule.Pos
-				l.build(b, p)
+				if p.inPlace == nil {
+					l.build(b, p)
+					return
+				}
+				b.IfElse(b.And(b.V("one"), b.Ne(b.V(lInPlace), b.I32(0))), func() { l.buildInPlace(b, p) }, func() { l.build(b, p) })
 			})})
 		}
 		b.Pos = l.pos
@@ -265,6 +278,8 @@ func (l *lowerer) pick(b *fn, sa *stepAlloc, ms *matchState) {
 			b.Set(groupNeed(g), b.I32(int64(len(nts))))
 		}
 	}
+	l.planInPlace(p, ms)
+	l.decideInPlace(b, p)
 	sa.plans = append(sa.plans, p)
 	if !l.world && len(p.news) == 0 {
 		// Note [Rules that need no slots]
@@ -309,9 +324,16 @@ func (l *lowerer) build(b *fn, p *rulePlan) {
 // subterm that is an argument of the root moves its reference instead:
 // f(X) -> g(X) changes no count.
 func (l *lowerer) moveRefs(b *fn, p *rulePlan) {
-	for i, n := range p.adds {
+	l.moveRefsAs(b, p, p.adds, -1, func(i int) ir.Expr { return p.bind(b, i) })
+}
+
+// moveRefsAs is moveRefs with adds[i] added to binding register i (read
+// by bind) and the root's argument keep, if not -1, not released (Note
+// [Reuse in place]).
+func (l *lowerer) moveRefsAs(b *fn, p *rulePlan, adds []int64, keep int, bind func(int) ir.Expr) {
+	for i, n := range adds {
 		if n > 0 {
-			l.addRef(b, p.bind(b, i), b.I32(n))
+			l.addRef(b, bind(i), b.I32(n))
 		}
 	}
 	for a, d := range p.delta {
@@ -320,7 +342,7 @@ func (l *lowerer) moveRefs(b *fn, p *rulePlan) {
 		}
 	}
 	for a, d := range p.delta {
-		if d < 0 {
+		if d < 0 && a != keep {
 			b.Call("trs_release", b.V(l.regs()[a]), b.V("k"))
 		}
 	}

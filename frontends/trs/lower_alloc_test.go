@@ -5,16 +5,18 @@ import (
 	"strings"
 	"testing"
 
+	"gpuc/internal/irtest"
 	"gpuc/ir"
+	"gpuc/passes"
 )
 
-// siteAtomics counts trs_step's atomic adds on each of the allocator's
-// counters.
-func siteAtomics(t *testing.T, m *ir.Module) map[string]int {
+// siteAtomics counts the atomic adds of function name on each of the
+// allocator's counters.
+func siteAtomics(t *testing.T, m *ir.Module, name string) map[string]int {
 	t.Helper()
 	n := map[string]int{}
 	for _, f := range m.Funcs {
-		if f.Name != "trs_step" {
+		if f.Name != name {
 			continue
 		}
 		ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
@@ -32,7 +34,9 @@ func siteAtomics(t *testing.T, m *ir.Module) map[string]int {
 // free ring's head (one of each for either order FRESH asks for); in a
 // world, a fork group has a site of its own. The references move in each
 // rule's build case, as constants: one add for F's X, one for G's three
-// uses of X, none where a reference moves (Y) or goes.
+// uses of X, none where a reference moves (Y) or goes. The one-processor
+// step has the same site; its builds that reuse S(X) in place (Note
+// [Reuse in place]) add one for G's X (two) and none for F's.
 func TestOneAllocationSite(t *testing.T) {
 	system := func(rules int) string {
 		var b strings.Builder
@@ -50,7 +54,9 @@ func TestOneAllocationSite(t *testing.T) {
 	}
 	for _, rules := range []int{1, 20} {
 		for _, world := range []bool{false, true} {
-			n := siteAtomics(t, lowerSource(t, system(rules), Options{World: world}))
+			m := lowerSource(t, system(rules), Options{World: world})
+			irtest.RunPasses(t, m, &passes.Config{}, "default")
+			n := siteAtomics(t, m, "trs_step")
 			sites := 1
 			if world {
 				sites = 3 // G's Node(G(X), F(X, X)) forks in two
@@ -60,6 +66,13 @@ func TestOneAllocationSite(t *testing.T) {
 			}
 			if n["rc"] != 2*rules {
 				t.Errorf("%d rules, world %v: %d adds on rc in trs_step; want %d", rules, world, n["rc"], 2*rules)
+			}
+			if world {
+				continue
+			}
+			n = siteAtomics(t, m, "trs_step1")
+			if n["nfresh"] != 2 || n["free"] != 2 || n["rc"] != 3*rules {
+				t.Errorf("%d rules: trs_step1 has %d adds on nfresh, %d on free and %d on rc; want 2, 2 and %d", rules, n["nfresh"], n["free"], n["rc"], 3*rules)
 			}
 		}
 	}

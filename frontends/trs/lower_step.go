@@ -11,6 +11,9 @@ const (
 	outNormal = 0 // in normal form: leave it
 	outQueued = 1 // its new pending subterms are queued: descend into them
 	outStop   = 2 // out of fuel, or the store is full: end the walk
+	// Its one pending argument is the new subterm in the local next: the
+	// walk descends into it at once (Note [Descending at once]).
+	outDescend = 3
 )
 
 // stepFunc builds trs_step(s, k, favail), the derive phase's work on one
@@ -192,6 +195,13 @@ func (l *lowerer) rewriteSlot(b *fn) {
 			l.forArgs(b, b.V("h"), func(a int, arr string) { b.Store(arr, b.V("t"), b.V(l.regs()[a])) })
 		})
 	})
+	if l.stepDeclared("next") {
+		// Note [Descending at once]
+		b.If(b.And(b.V("one"), b.Eq(b.V("out"), b.I32(outDescend))), func() {
+			b.Store("up", b.V("next"), b.V("t"))
+			b.Set("t", b.V("next"))
+		})
+	}
 	b.If(b.Eq(b.V("out"), b.I32(outNormal)), func() {
 		b.Store("pnw", b.V("t"), b.U8(0))
 		b.IfElse(b.Ne(b.V("t"), b.V("s")), func() { b.Set("t", b.Ld("up", b.V("t"))) }, func() {
@@ -469,9 +479,68 @@ func (l *lowerer) setRoot(b *fn, ms *matchState, news []*newTerm) {
 		pending = pending || !nt.normal
 	}
 	switch {
+	case pending && !l.world && len(pendingArgs(ms, news, r.RHS)) == 1:
+		// Note [Descending at once]
+		l.declareNext(b)
+		b.IfElse(b.V("one"), func() {
+			b.Set("out", b.I32(outDescend))
+			b.Set("next", pendingArgs(ms, news, r.RHS)[0])
+		}, func() { b.Set("out", b.I32(outQueued)) })
 	case pending:
 		b.Set("out", b.I32(outQueued)) // the walk visits them next
 	case r.RHS.Sym.Defined():
 		b.Set("more", b.Bool(true))
 	}
+}
+
+// Note [Descending at once]
+//
+// A rewrite whose new root has pending arguments (outQueued) leaves the
+// walk at the same slot, and the next turn visits it again: it reads the
+// head and every argument, tests their pending flags, and descends into
+// the first pending one. Where exactly one argument of the new root is
+// pending, that turn's outcome is known when the rule is built: its other
+// arguments are bound subterms of the old arguments, which were in normal
+// form, or new subterms in normal form when made (setRoot's reading);
+// the pending one is a new subterm, whose pn is 0 (a free slot's, Note
+// [Phases]), so the turn neither lists the slot nor forks, and descends.
+// On one processor (Note [One processor's walks]) the rewrite descends
+// itself (outDescend, the local next): revnat1000's conc rule, half a
+// million rewrites in one chain, ran three turns a rewrite, one of them
+// this visit. The rewrites, their order and their count are the same;
+// only the walk's fuel, an upper bound on its turns, is spent more
+// slowly. The wide step keeps the visit (tt10 tuned its registers;
+// Note [Wide and one-processor steps]), and a world has no parameter one.
+
+// pendingArgs lists the slots of the arguments of the right-hand side
+// rhs that are new subterms not in normal form when made.
+func pendingArgs(ms *matchState, news []*newTerm, rhs *Term) []ir.Expr {
+	var out []ir.Expr
+	for _, a := range rhs.Args {
+		for _, nt := range news {
+			if nt.t == a && !nt.normal {
+				out = append(out, ir.CloneExpr(nt.slot))
+			}
+		}
+	}
+	return out
+}
+
+// declareNext declares trs_step's local next once, at its start (Note
+// [Descending at once]).
+func (l *lowerer) declareNext(b *fn) {
+	b.Local("next", l.id)
+	if !l.stepDeclared("next") {
+		l.stepDecls = append(l.stepDecls, &ir.Decl{Pos: b.Pos, Name: "next", T: l.id, Init: b.S(-1)})
+	}
+}
+
+// stepDeclared says whether trs_step declares the local name at its start.
+func (l *lowerer) stepDeclared(name string) bool {
+	for _, d := range l.stepDecls {
+		if d, ok := d.(*ir.Decl); ok && d.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -47,6 +47,13 @@ func TestWideStep(t *testing.T) {
 			}
 		}
 	}
+	// Nor the locals of Note [Descending at once] and Note [Reuse in place].
+	ir.WalkStmts(m.Func("trs_step").Body, func(s ir.Stmt) bool {
+		if d, ok := s.(*ir.Decl); ok && (d.Name == "next" || d.Name == lInPlace) {
+			t.Errorf("the wide trs_step declares %s", d.Name)
+		}
+		return true
+	})
 	if slices.Contains(calls["trs_step"], "trs_reuse") || slices.Contains(params["trs_step"], pLocal1) {
 		t.Errorf("the wide trs_step takes garbage or reads LOCAL1: calls %v, parameters %v", calls["trs_step"], params["trs_step"])
 	}
