@@ -415,12 +415,12 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		ok := false
 		// Note [Products of a counter and a constant]: the copy with the products as
 		// variables first, where there are any.
-		if r, defs := reduceNonlinear(sys); r != nil {
+		if r, defs, keep := reduceNonlinear(sys); r != nil {
 			pw := &work{left: 4 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
 			if w.cpu != nil {
 				pw.cpuEnd = max(w.cpuEnd, w.cpu()) + e.cfg.CPU
 			}
-			if cond, cert2, ok = e.conditionPieces(r, g, stuck, res.Witness, pw, true); ok {
+			if cond, cert2, ok = e.conditionPieces(r, g, stuck, res.Witness, pw, keep); ok {
 				cert2 = append(productObligations(r, defs), cert2...)
 			}
 		}

@@ -108,21 +108,23 @@ func reduceSquares(sys *its.System) (*its.System, map[string]its.Expr) {
 
 // reduceNonlinear gives the copy of sys that the condition search tries first: squares of
 // counters (Note [Squares as counters]), then products of a counter and a constant (Note
-// [Products of a counter and a constant]), as variables; nil where sys has neither.
-func reduceNonlinear(sys *its.System) (*its.System, map[string]its.Expr) {
+// [Products of a counter and a constant]), as variables; nil where sys has neither. keep says
+// that the search must keep the lower bounds it starts with: a product's factors need theirs
+// (a zero factor never moves the product), a square needs none.
+func reduceNonlinear(sys *its.System) (red *its.System, defs map[string]its.Expr, keep bool) {
 	sqs, sdefs := reduceSquares(sys)
 	base := sys
 	if sqs != nil {
 		base = sqs
 	}
-	red, defs := reduceProducts(base)
+	red, defs = reduceProducts(base)
 	if red == nil {
-		return sqs, sdefs
+		return sqs, sdefs, false
 	}
 	for k, e := range sdefs {
 		defs[k] = e
 	}
-	return red, defs
+	return red, defs, true
 }
 
 // squareOf reports whether e is p * p for a variable p.
