@@ -467,7 +467,8 @@ func frame(t its.Transition, from, to []its.Expr) (framed, open []its.Expr) {
 // bounds of single counters, and the compares that hold there on every path (available).
 func stageOne(sys *its.System) func(l int) []its.Expr {
 	// The flag candidates mention two counters (the flag and the compare's), and are few: they
-	// join the first stage (Note [Flag candidates]).
+	// join the first stage (Note [Flag candidates]), and so do the square variables' (Note
+	// [Squares as counters]).
 	base := oneCounter(sys, candidatesOf(sys, true, false))
 	for _, c := range append(flagCandidates(sys), squareVarCandidates(sys)...) {
 		if !slices.ContainsFunc(base, func(b its.Expr) bool { return b.String() == c.String() }) {

@@ -2,6 +2,7 @@ package termination
 
 import (
 	"math/big"
+	"strings"
 
 	"gpuc/analysis/its"
 )
@@ -52,11 +53,17 @@ func squareCandidates(sys *its.System) []its.Expr {
 // condition search's copy (Note [Squares as counters]).
 func squareVarCandidates(sys *its.System) []its.Expr {
 	var out []its.Expr
+	byName := map[string]its.Var{}
 	for _, v := range sys.Vars {
-		for _, p := range sys.Vars {
-			if p.Sort != v.Sort || p.Sort.IsBool() || v.Name != squareName(p) {
-				continue
-			}
+		if strings.Contains(v.Name, "*") {
+			byName[v.Name] = v
+		}
+	}
+	if len(byName) == 0 {
+		return nil
+	}
+	for _, p := range sys.Vars {
+		if v, ok := byName[squareName(p)]; ok && p.Sort == v.Sort && !p.Sort.IsBool() {
 			ge := its.Uge
 			if p.Sort.Signed {
 				ge = its.Sge
