@@ -263,17 +263,24 @@ type analyzer struct {
 // failed proof]).
 
 // check asks the solver about script, the part before its exact definitions first (Note
-// [Division by variables]).
+// [Division by variables]), never the exact definitions of products that cannot wrap (Note
+// [Products that cannot wrap]).
 func (a *analyzer) check(script string, vals ...string) (smt.Result, map[string]string, error) {
+	full := script
+	script = withoutExactProducts(script)
 	if abs, ok := abstractPart(script); ok {
 		if r, m, err := a.checkOne(abs, vals...); err != nil || r == smt.Unsat {
 			if r == smt.Unsat {
-				a.eng.proved[script] = abs
+				a.eng.proved[full] = abs
 			}
 			return r, m, err
 		}
 	}
-	return a.checkOne(script, vals...)
+	r, m, err := a.checkOne(script, vals...)
+	if r == smt.Unsat && script != full {
+		a.eng.proved[full] = script
+	}
+	return r, m, err
 }
 
 func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[string]string, error) {
@@ -408,12 +415,12 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		ok := false
 		// Note [Products of a counter and a constant]: the copy with the products as
 		// variables first, where there are any.
-		if r, defs := reduceProducts(sys); r != nil {
+		if r, defs, keep := reduceNonlinear(sys); r != nil {
 			pw := &work{left: 4 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
 			if w.cpu != nil {
 				pw.cpuEnd = max(w.cpuEnd, w.cpu()) + e.cfg.CPU
 			}
-			if cond, cert2, ok = e.conditionPieces(r, g, stuck, res.Witness, pw, true); ok {
+			if cond, cert2, ok = e.conditionPieces(r, g, stuck, res.Witness, pw, keep); ok {
 				cert2 = append(productObligations(r, defs), cert2...)
 			}
 		}
@@ -976,7 +983,9 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	if !withSizes {
 		params = params[:nparams]
 	}
-	houdini = usedHoudini // Note [Loop nests proved piece by piece]
+	// A square's relation to its counter needs Houdini under every weaker condition, even where
+	// the strongest one proved with intervals (Note [Squares as counters]).
+	houdini = usedHoudini || len(squareVarCandidates(sys)) > 0 // Note [Loop nests proved piece by piece]
 	// Values read from memory lose their bounds first, so that a condition that parameters can
 	// carry is stated on parameters (Note [Conditions on parameters first]).
 	isParam := map[string]bool{}

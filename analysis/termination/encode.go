@@ -128,6 +128,9 @@ func (q *query) term(e its.Expr, sc *scope) string {
 		if t, ok := q.byVariable(e, sc); ok {
 			return t
 		}
+		if t, ok := q.byExactProduct(e, sc); ok {
+			return t
+		}
 		return "(" + binOps[e.Op] + " " + q.term(e.X, sc) + " " + q.term(e.Y, sc) + ")"
 	case *its.Cast:
 		x := q.term(e.X, sc)

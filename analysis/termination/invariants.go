@@ -102,6 +102,9 @@ func candidatesOf(sys *its.System, compares, congruences bool) []its.Expr {
 	for _, c := range squareCandidates(sys) { // Note [Squares that do not wrap]
 		add(c)
 	}
+	for _, c := range squareVarCandidates(sys) { // Note [Squares as counters]
+		add(c)
+	}
 	// Interval bounds: a variable set to a constant anywhere may stay on one side of it (a
 	// counter that starts at 1024 and counts down stays <= 1024).
 	for _, t := range sys.Trans {
@@ -464,9 +467,10 @@ func frame(t its.Transition, from, to []its.Expr) (framed, open []its.Expr) {
 // bounds of single counters, and the compares that hold there on every path (available).
 func stageOne(sys *its.System) func(l int) []its.Expr {
 	// The flag candidates mention two counters (the flag and the compare's), and are few: they
-	// join the first stage (Note [Flag candidates]).
+	// join the first stage (Note [Flag candidates]), and so do the square variables' (Note
+	// [Squares as counters]).
 	base := oneCounter(sys, candidatesOf(sys, true, false))
-	for _, c := range flagCandidates(sys) {
+	for _, c := range append(flagCandidates(sys), squareVarCandidates(sys)...) {
 		if !slices.ContainsFunc(base, func(b its.Expr) bool { return b.String() == c.String() }) {
 			base = append(base, c)
 		}

@@ -2,6 +2,7 @@ package termination
 
 import (
 	"math/big"
+	"strings"
 
 	"gpuc/analysis/its"
 )
@@ -46,4 +47,62 @@ func squareCandidates(sys *its.System) []its.Expr {
 		}
 	}
 	return out
+}
+
+// squareVarCandidates proposes `p*p >= p + p` and `p*p >= p` for each square variable of the
+// condition search's copy (Note [Squares as counters]).
+func squareVarCandidates(sys *its.System) []its.Expr {
+	var out []its.Expr
+	byName := map[string]its.Var{}
+	for _, v := range sys.Vars {
+		if strings.Contains(v.Name, "*") {
+			byName[v.Name] = v
+		}
+	}
+	if len(byName) == 0 {
+		return nil
+	}
+	for _, p := range sys.Vars {
+		if v, ok := byName[squareName(p)]; ok && p.Sort == v.Sort && !p.Sort.IsBool() {
+			ge := its.Uge
+			if p.Sort.Signed {
+				ge = its.Sge
+			}
+			out = append(out, its.B(ge, its.R(v), its.B(its.Add, its.R(p), its.R(p))), its.B(ge, its.R(v), its.R(p)))
+		}
+	}
+	return out
+}
+
+// squareGuard reports whether a guard of one of the transitions ts, or of a transition into or
+// out of their sources (the way into an inner loop), compares a square `v * v` with a value
+// that no transition of the system changes: the square's candidate holds only under a bound on
+// that value, which only the condition search supplies (Note [Squares that do not wrap]), so
+// the Houdini stages of the proof without a condition cannot help.
+func squareGuard(sys *its.System, ts []int) bool {
+	changed := changedVars(sys.Trans...)
+	at := map[int]bool{}
+	for _, ti := range ts {
+		at[sys.Trans[ti].From] = true
+	}
+	found := false
+	for _, t := range sys.Trans {
+		if !at[t.From] && !at[t.To] {
+			continue
+		}
+		for _, g := range t.Guard {
+			its.Walk(g, func(e its.Expr) {
+				b, ok := e.(*its.Binary)
+				if !ok || !b.Op.IsCompare() || its.HasNondet(b) {
+					return
+				}
+				for _, sides := range [][2]its.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+					if _, sq := squareOf(sides[0]); sq && its.ReadsOnly(sides[1], func(n string) bool { return !changed[n] }) {
+						found = true
+					}
+				}
+			})
+		}
+	}
+	return found
 }

@@ -25,6 +25,9 @@ func (a *analyzer) leaveToConditions(bad []int) bool {
 	if a.only != nil || a.eng.cfg.NoConditions {
 		return false
 	}
+	if squareGuard(a.sys, bad) { // Note [Squares that do not wrap]
+		return true
+	}
 	changed := changedVars(a.sys.Trans...)
 	for _, ti := range bad {
 		for v, e := range a.sys.Trans[ti].Update {

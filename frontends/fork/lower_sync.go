@@ -231,7 +231,7 @@ func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body st
 			b.whole = saved && (cond == nil || !b.differsInGroup(cond))
 			loop := b.Nest(func() {
 				b.loopFlags(pos, frame, false, cnt)
-				b.Emit(b.loopBody(frame, body)...)
+				b.withShadow(sh, count, func() { b.Emit(b.loopBody(frame, body)...) })
 				effects()
 			})
 			b.Emit(loopStmt(pos, private, c, loop))
@@ -249,7 +249,7 @@ func (b *body) syncLoop(pos diag.Pos, init stmt, cond expr, post []expr, body st
 	b.whole = saved && !brk && (cond == nil || !b.differsInGroup(cond))
 	loop := b.Nest(func() {
 		b.loopFlags(pos, frame, brk, cnt)
-		b.Emit(b.loopBody(frame, body)...)
+		b.withShadow(sh, count, func() { b.Emit(b.loopBody(frame, body)...) })
 		next := func() {
 			effects()
 			b.withShadow(sh, count, func() { b.condStep(pos, cond, run) })

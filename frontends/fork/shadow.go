@@ -17,7 +17,12 @@ import (
 // constant, the step `r++`, `r--`, `r += K` or `r -= K`, no other expression of the program
 // assigns r, steps it or takes its address, and the loop runs on the whole group of its region,
 // outside group recursion, subgroups and inlined sync functions (which sibling groups may run at
-// the same time, each with its own loop over the one r). The body still reads r from memory.
+// the same time, each with its own loop over the one r). The body reads the copy too: between
+// two steps nothing writes r, so every read of r in the body gives the copy's value, and the
+// analysis sees the body's uses of r (sieve's stride p) as the counter, not as any value. Reads
+// after the loop go to memory again (the binding lasts while the loop is lowered), and so do
+// device functions the body calls (lowered later, from the queue). Fewer reads of r also let
+// barrier placement drop the grid barriers that only ordered them against the step's write.
 
 // shadowed is a loop counter kept in a local (Note [Shadowed loop counters]).
 type shadowed struct {

@@ -8,8 +8,9 @@ import (
 )
 
 // TestShadowedCounters checks Note [Shadowed loop counters]: a synchronous for loop over a sh
-// counter that nothing else writes tests a local copy (and prints the same output); one whose
-// body writes the counter, or takes its address, keeps reading memory.
+// counter that nothing else writes tests a local copy, and its body reads the copy too (and
+// prints the same output); one whose body writes the counter, or takes its address, keeps
+// reading memory.
 func TestShadowedCounters(t *testing.T) {
 	const tmpl = `
 const int N = 12;
@@ -42,6 +43,14 @@ void main() {
 			})
 			if got := n > 0; got != c.shadow {
 				t.Errorf("shadow copy declared: %v, want %v", got, c.shadow)
+			}
+			// The body's `r % 8` reads the copy where there is one, memory otherwise.
+			text := ir.Print(m)
+			if got := strings.Contains(text, "r_count % 8"); got != c.shadow {
+				t.Errorf("body reads the copy: %v, want %v:\n%s", got, c.shadow, text)
+			}
+			if got := strings.Contains(text, "r[0] % 8"); got == c.shadow {
+				t.Errorf("body reads memory: %v, want %v:\n%s", got, !c.shadow, text)
 			}
 			if out := mustRun(t, m, nil, true); out != c.out {
 				t.Errorf("output %q, want %q", out, c.out)
