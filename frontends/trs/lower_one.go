@@ -84,7 +84,9 @@ func (l *lowerer) fuel(b *fn) ir.Expr {
 // and no other processor runs, so taking it at once is what commit's
 // free then the next iteration's allocation would do, earlier. The
 // garbage of the phase is the rest of the list, which commit frees as
-// before, counting what is left (Note [Free ring positions]).
+// before, counting what is left (Note [Free ring positions]). A cell
+// that a rule drops and the root held alone skips the list: the rule
+// builds in it at once (Note [Reuse in place]).
 
 // The locals of the slots taken from the garbage are declared once, at
 // trs_step's start, not at each turn: a local that each turn sets to zero
