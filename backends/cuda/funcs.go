@@ -180,6 +180,10 @@ func (e *emitter) signature(g *ir.Func) string {
 		// (at the parameters' defaults), never so many that they cannot
 		// run.
 		bounds = fmt.Sprintf(" __launch_bounds__(%d)", n)
+		if e.world {
+			// Note [A world kernel's registers] in world.go.
+			bounds = fmt.Sprintf(" __launch_bounds__(%d, GPUC_WORLD_MIN_BLOCKS(%d))", n, n)
+		}
 	}
 	return fmt.Sprintf("%s%s%s %s(%s)", prefix, ctype(g.Result), bounds, e.n.c(g.Name), strings.Join(params, ", "))
 }

@@ -211,6 +211,19 @@ func WorldFlags(m *ir.Module) []string {
 	return append(flags, "-Xnvlink", "--suppress-stack-size-warning")
 }
 
+// Note [A world kernel's registers]
+//
+// The world's step kernels of tree merge sort took 231 registers a
+// thread (main_coop2; main_r1_k1 208), so an SM held one block of 256,
+// where today's kernels take 128 and hold two: on an H200 the world's
+// kernels ran at 0.76 of today's on one device (0.905 on an H100, whose
+// memory is slower: the world's kernels wait on latency, today's on
+// bandwidth). -maxrregcount does not reach a kernel with
+// __launch_bounds__ (the 03:51 run of -maxrregcount=128 kept 231), so a
+// world kernel of blocks of n threads is declared __launch_bounds__(n,
+// GPUC_WORLD_MIN_BLOCKS(n)): as many blocks an SM as GPUC_WORLD_REGS
+// registers a thread allow (world.h), which nvcc's -D sets.
+
 // WorldFlagsLine is the comment in a world program that names
 // WorldFlags, for the scripts that build it.
 const WorldFlagsLine = "// nvcc world flags: "

@@ -29,6 +29,15 @@
 #define GPUC_WORLD_OUT_OF_LINE
 #endif
 
+// GPUC_WORLD_REGS caps the registers of a thread of the world's kernels
+// (Note [A world kernel's registers] in backends/cuda/world.go): a kernel
+// of blocks of n threads asks for GPUC_WORLD_MIN_BLOCKS(n) blocks an SM.
+#ifndef GPUC_WORLD_REGS
+#define GPUC_WORLD_REGS 255
+#endif
+#define GPUC_WORLD_MIN_BLOCKS(n) \
+  (65536 / ((n) * GPUC_WORLD_REGS) < 1 ? 1 : 65536 / ((n) * GPUC_WORLD_REGS) > 32 ? 32 : 65536 / ((n) * GPUC_WORLD_REGS))
+
 // GPUC_MAX_DEVICES bounds DEVICES: the peer table lives in constant memory.
 #define GPUC_MAX_DEVICES 64
 
