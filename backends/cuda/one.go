@@ -37,8 +37,8 @@ import (
 //
 // The one-device program is today's, as `gpuc compile` without --world
 // writes it, but for two things: it is built as world programs are
-// (-rdc=true, so large device functions stay inline: Note [Large device
-// functions out of line]), and its store holds at most what today's does
+// (-rdc=true -dlto: Note [A world built with link-time optimization]
+// in world.go), and its store holds at most what today's does
 // (2^30 fitted, CAPACITY an i32), which on one device is all that fits.
 // Both print the same bytes (the frontend's invariant for every world
 // size), but for TRACE=1's mode column (today's program runs one-block
