@@ -15,7 +15,11 @@
 # of 100 GB or less) or, on GPUs of more than 100 GB, the transformation
 # tree at depth 30 on 2 (the capacity target, not run since 2026-11-26)
 # in its place. Every world program is built with the flags it names
-# (WorldFlags in backends/cuda), nvcc in parallel: 4 programs.
+# (WorldFlags in backends/cuda: since the twelfth wave -rdc=true -dlto,
+# Note [A world built with link-time optimization]), and tms23-w-nolto,
+# the same program without link-time optimization (as before the wave),
+# runs on 1 and 4 beside it (MULTIGPU_NOLTO): nvcc in parallel, 5
+# programs.
 here=$(cd "$(dirname "$0")" && pwd)
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
 mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | sort -n | head -1)
@@ -24,6 +28,6 @@ if [ "${mib:-0}" -gt 102400 ]; then
   tt=1 w25=0
 fi
 echo "bench-multigpu-w12: the least GPU memory ${mib:-?} MiB: $([ "$tt" = 1 ] && echo "the transformation tree at 30 on 2 in place of weak on 4" || echo "weak and capacity at 25 on 4")"
-MULTIGPU_ONLY=124 MULTIGPU_R=${MULTIGPU_R:-2000} MULTIGPU_G=${MULTIGPU_G:-132} MULTIGPU_AB=0 MULTIGPU_SHARE=0 \
+MULTIGPU_ONLY=124 MULTIGPU_R=${MULTIGPU_R:-2000} MULTIGPU_G=${MULTIGPU_G:-132} MULTIGPU_AB=0 MULTIGPU_NOLTO=${MULTIGPU_NOLTO:-1} MULTIGPU_SHARE=0 \
   MULTIGPU_TT=${MULTIGPU_TT:-$tt} MULTIGPU_25=${MULTIGPU_25:-$w25} \
   MULTIGPU_STEPS=${MULTIGPU_STEPS:-2} MULTIGPU_TIMEOUT=${MULTIGPU_TIMEOUT:-60} exec "$here/bench-multigpu.sh" "$here"

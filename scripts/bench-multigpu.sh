@@ -48,6 +48,11 @@
 #      (tms23-w-ool: -DGPUC_WORLD_OUT_OF_LINE=__noinline__, Note [Large
 #      device functions out of line]; no register cap, which the world's
 #      kernels of 256 threads a block do not need), and runs them;
+#      MULTIGPU_NOLTO=1 builds tms23-w-nolto, the world program without
+#      link-time optimization (-dlto -DGPUC_DLTO taken out of its flags:
+#      Note [A world built with link-time optimization] in
+#      backends/cuda/world.go), and runs it on 1 (the one-device program
+#      and the world's kernels) and 4 (2 where there are 2 GPUs);
 #      MULTIGPU_OOL=1 builds tms23-w-ool alone, MULTIGPU_R128=1
 #      tms23-w-r128 alone, and MULTIGPU_25=0 leaves out tms25-w (weak
 #      and capacity on 4).
@@ -112,8 +117,13 @@ build() {
     [ "${1%-ool}" != "$1" ] && cap=-DGPUC_WORLD_OUT_OF_LINE=__noinline__
     [ "${1%-wide}" != "$1" ] && cap=-DGPUC_DIST_WIDE
     [ "${MULTIGPU_WAITS:-0}" = 1 ] && cap="$cap -DGPUC_WORLD_WAITS"
-    # shellcheck disable=SC2086 # cap is two flags or none
-    nvcc -O3 -arch="$arch" $cap $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
+    # NAME-nolto: without link-time optimization, as before issue 19's
+    # twelfth wave (both programs' large functions inline).
+    local flags
+    flags=$(sed -n 's|^// nvcc world flags: ||p' "$1.cu")
+    [ "${1%-nolto}" != "$1" ] && flags=$(echo "$flags" | sed 's/ -dlto//; s/ -DGPUC_DLTO//')
+    # shellcheck disable=SC2086 # cap and flags are lists of flags
+    nvcc -O3 -arch="$arch" $cap $flags -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
   elif [ "${1%-rdc}" != "$1" ]; then
     nvcc -O3 -arch="$arch" -rdc=true -o "$1" "$1.cu" # as a world program is built, without NVSHMEM
   else
@@ -193,6 +203,7 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   [ "${MULTIGPU_OOL:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-ool.cu
   [ "${MULTIGPU_R128:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-r128.cu
   [ "${MULTIGPU_WIDE:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-wide.cu
+  [ "${MULTIGPU_NOLTO:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-nolto.cu
   [ "${MULTIGPU_TT:-1}" = 0 ] || trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
@@ -348,20 +359,23 @@ for k in "${ks[@]}"; do
     echo "  the world's own kernels on GPU 1 alone: $s ms, $(ratio "$base" "$s") of today's speed (on GPU 0)"
     prof mg-tms23-w
   fi
-  for v in r128 ool wide; do
+  for v in r128 ool wide nolto; do
     p=mg-tms23-w-$v
     if [ ! -x "$p" ]; then
       [ "${MULTIGPU_AB:-1}" = 0 ] || [ "$k" != 1 ] || echo "  $p: not built"
       continue
     fi
+    # nolto runs on 1 and 4 only (the turn's time).
+    [ "$v" = nolto ] && [ "$k" = 2 ] && [ "$gpus" -ge 4 ] && continue
     what="at most 128 registers"
     [ "$v" = ool ] && what="the world's trs_step out of line (-DGPUC_WORLD_OUT_OF_LINE=__noinline__)"
     [ "$v" = wide ] && what="gpuc_dist's paths before the ninth wave (-DGPUC_DIST_WIDE)"
+    [ "$v" = nolto ] && what="no link-time optimization (-rdc alone, large functions inline, as before the twelfth wave)"
     arg=()
     if [ "$k" = 1 ]; then
       echo "  registers, $p ($what):"
       regs "$p"
-      if [ "$v" = r128 ]; then # the others change only the world's code
+      if [ "$v" = r128 ] || [ "$v" = nolto ]; then # the others change only the world's code
         s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
         echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
       fi
