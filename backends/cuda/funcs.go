@@ -265,11 +265,10 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 // everything, as before, for comparison.
 //
 // A world program's own functions (its module's, not the one-device
-// program it carries) take GPUC_WORLD_OUT_OF_LINE instead (world.h).
-// World programs are built with link-time optimization, which compiles
-// their device code whole again, and world.h then puts both programs'
-// large functions out of line (Note [A world built with link-time
-// optimization] in world.go); built without it, inline.
+// program it carries) take GPUC_WORLD_OUT_OF_LINE instead (world.h):
+// inline, as under -rdc=true, unless -DGPUC_WORLD_OUT_OF_LINE=__noinline__
+// or -DGPUC_DLTO asks otherwise (Note [A world built with link-time
+// optimization] in world.go).
 //
 // The bound is 400 statements: a call out of line cost the
 // transformation tree's kernels a third (trs_step of 343 statements:

@@ -198,7 +198,7 @@ func WorldBuild(m *ir.Module, name, arch string) string {
 //     does not say; the build is the same, and the scripts count any
 //     warning as a failure.
 func WorldFlags(m *ir.Module) []string {
-	flags := []string{"-rdc=true", "-dlto", "-DGPUC_DLTO"} // Note [A world built with link-time optimization]
+	flags := []string{"-rdc=true"}
 	most := int64(0)
 	for _, f := range m.Funcs {
 		if f.Kind == ir.KernelFunc {
@@ -219,18 +219,21 @@ func WorldFlags(m *ir.Module) []string {
 // where its callers' __launch_bounds__ allowed 128, and the link failed
 // (Note [Large device functions out of line] in funcs.go); inline, the
 // one-device program that a world program carries (Note [A world of one
-// runs the one-device program]) ran at 0.845 of today's build (tree
-// merge sort 23 on an H200, 03:51: its kernels 128 registers and 496 B
-// of stack a thread, today's 128 and 48). With link-time optimization
-// (-dlto) nvlink compiles the program's device code whole: today's
-// tms23.cu built -rdc=true -dlto with trs_step __noinline__ took today's
-// registers and stack and ran in 301.8 ms against today's 305.1 (an
-// H200, 04:25); -rdc with trs_step inline 355.5, -rdc with it out of
-// line and static 371.4, the same with -maxrregcount=128 369.2. So
-// WorldFlags adds -dlto and -DGPUC_DLTO, with which world.h puts both
-// programs' large functions out of line. The world's own functions go
-// out of line too: inline under -dlto, its build passed 130 s (103 s
-// without -dlto; out of line 64 s), too long for the GPU machine's turns.
+// runs the one-device program]) runs at 0.845 of today's build (tree
+// merge sort 23 on an H200, 03:51 and 04:43: its kernels 128 registers
+// and 496 B of stack a thread, today's 128 and 48). Link-time
+// optimization does not mend it. Today's tms23.cu alone, built
+// -rdc=true -dlto with trs_step __noinline__, took today's registers and
+// ran in 301.8 ms against 305.1 (an H200, 04:25), but only because
+// nothing else was linked: a world program links NVSHMEM's device
+// library, which is not built for LTO, so nvlink does partial LTO, and
+// ptxas again compiled trs_step apart (252 registers) and refused the
+// link (4x H200, 04:43). -rdc with trs_step out of line and static ran
+// 371.4 ms, with -maxrregcount=128 369.2 (the calls' ABI). World
+// programs are therefore built as before, -rdc=true with large functions
+// inline; GPUC_DLTO (world.h) still puts them out of line for an A/B.
+// What remains is to build the one-device program apart, as a
+// whole-program object: Note [The one-device program apart] in one.go.
 
 // Note [A world kernel's registers]
 //

@@ -26,9 +26,9 @@
 // GPUC_WORLD_OUT_OF_LINE marks the world's large device functions, and
 // GPUC_OUT_OF_LINE those of the one-device program that a world program
 // carries (Note [Large device functions out of line] in
-// backends/cuda/funcs.go): out of line where the build optimizes at link
-// time (-dlto -DGPUC_DLTO, WorldFlags: Note [A world built with
-// link-time optimization] in backends/cuda/world.go), else inline.
+// backends/cuda/funcs.go): inline, but out of line with -DGPUC_DLTO
+// (Note [A world built with link-time optimization] in
+// backends/cuda/world.go), for an A/B.
 #if defined(GPUC_DLTO) && defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
 #ifndef GPUC_OUT_OF_LINE
 #define GPUC_OUT_OF_LINE __noinline__

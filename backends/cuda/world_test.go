@@ -51,8 +51,8 @@ func TestWorldFacts(t *testing.T) {
 	module, whole := emitUnchecked(t, "testdata/world/spread.kir")
 	for _, f := range []fact{
 		// The build line names NVSHMEM; the runtime is pasted in.
-		{`-rdc=true -dlto -DGPUC_DLTO -Xnvlink --suppress-stack-size-warning -I\$NV/include`, 1},
-		{`(?m)^// nvcc world flags: -rdc=true -dlto -DGPUC_DLTO -Xnvlink --suppress-stack-size-warning$`, 1},
+		{`-rdc=true -Xnvlink --suppress-stack-size-warning -I\$NV/include`, 1},
+		{`(?m)^// nvcc world flags: -rdc=true -Xnvlink --suppress-stack-size-warning$`, 1},
 		{`struct gpuc_world_shared`, 1},
 		// One process per device, after the command line is read, and
 		// DEVICES read after it sets it (Note [DEVICES after the command
