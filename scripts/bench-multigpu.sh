@@ -48,11 +48,10 @@
 #      (tms23-w-ool: -DGPUC_WORLD_OUT_OF_LINE=__noinline__, Note [Large
 #      device functions out of line]; no register cap, which the world's
 #      kernels of 256 threads a block do not need), and runs them;
-#      MULTIGPU_NOLTO=1 builds tms23-w-nolto, the world program without
-#      link-time optimization (-dlto -DGPUC_DLTO taken out of its flags:
-#      Note [A world built with link-time optimization] in
-#      backends/cuda/world.go), and runs it on 1 (the one-device program
-#      and the world's kernels) and 4 (2 where there are 2 GPUs);
+#      MULTIGPU_APART=1 builds tms23-w-apart: its one-device program
+#      built apart as a whole-program object (Note [The one-device
+#      program apart] in backends/cuda/one.go; nvcc twice and objcopy),
+#      and runs it on 1;
 #      MULTIGPU_OOL=1 builds tms23-w-ool alone, MULTIGPU_R128=1
 #      tms23-w-r128 alone, and MULTIGPU_25=0 leaves out tms25-w (weak
 #      and capacity on 4).
@@ -117,13 +116,21 @@ build() {
     [ "${1%-ool}" != "$1" ] && cap=-DGPUC_WORLD_OUT_OF_LINE=__noinline__
     [ "${1%-wide}" != "$1" ] && cap=-DGPUC_DIST_WIDE
     [ "${MULTIGPU_WAITS:-0}" = 1 ] && cap="$cap -DGPUC_WORLD_WAITS"
-    # NAME-nolto: without link-time optimization, as before issue 19's
-    # twelfth wave (both programs' large functions inline).
     local flags
     flags=$(sed -n 's|^// nvcc world flags: ||p' "$1.cu")
-    [ "${1%-nolto}" != "$1" ] && flags=$(echo "$flags" | sed 's/ -dlto//; s/ -DGPUC_DLTO//')
-    # shellcheck disable=SC2086 # cap and flags are lists of flags
-    nvcc -O3 -arch="$arch" $cap $flags -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
+    # NAME-apart: the one-device program it carries built apart, as a
+    # whole-program object (Note [The one-device program apart] in
+    # backends/cuda/one.go), its symbols but the entry renamed.
+    local more=
+    if [ "${1%-apart}" != "$1" ]; then
+      nvcc -O3 -arch="$arch" -DGPUC_ONE_PART -I"$nv/include" -c -o "$1.one.o" "$1.cu" || return 1
+      nm --defined-only -g "$1.one.o" | awk '$2 ~ /^[BDRTGSVWiu]$/ && $3 != "_Z13gpuc_one_mainiPPc" { print $3, "gpuc1_" $3 }' > "$1.ren"
+      objcopy --redefine-syms="$1.ren" "$1.one.o" || return 1
+      cap="$cap -DGPUC_ONE_APART"
+      more="$1.one.o"
+    fi
+    # shellcheck disable=SC2086 # cap, flags and more are lists
+    nvcc -O3 -arch="$arch" $cap $flags -I"$nv/include" -o "$1" "$1.cu" $more -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
   elif [ "${1%-rdc}" != "$1" ]; then
     nvcc -O3 -arch="$arch" -rdc=true -o "$1" "$1.cu" # as a world program is built, without NVSHMEM
   else
@@ -203,7 +210,7 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   [ "${MULTIGPU_OOL:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-ool.cu
   [ "${MULTIGPU_R128:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-r128.cu
   [ "${MULTIGPU_WIDE:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-wide.cu
-  [ "${MULTIGPU_NOLTO:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-nolto.cu
+  [ "${MULTIGPU_APART:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-apart.cu
   [ "${MULTIGPU_TT:-1}" = 0 ] || trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
@@ -359,23 +366,22 @@ for k in "${ks[@]}"; do
     echo "  the world's own kernels on GPU 1 alone: $s ms, $(ratio "$base" "$s") of today's speed (on GPU 0)"
     prof mg-tms23-w
   fi
-  for v in r128 ool wide nolto; do
+  for v in r128 ool wide apart; do
     p=mg-tms23-w-$v
     if [ ! -x "$p" ]; then
       [ "${MULTIGPU_AB:-1}" = 0 ] || [ "$k" != 1 ] || echo "  $p: not built"
       continue
     fi
-    # nolto runs on 1 and 4 only (the turn's time).
-    [ "$v" = nolto ] && [ "$k" = 2 ] && [ "$gpus" -ge 4 ] && continue
+    [ "$v" = apart ] && [ "$k" != 1 ] && continue # its world is tms23-w's
     what="at most 128 registers"
     [ "$v" = ool ] && what="the world's trs_step out of line (-DGPUC_WORLD_OUT_OF_LINE=__noinline__)"
     [ "$v" = wide ] && what="gpuc_dist's paths before the ninth wave (-DGPUC_DIST_WIDE)"
-    [ "$v" = nolto ] && what="no link-time optimization (-rdc alone, large functions inline, as before the twelfth wave)"
+    [ "$v" = apart ] && what="the one-device program built apart, whole-program (-DGPUC_ONE_PART)"
     arg=()
     if [ "$k" = 1 ]; then
       echo "  registers, $p ($what):"
       regs "$p"
-      if [ "$v" = r128 ] || [ "$v" = nolto ]; then # the others change only the world's code
+      if [ "$v" = r128 ] || [ "$v" = apart ]; then # the others change only the world's code
         s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
         echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
       fi
