@@ -55,9 +55,10 @@ import (
 // relocatable ones and NVSHMEM's device library, and both objects'
 // kernels run (an H200, 2026-11-27 04:25). So the file builds in two
 // parts as well as whole:
-//   - -DGPUC_ONE_PART -c (no -rdc): the head and gpuc_one, with the
-//     entry gpuc_one_main, and no main: today's build of the one-device
-//     program;
+//   - -DGPUC_ONE_PART -c (no -rdc): the head without world.h (and so
+//     without NVSHMEM's headers, which a whole-program build may refuse)
+//     and gpuc_one, with the entry gpuc_one_main, and no main: today's
+//     build of the one-device program;
 //   - -DGPUC_ONE_APART, -rdc=true as always, with that object: the head,
 //     gpuc_many and main, which calls gpuc_one_main.
 // Both objects carry the head, whose inline functions and globals each

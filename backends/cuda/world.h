@@ -5,7 +5,10 @@
 // on its own GPU, and NVSHMEM joins them. Only device 0 prints; an error
 // on any device ends every process with the same exit status.
 
-#ifndef GPUC_WORLD_H
+// The one-device program built apart (-DGPUC_ONE_PART, Note [The
+// one-device program apart] in backends/cuda/one.go) uses none of it, and
+// its whole-program build takes no NVSHMEM header.
+#if !defined(GPUC_WORLD_H) && !defined(GPUC_ONE_PART)
 #define GPUC_WORLD_H
 
 #ifndef GPUC_CUDA_STUB
