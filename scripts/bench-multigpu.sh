@@ -376,7 +376,7 @@ for k in "${ks[@]}"; do
     what="at most 128 registers"
     [ "$v" = ool ] && what="the world's trs_step out of line (-DGPUC_WORLD_OUT_OF_LINE=__noinline__)"
     [ "$v" = wide ] && what="gpuc_dist's paths before the ninth wave (-DGPUC_DIST_WIDE)"
-    [ "$v" = apart ] && what="the one-device program built apart, whole-program (-DGPUC_ONE_PART)"
+    [ "$v" = apart ] && what="its one-device program built apart, whole-program (-DGPUC_ONE_PART)"
     arg=()
     if [ "$k" = 1 ]; then
       echo "  registers, $p ($what):"
@@ -384,7 +384,9 @@ for k in "${ks[@]}"; do
       if [ "$v" = r128 ] || [ "$v" = apart ]; then # the others change only the world's code
         s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
         echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
+        [ "$(nf "$p")" = "$nf23" ] || echo "  A DIFFERENT NORMAL FORM: $(nf "$p")"
       fi
+      [ "$v" = apart ] && continue # its world is tms23-w's
     else
       arg=(WORLDSTEPS="${steps[0]}")
     fi
