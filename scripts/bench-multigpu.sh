@@ -48,6 +48,10 @@
 #      (tms23-w-ool: -DGPUC_WORLD_OUT_OF_LINE=__noinline__, Note [Large
 #      device functions out of line]; no register cap, which the world's
 #      kernels of 256 threads a block do not need), and runs them;
+#      MULTIGPU_APART=1 builds tms23-w-apart: its one-device program
+#      built apart as a whole-program object (Note [The one-device
+#      program apart] in backends/cuda/one.go; nvcc twice and objcopy),
+#      and runs it on 1;
 #      MULTIGPU_OOL=1 builds tms23-w-ool alone, MULTIGPU_R128=1
 #      tms23-w-r128 alone, and MULTIGPU_25=0 leaves out tms25-w (weak
 #      and capacity on 4).
@@ -112,8 +116,21 @@ build() {
     [ "${1%-ool}" != "$1" ] && cap=-DGPUC_WORLD_OUT_OF_LINE=__noinline__
     [ "${1%-wide}" != "$1" ] && cap=-DGPUC_DIST_WIDE
     [ "${MULTIGPU_WAITS:-0}" = 1 ] && cap="$cap -DGPUC_WORLD_WAITS"
-    # shellcheck disable=SC2086 # cap is two flags or none
-    nvcc -O3 -arch="$arch" $cap $(sed -n 's|^// nvcc world flags: ||p' "$1.cu") -I"$nv/include" -o "$1" "$1.cu" -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
+    local flags
+    flags=$(sed -n 's|^// nvcc world flags: ||p' "$1.cu")
+    # NAME-apart: the one-device program it carries built apart, as a
+    # whole-program object (Note [The one-device program apart] in
+    # backends/cuda/one.go), its symbols but the entry renamed.
+    local more=
+    if [ "${1%-apart}" != "$1" ]; then
+      nvcc -O3 -arch="$arch" -DGPUC_ONE_PART -I"$nv/include" -c -o "$1.one.o" "$1.cu" || return 1
+      nm --defined-only -g "$1.one.o" | awk '$2 ~ /^[BDRTGSVWiu]$/ && $3 != "_Z13gpuc_one_mainiPPc" { print $3, "gpuc1_" $3 }' > "$1.ren"
+      objcopy --redefine-syms="$1.ren" "$1.one.o" || return 1
+      cap="$cap -DGPUC_ONE_APART"
+      more="$1.one.o"
+    fi
+    # shellcheck disable=SC2086 # cap, flags and more are lists
+    nvcc -O3 -arch="$arch" $cap $flags -I"$nv/include" -o "$1" "$1.cu" $more -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
   elif [ "${1%-rdc}" != "$1" ]; then
     nvcc -O3 -arch="$arch" -rdc=true -o "$1" "$1.cu" # as a world program is built, without NVSHMEM
   else
@@ -193,6 +210,7 @@ if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   [ "${MULTIGPU_OOL:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-ool.cu
   [ "${MULTIGPU_R128:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-r128.cu
   [ "${MULTIGPU_WIDE:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-wide.cu
+  [ "${MULTIGPU_APART:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-apart.cu
   [ "${MULTIGPU_TT:-1}" = 0 ] || trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
@@ -348,23 +366,27 @@ for k in "${ks[@]}"; do
     echo "  the world's own kernels on GPU 1 alone: $s ms, $(ratio "$base" "$s") of today's speed (on GPU 0)"
     prof mg-tms23-w
   fi
-  for v in r128 ool wide; do
+  for v in r128 ool wide apart; do
     p=mg-tms23-w-$v
     if [ ! -x "$p" ]; then
       [ "${MULTIGPU_AB:-1}" = 0 ] || [ "$k" != 1 ] || echo "  $p: not built"
       continue
     fi
+    [ "$v" = apart ] && [ "$k" != 1 ] && continue # its world is tms23-w's
     what="at most 128 registers"
     [ "$v" = ool ] && what="the world's trs_step out of line (-DGPUC_WORLD_OUT_OF_LINE=__noinline__)"
     [ "$v" = wide ] && what="gpuc_dist's paths before the ninth wave (-DGPUC_DIST_WIDE)"
+    [ "$v" = apart ] && what="its one-device program built apart, whole-program (-DGPUC_ONE_PART)"
     arg=()
     if [ "$k" = 1 ]; then
       echo "  registers, $p ($what):"
       regs "$p"
-      if [ "$v" = r128 ]; then # the others change only the world's code
+      if [ "$v" = r128 ] || [ "$v" = apart ]; then # the others change only the world's code
         s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
         echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
+        [ "$(nf "$p")" = "$nf23" ] || echo "  A DIFFERENT NORMAL FORM: $(nf "$p")"
       fi
+      [ "$v" = apart ] && continue # its world is tms23-w's
     else
       arg=(WORLDSTEPS="${steps[0]}")
     fi

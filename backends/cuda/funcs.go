@@ -180,6 +180,10 @@ func (e *emitter) signature(g *ir.Func) string {
 		// (at the parameters' defaults), never so many that they cannot
 		// run.
 		bounds = fmt.Sprintf(" __launch_bounds__(%d)", n)
+		if e.world {
+			// Note [A world kernel's registers] in world.go.
+			bounds = fmt.Sprintf(" __launch_bounds__(%d, GPUC_WORLD_MIN_BLOCKS(%d))", n, n)
+		}
 	}
 	return fmt.Sprintf("%s%s%s %s(%s)", prefix, ctype(g.Result), bounds, e.n.c(g.Name), strings.Join(params, ", "))
 }
@@ -263,9 +267,8 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 // A world program's own functions (its module's, not the one-device
 // program it carries) take GPUC_WORLD_OUT_OF_LINE instead (world.h):
 // inline, as under -rdc=true, unless -DGPUC_WORLD_OUT_OF_LINE=__noinline__
-// on nvcc's command line asks otherwise, which the world's kernels allow
-// (their blocks of 256 leave a function 255 registers), for
-// scripts/bench-multigpu.sh's ool A/B.
+// or -DGPUC_DLTO asks otherwise (Note [A world built with link-time
+// optimization] in world.go).
 //
 // The bound is 400 statements: a call out of line cost the
 // transformation tree's kernels a third (trs_step of 343 statements:

@@ -211,6 +211,47 @@ func WorldFlags(m *ir.Module) []string {
 	return append(flags, "-Xnvlink", "--suppress-stack-size-warning")
 }
 
+// Note [A world built with link-time optimization]
+//
+// NVSHMEM's device library is relocatable code, so a world program is
+// built with -rdc=true, and there ptxas compiles a function apart from
+// its callers: a large device function out of line took 254 registers
+// where its callers' __launch_bounds__ allowed 128, and the link failed
+// (Note [Large device functions out of line] in funcs.go); inline, the
+// one-device program that a world program carries (Note [A world of one
+// runs the one-device program]) runs at 0.845 of today's build (tree
+// merge sort 23 on an H200, 03:51 and 04:43: its kernels 128 registers
+// and 496 B of stack a thread, today's 128 and 48). Link-time
+// optimization does not mend it. Today's tms23.cu alone, built
+// -rdc=true -dlto with trs_step __noinline__, took today's registers and
+// ran in 301.8 ms against 305.1 (an H200, 04:25), but only because
+// nothing else was linked: a world program links NVSHMEM's device
+// library, which is not built for LTO, so nvlink does partial LTO, and
+// ptxas again compiled trs_step apart (252 registers) and refused the
+// link (4x H200, 04:43). -rdc with trs_step out of line and static ran
+// 371.4 ms, with -maxrregcount=128 369.2 (the calls' ABI). World
+// programs are therefore built as before, -rdc=true with large functions
+// inline; GPUC_DLTO (world.h) still puts them out of line for an A/B.
+// What remains is to build the one-device program apart, as a
+// whole-program object: Note [The one-device program apart] in one.go.
+
+// Note [A world kernel's registers]
+//
+// The world's step kernels of tree merge sort took 231 registers a
+// thread (main_coop2; main_r1_k1 208), so an SM held one block of 256,
+// where today's kernels take 128 and hold two: on an H200 the world's
+// kernels ran at 0.76 of today's on one device (0.905 on an H100, whose
+// memory is slower: the world's kernels wait on latency, today's on
+// bandwidth). -maxrregcount does not reach a kernel with
+// __launch_bounds__ (the 03:51 run of -maxrregcount=128 kept 231), so a
+// world kernel of blocks of n threads is declared __launch_bounds__(n,
+// GPUC_WORLD_MIN_BLOCKS(n)): as many blocks an SM as GPUC_WORLD_REGS
+// registers a thread allow (world.h; nvcc's -D sets it). Its default is
+// 128, two blocks of 256 an SM: the world's kernels on one H200 (tree
+// merge sort 23, a world of one, -rdc, inline; 04:25) ran 369.8 ms with
+// it against 388.0 with 255 (main_coop2 128 registers and 376 B of
+// stack, against 231 and 288).
+
 // WorldFlagsLine is the comment in a world program that names
 // WorldFlags, for the scripts that build it.
 const WorldFlagsLine = "// nvcc world flags: "
@@ -432,8 +473,50 @@ func (f *fn) worldStmt(s ir.Stmt) {
 			f.errorf(s.Pos, "allreduce(%s)", s.Op)
 			return
 		}
-		f.line("%s = gpuc_world_allreduce<%s>(%s, %s);", f.e.n.c(s.Dst), ctype(s.Value.Type()), op, v[0].s)
+		drained := ""
+		if f.e.readBack(s.Value) {
+			drained = ", true" // Note [A reduction after a read-back]
+		}
+		f.line("%s = gpuc_world_allreduce<%s>(%s, %s%s);", f.e.n.c(s.Dst), ctype(s.Value.Type()), op, v[0].s, drained)
 	}
+}
+
+// Note [A reduction after a read-back]
+//
+// A world's allreduce holds a world barrier, so each device's host waits
+// for its device's work before it meets the others (gpuc_world_allreduce
+// in world.h). Where the value is an element of a device buffer, read
+// back from the device, that wait is already over when the value is in
+// hand: a read-back is a synchronous copy on the stream that every
+// launch, copy and stream barrier of the host program uses
+// (gpuc_to_host). The wait costs about 3 us a call even then
+// (cudaDeviceSynchronize on an idle H200, 2026-11-27 04:25, world_step
+// as a world of one: 24.2 us an iteration with it, 21.1 without, 21.2
+// for today's launch and read-back; cudaStreamQuery in its place cost
+// 1.5 of the 3 us), a tenth of the 30 us that a host iteration may take.
+// So the backend passes drained = true where the value is a load of a
+// device buffer, possibly converted, whose index calls nothing: the read
+// is the last thing the operand does.
+
+// readBack reports whether host expression x ends with a read-back of a
+// device buffer (Note [A reduction after a read-back]).
+func (e *emitter) readBack(x ir.Expr) bool {
+	for {
+		c, ok := x.(*ir.Convert)
+		if !ok {
+			break
+		}
+		x = c.X
+	}
+	l, ok := x.(*ir.Load)
+	if !ok || e.m.Array(l.Buf) != nil {
+		return false
+	}
+	b := e.m.Buffer(l.Buf)
+	return b != nil && b.Space.IsDevice() && !ir.AnyExpr(l.Index, func(x ir.Expr) bool {
+		_, call := x.(*ir.Call)
+		return call
+	})
 }
 
 var worldOps = map[ir.AtomicOp]string{

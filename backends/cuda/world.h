@@ -5,7 +5,10 @@
 // on its own GPU, and NVSHMEM joins them. Only device 0 prints; an error
 // on any device ends every process with the same exit status.
 
-#ifndef GPUC_WORLD_H
+// The one-device program built apart (-DGPUC_ONE_PART, Note [The
+// one-device program apart] in backends/cuda/one.go) uses none of it, and
+// its whole-program build takes no NVSHMEM header.
+#if !defined(GPUC_WORLD_H) && !defined(GPUC_ONE_PART)
 #define GPUC_WORLD_H
 
 #ifndef GPUC_CUDA_STUB
@@ -23,11 +26,32 @@
 #include <tuple>
 #include <type_traits>
 
-// GPUC_WORLD_OUT_OF_LINE marks the world's large device functions (Note
-// [Large device functions out of line] in backends/cuda/funcs.go).
+// GPUC_WORLD_OUT_OF_LINE marks the world's large device functions, and
+// GPUC_OUT_OF_LINE those of the one-device program that a world program
+// carries (Note [Large device functions out of line] in
+// backends/cuda/funcs.go): inline, but out of line with -DGPUC_DLTO
+// (Note [A world built with link-time optimization] in
+// backends/cuda/world.go), for an A/B.
+#if defined(GPUC_DLTO) && defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
+#ifndef GPUC_OUT_OF_LINE
+#define GPUC_OUT_OF_LINE __noinline__
+#endif
+#ifndef GPUC_WORLD_OUT_OF_LINE
+#define GPUC_WORLD_OUT_OF_LINE __noinline__
+#endif
+#endif
 #ifndef GPUC_WORLD_OUT_OF_LINE
 #define GPUC_WORLD_OUT_OF_LINE
 #endif
+
+// GPUC_WORLD_REGS caps the registers of a thread of the world's kernels
+// (Note [A world kernel's registers] in backends/cuda/world.go): a kernel
+// of blocks of n threads asks for GPUC_WORLD_MIN_BLOCKS(n) blocks an SM.
+#ifndef GPUC_WORLD_REGS
+#define GPUC_WORLD_REGS 128
+#endif
+#define GPUC_WORLD_MIN_BLOCKS(n) \
+  (65536 / ((n) * GPUC_WORLD_REGS) < 1 ? 1 : 65536 / ((n) * GPUC_WORLD_REGS) > 32 ? 32 : 65536 / ((n) * GPUC_WORLD_REGS))
 
 // GPUC_MAX_DEVICES bounds DEVICES: the peer table lives in constant memory.
 #define GPUC_MAX_DEVICES 64
@@ -728,9 +752,12 @@ template <typename T> inline T gpuc_world_combine(gpuc_world_op op, T a, T b) {
 // bits. It runs on the host through the shared page: a reduction on the
 // stream with its read-back cost 46 us a step in ../shared/MULTIGPU.md's
 // probe, against a read-back and a meeting here.
-template <typename T> inline T gpuc_world_allreduce(gpuc_world_op op, T v) {
+// drained says that v was just read back from the device, which drained
+// the stream: the wait is left out (Note [A reduction after a read-back]
+// in backends/cuda/world.go).
+template <typename T> inline T gpuc_world_allreduce(gpuc_world_op op, T v, bool drained = false) {
   static_assert(sizeof(T) <= sizeof(unsigned long long), "allreduce of a wide type");
-  GPUC_CUDA(cudaDeviceSynchronize());
+  if (!drained) GPUC_CUDA(cudaDeviceSynchronize());
   // The slots alternate, so that one meeting a reduction is enough: a
   // device cannot reuse a slot before every other has read it, since it
   // would first have to meet them at the next reduction.

@@ -103,9 +103,12 @@ func TestWorldFacts(t *testing.T) {
 		// branch (Note [World barriers that repeat]).
 		{`gpuc_world_barrier\(\); // and ends with one\n\s*\} else \{\n\s*gpuc_fail\("cooperative launch`, 1},
 		{`gpuc_world_allgather\(part\);`, 1},
-		{`total = gpuc_world_allreduce<long long>\(GPUC_WORLD_ADD, part\.get\(`, 1},
-		{`most = gpuc_world_allreduce<unsigned>\(GPUC_WORLD_MAX, gpuc_dist_get\(hist, gpuc_blk_hist, 3, "[^"]*"\)\);`, 1},
+		// A value read back has drained the stream; a comparison of
+		// one has not (Note [A reduction after a read-back]).
+		{`total = gpuc_world_allreduce<long long>\(GPUC_WORLD_ADD, part\.get\([^;]*\), true\);`, 1},
+		{`most = gpuc_world_allreduce<unsigned>\(GPUC_WORLD_MAX, gpuc_dist_get\(hist, gpuc_blk_hist, 3, "[^"]*"\), true\);`, 1},
 		{`any = gpuc_world_allreduce<bool>\(GPUC_WORLD_OR, `, 1},
+		{`any = gpuc_world_allreduce<bool>\(GPUC_WORLD_OR, .*, true\);`, 0},
 		// Host accesses and copies of distributed buffers.
 		{`gpuc_dist_copy\(back, 0, 0, in, gpuc_blk_in, 0, N, "[^"]*"\);`, 1},
 		{`gpuc_dist_copy\(in, gpuc_blk_in, 0, back, 0, 1, 2, "[^"]*"\);`, 1},
