@@ -334,7 +334,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Verdict, res.Reason = Unknown, "malformed transition system: "+errs[0].Error()
 		return res
 	}
-	sys = slice(e.withFixed(sys))
+	sys = slice(clampStrides(e.withFixed(sys))) // Note [Clamped grid strides]
 	for _, f := range sys.Facts {
 		res.Assumptions = append(res.Assumptions, f.Why+": "+f.Expr.String())
 	}
@@ -374,10 +374,10 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Certificate = cert
 		return res
 	}
-	// Not proved: look for a witness in each loop that failed, then for a condition on the
-	// parameters. Where a condition search follows, the witness search first gets half of what
-	// is left, and the rest of the budget only if no condition is found (Note [Sharing the
-	// budget after a failed proof]).
+	// Not proved: look for a condition on the parameters, then for a witness in each loop that
+	// failed (Note [Conditions before witnesses]). The witness search gets half of what is left
+	// where the condition search needs it first, and the rest of the budget if no condition is
+	// found (Note [Sharing the budget after a failed proof]).
 	proofOut := w.out
 	search := !e.cfg.NoConditions && !proofOut
 	findWitness := func(ws *work) {
@@ -390,13 +390,19 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 			}
 		}
 	}
-	witnessCut := false
-	if search {
-		half := w.share(1, 2)
-		findWitness(half)
-		w.absorb(half)
-		witnessCut = half.out && res.Witness == nil
-	} else {
+	witnessDone, witnessCut := false, false
+	witnessFirst := func() *Witness {
+		if !witnessDone {
+			witnessDone = true
+			half := w.share(1, 2)
+			findWitness(half)
+			w.absorb(half)
+			witnessCut = half.out && res.Witness == nil
+		}
+		return res.Witness
+	}
+	if !search {
+		witnessDone = true
 		findWitness(w)
 	}
 	// A proof under a bound on the parameters?
@@ -413,14 +419,19 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 			if w.cpu != nil {
 				pw.cpuEnd = max(w.cpuEnd, w.cpu()) + e.cfg.CPU
 			}
-			if cond, cert2, ok = e.conditionPieces(r, g, stuck, res.Witness, pw, true); ok {
+			if cond, cert2, ok = e.conditionPieces(r, g, stuck, witnessFirst, pw, true); ok {
 				cert2 = append(productObligations(r, defs), cert2...)
 			}
 		}
 		if !ok {
-			cond, cert2, ok = e.conditionPieces(sys, g, stuck, res.Witness, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}, false)
+			cond, cert2, ok = e.conditionPieces(sys, g, stuck, witnessFirst, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}, false)
 		}
 		if ok {
+			if !witnessDone {
+				// "otherwise FALSE" where what is left finds a witness.
+				witnessDone = true
+				findWitness(w)
+			}
 			res.Verdict, res.Condition = True, cond
 			for i := range res.Loops {
 				if res.Loops[i].Verdict == Unknown {
@@ -439,8 +450,9 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 			}
 			return res
 		}
-		if witnessCut {
+		if !witnessDone || witnessCut {
 			// The solver's cache answers the queries already asked.
+			witnessDone = true
 			findWitness(w)
 		}
 	}
@@ -819,7 +831,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 // With strongest set, it stops at the strongest condition that proves the piece; keep keeps
 // every bound: the weakening only loosens upper bounds, never drops one (Note [Products of a
 // counter and a constant]). The parameters it bounds are those that the loops in reads read.
-func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit *Witness, w *work, strongest, keep bool) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
+func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit func() *Witness, w *work, strongest, keep bool) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
 	stuck := reads
 	read := map[string]bool{}
 	for _, c := range stuck {
