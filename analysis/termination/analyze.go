@@ -334,7 +334,11 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Verdict, res.Reason = Unknown, "malformed transition system: "+errs[0].Error()
 		return res
 	}
-	sys = slice(clampStrides(e.withFixed(sys))) // Note [Clamped grid strides]
+	sys = slice(e.withFixed(sys))
+	// Proofs read the clamped strides' thread counts as fresh values, witnesses the exact system
+	// (Note [Clamped grid strides]).
+	exact := sys
+	sys = clampStrides(sys)
 	for _, f := range sys.Facts {
 		res.Assumptions = append(res.Assumptions, f.Why+": "+f.Expr.String())
 	}
@@ -381,8 +385,8 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	proofOut := w.out
 	search := !e.cfg.NoConditions && !proofOut
 	findWitness := func(ws *work) {
-		a.work = ws
-		defer func() { a.work = w }()
+		a.work, a.sys = ws, exact
+		defer func() { a.work, a.sys = w, sys }()
 		for _, c := range stuck {
 			if wt := a.witness(inv, c.comp); wt != nil {
 				res.Witness = wt

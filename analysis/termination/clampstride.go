@@ -19,13 +19,16 @@ import "gpuc/analysis/its"
 // condition search needed the witness search first (Note [Conditions before witnesses]).
 //
 // So before the analysis each update `v := v + max(min(X, B - v), c)` (the ITS form of the clamp:
-// `(m <=s c) ? c : m` with `m = (X <=s B - v) ? X : B - v`, c a constant) has X replaced by a
-// fresh value, one per firing. That is an over-approximation: every run of the original system
-// is a run of the new one (the fresh value taken equal to X), so a proof of the new system holds
-// for the original, and a witness of the new one holds whatever values its fresh values take,
-// X's among them. Where a proof needs X itself (nothing in the strided loops does), it is lost,
-// never made wrong. The mutants in testdata/kernels (gridstride_clamp*.kir) check that a step
-// without the clamp, or a clamp to 0, is not proved.
+// `(m <=s c) ? c : m` with `m = (X <=s B - v) ? X : B - v`, c a constant >= 1, so that the
+// step is at least 1 whatever X is) has X replaced by a
+// fresh value, one per firing, for the proofs (the witness search reads the exact system, whose
+// transitions and variables are the same). That is an over-approximation: every run of the
+// original system is a run of the new one (the fresh value taken equal to X), so a proof of the
+// new system holds for the original; the invariants it finds hold for the original too, which
+// is what the witness search takes from it. Where a proof needs X itself (nothing in the strided
+// loops does), it is lost, never made wrong. The cases in testdata/kernels: gridstride_clamp.kir
+// TRUE; its mutants, a clamp to 0 (not recognised: the step may be 0), a clamp to procs + vp (not
+// recognised), and a body that steps vp back (recognised, and must not be proved), are not TRUE.
 
 // clampStrides gives sys with the clamped strides' X replaced by fresh values, or sys itself
 // where it has none.
@@ -78,8 +81,8 @@ func unclampStride(v string, e its.Expr) (its.Expr, bool) {
 		return nil, false
 	}
 	c, ok := mx.T.(*its.Const)
-	if !ok {
-		return nil, false
+	if !ok || c.Val.Sign() <= 0 {
+		return nil, false // a step that may be 0 or negative: X matters
 	}
 	if d, ok := cond.Y.(*its.Const); !ok || d.Val.Cmp(c.Val) != 0 {
 		return nil, false
