@@ -432,9 +432,10 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		}
 		if ok {
 			if !witnessDone {
-				// "otherwise FALSE" where what is left finds a witness.
+				// "otherwise FALSE" where a witness exists: a search of its own, a quarter of
+				// the kernel's budget (Note [Conditions before witnesses]).
 				witnessDone = true
-				findWitness(w)
+				findWitness((&work{left: e.cfg.Work / 4, deadline: w.deadline}).withCPU(e.solver, e.cfg.CPU/4))
 			}
 			res.Verdict, res.Condition = True, cond
 			for i := range res.Loops {

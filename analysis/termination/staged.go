@@ -72,9 +72,11 @@ func (p *stagedProof) try(inv *Invariants) {
 // [Conditions through products]). So the condition search runs first and asks for the witness
 // (productLaunchVars' wit) only where that rule has a launch size to bound; the witness search
 // then runs as before, with half of what is left. Where the condition search proves, the
-// witness search runs after it with what is left, for the "otherwise FALSE" beside the
-// condition; where it fails, the witness search gets all that is left, as a witness search cut
-// short did before. The verdicts' meaning is unchanged: TRUE under a condition needs the
+// witness search runs after it, for the "otherwise FALSE" beside the condition, with a budget of
+// its own, a quarter of the kernel's (the condition search spends what is left on weakening:
+// carve's main_r2_k1 lost its "otherwise FALSE" with none), so such a kernel may take 1.25 times
+// the processor-time budget; where it fails, the witness search gets all that is left, as a
+// witness search cut short did before. The verdicts' meaning is unchanged: TRUE under a condition needs the
 // proof, FALSE the witness, whatever the order.
 
 // anyIn says whether a transition of comp is in set.
