@@ -42,6 +42,10 @@ func TestTRSGeneratedLoops(t *testing.T) {
 			// kernels]): proved with an upper bound on MAXITER too (why the
 			// bound appears is not looked into).
 			case r.Verdict == termination.True && r.Condition == "1 <= MAXITER <= 1073741824" && r.Kernel == "main_stride2":
+			// Since Note [Clamped grid strides] the weakening of the strided twin's
+			// condition keeps a bound on its processor count (a try without it fails,
+			// with budget left; a search artefact, not looked into).
+			case r.Verdict == termination.True && r.Condition == "1 <= MAXITER <= 1073741824 && procs_4 <= 1024" && r.Kernel == "main_stride2":
 			default:
 				t.Errorf("%v: %s", c.args, r.Line())
 			}
