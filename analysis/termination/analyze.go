@@ -60,7 +60,9 @@ type Config struct {
 
 // Note [Work budget]
 // The analysis of one system may send at most Config.Work queries to the solver (a query
-// answered from the cache counts too), the Farkas LPs stop after a fixed number of pivots, and
+// answered from the cache counts too, unless the same system asked it before: the condition
+// search's tries ask the same queries again and again, and the weakening of TRS's strided
+// kernels ran out of work on them), the Farkas LPs stop after a fixed number of pivots, and
 // Houdini's first stage gets a third of the queries left (Note [Staged Houdini]); the search
 // for a condition on the parameters, which runs only where the proof failed without running
 // out of work, gets twice as many. So the
@@ -99,6 +101,8 @@ type Engine struct {
 	// proved maps a script to the part before its exact definitions where that part was
 	// answered unsat (Note [Division by variables]); certificates keep that part.
 	proved map[string]string
+	// asked holds the queries of the system being analysed (Note [Work budget]).
+	asked map[string]bool
 }
 
 // NewEngine starts the solver.
@@ -121,7 +125,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	// The per-query limit is on the solver's processor time (Note [Processor-time budget]).
 	s.ByCPU = true
-	return &Engine{cfg: cfg, solver: s, proved: map[string]string{}}, nil
+	return &Engine{cfg: cfg, solver: s, proved: map[string]string{}, asked: map[string]bool{}}, nil
 }
 
 // Close stops the solver.
@@ -294,7 +298,13 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 		limit = min(limit, max(a.work.cpuEnd-a.work.cpu(), 10*time.Millisecond))
 	}
 	t0 := time.Now()
+	key := script + "\x00" + strings.Join(vals, "\x00")
+	again, queries := a.eng.asked[key], a.eng.solver.Queries
 	r, m, err := a.eng.solver.CheckWithin(limit, script, vals...)
+	if again && a.eng.solver.Queries == queries {
+		a.work.left++ // this system's own query again, answered from the cache (Note [Work budget])
+	}
+	a.eng.asked[key] = true
 	if r == smt.Unknown && a.quick == 0 && time.Since(t0) >= limit*9/10 {
 		// A query cut off by the timeout costs a fifth of the budget (Note [Work budget]).
 		a.work.left -= a.eng.cfg.Work / 5
@@ -330,6 +340,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	}
 	defer func() { res.TimeMS = float64(time.Since(start).Microseconds()) / 1000 }()
 	defer e.keepProvedParts(res)
+	e.asked = map[string]bool{}
 	if errs := sys.Validate(); len(errs) > 0 {
 		res.Verdict, res.Reason = Unknown, "malformed transition system: "+errs[0].Error()
 		return res
