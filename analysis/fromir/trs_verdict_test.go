@@ -42,11 +42,6 @@ func TestTRSGeneratedLoops(t *testing.T) {
 			// kernels]): proved with an upper bound on MAXITER too (why the
 			// bound appears is not looked into).
 			case r.Verdict == termination.True && r.Condition == "1 <= MAXITER <= 1073741824" && r.Kernel == "main_stride2":
-			// Since Note [Clamped grid strides] the weakening of the strided twin's
-			// condition reaches procs_4 last, and those tries run out of their share of
-			// the queries (each try gets half of what is left): the condition is then
-			// stronger than needed, never wrong.
-			case r.Verdict == termination.True && r.Condition == "1 <= MAXITER <= 1073741824 && procs_4 <= 1024" && r.Kernel == "main_stride2":
 			default:
 				t.Errorf("%v: %s", c.args, r.Line())
 			}
