@@ -113,27 +113,26 @@ func canonical(script string) (string, bool) {
 
 // firstSymbol splits s, the text after a declaration's keyword, into the declared symbol
 // (without bars) and the rest.
+// Only quoted names are declared by gpuc's encoders; a declaration of an unquoted one gives the
+// script no canonical form, so that no builtin (|ite| is ite) is ever renamed.
 func firstSymbol(s string) (string, string, bool) {
-	if strings.HasPrefix(s, "|") {
-		k := strings.IndexByte(s[1:], '|')
-		if k < 0 {
-			return "", "", false
-		}
-		return s[1 : k+1], s[k+2:], true
-	}
-	k := strings.IndexAny(s, " ()")
-	if k <= 0 {
+	if !strings.HasPrefix(s, "|") {
 		return "", "", false
 	}
-	return s[:k], s[k:], true
+	k := strings.IndexByte(s[1:], '|')
+	if k < 0 {
+		return "", "", false
+	}
+	return s[1 : k+1], s[k+2:], true
 }
 
-// unquote drops a symbol's bars: |x| and x are one symbol in SMT-LIB.
+// unquote gives a quoted token's name; an unquoted token is never a declared name here
+// (firstSymbol), so it gives a key that no declaration has.
 func unquote(tok string) string {
 	if len(tok) >= 2 && tok[0] == '|' && tok[len(tok)-1] == '|' {
 		return tok[1 : len(tok)-1]
 	}
-	return tok
+	return "\x00" + tok
 }
 
 // conjuncts splits a term into its top-level conjuncts, flattening nested ands.

@@ -16,9 +16,9 @@ func TestCanonical(t *testing.T) {
 		// renamed, an unused declaration more, the conjuncts in another order
 		"(declare-const |vp_2@0| (_ BitVec 32))\n(declare-const |unused| (_ BitVec 64))\n(declare-const |m@0| (_ BitVec 32))\n" +
 			"(assert (not (bvslt |vp_2@0| (bvadd |vp_2@0| (_ bv1 32)))))\n(assert (bvslt |vp_2@0| |m@0|))\n",
-		// bars dropped where the symbol allows it
-		"(declare-const w (_ BitVec 32))\n(declare-const |k@0| (_ BitVec 32))\n" +
-			"(assert (bvslt w |k@0|))\n(assert (not (bvslt w (bvadd w (_ bv1 32)))))\n",
+		// the names of the canonical form itself, in another order
+		"(declare-const |k1| (_ BitVec 32))\n(declare-const |k0| (_ BitVec 32))\n" +
+			"(assert (bvslt |k1| |k0|))\n(assert (not (bvslt |k1| (bvadd |k1| (_ bv1 32)))))\n",
 	}
 	differ := []string{
 		// a constant changed
@@ -48,7 +48,12 @@ func TestCanonical(t *testing.T) {
 			t.Errorf("a different formula has the base's form:\n%s", s)
 		}
 	}
-	for _, bad := range []string{"(check-sat)\n", "(assert (bvslt |a| b)\n(declare-const |a| (_ BitVec 8))\n(declare-const |a| (_ BitVec 8))\n"} {
+	for _, bad := range []string{
+		"(check-sat)\n",
+		"(declare-const |a| (_ BitVec 8))\n(declare-const |a| (_ BitVec 8))\n(assert (bvult |a| |a|))\n",
+		// an unquoted declaration: never renamed, no form
+		"(declare-const w (_ BitVec 32))\n(assert (bvslt w w))\n",
+	} {
 		if _, ok := canonical(bad); ok {
 			t.Errorf("a canonical form for a script that is not declarations and assertions:\n%s", bad)
 		}
