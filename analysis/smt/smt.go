@@ -38,6 +38,8 @@ type Solver struct {
 	out     *bufio.Reader
 	lines   chan string
 	cache   map[string]cacheEntry
+	// canon caches answers by canonical form (Note [Queries equal up to names]).
+	canon   map[string]Result
 	Queries int // queries sent (cache misses)
 	dead    bool
 	cpuGone time.Duration // processor time of the processes that ended
@@ -56,7 +58,7 @@ var ErrNoSolver = errors.New("solver not found")
 
 // Start runs the named solver ("z3" or "cvc5") as one incremental process.
 func Start(name string, timeout time.Duration) (*Solver, error) {
-	s := &Solver{Name: name, Timeout: timeout, cache: map[string]cacheEntry{}}
+	s := &Solver{Name: name, Timeout: timeout, cache: map[string]cacheEntry{}, canon: map[string]Result{}}
 	if err := s.spawn(); err != nil {
 		return nil, err
 	}
@@ -149,6 +151,13 @@ func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string)
 	if c, ok := s.cache[key]; ok {
 		return c.res, c.model, nil
 	}
+	form, canon := canonical(script)
+	if canon {
+		if r, ok := s.canon[form]; ok && (r == Unsat || len(vals) == 0) {
+			s.cache[key] = cacheEntry{res: r}
+			return r, nil, nil
+		}
+	}
 	if s.dead {
 		if err := s.spawn(); err != nil {
 			return Unknown, nil, err
@@ -213,6 +222,9 @@ func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string)
 	}
 	if res != Unknown || limit == s.Timeout {
 		s.cache[key] = cacheEntry{res, model}
+	}
+	if canon && res != Unknown {
+		s.canon[form] = res
 	}
 	return res, model, nil
 }

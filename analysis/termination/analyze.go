@@ -60,7 +60,9 @@ type Config struct {
 
 // Note [Work budget]
 // The analysis of one system may send at most Config.Work queries to the solver (a query
-// answered from the cache counts too), the Farkas LPs stop after a fixed number of pivots, and
+// answered from the cache counts too, unless the same system asked it before: the condition
+// search's tries ask the same queries again and again, and the weakening of TRS's strided
+// kernels ran out of work on them), the Farkas LPs stop after a fixed number of pivots, and
 // Houdini's first stage gets a third of the queries left (Note [Staged Houdini]); the search
 // for a condition on the parameters, which runs only where the proof failed without running
 // out of work, gets twice as many. So the
@@ -99,6 +101,8 @@ type Engine struct {
 	// proved maps a script to the part before its exact definitions where that part was
 	// answered unsat (Note [Division by variables]); certificates keep that part.
 	proved map[string]string
+	// asked holds the queries of the system being analysed (Note [Work budget]).
+	asked map[string]bool
 }
 
 // NewEngine starts the solver.
@@ -121,7 +125,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	// The per-query limit is on the solver's processor time (Note [Processor-time budget]).
 	s.ByCPU = true
-	return &Engine{cfg: cfg, solver: s, proved: map[string]string{}}, nil
+	return &Engine{cfg: cfg, solver: s, proved: map[string]string{}, asked: map[string]bool{}}, nil
 }
 
 // Close stops the solver.
@@ -301,7 +305,13 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 		limit = min(limit, max(a.work.cpuEnd-a.work.cpu(), 10*time.Millisecond))
 	}
 	t0 := time.Now()
+	key := script + "\x00" + strings.Join(vals, "\x00")
+	again, queries := a.eng.asked[key], a.eng.solver.Queries
 	r, m, err := a.eng.solver.CheckWithin(limit, script, vals...)
+	if again && a.eng.solver.Queries == queries {
+		a.work.left++ // this system's own query again, answered from the cache (Note [Work budget])
+	}
+	a.eng.asked[key] = true
 	if r == smt.Unknown && a.quick == 0 && time.Since(t0) >= limit*9/10 {
 		// A query cut off by the timeout costs a fifth of the budget (Note [Work budget]).
 		a.work.left -= a.eng.cfg.Work / 5
@@ -337,11 +347,16 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	}
 	defer func() { res.TimeMS = float64(time.Since(start).Microseconds()) / 1000 }()
 	defer e.keepProvedParts(res)
+	e.asked = map[string]bool{}
 	if errs := sys.Validate(); len(errs) > 0 {
 		res.Verdict, res.Reason = Unknown, "malformed transition system: "+errs[0].Error()
 		return res
 	}
 	sys = slice(e.withFixed(sys))
+	// Proofs read the clamped strides' thread counts as fresh values, witnesses the exact system
+	// (Note [Clamped grid strides]).
+	exact := sys
+	sys = clampStrides(sys)
 	for _, f := range sys.Facts {
 		res.Assumptions = append(res.Assumptions, f.Why+": "+f.Expr.String())
 	}
@@ -381,15 +396,15 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Certificate = cert
 		return res
 	}
-	// Not proved: look for a witness in each loop that failed, then for a condition on the
-	// parameters. Where a condition search follows, the witness search first gets half of what
-	// is left, and the rest of the budget only if no condition is found (Note [Sharing the
-	// budget after a failed proof]).
+	// Not proved: look for a condition on the parameters, then for a witness in each loop that
+	// failed (Note [Conditions before witnesses]). The witness search gets half of what is left
+	// where the condition search needs it first, and the rest of the budget if no condition is
+	// found (Note [Sharing the budget after a failed proof]).
 	proofOut := w.out
 	search := !e.cfg.NoConditions && !proofOut
 	findWitness := func(ws *work) {
-		a.work = ws
-		defer func() { a.work = w }()
+		a.work, a.sys = ws, exact
+		defer func() { a.work, a.sys = w, sys }()
 		for _, c := range stuck {
 			if wt := a.witness(inv, c.comp); wt != nil {
 				res.Witness = wt
@@ -397,13 +412,19 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 			}
 		}
 	}
-	witnessCut := false
-	if search {
-		half := w.share(1, 2)
-		findWitness(half)
-		w.absorb(half)
-		witnessCut = half.out && res.Witness == nil
-	} else {
+	witnessDone, witnessCut := false, false
+	witnessFirst := func() *Witness {
+		if !witnessDone {
+			witnessDone = true
+			half := w.share(1, 2)
+			findWitness(half)
+			w.absorb(half)
+			witnessCut = half.out && res.Witness == nil
+		}
+		return res.Witness
+	}
+	if !search {
+		witnessDone = true
 		findWitness(w)
 	}
 	// A proof under a bound on the parameters?
@@ -420,14 +441,20 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 			if w.cpu != nil {
 				pw.cpuEnd = max(w.cpuEnd, w.cpu()) + e.cfg.CPU
 			}
-			if cond, cert2, ok = e.conditionPieces(r, g, stuck, res.Witness, pw, keep); ok {
+			if cond, cert2, ok = e.conditionPieces(r, g, stuck, witnessFirst, pw, keep); ok {
 				cert2 = append(productObligations(r, defs), cert2...)
 			}
 		}
 		if !ok {
-			cond, cert2, ok = e.conditionPieces(sys, g, stuck, res.Witness, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}, false)
+			cond, cert2, ok = e.conditionPieces(sys, g, stuck, witnessFirst, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}, false)
 		}
 		if ok {
+			if !witnessDone {
+				// "otherwise FALSE" where a witness exists: a search of its own, a quarter of
+				// the kernel's budget (Note [Conditions before witnesses]).
+				witnessDone = true
+				findWitness((&work{left: e.cfg.Work / 4, deadline: w.deadline}).withCPU(e.solver, e.cfg.CPU/4))
+			}
 			res.Verdict, res.Condition = True, cond
 			for i := range res.Loops {
 				if res.Loops[i].Verdict == Unknown {
@@ -446,8 +473,9 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 			}
 			return res
 		}
-		if witnessCut {
+		if !witnessDone || witnessCut {
 			// The solver's cache answers the queries already asked.
+			witnessDone = true
 			findWitness(w)
 		}
 	}
@@ -826,7 +854,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 // With strongest set, it stops at the strongest condition that proves the piece; keep keeps
 // every bound: the weakening only loosens upper bounds, never drops one (Note [Products of a
 // counter and a constant]). The parameters it bounds are those that the loops in reads read.
-func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit *Witness, w *work, strongest, keep bool) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
+func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit func() *Witness, w *work, strongest, keep bool) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
 	stuck := reads
 	read := map[string]bool{}
 	for _, c := range stuck {

@@ -26,7 +26,9 @@ import (
 
 // productLaunchVars gives the launch sizes that the factors of a nonlinear product in the cone
 // of read (variables, closed under updates) read, directly or through a thread or block id.
-func productLaunchVars(sys *its.System, read map[string]bool, wit *Witness) []its.Var {
+// wit gives the witness of the stuck loops, if any; it is called only where there are such sizes
+// (Note [Conditions before witnesses]).
+func productLaunchVars(sys *its.System, read map[string]bool, wit func() *Witness) []its.Var {
 	factors := map[string]bool{}
 	visit := func(e its.Expr) {
 		its.Walk(e, func(x its.Expr) {
@@ -91,14 +93,6 @@ func productLaunchVars(sys *its.System, read map[string]bool, wit *Witness) []it
 	}
 	var out []its.Var
 	limit := big.NewInt(1 << 10)
-	if wit != nil {
-		for name, val := range wit.Launch {
-			x, ok := new(big.Int).SetString(val, 10)
-			if sizes[name] && (!ok || x.Cmp(limit) > 0) {
-				return nil
-			}
-		}
-	}
 	for name := range sizes {
 		v, ok := sys.Var(name)
 		if !ok || v.Sort.IsBool() || v.Sort.Width < 3 {
@@ -110,6 +104,17 @@ func productLaunchVars(sys *its.System, read map[string]bool, wit *Witness) []it
 			continue
 		}
 		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	if w := wit(); w != nil {
+		for name, val := range w.Launch {
+			x, ok := new(big.Int).SetString(val, 10)
+			if sizes[name] && (!ok || x.Cmp(limit) > 0) {
+				return nil
+			}
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

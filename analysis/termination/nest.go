@@ -231,7 +231,7 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 // alone); where one of these searches fails (the processor time runs out), the strongest
 // condition stands. Each search gets the queries of a nest's (Note [Work per loop nest]),
 // within the processor time left (w).
-func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit *Witness, w *work, keep bool) (string, []Obligation, bool) {
+func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit func() *Witness, w *work, keep bool) (string, []Obligation, bool) {
 	budget := func() *work {
 		return &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
 	}
