@@ -267,8 +267,8 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 // A world program's own functions (its module's, not the one-device
 // program it carries) take GPUC_WORLD_OUT_OF_LINE instead (world.h):
 // inline, as under -rdc=true, unless -DGPUC_WORLD_OUT_OF_LINE=__noinline__
-// or -DGPUC_DLTO asks otherwise (Note [A world built with link-time
-// optimization] in world.go).
+// asks otherwise, for scripts/bench-multigpu.sh's ool A/B (Note [A world
+// built with link-time optimization] in world.go).
 //
 // The bound is 400 statements: a call out of line cost the
 // transformation tree's kernels a third (trs_step of 343 statements:

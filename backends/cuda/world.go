@@ -231,7 +231,7 @@ func WorldFlags(m *ir.Module) []string {
 // link (4x H200, 04:43). -rdc with trs_step out of line and static ran
 // 371.4 ms, with -maxrregcount=128 369.2 (the calls' ABI). World
 // programs are therefore built as before, -rdc=true with large functions
-// inline; GPUC_DLTO (world.h) still puts them out of line for an A/B.
+// inline.
 // What remains is to build the one-device program apart, as a
 // whole-program object: Note [The one-device program apart] in one.go.
 

@@ -26,20 +26,10 @@
 #include <tuple>
 #include <type_traits>
 
-// GPUC_WORLD_OUT_OF_LINE marks the world's large device functions, and
-// GPUC_OUT_OF_LINE those of the one-device program that a world program
-// carries (Note [Large device functions out of line] in
-// backends/cuda/funcs.go): inline, but out of line with -DGPUC_DLTO
-// (Note [A world built with link-time optimization] in
-// backends/cuda/world.go), for an A/B.
-#if defined(GPUC_DLTO) && defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
-#ifndef GPUC_OUT_OF_LINE
-#define GPUC_OUT_OF_LINE __noinline__
-#endif
-#ifndef GPUC_WORLD_OUT_OF_LINE
-#define GPUC_WORLD_OUT_OF_LINE __noinline__
-#endif
-#endif
+// GPUC_WORLD_OUT_OF_LINE marks the world's large device functions (Note
+// [Large device functions out of line] in backends/cuda/funcs.go): inline
+// under -rdc (Note [A world built with link-time optimization] in
+// backends/cuda/world.go says why).
 #ifndef GPUC_WORLD_OUT_OF_LINE
 #define GPUC_WORLD_OUT_OF_LINE
 #endif
