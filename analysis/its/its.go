@@ -352,6 +352,21 @@ type Transition struct {
 	Pos      string
 }
 
+// Map gives a copy of t with f applied to each guard conjunct and each
+// update; t is not changed.
+func (t Transition) Map(f func(Expr) Expr) Transition {
+	nt := t
+	nt.Guard = make([]Expr, len(t.Guard))
+	for i, g := range t.Guard {
+		nt.Guard[i] = f(g)
+	}
+	nt.Update = make(map[string]Expr, len(t.Update))
+	for k, e := range t.Update {
+		nt.Update[k] = f(e)
+	}
+	return nt
+}
+
 // Fact is an assumption that holds at the entry: a launch fact or a frontend's checked fact.
 type Fact struct {
 	Expr Expr

@@ -173,15 +173,7 @@ func reduceProducts(sys *its.System) (*its.System, map[string]its.Expr) {
 		return its.R(v)
 	}
 	for ti, t := range sys.Trans {
-		nt := t
-		nt.Guard = make([]its.Expr, len(t.Guard))
-		for i, g := range t.Guard {
-			nt.Guard[i] = read(g)
-		}
-		nt.Update = map[string]its.Expr{}
-		for k, e := range t.Update {
-			nt.Update[k] = read(e)
-		}
+		nt := t.Map(read)
 		for i, pr := range prods {
 			e, ok := t.Update[pr.p.Name]
 			if !ok {

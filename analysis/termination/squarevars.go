@@ -72,15 +72,7 @@ func reduceSquares(sys *its.System) (*its.System, map[string]its.Expr) {
 		})
 	}
 	for ti, t := range sys.Trans {
-		nt := t
-		nt.Guard = make([]its.Expr, len(t.Guard))
-		for i, g := range t.Guard {
-			nt.Guard[i] = read(g)
-		}
-		nt.Update = map[string]its.Expr{}
-		for k, e := range t.Update {
-			nt.Update[k] = read(e)
-		}
+		nt := t.Map(read)
 		for _, p := range sq {
 			v := vars[p.Name]
 			e, ok := t.Update[p.Name]
