@@ -35,14 +35,8 @@ func (q *query) byConstant(e *its.Binary, sc *scope) (string, bool) {
 	}
 	x := q.term(e.X, sc)
 	key := fmt.Sprintf("%t %s %s", signed, d, x)
-	if q.quotients == nil {
-		q.quotients = map[string]string{}
-	}
-	quo, seen := q.quotients[key]
-	if !seen {
-		q.fresh++
-		quo = q.declare(fmt.Sprintf("quo!%d", q.fresh), its.Sort{Width: w})
-		q.quotients[key] = quo
+	quo, isNew := q.freshFor(key, "quo", w)
+	if isNew {
 		k := d.BitLen() + 1
 		W := w + k
 		ext := "zero_extend"
@@ -106,15 +100,10 @@ func (q *query) byVariable(e *its.Binary, sc *scope) (string, bool) {
 	w := its.SortOf(e).Width
 	x, y := q.term(e.X, sc), q.term(e.Y, sc)
 	key := fmt.Sprintf("%s %s %s", e.Op, x, y)
-	if q.quotients == nil {
-		q.quotients = map[string]string{}
-	}
-	if v, ok := q.quotients[key]; ok {
+	v, isNew := q.freshFor(key, "vdiv", w)
+	if !isNew {
 		return v, true
 	}
-	q.fresh++
-	v := q.declare(fmt.Sprintf("vdiv!%d", q.fresh), its.Sort{Width: w})
-	q.quotients[key] = v
 	zero := bvConst(new(big.Int), w)
 	if e.Op == its.UDiv {
 		q.assert(fmt.Sprintf("(ite (= %s %s) (= %s (bvnot %s)) (bvule %s %s))", y, zero, v, zero, v, x))
@@ -123,5 +112,21 @@ func (q *query) byVariable(e *its.Binary, sc *scope) (string, bool) {
 		q.assert(fmt.Sprintf("(ite (= %s %s) (= %s %s) (and (bvule %s %s) (bvult %s %s)))", y, zero, v, x, v, x, v, y))
 		fmt.Fprintf(&q.exact, "(assert (= %s (bvurem %s %s)))\n", v, x, y)
 	}
+	return v, true
+}
+
+// freshFor gives the fresh variable of width w that stands for key's
+// expression in this query, declaring it, named PREFIX!N, the first time;
+// isNew says that the caller must assert its definition.
+func (q *query) freshFor(key, prefix string, w int) (v string, isNew bool) {
+	if v, ok := q.quotients[key]; ok {
+		return v, false
+	}
+	if q.quotients == nil {
+		q.quotients = map[string]string{}
+	}
+	q.fresh++
+	v = q.declare(fmt.Sprintf("%s!%d", prefix, q.fresh), its.Sort{Width: w})
+	q.quotients[key] = v
 	return v, true
 }

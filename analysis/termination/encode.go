@@ -19,8 +19,8 @@ type query struct {
 	fresh int
 	loads map[string]bool
 	seen  map[string]bool
-	// quotients names the fresh quotient of each division by a constant (Note [Division by
-	// other constants]).
+	// quotients names the fresh variable that stands for each division by a constant (Note
+	// [Division by other constants]), division by a variable or exact product (freshFor).
 	quotients map[string]string
 	// exact holds the exact definitions of divisions by variables (Note [Division by variables]).
 	exact strings.Builder

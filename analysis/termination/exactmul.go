@@ -59,15 +59,10 @@ func (q *query) byExactProduct(e *its.Binary, sc *scope) (string, bool) {
 	w := s.Width
 	x, y := q.term(e.X, sc), q.term(e.Y, sc)
 	key := fmt.Sprintf("mul %s %s", x, y)
-	if q.quotients == nil {
-		q.quotients = map[string]string{}
-	}
-	if v, ok := q.quotients[key]; ok {
+	v, isNew := q.freshFor(key, "vmul", w)
+	if !isNew {
 		return v, true
 	}
-	q.fresh++
-	v := q.declare(fmt.Sprintf("vmul!%d", q.fresh), its.Sort{Width: w})
-	q.quotients[key] = v
 	c := func(k int64) string { return bvConst(big.NewInt(k), w) }
 	ge := func(a, b string) string { return fmt.Sprintf("(bvsge %s %s)", a, b) }
 	le := func(a, b string) string { return fmt.Sprintf("(bvsle %s %s)", a, b) }
