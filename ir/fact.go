@@ -25,8 +25,11 @@ package ir
 // transition sets, a load included, is kept as a fact about the variable
 // set (Note [Guards on what a transition sets]).
 //
-// The message begins "internal error": a correct frontend never raises
-// it. FACT is best a conjunction of compares (`1 <= s && s <= P`), which
+// The message is "FILE:LINE:COL: internal error: ...", the position of
+// the source construct the fact is about (gpuc run prints "error: " and
+// the message, as for every raise, and generated code prints the same):
+// a correct frontend never raises it, so where one does the position says
+// where to look. FACT is best a conjunction of compares (`1 <= s && s <= P`), which
 // the analysis splits into its conjuncts; a negated disjunction is one
 // opaque guard to it. A new IR statement (an assume that backends drop)
 // would save the compare on the GPU but would touch every pass, backend
@@ -34,8 +37,8 @@ package ir
 // wrong fact silent there.
 
 // CheckFact is the checked fact cond at pos (Note [Checked facts]): a
-// raise of "internal error: " + what where cond is false.
+// raise of "POS: internal error: " + what where cond is false.
 func CheckFact(pos Pos, cond Expr, what string) *If {
 	return &If{Pos: pos, Cond: &Unary{Pos: pos, Op: Not, X: cond},
-		Then: []Stmt{&Raise{Pos: pos, Msg: "internal error: " + what}}}
+		Then: []Stmt{&Raise{Pos: pos, Msg: pos.String() + ": internal error: " + what}}}
 }
