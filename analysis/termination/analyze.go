@@ -874,6 +874,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	}
 	// And what those variables are computed from, through any update (a bound set from n).
 	closeUnderUpdates(sys, read)
+	boundedThroughSetGuards(sys, read) // and what checked facts bound them by
 	// And the bound of a value read from a bounded buffer: a condition on the bound's
 	// parameter bounds the value (Note [Conditions on parameters first]).
 	for _, f := range sys.Facts {

@@ -22,6 +22,15 @@ import (
 // every query down (CHR's `live[0] == min(top[0], CAP)` in its compaction).
 // A fresh value the guard keeps is the same variable in the transition's updates, as the same
 // Nondet node is one value in the original.
+//
+// A conjunct over bare fresh values (no clamp) is kept too where it bounds what the transition
+// sets (Note [Guards on what a transition sets]): a checked fact on a value read from memory
+// (Note [Checked facts] in package ir), as Fork's group recursion states of the group size it
+// counts in memory, `s := v` under `1 <= v && v <= P`. The argument is the one above: v is a
+// variable every transition havocs, the same in the guard and the update, so the runs are the
+// original's. Such a compare names the variable set, and the condition search bounds the
+// parameters it reads where a stuck loop reads that variable (boundedThroughSetGuards): a stride
+// checked against P is bounded through P. testdata/kernels/checked_stride*.kir.
 
 // keepBoundedLoads rewrites the guard conjuncts of sys whose fresh values are all clamped to a
 // bounded buffer's range, reading each fresh value as a havocked variable; sys is not changed.
@@ -39,7 +48,7 @@ func keepBoundedLoads(sys *its.System) *its.System {
 			nt.Guard[j] = g
 			// Where g bounds what t sets, it is kept too (Note [Guards on what a transition
 			// sets]).
-			if !its.HasNondet(g) || !clampedOnly(g) || !readsAny(g, counters) && setGuard(sys, t, g) == nil {
+			if !its.HasNondet(g) || !keptInProof(sys, t, g, counters) {
 				continue
 			}
 			its.Walk(g, func(x its.Expr) {
@@ -78,6 +87,26 @@ func keepBoundedLoads(sys *its.System) *its.System {
 	}
 	c.Trans = trans
 	return &c
+}
+
+// keptInProof reports whether the proof view keeps g, a guard conjunct of t that reads fresh
+// values: where they are all clamped and g bounds a counter or what t sets, or where they are
+// bare and g bounds what t sets (a checked fact, Note [Checked facts] in package ir).
+func keptInProof(sys *its.System, t its.Transition, g its.Expr, counters map[string]bool) bool {
+	if clampedOnly(g) {
+		return readsAny(g, counters) || setGuard(sys, t, g) != nil
+	}
+	return !hasLoad(g) && setGuard(sys, t, g) != nil
+}
+
+// hasLoad reports whether e reads read-only memory (a Load).
+func hasLoad(e its.Expr) bool {
+	found := false
+	its.Walk(e, func(x its.Expr) {
+		_, ok := x.(*its.Load)
+		found = found || ok
+	})
+	return found
 }
 
 // readsAny reports whether e reads one of vars.

@@ -92,3 +92,20 @@ func sameSet(a, b its.Expr) bool {
 	}
 	return sameValue(a, b)
 }
+
+// boundedThroughSetGuards adds to read the variables of the compares that transitions' guards
+// give on what they set (setGuards), where such a compare reads a variable in read: a loop that
+// steps by a value checked against a parameter where it is set (`if !(1 <= sz && sz <= P)
+// raise`, Note [Checked facts] in package ir) is bounded through that parameter, so the
+// condition search may bound it (as through a bounded buffer's parameter).
+func boundedThroughSetGuards(sys *its.System, read map[string]bool) {
+	for _, t := range sys.Trans {
+		for _, c := range setGuards(sys, t) {
+			if readsAny(c, read) {
+				for v := range its.FreeVars(c) {
+					read[v] = true
+				}
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 // matchRemoval emits phase C for a simplification or simpagation rule:
 // each owner searches one firing, records it and claims its removed heads.
 func (l *lowerer) matchRemoval(b *block, p *rulePlan, step ir.Expr) {
+	b = b.at(p.r.pos)
 	if p.paired {
 		l.pairRemoval(b, p, step)
 		return
@@ -237,7 +238,7 @@ func (m *matcher) bindAll(b *block, s ir.Expr, slots map[*head]*ir.Var) {
 // commit emits phase D for a removal rule.
 func (l *lowerer) commit(b *block, p *rulePlan, step ir.Expr) {
 	owner := l.stores[p.owner.ct]
-	b.Pos = p.r.pos
+	b = b.at(p.r.pos)
 	l.forListed(b, owner, func(b *block, s ir.Expr) {
 		in := b.sub()
 		my := in.decl(l.locals.fresh("my"), ir.U64, b.Ld(p.claim, s))
@@ -389,6 +390,7 @@ func (l *lowerer) allocate(b *block, r *rule, pg *post, vals []ir.Expr, step ir.
 // matchPropagation emits phase E for one semi-naive plan of a
 // propagation rule: every combination fires.
 func (l *lowerer) matchPropagation(b *block, p *rulePlan, step ir.Expr) {
+	b = b.at(p.r.pos)
 	l.ownerLoop(b, p, step, func(b *block, m *matcher, _ ir.Expr, known map[*ruleVar]bool) {
 		m.search(b, 0, known, func(b *block) {
 			l.countFiring(b, p.r)

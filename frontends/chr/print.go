@@ -112,6 +112,7 @@ func jsonString(s string) string {
 // printStore copies one store's packed live constraints and their sorted
 // index back and prints them in that order.
 func (l *lowerer) printStore(b *block, s *store) {
+	b = b.at(s.ct.pos)
 	live := b.decl(l.locals.fresh("live_"+s.base), ir.I32, b.Ld(s.live, b.I32(0)))
 	if s.text != "" {
 		// Formatted on the device, textChunk lines at a time: a region
@@ -155,7 +156,7 @@ func (l *lowerer) printStore(b *block, s *store) {
 		}
 		format += "(" + strings.Join(parts, ",") + ")"
 	}
-	b.Emit(l.countLoop(jn, live, []ir.Stmt{&ir.Printf{Pos: b.Pos, Format: strings.ReplaceAll(format, "%%", "%%%%") + "\n", Args: args}}))
+	b.Emit(countLoop(b, jn, live, []ir.Stmt{&ir.Printf{Pos: b.Pos, Format: strings.ReplaceAll(format, "%%", "%%%%") + "\n", Args: args}}))
 }
 
 // textChunk is the default of TEXT_LINES, the most lines a store formats
@@ -202,13 +203,12 @@ func (l *lowerer) format(b *block, s *store, first, n ir.Expr) {
 	})
 }
 
-// countLoop is `for var i = 0; i < n; i = i + 1 { body }`.
-func (l *lowerer) countLoop(i string, n ir.Expr, body []ir.Stmt) ir.Stmt {
-	b := l.builder()
-	return &ir.For{Pos: l.pos,
-		Init: &ir.Decl{Pos: l.pos, Name: i, T: ir.I32, Init: b.I32(0)},
+// countLoop is `for var i = 0; i < n; i = i + 1 { body }` at b's position.
+func countLoop(b *block, i string, n ir.Expr, body []ir.Stmt) ir.Stmt {
+	return &ir.For{Pos: b.Pos,
+		Init: &ir.Decl{Pos: b.Pos, Name: i, T: ir.I32, Init: b.I32(0)},
 		Cond: b.Bin(ir.Lt, b.Local(i, ir.I32), n),
-		Post: &ir.Assign{Pos: l.pos, Name: i, Value: b.Bin(ir.Add, b.Local(i, ir.I32), b.I32(1))},
+		Post: &ir.Assign{Pos: b.Pos, Name: i, Value: b.Bin(ir.Add, b.Local(i, ir.I32), b.I32(1))},
 		Body: body}
 }
 

@@ -13,7 +13,7 @@ const defaultMaxSteps = 1 << 30
 
 // regionBody builds the fixpoint loop (Note [Parallel firing]).
 func (l *lowerer) regionBody() []ir.Stmt {
-	b := newBlock(l.m, l.pos)
+	b := newBlock(l.m, l.pos).at(l.prog.qpos)
 	l.copyQuery(b)
 	b.Barrier(true)
 	step := b.decl(l.locals.fresh("step"), ir.I32, b.I32(0))
@@ -79,6 +79,7 @@ func (l *lowerer) compact(b *block) {
 	tops := map[*store]ir.Expr{}
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		b := b.at(ct.pos)
 		tops[s] = b.Builtin(ir.Min, b.Ld(s.top, b.I32(0)), s.capRef(b.Builder))
 		l.forSlots(b, tops[s], func(b *block, i ir.Expr) {
 			count := b.sub()
@@ -89,6 +90,7 @@ func (l *lowerer) compact(b *block) {
 	b.Barrier(true)
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		b := b.at(ct.pos)
 		dense := b.Bin(ir.Eq, b.Ld(s.live, b.I32(0)), tops[s])
 		l.forSlots(b, tops[s], func(b *block, i ir.Expr) {
 			in := b.sub()
@@ -105,6 +107,7 @@ func (l *lowerer) compact(b *block) {
 	b.Barrier(true)
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		b := b.at(ct.pos)
 		if ct.arity == 0 {
 			continue
 		}
@@ -117,6 +120,7 @@ func (l *lowerer) compact(b *block) {
 	b.Barrier(true)
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		b := b.at(ct.pos)
 		if ct.arity == 0 {
 			continue
 		}
@@ -295,6 +299,7 @@ func (l *lowerer) forSlots(b *block, n ir.Expr, body func(b *block, slot ir.Expr
 func (l *lowerer) copyQuery(b *block) {
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		b := b.at(ct.pos)
 		// Allocation goes on from top, whether the host or an input set it
 		// (Note [Store tops]).
 		b.ifThen(b.Bin(ir.Eq, b.Builtin(ir.ProcID), b.I32(0)), []ir.Stmt{
@@ -308,6 +313,7 @@ func (l *lowerer) copyQuery(b *block) {
 	}
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		b := b.at(ct.pos)
 		if s.query == 0 {
 			continue
 		}
@@ -326,6 +332,7 @@ func (l *lowerer) copyQuery(b *block) {
 func (l *lowerer) phaseA(b *block) {
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		b := b.at(ct.pos)
 		s.n = l.locals.fresh("n_" + s.base)
 		// Clamped to [0, capacity], as copyQuery's top: an allocation past
 		// it raised before this step, so the clamp changes nothing for a
@@ -387,6 +394,7 @@ func (l *lowerer) phaseB(b *block) {
 	anyExt := false
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		b := b.at(ct.pos)
 		if len(s.indices) == 0 && len(s.exts) == 0 && !s.listed {
 			continue
 		}
@@ -431,6 +439,7 @@ func (l *lowerer) phaseB(b *block) {
 	marked := false
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		b := b.at(ct.pos)
 		for _, ix := range s.indices {
 			if !ix.whole {
 				continue
@@ -453,6 +462,7 @@ func (l *lowerer) phaseB(b *block) {
 	}
 	for _, ct := range l.prog.types {
 		s := l.stores[ct]
+		b := b.at(ct.pos)
 		for _, x := range s.exts {
 			if x.search {
 				l.extremumPass(b, s, x)
@@ -464,6 +474,7 @@ func (l *lowerer) phaseB(b *block) {
 
 // extremumPass finds the slots with the least key and the next key.
 func (l *lowerer) extremumPass(b *block, s *store, x *extremum) {
+	b = b.at(s.ct.pos)
 	l.forSlots(b, s.nRef(b.Builder), func(b *block, i ir.Expr) {
 		k := l.locals.fresh("k")
 		in := b.sub()

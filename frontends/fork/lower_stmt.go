@@ -178,11 +178,37 @@ func (b *body) ifStmt(s *ifStmt) {
 }
 
 func (b *body) loopStmt(pos diag.Pos, init stmt, cond expr, post []expr, body stmt, isDo bool) {
+	if fr := b.rec; fr != nil && b.whole && b.ids == &fr.ids && readsGroupSizeIn(cond, post, body) {
+		// The loop's bound or stride reads the group's size: the facts
+		// again right before it, in the kernel the loop ends up in
+		// after the passes split the level (groupFacts).
+		b.Emit(b.groupFacts(pos, fr))
+	}
 	if b.mode == syncMode {
 		b.syncLoop(pos, init, cond, post, body, isDo)
 		return
 	}
 	b.plainLoop(pos, init, cond, post, body, isDo)
+}
+
+// readsGroupSizeIn reports whether a loop's condition, post expressions
+// or body read groupsize().
+func readsGroupSizeIn(cond expr, post []expr, body stmt) bool {
+	found := false
+	see := func(e expr) {
+		if c, ok := e.(*call); ok && c.builtin == groupsizeBuiltin {
+			found = true
+		}
+	}
+	for _, e := range append([]expr{cond}, post...) {
+		if e != nil {
+			walkExpr(e, see)
+		}
+	}
+	if body != nil {
+		walkExprs(body, see)
+	}
+	return found
 }
 
 // plainLoop lowers a loop of sequential or asynchronous code: a for loop

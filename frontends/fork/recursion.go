@@ -1,6 +1,8 @@
 package fork
 
 import (
+	"fmt"
+
 	"gpuc/internal/diag"
 	"gpuc/ir"
 )
@@ -276,6 +278,9 @@ func (b *body) groupCall(e *call) {
 	body := b.Nest(func() {
 		b.rec, b.ids, b.inline, b.whole, b.sub = fr, &fr.ids, fr.inline, true, nil
 		b.Emit(setFlag(e.pos, fr.live, false))
+		if b.l.readsGroupSize(f, map[*function]bool{}) {
+			b.Emit(b.groupFacts(e.pos, fr))
+		}
 		if hasEarlyReturn(f) {
 			fr.inline.ret = b.flag(e.pos, "ret")
 		}
@@ -284,6 +289,25 @@ func (b *body) groupCall(e *call) {
 	})
 	b.step, b.context = outer, saved
 	b.Emit(&ir.SplitWhile{Pos: e.pos, Cond: varRef(e.pos, fr.live, ir.Bool), Body: body})
+}
+
+// groupFacts is the checked fact (Note [Checked facts] in package ir) that
+// opens each level of a group-recursive function: every member counted
+// itself into fr_size, so 1 <= fr_size <= the processors of the start, and
+// the members are numbered 0, 1, ... from fr_start (the contiguity rule),
+// so 0 <= fr_pid < fr_size. The level's loops that step by groupsize()
+// read fr_size, which for one thread is a value loaded from memory; the
+// termination analysis reads the fact as a guard on every path from the
+// level's start (docs/TERMINATION.md). A correct lowering never raises it.
+func (b *body) groupFacts(pos diag.Pos, fr *recFrame) ir.Stmt {
+	size, pid := varRef(pos, fr.ids[2], ir.I32), varRef(pos, fr.ids[0], ir.I32)
+	t := usual(ir.I32, b.procs.Type())
+	cmp := func(op string, x, y ir.Expr) ir.Expr { return binaryOp(pos, op, x, y, t) }
+	and := func(x, y ir.Expr) ir.Expr { return binaryOp(pos, "&&", x, y, ir.Bool) }
+	one, nought := intConst(pos, ir.I32, 1), intConst(pos, ir.I32, 0)
+	fact := and(and(cmp("<=", one, size), cmp("<=", size, ir.CloneExpr(b.procs))),
+		and(cmp("<=", nought, pid), cmp("<", pid, size)))
+	return ir.CheckFact(pos, fact, fmt.Sprintf("a group of recursive sync function %s has a size outside [1, processors of start] or a member $ outside [0, groupsize()) (Note [Group recursion])", fr.fn.name))
 }
 
 // declareGroup declares the locals that hold a processor's group, starting

@@ -2,6 +2,7 @@ package fork_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -225,5 +226,52 @@ void main() {
 	multi := count(m, func(s ir.Stmt) bool { a, ok := s.(*ir.Atomic); return ok && a.Op.IsMultiprefix() })
 	if multi != 0 {
 		t.Errorf("%d multiprefix atomics in farm code, want plain atomics:\n%s", multi, ir.Print(m))
+	}
+}
+
+// TestGroupFactsChecked checks that the group facts (Note [Checked facts]
+// in package ir) are checked where they stand: the correct ones hold in
+// every level of split3 (TestGroupRecursion runs it), and a deliberately
+// wrong one, groupsize() < P where the first level has all P processors,
+// stops the program with a positioned error, at the SPMD level and
+// lowered, rather than reaching the termination analysis as a fact.
+func TestGroupFactsChecked(t *testing.T) {
+	for _, lowered := range []bool{false, true} {
+		m := mustParse(t, "split3.fork", split3Src, defaultOpts)
+		facts := 0
+		for _, f := range m.Funcs {
+			ir.WalkStmts(f.Body, func(s ir.Stmt) bool {
+				c, ok := s.(*ir.If)
+				if !ok || len(c.Then) != 1 {
+					return true
+				}
+				if r, ok := c.Then[0].(*ir.Raise); !ok || !strings.Contains(r.Msg, ": internal error: a group of recursive sync function split3") {
+					return true
+				}
+				facts++
+				ir.WalkAllExprs([]ir.Stmt{c}, func(e ir.Expr) bool {
+					if b, ok := e.(*ir.Binary); ok && b.Op == ir.Le {
+						if v, ok := b.X.(*ir.Var); ok && strings.HasPrefix(v.Name, "fr_size") {
+							if _, ok := b.Y.(*ir.ParamRef); ok {
+								b.Op = ir.Lt // fr_size < P: wrong
+							}
+						}
+					}
+					return true
+				})
+				return true
+			})
+		}
+		if facts == 0 {
+			t.Fatal("split3 has no group facts")
+		}
+		if lowered {
+			irtest.RunPasses(t, m, nil, "default")
+		}
+		err := interp.Run(m, interp.Config{Params: map[string]int64{"P": 11}})
+		want := regexp.MustCompile(`^split3\.fork:\d+:\d+: internal error: a group of recursive sync function split3 has a size outside \[1, processors of start\]`)
+		if err == nil || !want.MatchString(err.Error()) {
+			t.Errorf("lowered %v: got %v, want the wrong fact's positioned error", lowered, err)
+		}
 	}
 }
