@@ -9,6 +9,13 @@
 #
 #   ./bench-multigpu-nordc.sh 2>&1 | tee $OUT/nordc.txt
 #
+# It was run (07:03, docs/BENCHMARKS.md, branch nordc13) on world.h as
+# of 47fd546, which included NVSHMEM's headers with NVSHMEM_HOSTLIB_ONLY
+# and started NVSHMEM with nvshmemx_hostlib_init_attr: L0 below. Since
+# then world programs are built as L3 (Note [A world built whole] in
+# backends/cuda/world.go), and L0 is the same source linked against the
+# host library alone; bench-multigpu-nordc2.sh checked L3 on TRS.
+#
 #   1. the link question, on world_barrier.kir and world_fence.kir built
 #      four ways: L0 the default (whole, NVSHMEM's host library alone);
 #      L1 the same with -lnvshmem_device; L2 the source with NVSHMEM's

@@ -19,7 +19,7 @@
 #   scripts/gpu-check.sh DIR
 #
 # A world program (one that includes world.h: Note [World on NVSHMEM] in
-# backends/cuda) is built whole against NVSHMEM's host library, from
+# backends/cuda) is built whole against NVSHMEM, from
 # $GPUC_NVSHMEM or the python3 wheel, with the flags that the program
 # names (Note [A world built whole]), and runs on as many GPUs as its
 # DEVICES says (2 for the TRS examples' NAME-world2 programs); where the

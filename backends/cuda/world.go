@@ -177,7 +177,7 @@ var worldRuntime string
 
 // UsesWorld reports whether m runs on a world of devices: whether it has
 // the parameter DEVICES (Note [World] in package ir). Its CUDA program
-// then links NVSHMEM's host library (WorldFlags).
+// then links NVSHMEM's libraries (WorldFlags).
 func UsesWorld(m *ir.Module) bool { return m.Param(ir.DevicesParam) != nil }
 
 // WorldBuild is the build line of a world program, for NAME.cu: $NV is
@@ -193,38 +193,44 @@ func WorldBuild(name, arch string) string {
 // generated program names them with dir $NV on a line of its own
 // (WorldFlagsLine), which the scripts read.
 func WorldFlags(dir string) []string {
-	return []string{"-I" + dir + "/include", "-L" + dir + "/lib", "-l:libnvshmem_host.so.3", "-Xlinker", "-rpath," + dir + "/lib"}
+	return []string{"-I" + dir + "/include", "-L" + dir + "/lib", "-l:libnvshmem_host.so.3", "-lnvshmem_device", "-Xlinker", "-rpath," + dir + "/lib"}
 }
 
 // Note [A world built whole]
 //
-// A world program is built as today's program is, whole (no -rdc), and
-// links NVSHMEM's host library alone: no device code calls NVSHMEM.
-// Until 2026-11-27 the world barrier inside a cooperative kernel was
-// nvshmem_barrier_all, a call into NVSHMEM's device library, which is
-// relocatable code, so world programs were built -rdc=true. Under -rdc
-// ptxas compiles a device function apart from its callers, so large
-// functions had to stay inline (a trs_step out of line took 254
-// registers where its callers' __launch_bounds__ allowed 128, and the
-// link failed); inline, and with -maxrregcount and nvlink's stack-size
-// warning to quiet, today's tree merge sort 23 ran at 0.84 of its
-// whole-program speed (an H200, 2026-11-27 04:25: 355.5 ms against
-// 305.1, trs_step 128 registers and 496 B of stack against 128 and 48),
-// and so did the one-device program inside a world file (Note [A world
-// of one runs the one-device program]). Link-time optimization (-dlto)
-// did not link against NVSHMEM's device library, which is not built for
-// it; building the one-device program apart, a whole-program object
-// beside the -rdc world, ran at today's speed but took two nvcc runs
-// and an objcopy (docs/BENCHMARKS.md, branch world12).
+// A world program is built as today's program is, whole (no -rdc), in
+// one nvcc run that links NVSHMEM's host library and its device library
+// (WorldFlags); no device code calls NVSHMEM. Until 2026-11-27 the world
+// barrier inside a cooperative kernel was nvshmem_barrier_all, a call
+// into NVSHMEM's device library, which is relocatable code, so world
+// programs were built -rdc=true. Under -rdc ptxas compiles a device
+// function apart from its callers, so large functions had to stay
+// inline (a trs_step out of line took 254 registers where its callers'
+// __launch_bounds__ allowed 128, and the link failed); inline, and with
+// -maxrregcount and nvlink's stack-size warning to quiet, today's tree
+// merge sort 23 ran at 0.84 of its whole-program speed (an H200,
+// 2026-11-27 04:25: 355.5 ms against 305.1, trs_step 128 registers and
+// 496 B of stack against 128 and 48), and so did the one-device program
+// inside a world file (Note [A world of one runs the one-device
+// program]). Link-time optimization (-dlto) did not link against
+// NVSHMEM's device library, which is not built for it; building the
+// one-device program apart, a whole-program object beside the -rdc
+// world, ran at today's speed but took two nvcc runs and an objcopy
+// (docs/BENCHMARKS.md, branch world12).
 // Now the world barrier is gpuc's own (Note [The world barrier in a
-// kernel]), cooperative world launches are CUDA's own, and world.h
-// includes NVSHMEM's headers with NVSHMEM_HOSTLIB_ONLY and starts and
-// ends NVSHMEM with nvshmemx_hostlib_init_attr and
-// nvshmemx_hostlib_finalize (nvshmemx_init_attr, inline in the headers,
-// calls into the device library). What the host calls, nvshmem_malloc,
-// nvshmem_ptr, nvshmem_barrier_all and the on-stream barrier and get,
-// are the host library's. Large device functions are out of line in
-// both programs, as in today's (Note [Large device functions out of
+// kernel]) and cooperative world launches are CUDA's own. What the host
+// calls (nvshmem_malloc, nvshmem_ptr, nvshmem_barrier_all, the on-stream
+// barrier and get) is the host library's; nvshmemx_init_attr, inline in
+// NVSHMEM's headers, calls nvshmemi_init_thread, which is host code of
+// the device library, hence -lnvshmem_device, whose device code nothing
+// calls. The 4x H200 probe of 07:03 (docs/BENCHMARKS.md, branch nordc13)
+// built the barrier and fence probes four ways: this one and `nvcc -c`
+// then a link with -rdc=true both built and ran on 2 and 4 devices;
+// NVSHMEM's host library alone (NVSHMEM_HOSTLIB_ONLY, with
+// nvshmemx_hostlib_init_attr) did not compile: that macro makes
+// nvshmem_ptr, nvshmem_my_pe and nvshmem_n_pes always_inline
+// declarations without a body. Large device functions are out of line
+// in both programs, as in today's (Note [Large device functions out of
 // line] in funcs.go).
 
 // Note [The world barrier in a kernel]

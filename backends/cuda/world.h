@@ -8,11 +8,9 @@
 #ifndef GPUC_WORLD_H
 #define GPUC_WORLD_H
 
-// A world program uses NVSHMEM's host library alone (Note [A world built
-// whole] in backends/cuda/world.go): no device code calls NVSHMEM, so its
-// device headers stay out, and so does its relocatable device library.
+// No device code of a world program calls NVSHMEM, and the program is
+// built whole (Note [A world built whole] in backends/cuda/world.go).
 #ifndef GPUC_CUDA_STUB
-#define NVSHMEM_HOSTLIB_ONLY
 #include <nvshmem.h>
 #include <nvshmemx.h>
 #endif
@@ -427,7 +425,7 @@ inline void gpuc_world_init(size_t pool_bytes) {
   nvshmemx_uniqueid_t id = gpuc_world.shared->id;
   nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
   GPUC_SHMEM(nvshmemx_set_attr_uniqueid_args(gpuc_world.rank, gpuc_world.size, &id, &attr));
-  GPUC_SHMEM(nvshmemx_hostlib_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr));
+  GPUC_SHMEM(nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr));
   atexit(gpuc_world_atexit); // after NVSHMEM's, so that it runs first
   if (nvshmem_my_pe() != gpuc_world.rank || nvshmem_n_pes() != gpuc_world.size)
     gpuc_fail("device %d: NVSHMEM made it PE %d of %d, want %d of %d", gpuc_world.rank, nvshmem_my_pe(), nvshmem_n_pes(),
@@ -791,7 +789,7 @@ inline void gpuc_world_end(void) {
     if (gpuc_world.pool != nullptr) GPUC_CUDA(cudaFree(gpuc_world.pool));
   } else {
     if (gpuc_world.pool != nullptr) nvshmem_free(gpuc_world.pool);
-    nvshmemx_hostlib_finalize();
+    nvshmem_finalize();
   }
   gpuc_world.pool = nullptr;
   gpuc_world.finished = true;

@@ -1,7 +1,6 @@
 // nvshmem_stub.h: just enough of NVSHMEM's declarations (nvshmem.h,
-// nvshmemx.h, 3.x, host library only: NVSHMEM_HOSTLIB_ONLY) for a plain
-// C++ compiler to check the programs that the CUDA backend writes for
-// modules that use the world:
+// nvshmemx.h, 3.x) for a plain C++ compiler to check the programs that
+// the CUDA backend writes for modules that use the world:
 //
 //	g++ -std=c++17 -fsyntax-only -include cuda_stub.h -include nvshmem_stub.h prog.cu
 //
@@ -27,8 +26,8 @@ typedef int32_t nvshmem_team_t;
 int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *id);
 int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks, const nvshmemx_uniqueid_t *uniqueid,
                                     nvshmemx_init_attr_t *attr);
-int nvshmemx_hostlib_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr);
-void nvshmemx_hostlib_finalize(void);
+int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attributes);
+void nvshmem_finalize(void);
 int nvshmem_my_pe(void);
 int nvshmem_n_pes(void);
 void *nvshmem_malloc(size_t size);
