@@ -166,7 +166,7 @@ rec-small-artifacts:
 multigpu-artifacts:
 	rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
 	CGO_ENABLED=0 $(GO) build -o $(BENCH_DIR)/gpuc ./cmd/gpuc
-	cp scripts/bench-multigpu.sh scripts/bench-multigpu-w9.sh scripts/bench-multigpu-w10.sh scripts/bench-multigpu-w12.sh scripts/bench/world_barrier.kir scripts/bench/world_step.kir $(BENCH_DIR)/
+	cp scripts/bench-multigpu.sh scripts/bench-multigpu-w9.sh scripts/bench-multigpu-w10.sh scripts/bench-multigpu-w12.sh scripts/bench-multigpu-nordc.sh scripts/bench-multigpu-nordc2.sh scripts/bench/world_barrier.kir scripts/bench/world_step.kir scripts/bench/world_fence.kir $(BENCH_DIR)/
 	$(MAKE) trs-artifacts BENCH_DIR=$(BENCH_DIR)
 
 # What scripts/bench-wide.sh needs (issues 17 and 20): the TRS

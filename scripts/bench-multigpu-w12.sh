@@ -11,10 +11,10 @@
 # 30 us), then section 4: today's tree merge sort at depth 23 (the
 # baseline), the world program at 23 on 1 (its one-device program, and
 # the world's own kernels), 2 and 4 (strong), 24 on 2 and 25 on 4 (weak
-# and capacity), WORLDSTEPS=2, and tms23-w-apart, the same world file
-# with its one-device program built apart as a whole-program object
-# (Note [The one-device program apart] in backends/cuda/one.go), on 1:
-# nvcc in parallel, 5 TRS programs.
+# and capacity), WORLDSTEPS=2: nvcc in parallel, 4 TRS programs. (At
+# 05:22 it also built tms23-w-apart, the one-device program built apart
+# from an -rdc world; world programs are built whole since branch
+# nordc13: Note [A world built whole] in backends/cuda/world.go.)
 #
 #   ./bench-multigpu-w12.sh tt30   # the first turn (04:43): on GPUs of
 #                                  # more than 100 GB the transformation
@@ -30,6 +30,6 @@ elif [ -n "${1:-}" ]; then
   exit 2
 fi
 echo "bench-multigpu-w12: $([ "$tt" = 1 ] && echo "the transformation tree at 30 on 2 in place of weak on 4" || echo "weak and capacity at 24 on 2 and 25 on 4")"
-MULTIGPU_ONLY=124 MULTIGPU_R=${MULTIGPU_R:-2000} MULTIGPU_G=${MULTIGPU_G:-132} MULTIGPU_AB=0 MULTIGPU_APART=${MULTIGPU_APART:-1} MULTIGPU_SHARE=0 \
+MULTIGPU_ONLY=124 MULTIGPU_R=${MULTIGPU_R:-2000} MULTIGPU_G=${MULTIGPU_G:-132} MULTIGPU_AB=0 MULTIGPU_SHARE=0 \
   MULTIGPU_TT=${MULTIGPU_TT:-$tt} MULTIGPU_25=${MULTIGPU_25:-$w25} \
   MULTIGPU_STEPS=${MULTIGPU_STEPS:-2} MULTIGPU_TIMEOUT=${MULTIGPU_TIMEOUT:-60} exec "$here/bench-multigpu.sh" "$here"

@@ -5,9 +5,12 @@
 #   make bench-artifacts             # here: a static gpuc, the sources, this script
 #   scripts/bench-multigpu.sh DIR    # there, on nvidia-h100-x2 or -x4
 #
-# Every world program is built as Note [World on NVSHMEM] in backends/cuda
-# says (-rdc=true, NVSHMEM from $GPUC_NVSHMEM or the python3 wheel) and
-# runs as ./prog DEVICES=k; one-GPU baselines run in the same call. It
+# Every world program is built as Note [A world built whole] in
+# backends/cuda says (whole, with the flags that the program names, NVSHMEM
+# from $GPUC_NVSHMEM or the python3 wheel) and runs as ./prog DEVICES=k;
+# one-GPU baselines run in the same call. Every run's row gives its device
+# time (the program's clock, --time) and its whole run as the user feels
+# it (the wall clock of ./prog from the process's start to its end). It
 # measures:
 #   1. the world barrier inside a cooperative kernel (world_barrier.kir:
 #      R grid barriers in one world launch of G blocks a device), against
@@ -32,29 +35,21 @@
 #      run also prints where its device time went (--time: kernels
 #      against the rest, the world pool's allocation and zeroing, the
 #      fitted CAPACITY). MULTIGPU_ONLY=4 runs section 4 alone (and builds
-#      only its programs: nvcc builds in parallel of tms23, tms23-rdc
-#      (today's program with -rdc=true, as world programs are), tms23-w,
+#      only its programs: nvcc builds in parallel of tms23, tms23-w,
 #      tms24-w, tt30-w and, on four GPUs, tms25-w), for a short turn on
-#      the GPUs. MULTIGPU_AB=0 leaves out tms23-rdc, tms23-w-r128 and
-#      tms23-w-ool (below).
+#      the GPUs. MULTIGPU_AB=0 leaves out tms23-w-inl (below).
 #      A --world program carries today's program, which DEVICES=1 runs
 #      (Note [A world of one runs the one-device program] in
 #      backends/cuda); section 4 also runs the world's own kernels on one
 #      device (GPUC_WORLD_OF_ONE=world) and prints the registers a thread
 #      of each step kernel (cuobjdump -res-usage).
 #      With MULTIGPU_AB (the default) it also builds the world program
-#      with -maxrregcount=128 (tms23-w-r128) and with the world's large
-#      device functions out of line as today's program has them
-#      (tms23-w-ool: -DGPUC_WORLD_OUT_OF_LINE=__noinline__, Note [Large
-#      device functions out of line]; no register cap, which the world's
-#      kernels of 256 threads a block do not need), and runs them;
-#      MULTIGPU_APART=1 builds tms23-w-apart: its one-device program
-#      built apart as a whole-program object (Note [The one-device
-#      program apart] in backends/cuda/one.go; nvcc twice and objcopy),
-#      and runs it on 1;
-#      MULTIGPU_OOL=1 builds tms23-w-ool alone, MULTIGPU_R128=1
-#      tms23-w-r128 alone, and MULTIGPU_25=0 leaves out tms25-w (weak
-#      and capacity on 4).
+#      with every device function inline (tms23-w-inl:
+#      -DGPUC_OUT_OF_LINE=__forceinline__, Note [Large device functions
+#      out of line]; the default keeps trs_step out of line, as today's
+#      program does) and runs its world's kernels on 1, 2 and 4;
+#      MULTIGPU_INL=1 builds tms23-w-inl alone, and MULTIGPU_25=0
+#      leaves out tms25-w (weak and capacity on 4).
 #      MULTIGPU_CAP sets the slots a device of the baselines and weak
 #      runs (8e8). The transformation tree at depth 30 takes about 1.14e9
 #      slots a device on 2 (50 bytes a slot, Note [Slot words]; the
@@ -85,7 +80,8 @@
 # MULTIGPU_ONLY=124 runs sections 1, 2 and 4 (not 3).
 # MULTIGPU_R sets R for the probes (10000), MULTIGPU_G lists section 1's
 # blocks a device ("132 264"), MULTIGPU_TIMEOUT bounds each
-# run (300 s), MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
+# run (300 s) and MULTIGPU_BUILD_TIMEOUT each nvcc (1800 s),
+# MULTIGPU_SCALING=0 leaves out section 4, MULTIGPU_TRS=0
 # sections 3 and 4 (the probes alone build in seconds). GPUC_ARCH sets the
 # GPU architecture (sm_90).
 set -uo pipefail
@@ -103,54 +99,46 @@ nvidia-smi topo -m 2>/dev/null | head -$((gpus + 1))
 ks=(1 2)
 [ "$gpus" -ge 4 ] && ks=(1 2 4)
 
-# build NAME: builds NAME.cu, a world program with NVSHMEM if it is one.
+# build NAME: builds NAME.cu, a world program with NVSHMEM if it is one,
+# with the flags that it names ($NV the wheel's directory: WorldFlags in
+# backends/cuda).
 build() {
   if grep -q '^#define GPUC_WORLD_H' "$1.cu"; then
-    # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
-    # NAME-r128: the same program with at most 128 registers a thread
-    # (two blocks of 256 an SM), for what the world kernels' occupancy
-    # costs; NAME-ool: the world's trs_step out of line, as in today's
-    # program.
-    local cap=
-    [ "${1%-r128}" != "$1" ] && cap=-maxrregcount=128
-    [ "${1%-ool}" != "$1" ] && cap=-DGPUC_WORLD_OUT_OF_LINE=__noinline__
-    [ "${1%-wide}" != "$1" ] && cap=-DGPUC_DIST_WIDE
-    [ "${MULTIGPU_WAITS:-0}" = 1 ] && cap="$cap -DGPUC_WORLD_WAITS"
+    # NAME-inl: every device function inline; NAME-wide: gpuc_dist's
+    # paths before the ninth wave.
+    local extra=
+    [ "${1%-inl}" != "$1" ] && extra=-DGPUC_OUT_OF_LINE=__forceinline__
+    [ "${1%-wide}" != "$1" ] && extra=-DGPUC_DIST_WIDE
+    [ "${MULTIGPU_WAITS:-0}" = 1 ] && extra="$extra -DGPUC_WORLD_WAITS"
     local flags
-    flags=$(sed -n 's|^// nvcc world flags: ||p' "$1.cu")
-    # NAME-apart: the one-device program it carries built apart, as a
-    # whole-program object (Note [The one-device program apart] in
-    # backends/cuda/one.go), its symbols but the entry renamed.
-    local more=
-    if [ "${1%-apart}" != "$1" ]; then
-      nvcc -O3 -arch="$arch" -DGPUC_ONE_PART -I"$nv/include" -c -o "$1.one.o" "$1.cu" || return 1
-      nm --defined-only -g "$1.one.o" | awk '$2 ~ /^[BDRTGSVWiu]$/ && $3 != "_Z13gpuc_one_mainiPPc" { print $3, "gpuc1_" $3 }' > "$1.ren"
-      objcopy --redefine-syms="$1.ren" "$1.one.o" || return 1
-      cap="$cap -DGPUC_ONE_APART"
-      more="$1.one.o"
-    fi
-    # shellcheck disable=SC2086 # cap, flags and more are lists
-    nvcc -O3 -arch="$arch" $cap $flags -I"$nv/include" -o "$1" "$1.cu" $more -L"$nv/lib" -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nv/lib"
-  elif [ "${1%-rdc}" != "$1" ]; then
-    nvcc -O3 -arch="$arch" -rdc=true -o "$1" "$1.cu" # as a world program is built, without NVSHMEM
+    flags=$(sed -n 's|^// nvcc world flags: ||p' "$1.cu" | sed "s|[$]NV|$nv|g")
+    # shellcheck disable=SC2086 # extra and flags are lists
+    timeout "${MULTIGPU_BUILD_TIMEOUT:-1800}" nvcc -O3 -arch="$arch" $extra -o "$1" "$1.cu" $flags
   else
-    nvcc -O3 -arch="$arch" -o "$1" "$1.cu"
+    timeout "${MULTIGPU_BUILD_TIMEOUT:-1800}" nvcc -O3 -arch="$arch" -o "$1" "$1.cu"
   fi
 }
 
 # ms PROG ARGS...: runs PROG with --time and prints its device time in ms
-# (device 0's clock), or fails with its error.
+# (device 0's clock), or fails with its error; PROG.wall keeps the whole
+# run's wall clock in ms, from the process's start to its end, which
+# wall PROG prints.
 ms() {
-  local prog=$1
+  local prog=$1 t0 t1
   shift
+  t0=$(date +%s%N)
   if ! timeout "${MULTIGPU_TIMEOUT:-300}" ./"$prog" "$@" --time > "$prog.out" 2> "$prog.err"; then
+    echo "n/a" > "$prog.wall"
     echo "FAILED: $prog $*" >&2
     cat "$prog.err" >&2
     echo "n/a"
     return
   fi
+  t1=$(date +%s%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", (b - a) / 1e6 }' > "$prog.wall"
   grep -o 'device time [0-9.]* ms' "$prog.err" | awk '{ print $3 }'
 }
+wall() { echo "whole run $(cat "$1.wall" 2>/dev/null || echo n/a) ms"; }
 per() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { if (a != "n/a" && b != "n/a" && n > 0) printf "%.2f", (a - b) * 1000 / n; else print "n/a" }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "n/a" && b != "n/a" && a > 0 && b > 0) printf "%.3g", a / b; else print "n/a" }'; }
 
@@ -194,23 +182,12 @@ fi
 # (--world), CAPACITY slots a device, fitted.
 if [ "${MULTIGPU_SCALING:-1}" != 0 ]; then
   trs tms23 treemergesort.trs "$(tms 23)"
-  if [ "${MULTIGPU_AB:-1}" != 0 ]; then
-    # Today's program built with -rdc=true, as world programs must be
-    # (NVSHMEM's device library is relocatable code): what that costs.
-    cp mg-tms23.cu mg-tms23-rdc.cu
-  fi
   for d in 23 24 25; do
     [ "$d" = 25 ] && { [ "$gpus" -lt 4 ] || [ "${MULTIGPU_25:-1}" = 0 ]; } && continue
     trs "tms$d-w" treemergesort.trs "$(tms "$d")" --world
   done
-  if [ "${MULTIGPU_AB:-1}" != 0 ]; then
-    cp mg-tms23-w.cu mg-tms23-w-r128.cu
-    cp mg-tms23-w.cu mg-tms23-w-ool.cu
-  fi
-  [ "${MULTIGPU_OOL:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-ool.cu
-  [ "${MULTIGPU_R128:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-r128.cu
+  { [ "${MULTIGPU_AB:-1}" != 0 ] || [ "${MULTIGPU_INL:-0}" = 1 ]; } && cp mg-tms23-w.cu mg-tms23-w-inl.cu
   [ "${MULTIGPU_WIDE:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-wide.cu
-  [ "${MULTIGPU_APART:-0}" = 1 ] && cp mg-tms23-w.cu mg-tms23-w-apart.cu
   [ "${MULTIGPU_TT:-1}" = 0 ] || trs tt30-w transtree.trs "$(tt 30)" --world
 fi
 
@@ -223,7 +200,7 @@ echo "bench-multigpu: built $(ls mg-*.cu | wc -l) programs in $((SECONDS - t0)) 
 trsrun() {
   local t
   t=$(ms "$@")
-  echo "$t ms, $(awk '/^rewrites:/ { print $2 }' "$1.err") rewrites, $(head -1 "$1.out")"
+  echo "$t ms ($(wall "$1")), $(awk '/^rewrites:/ { print $2 }' "$1.err") rewrites, $(head -1 "$1.out")"
 }
 
 if [ "$only4" != 4 ]; then
@@ -231,23 +208,27 @@ echo "== 1. world barrier inside a cooperative kernel (R=$R barriers, G blocks a
 read -r -a gs <<< "${MULTIGPU_G:-132 264}"
 for G in "${gs[@]}"; do
   b0=$(ms mg-world_barrier-base R=0 G=$G)
+  wb0=$(wall mg-world_barrier-base)
   b1=$(ms mg-world_barrier-base R="$R" G=$G)
-  echo "one GPU, plain grid barrier, G=$G: $(per "$b1" "$b0" "$R") us a barrier ($b1 ms with, $b0 ms without)"
+  echo "one GPU, plain grid barrier, G=$G: $(per "$b1" "$b0" "$R") us a barrier ($b1 ms with, $(wall mg-world_barrier-base); $b0 ms without, $wb0)"
   for k in "${ks[@]}"; do
     w0=$(ms mg-world_barrier DEVICES="$k" R=0 G=$((G * k)))
+    ww0=$(wall mg-world_barrier)
     w1=$(ms mg-world_barrier DEVICES="$k" R="$R" G=$((G * k)))
-    echo "world of $k, G=$G a device: $(per "$w1" "$w0" "$R") us a world barrier ($w1 ms with, $w0 ms without); target: at most 10 us"
+    echo "world of $k, G=$G a device: $(per "$w1" "$w0" "$R") us a world barrier ($w1 ms with, $(wall mg-world_barrier); $w0 ms without, $ww0); target: at most 10 us"
   done
 done
 
 echo "== 2. host iteration: launch, world barrier, allreduce of a read-back value (R=$R)"
 b0=$(ms mg-world_step-base R=0)
+wb0=$(wall mg-world_step-base)
 b1=$(ms mg-world_step-base R="$R")
-echo "one GPU, today's program (launch and read-back): $(per "$b1" "$b0" "$R") us an iteration"
+echo "one GPU, today's program (launch and read-back): $(per "$b1" "$b0" "$R") us an iteration ($b1 ms, $(wall mg-world_step-base); R=0 $b0 ms, $wb0)"
 for k in "${ks[@]}"; do
   w0=$(ms mg-world_step DEVICES="$k" R=0)
+  ww0=$(wall mg-world_step)
   w1=$(ms mg-world_step DEVICES="$k" R="$R")
-  echo "world of $k: $(per "$w1" "$w0" "$R") us an iteration (prints $(cat mg-world_step.out)); target: at most 30 us"
+  echo "world of $k: $(per "$w1" "$w0" "$R") us an iteration ($w1 ms, $(wall mg-world_step); R=0 $w0 ms, $ww0; prints $(cat mg-world_step.out)); target: at most 30 us"
 done
 
 
@@ -303,13 +284,8 @@ nf() { head -1 "$1.out"; }
 cap=${MULTIGPU_CAP:-800000000}
 base=$(ms mg-tms23 CAPACITY="$cap")
 nf23=$(nf mg-tms23)
-echo "one GPU, today's program, depth 23: $base ms, $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites, $nf23"
+echo "one GPU, today's program, depth 23: $base ms ($(wall mg-tms23)), $(awk '/^rewrites:/ { print $2 }' mg-tms23.err) rewrites, $nf23"
 prof mg-tms23
-if [ -x mg-tms23-rdc ]; then
-  s=$(ms mg-tms23-rdc CAPACITY="$cap")
-  echo "  the same built with -rdc=true: $s ms, $(ratio "$base" "$s") of the speed"
-  prof mg-tms23-rdc
-fi
 # Registers a thread of the step kernels (cuobjdump, from the binaries):
 # what decides how many blocks an SM holds. The world program's run
 # kernels are gpuc_many's, the one-device program's gpuc_one's.
@@ -318,10 +294,6 @@ regs() {
 }
 echo "  registers, today's program:"
 regs mg-tms23
-if [ -x mg-tms23-rdc ]; then
-  echo "  registers, today's program with -rdc=true:"
-  regs mg-tms23-rdc
-fi
 echo "  registers, the world program (gpuc_one: DEVICES=1's; gpuc_many: the world's):"
 regs mg-tms23-w
 w1=n/a
@@ -343,7 +315,7 @@ for k in "${ks[@]}"; do
     [ "$k" = 1 ] && w1=$s
     same="the same normal form"
     [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
-    echo "strong, depth 23 on $k$label: $s ms, speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
+    echo "strong, depth 23 on $k$label: $s ms ($(wall mg-tms23-w)), speed-up $(ratio "$base" "$s") against today's program, $(ratio "$w1" "$s") against the world on 1 (targets: within 10% on 1, 1.7 on 2, 3.0 on 4); $same"
     prof mg-tms23-w
   done
   if [ "$k" = 1 ]; then
@@ -354,46 +326,37 @@ for k in "${ks[@]}"; do
     s=$(GPUC_WORLD_OF_ONE=world ms mg-tms23-w DEVICES=1 CAPACITY="$cap")
     same="the same normal form"
     [ "$(nf mg-tms23-w)" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf mg-tms23-w)"
-    echo "  the world's own kernels on 1 (GPUC_WORLD_OF_ONE=world): $s ms, $(ratio "$base" "$s") of today's speed; $same"
+    echo "  the world's own kernels on 1 (GPUC_WORLD_OF_ONE=world): $s ms ($(wall mg-tms23-w)), $(ratio "$base" "$s") of today's speed; $same"
     prof mg-tms23-w
   fi
   if [ "$k" = 2 ] && [ "${MULTIGPU_SWAP:-0}" = 1 ]; then
     # Which device is slower: the world's device 1, or GPU 1?
     s=$(CUDA_VISIBLE_DEVICES=1,0 ms mg-tms23-w DEVICES=2 CAPACITY=$((cap / 2)) WORLDSTEPS="${steps[0]}")
-    echo "  the same on 2 with the GPUs swapped (CUDA_VISIBLE_DEVICES=1,0, device 0 on GPU 1): $s ms"
+    echo "  the same on 2 with the GPUs swapped (CUDA_VISIBLE_DEVICES=1,0, device 0 on GPU 1): $s ms ($(wall mg-tms23-w))"
     prof mg-tms23-w
     s=$(CUDA_VISIBLE_DEVICES=1 GPUC_WORLD_OF_ONE=world ms mg-tms23-w DEVICES=1 CAPACITY="$cap")
-    echo "  the world's own kernels on GPU 1 alone: $s ms, $(ratio "$base" "$s") of today's speed (on GPU 0)"
+    echo "  the world's own kernels on GPU 1 alone: $s ms ($(wall mg-tms23-w)), $(ratio "$base" "$s") of today's speed (on GPU 0)"
     prof mg-tms23-w
   fi
-  for v in r128 ool wide apart; do
+  for v in inl wide; do
     p=mg-tms23-w-$v
     if [ ! -x "$p" ]; then
-      [ "${MULTIGPU_AB:-1}" = 0 ] || [ "$k" != 1 ] || echo "  $p: not built"
+      [ "${MULTIGPU_AB:-1}" = 0 ] || [ "$v" != inl ] || [ "$k" != 1 ] || echo "  $p: not built"
       continue
     fi
-    [ "$v" = apart ] && [ "$k" != 1 ] && continue # its world is tms23-w's
-    what="at most 128 registers"
-    [ "$v" = ool ] && what="the world's trs_step out of line (-DGPUC_WORLD_OUT_OF_LINE=__noinline__)"
+    what="every device function inline (-DGPUC_OUT_OF_LINE=__forceinline__)"
     [ "$v" = wide ] && what="gpuc_dist's paths before the ninth wave (-DGPUC_DIST_WIDE)"
-    [ "$v" = apart ] && what="its one-device program built apart, whole-program (-DGPUC_ONE_PART)"
     arg=()
     if [ "$k" = 1 ]; then
       echo "  registers, $p ($what):"
       regs "$p"
-      if [ "$v" = r128 ] || [ "$v" = apart ]; then # the others change only the world's code
-        s=$(ms "$p" DEVICES=1 CAPACITY="$cap")
-        echo "  the one-device program with $what: $s ms, $(ratio "$base" "$s") of today's speed"
-        [ "$(nf "$p")" = "$nf23" ] || echo "  A DIFFERENT NORMAL FORM: $(nf "$p")"
-      fi
-      [ "$v" = apart ] && continue # its world is tms23-w's
     else
       arg=(WORLDSTEPS="${steps[0]}")
     fi
     s=$(GPUC_WORLD_OF_ONE=world ms "$p" DEVICES="$k" CAPACITY=$((cap / k)) "${arg[@]}")
     same="the same normal form"
     [ "$(nf "$p")" = "$nf23" ] || same="A DIFFERENT NORMAL FORM: $(nf "$p")"
-    echo "  the world's kernels on $k with $what: $s ms, $(ratio "$base" "$s") of today's speed; $same"
+    echo "  the world's kernels on $k with $what: $s ms ($(wall "$p")), $(ratio "$base" "$s") of today's speed, $(ratio "$w1" "$s") against the world on 1; $same"
     prof "$p"
   done
 done
@@ -439,13 +402,13 @@ for k in 2 4; do
   fit=$(fitted treemergesort.trs "$(tms 12)" "$(tms 13)" $((d - 13)))
   for st in "${steps[@]}"; do
     s=$(ms "mg-tms$d-w" DEVICES="$k" CAPACITY="$cap" WORLDSTEPS="$st")
-    echo "weak and capacity, depth $d on $k (WORLDSTEPS=$st): $s ms, $(awk '/^rewrites:/ { print $2 }' "mg-tms$d-w.err") rewrites, efficiency $(ratio "$base" "$s") against today's program at depth 23, $(ratio "$w1" "$s") against the world on 1 (target: at least 0.8)"
+    echo "weak and capacity, depth $d on $k (WORLDSTEPS=$st): $s ms ($(wall "mg-tms$d-w")), $(awk '/^rewrites:/ { print $2 }' "mg-tms$d-w.err") rewrites, efficiency $(ratio "$base" "$s") against today's program at depth 23, $(ratio "$w1" "$s") against the world on 1 (target: at least 0.8)"
     prof "mg-tms$d-w"
     check "tree merge sort depth $d on $k" "mg-tms$d-w" "$fit"
   done
 done
 [ -x mg-tt30-w ] || exit 0
 s=$(ms mg-tt30-w DEVICES=2)
-echo "capacity, transformation tree depth 30 on 2, CAPACITY fitted: $s ms, $(awk '/^rewrites:/ { print $2 }' mg-tt30-w.err) rewrites"
+echo "capacity, transformation tree depth 30 on 2, CAPACITY fitted: $s ms ($(wall mg-tt30-w)), $(awk '/^rewrites:/ { print $2 }' mg-tt30-w.err) rewrites"
 prof mg-tt30-w
 check "transformation tree depth 30 on 2" mg-tt30-w "$(fitted transtree.trs "$(tt 12)" "$(tt 13)" 17)"

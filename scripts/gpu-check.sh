@@ -19,8 +19,9 @@
 #   scripts/gpu-check.sh DIR
 #
 # A world program (one that includes world.h: Note [World on NVSHMEM] in
-# backends/cuda) is built with -rdc=true against NVSHMEM, from
-# $GPUC_NVSHMEM or the python3 wheel, and runs on as many GPUs as its
+# backends/cuda) is built whole against NVSHMEM, from
+# $GPUC_NVSHMEM or the python3 wheel, with the flags that the program
+# names (Note [A world built whole]), and runs on as many GPUs as its
 # DEVICES says (2 for the TRS examples' NAME-world2 programs); where the
 # machine has fewer GPUs, it is skipped with a note.
 #
@@ -99,9 +100,8 @@ build() {
     if grep -q '^#define GPUC_WORLD_H' "$src"; then
       if [ -z "$nvshmem" ]; then
         echo "NVSHMEM not found (set GPUC_NVSHMEM)" > "$name.failed"
-      # shellcheck disable=SC2046 # the flags that the program names (WorldFlags in backends/cuda)
-      elif ! nvcc -O3 -arch="$arch" $(sed -n 's|^// nvcc world flags: ||p' "$src") -I"$nvshmem/include" -o "$name" "$src" -L"$nvshmem/lib" \
-        -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,"$nvshmem/lib" 2> "$name.nvcc"; then
+      # shellcheck disable=SC2046 # the flags that the program names, $NV its NVSHMEM (WorldFlags in backends/cuda)
+      elif ! nvcc -O3 -arch="$arch" -o "$name" "$src" $(sed -n 's|^// nvcc world flags: ||p' "$src" | sed "s|[$]NV|$nvshmem|g") 2> "$name.nvcc"; then
         echo "nvcc failed" > "$name.failed"
       elif [ -s "$name.nvcc" ]; then
         echo "nvcc warnings" > "$name.failed"

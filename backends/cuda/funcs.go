@@ -168,11 +168,8 @@ func (e *emitter) signature(g *ir.Func) string {
 		params = append(params, worldParams)
 	}
 	prefix := map[ir.FuncKind]string{ir.KernelFunc: "__global__ ", ir.DeviceFunc: "__device__ "}[g.Kind]
-	switch {
-	case g.Kind == ir.DeviceFunc && outOfLine(g) && e.world:
-		prefix += "GPUC_WORLD_OUT_OF_LINE " // Note [Large device functions out of line]
-	case g.Kind == ir.DeviceFunc && outOfLine(g):
-		prefix += "GPUC_OUT_OF_LINE "
+	if g.Kind == ir.DeviceFunc && outOfLine(g) {
+		prefix += "GPUC_OUT_OF_LINE " // Note [Large device functions out of line]
 	}
 	bounds := ""
 	if n := abi.MaxBlock(e.m, g.Name); g.Kind == ir.KernelFunc && n > 0 {
@@ -253,22 +250,16 @@ func (e *emitter) writtenAnywhere(b *ir.Buffer) bool {
 // GPUC_OUT_OF_LINE, which is __noinline__ under nvcc and NVRTC and nothing
 // for a host compiler (the host builds and the stub checks): it is
 // compiled once, and a call costs a few instructions against the
-// hundreds a call of such a function runs. Under -rdc=true (world
-// programs) ptxas compiles such a function apart, with no register cap,
-// and refuses a kernel whose __launch_bounds__ allow fewer registers than
-// it uses (tree merge sort's trs_small: 128 against trs_step's 254, on
-// the GPU machine, 2026-11-26), so there it is __forceinline__: left to
-// nvcc, a trs_step grown by the ninth wave's changes stayed out of line
-// there and the world program of tree merge sort failed to build (2x H200,
-// 2026-11-27 00:37). GPUC_OUT_OF_LINE may be
+// hundreds a call of such a function runs. GPUC_OUT_OF_LINE may be
 // defined empty on nvcc's command line (-DGPUC_OUT_OF_LINE=) to inline
-// everything, as before, for comparison.
-//
-// A world program's own functions (its module's, not the one-device
-// program it carries) take GPUC_WORLD_OUT_OF_LINE instead (world.h):
-// inline, as under -rdc=true, unless -DGPUC_WORLD_OUT_OF_LINE=__noinline__
-// asks otherwise, for scripts/bench-multigpu.sh's ool A/B (Note [A world
-// built with link-time optimization] in world.go).
+// everything, as before, for comparison. World programs take it too, and
+// so does the one-device program a world program carries: both are built
+// whole, as today's program is (Note [A world built whole] in world.go).
+// Until 2026-11-27 world programs were built -rdc=true, where ptxas
+// compiles such a function apart, with no register cap, and refuses a
+// kernel whose __launch_bounds__ allow fewer registers than it uses (tree
+// merge sort's trs_small: 128 against trs_step's 254, 2026-11-26), so
+// there it was __forceinline__.
 //
 // The bound is 400 statements: a call out of line cost the
 // transformation tree's kernels a third (trs_step of 343 statements:
@@ -286,10 +277,8 @@ const outOfLineStmts = 400
 // -DGPUC_CHECKED_COPY= on nvcc's command line unrolls it as before. Both
 // precede the functions' declarations.
 const outOfLineMacro = `#ifndef GPUC_OUT_OF_LINE
-#if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB) && !defined(__CUDACC_RDC__)
+#if defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
 #define GPUC_OUT_OF_LINE __noinline__
-#elif defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
-#define GPUC_OUT_OF_LINE __forceinline__
 #else
 #define GPUC_OUT_OF_LINE
 #endif

@@ -117,13 +117,9 @@ func (f *fn) coopLaunch(s *ir.Launch, k *ir.Func, args []cx, smem string) {
 	f.line("if (gpuc_check_geometry(%s, gpuc_grid, gpuc_block)) {", cstring(s.Pos.String()))
 	f.indent++
 	f.line("if (gpuc_coop_fits(%s, gpuc_grid, gpuc_block, %s)) {", name, smem)
-	launch := "gpuc_launch_coop"
-	if world {
-		launch = "gpuc_world_launch_coop"
-	}
 	run := func(grid string) {
 		f.line("  gpuc_profile_mark();")
-		f.line("  %s%s;", launch, call("", append([]cx{primary(name), primary(grid), primary("gpuc_block"), primary(smem)}, args...)...).s)
+		f.line("  gpuc_launch_coop%s;", call("", append([]cx{primary(name), primary(grid), primary("gpuc_block"), primary(smem)}, args...)...).s)
 		f.line("  GPUC_CUDA(cudaGetLastError());")
 		f.line("  gpuc_profile_mark();")
 		f.line("  gpuc_profile_launch(true, %s);", cstring(f.f.Name))

@@ -36,40 +36,14 @@ import (
 //     the running program's through a pointer that main sets.
 //
 // The one-device program is today's, as `gpuc compile` without --world
-// writes it, but for two things: it is built as world programs are
-// (-rdc=true, so large device functions stay inline: Note [A world
-// built with link-time optimization] in world.go) unless built apart
-// (Note [The one-device program apart]), and its store holds at most what today's does
+// writes it, built as today's is (whole: Note [A world built whole] in
+// world.go), but for its store, which holds at most what today's does
 // (2^30 fitted, CAPACITY an i32), which on one device is all that fits.
 // Both print the same bytes (the frontend's invariant for every world
 // size), but for TRACE=1's mode column (today's program runs one-block
 // iterations). nvcc compiles the device code twice over, so a program
 // compiled with DEVICES=k, k > 1, as its default (the GPU check's world
 // programs) carries the world program alone (the driver decides).
-
-// Note [The one-device program apart]
-//
-// Inside a world program's -rdc build the one-device program runs at
-// 0.845 of today's (Note [A world built with link-time optimization] in
-// world.go). nvcc links a whole-program (non-rdc) object beside
-// relocatable ones and NVSHMEM's device library, and both objects'
-// kernels run (an H200, 2026-11-27 04:25). So the file builds in two
-// parts as well as whole:
-//   - -DGPUC_ONE_PART -c (no -rdc): the head without world.h (and so
-//     without NVSHMEM's headers, which a whole-program build may refuse)
-//     and gpuc_one, with the entry gpuc_one_main, and no main: today's
-//     build of the one-device program;
-//   - -DGPUC_ONE_APART, -rdc=true as always, with that object: the head,
-//     gpuc_many and main, which calls gpuc_one_main.
-// Both objects carry the head, whose inline functions and globals each
-// part must keep its own (an inline function that one part's linker
-// copy shares reads the other part's statics), so the first object's
-// defined symbols but gpuc_one_main are renamed before the link
-// (objcopy --redefine-syms, scripts/bench-multigpu.sh's build). Built
-// whole, without either macro, the file is as before. Tree merge sort 23
-// at DEVICES=1 on an H200 (2026-11-27 05:22): built apart 305.4 ms,
-// today's program 305.6, built whole 362.0. `gpuc build` and the build
-// line in the file's head still build it whole.
 
 // moduleWithOne writes the world program of e carrying one, the
 // one-device program, as the Note says.
@@ -89,11 +63,11 @@ func (e *emitter) moduleWithOne(one *ir.Module, opts Options) (string, error) {
 	o.detach = false
 	var b strings.Builder
 	b.WriteString(e.dev.head(e))
-	b.WriteString("\n// The one-device program, which DEVICES=1 runs (Note [A world of one runs the one-device program]).\n#if !defined(GPUC_ONE_APART) || defined(GPUC_ONE_PART)\nnamespace gpuc_one {\n")
+	b.WriteString("\n// The one-device program, which DEVICES=1 runs (Note [A world of one runs the one-device program]).\nnamespace gpuc_one {\n")
 	b.WriteString(o.body("run"))
-	b.WriteString("} // namespace gpuc_one\n#endif\n\n// The world program.\n#ifndef GPUC_ONE_PART\nnamespace gpuc_many {\n")
+	b.WriteString("} // namespace gpuc_one\n\n// The world program.\nnamespace gpuc_many {\n")
 	b.WriteString(e.body("run"))
-	b.WriteString("} // namespace gpuc_many\n#endif\n")
+	b.WriteString("} // namespace gpuc_many\n")
 	e.errs = append(e.errs, o.errs...)
 	devices := int64(1)
 	var only []string // the world's own parameters, which DEVICES=1 drops
@@ -112,28 +86,16 @@ static void gpuc_check_device_error(void) {
   if (gpuc_check_device_error_at != nullptr) gpuc_check_device_error_at();
 }
 
-// The one-device program's entry (Note [The one-device program apart]).
-#if defined(GPUC_ONE_APART) && !defined(GPUC_ONE_PART)
-int gpuc_one_main(int argc, char **argv);
-#else
-#ifndef GPUC_ONE_PART
-static
-#endif
-int gpuc_one_main(int argc, char **argv) {
-  gpuc_check_device_error_at = gpuc_one::gpuc_check_device_error;
-  return gpuc_one::run(argc, argv);
-}
-#endif
-
-#ifndef GPUC_ONE_PART
 static const char *const gpuc_world_only[] = {%snullptr};
 
 int main(int argc, char **argv) {
-  if (gpuc_world_of_one(&argc, argv, %dLL, gpuc_world_only)) return gpuc_one_main(argc, argv);
+  if (gpuc_world_of_one(&argc, argv, %dLL, gpuc_world_only)) {
+    gpuc_check_device_error_at = gpuc_one::gpuc_check_device_error;
+    return gpuc_one::run(argc, argv);
+  }
   gpuc_check_device_error_at = gpuc_many::gpuc_check_device_error;
   return gpuc_many::run(argc, argv);
 }
-#endif
 `, strings.Join(only, ""), devices)
 	return b.String(), nil
 }

@@ -37,13 +37,15 @@ import (
 //     number and G as two more arguments, so that bid(), gdim() and gid()
 //     stay global. It starts and ends with a world barrier on the stream,
 //     as the IR's memory model says (the start is left out right after a
-//     statement that ends with one). A cooperative world launch goes
-//     through nvshmemx_collective_launch, as NVSHMEM asks of kernels that
-//     call its barriers; a device whose range is empty runs one idle
-//     block, numbered G, since the world barriers wait for every device
-//     (the kernels that the passes make guard their work by gid()). Its
-//     grid barrier is gpuc_world_sync: a grid sync, nvshmem_barrier_all
-//     by one thread, a grid sync.
+//     statement that ends with one). A cooperative world launch is CUDA's
+//     cooperative launch on each device: each device's grid is
+//     co-resident by itself, and the devices meet only in the world
+//     barrier; a device whose range is empty runs one idle block,
+//     numbered G, since the world barriers wait for every device (the
+//     kernels that the passes make guard their work by gid()). Its grid
+//     barrier is gpuc_world_sync: a grid sync, gpuc's own barrier of the
+//     devices by one thread, a grid sync (Note [The world barrier in a
+//     kernel]).
 //   - Host collectives: world_barrier is nvshmemx_barrier_all_on_stream
 //     (the host does not wait; the device work and copies after it do:
 //     the host's reads go through the same stream), or nothing right
@@ -66,8 +68,10 @@ import (
 //     Device 0 fetches a distributed output buffer block by block, after
 //     a world barrier.
 //   - A world of one, DEVICES=1, runs without NVSHMEM: its pool from
-//     cudaMalloc, no world barriers but the grid's, CUDA's cooperative
-//     launches (Note [A world of one] in world.h).
+//     cudaMalloc, no world barriers but the grid's (Note [A world of one]
+//     in world.h).
+//   - Build: one whole-program nvcc run (no -rdc) that links NVSHMEM's
+//     host and device libraries (Note [A world built whole]).
 //   - Output: only device 0 writes standard output and --stats; the
 //     others write to /dev/null, and their standard error to a file that
 //     the parent shows only if that device's error ends the world. Device
@@ -156,8 +160,9 @@ import (
 // kernel's time is its work plus its waits at the world barriers inside
 // a cooperative kernel (gpuc_world_sync): device 1 either works slower or
 // waits for device 0. -DGPUC_WORLD_WAITS tells them apart: the first
-// thread of each device sums the time it spends in nvshmem_barrier_all,
-// and --time prints it by device (gpuc_world_profile). A build without
+// thread of each device sums the time it spends meeting the other
+// devices (gpuc_world_meet_devices), and --time prints it by device
+// (gpuc_world_profile). A build without
 // it has no such code. What the code shows by device: every device's
 // host reads device 0's word stWNext (frontends/trs), over NVLink from
 // device 1, and that read is why the start barrier of each world launch
@@ -172,68 +177,94 @@ var worldRuntime string
 
 // UsesWorld reports whether m runs on a world of devices: whether it has
 // the parameter DEVICES (Note [World] in package ir). Its CUDA program
-// then needs NVSHMEM, -rdc=true and NVSHMEM's libraries to build.
+// then links NVSHMEM's libraries (WorldFlags).
 func UsesWorld(m *ir.Module) bool { return m.Param(ir.DevicesParam) != nil }
 
 // WorldBuild is the build line of a world program, for NAME.cu: $NV is
 // the NVSHMEM wheel's directory (NVSHMEMDir).
-func WorldBuild(m *ir.Module, name, arch string) string {
-	return fmt.Sprintf("nvcc -O3 -arch=%s %s -I$NV/include -o %s %s.cu -L$NV/lib -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath,$NV/lib",
-		arch, strings.Join(WorldFlags(m), " "), name, name)
+func WorldBuild(name, arch string) string {
+	return strings.Join(append([]string{"nvcc", "-O3", "-arch=" + arch, "-o", name, name + ".cu"}, WorldFlags("$NV")...), " ")
 }
 
-// WorldFlags are the nvcc flags that a world program needs besides
-// NVSHMEM's include and library flags; the generated program names them
-// on a line of its own (WorldFlagsLine), which scripts read.
-//   - -rdc=true: NVSHMEM's device library is relocatable code.
-//   - -maxrregcount: with relocatable code ptxas compiles a device
-//     function apart from the kernels that call it, so it no longer
-//     budgets the function's registers to its callers' __launch_bounds__
-//     and refuses the link ("max regcount of 128 calls function with
-//     regcount of 254"). Every function gets the least budget of any
-//     kernel: 64K registers over its largest block, in steps of 8.
-//   - --suppress-stack-size-warning: nvlink warns that the stack size of
-//     a kernel that calls a recursive device function cannot be
-//     determined statically, which a whole-program build of the same code
-//     does not say; the build is the same, and the scripts count any
-//     warning as a failure.
-func WorldFlags(m *ir.Module) []string {
-	flags := []string{"-rdc=true"}
-	most := int64(0)
-	for _, f := range m.Funcs {
-		if f.Kind == ir.KernelFunc {
-			most = max(most, abi.MaxBlock(m, f.Name))
-		}
-	}
-	if most > 256 {
-		flags = append(flags, fmt.Sprintf("-maxrregcount=%d", 65536/most/8*8))
-	}
-	return append(flags, "-Xnvlink", "--suppress-stack-size-warning")
+// WorldFlags are the nvcc flags, after the source, that build a world
+// program against NVSHMEM in dir, the wheel's directory, which holds
+// include/ and lib/ (Note [A world built whole]). They are the one
+// recipe: `gpuc build` passes them with the directory it finds, and the
+// generated program names them with dir $NV on a line of its own
+// (WorldFlagsLine), which the scripts read.
+func WorldFlags(dir string) []string {
+	return []string{"-I" + dir + "/include", "-L" + dir + "/lib", "-l:libnvshmem_host.so.3", "-lnvshmem_device", "-Xlinker", "-rpath," + dir + "/lib"}
 }
 
-// Note [A world built with link-time optimization]
+// Note [A world built whole]
 //
-// NVSHMEM's device library is relocatable code, so a world program is
-// built with -rdc=true, and there ptxas compiles a function apart from
-// its callers: a large device function out of line took 254 registers
-// where its callers' __launch_bounds__ allowed 128, and the link failed
-// (Note [Large device functions out of line] in funcs.go); inline, the
-// one-device program that a world program carries (Note [A world of one
-// runs the one-device program]) runs at 0.845 of today's build (tree
-// merge sort 23 on an H200, 03:51 and 04:43: its kernels 128 registers
-// and 496 B of stack a thread, today's 128 and 48). Link-time
-// optimization does not mend it. Today's tms23.cu alone, built
-// -rdc=true -dlto with trs_step __noinline__, took today's registers and
-// ran in 301.8 ms against 305.1 (an H200, 04:25), but only because
-// nothing else was linked: a world program links NVSHMEM's device
-// library, which is not built for LTO, so nvlink does partial LTO, and
-// ptxas again compiled trs_step apart (252 registers) and refused the
-// link (4x H200, 04:43). -rdc with trs_step out of line and static ran
-// 371.4 ms, with -maxrregcount=128 369.2 (the calls' ABI). World
-// programs are therefore built as before, -rdc=true with large functions
-// inline.
-// What remains is to build the one-device program apart, as a
-// whole-program object: Note [The one-device program apart] in one.go.
+// A world program is built as today's program is, whole (no -rdc), in
+// one nvcc run that links NVSHMEM's host library and its device library
+// (WorldFlags); no device code calls NVSHMEM. Until 2026-11-27 the world
+// barrier inside a cooperative kernel was nvshmem_barrier_all, a call
+// into NVSHMEM's device library, which is relocatable code, so world
+// programs were built -rdc=true. Under -rdc ptxas compiles a device
+// function apart from its callers, so large functions had to stay
+// inline (a trs_step out of line took 254 registers where its callers'
+// __launch_bounds__ allowed 128, and the link failed); inline, and with
+// -maxrregcount and nvlink's stack-size warning to quiet, today's tree
+// merge sort 23 ran at 0.84 of its whole-program speed (an H200,
+// 2026-11-27 04:25: 355.5 ms against 305.1, trs_step 128 registers and
+// 496 B of stack against 128 and 48), and so did the one-device program
+// inside a world file (Note [A world of one runs the one-device
+// program]). Link-time optimization (-dlto) did not link against
+// NVSHMEM's device library, which is not built for it; building the
+// one-device program apart, a whole-program object beside the -rdc
+// world, ran at today's speed but took two nvcc runs and an objcopy
+// (docs/BENCHMARKS.md, branch world12).
+// Now the world barrier is gpuc's own (Note [The world barrier in a
+// kernel]) and cooperative world launches are CUDA's own. What the host
+// calls (nvshmem_malloc, nvshmem_ptr, nvshmem_barrier_all, the on-stream
+// barrier and get) is the host library's; nvshmemx_init_attr, inline in
+// NVSHMEM's headers, calls nvshmemi_init_thread, which is host code of
+// the device library, hence -lnvshmem_device, whose device code nothing
+// calls. The 4x H200 probe of 07:03 (docs/BENCHMARKS.md, branch nordc13)
+// built the barrier and fence probes four ways: this one and `nvcc -c`
+// then a link with -rdc=true both built and ran on 2 and 4 devices;
+// NVSHMEM's host library alone (NVSHMEM_HOSTLIB_ONLY, with
+// nvshmemx_hostlib_init_attr) did not compile: that macro makes
+// nvshmem_ptr, nvshmem_my_pe and nvshmem_n_pes always_inline
+// declarations without a body. Large device functions are out of line
+// in both programs, as in today's (Note [Large device functions out of
+// line] in funcs.go).
+
+// Note [The world barrier in a kernel]
+//
+// gpuc_world_sync (world.h) is a world barrier inside a cooperative
+// kernel: a grid barrier, then the first thread of each device meets
+// the others (gpuc_world_meet_devices), then a grid barrier. The meeting
+// is over the peer pointers, with two words in the pool at one offset
+// on every device, zeroed before the first:
+//   - arrive: a system fence, then one atomicAdd_system on device 0's
+//     count of arrivals, a count of all barriers so far, never reset:
+//     barrier number p (each device counts its own, gpuc_world_passes)
+//     is complete when the count reaches p*k;
+//   - the device whose add makes it so is the last to arrive: it fences
+//     and writes p into every device's passed word, through the peer
+//     pointers; every other device polls its own word, in its own
+//     memory, until it reads p (a word only grows, and no device can
+//     write p+1 before every device has passed p), then fences.
+// Why every write before the barrier, of any thread of any device, to
+// its own memory or another's, is visible to every thread of every
+// device after it: the first grid barrier orders the device's threads'
+// writes before its first thread's system fence (a grid sync is a
+// fence and a barrier of the grid at device scope, and PTX's causality
+// order is transitive across scopes); that fence and the atomic on the
+// count are a release at system scope, which the last arriver's add
+// reads (the adds form one release sequence, each a read-modify-write
+// of the one word), and its fence after the add an acquire; its fence
+// before the stores and the stores a release, which a poller's read
+// of p and its fence after acquire; the second grid barrier orders
+// that fence before every thread of the device. The same fences and
+// grid barriers carried the nvshmem_barrier_all that this replaces
+// (which is a fence, atomics and a wait on a signal). The count and
+// the passed word are on 128-byte lines of their own, so that the
+// pollers do not share the count's line.
 
 // Note [A world kernel's registers]
 //
@@ -250,7 +281,10 @@ func WorldFlags(m *ir.Module) []string {
 // 128, two blocks of 256 an SM: the world's kernels on one H200 (tree
 // merge sort 23, a world of one, -rdc, inline; 04:25) ran 369.8 ms with
 // it against 388.0 with 255 (main_coop2 128 registers and 376 B of
-// stack, against 231 and 288).
+// stack, against 231 and 288). Those figures are of the -rdc build that
+// Note [A world built whole] replaced; built whole (4x H200, 07:03),
+// main_coop2 and main_r1_k1 take 128 registers and 120 B of stack, and
+// the world's kernels on one device run at 0.899 of today's.
 
 // WorldFlagsLine is the comment in a world program that names
 // WorldFlags, for the scripts that build it.
@@ -283,9 +317,9 @@ func worldKernels(m *ir.Module) map[string]bool {
 func worldHead(e *emitter, rest string) string {
 	name := e.m.Name
 	return banner(e.m, "NV=$("+NVSHMEMDir+")",
-		WorldBuild(e.m, name, "sm_90"),
+		WorldBuild(name, "sm_90"),
 		"(a world program: ./"+name+" DEVICES=k runs on GPUs 0..k-1, one process each, joined by NVSHMEM)") +
-		WorldFlagsLine + strings.Join(WorldFlags(e.m), " ") + "\n" + rest + "\n" + worldRuntimeText()
+		WorldFlagsLine + strings.Join(WorldFlags("$NV"), " ") + "\n" + rest + "\n" + worldRuntimeText()
 }
 
 // worldRuntimeText is world.h with the grain of the world's parts.

@@ -5,12 +5,11 @@
 // on its own GPU, and NVSHMEM joins them. Only device 0 prints; an error
 // on any device ends every process with the same exit status.
 
-// The one-device program built apart (-DGPUC_ONE_PART, Note [The
-// one-device program apart] in backends/cuda/one.go) uses none of it, and
-// its whole-program build takes no NVSHMEM header.
-#if !defined(GPUC_WORLD_H) && !defined(GPUC_ONE_PART)
+#ifndef GPUC_WORLD_H
 #define GPUC_WORLD_H
 
+// No device code of a world program calls NVSHMEM, and the program is
+// built whole (Note [A world built whole] in backends/cuda/world.go).
 #ifndef GPUC_CUDA_STUB
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -23,16 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <tuple>
 #include <type_traits>
-
-// GPUC_WORLD_OUT_OF_LINE marks the world's large device functions (Note
-// [Large device functions out of line] in backends/cuda/funcs.go): inline
-// under -rdc (Note [A world built with link-time optimization] in
-// backends/cuda/world.go says why).
-#ifndef GPUC_WORLD_OUT_OF_LINE
-#define GPUC_WORLD_OUT_OF_LINE
-#endif
 
 // GPUC_WORLD_REGS caps the registers of a thread of the world's kernels
 // (Note [A world kernel's registers] in backends/cuda/world.go): a kernel
@@ -116,12 +106,13 @@ template <typename T, typename I> __device__ inline T &gpuc_dist32(T *p, I i, un
 }
 
 // gpuc_world_sync is a world barrier inside a cooperative kernel: every
-// thread of every device's grid waits for all the others. The first
-// thread makes this device's writes visible to the system and meets the
-// other devices in nvshmem_barrier_all between two grid barriers. A
+// thread of every device's grid waits for all the others. Between two
+// grid barriers the first thread of each device meets the others in
+// gpuc_world_meet_devices, gpuc's own barrier over the peer pointers
+// (Note [The world barrier in a kernel] in backends/cuda/world.go). A
 // world of one is one grid barrier (Note [A world of one]).
 // -DGPUC_WORLD_WAITS has the first thread count the world barriers and
-// the time it waits in nvshmem_barrier_all for the other devices, which
+// the time it waits there for the other devices, which
 // gpuc_world_profile prints by device (Note [Which device waits]).
 #if defined(GPUC_WORLD_WAITS) && defined(__CUDACC__) && !defined(GPUC_CUDA_STUB)
 #define GPUC_WORLD_WAITS_ON 1
@@ -132,18 +123,52 @@ __device__ inline unsigned long long gpuc_globaltimer() {
   return t;
 }
 #endif
+
+// The world barrier's words, in the pool after its buffers
+// (gpuc_world_pool), so at one offset on every device:
+// GPUC_WORLD_ARRIVED counts the arrivals at every world barrier so far
+// (device 0's alone is used) and GPUC_WORLD_PASSED is the number of the
+// last barrier that every device reached (each device polls its own),
+// each on a 128-byte line of its own. gpuc_world_sync_words is this
+// device's first word, and gpuc_world_passes this device's barriers so
+// far.
+#define GPUC_WORLD_SYNC_BYTES 256
+#define GPUC_WORLD_ARRIVED 0
+#define GPUC_WORLD_PASSED 16
+__constant__ unsigned long long *gpuc_world_sync_words;
+__device__ unsigned long long gpuc_world_passes;
+
+// gpuc_world_meet_devices is run by one thread of each device, after a
+// grid barrier: it makes the device's writes visible to the system,
+// arrives on device 0's count, and waits until every device has arrived.
+// The last to arrive tells every device, in its own memory, so that the
+// others poll local memory.
+__device__ inline void gpuc_world_meet_devices() {
+  const unsigned long long pass = ++gpuc_world_passes;
+  unsigned long long *const words = gpuc_world_sync_words;
+  __threadfence_system();
+  const unsigned long long before = atomicAdd_system(gpuc_peer(words, 0) + GPUC_WORLD_ARRIVED, 1ULL);
+  if (before + 1 == pass * (unsigned long long)gpuc_num_devs) {
+    __threadfence_system();
+    for (int d = 0; d < gpuc_num_devs; d++) *(volatile unsigned long long *)(gpuc_peer(words, d) + GPUC_WORLD_PASSED) = pass;
+  } else {
+    while (*(volatile unsigned long long *)(words + GPUC_WORLD_PASSED) < pass) {
+    }
+  }
+  __threadfence_system();
+}
+
 __device__ inline void gpuc_world_sync() {
   cooperative_groups::this_grid().sync();
   if (gpuc_num_devs == 1) return;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
-    __threadfence_system();
 #ifdef GPUC_WORLD_WAITS_ON
     const unsigned long long t0 = gpuc_globaltimer();
-    nvshmem_barrier_all();
+    gpuc_world_meet_devices();
     gpuc_world_wait_ns += gpuc_globaltimer() - t0;
     gpuc_world_wait_n++;
 #else
-    nvshmem_barrier_all();
+    gpuc_world_meet_devices();
 #endif
   }
   cooperative_groups::this_grid().sync();
@@ -180,24 +205,6 @@ static gpuc_world_t gpuc_world;
 #define GPUC_SHMEM(call) gpuc_shmem_check((call), #call)
 inline void gpuc_shmem_check(int status, const char *call) {
   if (status != 0) gpuc_fail("device %d: %.*s failed (status %d)", gpuc_world.rank, (int)strcspn(call, "("), call, status);
-}
-
-// gpuc_world_launch_coop launches a cooperative world kernel through
-// nvshmemx_collective_launch, as NVSHMEM asks of kernels that call its
-// barriers, with args converted to the kernel's parameter types.
-template <typename... P, typename... A>
-inline void gpuc_world_launch_coop(void (*kernel)(P...), long long grid, long long block, size_t smem, A... args) {
-  if (gpuc_world.size == 1) {
-    gpuc_launch_coop(kernel, grid, block, smem, (P)args...); // Note [A world of one]
-    return;
-  }
-  std::tuple<P...> vals{(P)args...};
-  void *ptrs[sizeof...(P) > 0 ? sizeof...(P) : 1] = {};
-  std::apply([&ptrs](auto &...v) {
-    int i = 0;
-    ((ptrs[i++] = (void *)&v), ...);
-  }, vals);
-  GPUC_SHMEM(nvshmemx_collective_launch((const void *)kernel, dim3((unsigned)grid), dim3((unsigned)block), ptrs, smem, 0));
 }
 
 // gpuc_world_env sets the environment that NVSHMEM reads at init, whatever
@@ -439,10 +446,13 @@ inline void gpuc_world_init(size_t pool_bytes) {
 inline unsigned char *gpuc_world_pool(size_t bytes) {
   const long long t0 = gpuc_now_ns();
   unsigned char *pool = nullptr;
+  // The world barrier's words after the buffers (gpuc_world_sync_words),
+  // zeroed here, before every device's first world barrier on the host.
+  const size_t sync_at = (gpuc_alloc_size(bytes) + 255) & ~(size_t)255;
   if (gpuc_world.size == 1)
     GPUC_CUDA(cudaMalloc(&pool, gpuc_alloc_size(bytes)));
   else
-    pool = (unsigned char *)nvshmem_malloc(gpuc_alloc_size(bytes));
+    pool = (unsigned char *)nvshmem_malloc(sync_at + GPUC_WORLD_SYNC_BYTES);
   if (pool == nullptr) gpuc_fail("device %d: nvshmem_malloc of %zu bytes failed", gpuc_world.rank, bytes);
   unsigned char *peers[GPUC_MAX_DEVICES] = {};
   for (int d = 0; d < gpuc_world.size; d++) {
@@ -450,6 +460,11 @@ inline unsigned char *gpuc_world_pool(size_t bytes) {
     if (peers[d] == nullptr) gpuc_fail("device %d cannot reach device %d's memory by loads and stores (no NVLink or P2P)", gpuc_world.rank, d);
   }
   GPUC_CUDA(cudaMemcpyToSymbol(gpuc_peer_base, peers, sizeof peers));
+  if (gpuc_world.size > 1) {
+    unsigned long long *words = (unsigned long long *)(pool + sync_at);
+    GPUC_CUDA(cudaMemset(words, 0, GPUC_WORLD_SYNC_BYTES));
+    GPUC_CUDA(cudaMemcpyToSymbol(gpuc_world_sync_words, &words, sizeof words));
+  }
   GPUC_CUDA(cudaDeviceSynchronize());
   if (gpuc_world.size > 1) nvshmem_barrier_all();
   gpuc_world.pool = pool;

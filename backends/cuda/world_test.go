@@ -51,8 +51,15 @@ func TestWorldFacts(t *testing.T) {
 	module, whole := emitUnchecked(t, "testdata/world/spread.kir")
 	for _, f := range []fact{
 		// The build line names NVSHMEM; the runtime is pasted in.
-		{`-rdc=true -Xnvlink --suppress-stack-size-warning -I\$NV/include`, 1},
-		{`(?m)^// nvcc world flags: -rdc=true -Xnvlink --suppress-stack-size-warning$`, 1},
+		// Built whole, in one nvcc run (Note [A world built whole]); no
+		// device code calls NVSHMEM.
+		{`(?m)^//        nvcc -O3 -arch=sm_90 -o spread spread\.cu -I\$NV/include -L\$NV/lib -l:libnvshmem_host\.so\.3 -lnvshmem_device -Xlinker -rpath,\$NV/lib$`, 1},
+		{`(?m)^// nvcc world flags: -I\$NV/include -L\$NV/lib -l:libnvshmem_host\.so\.3 -lnvshmem_device -Xlinker -rpath,\$NV/lib$`, 1},
+		{`-rdc|nvshmemx_collective_launch|nvshmem_barrier_all\(\);\n\s*gpuc_world_wait`, 0},
+		// The world barrier in a kernel is gpuc's own (Note [The world
+		// barrier in a kernel]), its words after the pool's buffers.
+		{`atomicAdd_system\(gpuc_peer\(words, 0\) \+ GPUC_WORLD_ARRIVED, 1ULL\)`, 1},
+		{`pool = \(unsigned char \*\)nvshmem_malloc\(sync_at \+ GPUC_WORLD_SYNC_BYTES\);`, 1},
 		{`struct gpuc_world_shared`, 1},
 		// One process per device, after the command line is read, and
 		// DEVICES read after it sets it (Note [DEVICES after the command
@@ -83,7 +90,7 @@ func TestWorldFacts(t *testing.T) {
 		{`count\(int n, int \*in, const int \*__restrict__ weights, unsigned \*hist, long long \*part, \[\[maybe_unused\]\] int gpuc_b0, \[\[maybe_unused\]\] int gpuc_gdim\)`, 2},
 		{`int i = \(int\)\(\(blockIdx\.x \+ gpuc_b0\) \* blockDim\.x \+ threadIdx\.x\);`, 1},
 		{`const long long gpuc_b0 = gpuc_world_blocks\(gpuc_grid_all\), gpuc_grid = gpuc_world_grid\(gpuc_grid_all, true\);`, 1},
-		{`gpuc_world_launch_coop\(count, gpuc_grid, gpuc_block, 0, N, in\.ptr, weights\.ptr, hist\.ptr, part\.ptr, \(int\)gpuc_b0, \(int\)gpuc_grid_all\);`, 1},
+		{`gpuc_launch_coop\(count, gpuc_grid, gpuc_block, 0, N, in\.ptr, weights\.ptr, hist\.ptr, part\.ptr, \(int\)gpuc_b0, \(int\)gpuc_grid_all\);`, 1},
 		{`gpuc_world_sync\(\);`, 2},
 		{`gpuc_grid_sync\(\);`, 0},
 		// A launch that is not world runs whole, with the kernel's own
@@ -118,7 +125,7 @@ func TestWorldFacts(t *testing.T) {
 		{`gpuc_world_end\(\);`, 1},
 	} {
 		text := module
-		if strings.Contains(f.re, "rdc") || strings.Contains(f.re, "gpuc_world_shared") {
+		if strings.Contains(f.re, "rdc") || strings.Contains(f.re, "gpuc_world_shared") || strings.Contains(f.re, "NV") || strings.Contains(f.re, "GPUC_WORLD") {
 			text = whole
 		}
 		checkFact(t, text, f)
@@ -286,7 +293,7 @@ func TestWorldBarriersRepeat(t *testing.T) {
 	for _, f := range []fact{
 		{`\} else \{\n\s*long long procs_15 = \(long long\)gpuc_mul\(gpuc_world\.size, w\);\n\s*\{\n\s*const long long gpuc_grid_all`, 1},
 		{`gpuc_world_barrier\(\);[^\n]*\n\s*(\}\n\s*)*gpuc_world_barrier\(\);`, 0},
-		{`gpuc_world_launch_coop\(main_coop3, [^\n]*\n(\s*[^\n]*\n){4}\s*gpuc_world_barrier\(\); // and ends with one\n\s*\} else \{`, 1},
+		{`gpuc_launch_coop\(main_coop3, [^\n]*\n(\s*[^\n]*\n){4}\s*gpuc_world_barrier\(\); // and ends with one\n\s*\} else \{`, 1},
 		// Each world launch of the fallback ends with one, and the loop
 		// comes back to host reads, after which a launch needs its own.
 		{`GPUC_LAUNCH\(main_r1_k[123], [^\n]*\n(\s*[^\n]*\n){6}\s*gpuc_world_barrier\(\); // and ends with one`, 3},

@@ -158,15 +158,12 @@ func Build(file, out string, o Options) error {
 			return o.run(llvm.FindTool("nvcc"), "-O3", "-arch="+arch, "-o", out, src)
 		}
 		// A world program (Note [World on NVSHMEM] in backends/cuda)
-		// links NVSHMEM, whose device library needs relocatable code.
+		// links NVSHMEM's host library (Note [A world built whole]).
 		nv, err := NVSHMEM()
 		if err != nil {
 			return fmt.Errorf("%s runs on a world of devices (parameter DEVICES): %v", file, err)
 		}
-		args := append([]string{"-O3", "-arch=" + arch}, cuda.WorldFlags(m)...)
-		args = append(args, "-I"+filepath.Join(nv, "include"), "-o", out, src,
-			"-L"+filepath.Join(nv, "lib"), "-l:libnvshmem_host.so.3", "-lnvshmem_device", "-Xlinker", "-rpath,"+filepath.Join(nv, "lib"))
-		return o.run(llvm.FindTool("nvcc"), args...)
+		return o.run(llvm.FindTool("nvcc"), append([]string{"-O3", "-arch=" + arch, "-o", out, src}, cuda.WorldFlags(nv)...)...)
 	}
 	if tc == Hybrid {
 		return o.buildHybrid(m, filepath.Join(dir, m.Name), out)

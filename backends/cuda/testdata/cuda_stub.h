@@ -155,6 +155,7 @@ int atomicCAS(int *address, int compare, int val);
 unsigned atomicCAS(unsigned *address, unsigned compare, unsigned val);
 unsigned long long atomicCAS(unsigned long long *address, unsigned long long compare, unsigned long long val);
 int atomicCAS_system(int *address, int compare, int val);
+unsigned long long atomicAdd_system(unsigned long long *address, unsigned long long val);
 unsigned __activemask(void);
 unsigned __match_any_sync(unsigned mask, unsigned long long value);
 int __ffs(int x);

@@ -27,15 +27,13 @@ int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *id);
 int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks, const nvshmemx_uniqueid_t *uniqueid,
                                     nvshmemx_init_attr_t *attr);
 int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attributes);
+void nvshmem_finalize(void);
 int nvshmem_my_pe(void);
 int nvshmem_n_pes(void);
-void nvshmem_finalize(void);
 void *nvshmem_malloc(size_t size);
 void nvshmem_free(void *ptr);
 void *nvshmem_ptr(const void *dest, int pe);
 void nvshmem_barrier_all(void);
 void nvshmemx_barrier_all_on_stream(cudaStream_t stream);
-int nvshmemx_collective_launch(const void *func, dim3 gridDims, dim3 blockDims, void **args, size_t sharedMem,
-                               cudaStream_t stream);
 void nvshmemx_getmem_on_stream(void *dest, const void *source, size_t bytes, int pe, cudaStream_t stream);
 
