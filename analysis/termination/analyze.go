@@ -253,6 +253,12 @@ type analyzer struct {
 	// quick, where positive, is a shorter per-query limit, for the first invariant stage (Note
 	// [A quick first stage]).
 	quick time.Duration
+	// rankHints are ranking functions of a proof under a stronger condition, tried before the
+	// templates (Note [Rankings of a stronger condition first]).
+	rankHints []Ranking
+	// hintsOnly tries no ranking function but the hints; weakening keeps a try of the condition
+	// search to them (Note [Rankings of a stronger condition first]).
+	hintsOnly, weakening bool
 }
 
 // Note [Proved nests stay proved]
@@ -640,19 +646,39 @@ func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ran
 	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini}
 	ranks = make([][]Ranking, len(ps))
 	var failed []int
-	for i, p := range ps {
-		pr := a.provePiece(g, p, maxNestDepth)
-		if len(pr.stuck) > 0 {
-			failed = append(failed, i)
-			continue
-		}
-		ranks[i] = pr.ranks
-		obl = append(obl, pr.obl...)
+	for i := range ps {
+		failed = append(failed, i)
 	}
+	// The hints alone first, then every candidate (Note [Rankings of a stronger condition
+	// first]). The stages found in the first round serve the second; the invariants' obligations
+	// are certified again there, as its pieces' obligations are new.
+	rounds := []bool{false}
+	switch {
+	case len(a.rankHints) > 0 && a.weakening:
+		rounds = []bool{true}
+	case len(a.rankHints) > 0:
+		rounds = []bool{true, false}
+	}
+	for _, only := range rounds {
+		a.hintsOnly = only
+		g.certified = map[*Invariants]bool{}
+		var left []int
+		for _, i := range failed {
+			pr := a.provePiece(g, ps[i], maxNestDepth)
+			if len(pr.stuck) > 0 {
+				left = append(left, i)
+				continue
+			}
+			ranks[i] = pr.ranks
+			obl = append(obl, pr.obl...)
+		}
+		failed = left
+	}
+	a.hintsOnly = false
 	if len(failed) == 0 {
 		return ranks, obl, false, true
 	}
-	if !houdini || (prev.simple == nil && prev.full == nil) {
+	if !houdini || (prev.simple == nil && prev.full == nil) || a.weakening {
 		return nil, nil, false, false
 	}
 	g = &stages{inv0: inv0, bounds: g.bounds, certified: map[*Invariants]bool{}}
@@ -854,7 +880,9 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 // With strongest set, it stops at the strongest condition that proves the piece; keep keeps
 // every bound: the weakening only loosens upper bounds, never drops one (Note [Products of a
 // counter and a constant]). The parameters it bounds are those that the loops in reads read.
-func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit func() *Witness, w *work, strongest, keep bool) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
+// hints are rankings of ps under a stronger condition, tried first (Note [Rankings of a
+// stronger condition first]).
+func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit func() *Witness, w *work, strongest, keep bool, hints []Ranking) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
 	stuck := reads
 	read := map[string]bool{}
 	for _, c := range stuck {
@@ -938,6 +966,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 		cert  []Obligation
 	}
 	houdini, usedHoudini := true, false
+	weakening := false // Note [Rankings of a stronger condition first]
 	try := func() (string, *proof) {
 		c := *sys
 		c.Facts = append([]its.Fact(nil), sys.Facts...)
@@ -980,9 +1009,15 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			// launch sizes follows (Note [Loop nests proved piece by piece]).
 			half = w.share(1, 1)
 		}
-		a := &analyzer{eng: e, sys: &c, work: half, only: only}
+		a := &analyzer{eng: e, sys: &c, work: half, only: only, rankHints: hints, weakening: weakening}
 		ranks, cert, used, ok := a.provePiecesAlone(g, ps, houdini)
 		w.absorb(half)
+		if ok {
+			hints = append(flatRankings(ranks), hints...)
+		}
+		if e.cfg.Trace != nil {
+			fmt.Fprintf(e.cfg.Trace, ";;TRY %v out=%v left=%d cpu=%v q=%d: %s\n", ok, half.out, w.left, e.solver.CPU().Round(time.Millisecond), e.solver.Queries, strings.Join(conds, " && "))
+		}
 		if ok {
 			usedHoudini = used
 			return strings.Join(conds, " && "), &proof{facts: c.Facts[len(sys.Facts):], ranks: ranks, cert: cert}
@@ -997,7 +1032,29 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			return "", nil, nil, nil, false
 		}
 	}
-	cond, res := try()
+	var cond string
+	var res *proof
+	if !strongest {
+		// The widest bounds that keep a counter from wrapping first, on the parameters only
+		// (Note [The widest bounds first]).
+		wide := false
+		for i, p := range params[:nparams] {
+			if w := p.Sort.Width - 2; w > upper[i] {
+				upper[i], wide = w, true
+			}
+		}
+		if wide {
+			cond, res = try()
+		}
+		if res == nil {
+			for i, p := range params {
+				upper[i] = min(10, p.Sort.Width-2)
+			}
+		}
+	}
+	if res == nil {
+		cond, res = try()
+	}
 	if res == nil && !withSizes {
 		withSizes = true
 		cond, res = try()
@@ -1011,6 +1068,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	if !withSizes {
 		params = params[:nparams]
 	}
+	weakening = true
 	// A square's relation to its counter needs Houdini under every weaker condition, even where
 	// the strongest one proved with intervals (Note [Squares as counters]).
 	houdini = usedHoudini || len(squareVarCandidates(sys)) > 0 // Note [Loop nests proved piece by piece]
@@ -1045,7 +1103,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			}
 		}
 		was := upper[i]
-		for _, k := range []int{0, p.Sort.Width - 2, p.Sort.Width / 2, 20} {
+		for _, k := range []int{0, p.Sort.Width - 2, 20, p.Sort.Width / 2} {
 			if k != 0 && (k <= was || k >= p.Sort.Width) || k == 0 && keep {
 				continue
 			}

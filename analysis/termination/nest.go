@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"gpuc/analysis/its"
 )
@@ -242,7 +243,10 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 	// The joint try proves every piece: each piece's queries (Note [Work per loop nest]).
 	joint := budget()
 	joint.left *= len(stuck)
-	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep)
+	if e.cfg.Trace != nil {
+		fmt.Fprintf(e.cfg.Trace, ";;CONDITIONS %d stuck pieces cpu=%v\n", len(stuck), e.solver.CPU().Round(time.Millisecond))
+	}
+	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep, nil)
 	if !ok {
 		return "", nil, false
 	}
@@ -260,6 +264,9 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 	ranks := make([][]Ranking, len(stuck))
 	for i, p := range stuck {
 		share := budget()
+		if e.cfg.Trace != nil {
+			fmt.Fprintf(e.cfg.Trace, ";;PIECE %d of %d (%d transitions) cpu=%v\n", i+1, len(stuck), len(p.comp), e.solver.CPU().Round(time.Millisecond))
+		}
 		var rs [][]Ranking
 		var obl []Obligation
 		var facts []its.Fact
@@ -271,16 +278,16 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 			for _, ti := range p.comp {
 				only[ti] = true
 			}
-			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only}
+			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only, rankHints: ranks0[i], weakening: true}
 			rs, obl, _, ok = a.provePiecesAlone(g, []piece{p}, false)
 		}
 		if !ok {
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep)
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep, ranks0[i])
 		}
 		if !ok && len(stuck) > 1 {
 			// A value the piece reads may be bounded only through a bound on what another
 			// piece reads (CHR's sort size, through the store's capacity).
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep)
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep, ranks0[i])
 		}
 		if !ok {
 			record(ranks0)
