@@ -52,8 +52,8 @@ type Config struct {
 }
 
 // Note [Conditions on parameters first]
-// The condition search starts from the strongest condition, every bounded value at most 2^10,
-// and weakens one value at a time. A loop up to min(top[0], CAP) (CHR's store scans) is proved
+// The condition search starts from a strong condition, every bounded value at most 2^(w-2)
+// or 2^10 (Note [The widest bounds first]), and weakens one value at a time. A loop up to min(top[0], CAP) (CHR's store scans) is proved
 // by a bound on either; weakening the parameters first left the bound on the value read from
 // memory (top[0] <= 2^30), which no user can check. Weakening the values read from memory
 // first leaves the bound on the parameter (CAP <= 2^30), which the user sets.
@@ -643,7 +643,7 @@ func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ran
 		}
 		return out
 	}
-	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini}
+	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini || a.weakening}
 	ranks = make([][]Ranking, len(ps))
 	var failed []int
 	for i := range ps {
@@ -966,7 +966,10 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 		cert  []Obligation
 	}
 	houdini, usedHoudini := true, false
-	weakening := false // Note [Rankings of a stronger condition first]
+	// A try that drops a bound may need rankings of its own; every other try keeps to the
+	// rankings of the pieces' last proof where there is one (Note [Rankings of a stronger
+	// condition first]).
+	drop := false
 	try := func() (string, *proof) {
 		c := *sys
 		c.Facts = append([]its.Fact(nil), sys.Facts...)
@@ -1009,7 +1012,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			// launch sizes follows (Note [Loop nests proved piece by piece]).
 			half = w.share(1, 1)
 		}
-		a := &analyzer{eng: e, sys: &c, work: half, only: only, rankHints: hints, weakening: weakening}
+		a := &analyzer{eng: e, sys: &c, work: half, only: only, rankHints: hints, weakening: len(hints) > 0 && !drop}
 		ranks, cert, used, ok := a.provePiecesAlone(g, ps, houdini)
 		w.absorb(half)
 		if ok {
@@ -1024,8 +1027,10 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 		}
 		return "", nil
 	}
-	// The strongest condition first: if it does not help, no weaker one will. Then weaken it one
-	// parameter at a time, keeping each step that still proves.
+	// In a piece's search, the widest bounds that keep a counter from wrapping first (Note [The
+	// widest bounds first]); then, or in the joint try, the strongest condition: if that does
+	// not help, no weaker one will. Then weaken it one parameter at a time, keeping each step
+	// that still proves.
 	for i, p := range params {
 		lower[i], upper[i] = i < nparams, min(10, p.Sort.Width-2)
 		if upper[i] < 1 {
@@ -1034,25 +1039,19 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	}
 	var cond string
 	var res *proof
-	if !strongest {
-		// The widest bounds that keep a counter from wrapping first, on the parameters only
-		// (Note [The widest bounds first]).
-		wide := false
-		for i, p := range params[:nparams] {
-			if w := p.Sort.Width - 2; w > upper[i] {
-				upper[i], wide = w, true
-			}
-		}
-		if wide {
-			cond, res = try()
-		}
-		if res == nil {
-			for i, p := range params {
-				upper[i] = min(10, p.Sort.Width-2)
-			}
+	wide := false
+	for i, p := range params[:nparams] {
+		if w := p.Sort.Width - 2; w > upper[i] && !strongest {
+			upper[i], wide = w, true
 		}
 	}
+	if wide {
+		cond, res = try()
+	}
 	if res == nil {
+		for i, p := range params {
+			upper[i] = min(10, p.Sort.Width-2)
+		}
 		cond, res = try()
 	}
 	if res == nil && !withSizes {
@@ -1068,7 +1067,6 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	if !withSizes {
 		params = params[:nparams]
 	}
-	weakening = true
 	// A square's relation to its counter needs Houdini under every weaker condition, even where
 	// the strongest one proved with intervals (Note [Squares as counters]).
 	houdini = usedHoudini || len(squareVarCandidates(sys)) > 0 // Note [Loop nests proved piece by piece]
@@ -1095,8 +1093,10 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	for _, i := range order {
 		p := params[i]
 		if lower[i] && !keep {
-			lower[i] = false
-			if c, r := try(); r != nil {
+			lower[i], drop = false, true
+			c, r := try()
+			drop = false
+			if r != nil {
 				cond, res = c, r
 			} else {
 				lower[i] = true
@@ -1108,7 +1108,10 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 				continue
 			}
 			upper[i] = k
-			if c, r := try(); r != nil {
+			drop = k == 0
+			c, r := try()
+			drop = false
+			if r != nil {
 				cond, res = c, r
 				was = -1
 				break

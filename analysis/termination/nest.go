@@ -31,9 +31,9 @@ import (
 // terminate is a piece of its own that is never proved (testdata/its/nest-*.its).
 //
 // Each piece that stays stuck gets its own condition search (Engine.conditionPieces), in turn,
-// each under the conditions kept for the pieces before it, which it first tries alone (the
-// owner loops of one kernel stride alike, so most need no search of their own); a try proves
-// only its piece. The conjunction of the pieces' conditions proves every piece: more facts keep
+// each under the conditions kept for the pieces before it, which it first tries alone with the
+// joint try's rankings only (the owner loops of one kernel stride alike, so most need no search
+// of their own; Note [Rankings of a stronger condition first]); a try proves only its piece. The conjunction of the pieces' conditions proves every piece: more facts keep
 // every proof valid (Note [Proved nests stay proved]). A try finds the interval bounds again
 // under its condition (a bound on CAP bounds the snapshot n = min(top, CAP)) and reuses the
 // Houdini invariants of the proof without it, each with the condition's facts; where that
