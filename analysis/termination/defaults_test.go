@@ -63,7 +63,7 @@ func TestConditionAtDefaults(t *testing.T) {
 	if _, err := exec.LookPath("z3"); err != nil {
 		t.Skip("z3 is not installed")
 	}
-	eng, err := termination.NewEngine(termination.Config{CPU: -1, Work: 80})
+	eng, err := termination.NewEngine(termination.Config{CPU: -1, Work: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
