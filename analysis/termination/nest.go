@@ -228,9 +228,10 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 // the pieces' obligations; it records each piece's rankings in stuck (Note [Loop nests proved
 // piece by piece]). First the strongest condition on what every piece reads, all pieces in one
 // try: where it does not prove them, no condition is found. Then each piece in turn weakens
-// its own condition, under the conditions kept for the pieces before it (first trying those
-// alone); where one of these searches fails (the processor time runs out), the strongest
-// condition stands. Each search gets the queries of a nest's (Note [Work per loop nest]),
+// its own condition, from the widest bounds (Note [The widest bounds first]), under the
+// conditions kept for the pieces before it (first trying those alone), each try with the
+// rankings of the joint try first (Note [Rankings of a stronger condition first]); where one of
+// these searches fails (the processor time runs out), the strongest condition stands. Each search gets the queries of a nest's (Note [Work per loop nest]),
 // within the processor time left (w).
 func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit func() *Witness, w *work, keep bool) (string, []Obligation, bool) {
 	budget := func() *work {
