@@ -643,7 +643,7 @@ func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ran
 		}
 		return out
 	}
-	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini || a.weakening}
+	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini}
 	ranks = make([][]Ranking, len(ps))
 	var failed []int
 	for i := range ps {
@@ -678,7 +678,7 @@ func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ran
 	if len(failed) == 0 {
 		return ranks, obl, false, true
 	}
-	if !houdini || (prev.simple == nil && prev.full == nil) || a.weakening {
+	if !houdini || (prev.simple == nil && prev.full == nil) {
 		return nil, nil, false, false
 	}
 	g = &stages{inv0: inv0, bounds: g.bounds, certified: map[*Invariants]bool{}}
@@ -880,9 +880,15 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 // With strongest set, it stops at the strongest condition that proves the piece; keep keeps
 // every bound: the weakening only loosens upper bounds, never drops one (Note [Products of a
 // counter and a constant]). The parameters it bounds are those that the loops in reads read.
-// hints are rankings of ps under a stronger condition, tried first (Note [Rankings of a
-// stronger condition first]).
-func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit func() *Witness, w *work, strongest, keep bool, hints []Ranking) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
+// prior, where not nil, holds the rankings of ps under a stronger condition, tried first, and
+// whether that proof needed Houdini's invariants under its condition; a success leaves its
+// own there (Note [Rankings of a stronger condition first]).
+func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit func() *Witness, w *work, strongest, keep bool, prior *priorProof) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
+	var hints []Ranking
+	houdini := true
+	if prior != nil && len(prior.ranks) > 0 {
+		hints, houdini = prior.ranks, prior.houdini
+	}
 	stuck := reads
 	read := map[string]bool{}
 	for _, c := range stuck {
@@ -965,7 +971,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 		ranks [][]Ranking
 		cert  []Obligation
 	}
-	houdini, usedHoudini := true, false
+	usedHoudini := false
 	// A try that drops a bound may need rankings of its own; every other try keeps to the
 	// rankings of the pieces' last proof where there is one (Note [Rankings of a stronger
 	// condition first]).
@@ -1061,15 +1067,18 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	if res == nil {
 		return "", nil, nil, nil, false
 	}
+	// A square's relation to its counter needs Houdini under every weaker condition, even where
+	// the strongest one proved with intervals (Note [Squares as counters]).
+	houdini = usedHoudini || len(squareVarCandidates(sys)) > 0 // Note [Loop nests proved piece by piece]
+	if prior != nil {
+		defer func() { prior.ranks, prior.houdini = hints, houdini }()
+	}
 	if strongest {
 		return cond, res.facts, res.ranks, res.cert, true
 	}
 	if !withSizes {
 		params = params[:nparams]
 	}
-	// A square's relation to its counter needs Houdini under every weaker condition, even where
-	// the strongest one proved with intervals (Note [Squares as counters]).
-	houdini = usedHoudini || len(squareVarCandidates(sys)) > 0 // Note [Loop nests proved piece by piece]
 	// Values read from memory lose their bounds first, so that a condition that parameters can
 	// carry is stated on parameters (Note [Conditions on parameters first]).
 	isParam := map[string]bool{}

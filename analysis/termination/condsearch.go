@@ -94,3 +94,11 @@ func flatRankings(ranks [][]Ranking) []Ranking {
 	}
 	return out
 }
+
+// priorProof is what a proof under a stronger condition leaves to the tries under weaker ones
+// (Note [Rankings of a stronger condition first]): its rankings, and whether the tries look for
+// Houdini's invariants again under their condition (Note [Loop nests proved piece by piece]).
+type priorProof struct {
+	ranks   []Ranking
+	houdini bool
+}

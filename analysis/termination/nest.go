@@ -247,7 +247,8 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 	if e.cfg.Trace != nil {
 		fmt.Fprintf(e.cfg.Trace, ";;CONDITIONS %d stuck pieces cpu=%v\n", len(stuck), e.solver.CPU().Round(time.Millisecond))
 	}
-	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep, nil)
+	joint0 := &priorProof{}
+	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep, joint0)
 	if !ok {
 		return "", nil, false
 	}
@@ -283,12 +284,12 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 			rs, obl, _, ok = a.provePiecesAlone(g, []piece{p}, false)
 		}
 		if !ok {
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep, ranks0[i])
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini})
 		}
 		if !ok && len(stuck) > 1 {
 			// A value the piece reads may be bounded only through a bound on what another
 			// piece reads (CHR's sort size, through the store's capacity).
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep, ranks0[i])
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini})
 		}
 		if !ok {
 			record(ranks0)
