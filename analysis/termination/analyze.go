@@ -1112,7 +1112,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			}
 		}
 		was := upper[i]
-		for _, k := range []int{0, p.Sort.Width - 2, 20, p.Sort.Width / 2} {
+		for _, k := range []int{0, p.Sort.Width - 2, p.Sort.Width / 2, 20} {
 			if k != 0 && (k <= was || k >= p.Sort.Width) || k == 0 && keep {
 				continue
 			}

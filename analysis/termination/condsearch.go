@@ -10,8 +10,9 @@ package termination
 // the search of each stuck piece (Engine.conditional, not the joint strongest try of
 // Engine.conditionPieces, which stays the fallback) first tries every parameter in
 // [1, 2^(w-2)]; where that proves, the weakening goes on from there (no lower bound, then no
-// upper bound); where not, from [1, 2^10] as before, trying the upper bounds 2^(w-2), 2^20 and
-// 2^(w/2) in that order (the widest that proves, not the first of a ladder). Values read once
+// upper bound); where not, from [1, 2^10] as before (no upper bound, 2^(w-2), 2^(w/2), 2^20;
+// trying 2^20 before 2^(w/2) gave weaker bounds where the budget allowed and the old ones where
+// it ran out, so the constructed cases' verdicts moved with the load). Values read once
 // from memory start wide too, and still lose their bounds first (Note [Conditions on
 // parameters first]); launch sizes (Note [Conditions through products]) start at 2^10, and
 // only where the parameters' bounds alone do not prove.
