@@ -29,14 +29,19 @@ package termination
 // piece and printed the strongest condition, every parameter at most 2^10, below the program's
 // own defaults (MAXSTEPS = 2^30).
 //
-// So a try is given the rankings of the last proof of its pieces (hints: the joint strongest
-// try's, then each successful try's) and proves in two rounds over the same invariant stages:
-// first with the hints as the only candidates (no template, no Farkas), then, for the pieces
-// still stuck, with every candidate, the hints first. A try that only weakens a condition under
-// which its pieces were proved (analyzer.weakening: every try of the search after its first
-// success, and the try of a piece under the conditions kept for the pieces before it) has the
-// first round only: where the stronger proof's rankings do not carry over, the try fails in a
-// few queries rather than in a full search, and the condition stays the stronger one proved.
+// So a try is given the rankings of the last proof of its pieces (priorProof: the joint
+// strongest try's, then each successful try's) and proves in two rounds over the same invariant
+// stages: first with the hints as the only candidates (no template, no Farkas), then, for the
+// pieces still stuck, with every candidate, the hints first. A try that only widens a finite
+// bound (analyzer.weakening), and the try of a piece under the conditions kept for the pieces
+// before it, have the first round only: where the stronger proof's rankings do not carry over,
+// the try fails in a few queries rather than in a full search, and the condition stays the
+// stronger one proved. A try that drops a bound, and the first tries of a piece's own search,
+// have both rounds. Whether a try looks for Houdini's invariants again under its condition
+// follows the proof it starts from (priorProof.houdini, Note [Loop nests proved piece by
+// piece]): claim_rounds.kir's flag invariant and square.kir's squares hold only under the
+// condition, and without them the hints fail.
+//
 // A hint is a candidate like any template, checked by decrease in bitvector semantics under
 // the try's invariants, so every verdict stays sound; only how weak the printed condition is
 // can change. A hint is tried on a component only where it is defined at every location of the
