@@ -52,8 +52,8 @@ type Config struct {
 }
 
 // Note [Conditions on parameters first]
-// The condition search starts from the strongest condition, every bounded value at most 2^10,
-// and weakens one value at a time. A loop up to min(top[0], CAP) (CHR's store scans) is proved
+// The condition search starts from a strong condition, every bounded value at most 2^(w-2)
+// or 2^10 (Note [The widest bounds first]), and weakens one value at a time. A loop up to min(top[0], CAP) (CHR's store scans) is proved
 // by a bound on either; weakening the parameters first left the bound on the value read from
 // memory (top[0] <= 2^30), which no user can check. Weakening the values read from memory
 // first leaves the bound on the parameter (CAP <= 2^30), which the user sets.
@@ -253,6 +253,12 @@ type analyzer struct {
 	// quick, where positive, is a shorter per-query limit, for the first invariant stage (Note
 	// [A quick first stage]).
 	quick time.Duration
+	// rankHints are ranking functions of a proof under a stronger condition, tried before the
+	// templates (Note [Rankings of a stronger condition first]).
+	rankHints []Ranking
+	// hintsOnly tries no ranking function but the hints; weakening keeps a try of the condition
+	// search to them (Note [Rankings of a stronger condition first]).
+	hintsOnly, weakening bool
 }
 
 // Note [Proved nests stay proved]
@@ -640,15 +646,35 @@ func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ran
 	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini}
 	ranks = make([][]Ranking, len(ps))
 	var failed []int
-	for i, p := range ps {
-		pr := a.provePiece(g, p, maxNestDepth)
-		if len(pr.stuck) > 0 {
-			failed = append(failed, i)
-			continue
-		}
-		ranks[i] = pr.ranks
-		obl = append(obl, pr.obl...)
+	for i := range ps {
+		failed = append(failed, i)
 	}
+	// The hints alone first, then every candidate (Note [Rankings of a stronger condition
+	// first]). The stages found in the first round serve the second; the invariants' obligations
+	// are certified again there, as its pieces' obligations are new.
+	rounds := []bool{false}
+	switch {
+	case len(a.rankHints) > 0 && a.weakening:
+		rounds = []bool{true}
+	case len(a.rankHints) > 0:
+		rounds = []bool{true, false}
+	}
+	for _, only := range rounds {
+		a.hintsOnly = only
+		g.certified = map[*Invariants]bool{}
+		var left []int
+		for _, i := range failed {
+			pr := a.provePiece(g, ps[i], maxNestDepth)
+			if len(pr.stuck) > 0 {
+				left = append(left, i)
+				continue
+			}
+			ranks[i] = pr.ranks
+			obl = append(obl, pr.obl...)
+		}
+		failed = left
+	}
+	a.hintsOnly = false
 	if len(failed) == 0 {
 		return ranks, obl, false, true
 	}
@@ -854,7 +880,15 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 // With strongest set, it stops at the strongest condition that proves the piece; keep keeps
 // every bound: the weakening only loosens upper bounds, never drops one (Note [Products of a
 // counter and a constant]). The parameters it bounds are those that the loops in reads read.
-func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit func() *Witness, w *work, strongest, keep bool) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
+// prior, where not nil, holds the rankings of ps under a stronger condition, tried first, and
+// whether that proof needed Houdini's invariants under its condition; a success leaves its
+// own there (Note [Rankings of a stronger condition first]).
+func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit func() *Witness, w *work, strongest, keep bool, prior *priorProof) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
+	var hints []Ranking
+	houdini := true
+	if prior != nil && len(prior.ranks) > 0 {
+		hints, houdini = prior.ranks, prior.houdini
+	}
 	stuck := reads
 	read := map[string]bool{}
 	for _, c := range stuck {
@@ -938,7 +972,11 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 		ranks [][]Ranking
 		cert  []Obligation
 	}
-	houdini, usedHoudini := true, false
+	usedHoudini := false
+	// A try that drops a bound may need rankings of its own; every other try keeps to the
+	// rankings of the pieces' last proof where there is one (Note [Rankings of a stronger
+	// condition first]).
+	drop := false
 	try := func() (string, *proof) {
 		c := *sys
 		c.Facts = append([]its.Fact(nil), sys.Facts...)
@@ -981,24 +1019,48 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			// launch sizes follows (Note [Loop nests proved piece by piece]).
 			half = w.share(1, 1)
 		}
-		a := &analyzer{eng: e, sys: &c, work: half, only: only}
+		a := &analyzer{eng: e, sys: &c, work: half, only: only, rankHints: hints, weakening: len(hints) > 0 && !drop}
 		ranks, cert, used, ok := a.provePiecesAlone(g, ps, houdini)
 		w.absorb(half)
+		if ok {
+			hints = append(flatRankings(ranks), hints...)
+		}
+		if e.cfg.Trace != nil {
+			fmt.Fprintf(e.cfg.Trace, ";;TRY %v out=%v left=%d cpu=%v q=%d: %s\n", ok, half.out, w.left, e.solver.CPU().Round(time.Millisecond), e.solver.Queries, strings.Join(conds, " && "))
+		}
 		if ok {
 			usedHoudini = used
 			return strings.Join(conds, " && "), &proof{facts: c.Facts[len(sys.Facts):], ranks: ranks, cert: cert}
 		}
 		return "", nil
 	}
-	// The strongest condition first: if it does not help, no weaker one will. Then weaken it one
-	// parameter at a time, keeping each step that still proves.
+	// In a piece's search, the widest bounds that keep a counter from wrapping first (Note [The
+	// widest bounds first]); then, or in the joint try, the strongest condition: if that does
+	// not help, no weaker one will. Then weaken it one parameter at a time, keeping each step
+	// that still proves.
 	for i, p := range params {
 		lower[i], upper[i] = i < nparams, min(10, p.Sort.Width-2)
 		if upper[i] < 1 {
 			return "", nil, nil, nil, false
 		}
 	}
-	cond, res := try()
+	var cond string
+	var res *proof
+	wide := false
+	for i, p := range params[:nparams] {
+		if w := p.Sort.Width - 2; w > upper[i] && !strongest {
+			upper[i], wide = w, true
+		}
+	}
+	if wide {
+		cond, res = try()
+	}
+	if res == nil {
+		for i, p := range params {
+			upper[i] = min(10, p.Sort.Width-2)
+		}
+		cond, res = try()
+	}
 	if res == nil && !withSizes {
 		withSizes = true
 		cond, res = try()
@@ -1006,15 +1068,18 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	if res == nil {
 		return "", nil, nil, nil, false
 	}
+	// A square's relation to its counter needs Houdini under every weaker condition, even where
+	// the strongest one proved with intervals (Note [Squares as counters]).
+	houdini = usedHoudini || len(squareVarCandidates(sys)) > 0 // Note [Loop nests proved piece by piece]
+	if prior != nil {
+		defer func() { prior.ranks, prior.houdini = hints, houdini }()
+	}
 	if strongest {
 		return cond, res.facts, res.ranks, res.cert, true
 	}
 	if !withSizes {
 		params = params[:nparams]
 	}
-	// A square's relation to its counter needs Houdini under every weaker condition, even where
-	// the strongest one proved with intervals (Note [Squares as counters]).
-	houdini = usedHoudini || len(squareVarCandidates(sys)) > 0 // Note [Loop nests proved piece by piece]
 	// Values read from memory lose their bounds first, so that a condition that parameters can
 	// carry is stated on parameters (Note [Conditions on parameters first]).
 	isParam := map[string]bool{}
@@ -1038,8 +1103,10 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	for _, i := range order {
 		p := params[i]
 		if lower[i] && !keep {
-			lower[i] = false
-			if c, r := try(); r != nil {
+			lower[i], drop = false, true
+			c, r := try()
+			drop = false
+			if r != nil {
 				cond, res = c, r
 			} else {
 				lower[i] = true
@@ -1051,7 +1118,10 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 				continue
 			}
 			upper[i] = k
-			if c, r := try(); r != nil {
+			drop = k == 0
+			c, r := try()
+			drop = false
+			if r != nil {
 				cond, res = c, r
 				was = -1
 				break

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"gpuc/analysis/its"
 )
@@ -30,9 +31,9 @@ import (
 // terminate is a piece of its own that is never proved (testdata/its/nest-*.its).
 //
 // Each piece that stays stuck gets its own condition search (Engine.conditionPieces), in turn,
-// each under the conditions kept for the pieces before it, which it first tries alone (the
-// owner loops of one kernel stride alike, so most need no search of their own); a try proves
-// only its piece. The conjunction of the pieces' conditions proves every piece: more facts keep
+// each under the conditions kept for the pieces before it, which it first tries alone with the
+// joint try's rankings only (the owner loops of one kernel stride alike, so most need no search
+// of their own; Note [Rankings of a stronger condition first]); a try proves only its piece. The conjunction of the pieces' conditions proves every piece: more facts keep
 // every proof valid (Note [Proved nests stay proved]). A try finds the interval bounds again
 // under its condition (a bound on CAP bounds the snapshot n = min(top, CAP)) and reuses the
 // Houdini invariants of the proof without it, each with the condition's facts; where that
@@ -227,9 +228,10 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 // the pieces' obligations; it records each piece's rankings in stuck (Note [Loop nests proved
 // piece by piece]). First the strongest condition on what every piece reads, all pieces in one
 // try: where it does not prove them, no condition is found. Then each piece in turn weakens
-// its own condition, under the conditions kept for the pieces before it (first trying those
-// alone); where one of these searches fails (the processor time runs out), the strongest
-// condition stands. Each search gets the queries of a nest's (Note [Work per loop nest]),
+// its own condition, from the widest bounds (Note [The widest bounds first]), under the
+// conditions kept for the pieces before it (first trying those alone), each try with the
+// rankings of the joint try first (Note [Rankings of a stronger condition first]); where one of
+// these searches fails (the processor time runs out), the strongest condition stands. Each search gets the queries of a nest's (Note [Work per loop nest]),
 // within the processor time left (w).
 func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit func() *Witness, w *work, keep bool) (string, []Obligation, bool) {
 	budget := func() *work {
@@ -242,7 +244,11 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 	// The joint try proves every piece: each piece's queries (Note [Work per loop nest]).
 	joint := budget()
 	joint.left *= len(stuck)
-	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep)
+	if e.cfg.Trace != nil {
+		fmt.Fprintf(e.cfg.Trace, ";;CONDITIONS %d stuck pieces cpu=%v\n", len(stuck), e.solver.CPU().Round(time.Millisecond))
+	}
+	joint0 := &priorProof{}
+	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep, joint0)
 	if !ok {
 		return "", nil, false
 	}
@@ -260,6 +266,9 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 	ranks := make([][]Ranking, len(stuck))
 	for i, p := range stuck {
 		share := budget()
+		if e.cfg.Trace != nil {
+			fmt.Fprintf(e.cfg.Trace, ";;PIECE %d of %d (%d transitions) cpu=%v\n", i+1, len(stuck), len(p.comp), e.solver.CPU().Round(time.Millisecond))
+		}
 		var rs [][]Ranking
 		var obl []Obligation
 		var facts []its.Fact
@@ -271,16 +280,16 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 			for _, ti := range p.comp {
 				only[ti] = true
 			}
-			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only}
+			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only, rankHints: ranks0[i], weakening: true}
 			rs, obl, _, ok = a.provePiecesAlone(g, []piece{p}, false)
 		}
 		if !ok {
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep)
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini})
 		}
 		if !ok && len(stuck) > 1 {
 			// A value the piece reads may be bounded only through a bound on what another
 			// piece reads (CHR's sort size, through the store's capacity).
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep)
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini})
 		}
 		if !ok {
 			record(ranks0)

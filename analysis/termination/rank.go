@@ -355,8 +355,7 @@ func (a *analyzer) proveComponentIn(inv Invariants, comp []int, done [][]int) ([
 		locs := locsOf(a.sys, c)
 		a.phase(fmt.Sprintf("component of %d transitions", len(c)))
 		var found *Ranking
-		for _, f := range templates(a.sys, c) {
-			fn := uniform(f, locs)
+		for _, fn := range a.candidatesFor(c, locs) {
 			if a.rankFailed && a.raisedBySample(c, fn) {
 				continue
 			}
@@ -367,7 +366,7 @@ func (a *analyzer) proveComponentIn(inv Invariants, comp []int, done [][]int) ([
 			}
 			a.rankFailed = true
 		}
-		if found == nil {
+		if found == nil && !a.hintsOnly {
 			if fn := a.farkas(inv, c); fn != nil {
 				if strict, o, ok := a.decrease(inv, c, fn); ok {
 					found = &Ranking{Fn: fn, Strict: strict}
