@@ -175,6 +175,23 @@ __device__ inline void gpuc_world_sync() {
   cooperative_groups::this_grid().sync();
 }
 
+// A world program's start and exit, marked in each process (Note [A
+// world's start and exit] in backends/cuda/world.go): the parent marks
+// GPUC_AT_LOADED (the dynamic loader is done, before any library's
+// constructors: .preinit_array), GPUC_AT_CTORS (every library's
+// constructors have run), GPUC_AT_MAIN (the command line is read) and
+// GPUC_AT_FORK (before the first fork); each device's process marks
+// GPUC_AT_FORK (after its fork) and what follows, and the parent
+// GPUC_AT_REAPED for it. A mark is CLOCK_BOOTTIME in ns, the clock of the
+// process start times in /proc; --time prints them (gpuc_world_startup).
+enum gpuc_world_at {
+  GPUC_AT_LOADED, GPUC_AT_CTORS, GPUC_AT_MAIN, GPUC_AT_FORK, GPUC_AT_CUDA, GPUC_AT_CONTEXT, GPUC_AT_BOOT, GPUC_AT_SHMEM,
+  GPUC_AT_POOL, GPUC_AT_CLOCK, GPUC_AT_END, GPUC_AT_FINAL, GPUC_AT_EXIT, GPUC_AT_REAPED, GPUC_AT_N
+};
+static const char *const gpuc_world_at_names[GPUC_AT_N] = {
+    "libraries loaded", "constructors", "main", "fork", "CUDA", "context", "NVSHMEM bootstrap", "NVSHMEM",
+    "pool", "clock", "host program's end", "NVSHMEM finalized", "exit handlers", "reaped"};
+
 // gpuc_world_shared is the memory that the processes share: the host's
 // barrier (a count and a phase), NVSHMEM's unique id from device 0, and
 // each device's values for allreduce and its free memory for fitted
@@ -187,6 +204,7 @@ struct gpuc_world_shared {
   double kernels_ms[GPUC_MAX_DEVICES]; // gpuc_world_profile
   double waits_ms[GPUC_MAX_DEVICES];   // and with -DGPUC_WORLD_WAITS
   unsigned long long waits[GPUC_MAX_DEVICES];
+  long long marks[GPUC_MAX_DEVICES][GPUC_AT_N]; // each device's process's, and its reaping
 };
 
 // gpuc_world is this process's place in the world.
@@ -199,8 +217,72 @@ struct gpuc_world_t {
   bool finished = false;                        // gpuc_world_end has run
   double pool_ms = 0;                           // gpuc_world_pool's time
   long long barriers = 0, reads = 0;            // stream barriers and read-backs, for --time
+  bool forked = false;                          // this is a device's process
+  long long marks[GPUC_AT_N] = {};              // the parent's, or a world's of one without a fork
 };
 static gpuc_world_t gpuc_world;
+
+// gpuc_world_boot_ns is CLOCK_BOOTTIME in ns: /proc/PID/stat's start
+// times count from the same origin.
+inline long long gpuc_world_boot_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_BOOTTIME, &t);
+  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+// gpuc_world_mark marks at (the first time only) in this process's marks.
+inline void gpuc_world_mark(int at) {
+  long long *m = gpuc_world.forked ? gpuc_world.shared->marks[gpuc_world.rank] : gpuc_world.marks;
+  if (m[at] == 0) m[at] = gpuc_world_boot_ns();
+}
+
+// The loader's and the constructors' marks: .preinit_array runs after the
+// dynamic loader has mapped and relocated every library and before any
+// library's constructor; the program's constructors run after every
+// library's.
+inline void gpuc_world_loaded(int, char **, char **) { gpuc_world_mark(GPUC_AT_LOADED); }
+__attribute__((section(".preinit_array"), used)) static void (*const gpuc_world_preinit)(int, char **, char **) = gpuc_world_loaded;
+__attribute__((constructor(101))) inline void gpuc_world_ctors(void) { gpuc_world_mark(GPUC_AT_CTORS); }
+inline void gpuc_world_exit_mark(void) { gpuc_world_mark(GPUC_AT_EXIT); }
+
+// gpuc_world_started is when this process started, in CLOCK_BOOTTIME ns,
+// to a clock tick (10 ms): field 22 of /proc/self/stat; 0 if unknown.
+inline long long gpuc_world_started(void) {
+  FILE *f = fopen("/proc/self/stat", "r");
+  if (f == nullptr) return 0;
+  char buf[1024];
+  const size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  const char *p = strrchr(buf, ')'); // the command's name may hold spaces
+  unsigned long long start = 0;
+  if (p == nullptr || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &start) != 1) return 0;
+  return (long long)(start * (1000000000.0 / (double)sysconf(_SC_CLK_TCK)));
+}
+
+// gpuc_world_startup prints, with --time, this process's marks in ms after
+// its start and, in the parent of k devices' processes, each device's:
+// where a world program's whole run goes before its clock starts and
+// after it stops (Note [A world's start and exit]).
+inline void gpuc_world_startup(int k) {
+  const long long t0 = gpuc_world_started();
+  auto line = [&](const char *who, const long long *m) {
+    fprintf(stderr, "gpuc: %s, ms after the process started:", who);
+    bool first = true;
+    for (int at = 0; at < GPUC_AT_N; at++) {
+      if (m[at] == 0) continue;
+      fprintf(stderr, "%s %s %.1f", first ? "" : ",", gpuc_world_at_names[at], t0 > 0 ? (double)(m[at] - t0) / 1e6 : 0.0);
+      first = false;
+    }
+    fprintf(stderr, "\n");
+  };
+  line(k > 0 ? "start (the parent)" : "start and exit", gpuc_world.marks);
+  for (int r = 0; r < k; r++) {
+    char who[32];
+    snprintf(who, sizeof who, "device %d", r);
+    line(who, gpuc_world.shared->marks[r]);
+  }
+}
 
 // GPUC_SHMEM checks an NVSHMEM call that returns a status.
 #define GPUC_SHMEM(call) gpuc_shmem_check((call), #call)
@@ -239,7 +321,7 @@ inline void gpuc_world_term(int) {
 // in errs[rank]. A device that fails first, or device 0 finishing, gives
 // the others a grace period (they meet the same error at the same point
 // of the replicated host program), after which they are stopped.
-[[noreturn]] inline void gpuc_world_supervise(const pid_t *pids, FILE *const *errs, int k) {
+[[noreturn]] inline void gpuc_world_supervise(const pid_t *pids, FILE *const *errs, int k, bool time) {
   int status[GPUC_MAX_DEVICES] = {};
   bool done[GPUC_MAX_DEVICES] = {}, stopped[GPUC_MAX_DEVICES] = {};
   int left = k, first = -1;
@@ -265,6 +347,7 @@ inline void gpuc_world_term(int) {
     int r = 0;
     while (r < k && pids[r] != p) r++;
     if (r == k) continue;
+    gpuc_world.shared->marks[r][GPUC_AT_REAPED] = gpuc_world_boot_ns();
     done[r] = true;
     left--;
     status[r] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -274,6 +357,7 @@ inline void gpuc_world_term(int) {
       deadline = gpuc_world_now() + (r == 0 && status[r] != 0 ? 0.0 : r == 0 ? 60.0 : 1.0);
     }
   }
+  if (time) gpuc_world_startup(k);
   if (done[0] && status[0] != 0 && !stopped[0]) exit(status[0]);
   if (first >= 0) {
     rewind(errs[first]);
@@ -303,6 +387,7 @@ inline bool gpuc_world_start(bool time, long long devices) {
   if (devices < 1 || devices > GPUC_MAX_DEVICES)
     gpuc_fail("DEVICES=%lld: want 1 to %d devices", devices, GPUC_MAX_DEVICES);
   const int k = (int)devices;
+  gpuc_world_mark(GPUC_AT_MAIN);
   void *page = mmap(nullptr, sizeof(gpuc_world_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (page == MAP_FAILED) gpuc_fail("DEVICES=%d: mmap: %s", k, strerror(errno));
   gpuc_world.shared = (gpuc_world_shared *)page;
@@ -315,6 +400,7 @@ inline bool gpuc_world_start(bool time, long long devices) {
   fflush(stderr);
   pid_t pids[GPUC_MAX_DEVICES];
   const pid_t parent = getpid();
+  gpuc_world_mark(GPUC_AT_FORK);
   for (int r = 0; r < k; r++) {
     pids[r] = fork();
     if (pids[r] < 0) {
@@ -327,6 +413,9 @@ inline bool gpuc_world_start(bool time, long long devices) {
     if (getppid() != parent) _exit(1);
     gpuc_world.rank = r;
     gpuc_world.size = k;
+    gpuc_world.forked = true;
+    gpuc_world_mark(GPUC_AT_FORK);
+    atexit(gpuc_world_exit_mark); // before CUDA's, so that it runs after them
     if (r == 0) {
       signal(SIGTERM, gpuc_world_term);
     } else {
@@ -340,11 +429,13 @@ inline bool gpuc_world_start(bool time, long long devices) {
     gpuc_world_env();
     int count = 0;
     GPUC_CUDA(cudaGetDeviceCount(&count));
+    gpuc_world_mark(GPUC_AT_CUDA);
     if (count < k) gpuc_fail("DEVICES=%d: this machine has %d GPU%s", k, count, count == 1 ? "" : "s");
     GPUC_CUDA(cudaSetDevice(r));
+    gpuc_world_mark(GPUC_AT_CONTEXT);
     return time;
   }
-  gpuc_world_supervise(pids, errs, k);
+  gpuc_world_supervise(pids, errs, k, time);
 }
 
 // gpuc_world_meet waits on the host until every device's process comes:
@@ -422,10 +513,12 @@ inline void gpuc_world_init(size_t pool_bytes) {
   gpuc_world_env();
   if (gpuc_world.rank == 0) GPUC_SHMEM(nvshmemx_get_uniqueid(&gpuc_world.shared->id));
   gpuc_world_meet();
+  gpuc_world_mark(GPUC_AT_BOOT);
   nvshmemx_uniqueid_t id = gpuc_world.shared->id;
   nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
   GPUC_SHMEM(nvshmemx_set_attr_uniqueid_args(gpuc_world.rank, gpuc_world.size, &id, &attr));
   GPUC_SHMEM(nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr));
+  gpuc_world_mark(GPUC_AT_SHMEM);
   atexit(gpuc_world_atexit); // after NVSHMEM's, so that it runs first
   if (nvshmem_my_pe() != gpuc_world.rank || nvshmem_n_pes() != gpuc_world.size)
     gpuc_fail("device %d: NVSHMEM made it PE %d of %d, want %d of %d", gpuc_world.rank, nvshmem_my_pe(), nvshmem_n_pes(),
@@ -470,6 +563,7 @@ inline unsigned char *gpuc_world_pool(size_t bytes) {
   if (gpuc_world.size > 1) nvshmem_barrier_all();
   gpuc_world.pool = pool;
   gpuc_world.pool_ms = (double)(gpuc_now_ns() - t0) / 1e6;
+  gpuc_world_mark(GPUC_AT_POOL);
   memcpy(gpuc_world.peers, peers, sizeof peers);
   return pool;
 }
@@ -478,6 +572,7 @@ inline unsigned char *gpuc_world_pool(size_t bytes) {
 // --time, device 0 says how long the allocation took, before the clock,
 // and the zeroing, inside it.
 inline void gpuc_world_pool_zero(unsigned char *pool, size_t bytes) {
+  gpuc_world_mark(GPUC_AT_CLOCK);
   const long long t0 = gpuc_now_ns();
   GPUC_CUDA(cudaMemsetAsync(pool, 0, gpuc_alloc_size(bytes), 0));
   if (gpuc_profile.on) {
@@ -784,6 +879,7 @@ template <typename T> inline T gpuc_world_allreduce(gpuc_world_op op, T v, bool 
 // gpuc_world_end releases the pool and leaves NVSHMEM, which waits for
 // every device.
 inline void gpuc_world_end(void) {
+  gpuc_world_mark(GPUC_AT_END);
   GPUC_CUDA(cudaDeviceSynchronize());
   if (gpuc_world.size == 1) {
     if (gpuc_world.pool != nullptr) GPUC_CUDA(cudaFree(gpuc_world.pool));
@@ -793,6 +889,7 @@ inline void gpuc_world_end(void) {
   }
   gpuc_world.pool = nullptr;
   gpuc_world.finished = true;
+  gpuc_world_mark(GPUC_AT_FINAL);
 }
 
 // gpuc_world_of_one tells whether a world program that carries the
@@ -804,9 +901,17 @@ inline void gpuc_world_end(void) {
 // world_only (nullptr-terminated, or nullptr), which it has no use for.
 // A DEVICES value that is not a plain number goes to the world program,
 // whose command line reports it.
+// With --time, the one-device program prints its start and exit too
+// (gpuc_world_one_exit).
+inline void gpuc_world_one_exit(void) {
+  gpuc_world_mark(GPUC_AT_EXIT);
+  gpuc_world_startup(0);
+}
 inline bool gpuc_world_of_one(int *argc, char **argv, long long devices, const char *const *world_only = nullptr) {
-  bool help = false;
+  gpuc_world_mark(GPUC_AT_MAIN);
+  bool help = false, time = false;
   for (int i = 1; i < *argc; i++) {
+    if (strcmp(argv[i], "--time") == 0) time = true;
     if (strncmp(argv[i], "DEVICES=", 8) == 0) {
       char *end = nullptr;
       errno = 0;
@@ -827,6 +932,7 @@ inline bool gpuc_world_of_one(int *argc, char **argv, long long devices, const c
   }
   argv[n] = nullptr;
   *argc = n;
+  if (time) atexit(gpuc_world_one_exit); // before CUDA's, so that it runs after them
   return true;
 }
 

@@ -87,7 +87,10 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(what, "few") == 0) gpuc_fake_gpus = 2;
-  gpuc_world_start(false, k);
+  // startup: --time, which the parent's report of every process's start
+  // and exit follows (gpuc_world_startup).
+  gpuc_world_start(strcmp(what, "startup") == 0, k);
+  if (strcmp(what, "startup") == 0) return 0;
   const int d = gpuc_world.rank;
   if (strcmp(what, "coop") == 0) {
     const long long blocks = gpuc_world_allreduce<long long>(GPUC_WORLD_ADD, gpuc_world_grid(2, true));
