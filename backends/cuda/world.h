@@ -181,8 +181,9 @@ __device__ inline void gpuc_world_sync() {
 // constructors: .preinit_array), GPUC_AT_CTORS (every library's
 // constructors have run), GPUC_AT_MAIN (the command line is read) and
 // GPUC_AT_FORK (before the first fork); each device's process marks
-// GPUC_AT_FORK (after its fork) and what follows, and the parent
-// GPUC_AT_REAPED for it. A mark is CLOCK_BOOTTIME in ns, the clock of the
+// GPUC_AT_FORK (after its fork) and what follows, GPUC_AT_EXIT when it
+// reports its exit status (gpuc_world_report), and the parent
+// GPUC_AT_REAPED when it takes the device's end, reported or reaped. A mark is CLOCK_BOOTTIME in ns, the clock of the
 // process start times in /proc; --time prints them (gpuc_world_startup).
 enum gpuc_world_at {
   GPUC_AT_LOADED, GPUC_AT_CTORS, GPUC_AT_MAIN, GPUC_AT_FORK, GPUC_AT_CUDA, GPUC_AT_CONTEXT, GPUC_AT_BOOT, GPUC_AT_SHMEM,
@@ -190,7 +191,7 @@ enum gpuc_world_at {
 };
 static const char *const gpuc_world_at_names[GPUC_AT_N] = {
     "libraries loaded", "constructors", "main", "fork", "CUDA", "context", "NVSHMEM bootstrap", "NVSHMEM",
-    "pool", "clock", "host program's end", "NVSHMEM finalized", "exit handlers", "reaped"};
+    "pool", "clock", "host program's end", "NVSHMEM finalized", "reported", "ended"};
 
 // gpuc_world_shared is the memory that the processes share: the host's
 // barrier (a count and a phase), NVSHMEM's unique id from device 0, and
@@ -204,7 +205,8 @@ struct gpuc_world_shared {
   double kernels_ms[GPUC_MAX_DEVICES]; // gpuc_world_profile
   double waits_ms[GPUC_MAX_DEVICES];   // and with -DGPUC_WORLD_WAITS
   unsigned long long waits[GPUC_MAX_DEVICES];
-  long long marks[GPUC_MAX_DEVICES][GPUC_AT_N]; // each device's process's, and its reaping
+  long long marks[GPUC_MAX_DEVICES][GPUC_AT_N]; // each device's process's, and its end
+  int status[GPUC_MAX_DEVICES], reported[GPUC_MAX_DEVICES]; // gpuc_world_report
 };
 
 // gpuc_world is this process's place in the world.
@@ -243,7 +245,27 @@ inline void gpuc_world_mark(int at) {
 inline void gpuc_world_loaded(int, char **, char **) { gpuc_world_mark(GPUC_AT_LOADED); }
 __attribute__((section(".preinit_array"), used)) static void (*const gpuc_world_preinit)(int, char **, char **) = gpuc_world_loaded;
 __attribute__((constructor(101))) inline void gpuc_world_ctors(void) { gpuc_world_mark(GPUC_AT_CTORS); }
-inline void gpuc_world_exit_mark(void) { gpuc_world_mark(GPUC_AT_EXIT); }
+
+// gpuc_world_report is a device's process's exit hook (gpuc_exit_hook,
+// which every exit of the program calls, or gpuc_world_on_exit): its
+// output flushed and closed, then its exit status in the shared page,
+// which the parent takes as the device's end. What follows, the
+// libraries' exit and the driver's teardown in the kernel, the parent
+// does not wait for (Note [A world's start and exit] in
+// backends/cuda/world.go).
+inline void gpuc_world_report(int status) {
+  fflush(nullptr);
+  const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null >= 0) {
+    dup2(null, 1);
+    dup2(null, 2);
+    close(null);
+  }
+  gpuc_world_mark(GPUC_AT_EXIT);
+  __atomic_store_n(&gpuc_world.shared->status[gpuc_world.rank], status, __ATOMIC_RELAXED);
+  __atomic_store_n(&gpuc_world.shared->reported[gpuc_world.rank], 1, __ATOMIC_RELEASE);
+}
+inline void gpuc_world_on_exit(int status, void *) { gpuc_exit_notify(status); }
 
 // gpuc_world_started is when this process started, in CLOCK_BOOTTIME ns,
 // to a clock tick (10 ms): field 22 of /proc/self/stat; 0 if unknown.
@@ -276,7 +298,7 @@ inline void gpuc_world_startup(int k) {
     }
     fprintf(stderr, "\n");
   };
-  line(k > 0 ? "start (the parent)" : "start and exit", gpuc_world.marks);
+  line("start (the parent)", gpuc_world.marks);
   for (int r = 0; r < k; r++) {
     char who[32];
     snprintf(who, sizeof who, "device %d", r);
@@ -292,13 +314,16 @@ inline void gpuc_shmem_check(int status, const char *call) {
 
 // gpuc_world_env sets the environment that NVSHMEM reads at init, whatever
 // the user's: NVLink multicast off (it can take a shared host's GPUs out of
-// service), the unique id's bootstrap over loopback, and no remote
-// transport (the world is one host).
+// service), the unique id's bootstrap over loopback, no remote
+// transport (the world is one host), and no NCCL, whose communicators
+// NVSHMEM otherwise builds at init for collectives that gpuc never calls
+// (Note [A world's start and exit] in backends/cuda/world.go).
 inline void gpuc_world_env(void) {
   setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
   setenv("NCCL_NVLS_ENABLE", "0", 1);
   setenv("NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME", "lo", 1);
   setenv("NVSHMEM_REMOTE_TRANSPORT", "none", 1);
+  setenv("NVSHMEM_DISABLE_NCCL", "1", 1);
 }
 
 // gpuc_world_now is a monotonic clock in seconds.
@@ -327,7 +352,26 @@ inline void gpuc_world_term(int) {
   int left = k, first = -1;
   double deadline = -1;
   bool termed = false;
+  // end takes device r's end with its exit status s.
+  auto end = [&](int r, int s) {
+    gpuc_world.shared->marks[r][GPUC_AT_REAPED] = gpuc_world_boot_ns();
+    done[r] = true;
+    left--;
+    status[r] = s;
+    if (status[r] != 0 && !stopped[r] && first < 0) first = r;
+    if (deadline < 0 && (status[r] != 0 || r == 0)) {
+      // Device 0's failure decides at once; otherwise wait a while.
+      deadline = gpuc_world_now() + (r == 0 && status[r] != 0 ? 0.0 : r == 0 ? 60.0 : 1.0);
+    }
+  };
   while (left > 0) {
+    bool any = false;
+    for (int r = 0; r < k; r++)
+      if (!done[r] && __atomic_load_n(&gpuc_world.shared->reported[r], __ATOMIC_ACQUIRE)) {
+        end(r, __atomic_load_n(&gpuc_world.shared->status[r], __ATOMIC_RELAXED));
+        any = true;
+      }
+    if (any) continue;
     int st = 0;
     const pid_t p = waitpid(-1, &st, WNOHANG);
     if (p < 0 && errno != EINTR) break;
@@ -346,16 +390,8 @@ inline void gpuc_world_term(int) {
     }
     int r = 0;
     while (r < k && pids[r] != p) r++;
-    if (r == k) continue;
-    gpuc_world.shared->marks[r][GPUC_AT_REAPED] = gpuc_world_boot_ns();
-    done[r] = true;
-    left--;
-    status[r] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    if (status[r] != 0 && !stopped[r] && first < 0) first = r;
-    if (deadline < 0 && (status[r] != 0 || r == 0)) {
-      // Device 0's failure decides at once; otherwise wait a while.
-      deadline = gpuc_world_now() + (r == 0 && status[r] != 0 ? 0.0 : r == 0 ? 60.0 : 1.0);
-    }
+    if (r == k || done[r]) continue; // a device that reported, reaped
+    end(r, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
   }
   if (time) gpuc_world_startup(k);
   if (done[0] && status[0] != 0 && !stopped[0]) exit(status[0]);
@@ -415,7 +451,9 @@ inline bool gpuc_world_start(bool time, long long devices) {
     gpuc_world.size = k;
     gpuc_world.forked = true;
     gpuc_world_mark(GPUC_AT_FORK);
-    atexit(gpuc_world_exit_mark); // before CUDA's, so that it runs after them
+    // Before CUDA's exit handlers, so that it runs after them.
+    gpuc_exit_hook = gpuc_world_report;
+    on_exit(gpuc_world_on_exit, nullptr);
     if (r == 0) {
       signal(SIGTERM, gpuc_world_term);
     } else {
@@ -427,11 +465,20 @@ inline bool gpuc_world_start(bool time, long long devices) {
       }
     }
     gpuc_world_env();
+    // GPU r alone in sight where the user's environment leaves it open
+    // (gpuc_only_gpu): then it is CUDA's device 0, and a GPU that the
+    // machine lacks leaves none.
+    const bool alone = gpuc_only_gpu(r);
     int count = 0;
-    GPUC_CUDA(cudaGetDeviceCount(&count));
+    const cudaError_t found = cudaGetDeviceCount(&count);
+    if (alone && found != cudaSuccess)
+      count = 0;
+    else
+      GPUC_CUDA(found);
     gpuc_world_mark(GPUC_AT_CUDA);
-    if (count < k) gpuc_fail("DEVICES=%d: this machine has %d GPU%s", k, count, count == 1 ? "" : "s");
-    GPUC_CUDA(cudaSetDevice(r));
+    if (alone && count < 1) gpuc_fail("DEVICES=%d: this machine has no GPU %d", k, r);
+    if (!alone && count < k) gpuc_fail("DEVICES=%d: this machine has %d GPU%s", k, count, count == 1 ? "" : "s");
+    GPUC_CUDA(cudaSetDevice(alone ? 0 : r));
     gpuc_world_mark(GPUC_AT_CONTEXT);
     return time;
   }
@@ -901,17 +948,9 @@ inline void gpuc_world_end(void) {
 // world_only (nullptr-terminated, or nullptr), which it has no use for.
 // A DEVICES value that is not a plain number goes to the world program,
 // whose command line reports it.
-// With --time, the one-device program prints its start and exit too
-// (gpuc_world_one_exit).
-inline void gpuc_world_one_exit(void) {
-  gpuc_world_mark(GPUC_AT_EXIT);
-  gpuc_world_startup(0);
-}
 inline bool gpuc_world_of_one(int *argc, char **argv, long long devices, const char *const *world_only = nullptr) {
-  gpuc_world_mark(GPUC_AT_MAIN);
-  bool help = false, time = false;
+  bool help = false;
   for (int i = 1; i < *argc; i++) {
-    if (strcmp(argv[i], "--time") == 0) time = true;
     if (strncmp(argv[i], "DEVICES=", 8) == 0) {
       char *end = nullptr;
       errno = 0;
@@ -932,7 +971,6 @@ inline bool gpuc_world_of_one(int *argc, char **argv, long long devices, const c
   }
   argv[n] = nullptr;
   *argc = n;
-  if (time) atexit(gpuc_world_one_exit); // before CUDA's, so that it runs after them
   return true;
 }
 

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"gpuc/backends/runtime"
 	"gpuc/frontends/kir"
@@ -250,12 +251,21 @@ func TestWorldHost(t *testing.T) {
 		{"2", "fail0", "device 0 before\n", "error: device 0 failed alone\n", 1},
 		{"4", "all", "device 0 before\n", "error: every device raised\n", 1},
 		{"2", "exit3", "device 0 before\n", "", 3},
-		{"3", "few", "", "error: DEVICES=3: this machine has 2 GPUs\n", 1},
+		// Each device's process sees its GPU alone (gpuc_only_gpu), where
+		// the user leaves CUDA_VISIBLE_DEVICES unset: one the machine
+		// lacks fails, and the others are stopped after the grace period.
+		{"3", "few", "device 0 before\n", "error: DEVICES=3: this machine has no GPU 2\n", 1},
+		{"3", "fewseen", "", "error: DEVICES=3: this machine has 2 GPUs\n", 1},
+		{"3", "gpus", "gpus: 3 alone, 0 in the user's list, of 3\n", "", 0},
+		{"3", "gpusseen", "gpus: 0 alone, 3 in the user's list, of 3\n", "", 0},
+		// The parent ends as every device reports its exit status, not
+		// when the process ends (Note [A world's start and exit]).
+		{"2", "linger", "", "", 0},
 		// With --time the parent says when each process reached each
 		// point of its start and exit (Note [A world's start and exit]).
 		{"2", "startup", "", `re:gpuc: start \(the parent\), ms after the process started: libraries loaded -?\d+\.\d, constructors -?\d+\.\d, main -?\d+\.\d, fork -?\d+\.\d
-gpuc: device 0, ms after the process started: fork -?\d+\.\d, CUDA -?\d+\.\d, context -?\d+\.\d, exit handlers -?\d+\.\d, reaped -?\d+\.\d
-gpuc: device 1, ms after the process started: fork -?\d+\.\d, CUDA -?\d+\.\d, context -?\d+\.\d, exit handlers -?\d+\.\d, reaped -?\d+\.\d
+gpuc: device 0, ms after the process started: fork -?\d+\.\d, CUDA -?\d+\.\d, context -?\d+\.\d, reported -?\d+\.\d, ended -?\d+\.\d
+gpuc: device 1, ms after the process started: fork -?\d+\.\d, CUDA -?\d+\.\d, context -?\d+\.\d, reported -?\d+\.\d, ended -?\d+\.\d
 `, 0},
 		{"0", "ok", "", "error: DEVICES=0: want 1 to 64 devices\n", 1},
 		// Which program a world program that carries the one-device
@@ -271,7 +281,11 @@ gpuc: device 1, ms after the process started: fork -?\d+\.\d, CUDA -?\d+\.\d, co
 			cmd := exec.Command(exe, tt.k, tt.what)
 			var stdout, stderr strings.Builder
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			start := time.Now()
 			err := cmd.Run()
+			if tt.what == "linger" && time.Since(start) > 2*time.Second {
+				t.Errorf("./host %s linger: %v; the parent waited for the processes' ends", tt.k, time.Since(start))
+			}
 			status := 0
 			if ee, ok := err.(*exec.ExitError); ok {
 				status = ee.ExitCode()
