@@ -20,9 +20,11 @@ import (
 //
 //   - Start: `./prog DEVICES=k` forks k processes after reading the
 //     command line and before any CUDA call; the parent only waits and
-//     exits with the world's status. Process d uses GPU d. Each sets
-//     NVSHMEM's environment itself (NVLink multicast off, the unique-id
-//     bootstrap over loopback, no remote transport), whatever the user's.
+//     exits with the world's status. Process d uses GPU d, the only one
+//     it sees where CUDA_VISIBLE_DEVICES is unset. Each sets NVSHMEM's
+//     environment itself (NVLink multicast off, the unique-id bootstrap
+//     over loopback, no remote transport, no NCCL), whatever the user's
+//     (Note [A world's start and exit]).
 //   - Memory: one nvshmem_malloc pool holds every global buffer, in the
 //     same layout on every device, so that a buffer's address on device e
 //     is its local address moved by e's pool base (gpuc_peer_base, in
@@ -78,6 +80,9 @@ import (
 //     0's error decides the exit status; else the first device that
 //     failed does. The others are stopped after a grace period (they
 //     usually meet the same error at the same point of the host program).
+//     A device's end is its exit status, which its process reports as
+//     its exit starts; the parent does not wait for the driver's
+//     teardown after it.
 
 // Note [DEVICES after the command line]
 //

@@ -340,7 +340,10 @@ inline void gpuc_world_term(int) {
 }
 
 // gpuc_world_supervise is the parent: it waits for the k processes and
-// exits as the world ends. Device 0's status decides if it failed (it has
+// exits as the world ends. A device ends with the exit status that its
+// process reports (gpuc_world_report), or else with the process's end;
+// with time (--time) the parent prints every process's marks first
+// (gpuc_world_startup). Device 0's status decides if it failed (it has
 // printed its error); else the first device that failed decides, and the
 // parent prints what that device wrote on standard error, which it kept
 // in errs[rank]. A device that fails first, or device 0 finishing, gives
