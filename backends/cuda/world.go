@@ -72,8 +72,8 @@ import (
 //   - A world of one, DEVICES=1, runs without NVSHMEM: its pool from
 //     cudaMalloc, no world barriers but the grid's (Note [A world of one]
 //     in world.h).
-//   - Build: one whole-program nvcc build against NVSHMEM's host library
-//     alone (Note [A world built whole]).
+//   - Build: one whole-program nvcc run (no -rdc) that links NVSHMEM's
+//     host and device libraries (Note [A world built whole]).
 //   - Output: only device 0 writes standard output and --stats; the
 //     others write to /dev/null, and their standard error to a file that
 //     the parent shows only if that device's error ends the world. Device

@@ -22,7 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <tuple>
 #include <type_traits>
 
 // GPUC_WORLD_REGS caps the registers of a thread of the world's kernels

@@ -58,6 +58,10 @@ func TestWorldFacts(t *testing.T) {
 		{`(?m)^//        nvcc -O3 -arch=sm_90 -o spread spread\.cu -I\$NV/include -L\$NV/lib -l:libnvshmem_host\.so\.3 -lnvshmem_device -Xlinker -rpath,\$NV/lib$`, 1},
 		{`(?m)^// nvcc world flags: -I\$NV/include -L\$NV/lib -l:libnvshmem_host\.so\.3 -lnvshmem_device -Xlinker -rpath,\$NV/lib$`, 1},
 		{`-rdc|nvshmemx_collective_launch|nvshmem_barrier_all\(\);\n\s*gpuc_world_wait`, 0},
+		// The world barrier in a kernel is gpuc's own (Note [The world
+		// barrier in a kernel]), its words after the pool's buffers.
+		{`atomicAdd_system\(gpuc_peer\(words, 0\) \+ GPUC_WORLD_ARRIVED, 1ULL\)`, 1},
+		{`pool = \(unsigned char \*\)nvshmem_malloc\(sync_at \+ GPUC_WORLD_SYNC_BYTES\);`, 1},
 		{`struct gpuc_world_shared`, 1},
 		// One process per device, after the command line is read, and
 		// DEVICES read after it sets it (Note [DEVICES after the command
@@ -123,7 +127,7 @@ func TestWorldFacts(t *testing.T) {
 		{`gpuc_world_end\(\);`, 1},
 	} {
 		text := module
-		if strings.Contains(f.re, "rdc") || strings.Contains(f.re, "gpuc_world_shared") || strings.Contains(f.re, "NV") {
+		if strings.Contains(f.re, "rdc") || strings.Contains(f.re, "gpuc_world_shared") || strings.Contains(f.re, "NV") || strings.Contains(f.re, "GPUC_WORLD") {
 			text = whole
 		}
 		checkFact(t, text, f)
