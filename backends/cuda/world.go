@@ -289,10 +289,18 @@ func WorldFlags(dir string) []string {
 // device 0 alone too (gpuc_only_gpu(0) after gpuc_detach): an
 // empty-kernel program took 1.3-1.4 s with 4 GPUs in sight and 0.43 s
 // with one. A world program that carries the one-device program runs it
-// detached at DEVICES=1, as today's. What remains of a world's start is
-// CUDA's and NVSHMEM's own: the contexts (0.4 s at once on 4), NVSHMEM's
-// init without NCCL (0.3 s: the bootstrap, the topology through NVML,
-// the heap's reservation, the teams).
+// detached at DEVICES=1, as today's. The call of 08:09 (4x H200,
+// res-start13-2.txt; old and new built and run in the same call), whole
+// runs in ms: tree merge sort 23 as today's program 1512 -> 745-795, its
+// world of 1 1747 -> 882-967, of 2 3175 -> 1254-1370, of 4 4426 ->
+// 2062-2132, device times unchanged; world_step at R=0 as today's
+// 1082-1146 -> 451-524, world of 2 3268-3322 -> 928-1017; world_fence
+// found no miss on 2 and 4 with a GPU in sight a process. What remains
+// of a world's start is CUDA's and NVSHMEM's own, and unavoidable here:
+// on 4 the contexts, made at once, end 0.4-0.8 s after the first
+// process's CUDA started, whether each process sees one GPU or four;
+// NVSHMEM's init without NCCL takes 0.3-0.45 s (the bootstrap, the
+// topology through NVML, the heap's reservation, the teams).
 
 // Note [The world barrier in a kernel]
 //
