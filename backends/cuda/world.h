@@ -219,7 +219,7 @@ struct gpuc_world_t {
   double pool_ms = 0;                           // gpuc_world_pool's time
   long long barriers = 0, reads = 0;            // stream barriers and read-backs, for --time
   bool forked = false;                          // this is a device's process
-  long long marks[GPUC_AT_N] = {};              // the parent's, or a world's of one without a fork
+  long long marks[GPUC_AT_N] = {};              // the parent's (gpuc_world_mark)
 };
 static gpuc_world_t gpuc_world;
 
