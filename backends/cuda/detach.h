@@ -1,7 +1,9 @@
 // detach.h: the visible process of a CUDA program, which waits for the
 // program's exit status but not for the CUDA driver's teardown. Pasted
 // after gpuc_runtime.h into the hybrid, driver API and runtime API
-// programs, never into a host build or a world's.
+// programs, never into a host build; a world program pastes it only for
+// the one-device program it may carry (Note [A world of one runs the
+// one-device program] in one.go), whose parent supervises no world.
 //
 // Note [Detached exit]
 //

@@ -321,6 +321,11 @@ func (e *emitter) hostMain(main string) string {
 		// Before anything else (Note [Detached exit] in detach.h).
 		f.line("gpuc_detach(%s);", e.dev.(detacher).detachByDefault())
 	}
+	if _, gpu := e.dev.(detacher); gpu && !e.world && !e.threads {
+		// Device 0 alone in sight, before CUDA starts (Note [A world's
+		// start and exit]).
+		f.line("gpuc_only_gpu(0);")
+	}
 	for _, l := range e.argTables() {
 		f.line("%s", l)
 	}

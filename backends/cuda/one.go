@@ -37,7 +37,9 @@ import (
 //
 // The one-device program is today's, as `gpuc compile` without --world
 // writes it, built as today's is (whole: Note [A world built whole] in
-// world.go), but for its store, which holds at most what today's does
+// world.go), detached as today's is (until 2026-11-27 it was not: its
+// whole run waited for the driver's teardown, Note [A world's start and
+// exit] in world.go), but for its store, which holds at most what today's does
 // (2^30 fitted, CAPACITY an i32), which on one device is all that fits.
 // Both print the same bytes (the frontend's invariant for every world
 // size), but for TRACE=1's mode column (today's program runs one-block
@@ -58,11 +60,12 @@ func (e *emitter) moduleWithOne(one *ir.Module, opts Options) (string, error) {
 		return "", fmt.Errorf("cuda: the one-device program of module %s has the parameter %s", e.m.Name, ir.DevicesParam)
 	}
 	o := newEmitter(one, e.dev, !opts.NoChecks)
-	// The head is the world program's, which does not detach (Note [Detached
-	// exit] in detach.h): neither does the one-device program it carries.
-	o.detach = false
+	// The head is the world program's, whose parent supervises its devices'
+	// processes; the one-device program detaches as today's does (Note
+	// [Detached exit] in detach.h), so detach.h follows the head.
 	var b strings.Builder
 	b.WriteString(e.dev.head(e))
+	b.WriteString("\n" + detachPrelude + "\n")
 	b.WriteString("\n// The one-device program, which DEVICES=1 runs (Note [A world of one runs the one-device program]).\nnamespace gpuc_one {\n")
 	b.WriteString(o.body("run"))
 	b.WriteString("} // namespace gpuc_one\n\n// The world program.\nnamespace gpuc_many {\n")

@@ -59,12 +59,17 @@ func TestWorldWithOne(t *testing.T) {
 	for _, f := range []fact{
 		{`gpuc_world_start|gpuc_world_pool|"DEVICES"`, 0},
 		{`GPUC_CUDA\(cudaMalloc\(&gpuc_pool, gpuc_pool_bytes\)\);`, 1},
+		// Today's program: detached, device 0 alone in sight (Note [A
+		// world's start and exit]).
+		{`int run\(int argc, char \*\*argv\) \{\n\s*gpuc_detach\(true\);\n\s*gpuc_only_gpu\(0\);\n`, 1},
+		{`gpuc_exit_notify\(0\);`, 2},
 	} {
 		checkFact(t, onePart, f)
 	}
 	for _, f := range []fact{
 		{`gpuc_world_start\(gpuc_args, \(long long\)DEVICES\);`, 1},
 		{`gpuc_world_pool\(gpuc_pool_bytes\)`, 1},
+		{`gpuc_detach\(|gpuc_only_gpu\(0\)|gpuc_exit_notify\(0\)`, 0},
 	} {
 		checkFact(t, manyPart, f)
 	}

@@ -20,9 +20,11 @@ import (
 //
 //   - Start: `./prog DEVICES=k` forks k processes after reading the
 //     command line and before any CUDA call; the parent only waits and
-//     exits with the world's status. Process d uses GPU d. Each sets
-//     NVSHMEM's environment itself (NVLink multicast off, the unique-id
-//     bootstrap over loopback, no remote transport), whatever the user's.
+//     exits with the world's status. Process d uses GPU d, the only one
+//     it sees where CUDA_VISIBLE_DEVICES is unset. Each sets NVSHMEM's
+//     environment itself (NVLink multicast off, the unique-id bootstrap
+//     over loopback, no remote transport, no NCCL), whatever the user's
+//     (Note [A world's start and exit]).
 //   - Memory: one nvshmem_malloc pool holds every global buffer, in the
 //     same layout on every device, so that a buffer's address on device e
 //     is its local address moved by e's pool base (gpuc_peer_base, in
@@ -78,6 +80,9 @@ import (
 //     0's error decides the exit status; else the first device that
 //     failed does. The others are stopped after a grace period (they
 //     usually meet the same error at the same point of the host program).
+//     A device's end is its exit status, which its process reports as
+//     its exit starts; the parent does not wait for the driver's
+//     teardown after it.
 
 // Note [DEVICES after the command line]
 //
@@ -232,6 +237,70 @@ func WorldFlags(dir string) []string {
 // declarations without a body. Large device functions are out of line
 // in both programs, as in today's (Note [Large device functions out of
 // line] in funcs.go).
+
+// Note [A world's start and exit]
+//
+// Users time a program from its start to its exit. On 4x H200 (07:03,
+// docs/BENCHMARKS.md, branch nordc13) tree merge sort at depth 23 ran
+// 305 ms on the device in a whole run of 0.96 s as today's program, and
+// 94 ms in 3.5-4.2 s as a world of 4. With --time a world program's
+// parent prints, for itself and each device's process, when it reached
+// each point in ms after it started (gpuc_world_mark, gpuc_world_startup
+// in world.h: the process's start from /proc/self/stat, to a 10 ms tick;
+// the loader's end in .preinit_array; CUDA's start; the context;
+// NVSHMEM's; the pool; the clock; the host program's end; finalize; the
+// exit status reported; the parent's taking it). The probe of 07:44
+// (4x H200, persistence on; /work/gpu-notes/res-start13-1.txt), world_step
+// at R=0 (no kernel) on 2 devices, the same on 4 but where said:
+//   - loading NVSHMEM's host library (41 MB) costs nothing to speak of:
+//     the loader is done 2-12 ms after the start, an empty-kernel program
+//     linked against it starts as fast as one that is not (0.99-1.07 s
+//     against 1.06-1.23 s to its kernel);
+//   - CUDA's start (cudaGetDeviceCount) took 0.75-1.1 s with the machine's
+//     4 GPUs in sight and 0.2 s with one (CUDA_VISIBLE_DEVICES=0), in a
+//     process alone; the context 0.13-0.25 s more, 0.4 s where 4
+//     processes make theirs at once;
+//   - nvshmemx_init_attr took 1.0-1.4 s, of which NCCL's communicators
+//     took 0.7-1.0: NVSHMEM, built with NCCL, opens the system's
+//     libnccl.so.2 (and through it libibverbs and libmlx5) and makes a
+//     communicator for each of 5 teams, for collectives that gpuc never
+//     calls; with NVSHMEM_DISABLE_NCCL=1, 0.3-0.37 s. nvshmem_finalize
+//     took 0.5 s with them and 0.02 s without, and the exit handlers
+//     after it 75-130 ms against 1.5. NVSHMEM_DISABLE_LOCAL_ONLY_PROXY
+//     and NVSHMEM_DISABLE_CUDA_VMM changed nothing;
+//   - a process's end after its exit handlers, the driver's teardown in
+//     the kernel, took 0.1-0.43 s, which the parent waited for.
+// So (the same probe, whole runs): NVSHMEM_DISABLE_NCCL=1, which
+// gpuc_world_env sets whatever the user's, took a world of 2 from 3.0-3.3
+// s to 1.5-1.8 and of 4 from 3.6-3.8 to 1.9-2.3, tree merge sort 23 on 2
+// from 3.2 to 1.8 s and on 4 from 3.7 to 2.5; each device's process sees
+// only its GPU, where the user left CUDA_VISIBLE_DEVICES unset
+// (gpuc_only_gpu: NVSHMEM's P2P transport finds a peer it cannot see
+// through NVML, and world_step's pool mapped every peer on 2 and 4), and
+// with NCCL off that took a world of 2 to 1.1 s (of 4: 2.0, the contexts'
+// 0.4 s at once remain); each device's process reports its exit status
+// in the shared page as its exit starts (gpuc_world_report, after CUDA's
+// exit handlers), and the parent ends as every device has reported, not
+// waiting for the driver's teardown, as a detached program does not
+// (Note [Detached exit] in detach.h): a device's process that has
+// reported dies with the parent (PR_SET_PDEATHSIG), its teardown left to
+// the kernel, which may still be freeing its GPU memory when the next
+// program starts, as after a detached program. Today's programs see
+// device 0 alone too (gpuc_only_gpu(0) after gpuc_detach): an
+// empty-kernel program took 1.3-1.4 s with 4 GPUs in sight and 0.43 s
+// with one. A world program that carries the one-device program runs it
+// detached at DEVICES=1, as today's. The call of 08:09 (4x H200,
+// res-start13-2.txt; old and new built and run in the same call), whole
+// runs in ms: tree merge sort 23 as today's program 1512 -> 745-795, its
+// world of 1 1747 -> 882-967, of 2 3175 -> 1254-1370, of 4 4426 ->
+// 2062-2132, device times unchanged; world_step at R=0 as today's
+// 1082-1146 -> 451-524, world of 2 3268-3322 -> 928-1017; world_fence
+// found no miss on 2 and 4 with a GPU in sight a process. What remains
+// of a world's start is CUDA's and NVSHMEM's own, and unavoidable here:
+// on 4 the contexts, made at once, end 0.4-0.8 s after the first
+// process's CUDA started, whether each process sees one GPU or four;
+// NVSHMEM's init without NCCL takes 0.3-0.45 s (the bootstrap, the
+// topology through NVML, the heap's reservation, the teams).
 
 // Note [The world barrier in a kernel]
 //

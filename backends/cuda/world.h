@@ -174,6 +174,24 @@ __device__ inline void gpuc_world_sync() {
   cooperative_groups::this_grid().sync();
 }
 
+// A world program's start and exit, marked in each process (Note [A
+// world's start and exit] in backends/cuda/world.go): the parent marks
+// GPUC_AT_LOADED (the dynamic loader is done, before any library's
+// constructors: .preinit_array), GPUC_AT_CTORS (every library's
+// constructors have run), GPUC_AT_MAIN (the command line is read) and
+// GPUC_AT_FORK (before the first fork); each device's process marks
+// GPUC_AT_FORK (after its fork) and what follows, GPUC_AT_EXIT when it
+// reports its exit status (gpuc_world_report), and the parent
+// GPUC_AT_REAPED when it takes the device's end, reported or reaped. A mark is CLOCK_BOOTTIME in ns, the clock of the
+// process start times in /proc; --time prints them (gpuc_world_startup).
+enum gpuc_world_at {
+  GPUC_AT_LOADED, GPUC_AT_CTORS, GPUC_AT_MAIN, GPUC_AT_FORK, GPUC_AT_CUDA, GPUC_AT_CONTEXT, GPUC_AT_BOOT, GPUC_AT_SHMEM,
+  GPUC_AT_POOL, GPUC_AT_CLOCK, GPUC_AT_END, GPUC_AT_FINAL, GPUC_AT_EXIT, GPUC_AT_REAPED, GPUC_AT_N
+};
+static const char *const gpuc_world_at_names[GPUC_AT_N] = {
+    "libraries loaded", "constructors", "main", "fork", "CUDA", "context", "NVSHMEM bootstrap", "NVSHMEM",
+    "pool", "clock", "host program's end", "NVSHMEM finalized", "reported", "ended"};
+
 // gpuc_world_shared is the memory that the processes share: the host's
 // barrier (a count and a phase), NVSHMEM's unique id from device 0, and
 // each device's values for allreduce and its free memory for fitted
@@ -186,6 +204,8 @@ struct gpuc_world_shared {
   double kernels_ms[GPUC_MAX_DEVICES]; // gpuc_world_profile
   double waits_ms[GPUC_MAX_DEVICES];   // and with -DGPUC_WORLD_WAITS
   unsigned long long waits[GPUC_MAX_DEVICES];
+  long long marks[GPUC_MAX_DEVICES][GPUC_AT_N]; // each device's process's, and its end
+  int status[GPUC_MAX_DEVICES], reported[GPUC_MAX_DEVICES]; // gpuc_world_report
 };
 
 // gpuc_world is this process's place in the world.
@@ -198,8 +218,92 @@ struct gpuc_world_t {
   bool finished = false;                        // gpuc_world_end has run
   double pool_ms = 0;                           // gpuc_world_pool's time
   long long barriers = 0, reads = 0;            // stream barriers and read-backs, for --time
+  bool forked = false;                          // this is a device's process
+  long long marks[GPUC_AT_N] = {};              // the parent's (gpuc_world_mark)
 };
 static gpuc_world_t gpuc_world;
+
+// gpuc_world_boot_ns is CLOCK_BOOTTIME in ns: /proc/PID/stat's start
+// times count from the same origin.
+inline long long gpuc_world_boot_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_BOOTTIME, &t);
+  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+// gpuc_world_mark marks at (the first time only) in this process's marks.
+inline void gpuc_world_mark(int at) {
+  long long *m = gpuc_world.forked ? gpuc_world.shared->marks[gpuc_world.rank] : gpuc_world.marks;
+  if (m[at] == 0) m[at] = gpuc_world_boot_ns();
+}
+
+// The loader's and the constructors' marks: .preinit_array runs after the
+// dynamic loader has mapped and relocated every library and before any
+// library's constructor; the program's constructors run after every
+// library's.
+inline void gpuc_world_loaded(int, char **, char **) { gpuc_world_mark(GPUC_AT_LOADED); }
+__attribute__((section(".preinit_array"), used)) static void (*const gpuc_world_preinit)(int, char **, char **) = gpuc_world_loaded;
+__attribute__((constructor(101))) inline void gpuc_world_ctors(void) { gpuc_world_mark(GPUC_AT_CTORS); }
+
+// gpuc_world_report is a device's process's exit hook (gpuc_exit_hook,
+// which every exit of the program calls, or gpuc_world_on_exit): its
+// output flushed and closed, then its exit status in the shared page,
+// which the parent takes as the device's end. What follows, the
+// libraries' exit and the driver's teardown in the kernel, the parent
+// does not wait for (Note [A world's start and exit] in
+// backends/cuda/world.go).
+inline void gpuc_world_report(int status) {
+  fflush(nullptr);
+  const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null >= 0) {
+    dup2(null, 1);
+    dup2(null, 2);
+    close(null);
+  }
+  gpuc_world_mark(GPUC_AT_EXIT);
+  __atomic_store_n(&gpuc_world.shared->status[gpuc_world.rank], status, __ATOMIC_RELAXED);
+  __atomic_store_n(&gpuc_world.shared->reported[gpuc_world.rank], 1, __ATOMIC_RELEASE);
+}
+inline void gpuc_world_on_exit(int status, void *) { gpuc_exit_notify(status); }
+
+// gpuc_world_started is when this process started, in CLOCK_BOOTTIME ns,
+// to a clock tick (10 ms): field 22 of /proc/self/stat; 0 if unknown.
+inline long long gpuc_world_started(void) {
+  FILE *f = fopen("/proc/self/stat", "r");
+  if (f == nullptr) return 0;
+  char buf[1024];
+  const size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  const char *p = strrchr(buf, ')'); // the command's name may hold spaces
+  unsigned long long start = 0;
+  if (p == nullptr || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu", &start) != 1) return 0;
+  return (long long)(start * (1000000000.0 / (double)sysconf(_SC_CLK_TCK)));
+}
+
+// gpuc_world_startup prints, with --time, this process's marks in ms after
+// its start and, in the parent of k devices' processes, each device's:
+// where a world program's whole run goes before its clock starts and
+// after it stops (Note [A world's start and exit]).
+inline void gpuc_world_startup(int k) {
+  const long long t0 = gpuc_world_started();
+  auto line = [&](const char *who, const long long *m) {
+    fprintf(stderr, "gpuc: %s, ms after the process started:", who);
+    bool first = true;
+    for (int at = 0; at < GPUC_AT_N; at++) {
+      if (m[at] == 0) continue;
+      fprintf(stderr, "%s %s %.1f", first ? "" : ",", gpuc_world_at_names[at], t0 > 0 ? (double)(m[at] - t0) / 1e6 : 0.0);
+      first = false;
+    }
+    fprintf(stderr, "\n");
+  };
+  line("start (the parent)", gpuc_world.marks);
+  for (int r = 0; r < k; r++) {
+    char who[32];
+    snprintf(who, sizeof who, "device %d", r);
+    line(who, gpuc_world.shared->marks[r]);
+  }
+}
 
 // GPUC_SHMEM checks an NVSHMEM call that returns a status.
 #define GPUC_SHMEM(call) gpuc_shmem_check((call), #call)
@@ -209,13 +313,16 @@ inline void gpuc_shmem_check(int status, const char *call) {
 
 // gpuc_world_env sets the environment that NVSHMEM reads at init, whatever
 // the user's: NVLink multicast off (it can take a shared host's GPUs out of
-// service), the unique id's bootstrap over loopback, and no remote
-// transport (the world is one host).
+// service), the unique id's bootstrap over loopback, no remote
+// transport (the world is one host), and no NCCL, whose communicators
+// NVSHMEM otherwise builds at init for collectives that gpuc never calls
+// (Note [A world's start and exit] in backends/cuda/world.go).
 inline void gpuc_world_env(void) {
   setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
   setenv("NCCL_NVLS_ENABLE", "0", 1);
   setenv("NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME", "lo", 1);
   setenv("NVSHMEM_REMOTE_TRANSPORT", "none", 1);
+  setenv("NVSHMEM_DISABLE_NCCL", "1", 1);
 }
 
 // gpuc_world_now is a monotonic clock in seconds.
@@ -232,19 +339,41 @@ inline void gpuc_world_term(int) {
 }
 
 // gpuc_world_supervise is the parent: it waits for the k processes and
-// exits as the world ends. Device 0's status decides if it failed (it has
+// exits as the world ends. A device ends with the exit status that its
+// process reports (gpuc_world_report), or else with the process's end;
+// with time (--time) the parent prints every process's marks first
+// (gpuc_world_startup). Device 0's status decides if it failed (it has
 // printed its error); else the first device that failed decides, and the
 // parent prints what that device wrote on standard error, which it kept
 // in errs[rank]. A device that fails first, or device 0 finishing, gives
 // the others a grace period (they meet the same error at the same point
 // of the replicated host program), after which they are stopped.
-[[noreturn]] inline void gpuc_world_supervise(const pid_t *pids, FILE *const *errs, int k) {
+[[noreturn]] inline void gpuc_world_supervise(const pid_t *pids, FILE *const *errs, int k, bool time) {
   int status[GPUC_MAX_DEVICES] = {};
   bool done[GPUC_MAX_DEVICES] = {}, stopped[GPUC_MAX_DEVICES] = {};
   int left = k, first = -1;
   double deadline = -1;
   bool termed = false;
+  // end takes device r's end with its exit status s.
+  auto end = [&](int r, int s) {
+    gpuc_world.shared->marks[r][GPUC_AT_REAPED] = gpuc_world_boot_ns();
+    done[r] = true;
+    left--;
+    status[r] = s;
+    if (status[r] != 0 && !stopped[r] && first < 0) first = r;
+    if (deadline < 0 && (status[r] != 0 || r == 0)) {
+      // Device 0's failure decides at once; otherwise wait a while.
+      deadline = gpuc_world_now() + (r == 0 && status[r] != 0 ? 0.0 : r == 0 ? 60.0 : 1.0);
+    }
+  };
   while (left > 0) {
+    bool any = false;
+    for (int r = 0; r < k; r++)
+      if (!done[r] && __atomic_load_n(&gpuc_world.shared->reported[r], __ATOMIC_ACQUIRE)) {
+        end(r, __atomic_load_n(&gpuc_world.shared->status[r], __ATOMIC_RELAXED));
+        any = true;
+      }
+    if (any) continue;
     int st = 0;
     const pid_t p = waitpid(-1, &st, WNOHANG);
     if (p < 0 && errno != EINTR) break;
@@ -263,16 +392,10 @@ inline void gpuc_world_term(int) {
     }
     int r = 0;
     while (r < k && pids[r] != p) r++;
-    if (r == k) continue;
-    done[r] = true;
-    left--;
-    status[r] = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    if (status[r] != 0 && !stopped[r] && first < 0) first = r;
-    if (deadline < 0 && (status[r] != 0 || r == 0)) {
-      // Device 0's failure decides at once; otherwise wait a while.
-      deadline = gpuc_world_now() + (r == 0 && status[r] != 0 ? 0.0 : r == 0 ? 60.0 : 1.0);
-    }
+    if (r == k || done[r]) continue; // a device that reported, reaped
+    end(r, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
   }
+  if (time) gpuc_world_startup(k);
   if (done[0] && status[0] != 0 && !stopped[0]) exit(status[0]);
   if (first >= 0) {
     rewind(errs[first]);
@@ -302,6 +425,7 @@ inline bool gpuc_world_start(bool time, long long devices) {
   if (devices < 1 || devices > GPUC_MAX_DEVICES)
     gpuc_fail("DEVICES=%lld: want 1 to %d devices", devices, GPUC_MAX_DEVICES);
   const int k = (int)devices;
+  gpuc_world_mark(GPUC_AT_MAIN);
   void *page = mmap(nullptr, sizeof(gpuc_world_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (page == MAP_FAILED) gpuc_fail("DEVICES=%d: mmap: %s", k, strerror(errno));
   gpuc_world.shared = (gpuc_world_shared *)page;
@@ -314,6 +438,7 @@ inline bool gpuc_world_start(bool time, long long devices) {
   fflush(stderr);
   pid_t pids[GPUC_MAX_DEVICES];
   const pid_t parent = getpid();
+  gpuc_world_mark(GPUC_AT_FORK);
   for (int r = 0; r < k; r++) {
     pids[r] = fork();
     if (pids[r] < 0) {
@@ -326,6 +451,11 @@ inline bool gpuc_world_start(bool time, long long devices) {
     if (getppid() != parent) _exit(1);
     gpuc_world.rank = r;
     gpuc_world.size = k;
+    gpuc_world.forked = true;
+    gpuc_world_mark(GPUC_AT_FORK);
+    // Before CUDA's exit handlers, so that it runs after them.
+    gpuc_exit_hook = gpuc_world_report;
+    on_exit(gpuc_world_on_exit, nullptr);
     if (r == 0) {
       signal(SIGTERM, gpuc_world_term);
     } else {
@@ -337,13 +467,24 @@ inline bool gpuc_world_start(bool time, long long devices) {
       }
     }
     gpuc_world_env();
+    // GPU r alone in sight where the user's environment leaves it open
+    // (gpuc_only_gpu): then it is CUDA's device 0, and a GPU that the
+    // machine lacks leaves none.
+    const bool alone = gpuc_only_gpu(r);
     int count = 0;
-    GPUC_CUDA(cudaGetDeviceCount(&count));
-    if (count < k) gpuc_fail("DEVICES=%d: this machine has %d GPU%s", k, count, count == 1 ? "" : "s");
-    GPUC_CUDA(cudaSetDevice(r));
+    const cudaError_t found = cudaGetDeviceCount(&count);
+    if (alone && found != cudaSuccess)
+      count = 0;
+    else
+      GPUC_CUDA(found);
+    gpuc_world_mark(GPUC_AT_CUDA);
+    if (alone && count < 1) gpuc_fail("DEVICES=%d: this machine has no GPU %d", k, r);
+    if (!alone && count < k) gpuc_fail("DEVICES=%d: this machine has %d GPU%s", k, count, count == 1 ? "" : "s");
+    GPUC_CUDA(cudaSetDevice(alone ? 0 : r));
+    gpuc_world_mark(GPUC_AT_CONTEXT);
     return time;
   }
-  gpuc_world_supervise(pids, errs, k);
+  gpuc_world_supervise(pids, errs, k, time);
 }
 
 // gpuc_world_meet waits on the host until every device's process comes:
@@ -421,10 +562,12 @@ inline void gpuc_world_init(size_t pool_bytes) {
   gpuc_world_env();
   if (gpuc_world.rank == 0) GPUC_SHMEM(nvshmemx_get_uniqueid(&gpuc_world.shared->id));
   gpuc_world_meet();
+  gpuc_world_mark(GPUC_AT_BOOT);
   nvshmemx_uniqueid_t id = gpuc_world.shared->id;
   nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
   GPUC_SHMEM(nvshmemx_set_attr_uniqueid_args(gpuc_world.rank, gpuc_world.size, &id, &attr));
   GPUC_SHMEM(nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr));
+  gpuc_world_mark(GPUC_AT_SHMEM);
   atexit(gpuc_world_atexit); // after NVSHMEM's, so that it runs first
   if (nvshmem_my_pe() != gpuc_world.rank || nvshmem_n_pes() != gpuc_world.size)
     gpuc_fail("device %d: NVSHMEM made it PE %d of %d, want %d of %d", gpuc_world.rank, nvshmem_my_pe(), nvshmem_n_pes(),
@@ -469,6 +612,7 @@ inline unsigned char *gpuc_world_pool(size_t bytes) {
   if (gpuc_world.size > 1) nvshmem_barrier_all();
   gpuc_world.pool = pool;
   gpuc_world.pool_ms = (double)(gpuc_now_ns() - t0) / 1e6;
+  gpuc_world_mark(GPUC_AT_POOL);
   memcpy(gpuc_world.peers, peers, sizeof peers);
   return pool;
 }
@@ -477,6 +621,7 @@ inline unsigned char *gpuc_world_pool(size_t bytes) {
 // --time, device 0 says how long the allocation took, before the clock,
 // and the zeroing, inside it.
 inline void gpuc_world_pool_zero(unsigned char *pool, size_t bytes) {
+  gpuc_world_mark(GPUC_AT_CLOCK);
   const long long t0 = gpuc_now_ns();
   GPUC_CUDA(cudaMemsetAsync(pool, 0, gpuc_alloc_size(bytes), 0));
   if (gpuc_profile.on) {
@@ -783,6 +928,7 @@ template <typename T> inline T gpuc_world_allreduce(gpuc_world_op op, T v, bool 
 // gpuc_world_end releases the pool and leaves NVSHMEM, which waits for
 // every device.
 inline void gpuc_world_end(void) {
+  gpuc_world_mark(GPUC_AT_END);
   GPUC_CUDA(cudaDeviceSynchronize());
   if (gpuc_world.size == 1) {
     if (gpuc_world.pool != nullptr) GPUC_CUDA(cudaFree(gpuc_world.pool));
@@ -792,6 +938,7 @@ inline void gpuc_world_end(void) {
   }
   gpuc_world.pool = nullptr;
   gpuc_world.finished = true;
+  gpuc_world_mark(GPUC_AT_FINAL);
 }
 
 // gpuc_world_of_one tells whether a world program that carries the

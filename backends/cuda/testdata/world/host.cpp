@@ -9,13 +9,25 @@
 // output. CASE says what the devices do (see main).
 
 // The stand-ins; gpuc_fake_gpus is the machine's number of GPUs.
-static int gpuc_fake_gpus = 4;
+// CUDA_VISIBLE_DEVICES, where set, is a list of GPU numbers, which CUDA
+// numbers from 0 up to the first that the machine lacks; with none in
+// sight, cudaGetDeviceCount fails (cudaErrorNoDevice, 100).
+static int gpuc_fake_gpus = 4, gpuc_fake_device = -1;
 const char *cudaGetErrorString(cudaError_t) { return "fake error"; }
+cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 cudaError_t cudaGetDeviceCount(int *n) {
+  const char *seen = getenv("CUDA_VISIBLE_DEVICES");
   *n = gpuc_fake_gpus;
+  if (seen != nullptr) {
+    *n = 0;
+    for (const char *p = seen; *p != '\0' && atoi(p) < gpuc_fake_gpus; p = strchr(p, ',') ? strchr(p, ',') + 1 : "") (*n)++;
+  }
+  return *n > 0 ? cudaSuccess : (cudaError_t)100;
+}
+cudaError_t cudaSetDevice(int d) {
+  gpuc_fake_device = d;
   return cudaSuccess;
 }
-cudaError_t cudaSetDevice(int) { return cudaSuccess; }
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
   // Device d has (d + 1) GiB more than the reserve free.
@@ -86,9 +98,29 @@ int main(int argc, char **argv) {
     printf("dist: %lld accesses\n", n);
     return 0;
   }
-  if (strcmp(what, "few") == 0) gpuc_fake_gpus = 2;
-  gpuc_world_start(false, k);
+  if (strcmp(what, "few") == 0 || strcmp(what, "fewseen") == 0) gpuc_fake_gpus = 2;
+  // fewseen, gpusseen: the user's CUDA_VISIBLE_DEVICES, which the world
+  // keeps, each device taking its number in it.
+  if (strcmp(what, "fewseen") == 0 || strcmp(what, "gpusseen") == 0) setenv("CUDA_VISIBLE_DEVICES", "0,1,2,3", 1);
+  // linger: each device's process lingers after it has reported its exit
+  // status, as the driver's teardown does; the parent does not wait.
+  if (strcmp(what, "linger") == 0) atexit([] {
+      if (gpuc_world.forked) sleep(3);
+    });
+  // startup: --time, which the parent's report of every process's start
+  // and exit follows (gpuc_world_startup).
+  gpuc_world_start(strcmp(what, "startup") == 0, k);
+  if (strcmp(what, "startup") == 0 || strcmp(what, "linger") == 0) return 0;
   const int d = gpuc_world.rank;
+  if (strcmp(what, "gpus") == 0 || strcmp(what, "gpusseen") == 0) {
+    // Which GPU each device's process uses, and what it sees.
+    const char *seen = getenv("CUDA_VISIBLE_DEVICES");
+    const bool alone = seen != nullptr && atoi(seen) == d && strchr(seen, ',') == nullptr && gpuc_fake_device == 0;
+    const bool kept = seen != nullptr && strcmp(seen, "0,1,2,3") == 0 && gpuc_fake_device == d;
+    const int a = gpuc_world_allreduce<int>(GPUC_WORLD_ADD, alone), b = gpuc_world_allreduce<int>(GPUC_WORLD_ADD, kept);
+    printf("gpus: %d alone, %d in the user's list, of %d\n", a, b, gpuc_world.size);
+    return 0;
+  }
   if (strcmp(what, "coop") == 0) {
     const long long blocks = gpuc_world_allreduce<long long>(GPUC_WORLD_ADD, gpuc_world_grid(2, true));
     const long long last = gpuc_world_allreduce<long long>(GPUC_WORLD_MAX, gpuc_world_blocks(2));
