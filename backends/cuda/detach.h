@@ -69,8 +69,10 @@
 // gpuc_detach_fd is the child's end of the status pipe, -1 where the
 // program runs in the visible process or has reported.
 inline int gpuc_detach_fd = -1;
-// gpuc_detach_child is the parent's child, for passing signals on.
+// gpuc_detach_child is the parent's child, for passing signals on, and
+// gpuc_detach_got the last signal passed on.
 inline volatile pid_t gpuc_detach_child = 0;
+inline volatile sig_atomic_t gpuc_detach_got = 0;
 
 // gpuc_detach_report is the child's exit hook: the output flushed and
 // closed, then the status byte.
@@ -100,11 +102,30 @@ inline void gpuc_detach_on_exit(int status, void *) { gpuc_exit_notify(status); 
 // gpuc_detach_forward passes a signal that reached the parent on to the
 // child.
 inline void gpuc_detach_forward(int sig) {
+  gpuc_detach_got = sig;
   if (gpuc_detach_child > 0) kill(gpuc_detach_child, sig);
 }
 
+// gpuc_detach_die ends the parent by sig, as the child ended, with no
+// core dump of its own.
+[[noreturn]] inline void gpuc_detach_die(int sig) {
+  const struct rlimit none = {0, 0};
+  setrlimit(RLIMIT_CORE, &none);
+  signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  raise(sig);
+  _exit(128 + sig);
+}
+
 // gpuc_detach_wait is the parent: it exits as the child reports, or as
-// it ended.
+// it ended. A signal that reached the parent before the child's report
+// was read ends the parent by that signal, as it would have ended the
+// program undetached: the child may report first where the parent is
+// slow to run its handler (a loaded machine, and the child's output
+// drained meanwhile), and the parent then passed on the signal too late.
 [[noreturn]] inline void gpuc_detach_wait(int fd, pid_t child) {
   gpuc_detach_child = child;
   struct sigaction sa;
@@ -117,22 +138,19 @@ inline void gpuc_detach_forward(int sig) {
   ssize_t n;
   while ((n = read(fd, &b, 1)) < 0 && errno == EINTR) {
   }
-  if (n == 1) _exit(b);
+  if (n == 1) {
+    if (gpuc_detach_got != 0) gpuc_detach_die(gpuc_detach_got);
+    _exit(b);
+  }
   int ws = 0;
   while (waitpid(child, &ws, 0) < 0) {
     if (errno != EINTR) _exit(1);
   }
-  if (WIFEXITED(ws)) _exit(WEXITSTATUS(ws));
-  const int sig = WIFSIGNALED(ws) ? WTERMSIG(ws) : SIGKILL;
-  const struct rlimit none = {0, 0};
-  setrlimit(RLIMIT_CORE, &none);
-  signal(sig, SIG_DFL);
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, sig);
-  sigprocmask(SIG_UNBLOCK, &set, nullptr);
-  raise(sig);
-  _exit(128 + sig);
+  if (WIFEXITED(ws)) {
+    if (gpuc_detach_got != 0) gpuc_detach_die(gpuc_detach_got);
+    _exit(WEXITSTATUS(ws));
+  }
+  gpuc_detach_die(WIFSIGNALED(ws) ? WTERMSIG(ws) : SIGKILL);
 }
 
 // gpuc_detach forks the program off its visible process, where
