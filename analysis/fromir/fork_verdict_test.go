@@ -1,12 +1,10 @@
 package fromir
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
 
-	"gpuc/analysis/smt"
 	"gpuc/analysis/termination"
 )
 
@@ -18,31 +16,8 @@ import (
 // fr_size_spill_3[...] <= 1073741824 && hi_spill_3[...] <= 1073741824). The fact checked
 // before the loop bounds the size by P; the range's end hi is the program's own value.
 func TestForkGroupFacts(t *testing.T) {
-	eng, err := termination.NewEngine(termination.Config{CPU: 30 * time.Second})
-	if errors.Is(err, smt.ErrNoSolver) {
-		t.Skip("z3 is not installed")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	ss, ok := exampleSystems(t, "../../examples/fork/quicksort.fork")
-	if !ok {
-		t.Fatal("quicksort.fork did not translate")
-	}
-	seen := false
-	for _, s := range ss {
-		if s.Name != "main_r3_k3" {
-			continue
-		}
-		seen = true
-		r := eng.Analyze(s)
-		t.Logf("%s [%.0f ms]", r.Line(), r.TimeMS)
-		if r.Verdict != termination.True || strings.Contains(r.Condition, "fr_size") {
-			t.Errorf("got %s, want TRUE or TRUE if, with no condition on a group size in memory", r.Line())
-		}
-	}
-	if !seen {
-		t.Fatal("quicksort.fork has no main_r3_k3")
+	r := analyzeExample(t, termination.Config{CPU: 30 * time.Second}, "../../examples/fork/quicksort.fork", "main_r3_k3")
+	if r.Verdict != termination.True || strings.Contains(r.Condition, "fr_size") {
+		t.Errorf("got %s, want TRUE or TRUE if, with no condition on a group size in memory", r.Line())
 	}
 }

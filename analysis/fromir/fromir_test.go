@@ -1,11 +1,14 @@
 package fromir
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"gpuc/analysis/its"
+	"gpuc/analysis/smt"
+	"gpuc/analysis/termination"
 	"gpuc/frontends/kir"
 	"gpuc/internal/driver"
 	"gpuc/passes"
@@ -121,4 +124,32 @@ func exampleSystems(t *testing.T, f string, args ...string) ([]*its.System, bool
 		return nil, false
 	}
 	return ss, true
+}
+
+// analyzeExample analyses kernel of example f with an engine of cfg and returns the result;
+// it skips the test where z3 is missing and fails it where f does not translate or lacks
+// kernel.
+func analyzeExample(t *testing.T, cfg termination.Config, f, kernel string) *termination.Result {
+	t.Helper()
+	eng, err := termination.NewEngine(cfg)
+	if errors.Is(err, smt.ErrNoSolver) {
+		t.Skip("z3 is not installed")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	ss, ok := exampleSystems(t, f)
+	if !ok {
+		t.Fatalf("%s did not translate", f)
+	}
+	for _, s := range ss {
+		if s.Name == kernel {
+			r := eng.Analyze(s)
+			t.Logf("%s [%.0f ms]", r.Line(), r.TimeMS)
+			return r
+		}
+	}
+	t.Fatalf("%s has no %s", f, kernel)
+	return nil
 }
