@@ -78,16 +78,7 @@ inline volatile sig_atomic_t gpuc_detach_got = 0;
 // closed, then the status byte.
 inline void gpuc_detach_report(int status) {
   if (gpuc_detach_fd < 0) return;
-  fflush(nullptr);
-  const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-  if (null >= 0) {
-    dup2(null, 1);
-    dup2(null, 2);
-    close(null);
-  } else {
-    close(1);
-    close(2);
-  }
+  gpuc_close_output();
   signal(SIGPIPE, SIG_IGN);  // a parent killed already: nobody to tell
   const unsigned char b = (unsigned char)status;
   while (write(gpuc_detach_fd, &b, 1) < 0 && errno == EINTR) {

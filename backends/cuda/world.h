@@ -253,13 +253,7 @@ __attribute__((constructor(101))) inline void gpuc_world_ctors(void) { gpuc_worl
 // does not wait for (Note [A world's start and exit] in
 // backends/cuda/world.go).
 inline void gpuc_world_report(int status) {
-  fflush(nullptr);
-  const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-  if (null >= 0) {
-    dup2(null, 1);
-    dup2(null, 2);
-    close(null);
-  }
+  gpuc_close_output();
   gpuc_world_mark(GPUC_AT_EXIT);
   __atomic_store_n(&gpuc_world.shared->status[gpuc_world.rank], status, __ATOMIC_RELAXED);
   __atomic_store_n(&gpuc_world.shared->reported[gpuc_world.rank], 1, __ATOMIC_RELEASE);

@@ -56,6 +56,24 @@ inline void gpuc_exit_notify(int status) {
   if (hook != nullptr) hook(status);
 }
 
+// gpuc_close_output flushes every stream and points stdout and stderr at
+// /dev/null (closes them where it cannot), so that pipes and the caller's
+// readers see their end: an exit hook's first step where the process's
+// exit is reported before it happens (Note [Detached exit] in
+// backends/cuda/detach.h; a world device's report in backends/cuda).
+inline void gpuc_close_output(void) {
+  fflush(nullptr);
+  const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null >= 0) {
+    dup2(null, 1);
+    dup2(null, 2);
+    close(null);
+  } else {
+    close(1);
+    close(2);
+  }
+}
+
 // gpuc_only_gpu makes GPU d the only one that CUDA sees in this process,
 // where the environment leaves that open (CUDA_VISIBLE_DEVICES unset),
 // and says whether it did: CUDA's device 0 is then GPU d. A process that
