@@ -9,7 +9,7 @@ GPU_DIR  ?= gpu-artifacts
 # frontends/foo/parser.
 GRAMMARS := $(foreach g,$(basename $(notdir $(wildcard grammars/*.g4))),$(g):$(shell echo $(g) | tr A-Z a-z))
 
-.PHONY: all build install man editor-test test fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts rec-bench-artifacts rec-rule-artifacts rec-small-artifacts multigpu-artifacts carve-artifacts chr-artifacts chr-ab-artifacts wide-artifacts trs-artifacts rec-artifacts clean
+.PHONY: all build install man editor-test test test-long fuzz fuzz-ci lint generate demo gpu-artifacts gpu-test bench-artifacts rec-bench-artifacts rec-rule-artifacts rec-small-artifacts multigpu-artifacts carve-artifacts chr-artifacts chr-ab-artifacts wide-artifacts trs-artifacts rec-artifacts clean
 
 all: build
 
@@ -33,7 +33,13 @@ man: build
 
 # GOMEMLIMIT keeps each test binary's heap near 2 GiB: the TRS tests'
 # parallel runs otherwise peak at 5 GB (docs/BENCHMARKS.md, make test).
+# make test runs in short mode, within 4 minutes on 2 cores; test-long
+# runs every sweep whole, as CI does after it (Note [Short mode] in
+# internal/irtest).
 test:
+	GOMEMLIMIT=2GiB $(GO) test -short ./...
+
+test-long:
 	GOMEMLIMIT=2GiB $(GO) test ./...
 
 # The fuzz targets of internal/fuzz (Note [Fuzz targets]), one at a time:

@@ -11,11 +11,15 @@ import (
 
 	"gpuc/analysis/its"
 	"gpuc/analysis/smt"
+	"gpuc/internal/irtest"
 )
 
 func engine(t *testing.T, solver string) *Engine {
 	t.Helper()
-	e, err := NewEngine(Config{Solver: solver, Timeout: 5 * time.Second, Budget: time.Minute})
+	// No processor-time budget (Note [Processor-time budget]): the expected verdicts are the
+	// work budget's, which do not depend on the machine or its load (nest-inner-spins.its
+	// under cvc5 was UNKNOWN on a loaded 2-core machine).
+	e, err := NewEngine(Config{Solver: solver, Timeout: 5 * time.Second, Budget: time.Minute, CPU: -1})
 	if errors.Is(err, smt.ErrNoSolver) {
 		t.Skipf("%s is not installed", solver)
 	}
@@ -82,6 +86,9 @@ func TestConstructedSystems(t *testing.T) {
 	got := map[string]map[string]string{}
 	for _, solver := range []string{"z3", "cvc5"} {
 		t.Run(solver, func(t *testing.T) {
+			if solver == "cvc5" {
+				irtest.LongOnly(t, "the z3 run checks the same expected verdicts")
+			}
 			e := engine(t, solver)
 			got[solver] = map[string]string{}
 			for _, f := range files {

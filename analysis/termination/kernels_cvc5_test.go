@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gpuc/analysis/termination"
+	"gpuc/internal/irtest"
 )
 
 // TestConstructedKernelsCVC5 runs the constructed kernels under cvc5 as TestConstructedKernels
@@ -16,6 +17,7 @@ import (
 // forms that have none: TestConstructedKernels checks that the two forms agree, and cvc5 on
 // every .cl form cost 17 s of processor time (clang and cvc5) where the suite has 4 minutes.
 func TestConstructedKernelsCVC5(t *testing.T) {
+	irtest.LongOnly(t, "TestConstructedKernels runs the same cases under z3")
 	if _, err := exec.LookPath("cvc5"); err != nil {
 		t.Skip("cvc5 is not installed")
 	}

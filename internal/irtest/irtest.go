@@ -142,6 +142,27 @@ func Glob(t testing.TB, pattern string) []string {
 	return files
 }
 
+// Note [Short mode]
+// make test runs go test -short, and must end within 4 minutes on a 2-core
+// machine without a GPU; make test-long (which CI runs after make test)
+// runs every test whole. The sweeps whose every case goes through code
+// that another case in short mode already covers run only in the long
+// mode, each saying so with LongOnly: the LLVM backend's host and NVPTX
+// builds of the TPDB rewrite systems (the TRS examples written for gpuc
+// go through the same generator), the constructed termination cases under
+// cvc5 (z3 runs them in short mode too), and the REC benchmarks past a
+// smaller rewrite bound. A feature's own test never runs only in the long
+// mode.
+
+// LongOnly skips t in short mode, with why: what covers the same code
+// there (Note [Short mode]).
+func LongOnly(t testing.TB, why string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("short mode (make test-long runs it): %s", why)
+	}
+}
+
 // RunPasses runs the named passes and pipelines on m, verifying after
 // each, and fails the test on any error. cfg may be nil; VerifyEach is
 // set on it.
