@@ -8,7 +8,7 @@
 #ifndef GPUC_CUDA_STUB
 #include <cooperative_groups.h>
 #endif
-#include <thread>
+#include <pthread.h>
 
 // GPUC_CUDA checks a CUDA runtime call; a failure is "error: CALL: WHY".
 #define GPUC_CUDA(call) gpuc_cuda_check((call), #call)
@@ -419,6 +419,24 @@ inline void gpuc_stream_part(const gpuc_stream_job *j, int r, int fd) {
   }
 }
 
+// gpuc_stream_reader is reader r > 0 of job j, on a thread of its own,
+// with a read-ahead of its own. (pthreads rather than <thread>, whose
+// header took a third of g++'s time on a whole program.)
+struct gpuc_stream_reader {
+  const gpuc_stream_job *j;
+  int r;
+};
+
+inline void *gpuc_stream_reader_main(void *arg) {
+  const gpuc_stream_reader *rd = (const gpuc_stream_reader *)arg;
+  GPUC_CUDA(cudaSetDevice(rd->j->device));
+  long long size;
+  const int fd = gpuc_open_input(rd->j->b->name, rd->j->path, &size);
+  gpuc_stream_part(rd->j, rd->r, fd);
+  close(fd);
+  return nullptr;
+}
+
 // gpuc_check_input fails, with gpuc_stream_input's errors, on an input
 // buffer without a file, a file that cannot be read, or a regular binary
 // file whose size is not n values of type t: before CUDA starts. It does
@@ -477,18 +495,15 @@ inline void gpuc_stream_input(const gpuc_buffer_arg *b, gpuc_type t, long long n
   if (j.readers < 1) j.readers = 1;
   GPUC_CUDA(cudaGetDevice(&j.device));
   for (int r = 0; r < j.readers; r++) gpuc_stage_alloc(r, (chunks + (size_t)j.readers - 1) / (size_t)j.readers);
-  std::thread others[gpuc_stage_readers];
+  pthread_t others[gpuc_stage_readers];
+  gpuc_stream_reader parts[gpuc_stage_readers];
   for (int r = 1; r < j.readers; r++) {
-    others[r] = std::thread([&j, r] {
-      GPUC_CUDA(cudaSetDevice(j.device));
-      long long size;
-      const int fd = gpuc_open_input(j.b->name, j.path, &size); // read-ahead of its own
-      gpuc_stream_part(&j, r, fd);
-      close(fd);
-    });
+    parts[r] = gpuc_stream_reader{&j, r};
+    if (pthread_create(&others[r], nullptr, gpuc_stream_reader_main, &parts[r]) != 0)
+      gpuc_fail("input buffer %s: cannot start reader thread %d", b->name, r);
   }
   gpuc_stream_part(&j, 0, j.fd);
-  for (int r = 1; r < j.readers; r++) others[r].join();
+  for (int r = 1; r < j.readers; r++) pthread_join(others[r], nullptr);
   // Bytes past the buffer's length: a pipe's, or a file's that grew.
   size_t len = want, more;
   char extra[4096];
