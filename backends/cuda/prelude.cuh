@@ -413,7 +413,7 @@ inline void gpuc_stream_part(const gpuc_stream_job *j, int r, int fd) {
       gpuc_fail_size(j->path, (long long)(at + got), j->b, j->n, j->t);
     for (size_t i = 0; j->t == GPUC_BOOL && i < got; i++) {
       if ((unsigned char)buf[i] > 1)
-        gpuc_fail("%s: byte %lld: bool value %d is not 0 or 1", j->path, (long long)(at + i), (unsigned char)buf[i]);
+        gpuc_fail_line(j->path, ": error: byte %lld: bool value %d is not 0 or 1", (long long)(at + i), (unsigned char)buf[i]);
     }
     gpuc_stage_send(r, slot, j->dev + at, got);
   }

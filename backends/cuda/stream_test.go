@@ -182,10 +182,10 @@ func TestStreamInput(t *testing.T) {
 		arg   string
 		msg   string
 	}{
-		{nil, "i64:2:@" + short, short + ": 12 bytes for buffer buf of 2 i64 values (16 bytes)"},
-		{nil, "bool:5:@" + bools, bools + ": byte 3: bool value 2 is not 0 or 1"},
-		{make([]byte, 12), "i64:2:@/dev/stdin", "/dev/stdin: 12 bytes for buffer buf of 2 i64 values (16 bytes)"},
-		{make([]byte, 20), "i64:2:@/dev/stdin", "/dev/stdin: 20 bytes for buffer buf of 2 i64 values (16 bytes)"},
+		{nil, "i64:2:@" + short, short + ": error: 12 bytes for buffer buf of 2 i64 values (16 bytes)"},
+		{nil, "bool:5:@" + bools, bools + ": error: byte 3: bool value 2 is not 0 or 1"},
+		{make([]byte, 12), "i64:2:@/dev/stdin", "/dev/stdin: error: 12 bytes for buffer buf of 2 i64 values (16 bytes)"},
+		{make([]byte, 20), "i64:2:@/dev/stdin", "/dev/stdin: error: 20 bytes for buffer buf of 2 i64 values (16 bytes)"},
 		{nil, "i32:4:" + filepath.Join(dir, "t.txt"), "more than 4 values for buffer buf of length 4"},
 		{nil, "i64:2:@" + filepath.Join(dir, "none.bin"), "input buffer buf: open " + filepath.Join(dir, "none.bin") + ": No such file or directory"},
 	} {

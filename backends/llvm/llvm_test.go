@@ -117,6 +117,26 @@ func programs(t *testing.T) []program {
 			special["goon"] = append(special["goon"], strings.Fields(l))
 		}
 	}
+	// Input files, good and bad: the errors and their positions are the
+	// interpreter's.
+	in := func(args ...string) []string {
+		for i, a := range args {
+			name, file, _ := strings.Cut(a, "=")
+			at := strings.HasPrefix(file, "@")
+			file = "testdata/inputs/" + strings.TrimPrefix(file, "@")
+			if at {
+				file = "@" + file
+			}
+			args[i] = name + "=" + file
+		}
+		return args
+	}
+	out = append(out, program{path: "testdata/inputs/inputs.kir", runs: [][]string{
+		in("in=ok.txt", "flags=@flags.bin"), in("in=@three.bin", "flags=flags.txt"),
+		in("in=few.txt", "flags=flags.txt"), in("in=many.txt", "flags=flags.txt"),
+		in("in=float.txt", "flags=flags.txt"), in("in=range.txt", "flags=flags.txt"),
+		in("in=@short.bin", "flags=flags.txt"), in("in=ok.txt", "flags=@badflag.bin"),
+	}})
 	for _, f := range append(glob(cudaData+"*.kir"), glob("testdata/*.kir")...) {
 		p := program{path: f, runs: [][]string{{}}}
 		if runs, ok := special[p.name()]; ok {

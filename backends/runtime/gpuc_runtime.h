@@ -793,9 +793,30 @@ inline void gpuc_free_input(void *p) {
 // gpuc_space is the whitespace that separates text values: " \t\r\n\v\f".
 inline bool gpuc_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
+// gpuc_fail_token fails at the token tok of an input file's text, at
+// its position as the interpreter gives it: PATH:LINE:COL, the column in
+// bytes (ir/interp's eachToken).
+[[noreturn]] inline void gpuc_fail_token(const char *path, const char *text, const char *tok, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+inline void gpuc_fail_token(const char *path, const char *text, const char *tok, const char *fmt, ...) {
+  long long line = 1;
+  const char *start = text;
+  for (const char *p = text; p < tok; p++) {
+    if (*p == '\n') {
+      line++;
+      start = p + 1;
+    }
+  }
+  char where[4096];
+  snprintf(where, sizeof where, "%s:%lld:%lld", path, line, (long long)(tok - start) + 1);
+  va_list ap;
+  va_start(ap, fmt);
+  gpuc_vfail(where, fmt, ap);
+}
+
 // gpuc_parse_text parses the whitespace-separated values of text (len
-// bytes, NUL-terminated, changed in place) into the n values of type t at
-// dst (Note [Input files]).
+// bytes, NUL-terminated) into the n values of type t at dst (Note [Input
+// files]). Its errors are the interpreter's, positions included.
 inline void gpuc_parse_text(const gpuc_buffer_arg *b, const char *path, gpuc_type t, long long n, char *text,
                             size_t len, char *dst) {
   size_t size = gpuc_type_size(t);
@@ -805,7 +826,7 @@ inline void gpuc_parse_text(const gpuc_buffer_arg *b, const char *path, gpuc_typ
   for (;;) {
     while (p < end && gpuc_space((unsigned char)*p)) p++;
     if (p == end) break;
-    if (count == n) gpuc_fail("%s: more than %lld values for buffer %s of length %lld", path, n, b->name, n);
+    if (count == n) gpuc_fail_token(path, text, p, ": error: more than %lld values for buffer %s of length %lld", n, b->name, n);
     char *tok = p;
     bool neg = *p == '-';
     char *q = p + neg, *digits = q;
@@ -817,23 +838,29 @@ inline void gpuc_parse_text(const gpuc_buffer_arg *b, const char *path, gpuc_typ
       p = q;
     } else {
       while (q < end && !gpuc_space((unsigned char)*q)) q++;
-      *q = '\0'; // the byte after the token: whitespace or the final NUL
+      const char after = *q; // whitespace or the final NUL, put back below
+      *q = '\0';
       int ok = gpuc_parse_value(t, tok, dst + count * size);
-      if (ok < 0) gpuc_fail("%s: value %s out of range for %s in input for buffer %s", path, tok, gpuc_type_name(t), b->name);
-      if (ok == 0) gpuc_fail("%s: bad %s value \"%s\" in input for buffer %s", path, gpuc_type_name(t), tok, b->name);
-      p = q < end ? q + 1 : end;
+      if (ok < 0)
+        gpuc_fail_token(path, text, tok, ": error: value %s out of range for %s in input for buffer %s", tok,
+                        gpuc_type_name(t), b->name);
+      if (ok == 0)
+        gpuc_fail_token(path, text, tok, ": error: bad %s value \"%s\" in input for buffer %s", gpuc_type_name(t), tok,
+                        b->name);
+      *q = after;
+      p = q;
     }
     count++;
   }
-  if (count != n) gpuc_fail("%s: %lld values for buffer %s of length %lld", path, count, b->name, n);
+  if (count != n) gpuc_fail_line(path, ": error: %lld values for buffer %s of length %lld", count, b->name, n);
 }
 
 // gpuc_fail_size fails on a binary input file of got bytes for buffer b
 // of n values of type t.
 [[noreturn]] inline void gpuc_fail_size(const char *path, long long got, const gpuc_buffer_arg *b, long long n,
                                         gpuc_type t) {
-  gpuc_fail("%s: %lld bytes for buffer %s of %lld %s values (%lld bytes)", path, got, b->name, n, gpuc_type_name(t),
-            n * (long long)gpuc_type_size(t));
+  gpuc_fail_line(path, ": error: %lld bytes for buffer %s of %lld %s values (%lld bytes)", got, b->name, n,
+                 gpuc_type_name(t), n * (long long)gpuc_type_size(t));
 }
 
 // gpuc_input_block allocates an input file's block of bytes, timed apart.
@@ -876,13 +903,13 @@ inline void *gpuc_read_input(const gpuc_buffer_arg *b, gpuc_type t, long long n)
       gpuc_fail_size(path, (long long)len, b, n, t);
     for (long long i = 0; t == GPUC_BOOL && i < n; i++) {
       if ((unsigned char)dst[i] > 1)
-        gpuc_fail("%s: byte %lld: bool value %d is not 0 or 1", path, i, (unsigned char)dst[i]);
+        gpuc_fail_line(path, ": error: byte %lld: bool value %d is not 0 or 1", i, (unsigned char)dst[i]);
     }
     read_bytes = len;
   } else {
     size_t len;
     char *text = gpuc_read_file(b->name, path, &len);
-    if (memchr(text, '\0', len) != nullptr) gpuc_fail("%s: a NUL byte in the input for buffer %s", path, b->name);
+    if (memchr(text, '\0', len) != nullptr) gpuc_fail_line(path, ": error: a NUL byte in the input for buffer %s", b->name);
     dst = gpuc_input_block(bytes);
     if (dst == nullptr) gpuc_fail("input buffer %s: out of host memory (%lld values)", b->name, n);
     gpuc_parse_text(b, path, t, n, text, len, dst);

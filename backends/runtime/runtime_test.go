@@ -51,7 +51,7 @@ func TestReadInput(t *testing.T) {
 	tests := []struct {
 		typ, n, text string
 		binary       bool
-		out, fail    string // the values printed, or the error's text after "FILE: "
+		out, fail    string // the values printed, or the error line after FILE
 	}{
 		{"i32", "5", " 1\t-2\r\n3 \n\n 0x10 -0x1\n", false, "1\n-2\n3\n16\n-1\n", ""},
 		{"i64", "3", "9223372036854775807 -9223372036854775808 123456789012345678", false,
@@ -62,19 +62,19 @@ func TestReadInput(t *testing.T) {
 		{"bool", "2", "true false", false, "1\n0\n", ""},
 		{"f64", "2", "1.5 -2", false, "1.500000\n-2.000000\n", ""},
 		{"i32", "0", " \n", false, "", ""},
-		{"i32", "3", "1 2", false, "", "2 values for buffer xs of length 3"},
-		{"i32", "2", "1 2 3", false, "", "more than 2 values for buffer xs of length 2"},
-		{"i32", "2", "1 x2", false, "", `bad i32 value "x2" in input for buffer xs`},
-		{"i32", "2", "1 2x", false, "", `bad i32 value "2x" in input for buffer xs`},
-		{"i32", "2", "1 -", false, "", `bad i32 value "-" in input for buffer xs`},
-		{"i32", "1", "2147483648", false, "", "value 2147483648 out of range for i32 in input for buffer xs"},
-		{"u8", "1", "-1", false, "", "value -1 out of range for u8 in input for buffer xs"},
-		{"i64", "1", "99999999999999999999", false, "", "value 99999999999999999999 out of range for i64 in input for buffer xs"},
-		{"i32", "2", "1 \x00 2", false, "", "a NUL byte in the input for buffer xs"},
+		{"i32", "3", "1 2", false, "", ": error: 2 values for buffer xs of length 3"},
+		{"i32", "2", "1 2 3", false, "", ":1:5: error: more than 2 values for buffer xs of length 2"},
+		{"i32", "2", "1 x2", false, "", `:1:3: error: bad i32 value "x2" in input for buffer xs`},
+		{"i32", "2", "1 2x", false, "", `:1:3: error: bad i32 value "2x" in input for buffer xs`},
+		{"i32", "2", "1 -", false, "", `:1:3: error: bad i32 value "-" in input for buffer xs`},
+		{"i32", "1", "2147483648", false, "", ":1:1: error: value 2147483648 out of range for i32 in input for buffer xs"},
+		{"u8", "1", "-1", false, "", ":1:1: error: value -1 out of range for u8 in input for buffer xs"},
+		{"i64", "1", "99999999999999999999", false, "", ":1:1: error: value 99999999999999999999 out of range for i64 in input for buffer xs"},
+		{"i32", "2", "1 \x00 2", false, "", ": error: a NUL byte in the input for buffer xs"},
 		{"i32", "2", "\x01\x00\x00\x00\xff\xff\xff\xff", true, "1\n-1\n", ""},
-		{"i32", "2", "\x01\x00\x00\x00", true, "", "4 bytes for buffer xs of 2 i32 values (8 bytes)"},
-		{"i32", "1", "\x01\x00\x00\x00\x00", true, "", "5 bytes for buffer xs of 1 i32 values (4 bytes)"},
-		{"bool", "1", "\x02", true, "", "byte 0: bool value 2 is not 0 or 1"},
+		{"i32", "2", "\x01\x00\x00\x00", true, "", ": error: 4 bytes for buffer xs of 2 i32 values (8 bytes)"},
+		{"i32", "1", "\x01\x00\x00\x00\x00", true, "", ": error: 5 bytes for buffer xs of 1 i32 values (4 bytes)"},
+		{"bool", "1", "\x02", true, "", ": error: byte 0: bool value 2 is not 0 or 1"},
 	}
 	for i, tc := range tests {
 		path := write(strings.ReplaceAll(t.Name(), "/", "_")+string(rune('a'+i)), tc.text)
@@ -85,7 +85,7 @@ func TestReadInput(t *testing.T) {
 		out, err := exec.Command(bin, tc.typ, tc.n, spec).CombinedOutput()
 		want := tc.out
 		if tc.fail != "" {
-			want = "error: " + path + ": " + tc.fail + "\n"
+			want = path + tc.fail + "\n" // the interpreter's form: PATH[:LINE:COL]: error: MSG
 		}
 		if (err != nil) != (tc.fail != "") || string(out) != want {
 			t.Errorf("case %d (%q): %v: got %q, want %q", i, tc.text, err, out, want)
