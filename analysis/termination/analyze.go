@@ -94,6 +94,38 @@ const DefaultWork = 250
 // DefaultCPU is the default bound on the solver's processor time per system.
 const DefaultCPU = 3 * time.Second
 
+// Note [Solver work in resource units]
+// The processor-time budget (Note [Processor-time budget]) does not depend on the load, but it
+// depends on the machine's speed: on a slower machine the same queries take more of it. On
+// gpuc's CHR examples it decided verdicts: the cooperative kernels (a dozen loop nests, fifteen
+// stuck pieces in fib's main_coop1) ran out of the 3 s on one 2-core machine and not on
+// another, and the printed conditions moved with the load (branch term13a's runs). z3 counts
+// its own work in resource units (its rlimit: steps of the rewriter, the SAT solver and the
+// theories), the same count for the same queries on any machine, readable after each query
+// (get-info :rlimit) and settable as a limit on the next (set-option :rlimit): Note [Resource
+// units] in analysis/smt. So where the solver counts them, every limit of the engine on the
+// solver's effort is in resource units, converted from the time it names at unitsPerSecond:
+// the per-system budget (Config.CPU, scaled per loop nest as the query budget is: Note [Work
+// per loop nest]), the per-query limit (Config.Timeout) and the quick first stage's (Note [A
+// quick first stage]); a query cut at its units costs a fifth of the query budget as a timeout
+// did. Processor time stays as a backstop at cpuBackstop times each limit, against a query
+// whose units grow slowly; it does not decide a verdict on a machine up to cpuBackstop times
+// slower than the one unitsPerSecond was measured on. The rate, measured on the shared 2-core
+// AMD EPYC machine on 2026-11-27 with z3 4.8.12 over the CHR examples' and the corpus's
+// queries, keeps the budgets about the times they were there, so the corpus's speed target
+// holds as before. cvc5 reads no such count over the pipe (its resource statistics need a dump
+// of every statistic after each query), so with cvc5 the limits stay on processor time.
+
+// unitsPerSecond converts a limit on solver time into z3 resource units (Note [Solver work in
+// resource units]); cpuBackstop is the factor of the processor-time backstop.
+const (
+	unitsPerSecond = 3_000_000
+	cpuBackstop    = 4
+)
+
+// unitsFor gives d's worth of resource units (Note [Solver work in resource units]).
+func unitsFor(d time.Duration) int64 { return int64(d.Seconds() * unitsPerSecond) }
+
 // Engine analyses systems with one solver process.
 type Engine struct {
 	cfg    Config
@@ -123,8 +155,12 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The per-query limit is on the solver's processor time (Note [Processor-time budget]).
+	// The per-query limit is on the solver's processor time (Note [Processor-time budget]), or
+	// in resource units with processor time as a backstop (Note [Solver work in resource units]).
 	s.ByCPU = true
+	if s.HasUnits() {
+		s.Timeout *= cpuBackstop
+	}
 	return &Engine{cfg: cfg, solver: s, proved: map[string]string{}, asked: map[string]bool{}}, nil
 }
 
@@ -133,6 +169,10 @@ func (e *Engine) Close() { e.solver.Close() }
 
 // Queries counts the solver queries sent so far (cache misses).
 func (e *Engine) Queries() int { return e.solver.Queries }
+
+// Units counts the solver's resource units so far (0 where it counts none: Note [Solver work
+// in resource units]).
+func (e *Engine) Units() int64 { return e.solver.Units() }
 
 // Obligation is one proof obligation of a certificate: Script must be unsat.
 type Obligation struct {
@@ -199,16 +239,30 @@ type work struct {
 	// (Note [Processor-time budget]).
 	cpu    func() time.Duration
 	cpuEnd time.Duration
-	given  int // the queries a share started with
+	// units, where not nil, gives the solver's resource units; unitsEnd is where they run out
+	// (Note [Solver work in resource units]).
+	units    func() int64
+	unitsEnd int64
+	given    int // the queries a share started with
 }
 
-// share gives num/den of what is left of w, queries and processor time, as a budget of its own;
-// absorb then charges w with what it used.
+// with gives a budget of left queries with w's other limits.
+func (w *work) with(left int) *work {
+	return &work{left: left, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd, units: w.units, unitsEnd: w.unitsEnd}
+}
+
+// share gives num/den of what is left of w, queries, processor time and resource units, as a
+// budget of its own; absorb then charges w with what it used.
 func (w *work) share(num, den int) *work {
-	c := &work{left: w.left * num / den, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
+	c := w.with(w.left * num / den)
 	if w.cpu != nil {
 		if now := w.cpu(); now < w.cpuEnd {
 			c.cpuEnd = now + (w.cpuEnd-now)*time.Duration(num)/time.Duration(den)
+		}
+	}
+	if w.units != nil {
+		if now := w.units(); now < w.unitsEnd {
+			c.unitsEnd = now + (w.unitsEnd-now)*int64(num)/int64(den)
 		}
 	}
 	c.given = c.left
@@ -217,17 +271,57 @@ func (w *work) share(num, den int) *work {
 
 func (w *work) absorb(c *work) { w.left -= c.given - c.left }
 
-func (w *work) spent() bool {
-	return w.left <= 0 || (!w.deadline.IsZero() && time.Now().After(w.deadline)) ||
-		(w.cpu != nil && w.cpu() >= w.cpuEnd)
+// cpuSpent says whether the solver effort (its resource units, or its processor time where
+// it counts none) has run out.
+func (w *work) cpuSpent() bool {
+	return (w.cpu != nil && w.cpu() >= w.cpuEnd) || (w.units != nil && w.units() >= w.unitsEnd)
 }
 
-// withCPU makes w also end when the solver has used limit more processor time (none if limit < 0).
+func (w *work) spent() bool {
+	return w.left <= 0 || (!w.deadline.IsZero() && time.Now().After(w.deadline)) || w.cpuSpent()
+}
+
+// withCPU makes w also end when the solver has spent limit more of its effort (none if limit <
+// 0): limit's worth of resource units where the solver counts them, with processor time as a
+// backstop, else processor time (Note [Solver work in resource units]).
 func (w *work) withCPU(s *smt.Solver, limit time.Duration) *work {
-	if limit > 0 {
-		w.cpu, w.cpuEnd = s.CPU, s.CPU()+limit
+	if limit <= 0 {
+		return w
 	}
+	if s.HasUnits() {
+		w.units, w.unitsEnd = s.Units, s.Units()+unitsFor(limit)
+		limit *= cpuBackstop
+	}
+	w.cpu, w.cpuEnd = s.CPU, s.CPU()+limit
 	return w
+}
+
+// grow gives w limit more solver effort (Note [Solver effort per piece]).
+func (w *work) grow(limit time.Duration) {
+	if limit <= 0 {
+		return
+	}
+	if w.units != nil {
+		w.unitsEnd += unitsFor(limit)
+		limit *= cpuBackstop
+	}
+	if w.cpu != nil {
+		w.cpuEnd += limit
+	}
+}
+
+// extend gives w's limits with limit more solver effort, from where w ends or from now if
+// later.
+func (w *work) extend(s *smt.Solver, limit time.Duration, left int) *work {
+	c := w.with(left)
+	if s.HasUnits() && w.units != nil {
+		c.unitsEnd = max(w.unitsEnd, w.units()) + unitsFor(limit)
+		limit *= cpuBackstop
+	}
+	if w.cpu != nil {
+		c.cpuEnd = max(w.cpuEnd, w.cpu()) + limit
+	}
+	return c
 }
 
 type analyzer struct {
@@ -306,6 +400,13 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 	if !a.work.deadline.IsZero() {
 		limit = min(limit, time.Until(a.work.deadline))
 	}
+	var units int64
+	if a.work.units != nil {
+		// The limit is in resource units, processor time only a backstop (Note [Solver work
+		// in resource units]); the last query gets what is left.
+		units = min(unitsFor(limit), max(a.work.unitsEnd-a.work.units(), unitsFor(10*time.Millisecond)))
+		limit *= cpuBackstop
+	}
 	if a.work.cpu != nil {
 		// The last query gets what is left of the processor time (Note [Processor-time budget]).
 		limit = min(limit, max(a.work.cpuEnd-a.work.cpu(), 10*time.Millisecond))
@@ -313,12 +414,13 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 	t0 := time.Now()
 	key := script + "\x00" + strings.Join(vals, "\x00")
 	again, queries := a.eng.asked[key], a.eng.solver.Queries
-	r, m, err := a.eng.solver.CheckWithin(limit, script, vals...)
+	r, m, err := a.eng.solver.CheckLimited(limit, units, script, vals...)
+	cut := a.eng.solver.Cut || units == 0 && time.Since(t0) >= limit*9/10
 	if again && a.eng.solver.Queries == queries {
 		a.work.left++ // this system's own query again, answered from the cache (Note [Work budget])
 	}
 	a.eng.asked[key] = true
-	if r == smt.Unknown && a.quick == 0 && time.Since(t0) >= limit*9/10 {
+	if r == smt.Unknown && a.quick == 0 && cut {
 		// A query cut off by the timeout costs a fifth of the budget (Note [Work budget]).
 		a.work.left -= a.eng.cfg.Work / 5
 	}
@@ -367,18 +469,20 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Assumptions = append(res.Assumptions, f.Why+": "+f.Expr.String())
 	}
 	res.Assumptions = append(res.Assumptions, sys.Assumed...)
-	w := (&work{left: e.cfg.Work}).withCPU(e.solver, e.cfg.CPU)
+	w := &work{left: e.cfg.Work}
 	if e.cfg.Budget > 0 {
 		w.deadline = start.Add(e.cfg.Budget)
 	}
 	a := &analyzer{eng: e, sys: sys, work: w}
-	budget := e.cfg.Work
+	budget, cpu := e.cfg.Work, e.cfg.CPU
 	defer func() {
 		if w.out && res.Verdict == Unknown {
 			what := fmt.Sprintf("work budget of %d solver queries", budget)
 			switch {
+			case w.left > 0 && w.units != nil && w.units() >= w.unitsEnd:
+				what = fmt.Sprintf("solver work budget of %d resource units (%s of solver time)", unitsFor(cpu), cpu)
 			case w.left > 0 && w.cpu != nil && w.cpu() >= w.cpuEnd:
-				what = fmt.Sprintf("solver processor-time budget of %s", e.cfg.CPU)
+				what = fmt.Sprintf("solver processor-time budget of %s", cpu)
 			case w.left > 0:
 				what = fmt.Sprintf("time budget of %s", e.cfg.Budget)
 			}
@@ -393,6 +497,9 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	res.Warnings = barrierDivergence(sys, top)
 	budget = e.workFor(top) // Note [Work per loop nest]
 	w.left = budget
+	// The solver effort scales with the nests too (Note [Work per loop nest]).
+	cpu = e.cfg.CPU * time.Duration(budget/e.cfg.Work)
+	w.withCPU(e.solver, cpu)
 	g, loops, cert, stuck := a.prove()
 	inv := g.strongest()
 	budget += a.extra // Note [Loop nests proved piece by piece]
@@ -443,23 +550,22 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		// Note [Products of a counter and a constant]: the copy with the products as
 		// variables first, where there are any.
 		if r, defs, keep := reduceNonlinear(sys); r != nil {
-			pw := &work{left: 4 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
-			if w.cpu != nil {
-				pw.cpuEnd = max(w.cpuEnd, w.cpu()) + e.cfg.CPU
-			}
+			pw := w.extend(e.solver, e.cfg.CPU, 4*budget)
 			if cond, cert2, ok = e.conditionPieces(r, g, stuck, witnessFirst, pw, keep); ok {
 				cert2 = append(productObligations(r, defs), cert2...)
 			}
 		}
 		if !ok {
-			cond, cert2, ok = e.conditionPieces(sys, g, stuck, witnessFirst, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}, false)
+			cw := w.with(2 * budget)
+			cw.grow(time.Duration(len(stuck)-1) * cpu / nestsPerWork) // Note [Solver effort per piece]
+			cond, cert2, ok = e.conditionPieces(sys, g, stuck, witnessFirst, cw, false)
 		}
 		if ok {
 			if !witnessDone {
 				// "otherwise FALSE" where a witness exists: a search of its own, a quarter of
 				// the kernel's budget (Note [Conditions before witnesses]).
 				witnessDone = true
-				findWitness((&work{left: e.cfg.Work / 4, deadline: w.deadline}).withCPU(e.solver, e.cfg.CPU/4))
+				findWitness((&work{left: e.cfg.Work / 4, deadline: w.deadline}).withCPU(e.solver, cpu/4))
 			}
 			res.Verdict, res.Condition = True, cond
 			for i := range res.Loops {
@@ -1026,7 +1132,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			hints = append(flatRankings(ranks), hints...)
 		}
 		if e.cfg.Trace != nil {
-			fmt.Fprintf(e.cfg.Trace, ";;TRY %v out=%v left=%d cpu=%v q=%d: %s\n", ok, half.out, w.left, e.solver.CPU().Round(time.Millisecond), e.solver.Queries, strings.Join(conds, " && "))
+			fmt.Fprintf(e.cfg.Trace, ";;TRY %v out=%v left=%d cpu=%v units=%d q=%d: %s\n", ok, half.out, w.left, e.solver.CPU().Round(time.Millisecond), e.solver.Units(), e.solver.Queries, strings.Join(conds, " && "))
 		}
 		if ok {
 			usedHoudini = used
@@ -1136,6 +1242,6 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 
 func (a *analyzer) phase(what string) {
 	if a.eng.cfg.Trace != nil {
-		fmt.Fprintf(a.eng.cfg.Trace, ";;PHASE %s cpu=%v q=%d\n", what, a.eng.solver.CPU().Round(time.Millisecond), a.eng.solver.Queries)
+		fmt.Fprintf(a.eng.cfg.Trace, ";;PHASE %s cpu=%v units=%d q=%d\n", what, a.eng.solver.CPU().Round(time.Millisecond), a.eng.solver.Units(), a.eng.solver.Queries)
 	}
 }

@@ -235,7 +235,7 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 // within the processor time left (w).
 func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit func() *Witness, w *work, keep bool) (string, []Obligation, bool) {
 	budget := func() *work {
-		return &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
+		return w.with(2 * e.cfg.Work)
 	}
 	var reads [][]int
 	for _, p := range stuck {
@@ -245,7 +245,7 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 	joint := budget()
 	joint.left *= len(stuck)
 	if e.cfg.Trace != nil {
-		fmt.Fprintf(e.cfg.Trace, ";;CONDITIONS %d stuck pieces cpu=%v\n", len(stuck), e.solver.CPU().Round(time.Millisecond))
+		fmt.Fprintf(e.cfg.Trace, ";;CONDITIONS %d stuck pieces cpu=%v units=%d\n", len(stuck), e.solver.CPU().Round(time.Millisecond), e.solver.Units())
 	}
 	joint0 := &priorProof{}
 	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep, joint0)
@@ -267,7 +267,7 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 	for i, p := range stuck {
 		share := budget()
 		if e.cfg.Trace != nil {
-			fmt.Fprintf(e.cfg.Trace, ";;PIECE %d of %d (%d transitions) cpu=%v\n", i+1, len(stuck), len(p.comp), e.solver.CPU().Round(time.Millisecond))
+			fmt.Fprintf(e.cfg.Trace, ";;PIECE %d of %d (%d transitions) cpu=%v units=%d\n", i+1, len(stuck), len(p.comp), e.solver.CPU().Round(time.Millisecond), e.solver.Units())
 		}
 		var rs [][]Ranking
 		var obl []Obligation
