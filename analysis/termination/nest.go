@@ -47,6 +47,20 @@ import (
 // not look for them (they cost more than the rest of the try, and a failed try is the common
 // case).
 
+// Note [Solver effort per piece]
+// The query budget of the condition search is per stuck piece (the joint try's is the
+// pieces' sum, each piece's search has its own: Note [Loop nests proved piece by piece]), but
+// the solver's effort was the system's alone: fib's main_coop1 has fifteen stuck pieces, and
+// the joint try and the pieces' searches, about 12 million resource units (the proof before
+// them 3.7 million), shared what the proof had left of one system's 9 million (Note [Solver
+// work in resource units]); the joint try ran out, and the kernel was UNKNOWN. So the
+// condition search gets, beside what is left, a nest's share of the system's effort for each
+// stuck piece past the first (Config.CPU / nestsPerWork, as Note [Work per loop nest] gives a
+// nest's queries): a kernel with one stuck piece, most of the corpus's, gets what it got
+// before. The effort stays one pool that the joint try and the pieces share in order, so a
+// piece that needs little leaves more to the next, and the bound on a kernel's effort grows
+// with what it has to prove, the same on every machine.
+
 // maxNestDepth bounds how deep a nest is split into pieces (Note [Loop nests proved piece by
 // piece]).
 const maxNestDepth = 3
