@@ -728,8 +728,10 @@ func (a *analyzer) prove() (*stages, []Loop, []Obligation, []piece) {
 // condition (a bound on CAP bounds the snapshot n = min(top, CAP) in the loop over n). Where
 // houdini is set, the Houdini stages that prev lacks are found under the condition, and where
 // the proof still fails, all of them are found again under it (1 <= MAXSTEPS makes step <=
-// MAXSTEPS hold where the step loop starts); fresh says whether the proof needed that.
-func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ranks [][]Ranking, obl []Obligation, fresh, ok bool) {
+// MAXSTEPS hold where the step loop starts); fresh says whether the proof needed that, and
+// needs which pieces were proved with the Houdini stages that prev lacks (Note [Houdini under
+// the condition, piece by piece]).
+func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ranks [][]Ranking, obl []Obligation, fresh bool, needs []bool, ok bool) {
 	exact := a.sys
 	a.sys = proofView(exact)
 	defer func() { a.sys = exact }()
@@ -758,6 +760,7 @@ func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ran
 	}
 	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini}
 	ranks = make([][]Ranking, len(ps))
+	needs = make([]bool, len(ps))
 	var failed []int
 	for i := range ps {
 		failed = append(failed, i)
@@ -784,26 +787,28 @@ func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ran
 			}
 			ranks[i] = pr.ranks
 			obl = append(obl, pr.obl...)
+			needs[i] = pr.used == &g.simple && prev.simple == nil || pr.used == &g.full && prev.full == nil
 		}
 		failed = left
 	}
 	a.hintsOnly = false
 	if len(failed) == 0 {
-		return ranks, obl, false, true
+		return ranks, obl, false, needs, true
 	}
 	if !houdini || (prev.simple == nil && prev.full == nil) {
-		return nil, nil, false, false
+		return nil, nil, false, nil, false
 	}
 	g = &stages{inv0: inv0, bounds: g.bounds, certified: map[*Invariants]bool{}}
 	for _, i := range failed {
 		pr := a.provePiece(g, ps[i], maxNestDepth)
 		if len(pr.stuck) > 0 {
-			return nil, nil, true, false
+			return nil, nil, true, nil, false
 		}
 		ranks[i] = pr.ranks
 		obl = append(obl, pr.obl...)
+		needs[i] = true
 	}
-	return ranks, obl, true, true
+	return ranks, obl, true, needs, true
 }
 
 // headOf picks the component's first loop head (else its first location).
@@ -1086,6 +1091,8 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 		cert  []Obligation
 	}
 	usedHoudini := false
+	var needs []bool
+	first := true // the search's first try
 	// A try that drops a bound may need rankings of its own; every other try keeps to the
 	// rankings of the pieces' last proof where there is one (Note [Rankings of a stronger
 	// condition first]).
@@ -1127,13 +1134,16 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			}
 		}
 		half := w.share(1, 2)
-		if strongest && len(sizes) == 0 {
+		if strongest && len(sizes) == 0 || first && prior != nil && prior.widest {
 			// The joint strongest try proves every piece: all that is left, where no try with
-			// launch sizes follows (Note [Loop nests proved piece by piece]).
+			// launch sizes follows (Note [Loop nests proved piece by piece]); so does the first
+			// try of a piece that needs Houdini under its condition (Note [Houdini under the
+			// condition, piece by piece]).
 			half = w.share(1, 1)
 		}
+		first = false
 		a := &analyzer{eng: e, sys: &c, work: half, only: only, rankHints: hints, weakening: len(hints) > 0 && !drop}
-		ranks, cert, used, ok := a.provePiecesAlone(g, ps, houdini)
+		ranks, cert, used, ns, ok := a.provePiecesAlone(g, ps, houdini)
 		w.absorb(half)
 		if ok {
 			hints = append(flatRankings(ranks), hints...)
@@ -1142,7 +1152,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			fmt.Fprintf(e.cfg.Trace, ";;TRY %v out=%v left=%d cpu=%v units=%d q=%d: %s\n", ok, half.out, w.left, e.solver.CPU().Round(time.Millisecond), e.solver.Units(), e.solver.Queries, strings.Join(conds, " && "))
 		}
 		if ok {
-			usedHoudini = used
+			usedHoudini, needs = used, ns
 			return strings.Join(conds, " && "), &proof{facts: c.Facts[len(sys.Facts):], ranks: ranks, cert: cert}
 		}
 		return "", nil
@@ -1168,6 +1178,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	if wide {
 		cond, res = try()
 	}
+	wideOK := res != nil
 	if res == nil {
 		for i, p := range params {
 			upper[i] = min(10, p.Sort.Width-2)
@@ -1185,9 +1196,14 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	// the strongest one proved with intervals (Note [Squares as counters]).
 	houdini = usedHoudini || len(squareVarCandidates(sys)) > 0 // Note [Loop nests proved piece by piece]
 	if prior != nil {
-		defer func() { prior.ranks, prior.houdini = hints, houdini }()
+		if prior.widest {
+			houdini = true
+		}
+		defer func() { prior.ranks, prior.houdini, prior.needs = hints, houdini, needs }()
 	}
-	if strongest {
+	if strongest || prior != nil && prior.widest && wideOK {
+		// A piece that needs Houdini under its condition keeps the widest bounds (Note
+		// [Houdini under the condition, piece by piece]).
 		return cond, res.facts, res.ranks, res.cert, true
 	}
 	if !withSizes {

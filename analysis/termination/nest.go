@@ -295,15 +295,19 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 				only[ti] = true
 			}
 			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only, rankHints: ranks0[i], weakening: true}
-			rs, obl, _, ok = a.provePiecesAlone(g, []piece{p}, false)
+			rs, obl, _, _, ok = a.provePiecesAlone(g, []piece{p}, false)
 		}
+		// A piece the joint try proved with Houdini's stages found under its condition looks
+		// for them in its own tries too, and keeps the widest bounds (Note [Houdini under the
+		// condition, piece by piece]).
+		needs := !joint0.houdini && i < len(joint0.needs) && joint0.needs[i]
 		if !ok {
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini})
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini || needs, widest: needs})
 		}
 		if !ok && len(stuck) > 1 {
 			// A value the piece reads may be bounded only through a bound on what another
 			// piece reads (CHR's sort size, through the store's capacity).
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini})
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini || needs, widest: needs})
 		}
 		if !ok {
 			record(ranks0)
