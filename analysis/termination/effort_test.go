@@ -54,7 +54,7 @@ func TestEffortInUnits(t *testing.T) {
 // the default budgets, under a condition that holds at the program's defaults (CAP_a2 = PROCS =
 // 4096, MAXSTEPS = 2^30, ROUNDS = 15). Main at 42d1aa7 gave it UNKNOWN on the 3 s of processor
 // time on one 2-core machine and `... <= 1024` on another. Two changes make it: its condition
-// search needs about 11.6 million resource units where a kernel's budget is 9 million, and gets
+// search needs about 11.6 million resource units where a kernel's budget is 10.5 million, and gets
 // a nest's share for each of its eight stuck pieces (Note [Solver effort per piece]); and its
 // rule loop is ranked only with Houdini's invariants found under the condition, which its own
 // search now looks for, keeping the widest bounds (Note [Houdini under the condition, piece by

@@ -52,7 +52,7 @@ import (
 // pieces' sum, each piece's search has its own: Note [Loop nests proved piece by piece]), but
 // the solver's effort was the system's alone: fib's main_coop1 has fifteen stuck pieces, and
 // the joint try and the pieces' searches, about 12 million resource units (the proof before
-// them 3.7 million), shared what the proof had left of one system's 9 million (Note [Solver
+// them 3.7 million), shared what the proof had left of one system's 9 to 10.5 million (Note [Solver
 // work in resource units]); the joint try ran out, and the kernel was UNKNOWN. So the
 // condition search gets, beside what is left, a nest's share of the system's effort for each
 // stuck piece past the first (Config.CPU / nestsPerWork, as Note [Work per loop nest] gives a
