@@ -9,9 +9,10 @@
 # Per kernel: compile = clang-16 + opt-16 + the text fixes (Note [Compiling external kernels]),
 # translate = llir parse + translation to its.System, analyze = the analysis of every system
 # (z3 start included), all wall-clock; cpu = the processor time of translate + analyze, z3's
-# included, which hardly depends on the machine's load; queries = the solver queries. The
-# verdicts do not depend on the load: the engine's budget counts solver queries (Note [Work
-# budget] in analysis/termination). "Without clang" is translate + analyze; "with clang" adds
+# included, which hardly depends on the machine's load; queries = the solver queries; units = z3's
+# resource units (Note [Solver work in resource units] in analysis/termination). The verdicts do
+# not depend on the load: the engine's budgets count solver queries (Note [Work budget]) and
+# z3's resource units. "Without clang" is translate + analyze; "with clang" adds
 # compile. A kernel that runs past LIMIT_S (default 60) counts as TIMEOUT (and UNKNOWN in the
 # coverage). Coverage: kernels with loops, and among them TRUE / FALSE / UNKNOWN; a kernel's
 # verdict is FALSE if one of its systems is, else UNKNOWN if one is, else TRUE (TRUE if ...
@@ -24,16 +25,16 @@ bin=$(mktemp -d)/fromllvm.test
 trap 'rm -rf "$(dirname "$bin")"' EXIT
 (cd "$root" && go test -c -o "$bin" ./analysis/fromllvm) || exit 1
 echo "bench-termination: $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(clang-16 --version | head -1), $(z3 --version); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-78s %9s %9s %9s %7s %7s %s\n' kernel compile_ms transl_ms analyze_ms cpu_ms queries verdict
+printf '%-78s %9s %9s %9s %7s %7s %10s %s\n' kernel compile_ms transl_ms analyze_ms cpu_ms queries units verdict
 rows=$(mktemp)
 for f in "$corpus"/*/*.cl "$corpus"/*/*.cu; do
 	name=${f#"$corpus"/}
 	line=$(cd "$root/analysis/fromllvm" && timeout "$limit" "$bin" -test.run '^TestDump$' -dump "$f" -bench 2>&1 | grep '^BENCH ')
 	if [ -z "$line" ]; then
-		line="BENCH 0 0 $((limit * 1000)) TIMEOUT -1 0 $((limit * 1000))"
+		line="BENCH 0 0 $((limit * 1000)) TIMEOUT -1 0 $((limit * 1000)) 0"
 	fi
-	read -r _ c t a v loops q cpu <<<"$line"
-	printf '%-78s %9s %9s %9s %7s %7s %s\n' "$name" "$c" "$t" "$a" "$cpu" "$q" "$v"
+	read -r _ c t a v loops q cpu units <<<"$line"
+	printf '%-78s %9s %9s %9s %7s %7s %10s %s\n' "$name" "$c" "$t" "$a" "$cpu" "$q" "$units" "$v"
 	echo "$c $t $a $v $loops $q $cpu" >>"$rows"
 done
 awk -v limit="$limit" '

@@ -23,8 +23,10 @@ var (
 )
 
 // TestDump prints the systems of -dump FILE, and with -analyze their verdicts; with -bench it
-// prints "BENCH compile_ms translate_ms analyze_ms VERDICT LOOPS QUERIES CPU_MS" (CPU_MS: the
-// processor time of translation and analysis, solver included) for scripts/bench-termination.sh.
+// prints "BENCH compile_ms translate_ms analyze_ms VERDICT LOOPS QUERIES CPU_MS UNITS" (CPU_MS:
+// the processor time of translation and analysis, solver included; UNITS: the solver's resource
+// units, Note [Solver work in resource units] in analysis/termination) for
+// scripts/bench-termination.sh.
 // A debugging and benchmarking aid: skipped without -dump.
 func TestDump(t *testing.T) {
 	if *dumpFile == "" {
@@ -88,10 +90,10 @@ func TestDump(t *testing.T) {
 	}
 	t3 := time.Now()
 	if *dumpBench {
-		q := eng.Queries()
+		q, units := eng.Queries(), eng.Units()
 		eng.Close() // the solver's time counts once it has ended
 		eng = nil
-		fmt.Printf("BENCH %.1f %.1f %.1f %s %d %d %.1f\n", ms(t1.Sub(t0)), ms(t2.Sub(t1)), ms(t3.Sub(t2)), verdict, loops, q, ms(cpuTime()-cpu1))
+		fmt.Printf("BENCH %.1f %.1f %.1f %s %d %d %.1f %d\n", ms(t1.Sub(t0)), ms(t2.Sub(t1)), ms(t3.Sub(t2)), verdict, loops, q, ms(cpuTime()-cpu1), units)
 	}
 }
 

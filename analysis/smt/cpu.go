@@ -63,3 +63,16 @@ const (
 	cpuPoll    = 10 * time.Millisecond
 	wallFactor = 20
 )
+
+// Note [Resource units]
+// Processor time does not depend on the load, but it does on the machine: the same queries take
+// twice the time on a machine half as fast, and a budget of it gives different verdicts there.
+// z3 counts its own work in resource units (rlimit: steps of its rewriter, SAT solver and
+// theories), the same count for the same queries in the same order on any machine. After each
+// query CheckLimited reads the process's count (get-info :rlimit, one more round trip) and Units
+// sums it over the processes that ran; a query's limit in units is set with set-option :rlimit
+// (not scoped by push and pop, so it is set only where it changes), and z3 answers unknown
+// when it is reached. A query killed at its processor-time limit counts its whole limit of
+// units. cvc5 takes its per-query limit (rlimit-per) only on its command line and reports its
+// count only in a dump of all its statistics, so HasUnits is false for it: the callers keep
+// their limits on processor time there.

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math/big"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +47,13 @@ type Solver struct {
 	// ByCPU makes a query's time limit count the solver's processor time rather than the wall
 	// clock (Note [Processor-time limits]).
 	ByCPU bool
+	// units is the resource count of the running process after its last query, unitsGone that
+	// of the processes that ended; unitsSet is the per-query limit in force (Note [Resource
+	// units]).
+	units, unitsGone, unitsSet int64
+	// Cut says whether the last query that reached the solver was cut off by a limit (its
+	// resource units, its time) rather than answered unknown by the solver.
+	Cut bool
 }
 
 type cacheEntry struct {
@@ -92,6 +100,7 @@ func (s *Solver) spawn() error {
 		return err
 	}
 	s.cmd, s.in, s.out, s.dead = cmd, in, bufio.NewReader(out), false
+	s.units, s.unitsSet = 0, 0
 	s.lines = make(chan string, 64)
 	go func(r *bufio.Reader, ch chan string) {
 		for {
@@ -125,6 +134,8 @@ func (s *Solver) kill() {
 	if s.cmd != nil && !s.dead {
 		c, _ := procCPU(s.cmd.Process.Pid)
 		s.cpuGone += c
+		s.unitsGone += s.units
+		s.units = 0
 		s.in.Close()
 		s.cmd.Process.Kill()
 		s.cmd.Wait()
@@ -142,12 +153,19 @@ func (s *Solver) Check(script string, vals ...string) (Result, map[string]string
 // CheckWithin is Check with a time limit for this query (at most the solver's Timeout); an
 // answer cut short is Unknown and is not cached.
 func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string) (Result, map[string]string, error) {
+	return s.CheckLimited(limit, 0, script, vals...)
+}
+
+// CheckLimited is CheckWithin with, where units > 0 and the solver counts them (HasUnits), a
+// limit of units resource units on this query too (Note [Resource units]).
+func (s *Solver) CheckLimited(limit time.Duration, units int64, script string, vals ...string) (Result, map[string]string, error) {
 	if limit <= 0 || limit > s.Timeout {
 		limit = s.Timeout
 	}
 	key := script + "\x00" + strings.Join(vals, "\x00")
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.Cut = false
 	if c, ok := s.cache[key]; ok {
 		return c.res, c.model, nil
 	}
@@ -164,6 +182,9 @@ func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string)
 		}
 	}
 	s.Queries++
+	if !s.HasUnits() {
+		units = 0
+	}
 	// Note [Processor-time limits]: with ByCPU, the limit is on the process's processor time,
 	// watched here; the solver's own wall-clock timeout is only a backstop.
 	wall := limit
@@ -176,6 +197,11 @@ func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string)
 		}
 	}
 	var b strings.Builder
+	if units != s.unitsSet {
+		// Not scoped by push and pop: set before each query whose limit differs.
+		fmt.Fprintf(&b, "(set-option :rlimit %d)\n", units)
+		s.unitsSet = units
+	}
 	b.WriteString("(push 1)\n")
 	if wall > 0 {
 		ms := max(wall.Milliseconds(), 1)
@@ -192,8 +218,11 @@ func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string)
 	deadline := time.After(wall + 2*time.Second)
 	res, err := s.readAnswer(deadline, over)
 	if err == errOverCPU {
-		// Cut off: the process goes, and the next query starts a new one.
+		// Cut off: the process goes, and the next query starts a new one; the query counts
+		// its whole limit of units.
+		s.unitsGone += units
 		s.kill()
+		s.Cut = true
 		return Unknown, nil, nil
 	}
 	if err != nil {
@@ -220,13 +249,53 @@ func (s *Solver) CheckWithin(limit time.Duration, script string, vals ...string)
 	if _, err := io.WriteString(s.in, "(pop 1)\n"); err != nil {
 		s.kill()
 	}
-	if res != Unknown || limit == s.Timeout {
+	if s.HasUnits() && !s.dead {
+		before := s.units
+		if err := s.readUnits(deadline); err != nil {
+			s.kill()
+			return Unknown, nil, err
+		}
+		s.Cut = res == Unknown && units > 0 && s.units-before >= units
+	}
+	if res != Unknown || limit == s.Timeout && units == 0 {
 		s.cache[key] = cacheEntry{res, model}
 	}
 	if canon && res != Unknown {
 		s.canon[form] = res
 	}
 	return res, model, nil
+}
+
+// HasUnits says whether the solver counts resource units (Note [Resource units]): z3 does.
+func (s *Solver) HasUnits() bool { return s.Name == "z3" }
+
+// Units gives the resource units the solver's processes have used so far (Note [Resource
+// units]); 0 for a solver that does not count them.
+func (s *Solver) Units() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unitsGone + s.units
+}
+
+// readUnits reads the running process's resource count (z3's get-info :rlimit).
+func (s *Solver) readUnits(deadline <-chan time.Time) error {
+	if _, err := io.WriteString(s.in, "(get-info :rlimit)\n"); err != nil {
+		return err
+	}
+	text, err := s.readSexp(deadline)
+	if err != nil {
+		return err
+	}
+	f := strings.Fields(strings.Trim(strings.TrimSpace(text), "()"))
+	if len(f) != 2 || f[0] != ":rlimit" {
+		return fmt.Errorf("%s: cannot read the resource count %q", s.Name, text)
+	}
+	n, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return fmt.Errorf("%s: cannot read the resource count %q", s.Name, text)
+	}
+	s.units = n
+	return nil
 }
 
 // errOverCPU says a query ran past its processor-time limit.

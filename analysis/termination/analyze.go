@@ -79,6 +79,8 @@ type Config struct {
 const DefaultWork = 250
 
 // Note [Processor-time budget]
+// (Where the solver counts resource units, they replace processor time in every limit below,
+// and processor time is a backstop: Note [Solver work in resource units].)
 // The work budget counts queries, and a query cut off by the per-query limit costs a fifth of
 // it; but queries differ a thousandfold in cost, and a wall-clock limit cuts, on a loaded
 // machine, queries that an idle one answers. The time target per kernel (5 s,
@@ -91,8 +93,51 @@ const DefaultWork = 250
 // TRUE kernels of the corpus need about 2 s (polybench trmm, durbin, AMD PrefixSum). The last
 // query gets only what is left, so a system stops within the polling interval of the bound.
 
-// DefaultCPU is the default bound on the solver's processor time per system.
-const DefaultCPU = 3 * time.Second
+// DefaultCPU is the default bound on the solver's effort per system: resource units where the
+// solver counts them, else processor time (Note [Solver work in resource units]).
+const DefaultCPU = 3500 * time.Millisecond
+
+// Note [Solver work in resource units]
+// The processor-time budget (Note [Processor-time budget]) does not depend on the load, but it
+// depends on the machine's speed: on a slower machine the same queries take more of it. It
+// decided verdicts: on the shared 2-core AMD EPYC machine of 2026-11-27, main's 3 s left five
+// of the CHR examples' cooperative kernels UNKNOWN (fifteen stuck pieces in fib's main_coop1)
+// that the machine before had proved, and three polybench kernels of the corpus (cholesky
+// kernel4, nussinov kernel2, seidel-2d kernel0) UNKNOWN where corpus-verdicts.txt says TRUE.
+// z3 counts its own work in resource units, the same count for the same queries on any
+// machine (Note [Resource units] in analysis/smt). So where the solver counts them, every limit
+// of the engine on the solver's effort is in resource units, converted from the time it names
+// at unitsPerSecond: the per-system budget (Config.CPU, scaled per loop nest as the query
+// budget is, Note [Work per loop nest], and per stuck piece in the condition search, Note
+// [Solver effort per piece]), the per-query limit (Config.Timeout) and the quick first
+// stage's (Note [A quick first stage]); a query cut at its units costs a fifth of the query
+// budget as a timeout did. Processor time stays as a backstop at cpuBackstop times each limit,
+// against a query whose count grows slowly; it decides nothing on a machine whose z3 does
+// fewer than unitsPerSecond/cpuBackstop units a second. The verdicts then depend on the input,
+// the engine and z3's version, not on the machine or its load.
+//
+// The rate and the budget. This machine does 1.1 to 1.6 million units a second on most queries
+// (fib's main_coop1 1.56, cholesky 1.5) and 0.65 to 0.85 million on 64-bit products (AMD
+// SimpleConvolution, shoc scan/reduce); the machine the 3 s budget was set on was about twice
+// as fast (cholesky was TRUE within it there). unitsPerSecond = 3 million keeps the per-query
+// limit (1 s, 3 million units) and the quick stage's (200 ms, 600000 units) about what they
+// were there. The system's budget is set, as the 3 s were, by the slowest TRUE kernels of the
+// corpus: in units, with these per-query limits, polybench cholesky kernel4 needs 9.05 million
+// and nussinov kernel2 9.67 million, so DefaultCPU is 3.5 s, 10.5 million units (at 9 million
+// both were UNKNOWN on every machine). The price is processor time where a kernel's queries
+// are slow in units: on this machine a kernel that spends the whole budget takes up to 11 s
+// (docs/BENCHMARKS.md, 2026-11-27, branch chr14). cvc5 counts no units over the pipe, so with
+// it the limits stay on processor time (3.5 s per system).
+
+// unitsPerSecond converts a limit on solver time into z3 resource units (Note [Solver work in
+// resource units]); cpuBackstop is the factor of the processor-time backstop.
+const (
+	unitsPerSecond = 3_000_000
+	cpuBackstop    = 4
+)
+
+// unitsFor gives d's worth of resource units (Note [Solver work in resource units]).
+func unitsFor(d time.Duration) int64 { return int64(d.Seconds() * unitsPerSecond) }
 
 // Engine analyses systems with one solver process.
 type Engine struct {
@@ -123,8 +168,12 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The per-query limit is on the solver's processor time (Note [Processor-time budget]).
+	// The per-query limit is on the solver's processor time (Note [Processor-time budget]), or
+	// in resource units with processor time as a backstop (Note [Solver work in resource units]).
 	s.ByCPU = true
+	if s.HasUnits() {
+		s.Timeout *= cpuBackstop
+	}
 	return &Engine{cfg: cfg, solver: s, proved: map[string]string{}, asked: map[string]bool{}}, nil
 }
 
@@ -133,6 +182,10 @@ func (e *Engine) Close() { e.solver.Close() }
 
 // Queries counts the solver queries sent so far (cache misses).
 func (e *Engine) Queries() int { return e.solver.Queries }
+
+// Units counts the solver's resource units so far (0 where it counts none: Note [Solver work
+// in resource units]).
+func (e *Engine) Units() int64 { return e.solver.Units() }
 
 // Obligation is one proof obligation of a certificate: Script must be unsat.
 type Obligation struct {
@@ -199,16 +252,30 @@ type work struct {
 	// (Note [Processor-time budget]).
 	cpu    func() time.Duration
 	cpuEnd time.Duration
-	given  int // the queries a share started with
+	// units, where not nil, gives the solver's resource units; unitsEnd is where they run out
+	// (Note [Solver work in resource units]).
+	units    func() int64
+	unitsEnd int64
+	given    int // the queries a share started with
 }
 
-// share gives num/den of what is left of w, queries and processor time, as a budget of its own;
-// absorb then charges w with what it used.
+// with gives a budget of left queries with w's other limits.
+func (w *work) with(left int) *work {
+	return &work{left: left, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd, units: w.units, unitsEnd: w.unitsEnd}
+}
+
+// share gives num/den of what is left of w, queries, processor time and resource units, as a
+// budget of its own; absorb then charges w with what it used.
 func (w *work) share(num, den int) *work {
-	c := &work{left: w.left * num / den, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
+	c := w.with(w.left * num / den)
 	if w.cpu != nil {
 		if now := w.cpu(); now < w.cpuEnd {
 			c.cpuEnd = now + (w.cpuEnd-now)*time.Duration(num)/time.Duration(den)
+		}
+	}
+	if w.units != nil {
+		if now := w.units(); now < w.unitsEnd {
+			c.unitsEnd = now + (w.unitsEnd-now)*int64(num)/int64(den)
 		}
 	}
 	c.given = c.left
@@ -217,17 +284,57 @@ func (w *work) share(num, den int) *work {
 
 func (w *work) absorb(c *work) { w.left -= c.given - c.left }
 
-func (w *work) spent() bool {
-	return w.left <= 0 || (!w.deadline.IsZero() && time.Now().After(w.deadline)) ||
-		(w.cpu != nil && w.cpu() >= w.cpuEnd)
+// cpuSpent says whether the solver effort (its resource units, or its processor time where
+// it counts none) has run out.
+func (w *work) cpuSpent() bool {
+	return (w.cpu != nil && w.cpu() >= w.cpuEnd) || (w.units != nil && w.units() >= w.unitsEnd)
 }
 
-// withCPU makes w also end when the solver has used limit more processor time (none if limit < 0).
+func (w *work) spent() bool {
+	return w.left <= 0 || (!w.deadline.IsZero() && time.Now().After(w.deadline)) || w.cpuSpent()
+}
+
+// withCPU makes w also end when the solver has spent limit more of its effort (none if limit <
+// 0): limit's worth of resource units where the solver counts them, with processor time as a
+// backstop, else processor time (Note [Solver work in resource units]).
 func (w *work) withCPU(s *smt.Solver, limit time.Duration) *work {
-	if limit > 0 {
-		w.cpu, w.cpuEnd = s.CPU, s.CPU()+limit
+	if limit <= 0 {
+		return w
 	}
+	if s.HasUnits() {
+		w.units, w.unitsEnd = s.Units, s.Units()+unitsFor(limit)
+		limit *= cpuBackstop
+	}
+	w.cpu, w.cpuEnd = s.CPU, s.CPU()+limit
 	return w
+}
+
+// grow gives w limit more solver effort (Note [Solver effort per piece]).
+func (w *work) grow(limit time.Duration) {
+	if limit <= 0 {
+		return
+	}
+	if w.units != nil {
+		w.unitsEnd += unitsFor(limit)
+		limit *= cpuBackstop
+	}
+	if w.cpu != nil {
+		w.cpuEnd += limit
+	}
+}
+
+// extend gives w's limits with limit more solver effort, from where w ends or from now if
+// later.
+func (w *work) extend(s *smt.Solver, limit time.Duration, left int) *work {
+	c := w.with(left)
+	if s.HasUnits() && w.units != nil {
+		c.unitsEnd = max(w.unitsEnd, w.units()) + unitsFor(limit)
+		limit *= cpuBackstop
+	}
+	if w.cpu != nil {
+		c.cpuEnd = max(w.cpuEnd, w.cpu()) + limit
+	}
+	return c
 }
 
 type analyzer struct {
@@ -306,6 +413,13 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 	if !a.work.deadline.IsZero() {
 		limit = min(limit, time.Until(a.work.deadline))
 	}
+	var units int64
+	if a.work.units != nil {
+		// The limit is in resource units, processor time only a backstop (Note [Solver work
+		// in resource units]); the last query gets what is left.
+		units = min(unitsFor(limit), max(a.work.unitsEnd-a.work.units(), unitsFor(10*time.Millisecond)))
+		limit *= cpuBackstop
+	}
 	if a.work.cpu != nil {
 		// The last query gets what is left of the processor time (Note [Processor-time budget]).
 		limit = min(limit, max(a.work.cpuEnd-a.work.cpu(), 10*time.Millisecond))
@@ -313,12 +427,13 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 	t0 := time.Now()
 	key := script + "\x00" + strings.Join(vals, "\x00")
 	again, queries := a.eng.asked[key], a.eng.solver.Queries
-	r, m, err := a.eng.solver.CheckWithin(limit, script, vals...)
+	r, m, err := a.eng.solver.CheckLimited(limit, units, script, vals...)
+	cut := a.eng.solver.Cut || units == 0 && time.Since(t0) >= limit*9/10
 	if again && a.eng.solver.Queries == queries {
 		a.work.left++ // this system's own query again, answered from the cache (Note [Work budget])
 	}
 	a.eng.asked[key] = true
-	if r == smt.Unknown && a.quick == 0 && time.Since(t0) >= limit*9/10 {
+	if r == smt.Unknown && a.quick == 0 && cut {
 		// A query cut off by the timeout costs a fifth of the budget (Note [Work budget]).
 		a.work.left -= a.eng.cfg.Work / 5
 	}
@@ -367,18 +482,20 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		res.Assumptions = append(res.Assumptions, f.Why+": "+f.Expr.String())
 	}
 	res.Assumptions = append(res.Assumptions, sys.Assumed...)
-	w := (&work{left: e.cfg.Work}).withCPU(e.solver, e.cfg.CPU)
+	w := &work{left: e.cfg.Work}
 	if e.cfg.Budget > 0 {
 		w.deadline = start.Add(e.cfg.Budget)
 	}
 	a := &analyzer{eng: e, sys: sys, work: w}
-	budget := e.cfg.Work
+	budget, cpu := e.cfg.Work, e.cfg.CPU
 	defer func() {
 		if w.out && res.Verdict == Unknown {
 			what := fmt.Sprintf("work budget of %d solver queries", budget)
 			switch {
+			case w.left > 0 && w.units != nil && w.units() >= w.unitsEnd:
+				what = fmt.Sprintf("solver work budget of %d resource units (%s of solver time)", unitsFor(cpu), cpu)
 			case w.left > 0 && w.cpu != nil && w.cpu() >= w.cpuEnd:
-				what = fmt.Sprintf("solver processor-time budget of %s", e.cfg.CPU)
+				what = fmt.Sprintf("solver processor-time budget of %s", cpu)
 			case w.left > 0:
 				what = fmt.Sprintf("time budget of %s", e.cfg.Budget)
 			}
@@ -393,6 +510,9 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	res.Warnings = barrierDivergence(sys, top)
 	budget = e.workFor(top) // Note [Work per loop nest]
 	w.left = budget
+	// The solver effort scales with the nests too (Note [Work per loop nest]).
+	cpu = e.cfg.CPU * time.Duration(budget/e.cfg.Work)
+	w.withCPU(e.solver, cpu)
 	g, loops, cert, stuck := a.prove()
 	inv := g.strongest()
 	budget += a.extra // Note [Loop nests proved piece by piece]
@@ -443,23 +563,22 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		// Note [Products of a counter and a constant]: the copy with the products as
 		// variables first, where there are any.
 		if r, defs, keep := reduceNonlinear(sys); r != nil {
-			pw := &work{left: 4 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
-			if w.cpu != nil {
-				pw.cpuEnd = max(w.cpuEnd, w.cpu()) + e.cfg.CPU
-			}
+			pw := w.extend(e.solver, e.cfg.CPU, 4*budget)
 			if cond, cert2, ok = e.conditionPieces(r, g, stuck, witnessFirst, pw, keep); ok {
 				cert2 = append(productObligations(r, defs), cert2...)
 			}
 		}
 		if !ok {
-			cond, cert2, ok = e.conditionPieces(sys, g, stuck, witnessFirst, &work{left: 2 * budget, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}, false)
+			cw := w.with(2 * budget)
+			cw.grow(time.Duration(len(stuck)-1) * cpu / nestsPerWork) // Note [Solver effort per piece]
+			cond, cert2, ok = e.conditionPieces(sys, g, stuck, witnessFirst, cw, false)
 		}
 		if ok {
 			if !witnessDone {
 				// "otherwise FALSE" where a witness exists: a search of its own, a quarter of
 				// the kernel's budget (Note [Conditions before witnesses]).
 				witnessDone = true
-				findWitness((&work{left: e.cfg.Work / 4, deadline: w.deadline}).withCPU(e.solver, e.cfg.CPU/4))
+				findWitness((&work{left: e.cfg.Work / 4, deadline: w.deadline}).withCPU(e.solver, cpu/4))
 			}
 			res.Verdict, res.Condition = True, cond
 			for i := range res.Loops {
@@ -615,8 +734,10 @@ func (a *analyzer) prove() (*stages, []Loop, []Obligation, []piece) {
 // condition (a bound on CAP bounds the snapshot n = min(top, CAP) in the loop over n). Where
 // houdini is set, the Houdini stages that prev lacks are found under the condition, and where
 // the proof still fails, all of them are found again under it (1 <= MAXSTEPS makes step <=
-// MAXSTEPS hold where the step loop starts); fresh says whether the proof needed that.
-func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ranks [][]Ranking, obl []Obligation, fresh, ok bool) {
+// MAXSTEPS hold where the step loop starts); fresh says whether the proof needed that, and
+// needs which pieces were proved with the Houdini stages that prev lacks (Note [Houdini under
+// the condition, piece by piece]).
+func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ranks [][]Ranking, obl []Obligation, fresh bool, needs []bool, ok bool) {
 	exact := a.sys
 	a.sys = proofView(exact)
 	defer func() { a.sys = exact }()
@@ -645,6 +766,7 @@ func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ran
 	}
 	g := &stages{inv0: inv0, simple: with(prev.simple), full: with(prev.full), certified: map[*Invariants]bool{}, noHoudini: !houdini}
 	ranks = make([][]Ranking, len(ps))
+	needs = make([]bool, len(ps))
 	var failed []int
 	for i := range ps {
 		failed = append(failed, i)
@@ -671,26 +793,28 @@ func (a *analyzer) provePiecesAlone(prev *stages, ps []piece, houdini bool) (ran
 			}
 			ranks[i] = pr.ranks
 			obl = append(obl, pr.obl...)
+			needs[i] = pr.used == &g.simple && prev.simple == nil || pr.used == &g.full && prev.full == nil
 		}
 		failed = left
 	}
 	a.hintsOnly = false
 	if len(failed) == 0 {
-		return ranks, obl, false, true
+		return ranks, obl, false, needs, true
 	}
 	if !houdini || (prev.simple == nil && prev.full == nil) {
-		return nil, nil, false, false
+		return nil, nil, false, nil, false
 	}
 	g = &stages{inv0: inv0, bounds: g.bounds, certified: map[*Invariants]bool{}}
 	for _, i := range failed {
 		pr := a.provePiece(g, ps[i], maxNestDepth)
 		if len(pr.stuck) > 0 {
-			return nil, nil, true, false
+			return nil, nil, true, nil, false
 		}
 		ranks[i] = pr.ranks
 		obl = append(obl, pr.obl...)
+		needs[i] = true
 	}
-	return ranks, obl, true, true
+	return ranks, obl, true, needs, true
 }
 
 // headOf picks the component's first loop head (else its first location).
@@ -973,6 +1097,8 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 		cert  []Obligation
 	}
 	usedHoudini := false
+	var needs []bool
+	first := true // the search's first try
 	// A try that drops a bound may need rankings of its own; every other try keeps to the
 	// rankings of the pieces' last proof where there is one (Note [Rankings of a stronger
 	// condition first]).
@@ -1014,22 +1140,25 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			}
 		}
 		half := w.share(1, 2)
-		if strongest && len(sizes) == 0 {
+		if strongest && len(sizes) == 0 || first && prior != nil && prior.widest {
 			// The joint strongest try proves every piece: all that is left, where no try with
-			// launch sizes follows (Note [Loop nests proved piece by piece]).
+			// launch sizes follows (Note [Loop nests proved piece by piece]); so does the first
+			// try of a piece that needs Houdini under its condition (Note [Houdini under the
+			// condition, piece by piece]).
 			half = w.share(1, 1)
 		}
+		first = false
 		a := &analyzer{eng: e, sys: &c, work: half, only: only, rankHints: hints, weakening: len(hints) > 0 && !drop}
-		ranks, cert, used, ok := a.provePiecesAlone(g, ps, houdini)
+		ranks, cert, used, ns, ok := a.provePiecesAlone(g, ps, houdini)
 		w.absorb(half)
 		if ok {
 			hints = append(flatRankings(ranks), hints...)
 		}
 		if e.cfg.Trace != nil {
-			fmt.Fprintf(e.cfg.Trace, ";;TRY %v out=%v left=%d cpu=%v q=%d: %s\n", ok, half.out, w.left, e.solver.CPU().Round(time.Millisecond), e.solver.Queries, strings.Join(conds, " && "))
+			fmt.Fprintf(e.cfg.Trace, ";;TRY %v out=%v left=%d cpu=%v units=%d q=%d: %s\n", ok, half.out, w.left, e.solver.CPU().Round(time.Millisecond), e.solver.Units(), e.solver.Queries, strings.Join(conds, " && "))
 		}
 		if ok {
-			usedHoudini = used
+			usedHoudini, needs = used, ns
 			return strings.Join(conds, " && "), &proof{facts: c.Facts[len(sys.Facts):], ranks: ranks, cert: cert}
 		}
 		return "", nil
@@ -1055,6 +1184,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	if wide {
 		cond, res = try()
 	}
+	wideOK := res != nil
 	if res == nil {
 		for i, p := range params {
 			upper[i] = min(10, p.Sort.Width-2)
@@ -1072,9 +1202,14 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	// the strongest one proved with intervals (Note [Squares as counters]).
 	houdini = usedHoudini || len(squareVarCandidates(sys)) > 0 // Note [Loop nests proved piece by piece]
 	if prior != nil {
-		defer func() { prior.ranks, prior.houdini = hints, houdini }()
+		if prior.widest {
+			houdini = true
+		}
+		defer func() { prior.ranks, prior.houdini, prior.needs = hints, houdini, needs }()
 	}
-	if strongest {
+	if strongest || prior != nil && prior.widest && wideOK {
+		// A piece that needs Houdini under its condition keeps the widest bounds (Note
+		// [Houdini under the condition, piece by piece]).
 		return cond, res.facts, res.ranks, res.cert, true
 	}
 	if !withSizes {
@@ -1136,6 +1271,6 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 
 func (a *analyzer) phase(what string) {
 	if a.eng.cfg.Trace != nil {
-		fmt.Fprintf(a.eng.cfg.Trace, ";;PHASE %s cpu=%v q=%d\n", what, a.eng.solver.CPU().Round(time.Millisecond), a.eng.solver.Queries)
+		fmt.Fprintf(a.eng.cfg.Trace, ";;PHASE %s cpu=%v units=%d q=%d\n", what, a.eng.solver.CPU().Round(time.Millisecond), a.eng.solver.Units(), a.eng.solver.Queries)
 	}
 }

@@ -49,6 +49,29 @@ package termination
 // function does not rank the components left below it, and asking it there costs two queries
 // a transition.
 
+// Note [Houdini under the condition, piece by piece]
+// A piece that no invariant of the proof without a condition ranks may need Houdini's
+// invariants found under the condition: the proof without it left the Houdini stages out
+// (Note [Strides by a parameter go to the condition search]), and the joint strongest try finds
+// them, under its condition, for the pieces that need them. exchange_sort's rule loop (37
+// transitions in main_coop1) is ranked by -round only with the first stage's invariants. The
+// pieces' own searches were told whether to look for them again by priorProof.houdini, which
+// was set only where the joint try had found every stage again after a failed round, not where
+// its first round found the stages that the proof without the condition lacked; so every try of
+// that piece's search, under its kept conditions and under [1, 2^30] alike, had only the
+// interval bounds, and failed: exchange_sort's cooperative kernels printed the joint try's
+// condition, every parameter at most 1024, below MAXSTEPS = 2^30.
+//
+// provePiecesAlone now says which pieces were proved with such stages (needs), and the search
+// of such a piece looks for them under its own condition. That costs 60 to 250 queries and 1
+// to 8 million resource units a try on exchange_sort's rule loop (the weakening of its
+// condition took 28 million units, more than the kernel's whole budget), so such a piece's
+// search gives its first try, the widest bounds [1, 2^(w-2)], all of the piece's budget
+// rather than half, and where that proves, keeps it (Note [The widest bounds first]): no
+// weakening. The condition is then stronger than needed, never wrong, and holds at the
+// programs' defaults. Where the widest try fails, the search goes on as before, with Houdini
+// in every try.
+
 // candidatesFor gives the ranking functions proveComponentIn tries on the component c, at the
 // locations locs: the hints first (Note [Rankings of a stronger condition first]), then the
 // templates, each function once.
@@ -107,4 +130,9 @@ func flatRankings(ranks [][]Ranking) []Ranking {
 type priorProof struct {
 	ranks   []Ranking
 	houdini bool
+	// needs says which pieces were proved with Houdini's stages found under the condition;
+	// widest, that the search of a piece that did stops at the widest bounds (Note [Houdini
+	// under the condition, piece by piece]).
+	needs  []bool
+	widest bool
 }

@@ -47,6 +47,20 @@ import (
 // not look for them (they cost more than the rest of the try, and a failed try is the common
 // case).
 
+// Note [Solver effort per piece]
+// The query budget of the condition search is per stuck piece (the joint try's is the
+// pieces' sum, each piece's search has its own: Note [Loop nests proved piece by piece]), but
+// the solver's effort was the system's alone: fib's main_coop1 has fifteen stuck pieces, and
+// the joint try and the pieces' searches, about 12 million resource units (the proof before
+// them 3.7 million), shared what the proof had left of one system's 9 to 10.5 million (Note [Solver
+// work in resource units]); the joint try ran out, and the kernel was UNKNOWN. So the
+// condition search gets, beside what is left, a nest's share of the system's effort for each
+// stuck piece past the first (Config.CPU / nestsPerWork, as Note [Work per loop nest] gives a
+// nest's queries): a kernel with one stuck piece, most of the corpus's, gets what it got
+// before. The effort stays one pool that the joint try and the pieces share in order, so a
+// piece that needs little leaves more to the next, and the bound on a kernel's effort grows
+// with what it has to prove, the same on every machine.
+
 // maxNestDepth bounds how deep a nest is split into pieces (Note [Loop nests proved piece by
 // piece]).
 const maxNestDepth = 3
@@ -235,7 +249,7 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 // within the processor time left (w).
 func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit func() *Witness, w *work, keep bool) (string, []Obligation, bool) {
 	budget := func() *work {
-		return &work{left: 2 * e.cfg.Work, deadline: w.deadline, cpu: w.cpu, cpuEnd: w.cpuEnd}
+		return w.with(2 * e.cfg.Work)
 	}
 	var reads [][]int
 	for _, p := range stuck {
@@ -245,7 +259,7 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 	joint := budget()
 	joint.left *= len(stuck)
 	if e.cfg.Trace != nil {
-		fmt.Fprintf(e.cfg.Trace, ";;CONDITIONS %d stuck pieces cpu=%v\n", len(stuck), e.solver.CPU().Round(time.Millisecond))
+		fmt.Fprintf(e.cfg.Trace, ";;CONDITIONS %d stuck pieces cpu=%v units=%d\n", len(stuck), e.solver.CPU().Round(time.Millisecond), e.solver.Units())
 	}
 	joint0 := &priorProof{}
 	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep, joint0)
@@ -267,7 +281,7 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 	for i, p := range stuck {
 		share := budget()
 		if e.cfg.Trace != nil {
-			fmt.Fprintf(e.cfg.Trace, ";;PIECE %d of %d (%d transitions) cpu=%v\n", i+1, len(stuck), len(p.comp), e.solver.CPU().Round(time.Millisecond))
+			fmt.Fprintf(e.cfg.Trace, ";;PIECE %d of %d (%d transitions) cpu=%v units=%d\n", i+1, len(stuck), len(p.comp), e.solver.CPU().Round(time.Millisecond), e.solver.Units())
 		}
 		var rs [][]Ranking
 		var obl []Obligation
@@ -281,15 +295,19 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 				only[ti] = true
 			}
 			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only, rankHints: ranks0[i], weakening: true}
-			rs, obl, _, ok = a.provePiecesAlone(g, []piece{p}, false)
+			rs, obl, _, _, ok = a.provePiecesAlone(g, []piece{p}, false)
 		}
+		// A piece the joint try proved with Houdini's stages found under its condition looks
+		// for them in its own tries too, and keeps the widest bounds (Note [Houdini under the
+		// condition, piece by piece]).
+		needs := !joint0.houdini && i < len(joint0.needs) && joint0.needs[i]
 		if !ok {
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini})
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini || needs, widest: needs})
 		}
 		if !ok && len(stuck) > 1 {
 			// A value the piece reads may be bounded only through a bound on what another
 			// piece reads (CHR's sort size, through the store's capacity).
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini})
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini || needs, widest: needs})
 		}
 		if !ok {
 			record(ranks0)

@@ -52,8 +52,9 @@ func (a *analyzer) leaveToConditions(bad []int) bool {
 // every rule's owner loops, then the output's compaction and sort), each a few queries; with
 // the kernel's 250 it ran out before the condition search that each of them needs. So a system
 // of more than nestsPerWork top-level nests gets Config.Work for every nestsPerWork of them.
-// The processor-time budget (Note [Processor-time budget]) stays the kernel's, so the time
-// target holds.
+// The solver's effort (Note [Processor-time budget], Note [Solver work in resource units])
+// scales the same way; the corpus's kernels hold at most four nests but a few, so the time
+// target holds there.
 
 // nestsPerWork is the number of top-level loop nests one Config.Work serves.
 const nestsPerWork = 4
