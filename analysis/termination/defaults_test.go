@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gpuc/analysis/termination"
+	"gpuc/internal/irtest"
 	"gpuc/ir"
 )
 
@@ -60,6 +61,7 @@ func holdsAt(t *testing.T, m *ir.Module, cond string) bool {
 // TestCHRFixpointKernel, so that the work budget, which does not depend on the machine's load,
 // decides.
 func TestConditionAtDefaults(t *testing.T) {
+	irtest.LongOnly(t, "TestCooperativeKernelAtDefaults finds a condition at a CHR kernel's defaults too")
 	if _, err := exec.LookPath("z3"); err != nil {
 		t.Skip("z3 is not installed")
 	}

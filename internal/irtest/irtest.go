@@ -150,9 +150,10 @@ func Glob(t testing.TB, pattern string) []string {
 // mode, each saying so with LongOnly: the LLVM backend's host and NVPTX
 // builds of the TPDB rewrite systems (the TRS examples written for gpuc
 // go through the same generator), the constructed termination cases under
-// cvc5 (z3 runs them in short mode too), and the REC benchmarks past a
-// smaller rewrite bound. A feature's own test never runs only in the long
-// mode.
+// cvc5 (z3 runs them in short mode too), the termination verdicts of the
+// whole kernel corpus (short mode checks a sample of each feature and
+// verdict), and the REC benchmarks past a smaller rewrite bound. A
+// feature's own test never runs only in the long mode.
 
 // LongOnly skips t in short mode, with why: what covers the same code
 // there (Note [Short mode]).
