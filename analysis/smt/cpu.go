@@ -68,7 +68,9 @@ const (
 // Processor time does not depend on the load, but it does on the machine: the same queries take
 // twice the time on a machine half as fast, and a budget of it gives different verdicts there.
 // z3 counts its own work in resource units (rlimit: steps of its rewriter, SAT solver and
-// theories), the same count for the same queries in the same order on any machine. After each
+// theories), the same count for the same queries in the same order on any machine (a query cut
+// at its limit was seen to stop one unit later in one run of two, which moves a total, not an
+// answer). After each
 // query CheckLimited reads the process's count (get-info :rlimit, one more round trip) and Units
 // sums it over the processes that ran; a query's limit in units is set with set-option :rlimit
 // (not scoped by push and pop, so it is set only where it changes), and z3 answers unknown

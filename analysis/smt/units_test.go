@@ -52,7 +52,9 @@ func TestUnits(t *testing.T) {
 	}
 	a1, b1 := run()
 	a2, b2 := run()
-	if a1 != a2 || b1 != b2 {
+	// A cut query may stop a unit later (Note [Resource units]): the totals after it agree
+	// within a hundredth.
+	if a1 != a2 || 100*(b1-b2) > b1 || 100*(b2-b1) > b1 {
 		t.Errorf("the same queries counted %d, %d units in one process and %d, %d in another", a1, b1, a2, b2)
 	}
 }

@@ -36,7 +36,7 @@ func analyzeKernel(t *testing.T, path, name string, cfg termination.Config) (*te
 
 // TestEffortInUnits: the solver's effort is counted in z3's resource units (Note [Solver work in
 // resource units]), so a budget that cuts the analysis cuts it at the same query on any machine:
-// two engines give the same line and count the same units. wide_stride.kir with 5 ms of solver
+// two engines give the same line and count the same units, within the cut query's one. wide_stride.kir with 5 ms of solver
 // effort (15000 units) runs out in its proof.
 func TestEffortInUnits(t *testing.T) {
 	cfg := termination.Config{CPU: 5 * time.Millisecond}
@@ -45,7 +45,9 @@ func TestEffortInUnits(t *testing.T) {
 	if r1.Verdict != termination.Unknown || !strings.Contains(r1.Reason, "15000 resource units") {
 		t.Errorf("got %s, want UNKNOWN for the budget of 15000 resource units", r1.Line())
 	}
-	if r1.Line() != r2.Line() || u1 != u2 {
+	// The query cut at the budget may stop a unit later in one run (Note [Resource units] in
+	// analysis/smt): the counts agree within a hundredth, the lines exactly.
+	if r1.Line() != r2.Line() || 100*(u1-u2) > u1 || 100*(u2-u1) > u1 {
 		t.Errorf("two runs differ: %s (%d units) and %s (%d units)", r1.Line(), u1, r2.Line(), u2)
 	}
 }
