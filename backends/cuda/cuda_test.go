@@ -548,6 +548,9 @@ func TestLLVMHostsCompile(t *testing.T) {
 			}
 			t.Run(filepath.Base(file), func(t *testing.T) {
 				t.Parallel()
+				if dev == CPU {
+					irtest.LongOnly(t, "backends/llvm's TestHostTarget builds the same host programs with clang++ -Wall -Wextra -Werror and runs them")
+				}
 				cmd := exec.Command(gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-I", stub, file)
 				if out, err := cmd.CombinedOutput(); err != nil {
 					t.Errorf("g++ %s: %v\n%s", file, err, out)

@@ -152,8 +152,11 @@ func Glob(t testing.TB, pattern string) []string {
 // go through the same generator), the constructed termination cases under
 // cvc5 (z3 runs them in short mode too), the termination verdicts of the
 // whole kernel corpus (short mode checks a sample of each feature and
-// verdict), and the REC benchmarks past a smaller rewrite bound. A
-// feature's own test never runs only in the long mode.
+// verdict), the CUDA backend's g++ check of the host programs that the
+// LLVM backend's tests build with clang++ and run, every other mutant of
+// the constructed termination systems, and the REC benchmarks past a
+// smaller rewrite bound. A feature's own test never runs only in the
+// long mode.
 
 // LongOnly skips t in short mode, with why: what covers the same code
 // there (Note [Short mode]).
