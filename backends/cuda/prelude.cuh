@@ -421,7 +421,7 @@ inline void gpuc_stream_part(const gpuc_stream_job *j, int r, int fd) {
 
 // gpuc_stream_reader is reader r > 0 of job j, on a thread of its own,
 // with a read-ahead of its own. (pthreads rather than <thread>, whose
-// header took a third of g++'s time on a whole program.)
+// header took a quarter of g++'s time on a whole program.)
 struct gpuc_stream_reader {
   const gpuc_stream_job *j;
   int r;
