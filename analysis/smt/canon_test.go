@@ -1,7 +1,6 @@
 package smt
 
 import (
-	"errors"
 	"testing"
 	"time"
 )
@@ -63,14 +62,7 @@ func TestCanonical(t *testing.T) {
 // TestCanonicalCacheAnswers runs two renamed queries, one sat and one unsat, through one solver:
 // the canonical cache answers the renamed copy of each with its own answer.
 func TestCanonicalCacheAnswers(t *testing.T) {
-	s, err := Start("z3", 10*time.Second)
-	if errors.Is(err, ErrNoSolver) {
-		t.Skipf("z3 not available: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := startZ3(t, 10*time.Second)
 	unsat := "(declare-const |a| (_ BitVec 8))\n(assert (bvult |a| (_ bv3 8)))\n(assert (bvugt |a| (_ bv5 8)))\n"
 	sat := "(declare-const |a| (_ BitVec 8))\n(assert (bvult |a| (_ bv3 8)))\n(assert (bvugt |a| (_ bv1 8)))\n"
 	for _, c := range []struct {

@@ -43,20 +43,28 @@ func TestCheckAndModel(t *testing.T) {
 	}
 }
 
-// TestCPU: the solver's processor time, read from /proc, grows with the work it does and does
-// not go back when the process ends.
-func TestCPU(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("no /proc")
-	}
-	s, err := Start("z3", 5*time.Second)
+// startZ3 starts z3 with the query timeout, closed when the test ends; it skips the test where
+// z3 is not installed.
+func startZ3(t *testing.T, timeout time.Duration) *Solver {
+	t.Helper()
+	s, err := Start("z3", timeout)
 	if errors.Is(err, ErrNoSolver) {
 		t.Skip("z3 not installed")
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// TestCPU: the solver's processor time, read from /proc, grows with the work it does and does
+// not go back when the process ends.
+func TestCPU(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	s := startZ3(t, 5*time.Second)
 	before := s.CPU()
 	// Products of 48-bit factors: some milliseconds of bit-blasting each.
 	for i := 0; i < 50 && s.CPU() == before; i++ {
@@ -79,14 +87,7 @@ func TestCPULimit(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("no /proc")
 	}
-	s, err := Start("z3", 100*time.Millisecond)
-	if errors.Is(err, ErrNoSolver) {
-		t.Skip("z3 not installed")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := startZ3(t, 100*time.Millisecond)
 	s.ByCPU = true
 	before := s.CPU()
 	// A product and two divisions by constants, 64 bits: seconds of search.

@@ -1,7 +1,6 @@
 package smt
 
 import (
-	"errors"
 	"testing"
 	"time"
 )
@@ -15,14 +14,7 @@ const hardQuery = "(declare-const x (_ BitVec 64))\n(declare-const y (_ BitVec 6
 // processes, and a query's limit in units cuts it (Cut, about its limit counted).
 func TestUnits(t *testing.T) {
 	run := func() (int64, int64) {
-		s, err := Start("z3", 20*time.Second)
-		if errors.Is(err, ErrNoSolver) {
-			t.Skip("z3 not installed")
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		s := startZ3(t, 20*time.Second)
 		if !s.HasUnits() {
 			t.Fatal("z3 counts resource units")
 		}
