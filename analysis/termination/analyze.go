@@ -558,26 +558,31 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 	// witness search that ran out says nothing about a condition (AMD SimpleConvolution).
 	if search {
 		var cond string
+		var condFacts []its.Fact
 		var cert2 []Obligation
 		ok := false
 		// Note [Products of a counter and a constant]: the copy with the products as
 		// variables first, where there are any.
 		if r, defs, keep := reduceNonlinear(sys); r != nil {
 			pw := w.extend(e.solver, e.cfg.CPU, 4*budget)
-			if cond, cert2, ok = e.conditionPieces(r, g, stuck, witnessFirst, pw, keep); ok {
+			if cond, condFacts, cert2, ok = e.conditionPieces(r, g, stuck, witnessFirst, pw, keep); ok {
 				cert2 = append(productObligations(r, defs), cert2...)
 			}
 		}
 		if !ok {
 			cw := w.with(2 * budget)
 			cw.grow(time.Duration(len(stuck)-1) * cpu / nestsPerWork) // Note [Solver effort per piece]
-			cond, cert2, ok = e.conditionPieces(sys, g, stuck, witnessFirst, cw, false)
+			cond, condFacts, cert2, ok = e.conditionPieces(sys, g, stuck, witnessFirst, cw, false)
 		}
 		if ok {
-			if !witnessDone {
+			if !witnessDone && cond != "" {
 				// "otherwise FALSE" where a witness exists: a search of its own, a quarter of
-				// the kernel's budget (Note [Conditions before witnesses]).
+				// the kernel's budget (Note [Conditions before witnesses]), among the launches
+				// the condition leaves out (Note [Witnesses outside the condition]).
 				witnessDone = true
+				if out := outsideCondition(exact, condFacts); out != nil {
+					exact = out
+				}
 				findWitness((&work{left: e.cfg.Work / 4, deadline: w.deadline}).withCPU(e.solver, cpu/4))
 			}
 			res.Verdict, res.Condition = True, cond
@@ -1080,7 +1085,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	// Launch sizes that a product in the loop's bounds reads, bounded only where the parameters'
 	// bounds alone do not prove and no witness spins through a large launch (Note [Conditions
 	// through products]).
-	sizes := productLaunchVars(sys, read, wit)
+	sizes, sizesAllowed := productLaunchVars(sys, read, wit)
 	nparams := len(params)
 	params = append(params, sizes...)
 	if len(params) == 0 {
@@ -1192,6 +1197,9 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 		cond, res = try()
 	}
 	if res == nil && !withSizes {
+		if !sizesAllowed() {
+			return "", nil, nil, nil, false
+		}
 		withSizes = true
 		cond, res = try()
 	}

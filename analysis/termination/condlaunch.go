@@ -25,10 +25,11 @@ import (
 // parameter's bound excludes, as for any condition.
 
 // productLaunchVars gives the launch sizes that the factors of a nonlinear product in the cone
-// of read (variables, closed under updates) read, directly or through a thread or block id.
-// wit gives the witness of the stuck loops, if any; it is called only where there are such sizes
-// (Note [Conditions before witnesses]).
-func productLaunchVars(sys *its.System, read map[string]bool, wit func() *Witness) []its.Var {
+// of read (variables, closed under updates) read, directly or through a thread or block id, and
+// allowed, which says whether the condition search may bound them: wit gives the witness of the
+// stuck loops, if any, and allowed calls it, so the search asks only when it comes to bound a
+// size (Note [Conditions before witnesses]).
+func productLaunchVars(sys *its.System, read map[string]bool, wit func() *Witness) (out []its.Var, allowed func() bool) {
 	factors := map[string]bool{}
 	visit := func(e its.Expr) {
 		its.Walk(e, func(x its.Expr) {
@@ -91,7 +92,6 @@ func productLaunchVars(sys *its.System, read map[string]bool, wit func() *Witnes
 	for _, f := range sys.Facts {
 		irefine(f.Expr, env)
 	}
-	var out []its.Var
 	limit := big.NewInt(1 << 10)
 	for name := range sizes {
 		v, ok := sys.Var(name)
@@ -106,18 +106,21 @@ func productLaunchVars(sys *its.System, read map[string]bool, wit func() *Witnes
 		out = append(out, v)
 	}
 	if len(out) == 0 {
-		return nil
-	}
-	if w := wit(); w != nil {
-		for name, val := range w.Launch {
-			x, ok := new(big.Int).SetString(val, 10)
-			if sizes[name] && (!ok || x.Cmp(limit) > 0) {
-				return nil
-			}
-		}
+		return nil, nil
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	allowed = func() bool {
+		if w := wit(); w != nil {
+			for name, val := range w.Launch {
+				x, ok := new(big.Int).SetString(val, 10)
+				if sizes[name] && (!ok || x.Cmp(limit) > 0) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return out, allowed
 }
 
 func isConstExpr(e its.Expr) bool {

@@ -93,6 +93,9 @@ var binOps = map[its.Op]string{
 type scope struct {
 	vars map[string]string
 	nd   map[*its.Nondet]string
+	// bounds, where not nil, holds what the facts' compares imply while the facts themselves
+	// are encoded (Note [Products bounded by the facts]).
+	bounds ienv
 }
 
 func (q *query) newScope(vars map[string]string) *scope {
@@ -135,6 +138,9 @@ func (q *query) term(e its.Expr, sc *scope) string {
 			return t
 		}
 		if t, ok := q.byExactProduct(e, sc); ok {
+			return t
+		}
+		if t, ok := q.byBoundedFactors(e, sc); ok {
 			return t
 		}
 		return "(" + binOps[e.Op] + " " + q.term(e.X, sc) + " " + q.term(e.Y, sc) + ")"

@@ -229,12 +229,7 @@ type Invariants map[int][]its.Expr
 
 // term encodes the invariant at l over the given state.
 func (inv Invariants) term(q *query, l int, vars map[string]string) string {
-	sc := q.newScope(vars)
-	var ts []string
-	for _, e := range inv[l] {
-		ts = append(ts, q.term(e, sc))
-	}
-	return and(ts)
+	return conjTerm(q, inv[l], vars)
 }
 
 // Strings prints the invariant of l.
@@ -284,12 +279,11 @@ func readVars(t its.Transition, read map[string]bool) {
 
 // entryFacts encodes the facts over the state vars.
 func entryFacts(q *query, sys *its.System, vars map[string]string) string {
-	sc := q.newScope(vars)
-	var ts []string
+	var es []its.Expr
 	for _, f := range sys.Facts {
-		ts = append(ts, q.term(f.Expr, sc))
+		es = append(es, f.Expr)
 	}
-	return and(ts)
+	return conjTerm(q, es, vars)
 }
 
 // houdini finds the largest jointly inductive subset of cands at every location other than the
@@ -844,9 +838,11 @@ func cone(sys *its.System, consts map[string]bool, t its.Transition, inv []its.E
 	return c, out
 }
 
-// conjTerm encodes a conjunction over the given state.
+// conjTerm encodes a conjunction over the given state, its products narrowed by its own
+// compares' bounds (Note [Products bounded by the facts]).
 func conjTerm(q *query, es []its.Expr, vars map[string]string) string {
 	sc := q.newScope(vars)
+	sc.bounds = conjunctBounds(es)
 	var ts []string
 	for _, e := range es {
 		ts = append(ts, q.term(e, sc))

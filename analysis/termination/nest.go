@@ -238,8 +238,8 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 	return res
 }
 
-// conditionPieces finds a condition under which every stuck piece is proved, and gives it and
-// the pieces' obligations; it records each piece's rankings in stuck (Note [Loop nests proved
+// conditionPieces finds a condition under which every stuck piece is proved, and gives it, its
+// facts and the pieces' obligations; it records each piece's rankings in stuck (Note [Loop nests proved
 // piece by piece]). First the strongest condition on what every piece reads, all pieces in one
 // try: where it does not prove them, no condition is found. Then each piece in turn weakens
 // its own condition, from the widest bounds (Note [The widest bounds first]), under the
@@ -247,7 +247,7 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 // rankings of the joint try first (Note [Rankings of a stronger condition first]); where one of
 // these searches fails (the processor time runs out), the strongest condition stands. Each search gets the queries of a nest's (Note [Work per loop nest]),
 // within the processor time left (w).
-func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit func() *Witness, w *work, keep bool) (string, []Obligation, bool) {
+func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit func() *Witness, w *work, keep bool) (string, []its.Fact, []Obligation, bool) {
 	budget := func() *work {
 		return w.with(2 * e.cfg.Work)
 	}
@@ -262,9 +262,9 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 		fmt.Fprintf(e.cfg.Trace, ";;CONDITIONS %d stuck pieces cpu=%v units=%d\n", len(stuck), e.solver.CPU().Round(time.Millisecond), e.solver.Units())
 	}
 	joint0 := &priorProof{}
-	cond0, _, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep, joint0)
+	cond0, facts0, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep, joint0)
 	if !ok {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	record := func(ranks [][]Ranking) {
 		for i := range stuck {
@@ -311,7 +311,7 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 		}
 		if !ok {
 			record(ranks0)
-			return cond0, cert0, true
+			return cond0, facts0, cert0, true
 		}
 		if cond != "" {
 			conds = append(conds, cond)
@@ -325,7 +325,7 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 		}
 	}
 	record(ranks)
-	return joinConditions(conds), cert, true
+	return joinConditions(conds), cur.Facts[len(sys.Facts):], cert, true
 }
 
 // joinConditions gives the conjunction of conditions of the condition search's form (each a

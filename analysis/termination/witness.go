@@ -511,3 +511,48 @@ func zeroSteps(sys *its.System, comp []int) []its.Expr {
 	}
 	return out
 }
+
+// Note [Witnesses outside the condition]
+// Where the condition search proves every loop under a condition, the witness search that may
+// add "otherwise FALSE" (Note [Conditions before witnesses]) looks only among the launches
+// that the condition leaves out: under the condition every run ends, so no witness lies there.
+// The search runs on a copy of the system whose facts also say that the condition fails. Its
+// queries are then small where the condition bounds what they were large in: AMD
+// SimpleConvolution's loops divide the global id by the width, and the search asked 62 queries
+// of that division (2 s of the kernel's 6) over every width; outside `inputDimensions_x >= 1`
+// the width is 0. A witness found so is one of the whole system's: the copy's facts imply the
+// system's, and a witness fixes every value its facts mention (launchVars), so each of its
+// obligations, with the launch fixed, holds whatever the loads return, as before. That is why
+// the copy is made only where every variable of the condition is one the witness fixes in the
+// system itself (a parameter, a thread id, a launch size); a condition on a value read from
+// memory would otherwise become a value the witness fixes, which a load does not keep. Where
+// the condition is empty (every bound weakened away), the proof needs none and no search runs.
+
+// outsideCondition gives a copy of sys whose facts also say that the condition of facts does
+// not hold, or nil where a witness of that copy might not be one of sys (Note [Witnesses
+// outside the condition]).
+func outsideCondition(sys *its.System, facts []its.Fact) *its.System {
+	if len(facts) == 0 {
+		return nil
+	}
+	fixed := map[string]bool{}
+	for _, v := range launchVars(sys) {
+		fixed[v] = true
+	}
+	var cond its.Expr
+	for _, f := range facts {
+		for v := range its.FreeVars(f.Expr) {
+			if !fixed[v] {
+				return nil
+			}
+		}
+		if cond == nil {
+			cond = f.Expr
+		} else {
+			cond = its.B(its.LAnd, cond, f.Expr)
+		}
+	}
+	c := *sys
+	c.Facts = append(append([]its.Fact(nil), sys.Facts...), its.Fact{Expr: &its.Unary{Op: its.Not, X: cond}, Why: "outside the condition"})
+	return &c
+}
