@@ -360,6 +360,11 @@ type analyzer struct {
 	// quick, where positive, is a shorter per-query limit, for the first invariant stage (Note
 	// [A quick first stage]).
 	quick time.Duration
+	// quickLeft, where not negative, holds the first stage's queries left when a query of a
+	// condition search's try was cut short there, which ends the stage (Note [A quick first
+	// stage in the condition search]); condTry marks such a try.
+	quickLeft int
+	condTry   bool
 	// rankHints are ranking functions of a proof under a stronger condition, tried before the
 	// templates (Note [Rankings of a stronger condition first]).
 	rankHints []Ranking
@@ -436,6 +441,9 @@ func (a *analyzer) checkOne(script string, vals ...string) (smt.Result, map[stri
 	if r == smt.Unknown && a.quick == 0 && cut {
 		// A query cut off by the timeout costs a fifth of the budget (Note [Work budget]).
 		a.work.left -= a.eng.cfg.Work / 5
+	}
+	if r == smt.Unknown && a.quick > 0 && cut && a.condTry && a.quickLeft < 0 {
+		a.quickLeft, a.work.left = a.work.left, 0
 	}
 	if d := time.Since(t0); a.eng.cfg.Trace != nil && d > 50*time.Millisecond {
 		fmt.Fprintf(a.eng.cfg.Trace, ";; %s: %v %v\n%s\n", a.sys.Name, d.Round(time.Millisecond), r, script)
@@ -1153,7 +1161,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			half = w.share(1, 1)
 		}
 		first = false
-		a := &analyzer{eng: e, sys: &c, work: half, only: only, rankHints: hints, weakening: len(hints) > 0 && !drop}
+		a := &analyzer{eng: e, sys: &c, work: half, only: only, rankHints: hints, weakening: len(hints) > 0 && !drop, condTry: true}
 		ranks, cert, used, ns, ok := a.provePiecesAlone(g, ps, houdini)
 		w.absorb(half)
 		if ok {

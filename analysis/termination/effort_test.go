@@ -72,3 +72,25 @@ func TestCooperativeKernelAtDefaults(t *testing.T) {
 		t.Errorf("got %s: the condition does not hold at the program's defaults", r.Line())
 	}
 }
+
+// TestFarmLoopAtDefaults: sieve's farm loop steps by `(long)p * groupsize()`; its proof needs
+// bounds, and the condition search's tries must leave the weakening enough of the solver's
+// effort to loosen the strongest condition (every value at most 2^10) past the program's
+// defaults, N = 100000 (Note [A quick first stage in the condition search]). p_count, the
+// kernel's argument that the host sets from p, is no parameter of the program.
+func TestFarmLoopAtDefaults(t *testing.T) {
+	r, _ := analyzeKernel(t, "../../examples/fork/sieve.fork", "main_r2_k2", termination.Config{})
+	if r.Verdict != termination.True {
+		t.Fatalf("got %s, want TRUE under a condition", r.Line())
+	}
+	_, m := systemsOf(t, "../../examples/fork/sieve.fork")
+	var params []string
+	for _, part := range strings.Split(r.Condition, " && ") {
+		if !strings.Contains(part, "p_count") {
+			params = append(params, part)
+		}
+	}
+	if !holdsAt(t, m, strings.Join(params, " && ")) {
+		t.Errorf("got %s: the condition does not hold at the program's defaults", r.Line())
+	}
+}

@@ -141,8 +141,11 @@ func (a *analyzer) runStages(g *stages, st *stagedProof) {
 	// stage]).
 	all, out := a.work.left, a.work.out
 	a.work.left = min(all, quickQueries)
-	a.quick = quickLimit
+	a.quick, a.quickLeft = quickLimit, -1
 	st.try(&g.inv0)
+	if a.quickLeft >= 0 {
+		a.work.left = a.quickLeft // the stage ended at a query cut short
+	}
 	a.quick = 0
 	a.work.left, a.work.out = all-(min(all, quickQueries)-a.work.left), out
 	if st.bad != nil {
@@ -294,7 +297,7 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 			for _, ti := range p.comp {
 				only[ti] = true
 			}
-			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only, rankHints: ranks0[i], weakening: true}
+			a := &analyzer{eng: e, sys: cur, work: share.share(1, 2), only: only, rankHints: ranks0[i], weakening: true, condTry: true}
 			rs, obl, _, _, ok = a.provePiecesAlone(g, []piece{p}, false)
 		}
 		// A piece the joint try proved with Houdini's stages found under its condition looks

@@ -100,6 +100,23 @@ func anyIn(comp []int, set map[int]bool) bool {
 // query cut short costs no fifth of the work budget (Note [Work budget]). With both, cholesky
 // and nussinov are TRUE within the 3 s processor-time budget.
 
+// Note [A quick first stage in the condition search]
+// Every try of the condition search runs the stages again, the quick first stage too. In
+// sieve's farm loop (`i = i + (long)p * groupsize()`) the stage's queries under the free
+// invariants need about 1.4 million resource units each, past the stage's 600000 (quickLimit):
+// the joint try asked six of them, each cut at its limit, 3.6 of its 5.7 million units, and the
+// weakening that followed had under 3 million of the kernel's 10.5 million left. Its first try
+// ran out, and the strongest condition stood, N <= 1024 below the program's N = 100000 (main
+// before resource units printed `PROCS <= 1024 && p[0] >= 1`: the time budget held more of
+// those queries). In the main proof a cut query is one candidate among several (seidel-2d's
+// outer loop is ranked after one), but a try of the condition search looks first at the
+// rankings the stronger condition proved (Note [Rankings of a stronger condition first]), and a
+// query that the free invariants cannot answer quickly is one the next stage's bounds make
+// easy, as in the main proof. So in the condition search's tries (analyzer.condTry) the first
+// query cut short ends the quick stage, and the next stage starts. sieve's `main_r2_k2` is then
+// TRUE if `N <= 2^30 && 1 <= p_count <= 2^30 && 1 <= PROCS <= 2^30`; the corpus keeps every
+// verdict (TestFarmLoopAtDefaults).
+
 // quickLimit is the per-query limit of the first stage, and quickQueries its queries per loop
 // nest (Note [A quick first stage]).
 const (
