@@ -531,32 +531,26 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		return res
 	}
 	// Not proved: look for a condition on the parameters, then for a witness in each loop that
-	// failed (Note [Conditions before witnesses]). The witness search gets half of what is left
-	// where the condition search needs it first, and the rest of the budget if no condition is
-	// found (Note [Sharing the budget after a failed proof]).
+	// failed (Note [Conditions before witnesses]). The witness search gets the rest of the
+	// budget if no condition is found (Note [Sharing the budget after a failed proof]).
 	proofOut := w.out
 	search := !e.cfg.NoConditions && !proofOut
-	findWitness := func(ws *work) {
-		a.work, a.sys = ws, exact
+	findWitnessOn := func(ws *work, on *its.System) *Witness {
+		a.work, a.sys = ws, on
 		defer func() { a.work, a.sys = w, sys }()
 		for _, c := range stuck {
 			if wt := a.witness(inv, c.comp); wt != nil {
-				res.Witness = wt
-				return
+				return wt
 			}
 		}
+		return nil
 	}
-	witnessDone, witnessCut := false, false
-	witnessFirst := func() *Witness {
-		if !witnessDone {
-			witnessDone = true
-			half := w.share(1, 2)
-			findWitness(half)
-			w.absorb(half)
-			witnessCut = half.out && res.Witness == nil
+	findWitness := func(ws *work) {
+		if wt := findWitnessOn(ws, exact); wt != nil {
+			res.Witness = wt
 		}
-		return res.Witness
 	}
+	witnessDone := false
 	if !search {
 		witnessDone = true
 		findWitness(w)
@@ -573,14 +567,14 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 		// variables first, where there are any.
 		if r, defs, keep := reduceNonlinear(sys); r != nil {
 			pw := w.extend(e.solver, e.cfg.CPU, 4*budget)
-			if cond, condFacts, cert2, ok = e.conditionPieces(r, g, stuck, witnessFirst, pw, keep); ok {
+			if cond, condFacts, cert2, ok = e.conditionPieces(r, g, stuck, pw, keep); ok {
 				cert2 = append(productObligations(r, defs), cert2...)
 			}
 		}
 		if !ok {
 			cw := w.with(2 * budget)
 			cw.grow(time.Duration(len(stuck)-1) * cpu / nestsPerWork) // Note [Solver effort per piece]
-			cond, condFacts, cert2, ok = e.conditionPieces(sys, g, stuck, witnessFirst, cw, false)
+			cond, condFacts, cert2, ok = e.conditionPieces(sys, g, stuck, cw, false)
 		}
 		if ok {
 			if !witnessDone && cond != "" {
@@ -588,11 +582,14 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 				// the kernel's budget (Note [Conditions before witnesses]), among the launches
 				// the condition leaves out (Note [Witnesses outside the condition]).
 				witnessDone = true
-				if out := outsideCondition(exact, condFacts); out != nil {
+				if out := outsideCondition(exact, condFacts); out != nil && !boundsLaunch(sys, condFacts) {
 					exact = out
 				}
 				findWitness((&work{left: e.cfg.Work / 4, deadline: w.deadline}).withCPU(e.solver, cpu/4))
 			}
+			ok = res.Witness == nil || !aboveLaunchBound(sys, condFacts, res.Witness) // Note [Conditions through products]
+		}
+		if ok {
 			res.Verdict, res.Condition = True, cond
 			for i := range res.Loops {
 				if res.Loops[i].Verdict == Unknown {
@@ -611,7 +608,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 			}
 			return res
 		}
-		if !witnessDone || witnessCut {
+		if !witnessDone {
 			// The solver's cache answers the queries already asked.
 			witnessDone = true
 			findWitness(w)
@@ -1020,7 +1017,7 @@ func barrierDivergence(sys *its.System, comps [][]int) []string {
 // prior, where not nil, holds the rankings of ps under a stronger condition, tried first, and
 // whether that proof needed Houdini's invariants under its condition; a success leaves its
 // own there (Note [Rankings of a stronger condition first]).
-func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, wit func() *Witness, w *work, strongest, keep bool, prior *priorProof) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
+func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]int, w *work, strongest, keep bool, prior *priorProof) (string, []its.Fact, [][]Ranking, []Obligation, bool) {
 	var hints []Ranking
 	houdini := true
 	if prior != nil && len(prior.ranks) > 0 {
@@ -1093,7 +1090,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	// Launch sizes that a product in the loop's bounds reads, bounded only where the parameters'
 	// bounds alone do not prove and no witness spins through a large launch (Note [Conditions
 	// through products]).
-	sizes, sizesAllowed := productLaunchVars(sys, read, wit)
+	sizes := productLaunchVars(sys, read)
 	nparams := len(params)
 	params = append(params, sizes...)
 	if len(params) == 0 {
@@ -1116,12 +1113,11 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	// rankings of the pieces' last proof where there is one (Note [Rankings of a stronger
 	// condition first]).
 	drop := false
-	try := func() (string, *proof) {
-		c := *sys
-		c.Facts = append([]its.Fact(nil), sys.Facts...)
-		var conds []string
+	// condition gives the bounds in force as text and as facts; the launch sizes' only with
+	// sizes set.
+	condition := func(sizes bool) (conds []string, facts []its.Fact) {
 		for i, p := range params {
-			if i >= nparams && !withSizes {
+			if i >= nparams && !sizes {
 				break
 			}
 			le, ge := its.Ule, its.Uge
@@ -1137,13 +1133,19 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 				conds = append(conds, fmt.Sprintf("%s <= %d", p.Name, uint64(1)<<upper[i]))
 			}
 			if lower[i] {
-				c.Facts = append(c.Facts, its.Fact{Expr: its.B(ge, its.R(p), its.C(1, p.Sort)), Why: "condition"})
+				facts = append(facts, its.Fact{Expr: its.B(ge, its.R(p), its.C(1, p.Sort)), Why: "condition"})
 			}
 			if upper[i] > 0 {
 				bound := new(big.Int).Lsh(big.NewInt(1), uint(upper[i]))
-				c.Facts = append(c.Facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
+				facts = append(facts, its.Fact{Expr: its.B(le, its.R(p), &its.Const{Val: bound, Sort: p.Sort}), Why: "condition"})
 			}
 		}
+		return conds, facts
+	}
+	try := func() (string, *proof) {
+		c := *sys
+		conds, facts := condition(withSizes)
+		c.Facts = append(append([]its.Fact(nil), sys.Facts...), facts...)
 		// Only the stuck pieces, each try with half of what is left (Note [Sharing the budget
 		// after a failed proof], Note [Loop nests proved piece by piece]).
 		only := map[int]bool{}
@@ -1153,7 +1155,7 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			}
 		}
 		half := w.share(1, 2)
-		if strongest && len(sizes) == 0 || first && prior != nil && prior.widest {
+		if strongest && withSizes || first && prior != nil && prior.widest {
 			// The joint strongest try proves every piece: all that is left, where no try with
 			// launch sizes follows (Note [Loop nests proved piece by piece]); so does the first
 			// try of a piece that needs Houdini under its condition (Note [Houdini under the
@@ -1186,6 +1188,13 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 			return "", nil, nil, nil, false
 		}
 	}
+	// Launch sizes from the start where only their bounds bound what the loops compare (Note
+	// [Launch sizes first where only they bound the loops]).
+	if !withSizes && strongest {
+		_, without := condition(false)
+		_, with := condition(true)
+		withSizes = sizesBoundLoops(sys, stuck, without, with)
+	}
 	var cond string
 	var res *proof
 	wide := false
@@ -1205,9 +1214,6 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 		cond, res = try()
 	}
 	if res == nil && !withSizes {
-		if !sizesAllowed() {
-			return "", nil, nil, nil, false
-		}
 		withSizes = true
 		cond, res = try()
 	}

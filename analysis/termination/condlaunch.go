@@ -20,16 +20,14 @@ import (
 // no nonlinear reasoning; the condition printed says which launch it needs (`gdim.x <= 1024`).
 // Sizes the launch facts already bound by 2^10 (the block size) are left alone, and no size is
 // bounded where a witness runs forever with some launch size above 2^10: a grid-stride loop whose
-// stride `bdim * gdim` wraps to 0 stays FALSE rather than TRUE under a bound on the grid. A
+// stride `bdim * gdim` wraps to 0 stays FALSE rather than TRUE under a bound on the grid (the
+// witness search after the proof applies this: Note [Conditions before witnesses]). A
 // witness through a parameter (reduce spins for n near 2^31 with one group) is what the
 // parameter's bound excludes, as for any condition.
 
 // productLaunchVars gives the launch sizes that the factors of a nonlinear product in the cone
-// of read (variables, closed under updates) read, directly or through a thread or block id, and
-// allowed, which says whether the condition search may bound them: wit gives the witness of the
-// stuck loops, if any, and allowed calls it, so the search asks only when it comes to bound a
-// size (Note [Conditions before witnesses]).
-func productLaunchVars(sys *its.System, read map[string]bool, wit func() *Witness) (out []its.Var, allowed func() bool) {
+// of read (variables, closed under updates) read, directly or through a thread or block id.
+func productLaunchVars(sys *its.System, read map[string]bool) []its.Var {
 	factors := map[string]bool{}
 	visit := func(e its.Expr) {
 		its.Walk(e, func(x its.Expr) {
@@ -92,7 +90,7 @@ func productLaunchVars(sys *its.System, read map[string]bool, wit func() *Witnes
 	for _, f := range sys.Facts {
 		irefine(f.Expr, env)
 	}
-	limit := big.NewInt(1 << 10)
+	var out []its.Var
 	for name := range sizes {
 		v, ok := sys.Var(name)
 		if !ok || v.Sort.IsBool() || v.Sort.Width < 3 {
@@ -105,24 +103,63 @@ func productLaunchVars(sys *its.System, read map[string]bool, wit func() *Witnes
 		}
 		out = append(out, v)
 	}
-	if len(out) == 0 {
-		return nil, nil
-	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	allowed = func() bool {
-		if w := wit(); w != nil {
-			for name, val := range w.Launch {
-				x, ok := new(big.Int).SetString(val, 10)
-				if sizes[name] && (!ok || x.Cmp(limit) > 0) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	return out, allowed
+	return out
 }
 
 func isConstExpr(e its.Expr) bool {
 	return its.ReadsOnly(e, func(string) bool { return false })
+}
+
+// Note [Launch sizes first where only they bound the loops]
+// The joint strongest try bounds the parameters alone first, and the launch sizes that a
+// product reads only where that fails (Note [Conditions through products]). In shoc
+// scan/reduce the loop runs to block_stop = bid * region_size + region_size, which no bound on
+// n keeps from wrapping (bid is up to 2^31), so that try cannot prove; but it does not fail
+// quickly: it ran Houdini's stages to the end of its share, half of the kernel's solver effort
+// (5.1 of its 8.85 million resource units, the kernel's 4.4 to 9.5 s on this machine), before
+// the try with gdim.x <= 1024 proved in 0.2 million. The interval analysis (no solver) tells the
+// two apart beforehand: under the strongest condition without launch sizes a side of a compare
+// in the stuck loops' guards spans its whole sort, and with them it does not. There the search
+// starts with the launch sizes bounded. The weakening that follows still tries to drop each size's bound, with the rankings found
+// first (Note [Rankings of a stronger condition first]), which fails quickly where the bound
+// is needed. AMD SimpleConvolution's products are the launch facts' bid * bdim, and its loops
+// compare values that the width bounds: its search still starts without launch sizes.
+
+// sizesBoundLoops says whether a side of a compare in the guards of the stuck loops spans its
+// whole sort under the facts without but not under with (Note [Launch sizes first where only
+// they bound the loops]).
+func sizesBoundLoops(sys *its.System, stuck [][]int, without, with []its.Fact) bool {
+	envs := func(facts []its.Fact) []ienv {
+		c := *sys
+		c.Facts = append(append([]its.Fact(nil), sys.Facts...), facts...)
+		return intervals(&c)
+	}
+	a, b := envs(without), envs(with)
+	for _, comp := range stuck {
+		in := map[int]bool{}
+		for _, l := range locsOf(sys, comp) {
+			in[l] = true
+		}
+		for _, t := range sys.Trans {
+			if !in[t.From] || a[t.From] == nil || b[t.From] == nil {
+				continue
+			}
+			for _, g := range t.Guard {
+				for _, c := range conjuncts(g) {
+					x, ok := c.(*its.Binary)
+					if !ok || !x.Op.IsCompare() {
+						continue
+					}
+					for _, side := range []its.Expr{x.X, x.Y} {
+						s := its.SortOf(side)
+						if !s.IsBool() && ieval(side, a[t.From]).eq(full(s)) && !ieval(side, b[t.From]).eq(full(s)) {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -250,7 +250,7 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 // rankings of the joint try first (Note [Rankings of a stronger condition first]); where one of
 // these searches fails (the processor time runs out), the strongest condition stands. Each search gets the queries of a nest's (Note [Work per loop nest]),
 // within the processor time left (w).
-func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit func() *Witness, w *work, keep bool) (string, []its.Fact, []Obligation, bool) {
+func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, w *work, keep bool) (string, []its.Fact, []Obligation, bool) {
 	budget := func() *work {
 		return w.with(2 * e.cfg.Work)
 	}
@@ -265,7 +265,7 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 		fmt.Fprintf(e.cfg.Trace, ";;CONDITIONS %d stuck pieces cpu=%v units=%d\n", len(stuck), e.solver.CPU().Round(time.Millisecond), e.solver.Units())
 	}
 	joint0 := &priorProof{}
-	cond0, facts0, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, wit, joint, true, keep, joint0)
+	cond0, facts0, ranks0, cert0, ok := e.conditional(sys, g, stuck, reads, joint, true, keep, joint0)
 	if !ok {
 		return "", nil, nil, false
 	}
@@ -305,12 +305,12 @@ func (e *Engine) conditionPieces(sys *its.System, g *stages, stuck []piece, wit 
 		// condition, piece by piece]).
 		needs := !joint0.houdini && i < len(joint0.needs) && joint0.needs[i]
 		if !ok {
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini || needs, widest: needs})
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, [][]int{p.comp}, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini || needs, widest: needs})
 		}
 		if !ok && len(stuck) > 1 {
 			// A value the piece reads may be bounded only through a bound on what another
 			// piece reads (CHR's sort size, through the store's capacity).
-			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, wit, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini || needs, widest: needs})
+			cond, facts, rs, obl, ok = e.conditional(cur, g, []piece{p}, reads, share, false, keep, &priorProof{ranks: ranks0[i], houdini: joint0.houdini || needs, widest: needs})
 		}
 		if !ok {
 			record(ranks0)

@@ -59,25 +59,30 @@ func (p *stagedProof) try(inv *Invariants) {
 // the queries it already asked). Each try of the condition search
 // proves only the stuck nests (the nests proved without a condition keep their rankings and
 // obligations, valid under any condition) and gets half of what is left, so that a try that
-// cannot prove (the strongest condition without launch sizes, in shoc reduce: 2.5 s) leaves
-// room for the next. A try cut short counts as failed: the condition printed is then stronger
+// cannot prove leaves room for the next. A try cut short counts as failed: the condition printed is then stronger
 // than needed, never wrong.
 
 // Note [Conditions before witnesses]
 // The witness search ran before the condition search, and in CHR's strided kernels it found
 // nothing in 0.7 s of the 3 s budget (300 queries: every stuck loop there is bounded by a
 // clamped load, which may be 0, so no recurrent set holds for all loads), which the condition
-// search then lacked. The condition search needs a witness only for one rule: launch sizes are
-// bounded through a product only where no witness spins with a launch size above 2^10 (Note
-// [Conditions through products]). So the condition search runs first and asks for the witness
-// (productLaunchVars' wit) only where that rule has a launch size to bound; the witness search
-// then runs as before, with half of what is left. Where the condition search proves, the
-// witness search runs after it, for the "otherwise FALSE" beside the condition, with a budget of
-// its own, a quarter of the kernel's (the condition search spends what is left on weakening:
-// carve's main_r2_k1 lost its "otherwise FALSE" with none), so such a kernel may take 1.25 times
-// the processor-time budget; where it fails, the witness search gets all that is left, as a
-// witness search cut short did before. The verdicts' meaning is unchanged: TRUE under a condition needs the
-// proof, FALSE the witness, whatever the order.
+// search then lacked. So the condition search runs first. Where it proves, the witness search
+// runs after it, for the "otherwise FALSE" beside the condition, with a budget of its own, a
+// quarter of the kernel's (the condition search spends what is left on weakening: carve's
+// main_r2_k1 lost its "otherwise FALSE" with none), so such a kernel may take 1.25 times the
+// solver-effort budget; where it fails, the witness search gets all that is left, as a witness
+// search cut short did before. The verdicts' meaning is unchanged: TRUE under a condition needs
+// the proof, FALSE the witness, whatever the order.
+//
+// The condition search once asked for the witness itself, with half of what was left, for one
+// rule: no launch size is bounded where a witness runs forever with it above 2^10 (Note
+// [Conditions through products]). A search that finds none spends all it is given, and in a
+// kernel that terminates there is none to find: in shoc scan/reduce that search took 5.2 of
+// the kernel's 8.85 million resource units. The rule is now applied to the one witness search
+// after the proof: a witness that runs with a launch size above 2^10 which the condition bounds
+// makes the kernel FALSE, the condition set aside (aboveLaunchBound). That search looks
+// everywhere the condition does not hold, so it finds what the earlier one could, and in
+// shoc scan/reduce the kernel takes 3.8 million units for the same condition.
 
 // anyIn says whether a transition of comp is in set.
 func anyIn(comp []int, set map[int]bool) bool {

@@ -525,34 +525,82 @@ func zeroSteps(sys *its.System, comp []int) []its.Expr {
 // obligations, with the launch fixed, holds whatever the loads return, as before. That is why
 // the copy is made only where every variable of the condition is one the witness fixes in the
 // system itself (a parameter, a thread id, a launch size); a condition on a value read from
-// memory would otherwise become a value the witness fixes, which a load does not keep. Where
-// the condition is empty (every bound weakened away), the proof needs none and no search runs.
+// memory would otherwise become a value the witness fixes, which a load does not keep. Nor is
+// it made where the condition bounds a launch size: there the search looks for the witness
+// that the rule of Note [Conditions through products] asks about, and the launches outside the
+// condition pull the parameters out of its range too (grid_stride.kir's zero stride came
+// with N = 2^30 + 1, a buffer past the interpreter's, where the whole system's search gives
+// N = 1). Where the condition is empty (every bound weakened away), the proof needs none and no
+// search runs.
 
 // outsideCondition gives a copy of sys whose facts also say that the condition of facts does
 // not hold, or nil where a witness of that copy might not be one of sys (Note [Witnesses
 // outside the condition]).
 func outsideCondition(sys *its.System, facts []its.Fact) *its.System {
-	if len(facts) == 0 {
-		return nil
-	}
-	fixed := map[string]bool{}
-	for _, v := range launchVars(sys) {
-		fixed[v] = true
-	}
 	var cond its.Expr
 	for _, f := range facts {
-		for v := range its.FreeVars(f.Expr) {
-			if !fixed[v] {
-				return nil
-			}
-		}
 		if cond == nil {
 			cond = f.Expr
 		} else {
 			cond = its.B(its.LAnd, cond, f.Expr)
 		}
 	}
+	if cond == nil {
+		return nil
+	}
+	return withWitnessFact(sys, &its.Unary{Op: its.Not, X: cond}, "outside the condition")
+}
+
+// conditionLaunchSizes gives the launch sizes that the condition of facts bounds: its variables
+// that are neither parameters nor thread ids (Note [Conditions through products]).
+func conditionLaunchSizes(sys *its.System, facts []its.Fact) []string {
+	skip := map[string]bool{}
+	for _, v := range append(append([]string(nil), sys.Params...), sys.ThreadVars...) {
+		skip[v] = true
+	}
+	var out []string
+	for _, f := range facts {
+		for v := range its.FreeVars(f.Expr) {
+			if !skip[v] {
+				skip[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// boundsLaunch says whether the condition of facts bounds a launch size.
+func boundsLaunch(sys *its.System, facts []its.Fact) bool {
+	return len(conditionLaunchSizes(sys, facts)) > 0
+}
+
+// aboveLaunchBound says whether the witness w runs with a launch size above 2^10 that the
+// condition of facts bounds: no condition may then bound it (Note [Conditions through
+// products]).
+func aboveLaunchBound(sys *its.System, facts []its.Fact, w *Witness) bool {
+	limit := big.NewInt(1 << 10)
+	for _, v := range conditionLaunchSizes(sys, facts) {
+		if x, ok := new(big.Int).SetString(w.Launch[v], 10); ok && x.Cmp(limit) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// withWitnessFact gives a copy of sys with the fact e, or nil where e reads a variable that a
+// witness of sys does not fix (Note [Witnesses outside the condition]).
+func withWitnessFact(sys *its.System, e its.Expr, why string) *its.System {
+	fixed := map[string]bool{}
+	for _, v := range launchVars(sys) {
+		fixed[v] = true
+	}
+	for v := range its.FreeVars(e) {
+		if !fixed[v] {
+			return nil
+		}
+	}
 	c := *sys
-	c.Facts = append(append([]its.Fact(nil), sys.Facts...), its.Fact{Expr: &its.Unary{Op: its.Not, X: cond}, Why: "outside the condition"})
+	c.Facts = append(append([]its.Fact(nil), sys.Facts...), its.Fact{Expr: e, Why: why})
 	return &c
 }
