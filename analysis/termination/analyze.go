@@ -127,8 +127,8 @@ const DefaultCPU = 3500 * time.Millisecond
 // both were UNKNOWN on every machine). The price is processor time where a kernel's queries
 // are slow in units: on this machine a kernel that spends the whole budget takes up to 11 s
 // (docs/BENCHMARKS.md, 2026-11-27, branch chr14). Since z3 runs without its bitvector equality
-// axioms (Note [z3's equality axioms] in analysis/smt), cholesky needs 7.02 million and
-// nussinov 6.37 million; the budget stays, a margin for inputs like them. cvc5 counts no units
+// axioms and relevancy (Note [z3's equality axioms] in analysis/smt), cholesky needs 7.08
+// million and nussinov 6.20 million; the budget stays, a margin for inputs like them. cvc5 counts no units
 // over the pipe, so with it the limits stay on processor time (3.5 s per system).
 
 // unitsPerSecond converts a limit on solver time into z3 resource units (Note [Solver work in
