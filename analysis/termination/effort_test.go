@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gpuc/analysis/termination"
+	"gpuc/internal/irtest"
 )
 
 // analyzeKernel analyses the kernel name of the example at path with a fresh engine under cfg;
@@ -79,6 +80,7 @@ func TestCooperativeKernelAtDefaults(t *testing.T) {
 // defaults, N = 100000 (Note [A quick first stage in the condition search]). p_count, the
 // kernel's argument that the host sets from p, is no parameter of the program.
 func TestFarmLoopAtDefaults(t *testing.T) {
+	irtest.LongOnly(t, "4 s of solver work; the short mode's TestCooperativeKernelAtDefaults checks a condition at a program's defaults")
 	r, _ := analyzeKernel(t, "../../examples/fork/sieve.fork", "main_r2_k2", termination.Config{})
 	if r.Verdict != termination.True {
 		t.Fatalf("got %s, want TRUE under a condition", r.Line())

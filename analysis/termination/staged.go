@@ -120,7 +120,7 @@ func anyIn(comp []int, set map[int]bool) bool {
 // easy, as in the main proof. So in the condition search's tries (analyzer.condTry) the first
 // query cut short ends the quick stage, and the next stage starts. sieve's `main_r2_k2` is then
 // TRUE if `N <= 2^30 && 1 <= p_count <= 2^30 && 1 <= PROCS <= 2^30`; the corpus keeps every
-// verdict (TestFarmLoopAtDefaults).
+// verdict (TestFarmLoopAtDefaults, long mode).
 
 // quickLimit is the per-query limit of the first stage, and quickQueries its queries per loop
 // nest (Note [A quick first stage]).
