@@ -128,8 +128,9 @@ const DefaultCPU = 3500 * time.Millisecond
 // are slow in units: on this machine a kernel that spends the whole budget takes up to 11 s
 // (docs/BENCHMARKS.md, 2026-11-27, branch chr14). Since z3 runs without its bitvector equality
 // axioms and relevancy (Note [z3's equality axioms] in analysis/smt), cholesky needs 7.08
-// million and nussinov 6.20 million; the budget stays, a margin for inputs like them. cvc5 counts no units
-// over the pipe, so with it the limits stay on processor time (3.5 s per system).
+// million and nussinov 6.20 million; the budget stays, a margin for inputs like them. cvc5
+// counts no units over the pipe, so with it the limits stay on processor time (3.5 s per
+// system).
 
 // unitsPerSecond converts a limit on solver time into z3 resource units (Note [Solver work in
 // resource units]); cpuBackstop is the factor of the processor-time backstop.
@@ -1090,8 +1091,8 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	}
 	params = onLaunchParams(sys, params, func(p string) bool { _, ok := e.cfg.Fixed[p]; return ok }) // Note [Conditions on the launch's parameters]
 	// Launch sizes that a product in the loop's bounds reads, bounded only where the parameters'
-	// bounds alone do not prove and no witness spins through a large launch (Note [Conditions
-	// through products]).
+	// bounds alone do not prove (Note [Conditions through products]); the witness search after
+	// the proof sets the condition aside where a witness runs with such a size above 2^10.
 	sizes := productLaunchVars(sys, read)
 	nparams := len(params)
 	params = append(params, sizes...)

@@ -121,10 +121,11 @@ func isConstExpr(e its.Expr) bool {
 // the try with gdim.x <= 1024 proved in 0.2 million. The interval analysis (no solver) tells the
 // two apart beforehand: under the strongest condition without launch sizes a side of a compare
 // in the stuck loops' guards spans its whole sort, and with them it does not. There the search
-// starts with the launch sizes bounded. The weakening that follows still tries to drop each size's bound, with the rankings found
-// first (Note [Rankings of a stronger condition first]), which fails quickly where the bound
-// is needed. AMD SimpleConvolution's products are the launch facts' bid * bdim, and its loops
-// compare values that the width bounds: its search still starts without launch sizes.
+// starts with the launch sizes bounded. The weakening that follows still tries to drop each
+// size's bound, with the rankings found first (Note [Rankings of a stronger condition
+// first]), which fails quickly where the bound is needed. AMD SimpleConvolution's products
+// are the launch facts' bid * bdim, and its loops compare values that the width bounds: its
+// search still starts without launch sizes.
 
 // sizesBoundLoops says whether a side of a compare in the guards of the stuck loops spans its
 // whole sort under the facts without but not under with (Note [Launch sizes first where only

@@ -242,8 +242,8 @@ func (a *analyzer) provePiece(g *stages, p piece, depth int) pieceProof {
 }
 
 // conditionPieces finds a condition under which every stuck piece is proved, and gives it, its
-// facts and the pieces' obligations; it records each piece's rankings in stuck (Note [Loop nests proved
-// piece by piece]). First the strongest condition on what every piece reads, all pieces in one
+// facts and the pieces' obligations; it records each piece's rankings in stuck (Note [Loop
+// nests proved piece by piece]). First the strongest condition on what every piece reads, all pieces in one
 // try: where it does not prove them, no condition is found. Then each piece in turn weakens
 // its own condition, from the widest bounds (Note [The widest bounds first]), under the
 // conditions kept for the pieces before it (first trying those alone), each try with the
