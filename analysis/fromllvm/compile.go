@@ -3,12 +3,15 @@ package fromllvm
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"gpuc/internal/diag"
 )
 
 // Note [Compiling external kernels]
@@ -112,13 +115,13 @@ func CompileFile(path string, o Options) (string, error) {
 			"-include", prelude, "-I", inc}
 	case ".ll":
 		if line, col, ok := opaquePointer(src); ok {
-			return "", fmt.Errorf("%s:%d:%d: error: LLVM IR with opaque pointers (ptr) is not supported: the translator reads LLVM 14's typed pointers; emit it with clang-16 -Xclang -no-opaque-pointers, or pass the .cl or .cu source", path, line, col)
+			return "", diag.Errorf(diag.Pos{File: path, Line: line, Col: col}, "LLVM IR with opaque pointers (ptr) is not supported: the translator reads LLVM 14's typed pointers; emit it with clang-16 -Xclang -no-opaque-pointers, or pass the .cl or .cu source")
 		}
 		if err := os.WriteFile(raw, src, 0o644); err != nil {
 			return "", err
 		}
 	default:
-		return "", fmt.Errorf("%s:1:1: error: not an external kernel (want .ll, .cl or .cu)", path)
+		return "", diag.Errorf(diag.Pos{File: path, Line: 1, Col: 1}, "not an external kernel (want .ll, .cl or .cu)")
 	}
 	if args != nil {
 		for _, d := range annotationDefines {
@@ -131,7 +134,7 @@ func CompileFile(path string, o Options) (string, error) {
 			"-Xclang", "-no-opaque-pointers", "-gline-tables-only", "-fno-discard-value-names",
 			"-Wno-everything", path, "-o", raw)
 		if err := run(clang, args); err != nil {
-			return "", fmt.Errorf("%s:1:1: error: %s: %v", path, clang, err)
+			return "", clangError(path, clang, err)
 		}
 	}
 	text, err := os.ReadFile(raw)
@@ -180,11 +183,37 @@ func fixText(b []byte) []byte {
 	return b
 }
 
+// clangError gives clang's first error about path, positioned as clang put it ("expected '}'"
+// at 1:48), or else its exit at path's start.
+func clangError(path, clang string, err error) error {
+	var out *exec.ExitError
+	if errors.As(err, &out) {
+		for _, line := range strings.Split(string(out.Stderr), "\n") {
+			rest, ok := strings.CutPrefix(line, path+":")
+			if !ok {
+				continue
+			}
+			var l, c int
+			if n, _ := fmt.Sscanf(rest, "%d:%d:", &l, &c); n != 2 {
+				continue
+			}
+			if _, msg, ok := strings.Cut(rest, ": error: "); ok {
+				return diag.Errorf(diag.Pos{File: path, Line: l, Col: c}, "%s", msg)
+			}
+		}
+	}
+	return diag.Errorf(diag.Pos{File: path, Line: 1, Col: 1}, "%s: %v", clang, err)
+}
+
 func run(name string, args []string) error {
 	cmd := exec.Command(name, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			exit.Stderr = stderr.Bytes()
+		}
 		msg := strings.TrimSpace(stderr.String())
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
@@ -192,7 +221,7 @@ func run(name string, args []string) error {
 		if msg == "" {
 			return err
 		}
-		return fmt.Errorf("%v: %s", err, msg)
+		return fmt.Errorf("%w: %s", err, msg)
 	}
 	return nil
 }
