@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"gpuc/analysis/smt"
 	"gpuc/analysis/termination"
 	"gpuc/internal/driver"
+	"gpuc/internal/enum"
 	"gpuc/ir/interp"
 	"gpuc/passes"
 )
@@ -171,6 +173,14 @@ func loadSystems(path, semantics string, in *driver.Inputs) ([]*its.System, erro
 	switch filepath.Ext(path) {
 	case ".ll", ".cl", ".cu":
 		return fromllvm.Systems(path, fromllvm.Options{Semantics: semantics})
+	}
+	var exts []string
+	for _, fe := range driver.Frontends() {
+		exts = append(exts, fe.Exts...)
+	}
+	if !slices.Contains(exts, filepath.Ext(path)) {
+		// The analysis reads external kernels too: say so, where the driver would not.
+		return nil, fmt.Errorf("%s: unknown file type %q (want %s)", path, filepath.Ext(path), enum.List(append(exts, ".ll", ".cl", ".cu")...))
 	}
 	m, _, err := in.Load(path)
 	if err != nil {
