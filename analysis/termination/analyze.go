@@ -585,7 +585,7 @@ func (e *Engine) Analyze(sys *its.System) *Result {
 				// the kernel's budget (Note [Conditions before witnesses]), among the launches
 				// the condition leaves out (Note [Witnesses outside the condition]).
 				witnessDone = true
-				if out := outsideCondition(exact, condFacts); out != nil && !boundsLaunch(sys, condFacts) {
+				if out := outsideCondition(exact, condFacts); out != nil && len(conditionLaunchSizes(sys, condFacts)) == 0 {
 					exact = out
 				}
 				findWitness((&work{left: e.cfg.Work / 4, deadline: w.deadline}).withCPU(e.solver, cpu/4))
@@ -1117,10 +1117,10 @@ func (e *Engine) conditional(sys *its.System, g *stages, ps []piece, reads [][]i
 	// condition first]).
 	drop := false
 	// condition gives the bounds in force as text and as facts; the launch sizes' only with
-	// sizes set.
-	condition := func(sizes bool) (conds []string, facts []its.Fact) {
+	// launch set.
+	condition := func(launch bool) (conds []string, facts []its.Fact) {
 		for i, p := range params {
-			if i >= nparams && !sizes {
+			if i >= nparams && !launch {
 				break
 			}
 			le, ge := its.Ule, its.Uge

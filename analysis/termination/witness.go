@@ -540,14 +540,11 @@ func zeroSteps(sys *its.System, comp []int) []its.Expr {
 // not hold, or nil where a witness of that copy might not be one of sys (Note [Witnesses
 // outside the condition]).
 func outsideCondition(sys *its.System, facts []its.Fact) *its.System {
-	var cond its.Expr
+	var es []its.Expr
 	for _, f := range facts {
-		if cond == nil {
-			cond = f.Expr
-		} else {
-			cond = its.B(its.LAnd, cond, f.Expr)
-		}
+		es = append(es, f.Expr)
 	}
+	cond := conjunction(es)
 	if cond == nil {
 		return nil
 	}
@@ -571,11 +568,6 @@ func conditionLaunchSizes(sys *its.System, facts []its.Fact) []string {
 		}
 	}
 	return out
-}
-
-// boundsLaunch says whether the condition of facts bounds a launch size.
-func boundsLaunch(sys *its.System, facts []its.Fact) bool {
-	return len(conditionLaunchSizes(sys, facts)) > 0
 }
 
 // aboveLaunchBound says whether the witness w runs with a launch size above 2^10 that the
